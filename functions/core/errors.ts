@@ -1,0 +1,61 @@
+/**
+ * Errors that carry their meaning. One place (the HTTP pipeline) maps them to
+ * `{code, message, request_id, details?}`; workers use `retryable` to decide
+ * between retry and dead-letter.
+ */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[] | Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+  toJSON() {
+    return { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) };
+  }
+}
+
+export const badRequest = (message: string, details?: ErrorDetail[]) =>
+  new AppError(400, 'invalid_request', message, details);
+export const targetForbidden = (message: string) => new AppError(400, 'target_forbidden', message);
+export const targetNotAuthorized = (message: string) => new AppError(400, 'target_not_authorized', message);
+export const unauthorized = (message = 'Missing or invalid API key') => new AppError(401, 'unauthorized', message);
+export const paymentRequired = (message: string, code = 'payment_required') => new AppError(402, code, message);
+export const forbidden = (scope: string) =>
+  new AppError(403, 'forbidden', `This API key lacks the scope ${scope}`, [{ path: 'scope', message: scope }]);
+export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
+export const conflict = (message: string) => new AppError(409, 'conflict', message);
+export const idempotencyReused = () =>
+  new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body');
+export const rateLimited = (retryAfter: number) =>
+  new AppError(429, 'rate_limited', `Rate limit exceeded; retry after ${retryAfter} s`, undefined, {
+    'retry-after': String(retryAfter),
+  });
+
+/** A condition on a single-item write did not hold (the domain decides what that means). */
+export class ConditionFailedError extends Error {
+  constructor(message = 'Condition failed') {
+    super(message);
+    this.name = 'ConditionFailedError';
+  }
+}
+
+/** Worker-side classification (crawlee's NonRetryableError): never retry these. */
+export class NonRetryableError extends Error {
+  constructor(message: string, readonly code = 'failed') {
+    super(message);
+    this.name = 'NonRetryableError';
+  }
+}
+
+export const isRetryable = (err: unknown): boolean =>
+  !(err instanceof NonRetryableError) && !(err instanceof AppError && err.status < 500);

@@ -1,0 +1,53 @@
+/**
+ * THE route table: plain data, imports no handler code. lib/ (CDK) creates one Lambda + one
+ * HTTP API route per row; functions/local/ serves the same rows with Hono. Each handler file
+ * exports `handler` (an API Gateway v2 proxy handler).
+ */
+export const SCOPES = [
+  'scrapers:read', 'runs:read', 'runs:write', 'scrape:write', 'runbooks:read', 'runbooks:write',
+  'captcha:read', 'captcha:write', 'queries:read', 'queries:write', 'jobs:read', 'jobs:write',
+  'storage:read', 'storage:write', 'webhooks:read', 'webhooks:write', 'admin',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** What a function may touch; CDK turns each into a least-privilege grant. */
+export type Grant =
+  | 'table:read' | 'table:write'
+  | 'results:read' | 'results:write' | 'raw:read' | 'raw:write'
+  | 'queue:runs' | 'queue:queries' | 'queue:deliveries' | 'queue:jobs'
+  | 'scheduler' | 'kms' | 'bedrock';
+
+export interface Route {
+  /** Stable id, also the audit action: 'runs.create'. */
+  id: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** API Gateway path syntax: '/v1/runs/{id}'; '{proxy+}' for a greedy tail. */
+  path: string;
+  /** Handler module, relative to the repo root. */
+  handler: string;
+  /** Required scope; null for public routes (no key). */
+  scope: Scope | null;
+  surface: 'api' | 'console' | 'mcp';
+  grants: Grant[];
+  memoryMb?: number;
+  timeoutSeconds?: number;
+  /** A creating POST: Idempotency-Key applies. */
+  creates?: boolean;
+}
+
+const R = (r: Route) => r;
+const TR: Grant[] = ['table:read', 'table:write'];
+
+export const routes: Route[] = [
+  R({ id: 'info.get', method: 'GET', path: '/v1', handler: 'functions/http/info-get.ts', scope: null, surface: 'api', grants: [] }),
+  R({ id: 'openapi.get', method: 'GET', path: '/v1/openapi.json', handler: 'functions/http/openapi-get.ts', scope: null, surface: 'api', grants: [] }),
+  R({ id: 'docs.get', method: 'GET', path: '/docs', handler: 'functions/http/docs-get.ts', scope: null, surface: 'api', grants: [] }),
+  R({ id: 'tenant.get', method: 'GET', path: '/v1/tenant', handler: 'functions/http/tenant-get.ts', scope: null, surface: 'api', grants: TR }),
+  R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+];
+
+export const routeById = (id: string): Route => {
+  const r = routes.find((x) => x.id === id);
+  if (!r) throw new Error(`No route with id ${id}`);
+  return r;
+};
