@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Four projects (DESIGN.md, habit 11): unit (no network), integration (dynalite, s3rver,
+// fixture site, real Chromium), cdk (template assertions), e2e (the local server over HTTP).
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 10_000 } },
+      { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
+      { test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+    ],
+  },
+});
