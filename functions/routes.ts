@@ -51,3 +51,24 @@ export const routeById = (id: string): Route => {
   if (!r) throw new Error(`No route with id ${id}`);
   return r;
 };
+
+/** SQS workers: one queue (with a DLQ) and one Lambda per row. Also plain data. */
+export interface WorkerDef {
+  id: 'runs' | 'queries' | 'deliveries' | 'jobs';
+  handler: string;
+  grants: Grant[];
+  memoryMb: number;
+  timeoutSeconds: number;
+  batchSize: number;
+  /** Receives before a message goes to the DLQ. */
+  maxReceiveCount: number;
+  /** The worker launches Chromium (CDK gives it more memory and the @sparticuz layer-free bundle). */
+  browser?: boolean;
+}
+
+export const workers: WorkerDef[] = [
+  { id: 'runs', handler: 'functions/workers/runs-worker.ts', grants: ['table:read', 'table:write', 'results:read', 'results:write', 'raw:write', 'queue:runs', 'queue:deliveries', 'kms'], memoryMb: 2048, timeoutSeconds: 900, batchSize: 1, maxReceiveCount: 3, browser: true },
+  { id: 'queries', handler: 'functions/workers/queries-worker.ts', grants: ['table:read', 'table:write', 'results:write', 'queue:deliveries', 'kms', 'bedrock'], memoryMb: 1024, timeoutSeconds: 300, batchSize: 1, maxReceiveCount: 3 },
+  { id: 'deliveries', handler: 'functions/workers/deliveries-worker.ts', grants: ['table:read', 'table:write', 'results:read', 'queue:deliveries', 'kms'], memoryMb: 512, timeoutSeconds: 60, batchSize: 10, maxReceiveCount: 8 },
+  { id: 'jobs', handler: 'functions/workers/jobs-worker.ts', grants: ['table:read', 'table:write', 'queue:queries'], memoryMb: 512, timeoutSeconds: 60, batchSize: 10, maxReceiveCount: 3 },
+];
