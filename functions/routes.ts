@@ -25,8 +25,8 @@ export interface Route {
   path: string;
   /** Handler module, relative to the repo root. */
   handler: string;
-  /** Required scope; null for public routes (no key). */
-  scope: Scope | null;
+  /** Required scope; 'authenticated' for any valid key; null for public routes (no key). */
+  scope: Scope | 'authenticated' | null;
   surface: 'api' | 'console' | 'mcp';
   grants: Grant[];
   memoryMb?: number;
@@ -42,7 +42,7 @@ export const routes: Route[] = [
   R({ id: 'info.get', method: 'GET', path: '/v1', handler: 'functions/http/info-get.ts', scope: null, surface: 'api', grants: [] }),
   R({ id: 'openapi.get', method: 'GET', path: '/v1/openapi.json', handler: 'functions/http/openapi-get.ts', scope: null, surface: 'api', grants: [] }),
   R({ id: 'docs.get', method: 'GET', path: '/docs', handler: 'functions/http/docs-get.ts', scope: null, surface: 'api', grants: [] }),
-  R({ id: 'tenant.get', method: 'GET', path: '/v1/tenant', handler: 'functions/http/tenant-get.ts', scope: null, surface: 'api', grants: TR }),
+  R({ id: 'tenant.get', method: 'GET', path: '/v1/tenant', handler: 'functions/http/tenant-get.ts', scope: 'authenticated', surface: 'api', grants: TR }),
   R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: TR }),
 ];
 

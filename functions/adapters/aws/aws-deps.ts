@@ -1,0 +1,76 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SchedulerClient, CreateScheduleCommand, UpdateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, ConflictException } from '@aws-sdk/client-scheduler';
+import { KMSClient, EncryptCommand, DecryptCommand } from '@aws-sdk/client-kms';
+import { config } from '../../config.js';
+import { DynamoTable } from './dynamo-table.js';
+import { S3Blobs } from './s3-blobs.js';
+import { DirectAuditSink } from '../../core/audit/audit.js';
+import { RateLimiter } from '../../core/limits/rate-limiter.js';
+import { systemClock } from '../../ports/clock.js';
+import { toEventBridgeCron } from '../../core/jobs/cron.js';
+import type { Deps } from '../../runtime.js';
+import type { Queue, QueueName } from '../../ports/queue.js';
+import type { Scheduler } from '../../ports/scheduler.js';
+import type { Secrets } from '../../ports/secrets.js';
+
+/** Lambda composition root: built once per cold start. */
+export function buildAwsDeps(): Deps {
+  const c = config();
+  const table = new DynamoTable(c.table, new DynamoDBClient({}));
+  const sqs = new SQSClient({});
+  const urls: Record<QueueName, string | undefined> = { runs: c.queueRuns, queries: c.queueQueries, deliveries: c.queueDeliveries, jobs: c.queueJobs };
+  const queue: Queue = {
+    async send(q, message, opts) {
+      const url = urls[q];
+      if (!url) throw new Error(`Queue ${q} is not configured for this function`);
+      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message), DelaySeconds: opts?.delaySeconds }));
+    },
+  };
+  const sched = new SchedulerClient({});
+  const scheduler: Scheduler = {
+    async upsert(name, cron, payload, enabled) {
+      const input = {
+        Name: name,
+        GroupName: c.schedulerGroup,
+        ScheduleExpression: toEventBridgeCron(cron),
+        ScheduleExpressionTimezone: 'UTC',
+        State: enabled ? ('ENABLED' as const) : ('DISABLED' as const),
+        FlexibleTimeWindow: { Mode: 'OFF' as const },
+        Target: { Arn: c.jobsQueueArn!, RoleArn: c.schedulerRoleArn!, Input: JSON.stringify({ kind: 'job.fire', ...payload }) },
+      };
+      try {
+        await sched.send(new UpdateScheduleCommand(input));
+      } catch (e) {
+        if (!(e instanceof ResourceNotFoundException)) throw e;
+        try {
+          await sched.send(new CreateScheduleCommand(input));
+        } catch (e2) {
+          if (!(e2 instanceof ConflictException)) throw e2;
+          await sched.send(new UpdateScheduleCommand(input));
+        }
+      }
+    },
+    async remove(name) {
+      try {
+        await sched.send(new DeleteScheduleCommand({ Name: name, GroupName: c.schedulerGroup }));
+      } catch (e) {
+        if (!(e instanceof ResourceNotFoundException)) throw e;
+      }
+    },
+  };
+  const kms = new KMSClient({});
+  const secrets: Secrets = {
+    async encrypt(plaintext, context) {
+      const r = await kms.send(new EncryptCommand({ KeyId: c.kmsKeyId!, Plaintext: Buffer.from(plaintext), EncryptionContext: context }));
+      return `kms.${Buffer.from(r.CiphertextBlob!).toString('base64')}`;
+    },
+    async decrypt(ciphertext, context) {
+      const r = await kms.send(new DecryptCommand({ CiphertextBlob: Buffer.from(ciphertext.replace(/^kms\./, ''), 'base64'), EncryptionContext: context }));
+      return Buffer.from(r.Plaintext!).toString('utf8');
+    },
+  };
+  const blobs = new S3Blobs(new S3Client({}), { results: c.resultsBucket, raw: c.rawBucket });
+  return { config: c, table, blobs, queue, scheduler, secrets, clock: systemClock, audit: new DirectAuditSink(table), rateLimiter: new RateLimiter(table) };
+}

@@ -1,0 +1,163 @@
+import { DynamoDBClient, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand, DeleteCommand, QueryCommand, BatchWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { ConditionFailedError } from '../../core/errors.js';
+import type { Condition, Item, Key, QueryPage, QuerySpec, Table, UpdateSpec } from '../../ports/table.js';
+
+/** The Table port over the DynamoDB API: AWS DynamoDB in the cloud, dynalite locally. */
+export class DynamoTable implements Table {
+  private readonly doc: DynamoDBDocumentClient;
+  constructor(private readonly tableName: string, client: DynamoDBClient) {
+    this.doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  }
+
+  async get<T extends Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: opts?.consistent }));
+    return r.Item as T | undefined;
+  }
+
+  async put(item: Item, opts?: { condition?: Condition }): Promise<void> {
+    await guard(() =>
+      this.doc.send(new PutCommand({ TableName: this.tableName, Item: item, ...conditionParams(opts?.condition) })),
+    );
+  }
+
+  async update<T extends Item>(key: Key, spec: UpdateSpec): Promise<T> {
+    const names: Record<string, string> = { ...spec.condition?.names };
+    const values: Record<string, unknown> = { ...spec.condition?.values };
+    const sets: string[] = [];
+    const adds: string[] = [];
+    let n = 0;
+    const name = (attr: string) => {
+      const k = `#u${n++}`;
+      names[k] = attr;
+      return k;
+    };
+    const value = (v: unknown) => {
+      const k = `:u${n++}`;
+      values[k] = v;
+      return k;
+    };
+    for (const [a, v] of Object.entries(spec.set ?? {})) if (v !== undefined) sets.push(`${name(a)} = ${value(v)}`);
+    for (const [a, v] of Object.entries(spec.setIfAbsent ?? {})) {
+      const nm = name(a);
+      sets.push(`${nm} = if_not_exists(${nm}, ${value(v)})`);
+    }
+    for (const [a, v] of Object.entries(spec.add ?? {})) adds.push(`${name(a)} ${value(v)}`);
+    const removes = (spec.remove ?? []).map(name);
+    const expr = [
+      sets.length ? `SET ${sets.join(', ')}` : '',
+      adds.length ? `ADD ${adds.join(', ')}` : '',
+      removes.length ? `REMOVE ${removes.join(', ')}` : '',
+    ].filter(Boolean).join(' ');
+    const r = await guard(() =>
+      this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: expr,
+          ConditionExpression: spec.condition?.expression,
+          ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+          ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return r.Attributes as T;
+  }
+
+  async delete<T extends Item>(key: Key, opts?: { condition?: Condition }): Promise<T | undefined> {
+    const r = await guard(() =>
+      this.doc.send(
+        new DeleteCommand({ TableName: this.tableName, Key: key, ReturnValues: 'ALL_OLD', ...conditionParams(opts?.condition) }),
+      ),
+    );
+    return r.Attributes as T | undefined;
+  }
+
+  async query<T extends Item>(q: QuerySpec): Promise<QueryPage<T>> {
+    const pkName = q.index ? `${q.index}pk` : 'pk';
+    const skName = q.index ? `${q.index}sk` : 'sk';
+    const names: Record<string, string> = { '#pk': pkName };
+    const values: Record<string, unknown> = { ':pk': q.pk };
+    let expr = '#pk = :pk';
+    if (q.skBeginsWith !== undefined) {
+      names['#sk'] = skName;
+      values[':skp'] = q.skBeginsWith;
+      expr += ' AND begins_with(#sk, :skp)';
+    } else if (q.skBetween) {
+      names['#sk'] = skName;
+      values[':a'] = q.skBetween[0];
+      values[':b'] = q.skBetween[1];
+      expr += ' AND #sk BETWEEN :a AND :b';
+    } else if (q.skGreaterThan !== undefined) {
+      names['#sk'] = skName;
+      values[':gt'] = q.skGreaterThan;
+      expr += ' AND #sk > :gt';
+    }
+    const r = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: q.index,
+        KeyConditionExpression: expr,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        Limit: q.limit,
+        ScanIndexForward: !q.descending,
+        ConsistentRead: q.index ? undefined : q.consistent,
+        ExclusiveStartKey: q.cursor ? decodeCursor(q.cursor) : undefined,
+      }),
+    );
+    return { items: (r.Items ?? []) as T[], cursor: r.LastEvaluatedKey ? encodeCursor(r.LastEvaluatedKey) : null };
+  }
+
+  async batchPut(items: Item[]): Promise<void> {
+    for (let i = 0; i < items.length; i += 25) {
+      let pending: Record<string, unknown>[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; pending.length && attempt < 8; attempt++) {
+        const r = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } }));
+        pending = (r.UnprocessedItems?.[this.tableName] ?? []) as Record<string, unknown>[];
+        if (pending.length) await new Promise((res) => setTimeout(res, 20 * 2 ** attempt));
+      }
+      if (pending.length) throw new Error(`batchPut left ${pending.length} items unprocessed`);
+    }
+  }
+}
+
+const conditionParams = (c?: Condition) =>
+  c
+    ? {
+        ConditionExpression: c.expression,
+        ExpressionAttributeNames: c.names && Object.keys(c.names).length ? c.names : undefined,
+        ExpressionAttributeValues: c.values && Object.keys(c.values).length ? c.values : undefined,
+      }
+    : {};
+
+/** SDK exceptions become domain errors at the adapter. */
+async function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof ConditionalCheckFailedException || (e as { name?: string }).name === 'ConditionalCheckFailedException')
+      throw new ConditionFailedError();
+    throw e;
+  }
+}
+
+/** Cursors are opaque to clients: base64url JSON of the last evaluated key. */
+export const encodeCursor = (k: Record<string, unknown>) => Buffer.from(JSON.stringify(k)).toString('base64url');
+export function decodeCursor(c: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
+    if (v && typeof v === 'object' && typeof v.pk === 'string') return v;
+  } catch {
+    /* fall through */
+  }
+  throw new InvalidCursorError();
+}
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('The cursor is not valid');
+  }
+}

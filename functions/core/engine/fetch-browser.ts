@@ -1,0 +1,170 @@
+import type { Browser, HTTPResponse, Page } from 'puppeteer-core';
+import { AppError, targetForbidden } from '../errors.js';
+import type { EgressGuard } from '../governance/egress-guard.js';
+import { startEgressProxy, type EgressProxy } from '../governance/egress-proxy.js';
+import type { BrowserLauncher } from '../../ports/browser.js';
+import type { FetchedPage, FetchOptions } from './types.js';
+
+/** Options of {@link BrowserSession.start}. */
+export interface BrowserSessionOptions {
+  launcher: BrowserLauncher;
+  /** Every browser connection goes through an egress proxy built on this guard. */
+  guard: EgressGuard;
+  userAgent: string;
+  /** Default navigation timeout in ms (default 30 s). */
+  timeoutMs?: number;
+}
+
+/** Chromium's own error page: the navigation failed (blocked tunnel, refused connection, ...). */
+const isErrorPage = (url: string) => url.startsWith('chrome-error://');
+
+/**
+ * One headless Chromium per run, reused across pages (a new tab per URL). The browser is started
+ * with `--proxy-server` pointing at a per-session egress proxy, so every navigation, redirect,
+ * subresource and WebSocket is vetted by the same guard as the http engine. {@link close} stops
+ * both; it is idempotent.
+ */
+export class BrowserSession {
+  private closed = false;
+  private readonly pages = new Set<Page>();
+
+  private constructor(
+    readonly browser: Browser,
+    private readonly proxy: EgressProxy,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Start the egress proxy, then the browser behind it. The proxy is closed if the launch fails. */
+  static async start(opts: BrowserSessionOptions): Promise<BrowserSession> {
+    const proxy = await startEgressProxy(opts.guard);
+    try {
+      const browser = await opts.launcher.launch({ proxyUrl: proxy.url, userAgent: opts.userAgent });
+      return new BrowserSession(browser, proxy, opts.timeoutMs ?? 30_000);
+    } catch (err) {
+      await proxy.close();
+      throw err;
+    }
+  }
+
+  /** Requests (navigations, subresources, WebSockets) the egress proxy refused so far. */
+  blockedRequests(): number {
+    return this.proxy.blocked();
+  }
+
+  /** What the proxy refused: absolute URLs for http, `host:port` for tunnels. */
+  blockedUrls(): string[] {
+    return this.proxy.blockedUrls();
+  }
+
+  /** A fresh tab with the session's timeouts. The caller closes it (or {@link close} does). */
+  async newPage(): Promise<Page> {
+    if (this.closed) throw new AppError(503, 'browser_unavailable', 'The browser session is closed');
+    const page = await this.browser.newPage();
+    this.pages.add(page);
+    page.once('close', () => this.pages.delete(page));
+    page.setDefaultNavigationTimeout(this.timeoutMs);
+    page.setDefaultTimeout(this.timeoutMs);
+    return page;
+  }
+
+  /**
+   * Navigate a page and throw `target_forbidden` when the main document (or a hop of its redirect
+   * chain, or a script navigation) went to a destination the proxy refused.
+   */
+  async navigate(page: Page, url: string, opts: { timeoutMs?: number; waitFor?: string } = {}): Promise<HTTPResponse | null> {
+    const timeout = opts.timeoutMs ?? this.timeoutMs;
+    const deadline = Date.now() + timeout;
+    const blockedBefore = this.proxy.blocked();
+    let response: HTTPResponse | null = null;
+    try {
+      response = await page.goto(url, { waitUntil: 'networkidle2', timeout });
+    } catch (err) {
+      this.assertMainFrameAllowed(page, url, blockedBefore, null);
+      throw err;
+    }
+    this.assertMainFrameAllowed(page, url, blockedBefore, response);
+    if (opts.waitFor) {
+      await page.waitForSelector(opts.waitFor, { timeout: Math.max(1_000, deadline - Date.now()) });
+    }
+    this.assertMainFrameAllowed(page, url, blockedBefore, response);
+    return response;
+  }
+
+  /**
+   * The browser engine's fetch stage: new tab, `networkidle2`, optional `wait_for`, final URL,
+   * status, rendered HTML, optional screenshot. The tab is always closed.
+   */
+  async fetch(url: string, opts: FetchOptions = {}): Promise<FetchedPage> {
+    const started = performance.now();
+    const page = await this.newPage();
+    try {
+      const response = await this.navigate(page, url, opts);
+      const html = await page.content();
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(response?.headers() ?? {})) {
+        for (const line of v.split('\n')) headers.append(k, line);
+      }
+      let bytes = Buffer.byteLength(html);
+      try {
+        bytes = (await response?.buffer())?.length ?? bytes;
+      } catch {
+        /* body gone after client-side navigation: fall back to the rendered size */
+      }
+      const screenshot = opts.screenshot
+        ? ((await page.screenshot({ type: 'png', encoding: 'base64' })) as string)
+        : undefined;
+      return {
+        url,
+        finalUrl: page.url(),
+        status: response?.status() ?? 0,
+        headers,
+        html,
+        bytes,
+        timingMs: Math.round(performance.now() - started),
+        engine: 'browser',
+        ...(screenshot ? { screenshot } : {}),
+      };
+    } finally {
+      await page.close().catch(() => {});
+    }
+  }
+
+  /** Close every tab, the browser and the proxy. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.pages].map((p) => p.close()));
+    await this.browser.close().catch(() => {});
+    await this.proxy.close();
+  }
+
+  private assertMainFrameAllowed(page: Page, url: string, blockedBefore: number, response: HTTPResponse | null): void {
+    const fresh = this.proxy.blockedUrls().slice(blockedBefore);
+    if (fresh.length === 0) return;
+    const chain = [
+      ...(response?.request().redirectChain().map((r) => r.url()) ?? []),
+      response?.url(),
+      page.url(),
+      url,
+    ].filter((u): u is string => Boolean(u) && !isErrorPage(u!));
+    const hit = chain.find((u) => fresh.some((b) => sameTarget(b, u)));
+    if (hit) throw targetForbidden(`Navigation to ${hit} was blocked by the egress guard`);
+    if (isErrorPage(page.url())) {
+      throw targetForbidden(`Navigation from ${url} was blocked by the egress guard (${fresh[0]})`);
+    }
+  }
+}
+
+/** Does a proxy refusal (`http://h:p/path` or `h:p`) concern this URL? */
+function sameTarget(blocked: string, url: string): boolean {
+  if (blocked === url) return true;
+  try {
+    const u = new URL(url);
+    const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+    if (/^[^/]+:\d+$/.test(blocked)) return blocked.toLowerCase() === `${u.hostname}:${port}`.toLowerCase() && u.protocol === 'https:';
+    const b = new URL(blocked);
+    return b.host === u.host && b.pathname === u.pathname && b.search === u.search;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,56 @@
+import type { EgressGuard } from '../governance/egress-guard.js';
+import type { FetchedPage, FetchOptions } from './types.js';
+
+/** Largest document the http engine accepts (the guard aborts beyond it). */
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+
+const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
+
+/** The charset of a response: Content-Type first, then a `<meta charset>` in the first 2 KiB. */
+export function detectCharset(contentType: string | null, body: Buffer): string {
+  const fromHeader = /charset=["']?([\w-]+)/i.exec(contentType ?? '')?.[1];
+  if (fromHeader) return fromHeader.toLowerCase();
+  const head = body.subarray(0, 2048).toString('latin1');
+  const fromMeta =
+    /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1] ??
+    /<meta[^>]+content=["'][^"']*charset=([\w-]+)/i.exec(head)?.[1];
+  return (fromMeta ?? 'utf-8').toLowerCase();
+}
+
+/** Decode a body with its declared charset, falling back to UTF-8 for labels Node does not know. */
+export function decodeBody(body: Buffer, charset: string): string {
+  try {
+    return new TextDecoder(charset).decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+/**
+ * The http engine's fetch stage: one guarded GET (every redirect hop re-checked by the egress
+ * guard), identifying User-Agent, capped body. Policy refusals surface as `target_forbidden`.
+ */
+export async function fetchHttp(
+  guard: EgressGuard,
+  url: string,
+  opts: FetchOptions & { userAgent: string },
+): Promise<FetchedPage> {
+  const res = await guard.fetch(url, {
+    headers: { 'user-agent': opts.userAgent, accept: ACCEPT, 'accept-language': 'en;q=1, *;q=0.5' },
+    maxRedirects: 10,
+    maxBytes: MAX_DOCUMENT_BYTES,
+    timeoutMs: opts.timeoutMs ?? 30_000,
+  });
+  const contentType = res.headers.get('content-type');
+  const textual = !contentType || /text\/|html|xml|json|javascript/i.test(contentType);
+  return {
+    url,
+    finalUrl: res.url,
+    status: res.status,
+    headers: res.headers,
+    html: textual ? decodeBody(res.body, detectCharset(contentType, res.body)) : '',
+    bytes: res.body.length,
+    timingMs: res.timingMs,
+    engine: 'http',
+  };
+}

@@ -1,0 +1,290 @@
+import { load, type CheerioAPI } from 'cheerio';
+import { AppError } from '../errors.js';
+import type { EgressGuard } from '../governance/egress-guard.js';
+import type { RobotsPolicy } from '../governance/robots.js';
+import { detectChallenge } from '../governance/challenge.js';
+import { checkTargetPolicy, type TargetPolicy } from '../governance/target-policy.js';
+import type { HostGate } from '../governance/politeness.js';
+import { extractFields } from './extract.js';
+import type { BrowserSession } from './fetch-browser.js';
+import { fetchHttp } from './fetch-http.js';
+import { needsJs } from './needs-js.js';
+import { parsePage } from './parse.js';
+import {
+  DEFAULT_FORMATS,
+  type ChallengeBlock,
+  type EngineStats,
+  type EngineUsed,
+  type FetchedPage,
+  type LogDecision,
+  type PageResult,
+  type RawLogEntry,
+  type ScrapeFormat,
+  type ScrapeOptions,
+} from './types.js';
+
+/** What to do when a page is a challenge/CAPTCHA wall (API.md captcha policy). */
+export type ChallengePolicy = 'stop_run' | 'skip_page';
+
+/** Dependencies of {@link createEngine}; one engine per run. */
+export interface EngineDeps {
+  guard: EgressGuard;
+  robots: RobotsPolicy;
+  /** Per-host concurrency and crawl-delay; absent = no politeness wait (single synchronous scrape). */
+  gate?: HostGate;
+  /** Starts the run's one browser; called at most once, on the first page that needs it. */
+  browser: () => Promise<BrowserSession>;
+  policy: TargetPolicy;
+  challengePolicy: ChallengePolicy;
+  userAgent: string;
+  /** Raw scrape log sink: one entry per request (and per robots skip). */
+  log?: (entry: RawLogEntry) => void;
+  /** Called once per challenge page, so the caller can record a captcha encounter. */
+  onChallenge?: (encounter: ChallengeBlock & { url: string }) => void;
+}
+
+/** A run's engine: the page pipeline plus its counters and its (lazy) browser. */
+export interface Engine {
+  /** fetch -> govern -> parse -> extract for one URL. Throws AppError for forbidden targets. */
+  scrapePage(url: string, opts: ScrapeOptions): Promise<PageResult>;
+  /** Counters so far (browser-side blocked requests included). */
+  stats(): EngineStats;
+  /** Set when `challengePolicy` is `stop_run` and a challenge was met: the run must stop as `blocked`. */
+  stopReason(): (ChallengeBlock & { url: string }) | null;
+  /** The run's browser session (started on first use); runbooks drive pages on it. */
+  browserSession(): Promise<BrowserSession>;
+  /** Pre-fetch governance for a URL the caller fetches itself (runbook `goto`): policy, egress, robots. */
+  admit(url: string): Promise<{ allowed: true } | { allowed: false; result: PageResult }>;
+  /** Close the browser (if one was started). */
+  close(): Promise<void>;
+}
+
+/** Per-page working state passed from stage to stage. */
+interface PageContext {
+  url: string;
+  opts: ScrapeOptions;
+  formats: Set<ScrapeFormat>;
+  fetched?: FetchedPage;
+  $?: CheerioAPI;
+  autoReason?: string | null;
+  crawlDelaySeconds: number | null;
+}
+
+const now = () => new Date().toISOString();
+
+/**
+ * Build a run's engine (DESIGN.md habit 10: a pipeline, not an inheritance tree). Both engines
+ * share every stage but fetch:
+ *
+ *   admit (target policy, egress check, robots) -> fetch (http | browser) -> govern (challenge)
+ *   -> parse -> extract
+ *
+ * `auto` runs the http fetch and govern first and only re-fetches in the browser when the page
+ * needs JavaScript (or a browser-only feature was asked for). A challenge is never retried in
+ * the other engine.
+ */
+export function createEngine(deps: EngineDeps): Engine {
+  const counters: EngineStats = { requests: 0, bytes: 0, blocked_requests: 0, robots_skipped: 0, challenges: 0, errors: 0 };
+  let session: Promise<BrowserSession> | undefined;
+  let started: BrowserSession | undefined;
+  let stop: (ChallengeBlock & { url: string }) | null = null;
+
+  const log = (e: Omit<RawLogEntry, 'ts'>) => deps.log?.({ ts: now(), ...e });
+
+  const browserSession = (): Promise<BrowserSession> => {
+    session ??= deps.browser().then(
+      (s) => (started = s),
+      (err) => {
+        session = undefined; // a failed launch may be retried by the next page
+        throw err;
+      },
+    );
+    return session;
+  };
+
+  /** Stage: target policy, egress guard, robots.txt. Null = go on; a result = skip. */
+  const admit = async (url: string): Promise<{ skip: PageResult | null; crawlDelaySeconds: number | null }> => {
+    try {
+      checkTargetPolicy(deps.policy, url);
+      await deps.guard.checkUrl(url);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'target_forbidden') counters.blocked_requests++;
+      log({ url, status: null, bytes: 0, timing_ms: 0, engine: null, decision: 'forbidden', reason: reasonOf(err) });
+      throw err;
+    }
+    const r = await deps.robots.check(url);
+    if (!r.allowed) {
+      counters.robots_skipped++;
+      log({ url, status: null, bytes: 0, timing_ms: 0, engine: null, decision: 'robots_skipped', reason: r.reason });
+      return {
+        skip: { url, final_url: url, status_code: 0, engine_used: null, fetched_at: now(), skipped: 'robots' },
+        crawlDelaySeconds: r.crawlDelaySeconds,
+      };
+    }
+    return { skip: null, crawlDelaySeconds: r.crawlDelaySeconds };
+  };
+
+  /** Stage: fetch with one engine, counting and logging the request whatever happens. */
+  const fetchWith = async (engine: EngineUsed, ctx: PageContext): Promise<FetchedPage> => {
+    const t0 = performance.now();
+    counters.requests++;
+    try {
+      const fetchOpts = {
+        timeoutMs: ctx.opts.timeout_ms,
+        waitFor: ctx.opts.wait_for,
+        screenshot: ctx.formats.has('screenshot'),
+      };
+      const page =
+        engine === 'http'
+          ? await fetchHttp(deps.guard, ctx.url, { ...fetchOpts, userAgent: deps.userAgent })
+          : await (await browserSession()).fetch(ctx.url, fetchOpts);
+      counters.bytes += page.bytes;
+      return page;
+    } catch (err) {
+      const forbidden = err instanceof AppError && err.code === 'target_forbidden';
+      // Browser refusals are counted by the session's proxy; http ones only here.
+      if (forbidden && engine === 'http') counters.blocked_requests++;
+      if (!forbidden) counters.errors++;
+      log({
+        url: ctx.url,
+        status: null,
+        bytes: 0,
+        timing_ms: Math.round(performance.now() - t0),
+        engine,
+        decision: forbidden ? 'forbidden' : 'error',
+        reason: reasonOf(err),
+      });
+      throw err;
+    }
+  };
+
+  /** Stage: challenge detection on a fetched page; logs the request with its decision. */
+  const govern = (ctx: PageContext, page: FetchedPage): ChallengeBlock | null => {
+    const challenge = detectChallenge({ status: page.status, headers: page.headers, html: page.html });
+    const decision: LogDecision = challenge ? 'blocked' : 'fetched';
+    log({
+      url: ctx.url,
+      final_url: page.finalUrl,
+      status: page.status,
+      bytes: page.bytes,
+      timing_ms: page.timingMs,
+      engine: page.engine,
+      decision,
+      ...(challenge ? { reason: `${challenge.kind}: ${challenge.reason}` } : {}),
+    });
+    if (!challenge) return null;
+    counters.challenges++;
+    const encounter = { kind: challenge.kind, reason: challenge.reason, url: page.finalUrl };
+    deps.onChallenge?.(encounter);
+    if (deps.challengePolicy === 'stop_run') stop ??= encounter;
+    return { kind: challenge.kind, reason: challenge.reason };
+  };
+
+  /** `auto`: does this http result need a browser? */
+  const browserNeeded = (ctx: PageContext, $: CheerioAPI): string | null => {
+    if (ctx.formats.has('screenshot')) return 'screenshot requested';
+    if (ctx.opts.wait_for) {
+      let found = false;
+      try {
+        found = $(ctx.opts.wait_for).length > 0;
+      } catch {
+        found = false;
+      }
+      if (!found) return `wait_for selector ${ctx.opts.wait_for} not in static HTML`;
+    }
+    const verdict = needsJs($);
+    return verdict.needed ? verdict.reason : null;
+  };
+
+  const blockedResult = (ctx: PageContext, page: FetchedPage, blocked: ChallengeBlock): PageResult => ({
+    url: ctx.url,
+    final_url: page.finalUrl,
+    status_code: page.status,
+    engine_used: page.engine,
+    fetched_at: now(),
+    blocked,
+  });
+
+  /** Stages parse + extract, shaped by the requested formats. */
+  const shape = (ctx: PageContext, page: FetchedPage, $: CheerioAPI): PageResult => {
+    const f = ctx.formats;
+    const parsed = parsePage($, page.finalUrl, {
+      text: f.has('text'),
+      markdown: f.has('markdown'),
+      links: f.has('links'),
+    });
+    const result: PageResult = {
+      url: ctx.url,
+      final_url: page.finalUrl,
+      status_code: page.status,
+      engine_used: page.engine,
+      fetched_at: now(),
+      title: parsed.title,
+    };
+    if (f.has('markdown')) result.markdown = parsed.markdown;
+    if (f.has('html')) result.html = page.html;
+    if (f.has('text')) result.text = parsed.text;
+    if (f.has('links')) result.links = parsed.links;
+    if (f.has('metadata')) result.metadata = parsed.metadata;
+    if (f.has('screenshot') && page.screenshot) result.screenshot = page.screenshot;
+    if (ctx.opts.extract && Object.keys(ctx.opts.extract).length) {
+      result.extracted = extractFields($, page.finalUrl, ctx.opts.extract);
+    }
+    if (ctx.opts.engine === 'auto') result.auto_reason = ctx.autoReason ?? null;
+    return result;
+  };
+
+  const scrapePage = async (url: string, opts: ScrapeOptions): Promise<PageResult> => {
+    const ctx: PageContext = {
+      url,
+      opts,
+      formats: new Set(opts.formats?.length ? opts.formats : DEFAULT_FORMATS),
+      crawlDelaySeconds: null,
+    };
+    const admitted = await admit(url);
+    if (admitted.skip) return admitted.skip;
+    const host = new URL(url).host;
+    const release = deps.gate ? await deps.gate.acquire(host, admitted.crawlDelaySeconds ?? undefined) : undefined;
+    try {
+      let page = await fetchWith(opts.engine === 'browser' ? 'browser' : 'http', ctx);
+      let blocked = govern(ctx, page);
+      if (blocked) return blockedResult(ctx, page, blocked);
+      let $ = load(page.html);
+      if (opts.engine === 'auto') {
+        ctx.autoReason = browserNeeded(ctx, $);
+        if (ctx.autoReason) {
+          page = await fetchWith('browser', ctx);
+          blocked = govern(ctx, page);
+          if (blocked) return blockedResult(ctx, page, blocked);
+          $ = load(page.html);
+        }
+      }
+      return shape(ctx, page, $);
+    } finally {
+      await release?.();
+    }
+  };
+
+  return {
+    scrapePage,
+    stats: () => ({ ...counters, blocked_requests: counters.blocked_requests + (started?.blockedRequests() ?? 0) }),
+    stopReason: () => stop,
+    browserSession,
+    async admit(url) {
+      const a = await admit(url);
+      return a.skip ? { allowed: false, result: a.skip } : { allowed: true };
+    },
+    async close() {
+      const s = session;
+      session = undefined;
+      if (s) await (await s.catch(() => undefined))?.close();
+    },
+  };
+}
+
+function reasonOf(err: unknown): string {
+  if (err instanceof AppError) return `${err.code}: ${err.message}`;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (err instanceof Error && typeof code === 'string') return `${code}: ${err.message}`;
+  return err instanceof Error ? err.message : String(err);
+}

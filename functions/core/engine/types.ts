@@ -1,0 +1,109 @@
+import type { FieldSpec, FieldValue } from './extract.js';
+import type { PageMetadata } from './parse.js';
+
+/** Engine a caller asks for. `auto` = http first, browser only when the page needs JavaScript. */
+export type EngineChoice = 'auto' | 'http' | 'browser';
+/** Engine that actually produced a page. */
+export type EngineUsed = 'http' | 'browser';
+
+/** Output formats of `POST /v1/scrape` (API.md). */
+export const SCRAPE_FORMATS = ['markdown', 'html', 'text', 'links', 'metadata', 'screenshot'] as const;
+export type ScrapeFormat = (typeof SCRAPE_FORMATS)[number];
+/** Formats when the caller names none. */
+export const DEFAULT_FORMATS: ScrapeFormat[] = ['markdown', 'text', 'links', 'metadata'];
+
+/** What a fetcher hands to the rest of the pipeline. Both engines produce exactly this. */
+export interface FetchedPage {
+  /** The URL asked for. */
+  url: string;
+  /** After redirects (and, in a browser, client-side navigation). */
+  finalUrl: string;
+  status: number;
+  headers: Headers;
+  html: string;
+  /** Bytes of the main document as received. */
+  bytes: number;
+  timingMs: number;
+  engine: EngineUsed;
+  /** base64 PNG, browser only, when asked for. */
+  screenshot?: string;
+}
+
+/** Options of one fetch, shared by both fetchers. */
+export interface FetchOptions {
+  timeoutMs?: number;
+  /** Browser only: wait for this selector after `networkidle2`. */
+  waitFor?: string;
+  /** Browser only: capture a PNG screenshot of the viewport. */
+  screenshot?: boolean;
+}
+
+/** Outcome recorded for every request (the raw scrape log, kept 90 days). */
+export type LogDecision = 'fetched' | 'robots_skipped' | 'blocked' | 'forbidden' | 'error';
+
+/** One line of the raw scrape log. Never contains page content or secrets. */
+export interface RawLogEntry {
+  ts: string;
+  url: string;
+  final_url?: string;
+  status: number | null;
+  bytes: number;
+  timing_ms: number;
+  engine: EngineUsed | null;
+  decision: LogDecision;
+  /** Why (robots rule, challenge kind, error code). */
+  reason?: string;
+}
+
+/** A CAPTCHA/challenge the engine stopped at (never solved, never retried). */
+export interface ChallengeBlock {
+  kind: string;
+  reason: string;
+}
+
+/** Result of {@link Engine.scrapePage}. Content fields are present when their format was asked for. */
+export interface PageResult {
+  url: string;
+  final_url: string;
+  /** 0 when the page was never fetched (robots). */
+  status_code: number;
+  engine_used: EngineUsed | null;
+  fetched_at: string;
+  title?: string;
+  markdown?: string;
+  html?: string;
+  text?: string;
+  links?: string[];
+  metadata?: PageMetadata;
+  screenshot?: string;
+  extracted?: Record<string, FieldValue>;
+  /** Present when robots.txt disallows the URL; nothing was fetched. */
+  skipped?: 'robots';
+  /** Present when the response is a challenge/CAPTCHA wall; the page has no content fields. */
+  blocked?: ChallengeBlock;
+  /** Why `auto` chose the browser (null when it stayed on http). */
+  auto_reason?: string | null;
+}
+
+/** Options of {@link Engine.scrapePage}. */
+export interface ScrapeOptions {
+  engine: EngineChoice;
+  formats?: ScrapeFormat[];
+  extract?: Record<string, FieldSpec>;
+  wait_for?: string;
+  timeout_ms?: number;
+}
+
+/** Run counters (API.md run `stats`, plus a few the worker may use). */
+export interface EngineStats {
+  /** Page requests made (each engine attempt counts; robots skips do not). */
+  requests: number;
+  /** Bytes of main documents received. */
+  bytes: number;
+  /** Requests refused by the egress guard: http redirects and browser (sub)requests. */
+  blocked_requests: number;
+  robots_skipped: number;
+  /** Pages that hit a challenge/CAPTCHA. */
+  challenges: number;
+  errors: number;
+}

@@ -1,0 +1,79 @@
+import { keys } from '../table-keys.js';
+import { ConditionFailedError } from '../errors.js';
+import type { Table } from '../../ports/table.js';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again (RateLimit-Reset). */
+  resetSeconds: number;
+  /** When denied: whole seconds to wait (Retry-After, >= 1). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * A token bucket kept in the table as GCRA (generic cell rate algorithm): one number, the
+ * theoretical arrival time `tat` (µs). Each allowed request advances it by the emission
+ * interval T = window / limit; a request is allowed while tat - now <= window - T. Every step
+ * is one conditional single-item update, so concurrent callers on any number of processes
+ * never exceed the limit, and the usual case costs one write.
+ */
+export class RateLimiter {
+  /** Last tat seen per bucket: picks which of the two conditional writes to try first. */
+  private readonly lastTat = new Map<string, number>();
+  constructor(private readonly table: Table) {}
+
+  async take(tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateDecision> {
+    const key = keys.rateBucket(tenantId, bucket);
+    const cacheKey = `${key.pk}|${key.sk}`;
+    const nowUs = now.getTime() * 1000;
+    const windowUs = windowSeconds * 1_000_000;
+    const T = Math.ceil(windowUs / limit);
+    const maxTat = nowUs + windowUs - T; // allowed if current tat <= maxTat
+    const decide = (tat: number, allowed: boolean): RateDecision => {
+      const ahead = Math.max(0, tat - nowUs); // µs of budget consumed
+      return {
+        allowed,
+        limit,
+        remaining: Math.max(0, Math.floor((windowUs - ahead) / T)),
+        resetSeconds: Math.ceil(ahead / 1_000_000),
+        retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((tat - maxTat) / 1_000_000)),
+      };
+    };
+    const fresh = async () => {
+      const r = await this.table.update(key, {
+        set: { tat: nowUs + T },
+        condition: { expression: 'attribute_not_exists(tat) OR tat < :now', values: { ':now': nowUs } },
+      });
+      return Number(r.tat);
+    };
+    const advance = async () => {
+      const r = await this.table.update(key, {
+        add: { tat: T },
+        condition: { expression: 'tat BETWEEN :now AND :max', values: { ':now': nowUs, ':max': maxTat } },
+      });
+      return Number(r.tat);
+    };
+    const known = this.lastTat.get(cacheKey);
+    const order = known === undefined || known < nowUs ? [fresh, advance] : [advance, fresh];
+    for (let round = 0; round < 3; round++) {
+      for (const attempt of order) {
+        try {
+          const tat = await attempt();
+          this.lastTat.set(cacheKey, tat);
+          return decide(tat, true);
+        } catch (e) {
+          if (!(e instanceof ConditionFailedError)) throw e;
+        }
+      }
+      // Neither held: either the bucket is empty (tat > maxTat) or another caller moved it between our writes.
+      const cur = await this.table.get(key, { consistent: true });
+      const tat = Number(cur?.tat ?? 0);
+      this.lastTat.set(cacheKey, tat);
+      if (tat > maxTat) return decide(tat, false);
+    }
+    // Heavy contention: deny rather than over-admit.
+    return decide(maxTat + T, false);
+  }
+}

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { keys } from '../table-keys.js';
+import { newId, randomBase62 } from '../ids.js';
+import { notFound } from '../errors.js';
+import { SCOPES } from '../../routes.js';
+import type { Table } from '../../ports/table.js';
+
+export const KEY_PATTERN = /^glr_[0-9A-Za-z]{28,}$/;
+export const scopeSchema = z.enum([...SCOPES, '*']);
+
+/** Stored record. The plaintext is never stored: the partition key is its SHA-256. */
+export const apiKeySchema = z.object({
+  key_id: z.string(),
+  tenant_id: z.string(),
+  name: z.string(),
+  scopes: z.array(scopeSchema),
+  prefix: z.string(), // first characters, to recognise a key in lists
+  created_at: z.string(),
+  expires_at_iso: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+  rotated_to: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+export type Scope = z.infer<typeof scopeSchema>;
+
+export const hashKey = (plaintext: string) => createHash('sha256').update(plaintext).digest('hex');
+export const generateKey = () => `glr_${randomBase62(32)}`;
+
+/** Public view: never includes the hash. */
+export const publicKey = (k: ApiKey) => ({
+  key_id: k.key_id,
+  name: k.name,
+  scopes: k.scopes,
+  prefix: k.prefix,
+  created_at: k.created_at,
+  expires_at: k.expires_at_iso,
+  revoked_at: k.revoked_at,
+  last_used_at: k.last_used_at,
+  status: k.revoked_at ? 'revoked' : 'active',
+});
+
+export interface CreateKeyInput {
+  tenantId: string;
+  scopes: Scope[];
+  name?: string;
+  expiresAt?: Date | null;
+  /** Use this plaintext instead of generating one (GLEANER_BOOTSTRAP_API_KEY). */
+  plaintext?: string;
+}
+
+/** Create a key. Returns the plaintext once; only its hash is stored. */
+export async function createApiKey(table: Table, input: CreateKeyInput, now: Date): Promise<{ key: ApiKey; api_key: string }> {
+  const plaintext = input.plaintext ?? generateKey();
+  const hash = hashKey(plaintext);
+  const key: ApiKey = {
+    key_id: newId('key'),
+    tenant_id: input.tenantId,
+    name: input.name ?? 'API key',
+    scopes: input.scopes,
+    prefix: plaintext.slice(0, 8),
+    created_at: now.toISOString(),
+    expires_at_iso: input.expiresAt ? input.expiresAt.toISOString() : null,
+    revoked_at: null,
+    last_used_at: null,
+    rotated_to: null,
+  };
+  await table.put(
+    {
+      ...keys.apiKey(hash),
+      gsi1pk: keys.tenantKeysIndex(input.tenantId),
+      gsi1sk: key.key_id,
+      gsi2pk: keys.keyIdIndex(key.key_id),
+      gsi2sk: 'KEY',
+      ...key,
+    },
+    { condition: { expression: 'attribute_not_exists(pk)' } },
+  );
+  return { key, api_key: plaintext };
+}
+
+/** Look up a key by plaintext. Undefined when unknown; expiry/revocation are the caller's check (see isUsable). */
+export async function findKeyByPlaintext(table: Table, plaintext: string): Promise<ApiKey | undefined> {
+  if (!KEY_PATTERN.test(plaintext)) return undefined;
+  const i = await table.get(keys.apiKey(hashKey(plaintext)));
+  return i ? apiKeySchema.parse(i) : undefined;
+}
+
+export const isUsable = (k: ApiKey, now: Date) =>
+  !k.revoked_at && (!k.expires_at_iso || new Date(k.expires_at_iso).getTime() > now.getTime());
+
+export async function listApiKeys(table: Table, tenantId: string): Promise<ApiKey[]> {
+  const out: ApiKey[] = [];
+  let cursor: string | undefined;
+  do {
+    const p = await table.query({ index: 'gsi1', pk: keys.tenantKeysIndex(tenantId), cursor, limit: 200 });
+    out.push(...p.items.map((i) => apiKeySchema.parse(i)));
+    cursor = p.cursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
+async function locate(table: Table, keyId: string, tenantId?: string) {
+  const p = await table.query({ index: 'gsi2', pk: keys.keyIdIndex(keyId), limit: 1 });
+  const item = p.items[0];
+  if (!item || (tenantId && item.tenant_id !== tenantId)) throw notFound('API key');
+  return { key: { pk: item.pk, sk: item.sk }, record: apiKeySchema.parse(item) };
+}
+
+export async function revokeApiKey(table: Table, keyId: string, now: Date, tenantId?: string): Promise<ApiKey> {
+  const { key } = await locate(table, keyId, tenantId);
+  return apiKeySchema.parse(fixNull(await table.update(key, { set: { revoked_at: now.toISOString() } })));
+}
+
+/**
+ * Rotate: a new key with the same scopes; the old one keeps working for `graceSeconds`
+ * (so deployed clients can switch), then expires.
+ */
+export async function rotateApiKey(
+  table: Table, keyId: string, now: Date, graceSeconds: number, tenantId?: string,
+): Promise<{ key: ApiKey; api_key: string; old_key_expires_at: string }> {
+  const { key, record } = await locate(table, keyId, tenantId);
+  if (record.revoked_at) throw notFound('API key');
+  const created = await createApiKey(table, { tenantId: record.tenant_id, scopes: record.scopes, name: record.name }, now);
+  const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
+  const oldExpiry = record.expires_at_iso && new Date(record.expires_at_iso) < graceEnd ? record.expires_at_iso : graceEnd.toISOString();
+  await table.update(key, { set: { expires_at_iso: oldExpiry, rotated_to: created.key.key_id } });
+  return { ...created, old_key_expires_at: oldExpiry };
+}
+
+/** Record last use (callers throttle this; it is not on the hot path). */
+export async function touchApiKey(table: Table, plaintextHash: string, now: Date): Promise<void> {
+  await table.update(keys.apiKey(plaintextHash), { set: { last_used_at: now.toISOString() } });
+}
+
+/** Items written by setIfAbsent keep other nulls; normalise missing optionals. */
+function fixNull<T extends Record<string, unknown>>(i: T): T {
+  for (const f of ['expires_at_iso', 'revoked_at', 'last_used_at', 'rotated_to']) if (!(f in i)) (i as Record<string, unknown>)[f] = null;
+  return i;
+}

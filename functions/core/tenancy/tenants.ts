@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { keys } from '../table-keys.js';
+import { newId } from '../ids.js';
+import { notFound } from '../errors.js';
+import type { Table } from '../../ports/table.js';
+
+export const billingStatuses = ['active', 'past_due', 'suspended'] as const;
+export type BillingStatus = (typeof billingStatuses)[number];
+
+export const targetPolicySchema = z.strictObject({
+  mode: z.enum(['open', 'allowlist']),
+  domains: z.array(z.string().min(1).max(253)).max(500),
+});
+
+/** Stored shape, validated when read back (zod at every edge, the table included). */
+export const tenantSchema = z.object({
+  tenant_id: z.string(),
+  name: z.string(),
+  billing_status: z.enum(billingStatuses),
+  limits: z.object({
+    rate_requests: z.number().int().positive(),
+    rate_seconds: z.number().int().positive(),
+    monthly_pages: z.number().int().positive().nullable(),
+    monthly_results: z.number().int().positive().nullable(),
+  }),
+  target_policy: targetPolicySchema,
+  created_at: z.string(),
+});
+export type Tenant = z.infer<typeof tenantSchema>;
+
+export const DEFAULT_LIMITS: Tenant['limits'] = { rate_requests: 600, rate_seconds: 60, monthly_pages: null, monthly_results: null };
+
+const toItem = (t: Tenant) => ({ ...keys.tenant(t.tenant_id), gsi1pk: keys.tenantIndex(), gsi1sk: t.tenant_id, ...t });
+const fromItem = (i: Record<string, unknown>): Tenant => tenantSchema.parse(i);
+
+/** Create a tenant (billing active, default limits, open target policy). */
+export async function createTenant(table: Table, name: string, now: Date, tenantId = newId('ten')): Promise<Tenant> {
+  const t: Tenant = {
+    tenant_id: tenantId,
+    name,
+    billing_status: 'active',
+    limits: DEFAULT_LIMITS,
+    target_policy: { mode: 'open', domains: [] },
+    created_at: now.toISOString(),
+  };
+  await table.put(toItem(t), { condition: { expression: 'attribute_not_exists(pk)' } });
+  return t;
+}
+
+export async function getTenant(table: Table, tenantId: string): Promise<Tenant | undefined> {
+  const i = await table.get(keys.tenant(tenantId));
+  return i ? fromItem(i) : undefined;
+}
+
+export async function requireTenant(table: Table, tenantId: string): Promise<Tenant> {
+  const t = await getTenant(table, tenantId);
+  if (!t) throw notFound('Tenant');
+  return t;
+}
+
+export async function listTenants(table: Table): Promise<Tenant[]> {
+  const out: Tenant[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await table.query({ index: 'gsi1', pk: keys.tenantIndex(), cursor, limit: 200 });
+    out.push(...page.items.map(fromItem));
+    cursor = page.cursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
+async function patchTenant(table: Table, tenantId: string, set: Partial<Tenant>): Promise<Tenant> {
+  try {
+    const i = await table.update(keys.tenant(tenantId), { set, condition: { expression: 'attribute_exists(pk)' } });
+    return fromItem(i);
+  } catch (e) {
+    if ((e as Error).name === 'ConditionFailedError') throw notFound('Tenant');
+    throw e;
+  }
+}
+
+export const setBilling = (table: Table, tenantId: string, status: BillingStatus) =>
+  patchTenant(table, tenantId, { billing_status: status });
+export const setLimits = (table: Table, tenantId: string, limits: Tenant['limits']) => patchTenant(table, tenantId, { limits });
+export const setTargetPolicy = (table: Table, tenantId: string, target_policy: Tenant['target_policy']) =>
+  patchTenant(table, tenantId, { target_policy });

@@ -1,0 +1,198 @@
+import middy from '@middy/core';
+import type { MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { z } from 'zod';
+import { routeById } from '../../routes.js';
+import { deps } from '../../runtime.js';
+import { newId } from '../../core/ids.js';
+import { AppError, badRequest, rateLimited } from '../../core/errors.js';
+import { log } from '../../core/log.js';
+import { outcomeFor } from '../../core/audit/audit.js';
+import { beginIdempotent, finishIdempotent } from '../../core/limits/idempotency.js';
+import { authenticate, authorize, checkBilling } from './authenticate.js';
+import { clientIp, header, origin, parseJsonBody, rawBody, userAgent } from './event.js';
+import { toErrorResult, zodDetails } from './errors.js';
+import type { ApiRequest, ApiResult, Event, PipelineState, Result } from './types.js';
+
+type Req = middy.Request<Event, Result, Error, Context, { gleaner?: PipelineState }>;
+/** Middy hands the core handler only the event; the per-request state is found through it. */
+const stateByEvent = new WeakMap<Event, PipelineState>();
+const st = (r: Req) => r.internal.gleaner!;
+
+export interface ApiSchemas<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  body?: B;
+  query?: Q;
+  params?: P;
+}
+
+/** Request id, timing, response headers, error mapping and the one audit record per call. */
+const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context> => {
+  const finish = async (request: Req) => {
+    const s = st(request);
+    const res = request.response!;
+    res.headers = { ...res.headers, 'x-request-id': s.requestId, ...(s.rateHeaders ?? {}) };
+    if (s.tenant) {
+      await s.deps.audit.record({
+        ts: s.now.toISOString(),
+        request_id: s.requestId,
+        tenant_id: s.tenant.tenant_id,
+        principal: { type: s.principal?.type ?? 'key', id: s.principal?.id ?? 'unknown' },
+        surface: s.route.surface,
+        action: s.route.id,
+        resource: s.resource,
+        outcome: outcomeFor(res.statusCode ?? 200),
+        status: res.statusCode ?? 200,
+        ip: clientIp(request.event),
+        user_agent: userAgent(request.event),
+      }).catch((err) => log.error('audit write failed', { err, request_id: s.requestId }));
+    }
+  };
+  return {
+    before: async (request: Req) => {
+      const d = await deps();
+      const supplied = header(request.event, 'x-request-id');
+      const state: PipelineState = {
+        requestId: supplied && /^[\w.-]{8,128}$/.test(supplied) ? supplied : newId('req'),
+        startedAt: Date.now(),
+        route: routeById(routeId),
+        resource: null,
+        deps: d,
+        now: d.clock.now(),
+      };
+      request.internal.gleaner = state;
+      stateByEvent.set(request.event, state);
+    },
+    after: async (request: Req) => finish(request),
+    onError: async (request: Req) => {
+      const s = request.internal.gleaner;
+      if (!s) {
+        request.response = toErrorResult(request.error, 'req_unknown');
+        return;
+      }
+      if (request.error instanceof AppError && request.error.status === 401)
+        log.security('unauthenticated request', { request_id: s.requestId, route: s.route.id, ip: clientIp(request.event), reason: request.error.message });
+      request.response = toErrorResult(request.error, s.requestId);
+      await finish(request);
+    },
+  };
+};
+
+/** Auth (401), scope (403), billing (402), rate limit (429) and Idempotency-Key. */
+const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
+  before: async (request: Req) => {
+    const s = st(request);
+    if (s.route.scope === null) return; // public route
+    const { principal, tenant } = await authenticate(request.event, s.route, s.deps, s.now);
+    s.principal = principal;
+    s.tenant = tenant;
+    authorize(principal, s.route);
+    checkBilling(tenant);
+    const rate = s.deps.rateLimiter
+      .take(tenant.tenant_id, 'api', tenant.limits.rate_requests, tenant.limits.rate_seconds, s.now)
+      .then((d) => {
+        s.rateHeaders = { 'ratelimit-limit': String(d.limit), 'ratelimit-remaining': String(d.remaining), 'ratelimit-reset': String(d.resetSeconds) };
+        if (!d.allowed) throw rateLimited(d.retryAfterSeconds);
+      });
+    // A safe read may run alongside the limiter's write; its result is dropped if denied.
+    if (request.event.requestContext.http.method === 'GET') s.pendingRate = rate;
+    else await rate;
+    const idem = header(request.event, 'idempotency-key');
+    if (idem !== undefined && s.route.creates && s.route.method === 'POST') {
+      const start = await beginIdempotent(s.deps.table, tenant.tenant_id, idem, 'POST', request.event.rawPath, rawBody(request.event), s.now);
+      if (start.kind === 'replay') s.replay = { statusCode: start.response.status, headers: { ...start.response.headers, 'idempotent-replayed': 'true' }, body: start.response.body };
+      else s.idempotencyKey = idem;
+    }
+  },
+  after: async (request: Req) => {
+    const s = st(request);
+    if (s.pendingRate) await s.pendingRate;
+    if (s.idempotencyKey && s.tenant) {
+      const r = request.response!;
+      await finishIdempotent(s.deps.table, s.tenant.tenant_id, s.idempotencyKey, { status: r.statusCode ?? 200, body: String(r.body ?? ''), headers: (r.headers ?? {}) as Record<string, string> });
+    }
+  },
+  onError: async (request: Req) => {
+    const s = request.internal.gleaner;
+    if (s?.idempotencyKey && s.tenant) {
+      // Release or store the claim so a retry is not stuck "in flight"; the lifecycle maps the error.
+      const r = toErrorResult(request.error, s.requestId);
+      await finishIdempotent(s.deps.table, s.tenant.tenant_id, s.idempotencyKey, { status: r.statusCode!, body: String(r.body), headers: (r.headers ?? {}) as Record<string, string> }).catch(() => undefined);
+    }
+  },
+});
+
+const safeDecode = (v: string) => {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    throw badRequest('The path contains an invalid percent-encoding');
+  }
+};
+
+const validate = <T extends z.ZodType>(schema: T | undefined, value: unknown, where: 'body' | 'query' | 'params'): z.infer<T> => {
+  if (!schema) {
+    if (where === 'body' && value !== undefined && !(typeof value === 'object' && value && Object.keys(value).length === 0))
+      throw badRequest('This endpoint takes no request body');
+    return value as z.infer<T>;
+  }
+  const r = schema.safeParse(value);
+  if (!r.success) throw badRequest(`The request ${where === 'params' ? 'path' : where} is not valid`, zodDetails(r.error, where));
+  return r.data;
+};
+
+const serialise = (r: ApiResult | void): Result => {
+  const res = r ?? {};
+  const status = res.status ?? (res.body === undefined && res.raw === undefined ? 204 : 200);
+  if (res.raw !== undefined) return { statusCode: status, headers: { 'content-type': 'text/plain; charset=utf-8', ...res.headers }, body: res.raw };
+  if (res.body === undefined) return { statusCode: status, headers: res.headers ?? {}, body: '' };
+  return { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8', ...res.headers }, body: JSON.stringify(res.body) };
+};
+
+/**
+ * Build a Lambda handler for one route: middy + shared middleware + zod schemas + one core call.
+ * The same exported handler serves API Gateway on AWS and the local server.
+ */
+export function api<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
+  routeId: string,
+  schemas: ApiSchemas<B, Q, P>,
+  fn: (req: ApiRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<ApiResult | void>,
+) {
+  return middy<Event, Result, Error, Context>()
+    .use(lifecycle(routeId))
+    .use(guard())
+    .handler(async (event: Event) => runCore(event, routeId, schemas, fn));
+}
+
+
+async function runCore<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
+  event: Event, routeId: string, schemas: ApiSchemas<B, Q, P>,
+  fn: (req: ApiRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<ApiResult | void>,
+): Promise<Result> {
+  const s = stateByEvent.get(event);
+  if (!s) throw new Error(`pipeline state missing for ${routeId}`);
+  if (s.replay) return s.replay;
+  parseInputFromEvent(event, s);
+  const req: ApiRequest<z.infer<B>, z.infer<Q>, z.infer<P>> = {
+    body: validate(schemas.body, s.body, 'body'),
+    query: validate(schemas.query, s.query ?? {}, 'query'),
+    params: validate(schemas.params, s.params ?? {}, 'params'),
+    headers: event.headers ?? {},
+    route: s.route,
+    requestId: s.requestId,
+    principal: s.principal!,
+    tenant: s.tenant!,
+    deps: s.deps,
+    now: s.now,
+    origin: origin(event, s.deps.config.publicUrl),
+    setResource: (r) => {
+      s.resource = r;
+    },
+  };
+  return serialise(await fn(req));
+}
+
+function parseInputFromEvent(e: Event, s: PipelineState) {
+  s.body = ['POST', 'PUT', 'PATCH'].includes(e.requestContext.http.method) ? parseJsonBody(e) : undefined;
+  s.query = e.queryStringParameters ?? {};
+  s.params = Object.fromEntries(Object.entries(e.pathParameters ?? {}).map(([k, v]) => [k, v === undefined ? v : safeDecode(v)]));
+}

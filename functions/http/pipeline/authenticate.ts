@@ -1,0 +1,73 @@
+import { unauthorized, forbidden, paymentRequired } from '../../core/errors.js';
+import { findKeyByPlaintext, hashKey, isUsable, touchApiKey } from '../../core/tenancy/api-keys.js';
+import { getTenant, type Tenant } from '../../core/tenancy/tenants.js';
+import { findSession } from '../../core/tenancy/users.js';
+import { log } from '../../core/log.js';
+import { cookie, header } from './event.js';
+import type { Event, Principal } from './types.js';
+import type { Deps } from '../../runtime.js';
+import type { Route } from '../../routes.js';
+
+export const SESSION_COOKIE = 'gleaner_session';
+
+/**
+ * Short-lived cache of key and tenant lookups: the hot path then costs no extra read.
+ * The TTL bounds how long a revoked key or a billing change can lag (one second).
+ */
+const CACHE_TTL_MS = 1000;
+const cache = new Map<string, { at: number; value: unknown }>();
+async function cached<T>(k: string, now: number, load: () => Promise<T>): Promise<T> {
+  const hit = cache.get(k);
+  if (hit && now - hit.at < CACHE_TTL_MS) return hit.value as T;
+  const value = await load();
+  if (cache.size > 5000) cache.clear();
+  cache.set(k, { at: now, value });
+  return value;
+}
+export const clearAuthCache = () => cache.clear();
+
+const lastTouched = new Map<string, number>();
+
+/** 401 for a missing/unknown/revoked/expired key or session. */
+export async function authenticate(e: Event, route: Route, d: Deps, now: Date): Promise<{ principal: Principal; tenant: Tenant }> {
+  const auth = header(e, 'authorization');
+  const nowMs = now.getTime();
+  if (auth) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (!m) throw unauthorized('The Authorization header must be "Bearer <API key>"');
+    const plaintext = m[1]!;
+    const hash = hashKey(plaintext);
+    const key = await cached(`k:${hash}`, nowMs, () => findKeyByPlaintext(d.table, plaintext));
+    if (!key) throw unauthorized('The API key is not valid');
+    if (!isUsable(key, now)) throw unauthorized(key.revoked_at ? 'The API key has been revoked' : 'The API key has expired');
+    const tenant = await cached(`t:${key.tenant_id}`, nowMs, () => getTenant(d.table, key.tenant_id));
+    if (!tenant) throw unauthorized('The API key is not valid');
+    if ((lastTouched.get(hash) ?? 0) < nowMs - 60_000) {
+      lastTouched.set(hash, nowMs);
+      touchApiKey(d.table, hash, now).catch((err) => log.warn('last_used update failed', { err }));
+    }
+    return { principal: { type: 'key', id: key.key_id, scopes: key.scopes, tenant_id: key.tenant_id }, tenant };
+  }
+  const token = route.surface === 'console' ? cookie(e, SESSION_COOKIE) : undefined;
+  if (token) {
+    const s = await findSession(d.table, token, now);
+    if (!s) throw unauthorized('The console session has expired; log in again');
+    const tenant = await getTenant(d.table, s.tenant_id);
+    if (!tenant) throw unauthorized('The console session is not valid');
+    return { principal: { type: 'user', id: s.user_id, scopes: ['*'], tenant_id: s.tenant_id }, tenant };
+  }
+  throw unauthorized('Missing Authorization header: send "Authorization: Bearer <API key>"');
+}
+
+/** 403 when the key lacks the route's scope. */
+export function authorize(p: Principal, route: Route): void {
+  if (!route.scope || route.scope === 'authenticated') return;
+  if (p.scopes.includes('*') || p.scopes.includes(route.scope)) return;
+  throw forbidden(route.scope);
+}
+
+/** 402 when the tenant's billing status is not active. */
+export function checkBilling(t: Tenant): void {
+  if (t.billing_status !== 'active')
+    throw paymentRequired(`The account's billing status is ${t.billing_status}; update billing to continue`);
+}

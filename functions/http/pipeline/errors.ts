@@ -1,0 +1,26 @@
+import type { z } from 'zod';
+import { AppError, type ErrorDetail } from '../../core/errors.js';
+import { log } from '../../core/log.js';
+import type { Result } from './types.js';
+
+/** The one place errors become `{code, message, request_id, details?}`. Unknown errors: generic 500 + a log line. */
+export function toErrorResult(err: unknown, requestId: string): Result {
+  let e: AppError;
+  if (err instanceof AppError) e = err;
+  else if ((err as Error)?.name === 'InvalidCursorError') e = new AppError(400, 'invalid_request', 'The cursor is not valid');
+  else {
+    log.error('unhandled error', { request_id: requestId, err });
+    e = new AppError(500, 'internal_error', `An unexpected error occurred; quote request id ${requestId} when reporting it`);
+  }
+  return {
+    statusCode: e.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...(e.headers ?? {}) },
+    body: JSON.stringify({ code: e.code, message: e.message, request_id: requestId, ...(e.details ? { details: e.details } : {}) }),
+  };
+}
+
+export const zodDetails = (error: z.ZodError, where: string): ErrorDetail[] =>
+  error.issues.map((i) => ({
+    path: [where, ...i.path.map(String)].join('.'),
+    message: i.code === 'unrecognized_keys' ? `Unknown field(s): ${(i as { keys: string[] }).keys.join(', ')}` : i.message,
+  }));

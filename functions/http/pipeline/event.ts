@@ -1,0 +1,47 @@
+import { AppError, badRequest } from '../../core/errors.js';
+import type { Event } from './types.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export const header = (e: Event, name: string): string | undefined => {
+  const h = e.headers ?? {};
+  return h[name] ?? h[name.toLowerCase()] ?? Object.entries(h).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+};
+
+/** Parse a JSON body: 413 when too large, 415 for another content type, 400 when malformed. */
+export function parseJsonBody(e: Event): unknown {
+  if (e.body === undefined || e.body === null || e.body === '') return undefined;
+  const raw = e.isBase64Encoded ? Buffer.from(e.body, 'base64').toString('utf8') : e.body;
+  if (Buffer.byteLength(raw) > MAX_BODY_BYTES)
+    throw new AppError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
+  const ct = (header(e, 'content-type') ?? '').toLowerCase();
+  if (!ct.startsWith('application/json') && !/^application\/[\w.+-]*\+json/.test(ct))
+    throw new AppError(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json');
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badRequest('The request body is not valid JSON');
+  }
+}
+
+export const rawBody = (e: Event): string =>
+  e.body ? (e.isBase64Encoded ? Buffer.from(e.body, 'base64').toString('utf8') : e.body) : '';
+
+export const clientIp = (e: Event) => e.requestContext?.http?.sourceIp ?? null;
+export const userAgent = (e: Event) => e.requestContext?.http?.userAgent ?? header(e, 'user-agent') ?? null;
+
+export function origin(e: Event, fallback?: string): string {
+  if (fallback) return fallback.replace(/\/$/, '');
+  const host = header(e, 'x-forwarded-host') ?? header(e, 'host') ?? e.requestContext?.domainName ?? '127.0.0.1';
+  const proto = header(e, 'x-forwarded-proto') ?? (/^(127\.|localhost|\[::1\])/.test(host) ? 'http' : 'https');
+  return `${proto}://${host}`;
+}
+
+export function cookie(e: Event, name: string): string | undefined {
+  const all = [...(e.cookies ?? []), ...(header(e, 'cookie') ?? '').split(';')];
+  for (const c of all) {
+    const [k, ...v] = c.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return undefined;
+}

@@ -1,0 +1,60 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { Route } from '../../routes.js';
+import type { Tenant } from '../../core/tenancy/tenants.js';
+import type { Deps } from '../../runtime.js';
+
+export type Event = APIGatewayProxyEventV2;
+export type Result = APIGatewayProxyStructuredResultV2;
+
+export interface Principal {
+  type: 'key' | 'user';
+  id: string;
+  scopes: string[];
+  tenant_id: string;
+}
+
+/** What a handler's core call sees: already authenticated, authorised, limited and validated. */
+export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
+  body: B;
+  query: Q;
+  params: P;
+  headers: Record<string, string | undefined>;
+  route: Route;
+  requestId: string;
+  /** Present on authenticated routes. */
+  principal: Principal;
+  tenant: Tenant;
+  deps: Deps;
+  now: Date;
+  /** Origin the caller used (for absolute URLs in responses). */
+  origin: string;
+  /** Audit resource, when the handler knows one (a run id, a key id). */
+  setResource(resource: string): void;
+}
+
+export interface ApiResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Pre-serialised body (NDJSON, CSV, HTML); sent as is. */
+  raw?: string;
+}
+
+/** Per-request state shared by the middlewares (middy's request.internal is untyped). */
+export interface PipelineState {
+  requestId: string;
+  startedAt: number;
+  route: Route;
+  principal?: Principal;
+  tenant?: Tenant;
+  resource: string | null;
+  rateHeaders?: Record<string, string>;
+  pendingRate?: Promise<void>;
+  idempotencyKey?: string;
+  replay?: Result;
+  body?: unknown;
+  query?: unknown;
+  params?: unknown;
+  deps: Deps;
+  now: Date;
+}

@@ -1,0 +1,24 @@
+import type { z } from 'zod';
+import { serviceInfoSchema, auditListQuery } from './foundation.js';
+
+export interface RouteDoc {
+  summary: string;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  response?: z.ZodType;
+  /** Status of the success response (default 200). */
+  status?: number;
+}
+
+/**
+ * Request schemas per route id: the handlers validate with these and the OpenAPI document is
+ * generated from them, so the two cannot drift. A test checks every route has an entry.
+ */
+export const docs: Record<string, RouteDoc> = {
+  'info.get': { summary: 'Service info document (no key needed)', response: serviceInfoSchema },
+  'openapi.get': { summary: 'This OpenAPI 3.1 document' },
+  'docs.get': { summary: 'Human-readable API reference (HTML)' },
+  'tenant.get': { summary: "The calling key's tenant: billing status, limits, target policy, usage" },
+  'audit.list': { summary: "The tenant's audit records, newest first", query: auditListQuery },
+};

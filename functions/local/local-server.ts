@@ -1,0 +1,132 @@
+import { resolve, dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { Hono } from 'hono';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Context as LambdaContext } from 'aws-lambda';
+import { routes, workers, type Route } from '../routes.js';
+import { setConfig, type Config } from '../config.js';
+import { setDeps, type Deps } from '../runtime.js';
+import { DynamoTable } from '../adapters/aws/dynamo-table.js';
+import { S3Blobs } from '../adapters/aws/s3-blobs.js';
+import { LocalQueue } from '../adapters/local/local-queue.js';
+import { LocalScheduler } from '../adapters/local/local-scheduler.js';
+import { LocalSecrets } from '../adapters/local/local-secrets.js';
+import { BufferedAuditSink } from '../core/audit/audit.js';
+import { RateLimiter } from '../core/limits/rate-limiter.js';
+import { bootstrap } from '../core/tenancy/bootstrap.js';
+import { systemClock } from '../ports/clock.js';
+import { log } from '../core/log.js';
+import { startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
+import { toApiGatewayEvent, fromApiGatewayResult, toHonoPath } from './api-gateway-event.js';
+import type { LocalWorker } from '../workers/worker-kit.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+type LambdaHandler = (event: unknown, context: LambdaContext) => Promise<unknown>;
+
+export interface LocalService {
+  url: string;
+  port: number;
+  deps: Deps;
+  queue: LocalQueue;
+  stores: EmbeddedStores;
+  bootstrapKey?: string;
+  tenantId: string;
+  close(): Promise<void>;
+}
+
+const fakeContext = (name: string): LambdaContext =>
+  ({
+    functionName: name, functionVersion: '$LATEST', invokedFunctionArn: `arn:local:${name}`, memoryLimitInMB: '512',
+    awsRequestId: crypto.randomUUID(), logGroupName: 'local', logStreamName: 'local', callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 29_000, done() {}, fail() {}, succeed() {},
+  }) as LambdaContext;
+
+/** Load each route's handler module once (lazily) and serve it through Hono. */
+export function buildApp(routeTable: Route[] = routes): Hono {
+  const app = new Hono();
+  const loaded = new Map<string, Promise<LambdaHandler>>();
+  const load = (r: Route) => {
+    let p = loaded.get(r.handler);
+    if (!p) {
+      p = import(pathToFileURL(join(ROOT, r.handler)).href).then((m) => m.handler as LambdaHandler);
+      loaded.set(r.handler, p);
+    }
+    return p;
+  };
+  for (const r of routeTable) {
+    app.on(r.method, toHonoPath(r.path), async (c) => {
+      const handler = await load(r);
+      const ip = (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? '127.0.0.1';
+      const event = await toApiGatewayEvent(c.req.raw, r, c.req.param() as Record<string, string>, ip.replace(/^::ffff:/, ''));
+      return fromApiGatewayResult((await handler(event, fakeContext(r.id))) as never);
+    });
+  }
+  app.notFound((c) => c.json({ code: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`, request_id: 'none' }, 404));
+  app.onError((err, c) => {
+    log.error('local server error', { err });
+    return c.json({ code: 'internal_error', message: 'An unexpected error occurred', request_id: 'none' }, 500);
+  });
+  return app;
+}
+
+/**
+ * Everything in one process: embedded dynalite and s3rver, the in-process queue and scheduler,
+ * the workers, and every route in the table over HTTP.
+ */
+export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): Promise<LocalService> {
+  setConfig(cfg);
+  const ephemeral = cfg.port === 0;
+  const stores = await startEmbeddedStores({
+    dataDir: cfg.dataDir,
+    dynamoPort: ephemeral ? 0 : cfg.port + 1,
+    s3Port: ephemeral ? 0 : cfg.port + 2,
+    table: cfg.table,
+    buckets: [cfg.resultsBucket, cfg.rawBucket],
+  });
+  const table = new DynamoTable(cfg.table, stores.dynamo);
+  const queue = new LocalQueue(table);
+  const scheduler = new LocalScheduler(table, queue);
+  const deps: Deps = {
+    config: cfg,
+    table,
+    blobs: new S3Blobs(stores.s3, { results: cfg.resultsBucket, raw: cfg.rawBucket }),
+    queue,
+    scheduler,
+    secrets: new LocalSecrets(join(resolve(cfg.dataDir), 'secrets.key')),
+    clock: systemClock,
+    audit: new BufferedAuditSink(table),
+    rateLimiter: new RateLimiter(table),
+  };
+  setDeps(deps);
+
+  for (const w of workers) {
+    const mod = (await import(pathToFileURL(join(ROOT, w.handler)).href)) as { worker?: LocalWorker };
+    if (!mod.worker) throw new Error(`${w.handler} does not export worker`);
+    const lw = mod.worker;
+    queue.consume(w.id, (m, meta) => lw.handle(m, meta), { onDeadLetter: (m, e) => lw.onDeadLetter(m, e), maxReceiveCount: w.maxReceiveCount, concurrency: w.id === 'runs' ? 2 : 4 });
+  }
+  const recovered = await queue.recover();
+  await scheduler.start();
+  const boot = await bootstrap(table, new Date(), cfg.bootstrapKey);
+
+  const app = buildApp();
+  const server: ServerType = await new Promise((res) => {
+    const s = serve({ fetch: app.fetch, port: cfg.port, hostname: '127.0.0.1' }, () => res(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  if (!opts.quiet && recovered) log.info('re-enqueued unfinished work', { messages: recovered });
+  return {
+    url, port, deps, queue, stores, bootstrapKey: boot.apiKey, tenantId: boot.tenant.tenant_id,
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()));
+      scheduler.stop();
+      queue.stop();
+      await deps.audit.flush();
+      await stores.close();
+      setDeps(undefined);
+    },
+  };
+}

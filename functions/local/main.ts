@@ -1,0 +1,49 @@
+import { loadConfig } from '../config.js';
+import { setLogLevel, log } from '../core/log.js';
+import { startLocal } from './local-server.js';
+
+/** `npm start`: the whole service in one process, data in ./.data. */
+async function main() {
+  let cfg;
+  try {
+    cfg = loadConfig();
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
+  setLogLevel(cfg.logLevel);
+  const svc = await startLocal(cfg);
+  const base = cfg.publicUrl ?? svc.url;
+  const lines = [
+    '',
+    `Gleaner is running (env ${cfg.env}, data in ${cfg.dataDir})`,
+    `  base_url     ${base}/v1`,
+    `  console_url  ${base}/`,
+    `  mcp_url      ${base}   (agent endpoint: POST ${base}/mcp)`,
+    `  docs         ${base}/docs`,
+    `  dynamodb     ${svc.stores.dynamoEndpoint}   (operator CLI: npm run admin -- tenants list)`,
+  ];
+  if (svc.bootstrapKey)
+    lines.push('', 'Admin API key for tenant "default" (shown once; store it now):', `  ${svc.bootstrapKey}`, '', `  curl -H "Authorization: Bearer ${svc.bootstrapKey}" ${base}/v1/scrapers`);
+  else if (cfg.bootstrapKey) lines.push('', 'Admin API key: the one in GLEANER_BOOTSTRAP_API_KEY');
+  else lines.push('', 'Admin key: printed on first start; create another with: npm run admin -- keys create --tenant ' + svc.tenantId + ' --scopes "*"');
+  process.stdout.write(lines.join('\n') + '\n\n');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info('shutting down', { signal });
+    await svc.close().catch((e) => log.error('shutdown error', { err: e }));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((e) => {
+  if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    console.error(`Port in use: ${(e as Error).message}. Set PORT to another value (PORT+1 and PORT+2 are used by the embedded stores).`);
+  else console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,3 @@
+import { defineWorker } from './worker-kit.js';
+
+export const { worker, handler } = defineWorker('jobs', {});

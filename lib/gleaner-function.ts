@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+
+/** The repository root: handler paths in functions/routes.ts are relative to it. */
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Defines `require` inside the ESM bundle so bundled CommonJS dependencies that call
+ * `require('node:...')` work. Only `require`: esbuild renames bundled top-level symbols that
+ * clash with it, but it does not rename `__filename`/`__dirname`, so shimming those breaks any
+ * ESM dependency that declares its own.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __gleanerCreateRequire } from 'node:module'; const require = __gleanerCreateRequire(import.meta.url);";
+
+/** Provided by the nodejs22.x runtime; never bundled. Puppeteer is deliberately NOT here (see `bundlingOptions`). */
+export const EXTERNAL_MODULES = ['@aws-sdk/*'];
+
+/**
+ * Installed (not bundled) into browser function assets: it ships Brotli-compressed Chromium
+ * binaries that it resolves relative to its own files at run time.
+ */
+export const BROWSER_NODE_MODULES = ['@sparticuz/chromium'];
+
+/** esbuild settings for every Gleaner function, the one place they are written down. */
+export function bundlingOptions(opts: { browser?: boolean } = {}): BundlingOptions {
+  return {
+    format: OutputFormat.ESM,
+    target: 'node22',
+    banner: ESM_REQUIRE_BANNER,
+    // Only '@aws-sdk/*' is external. An API handler that (transitively) imports puppeteer-core
+    // or @sparticuz/chromium must not be hidden behind an external: it either bundles (and
+    // test/cdk/bundles.test.ts fails on it) or fails the build.
+    externalModules: EXTERNAL_MODULES,
+    nodeModules: opts.browser ? BROWSER_NODE_MODULES : undefined,
+    minify: true,
+    sourceMap: true,
+    sourcesContent: false,
+    // Local esbuild only; Docker is never used.
+    forceDockerBundling: false,
+    // `nodeModules` runs `npm ci` in the asset directory: prefer the local npm cache so synth
+    // works offline when the cache holds the packages.
+    environment: opts.browser
+      ? { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }
+      : undefined,
+  };
+}
+
+/** 'runs.create' -> 'RunsCreate': construct ids from row ids. */
+export const pascal = (s: string): string =>
+  s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep: string, c: string) => c.toUpperCase());
+
+export interface GleanerFunctionProps {
+  /** Handler module relative to the repo root (a routes/workers row's `handler`). */
+  handler: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  environment: Record<string, string>;
+  /** Launches Chromium: bundles @sparticuz/chromium as a node module and runs on x86_64. */
+  browser?: boolean;
+  description?: string;
+}
+
+/**
+ * A NodejsFunction with Gleaner's defaults: nodejs22.x, ESM bundle, its own log group.
+ * arm64, except browser functions: the @sparticuz/chromium npm package ships an x86-64
+ * Chromium binary only (its arm64 build is a separate download), so they run on x86_64.
+ */
+export function gleanerFunction(scope: Construct, id: string, props: GleanerFunctionProps): NodejsFunction {
+  const entry = join(REPO_ROOT, props.handler);
+  if (!existsSync(entry)) {
+    throw new Error(`${id}: handler file ${props.handler} does not exist (entry ${entry})`);
+  }
+  const logGroup = new LogGroup(scope, `${id}Logs`, {
+    retention: RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  return new NodejsFunction(scope, id, {
+    entry,
+    handler: 'handler',
+    projectRoot: REPO_ROOT,
+    depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+    runtime: Runtime.NODEJS_22_X,
+    architecture: props.browser ? Architecture.X86_64 : Architecture.ARM_64,
+    memorySize: props.memoryMb,
+    timeout: Duration.seconds(props.timeoutSeconds),
+    // Chromium unpacks itself into /tmp.
+    ephemeralStorageSize: props.browser ? Size.mebibytes(2048) : undefined,
+    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    bundling: bundlingOptions({ browser: props.browser }),
+    logGroup,
+    description: props.description,
+  });
+}

@@ -1,0 +1,328 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IConstruct } from 'constructs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENV } from '../../functions/config.js';
+import { routes, workers, type Route } from '../../functions/routes.js';
+import { ROUTE_DEFAULTS } from '../../lib/api-stack.js';
+import { RAW_RETENTION_DAYS } from '../../lib/data-stack.js';
+import { bundlingOptions, REPO_ROOT } from '../../lib/gleaner-function.js';
+import { buildGleaner, type Gleaner } from '../../lib/gleaner.js';
+import { VISIBILITY_TIMEOUT_FACTOR } from '../../lib/workers-stack.js';
+
+// Same feature flags as `cdk synth` (cdk.json), bundling skipped (DESIGN.md habit 11).
+const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+const STAGE = 'test';
+const outdirs: string[] = [];
+
+function synthApp(extra: { routes?: Route[] } = {}): Gleaner {
+  const outdir = mkdtempSync(join(tmpdir(), 'gleaner-cdk-'));
+  outdirs.push(outdir);
+  const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] }, outdir });
+  return buildGleaner(app, { stage: STAGE, ...extra });
+}
+
+const logicalId = (c: IConstruct) => Stack.of(c).getLogicalId(c.node.defaultChild as CfnFunction | CfnQueue);
+
+interface Statement { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown }
+
+/** Every IAM statement attached to a function's execution role. */
+function roleStatements(template: Template, roleLogicalId: string): Statement[] {
+  const policies = template.findResources('AWS::IAM::Policy');
+  return Object.values(policies)
+    .filter((p) => (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify({ Ref: roleLogicalId })))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+}
+const actionsOf = (statements: Statement[]) => statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+
+function fnRoleLogicalId(template: Template, fnLogicalId: string): string {
+  const fn = template.findResources('AWS::Lambda::Function')[fnLogicalId];
+  if (!fn) throw new Error(`No function ${fnLogicalId}`);
+  return fn.Properties.Role['Fn::GetAtt'][0] as string;
+}
+
+let g: Gleaner;
+let data: Template;
+let wk: Template;
+let api: Template;
+
+beforeAll(() => {
+  g = synthApp();
+  data = Template.fromStack(g.data);
+  wk = Template.fromStack(g.workers);
+  api = Template.fromStack(g.api);
+});
+
+afterAll(() => {
+  for (const d of outdirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('ApiStack', () => {
+  it('has exactly one route per routes row, keyed "METHOD /path"', () => {
+    const keys = Object.values(api.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
+    expect(keys.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('has one Lambda per route, sized from the row (defaults 512 MB / 29 s), arm64 on nodejs22.x', () => {
+    const fns = api.findResources('AWS::Lambda::Function');
+    expect(Object.keys(fns)).toHaveLength(routes.length);
+    for (const r of routes) {
+      const p = fns[logicalId(g.api.functions[r.id]!)]!.Properties;
+      expect(p.Description).toBe(`Gleaner ${STAGE}: ${r.method} ${r.path}`);
+      expect(p.MemorySize).toBe(r.memoryMb ?? ROUTE_DEFAULTS.memoryMb);
+      expect(p.Timeout).toBe(r.timeoutSeconds ?? ROUTE_DEFAULTS.timeoutSeconds);
+      expect(p.Runtime).toBe('nodejs22.x');
+      expect(p.Architectures).toEqual(['arm64']);
+    }
+  });
+
+  it('routes each row to its own function', () => {
+    const integrations = api.findResources('AWS::ApiGatewayV2::Integration');
+    for (const [, route] of Object.entries(api.findResources('AWS::ApiGatewayV2::Route'))) {
+      const integrationId = (route.Properties.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
+      const uri = integrations[integrationId.Ref]!.Properties.IntegrationUri;
+      const row = routes.find((r) => `${r.method} ${r.path}` === route.Properties.RouteKey)!;
+      expect(uri).toEqual({ 'Fn::GetAtt': [logicalId(g.api.functions[row.id]!), 'Arn'] });
+    }
+    api.allResourcesProperties('AWS::ApiGatewayV2::Integration', { IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+  });
+
+  it('serves the $default stage with access logging and throttling defaults', () => {
+    api.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('\\$context.requestId') },
+      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+    });
+  });
+
+  it('outputs ApiUrl (base_url, ends in /v1), ConsoleUrl and McpUrl', () => {
+    const outputs = api.findOutputs('*');
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'ConsoleUrl', 'McpUrl']));
+    expect(JSON.stringify(outputs.ApiUrl!.Value)).toMatch(/\/v1"\]\]\}$/);
+  });
+
+  it('gives a function without grants no data-plane permissions', () => {
+    const row = routes.find((r) => r.grants.length === 0)!;
+    const statements = roleStatements(api, fnRoleLogicalId(api, logicalId(g.api.functions[row.id]!)));
+    expect(statements).toEqual([]);
+  });
+
+  it('gives table:read + table:write routes the table and nothing else', () => {
+    const row = routes.find((r) => r.grants.join() === 'table:read,table:write')!;
+    const actions = actionsOf(roleStatements(api, fnRoleLogicalId(api, logicalId(g.api.functions[row.id]!))));
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem']));
+    expect(actions.filter((a) => !a.startsWith('dynamodb:'))).toEqual([]);
+  });
+});
+
+describe('DataStack', () => {
+  it('has one pay-per-request table with pk/sk, gsi1, gsi2, TTL expires_at and PITR, retained', () => {
+    data.resourceCountIs('AWS::DynamoDB::Table', 1);
+    data.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [1, 2].map((n) => ({
+          IndexName: `gsi${n}`,
+          KeySchema: [
+            { AttributeName: `gsi${n}pk`, KeyType: 'HASH' },
+            { AttributeName: `gsi${n}sk`, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+        TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      },
+    });
+  });
+
+  it('blocks public access, encrypts and enforces TLS on both buckets', () => {
+    data.resourceCountIs('AWS::S3::Bucket', 2);
+    data.allResourcesProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: Match.anyValue() } }] },
+    });
+    data.resourceCountIs('AWS::S3::BucketPolicy', 2);
+    data.allResourcesProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('expires raw scrape logs after 90 days', () => {
+    expect(RAW_RETENTION_DAYS).toBe(90);
+    data.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ ExpirationInDays: 90, Status: 'Enabled' })]) },
+    });
+    const raw = data.findResources('AWS::S3::Bucket')[logicalId(g.data.rawBucket)]!;
+    expect(JSON.stringify(raw.Properties.LifecycleConfiguration)).toContain('"ExpirationInDays":90');
+  });
+
+  it('has a rotating KMS key for tenant secrets', () => {
+    data.resourceCountIs('AWS::KMS::Key', 1);
+    data.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+});
+
+describe('WorkersStack', () => {
+  it('gives each worker queue a DLQ with the row maxReceiveCount and a visibility of at least 6x the timeout', () => {
+    wk.resourceCountIs('AWS::SQS::Queue', workers.length * 2);
+    const queues = wk.findResources('AWS::SQS::Queue');
+    for (const w of workers) {
+      const q = queues[logicalId(g.workers.queues[w.id])]!.Properties;
+      expect(q.RedrivePolicy).toEqual({
+        deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(g.workers.deadLetterQueues[w.id]), 'Arn'] },
+        maxReceiveCount: w.maxReceiveCount,
+      });
+      expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * w.timeoutSeconds);
+      expect(q.SqsManagedSseEnabled).toBe(true);
+    }
+  });
+
+  it('alarms when any DLQ holds a message', () => {
+    wk.resourceCountIs('AWS::CloudWatch::Alarm', workers.length);
+    wk.allResourcesProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+
+  it('has one Lambda per worker, sized from the row; browser workers on x86_64 (Chromium binary)', () => {
+    const fns = wk.findResources('AWS::Lambda::Function');
+    expect(Object.keys(fns)).toHaveLength(workers.length);
+    for (const w of workers) {
+      const p = fns[logicalId(g.workers.functions[w.id])]!.Properties;
+      expect(p.MemorySize).toBe(w.memoryMb);
+      expect(p.Timeout).toBe(w.timeoutSeconds);
+      expect(p.Runtime).toBe('nodejs22.x');
+      expect(p.Architectures).toEqual([w.browser ? 'x86_64' : 'arm64']);
+    }
+  });
+
+  it('consumes each queue with partial batch failure reporting and the row batch size', () => {
+    wk.resourceCountIs('AWS::Lambda::EventSourceMapping', workers.length);
+    for (const w of workers) {
+      wk.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        EventSourceArn: { 'Fn::GetAtt': [logicalId(g.workers.queues[w.id]), 'Arn'] },
+        FunctionName: { Ref: logicalId(g.workers.functions[w.id]) },
+        BatchSize: w.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+    }
+  });
+
+  it('has a schedule group and a role scheduler.amazonaws.com assumes to send to the jobs queue only', () => {
+    wk.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    wk.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: `gleaner-${STAGE}` });
+    const roles = wk.findResources('AWS::IAM::Role', {
+      Properties: {
+        AssumeRolePolicyDocument: {
+          Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })]),
+        },
+      },
+    });
+    expect(Object.keys(roles)).toHaveLength(1);
+    const statements = roleStatements(wk, Object.keys(roles)[0]!);
+    expect(actionsOf(statements).sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    expect(statements.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [logicalId(g.workers.queues.jobs), 'Arn'] }]);
+  });
+
+  it('grants each worker only what its row names (jobs: table + send to queries)', () => {
+    const jobs = workers.find((w) => w.id === 'jobs')!;
+    expect(jobs.grants).not.toContain('kms');
+    const statements = roleStatements(wk, fnRoleLogicalId(wk, logicalId(g.workers.functions.jobs)));
+    const actions = actionsOf(statements);
+    expect(actions.some((a) => a.startsWith('s3:') || a.startsWith('kms:') || a.startsWith('bedrock:') || a.startsWith('scheduler:'))).toBe(false);
+    const sends = statements.filter((s) => actionsOf([s]).includes('sqs:SendMessage')).map((s) => s.Resource);
+    expect(sends).toEqual([{ 'Fn::GetAtt': [logicalId(g.workers.queues.queries), 'Arn'] }]);
+  });
+
+  it('lets only the workers that name bedrock invoke models', () => {
+    for (const w of workers) {
+      const actions = actionsOf(roleStatements(wk, fnRoleLogicalId(wk, logicalId(g.workers.functions[w.id]))));
+      expect(actions.includes('bedrock:InvokeModel')).toBe(w.grants.includes('bedrock'));
+      expect(actions.some((a) => a.startsWith('kms:'))).toBe(w.grants.includes('kms'));
+    }
+  });
+});
+
+describe('every function', () => {
+  it('gets the runtime environment functions/config.ts reads in aws mode', () => {
+    const required = [
+      ENV.table, ENV.resultsBucket, ENV.rawBucket, ENV.queueRuns, ENV.queueQueries, ENV.queueDeliveries,
+      ENV.queueJobs, ENV.jobsQueueArn, ENV.schedulerGroup, ENV.schedulerRoleArn, ENV.kmsKeyId,
+    ];
+    for (const t of [wk, api]) {
+      for (const fn of Object.values(t.findResources('AWS::Lambda::Function'))) {
+        const vars = fn.Properties.Environment.Variables as Record<string, unknown>;
+        expect(vars[ENV.mode]).toBe('aws');
+        expect(vars[ENV.env]).toBe(STAGE);
+        for (const name of required) expect(vars[name], name).toBeDefined();
+      }
+    }
+    for (const fn of Object.values(api.findResources('AWS::Lambda::Function'))) {
+      expect(fn.Properties.Environment.Variables[ENV.publicUrl]).toBeDefined();
+    }
+  });
+
+  it('bundles as ESM for node22 with a require shim, local esbuild, and Chromium only for browser workers', () => {
+    for (const browser of [false, true]) {
+      const b = bundlingOptions({ browser });
+      expect(b.format).toBe('esm');
+      expect(b.target).toBe('node22');
+      expect(b.banner).toContain('createRequire');
+      expect(b.forceDockerBundling).toBe(false);
+      expect(b.externalModules).toEqual(['@aws-sdk/*']);
+      expect(b.nodeModules ?? []).toEqual(browser ? ['@sparticuz/chromium'] : []);
+    }
+  });
+});
+
+describe('grants', () => {
+  // A row with grants no current row combines; its handler only needs to exist (bundling is skipped).
+  const probe: Route = {
+    id: 'probe.get', method: 'GET', path: '/v1/probe/{proxy+}', handler: 'functions/config.ts',
+    scope: 'jobs:write', surface: 'api', grants: ['table:read', 'results:write', 'scheduler'],
+  };
+
+  it('turns a row into least-privilege statements', () => {
+    const pg = synthApp({ routes: [probe] });
+    const t = Template.fromStack(pg.api);
+    t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /v1/probe/{proxy+}' });
+    const statements = roleStatements(t, fnRoleLogicalId(t, logicalId(pg.api.functions[probe.id]!)));
+    const actions = actionsOf(statements);
+    // table:read without table:write
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+    expect(actions).not.toContain('dynamodb:PutItem');
+    expect(actions).not.toContain('dynamodb:DeleteItem');
+    // results:write without results:read
+    expect(actions).toEqual(expect.arrayContaining(['s3:PutObject']));
+    expect(actions).not.toContain('s3:GetObject*');
+    // scheduler: schedules in the group, PassRole on the scheduler role only
+    const sched = statements.find((s) => actionsOf([s]).includes('scheduler:CreateSchedule'))!;
+    expect(JSON.stringify(sched.Resource)).toContain(':schedule/');
+    const pass = statements.find((s) => actionsOf([s]).includes('iam:PassRole'))!;
+    expect(pass.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
+    expect(actions.some((a) => a.startsWith('kms:') || a.startsWith('sqs:') || a.startsWith('bedrock:'))).toBe(false);
+  });
+});

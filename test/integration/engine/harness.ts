@@ -1,0 +1,70 @@
+import { EgressGuard } from '../../../functions/core/governance/egress-guard.js';
+import { RobotsPolicy } from '../../../functions/core/governance/robots.js';
+import type { TargetPolicy } from '../../../functions/core/governance/target-policy.js';
+import { LocalChromiumLauncher } from '../../../functions/adapters/local/chromium-launcher.js';
+import { BrowserSession } from '../../../functions/core/engine/fetch-browser.js';
+import { createEngine, type ChallengePolicy, type Engine } from '../../../functions/core/engine/pipeline.js';
+import type { RawLogEntry } from '../../../functions/core/engine/types.js';
+import type { BrowserLauncher } from '../../../functions/ports/browser.js';
+
+export const TEST_UA = 'GleanerBot/0.1 (+https://gleaner.invalid; test)';
+
+/** An engine wired like production, with the egress allow list limited to the fixture site. */
+export interface Harness {
+  engine: Engine;
+  guard: EgressGuard;
+  robots: RobotsPolicy;
+  logs: RawLogEntry[];
+  /** Every URL the guard refused (http engine and proxy). */
+  refused: string[];
+  close(): Promise<void>;
+}
+
+/** Build a guard whose only exemption is the fixture's host:port; robots fetched through it. */
+export function governance(fixturePort: number) {
+  const refused: string[] = [];
+  const guard = new EgressGuard({
+    allow: [`127.0.0.1:${fixturePort}`],
+    userAgent: TEST_UA,
+    onBlocked: (url) => refused.push(url),
+  });
+  const robots = new RobotsPolicy({
+    userAgent: TEST_UA,
+    fetch: async (url) => {
+      const res = await guard.fetch(url, { timeoutMs: 10_000 });
+      return { status: res.status, body: res.body.toString('utf8') };
+    },
+  });
+  return { guard, robots, refused };
+}
+
+export function makeHarness(opts: {
+  fixturePort: number;
+  policy?: TargetPolicy;
+  challengePolicy?: ChallengePolicy;
+  launcher?: BrowserLauncher;
+}): Harness {
+  const { guard, robots, refused } = governance(opts.fixturePort);
+  const logs: RawLogEntry[] = [];
+  const launcher = opts.launcher ?? new LocalChromiumLauncher();
+  const engine = createEngine({
+    guard,
+    robots,
+    browser: () => BrowserSession.start({ launcher, guard, userAgent: TEST_UA }),
+    policy: opts.policy ?? { mode: 'open', domains: [] },
+    challengePolicy: opts.challengePolicy ?? 'skip_page',
+    userAgent: TEST_UA,
+    log: (e) => logs.push(e),
+  });
+  return {
+    engine,
+    guard,
+    robots,
+    logs,
+    refused,
+    async close() {
+      await engine.close();
+      await guard.close();
+    },
+  };
+}
