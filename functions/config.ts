@@ -39,7 +39,7 @@ const hostPort = z.string().regex(/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$
 const schema = z.object({
   mode: z.enum(['local', 'aws']).default('local'),
   env: z.string().min(1).default('local'),
-  port: z.coerce.number().int().min(1).max(65534).default(8787),
+  port: z.coerce.number().int().min(0).max(65533).default(8787), // 0 = ephemeral (tests)
   dataDir: z.string().min(1).default('./.data'),
   bootstrapKey: z
     .string()

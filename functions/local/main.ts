@@ -4,6 +4,8 @@ import { startLocal } from './local-server.js';
 
 /** `npm start`: the whole service in one process, data in ./.data. */
 async function main() {
+  // Lambda runs Node 22; locally Node 20 is supported, so the SDK's upgrade notice is noise here.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   let cfg;
   try {
     cfg = loadConfig();

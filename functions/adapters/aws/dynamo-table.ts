@@ -106,7 +106,7 @@ export class DynamoTable implements Table {
         Limit: q.limit,
         ScanIndexForward: !q.descending,
         ConsistentRead: q.index ? undefined : q.consistent,
-        ExclusiveStartKey: q.cursor ? decodeCursor(q.cursor) : undefined,
+        ExclusiveStartKey: q.cursor ? decodeCursor(q.cursor, pkName, q.pk) : undefined,
       }),
     );
     return { items: (r.Items ?? []) as T[], cursor: r.LastEvaluatedKey ? encodeCursor(r.LastEvaluatedKey) : null };
@@ -147,10 +147,11 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
 
 /** Cursors are opaque to clients: base64url JSON of the last evaluated key. */
 export const encodeCursor = (k: Record<string, unknown>) => Buffer.from(JSON.stringify(k)).toString('base64url');
-export function decodeCursor(c: string): Record<string, unknown> {
+/** A cursor only continues the partition it came from (never another tenant's). */
+export function decodeCursor(c: string, pkName: string, pk: string): Record<string, unknown> {
   try {
     const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
-    if (v && typeof v === 'object' && typeof v.pk === 'string') return v;
+    if (v && typeof v === 'object' && v[pkName] === pk && Object.values(v).every((x) => typeof x === 'string')) return v;
   } catch {
     /* fall through */
   }
@@ -159,5 +160,6 @@ export function decodeCursor(c: string): Record<string, unknown> {
 export class InvalidCursorError extends Error {
   constructor() {
     super('The cursor is not valid');
+    this.name = 'InvalidCursorError';
   }
 }

@@ -1,4 +1,5 @@
 import { load, type CheerioAPI } from 'cheerio';
+import type { HTTPResponse, Page } from 'puppeteer-core';
 import { AppError } from '../errors.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { RobotsPolicy } from '../governance/robots.js';
@@ -53,10 +54,29 @@ export interface Engine {
   stopReason(): (ChallengeBlock & { url: string }) | null;
   /** The run's browser session (started on first use); runbooks drive pages on it. */
   browserSession(): Promise<BrowserSession>;
-  /** Pre-fetch governance for a URL the caller fetches itself (runbook `goto`): policy, egress, robots. */
-  admit(url: string): Promise<{ allowed: true } | { allowed: false; result: PageResult }>;
+  /**
+   * Navigate a tab the caller drives (runbooks) under the same governance as {@link scrapePage}:
+   * target policy, egress, robots, politeness, then the browser fetch, then challenge detection.
+   * Counted and logged like any page request.
+   */
+  navigatePage(page: Page, url: string, opts?: { timeoutMs?: number; waitFor?: string }): Promise<NavigationResult>;
+  /**
+   * Account for a navigation the tab made by itself (a click, a form submit): target policy on
+   * the new URL, counters, log, challenge detection.
+   */
+  observeNavigation(page: Page, requestedUrl: string, response: HTTPResponse | null): Promise<NavigationResult>;
   /** Close the browser (if one was started). */
   close(): Promise<void>;
+}
+
+/** Outcome of a governed tab navigation (runbooks). */
+export interface NavigationResult {
+  url: string;
+  final_url: string;
+  /** 0 when nothing was fetched (robots). */
+  status_code: number;
+  skipped?: 'robots';
+  blocked?: ChallengeBlock;
 }
 
 /** Per-page working state passed from stage to stage. */
@@ -160,6 +180,15 @@ export function createEngine(deps: EngineDeps): Engine {
 
   /** Stage: challenge detection on a fetched page; logs the request with its decision. */
   const govern = (ctx: PageContext, page: FetchedPage): ChallengeBlock | null => {
+    if (page.finalUrl !== ctx.url) {
+      try {
+        // A redirect may leave the tenant's allowlist even when the egress guard is happy with it.
+        checkTargetPolicy(deps.policy, page.finalUrl);
+      } catch (err) {
+        log({ url: ctx.url, final_url: page.finalUrl, status: page.status, bytes: page.bytes, timing_ms: page.timingMs, engine: page.engine, decision: 'forbidden', reason: reasonOf(err) });
+        throw err;
+      }
+    }
     const challenge = detectChallenge({ status: page.status, headers: page.headers, html: page.html });
     const decision: LogDecision = challenge ? 'blocked' : 'fetched';
     log({
@@ -234,6 +263,31 @@ export function createEngine(deps: EngineDeps): Engine {
     return result;
   };
 
+  /** Stages govern for a tab the caller drives: counters, log, target policy, challenge. */
+  const accountTab = async (ctx: PageContext, page: Page, response: HTTPResponse | null, t0: number): Promise<NavigationResult> => {
+    const html = await page.content();
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(response?.headers() ?? {})) for (const line of v.split('\n')) headers.append(k, line);
+    const fetched: FetchedPage = {
+      url: ctx.url,
+      finalUrl: page.url(),
+      status: response?.status() ?? 0,
+      headers,
+      html,
+      bytes: Buffer.byteLength(html),
+      timingMs: Math.round(performance.now() - t0),
+      engine: 'browser',
+    };
+    counters.bytes += fetched.bytes;
+    const blocked = govern(ctx, fetched);
+    return {
+      url: ctx.url,
+      final_url: fetched.finalUrl,
+      status_code: fetched.status,
+      ...(blocked ? { blocked } : {}),
+    };
+  };
+
   const scrapePage = async (url: string, opts: ScrapeOptions): Promise<PageResult> => {
     const ctx: PageContext = {
       url,
@@ -270,9 +324,30 @@ export function createEngine(deps: EngineDeps): Engine {
     stats: () => ({ ...counters, blocked_requests: counters.blocked_requests + (started?.blockedRequests() ?? 0) }),
     stopReason: () => stop,
     browserSession,
-    async admit(url) {
-      const a = await admit(url);
-      return a.skip ? { allowed: false, result: a.skip } : { allowed: true };
+    async navigatePage(page, url, opts = {}) {
+      const ctx: PageContext = { url, opts: { engine: 'browser' }, formats: new Set(), crawlDelaySeconds: null };
+      const admitted = await admit(url);
+      if (admitted.skip) return { url, final_url: url, status_code: 0, skipped: 'robots' };
+      const release = deps.gate ? await deps.gate.acquire(new URL(url).host, admitted.crawlDelaySeconds ?? undefined) : undefined;
+      const t0 = performance.now();
+      counters.requests++;
+      try {
+        const session = await browserSession();
+        const response = await session.navigate(page, url, opts).catch((err: unknown) => {
+          const forbidden = err instanceof AppError && err.code === 'target_forbidden';
+          if (!forbidden) counters.errors++;
+          log({ url, status: null, bytes: 0, timing_ms: Math.round(performance.now() - t0), engine: 'browser', decision: forbidden ? 'forbidden' : 'error', reason: reasonOf(err) });
+          throw err;
+        });
+        return await accountTab(ctx, page, response, t0);
+      } finally {
+        await release?.();
+      }
+    },
+    async observeNavigation(page, requestedUrl, response) {
+      counters.requests++;
+      const ctx: PageContext = { url: requestedUrl, opts: { engine: 'browser' }, formats: new Set(), crawlDelaySeconds: null };
+      return accountTab(ctx, page, response, performance.now());
     },
     async close() {
       const s = session;

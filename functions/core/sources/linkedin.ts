@@ -155,12 +155,13 @@ async function discoverOrganizations(call: LiCall): Promise<string[]> {
   return out.slice(0, MAX_ORGS);
 }
 
-/** Best effort: a failure other than an abort leaves the fallback. */
-async function bestEffort<T>(ctx: ConnectorContext, fn: () => Promise<T>, fallback: T): Promise<T> {
+/** Best effort: a SourceError (not an abort) leaves the fallback. */
+async function bestEffort<T, F>(ctx: ConnectorContext, fn: () => Promise<T>, fallback: F, onError?: (err: SourceError) => void): Promise<T | F> {
   try {
     return await fn();
   } catch (err) {
     if (ctx.signal.aborted || !(err instanceof SourceError)) throw err;
+    onError?.(err);
     return fallback;
   }
 }
@@ -225,16 +226,25 @@ async function organizationPosts(call: LiCall, urn: string, want: number): Promi
   return out;
 }
 
+/**
+ * Likes and comments per post from socialActions, best effort: a failed call leaves `{}`, and once a
+ * call fails with a retryable error (rate limit, outage) the remaining posts are not asked for.
+ */
 async function addMetrics(call: LiCall, items: SourceItem[]): Promise<void> {
   let next = 0;
+  let stop = false;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !stop) {
       const item = items[next++];
       const sa = await bestEffort(
         call.ctx,
         () => liGet<LiSocialActions>(call, `/rest/socialActions/${encodeURIComponent(item.id)}`, undefined, 'social actions'),
-        {} as LiSocialActions,
+        undefined,
+        (err) => {
+          if (err.retryable) stop = true;
+        },
       );
+      if (!sa) continue;
       item.metrics = metricsOf({
         likes: sa.likesSummary?.aggregatedTotalLikes ?? sa.likesSummary?.totalLikes,
         comments: sa.commentsSummary?.aggregatedTotalComments ?? sa.commentsSummary?.totalFirstLevelComments,

@@ -204,7 +204,7 @@ describe('facebook connector', () => {
 
   it('names the missing credential and how to add it', async () => {
     api = await startFakeFacebook();
-    for (const credentials of [undefined, {}, { access_token: '  ' }]) {
+    for (const credentials of [undefined, {}, { access_token: '  ' }] as Array<Record<string, string> | undefined>) {
       const err = await catchErr(facebookConnector.search(makeCtx(api, { credentials }).ctx));
       expect(err.message).toContain('access_token');
       expect(err.message).toContain('PUT /dashboard/api/sources/facebook');

@@ -198,7 +198,7 @@ describe('instagram connector', () => {
 
   it('names the missing credentials and how to add them', async () => {
     api = await startFakeInstagram();
-    for (const credentials of [undefined, { access_token: IG_TOKEN }, { ig_user_id: IG_USER_ID }]) {
+    for (const credentials of [undefined, { access_token: IG_TOKEN }, { ig_user_id: IG_USER_ID }] as Array<Record<string, string> | undefined>) {
       const err = await catchErr(instagramConnector.search(makeCtx(api, { credentials }).ctx));
       expect(err.message).toContain('access_token, ig_user_id');
       expect(err.message).toContain('PUT /dashboard/api/sources/instagram');

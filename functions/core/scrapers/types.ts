@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import type { Engine } from '../engine/pipeline.js';
+import type { EngineChoice } from '../engine/types.js';
+
+/** One result item (API.md run results): `{ url, fetched_at, status_code, data }`. */
+export interface ScrapeItem {
+  url: string;
+  fetched_at: string;
+  status_code: number;
+  data: Record<string, unknown>;
+}
+
+/** Run progress (API.md run `progress`); `items` is counted by the caller from `emit`. */
+export interface ScraperProgress {
+  pages_done: number;
+  pages_total: number | null;
+}
+
+/** What a scraper gets from the run worker. */
+export interface ScraperContext {
+  /** The run's engine (governance, both fetchers, counters). */
+  engine: Engine;
+  /** Store one item, in scrape order. */
+  emit(item: ScrapeItem): Promise<void>;
+  /** True once the run was cancelled or hit a limit (time, quota). Checked between pages. */
+  shouldStop(): boolean;
+  progress(p: ScraperProgress): void;
+}
+
+/** Why a scraper returned. `challenge` = stopped at a CAPTCHA/challenge (run status `blocked`). */
+export type ScraperStop = 'done' | 'stopped' | 'challenge';
+
+/** What `run` resolves to; the worker maps `challenge` to run status `blocked`. */
+export interface ScraperOutcome {
+  pages_done: number;
+  items: number;
+  stopped: ScraperStop;
+}
+
+/** A built-in scraper (or a published runbook) as listed by `GET /v1/scrapers`. */
+export interface Scraper<I = unknown> {
+  scraper_id: string;
+  name: string;
+  description: string;
+  /** Default engine; inputs may override it with `engine`. */
+  engine: EngineChoice;
+  /** Strict zod schema: `POST /v1/runs` validates `input` with it (unknown fields rejected). */
+  inputSchema: z.ZodType<I>;
+  /** The same schema as JSON Schema, for the API and the console. */
+  input_schema: Record<string, unknown>;
+  builtin: boolean;
+  run(input: I, ctx: ScraperContext): Promise<ScraperOutcome>;
+}
+
+/** Should the scraper stop before the next page? Cancellation, limits, or a stop_run challenge. */
+export function halted(ctx: ScraperContext): ScraperStop | null {
+  if (ctx.engine.stopReason()) return 'challenge';
+  if (ctx.shouldStop()) return 'stopped';
+  return null;
+}
