@@ -43,6 +43,13 @@ export const routes: Route[] = [
   R({ id: 'openapi.get', method: 'GET', path: '/v1/openapi.json', handler: 'functions/http/openapi-get.ts', scope: null, surface: 'api', grants: [] }),
   R({ id: 'docs.get', method: 'GET', path: '/docs', handler: 'functions/http/docs-get.ts', scope: null, surface: 'api', grants: [] }),
   R({ id: 'tenant.get', method: 'GET', path: '/v1/tenant', handler: 'functions/http/tenant-get.ts', scope: 'authenticated', surface: 'api', grants: TR }),
+  R({ id: 'session.login', method: 'POST', path: '/dashboard/api/session', handler: 'functions/http/session-login.ts', scope: null, surface: 'console', grants: TR }),
+  R({ id: 'session.me', method: 'GET', path: '/dashboard/api/session', handler: 'functions/http/session-me.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'session.logout', method: 'DELETE', path: '/dashboard/api/session', handler: 'functions/http/session-logout.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'keys.list', method: 'GET', path: '/dashboard/api/keys', handler: 'functions/http/keys-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'keys.create', method: 'POST', path: '/dashboard/api/keys', handler: 'functions/http/keys-create.ts', scope: 'admin', surface: 'console', grants: TR, creates: true }),
+  R({ id: 'keys.rotate', method: 'POST', path: '/dashboard/api/keys/{key_id}/rotate', handler: 'functions/http/keys-rotate.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'keys.revoke', method: 'DELETE', path: '/dashboard/api/keys/{key_id}', handler: 'functions/http/keys-revoke.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: TR }),
 ];
 

@@ -125,8 +125,10 @@ export async function guardedFetch(guard: FetchGuard, url: string, init: Guarded
 }
 
 async function readCapped(body: Dispatcher.ResponseData['body'], max: number, url: string, length: unknown): Promise<Buffer> {
+  // Destroying undici's body emits an abort error; nobody else listens, so swallow it here.
+  const abort = () => body.on('error', () => undefined).destroy();
   if (typeof length === 'string' && Number(length) > max) {
-    body.destroy();
+    abort();
     throw new ResponseTooLargeError(url, max);
   }
   const chunks: Buffer[] = [];
@@ -134,7 +136,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number, ur
   for await (const chunk of body) {
     total += (chunk as Buffer).length;
     if (total > max) {
-      body.destroy();
+      abort();
       throw new ResponseTooLargeError(url, max);
     }
     chunks.push(chunk as Buffer);

@@ -3,6 +3,7 @@ import { SourceError } from './types.js';
 import {
   credentialsRejectedMessage,
   finalizeItems,
+  inPlanWindow,
   getJson,
   joinUrl,
   metricsOf,
@@ -356,7 +357,7 @@ async function pagePosts(ctx: ConnectorContext, page: FbPage, token: string, wan
       const item = mapPost(post, page);
       if (!item) continue;
       // since/until are applied by the API; checked again here (the API's window is on Graph's own clock).
-      if (!finalizeItems(ctx.plan, [item], 1).length) continue;
+      if (!inPlanWindow(ctx.plan, item.created_at)) continue;
       if (!matchesPlanText(ctx.plan, item.text)) continue;
       out.push(item);
       if (out.length >= want) break;

@@ -1,6 +1,6 @@
 import type { Connector, ConnectorContext, SourceItem } from './types.js';
 import { SourceError } from './types.js';
-import { finalizeItems, joinUrl, metricsOf, planTerms, requireCredential, toIso } from './http-json.js';
+import { finalizeItems, inPlanWindow, joinUrl, metricsOf, planTerms, requireCredential, toIso } from './http-json.js';
 import { GRAPH_API_VERSION, byNewest, graphGet, graphNextUrl, matchesPlanText, type GraphFixHints, type GraphPaging } from './facebook.js';
 
 /**
@@ -106,7 +106,7 @@ async function tagMedia(ctx: ConnectorContext, token: string, userId: string, ta
       const item = mapMedia(m);
       if (!item) continue;
       if (!Number.isNaN(since) && Date.parse(item.created_at) < since) older++;
-      if (!finalizeItems(ctx.plan, [item], 1).length) continue;
+      if (!inPlanWindow(ctx.plan, item.created_at)) continue;
       // The hashtag is the match (no keyword requirement); exclusions still apply.
       if (!matchesPlanText(ctx.plan, item.text, { excludeOnly: true })) continue;
       out.push(item);

@@ -3,6 +3,7 @@ import { SourceError } from './types.js';
 import {
   credentialsRejectedMessage,
   finalizeItems,
+  inPlanWindow,
   getJson,
   joinUrl,
   metricsOf,
@@ -213,7 +214,7 @@ async function organizationPosts(call: LiCall, urn: string, want: number): Promi
       if (!Number.isNaN(since) && typeof modified === 'number' && modified < since) stale++;
       const item = mapPost(post, name);
       if (!item) continue;
-      if (!finalizeItems(ctx.plan, [item], 1).length) continue;
+      if (!inPlanWindow(ctx.plan, item.created_at)) continue;
       if (!matchesPlanText(ctx.plan, item.text)) continue;
       out.push(item);
       if (out.length >= want) break;

@@ -57,7 +57,8 @@ function mapYoutubeError(status: number, body: unknown): SourceError | undefined
   if (reasons.some((r) => /keyInvalid|API_KEY_INVALID|keyExpired|API_KEY_/i.test(r))) {
     return new SourceError(credentialsRejectedMessage('youtube', status, msg));
   }
-  if (reasons.some((r) => /quotaExceeded|dailyLimitExceeded|rateLimitExceeded|userRateLimitExceeded/i.test(r))) {
+  // Daily quota: waiting a few seconds will not help. (rateLimitExceeded is short-lived: default retry.)
+  if (status !== 429 && reasons.some((r) => /^(quotaExceeded|dailyLimitExceeded)$/i.test(r))) {
     return new SourceError(
       `youtube quota exceeded (${status})${msg ? `: ${msg}` : ''}; the Google Cloud project's daily YouTube Data API quota resets at midnight Pacific Time`,
       undefined,

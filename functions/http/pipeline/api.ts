@@ -10,7 +10,7 @@ import { log } from '../../core/log.js';
 import { outcomeFor } from '../../core/audit/audit.js';
 import { beginIdempotent, finishIdempotent } from '../../core/limits/idempotency.js';
 import { authenticate, authorize, checkBilling } from './authenticate.js';
-import { clientIp, header, origin, parseJsonBody, rawBody, userAgent } from './event.js';
+import { clientIp, cookie, header, origin, parseJsonBody, rawBody, userAgent } from './event.js';
 import { toErrorResult, zodDetails } from './errors.js';
 import type { ApiRequest, ApiResult, Event, PipelineState, Result } from './types.js';
 
@@ -184,6 +184,7 @@ async function runCore<B extends z.ZodType, Q extends z.ZodType, P extends z.Zod
     deps: s.deps,
     now: s.now,
     origin: origin(event, s.deps.config.publicUrl),
+    cookie: (n) => cookie(event, n),
     setResource: (r) => {
       s.resource = r;
     },

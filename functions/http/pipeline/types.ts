@@ -28,6 +28,7 @@ export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
   now: Date;
   /** Origin the caller used (for absolute URLs in responses). */
   origin: string;
+  cookie(name: string): string | undefined;
   /** Audit resource, when the handler knows one (a run id, a key id). */
   setResource(resource: string): void;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { serviceInfoSchema, auditListQuery } from './foundation.js';
+import { consoleDocs } from './console.js';
 
 export interface RouteDoc {
   summary: string;
@@ -21,4 +22,5 @@ export const docs: Record<string, RouteDoc> = {
   'docs.get': { summary: 'Human-readable API reference (HTML)' },
   'tenant.get': { summary: "The calling key's tenant: billing status, limits, target policy, usage" },
   'audit.list': { summary: "The tenant's audit records, newest first", query: auditListQuery },
+  ...consoleDocs,
 };

@@ -23,7 +23,7 @@ describe('authentication and authorisation', () => {
   });
 
   it('answers 401 with {code, message} without a key, with a malformed header and with an unknown key', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer glr_unknownunknownunknownunknown0000' }]) {
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer glr_unknownunknownunknownunknown0000' }] as Record<string, string>[]) {
       const r = await svc.call('/v1/tenant', { key: null, headers });
       expect(r.status).toBe(401);
       expect(r.body).toMatchObject({ code: 'unauthorized', message: expect.any(String), request_id: expect.any(String) });
@@ -154,5 +154,56 @@ describe('persistence and secrecy', () => {
       expect(content.includes(created.api_key), f).toBe(false);
       expect(content.includes(svc.key), f).toBe(false);
     }
+  });
+});
+
+describe('bodies and idempotency (console keys API)', () => {
+  it('rejects malformed JSON, a wrong content type, an oversized body and unknown fields with clear 4xx', async () => {
+    const bad = await svc.call('/dashboard/api/keys', { method: 'POST', body: '{"scopes": [', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/not valid JSON/);
+    const ct = await svc.call('/dashboard/api/keys', { method: 'POST', body: 'scopes=x', headers: { 'content-type': 'text/plain' } });
+    expect(ct.status).toBe(415);
+    expect(ct.body.code).toBe('unsupported_media_type');
+    const big = await svc.call('/dashboard/api/keys', { method: 'POST', json: { scopes: ['runs:read'], name: 'x'.repeat(1_100_000) } });
+    expect(big.status).toBe(413);
+    const unknown = await svc.call('/dashboard/api/keys', { method: 'POST', json: { scopes: ['runs:read'], colour: 'red' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details[0]).toMatchObject({ path: 'body', message: expect.stringContaining('colour') });
+    const scope = await svc.call('/dashboard/api/keys', { method: 'POST', json: { scopes: ['runs:fly'] } });
+    expect(scope.status).toBe(400);
+    expect(scope.body.details[0].path).toBe('body.scopes.0');
+  });
+
+  it('replays the first response for the same Idempotency-Key and body; 422 for a different body', async () => {
+    const h = { 'idempotency-key': `idem-${Date.now()}` };
+    const a = await svc.call('/dashboard/api/keys', { method: 'POST', headers: h, json: { scopes: ['runs:read'], name: 'ci' } });
+    const b = await svc.call('/dashboard/api/keys', { method: 'POST', headers: h, json: { scopes: ['runs:read'], name: 'ci' } });
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(b.body).toEqual(a.body);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    const c = await svc.call('/dashboard/api/keys', { method: 'POST', headers: h, json: { scopes: ['runs:write'], name: 'ci' } });
+    expect(c.status).toBe(422);
+    expect(c.body.code).toBe('idempotency_key_reused');
+    const list = await svc.call('/dashboard/api/keys');
+    expect(list.body.data.filter((k: { key_id: string }) => k.key_id === a.body.key_id)).toHaveLength(1);
+    expect(JSON.stringify(list.body)).not.toContain(a.body.api_key);
+  });
+
+  it('logs a console user in with an HttpOnly cookie session', async () => {
+    const { createUser } = await import('../../../functions/core/tenancy/users.js');
+    await createUser(svc.deps.table, svc.tenantId, 'ops@example.com', 'correct horse battery', new Date());
+    const wrong = await svc.call('/dashboard/api/session', { method: 'POST', key: null, json: { email: 'ops@example.com', password: 'nope' } });
+    expect(wrong.status).toBe(401);
+    const ok = await svc.call('/dashboard/api/session', { method: 'POST', key: null, json: { email: 'ops@example.com', password: 'correct horse battery' } });
+    expect(ok.status).toBe(200);
+    const setCookie = ok.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/HttpOnly; SameSite=Strict/);
+    const me = await svc.call('/dashboard/api/session', { key: null, headers: { cookie: setCookie.split(';')[0]! } });
+    expect(me.status).toBe(200);
+    expect(me.body.principal.type).toBe('user');
+    const api = await svc.call('/v1/tenant', { key: null, headers: { cookie: setCookie.split(';')[0]! } });
+    expect(api.status).toBe(401); // cookies are for the console API only
   });
 });

@@ -188,6 +188,23 @@ describe('linkedin connector', () => {
     expect(socialRequests(api).length).toBeLessThanOrEqual(12);
   });
 
+  it('lets an abort through instead of swallowing it in best-effort metrics', async () => {
+    const ac = new AbortController();
+    api = await startFakeLinkedIn({
+      onRequest: (r) => {
+        if (r.path.startsWith('/rest/socialActions/')) ac.abort(new DOMException('query deadline', 'TimeoutError'));
+      },
+    });
+    const { ctx } = makeCtx(api);
+    ctx.signal = ac.signal;
+    const err = await linkedinConnector.search(ctx).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).not.toBeInstanceOf(SourceError);
+    expect((err as Error).name).toBe('TimeoutError');
+  });
+
   it('explains how to fix a rejected token (401)', async () => {
     api = await startFakeLinkedIn();
     const err = await catchErr(linkedinConnector.search(makeCtx(api, { credentials: { access_token: 'expired' } }).ctx));

@@ -1,0 +1,67 @@
+import { load } from 'cheerio';
+import { z } from 'zod';
+import { extractFields, extractItems, fieldsSchema, nextPageUrl } from '../engine/extract.js';
+import { normalizeUrl } from './normalize-url.js';
+import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
+import { halted, type Scraper, type ScraperOutcome } from './types.js';
+
+const inputSchema = z.strictObject({
+  url: httpUrl.describe('First page'),
+  fields: fieldsSchema.describe('Field name -> { selector, attr?, all? }'),
+  item_selector: cssSelector
+    .optional()
+    .describe('One item per element matching this selector, fields relative to it; without it, one item per page'),
+  next_page: cssSelector.optional().describe('Selector of the link to the next page'),
+  max_pages: z.int().min(1).max(100).optional().describe('Pages to visit (default 10 with next_page, else 1)'),
+  engine: engineChoice.default('auto'),
+  wait_for: cssSelector.optional(),
+  timeout_ms: timeoutMs.optional(),
+});
+
+/** Input of {@link cssExtract}. */
+export type CssExtractInput = z.infer<typeof inputSchema>;
+
+/** `css-extract`: field selectors on a page, optionally following a next-page link. */
+export const cssExtract: Scraper<CssExtractInput> = {
+  scraper_id: 'css-extract',
+  name: 'CSS extract',
+  description:
+    'Extracts fields with CSS selectors (text or an attribute, first match or all) from a page, one item per page or per item_selector match, following a next-page link up to max_pages.',
+  engine: 'auto',
+  builtin: true,
+  inputSchema,
+  input_schema: toInputJsonSchema(inputSchema),
+  async run(input, ctx): Promise<ScraperOutcome> {
+    const maxPages = input.max_pages ?? (input.next_page ? 10 : 1);
+    const seen = new Set<string>();
+    let url: string | null = input.url;
+    let pages = 0;
+    let items = 0;
+    while (url && pages < maxPages) {
+      const stop = halted(ctx);
+      if (stop) return { pages_done: pages, items, stopped: stop };
+      seen.add(normalizeUrl(url) ?? url);
+      ctx.progress({ pages_done: pages, pages_total: input.next_page ? null : maxPages });
+      const page = await ctx.engine.scrapePage(url, {
+        engine: input.engine,
+        formats: ['html'],
+        wait_for: input.wait_for,
+        timeout_ms: input.timeout_ms,
+      });
+      pages++;
+      if (page.skipped || page.blocked || page.html === undefined) break;
+      const $ = load(page.html);
+      const records = input.item_selector
+        ? extractItems($, page.final_url, input.item_selector, input.fields)
+        : [extractFields($, page.final_url, input.fields)];
+      for (const data of records) {
+        await ctx.emit({ url: page.final_url, fetched_at: page.fetched_at, status_code: page.status_code, data });
+        items++;
+      }
+      const next = input.next_page ? nextPageUrl($, page.final_url, input.next_page) : null;
+      url = next && !seen.has(normalizeUrl(next) ?? next) ? next : null;
+    }
+    ctx.progress({ pages_done: pages, pages_total: pages });
+    return { pages_done: pages, items, stopped: ctx.engine.stopReason() ? 'challenge' : 'done' };
+  },
+};

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { load } from 'cheerio';
+
+/** An absolute http(s) URL (the egress guard still decides whether it may be reached). */
+export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
+
+/** Engine override shared by every scraper input. */
+export const engineChoice = z.enum(['auto', 'http', 'browser']);
+
+/** A CSS selector cheerio can parse (checked so a typo is a 400, not an empty result). */
+export const cssSelector = z
+  .string()
+  .min(1)
+  .max(500)
+  .refine((sel) => {
+    try {
+      load('<p></p>')(sel);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'is not a valid CSS selector');
+
+/** Per-page timeout in ms. */
+export const timeoutMs = z.int().min(1_000).max(120_000);
+
+/** JSON Schema of an input schema, as the API lists it (input side: defaults make fields optional). */
+export function toInputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

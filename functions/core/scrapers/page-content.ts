@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
+import { halted, type Scraper } from './types.js';
+
+const inputSchema = z.strictObject({
+  url: httpUrl.describe('Page to read'),
+  engine: engineChoice.default('auto').describe('auto = http first, browser only when the page needs JavaScript'),
+  wait_for: cssSelector.optional().describe('Browser: wait for this selector before reading the page'),
+  timeout_ms: timeoutMs.optional(),
+});
+
+/** Input of {@link pageContent}. */
+export type PageContentInput = z.infer<typeof inputSchema>;
+
+/** `page-content`: one URL -> title, text, markdown, links, metadata. */
+export const pageContent: Scraper<PageContentInput> = {
+  scraper_id: 'page-content',
+  name: 'Page content',
+  description: 'Reads one page and returns its title, readable text, markdown of the main content, links and metadata.',
+  engine: 'auto',
+  builtin: true,
+  inputSchema,
+  input_schema: toInputJsonSchema(inputSchema),
+  async run(input, ctx) {
+    const stop = halted(ctx);
+    if (stop) return { pages_done: 0, items: 0, stopped: stop };
+    ctx.progress({ pages_done: 0, pages_total: 1 });
+    const page = await ctx.engine.scrapePage(input.url, {
+      engine: input.engine,
+      formats: ['markdown', 'text', 'links', 'metadata'],
+      wait_for: input.wait_for,
+      timeout_ms: input.timeout_ms,
+    });
+    ctx.progress({ pages_done: 1, pages_total: 1 });
+    if (page.skipped || page.blocked) {
+      return { pages_done: 1, items: 0, stopped: ctx.engine.stopReason() ? 'challenge' : 'done' };
+    }
+    await ctx.emit({
+      url: page.final_url,
+      fetched_at: page.fetched_at,
+      status_code: page.status_code,
+      data: {
+        title: page.title ?? '',
+        text: page.text ?? '',
+        markdown: page.markdown ?? '',
+        links: page.links ?? [],
+        metadata: page.metadata ?? null,
+        engine_used: page.engine_used,
+      },
+    });
+    return { pages_done: 1, items: 1, stopped: 'done' };
+  },
+};

@@ -1,0 +1,285 @@
+import { load } from 'cheerio';
+import type { HTTPResponse, Page } from 'puppeteer-core';
+import { AppError, badRequest } from '../errors.js';
+import { extractFields, extractItems, type FieldSpec } from '../engine/extract.js';
+import type { Engine, NavigationResult } from '../engine/pipeline.js';
+import { absoluteHttpUrl } from '../engine/parse.js';
+import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
+import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
+import type { ScrapeItem } from './types.js';
+
+export { runbookStepSchema, runbookStepsSchema, runbookReferences, valueRefSchema } from './runbook-schema.js';
+export type { RunbookStep, RunbookStepInput, ValueRef } from './runbook-schema.js';
+
+/** What the executor needs from its caller. */
+export interface RunbookContext {
+  engine: Engine;
+  /** The tenant's target policy: secrets are filled only on allowlisted hosts. */
+  policy: TargetPolicy;
+  /** The run's input (`{input: name}` references). */
+  input: Record<string, unknown>;
+  /** Resolve a tenant secret by name (decrypts it). Its value never reaches the step log. */
+  resolveSecret: (name: string) => Promise<string>;
+  /** Called for each item as it is extracted (run results); items are also returned. */
+  emit?: (item: ScrapeItem) => Promise<void>;
+  /** Checked between steps (cancel, limits). */
+  shouldStop?: () => boolean;
+  /** Default per-step timeout in ms (default 30 s). */
+  stepTimeoutMs?: number;
+}
+
+/** One line of the step log returned by `POST /v1/runbooks/{id}/test`. Never holds secret values. */
+export interface RunbookStepLog {
+  index: number;
+  action: RunbookStep['action'];
+  ok: boolean;
+  ms: number;
+  /** Page URL after the step. */
+  url: string | null;
+  detail?: string;
+  error?: { code: string; message: string };
+}
+
+/** A screenshot taken by a `screenshot` step. */
+export interface RunbookScreenshot {
+  name: string;
+  url: string;
+  /** base64 PNG */
+  png: string;
+}
+
+/** Result of {@link executeRunbook}. `blocked` = stopped at a challenge; `stopped` = cancelled. */
+export interface RunbookResult {
+  status: 'succeeded' | 'failed' | 'blocked' | 'stopped';
+  items: ScrapeItem[];
+  log: RunbookStepLog[];
+  screenshots: RunbookScreenshot[];
+  pages_done: number;
+  error: { code: string; message: string } | null;
+}
+
+/** A step failed in a way the log should explain; ends the runbook as `failed`. */
+class StepFailure extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+/** Ends the runbook at a challenge (status `blocked`) or a robots rule. */
+class StepHalt extends Error {
+  constructor(readonly status: 'blocked' | 'failed', readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Run a runbook's declarative steps on one browser tab of the run's session. Every navigation
+ * (goto, navigating clicks, pagination) goes through the engine's governance: target policy,
+ * egress proxy, robots, challenge detection (a challenge ends the runbook as `blocked`, never
+ * solved). `fill` with a secret is refused unless the page's host is allowlisted in the tenant's
+ * target policy, whatever its mode. Stops at the first failing step.
+ *
+ * @param steps validated with {@link runbookStepsSchema} (re-validated here)
+ */
+export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext): Promise<RunbookResult> {
+  const parsed = runbookStepsSchema.safeParse(steps);
+  if (!parsed.success) {
+    throw badRequest(
+      'Invalid runbook steps',
+      parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    );
+  }
+  const result: RunbookResult = { status: 'succeeded', items: [], log: [], screenshots: [], pages_done: 0, error: null };
+  const timeout = ctx.stepTimeoutMs ?? 30_000;
+  const session = await ctx.engine.browserSession();
+  const page = await session.newPage();
+  let lastExtract: Extract<RunbookStep, { action: 'extract' }> | null = null;
+  let status = 0;
+
+  const emit = async (items: Record<string, unknown>[]) => {
+    for (const data of items) {
+      const item: ScrapeItem = { url: page.url(), fetched_at: new Date().toISOString(), status_code: status, data };
+      result.items.push(item);
+      await ctx.emit?.(item);
+    }
+  };
+
+  const settle = (nav: NavigationResult) => {
+    result.pages_done++;
+    if (nav.skipped) throw new StepHalt('failed', 'robots_disallowed', `robots.txt disallows ${nav.url}`);
+    if (nav.blocked) {
+      throw new StepHalt('blocked', 'challenge', `Challenge at ${nav.final_url}: ${nav.blocked.kind} (${nav.blocked.reason})`);
+    }
+    status = nav.status_code;
+  };
+
+  const goto = async (url: string, waitFor?: string) => {
+    settle(await ctx.engine.navigatePage(page, url, { timeoutMs: timeout, waitFor }));
+  };
+
+  /** Click; wait for (and govern) the navigation it causes, if any. */
+  const click = async (selector: string, navigation: boolean | undefined): Promise<string> => {
+    const before = page.url();
+    let started = false;
+    const onRequest = (req: { isNavigationRequest(): boolean; frame(): unknown }) => {
+      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) started = true;
+    };
+    page.on('request', onRequest as never);
+    const nav =
+      navigation === false
+        ? null
+        : page.waitForNavigation({ waitUntil: 'networkidle2', timeout }).then(
+            (r: HTTPResponse | null) => ({ ok: true as const, r }),
+            (err: unknown) => ({ ok: false as const, err }),
+          );
+    try {
+      await page.locator(selector).setTimeout(timeout).click();
+      if (navigation === undefined) await sleep(300);
+    } finally {
+      page.off('request', onRequest as never);
+    }
+    if (!nav || (navigation === undefined && !started)) return 'no navigation';
+    const outcome = await nav;
+    if (!outcome.ok) {
+      // A blocked navigation leaves Chromium's error page or the proxy's refusal.
+      if (page.url().startsWith('chrome-error://') || session.blockedUrls().some((b) => b === page.url())) {
+        throw new AppError(400, 'target_forbidden', `Navigation after clicking ${selector} was blocked by the egress guard`);
+      }
+      throw outcome.err;
+    }
+    settle(await ctx.engine.observeNavigation(page, before, outcome.r));
+    return `navigated to ${page.url()}`;
+  };
+
+  const resolveValue = async (value: ValueRef): Promise<{ value: string; shown: string }> => {
+    if (typeof value === 'string') return { value, shown: JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) };
+    if ('input' in value) {
+      const v = ctx.input[value.input];
+      if (v === undefined || v === null || typeof v === 'object') {
+        throw new StepFailure('invalid_request', `Input ${value.input} is missing or not a scalar`);
+      }
+      return { value: String(v), shown: `input:${value.input}` };
+    }
+    const here = page.url();
+    if (!/^https?:/.test(here) || !isAllowlisted(ctx.policy, here)) {
+      const host = /^https?:/.test(here) ? new URL(here).hostname : here;
+      throw new StepFailure(
+        'target_not_authorized',
+        `Secrets are filled only on allowlisted domains; ${host} is not in this tenant's target policy allowlist`,
+      );
+    }
+    return { value: await ctx.resolveSecret(value.secret), shown: `secret:${value.secret}` };
+  };
+
+  const extractNow = async (step: Extract<RunbookStep, { action: 'extract' }>) => {
+    const $ = load(await page.content());
+    const here = page.url();
+    const records = step.item_selector
+      ? extractItems($, here, step.item_selector, step.fields as Record<string, FieldSpec>)
+      : [extractFields($, here, step.fields as Record<string, FieldSpec>)];
+    await emit(records);
+    return records.length;
+  };
+
+  const run = async (step: RunbookStep): Promise<string | undefined> => {
+    switch (step.action) {
+      case 'goto': {
+        const url = typeof step.url === 'string' ? step.url : (await resolveValue(step.url)).value;
+        if (!absoluteHttpUrl(url, 'http://invalid.invalid/')) throw new StepFailure('invalid_request', 'goto needs an http(s) URL');
+        await goto(new URL(url, page.url().startsWith('http') ? page.url() : undefined).href, step.wait_for);
+        return `status ${status}`;
+      }
+      case 'click':
+        return click(step.selector, step.navigation);
+      case 'fill': {
+        const { value, shown } = await resolveValue(step.value);
+        await page.locator(step.selector).setTimeout(timeout).fill(value);
+        return `filled ${step.selector} with ${shown}`;
+      }
+      case 'wait_for':
+        await page.waitForSelector(step.selector, { timeout: step.timeout_ms ?? timeout });
+        return undefined;
+      case 'scroll':
+        for (let i = 0; i < step.times; i++) {
+          await page.evaluate('window.scrollBy(0, document.documentElement.clientHeight || 800)');
+          if (step.delay_ms) await sleep(step.delay_ms);
+        }
+        return `scrolled ${step.times}x`;
+      case 'extract': {
+        lastExtract = step;
+        return `${await extractNow(step)} item(s)`;
+      }
+      case 'paginate': {
+        if (!lastExtract) throw new StepFailure('invalid_request', 'paginate needs a previous extract step');
+        let pages = 1;
+        let extracted = 0;
+        const seen = new Set([page.url()]);
+        while (pages < step.max_pages) {
+          if (ctx.shouldStop?.()) break;
+          const el = await page.$(step.next);
+          if (!el) break;
+          const href = await el.evaluate((n) => (n instanceof HTMLAnchorElement ? n.href : null));
+          await el.dispose();
+          if (href && /^https?:/i.test(href)) {
+            if (seen.has(href)) break;
+            seen.add(href);
+            await goto(href);
+          } else {
+            await click(step.next, true);
+          }
+          pages++;
+          extracted += await extractNow(lastExtract);
+        }
+        return `${pages} page(s), ${extracted} more item(s)`;
+      }
+      case 'screenshot': {
+        const png = (await page.screenshot({ type: 'png', encoding: 'base64', fullPage: step.full_page })) as string;
+        const name = step.name ?? `screenshot-${result.screenshots.length + 1}`;
+        result.screenshots.push({ name, url: page.url(), png });
+        return name;
+      }
+    }
+  };
+
+  try {
+    for (const [index, step] of parsed.data.entries()) {
+      if (ctx.shouldStop?.()) {
+        result.status = 'stopped';
+        break;
+      }
+      const t0 = performance.now();
+      const entry: RunbookStepLog = { index, action: step.action, ok: true, ms: 0, url: null };
+      result.log.push(entry);
+      try {
+        const detail = await run(step);
+        if (detail) entry.detail = detail;
+      } catch (err) {
+        entry.ok = false;
+        const e = describe(err);
+        entry.error = e;
+        result.error = e;
+        result.status = err instanceof StepHalt ? err.status : 'failed';
+        break;
+      } finally {
+        entry.ms = Math.round(performance.now() - t0);
+        entry.url = /^https?:/.test(page.url()) ? page.url() : null;
+      }
+    }
+  } finally {
+    await page.close().catch(() => {});
+  }
+  return result;
+}
+
+function describe(err: unknown): { code: string; message: string } {
+  if (err instanceof StepFailure || err instanceof StepHalt) return { code: err.code, message: err.message };
+  if (err instanceof AppError) return { code: err.code, message: err.message };
+  const e = err as Error;
+  if (e?.name === 'TimeoutError') return { code: 'timeout', message: e.message.split('\n')[0] };
+  return { code: 'step_failed', message: (e?.message ?? String(err)).split('\n')[0] };
+}
+
+/** Parse one step (for editors that validate step by step). */
+export const parseRunbookStep = (step: unknown) => runbookStepSchema.parse(step);

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
+import { normalizeUrl, sameSite } from './normalize-url.js';
+import { patternError, urlFilter } from './url-patterns.js';
+import { halted, type Scraper, type ScraperOutcome, type ScraperStop } from './types.js';
+
+const pattern = z
+  .string()
+  .min(1)
+  .max(500)
+  .superRefine((p, ctx) => {
+    const err = patternError(p);
+    if (err) ctx.addIssue({ code: 'custom', message: `invalid pattern: ${err}` });
+  });
+
+const inputSchema = z.strictObject({
+  start_url: httpUrl.describe('Where the crawl starts (always fetched)'),
+  max_pages: z.int().min(1).max(1000).default(50).describe('Pages to fetch at most (robots-skipped pages do not count)'),
+  max_depth: z.int().min(0).max(10).default(2).describe('Link hops from the start page'),
+  include: z
+    .array(pattern)
+    .max(50)
+    .default([])
+    .describe('Follow only URLs matching one of these: globs on the path (`/blog/**`) or full URL, or /regex/'),
+  exclude: z.array(pattern).max(50).default([]).describe('Never follow URLs matching one of these'),
+  engine: engineChoice.default('auto'),
+  concurrency: z.int().min(1).max(8).default(4).describe('Pages in flight at once (per-host politeness still applies)'),
+  timeout_ms: timeoutMs.optional(),
+});
+
+/** Input of {@link siteCrawl}. */
+export type SiteCrawlInput = z.infer<typeof inputSchema>;
+
+interface QueueEntry {
+  url: string;
+  depth: number;
+}
+
+/**
+ * `site-crawl`: breadth-first from `start_url`, same-site links only, de-duplicated on the
+ * normalised URL, bounded by `max_pages` and `max_depth`, filtered by include/exclude patterns.
+ * Robots-disallowed pages are skipped (the engine counts them); a failing page other than the
+ * start page is logged by the engine and skipped.
+ */
+export const siteCrawl: Scraper<SiteCrawlInput> = {
+  scraper_id: 'site-crawl',
+  name: 'Site crawl',
+  description:
+    'Crawls a site breadth-first from a start URL, following same-site links up to max_depth and max_pages with include/exclude patterns, and returns each page\'s title, markdown, text, links and metadata.',
+  engine: 'auto',
+  builtin: true,
+  inputSchema,
+  input_schema: toInputJsonSchema(inputSchema),
+  async run(input, ctx): Promise<ScraperOutcome> {
+    const start = normalizeUrl(input.start_url);
+    if (!start) throw new AppError(400, 'invalid_request', 'start_url must be an http(s) URL');
+    const allowed = urlFilter(input.include, input.exclude);
+    const seen = new Set<string>([start]);
+    const queue: QueueEntry[] = [{ url: start, depth: 0 }];
+    let claimed = 0; // pages taken from the queue that count against max_pages
+    let done = 0;
+    let items = 0;
+    let stopped: ScraperStop = 'done';
+    let fatal: unknown;
+
+    const enqueue = (links: string[], depth: number) => {
+      if (depth > input.max_depth) return;
+      for (const link of links) {
+        const n = normalizeUrl(link);
+        if (!n || seen.has(n) || !sameSite(n, start) || !allowed(n)) continue;
+        seen.add(n);
+        queue.push({ url: n, depth });
+      }
+    };
+
+    const crawlOne = async (entry: QueueEntry) => {
+      try {
+        const page = await ctx.engine.scrapePage(entry.url, {
+          engine: input.engine,
+          formats: ['markdown', 'text', 'links', 'metadata'],
+          timeout_ms: input.timeout_ms,
+        });
+        if (page.skipped) {
+          claimed--; // robots skips do not use the page budget
+          return;
+        }
+        done++;
+        ctx.progress({ pages_done: done, pages_total: null });
+        if (page.blocked) return;
+        await ctx.emit({
+          url: page.final_url,
+          fetched_at: page.fetched_at,
+          status_code: page.status_code,
+          data: {
+            title: page.title ?? '',
+            depth: entry.depth,
+            markdown: page.markdown ?? '',
+            text: page.text ?? '',
+            links: page.links ?? [],
+            metadata: page.metadata ?? null,
+            engine_used: page.engine_used,
+          },
+        });
+        items++;
+        // Links are resolved against the final URL; a redirect off-site yields off-site links, filtered here.
+        enqueue(page.links ?? [], entry.depth + 1);
+      } catch (err) {
+        if (entry.depth === 0) fatal ??= err;
+        done++;
+      }
+    };
+
+    // Scheduler over a FIFO queue: breadth-first order, at most `concurrency` pages in flight.
+    const active = new Set<Promise<void>>();
+    for (;;) {
+      const stop = fatal ? null : halted(ctx);
+      if (stop) stopped = stop;
+      while (!stop && !fatal && active.size < input.concurrency && queue.length > 0 && claimed < input.max_pages) {
+        const entry = queue.shift()!;
+        claimed++;
+        const task: Promise<void> = crawlOne(entry).finally(() => active.delete(task));
+        active.add(task);
+      }
+      if (active.size === 0) break;
+      await Promise.race(active);
+    }
+    if (fatal) throw fatal;
+    ctx.progress({ pages_done: done, pages_total: done });
+    return { pages_done: done, items, stopped: ctx.engine.stopReason() ? 'challenge' : stopped };
+  },
+};
