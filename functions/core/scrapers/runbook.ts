@@ -186,9 +186,10 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const run = async (step: RunbookStep): Promise<string | undefined> => {
     switch (step.action) {
       case 'goto': {
-        const url = typeof step.url === 'string' ? step.url : (await resolveValue(step.url)).value;
-        if (!absoluteHttpUrl(url, 'http://invalid.invalid/')) throw new StepFailure('invalid_request', 'goto needs an http(s) URL');
-        await goto(new URL(url, page.url().startsWith('http') ? page.url() : undefined).href, step.wait_for);
+        const raw = typeof step.url === 'string' ? step.url : (await resolveValue(step.url)).value;
+        const url = absoluteHttpUrl(raw, /^https?:/.test(page.url()) ? page.url() : raw);
+        if (!url) throw new StepFailure('invalid_request', 'goto needs an http(s) URL');
+        await goto(url, step.wait_for);
         return `status ${status}`;
       }
       case 'click':

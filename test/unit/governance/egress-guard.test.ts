@@ -114,7 +114,7 @@ describe('guardedConnector', () => {
   it('uses the scheme default port when undici passes none', async () => {
     const checker = { checkHost: vi.fn(async () => Promise.reject(new Error('no'))) };
     const connect = guardedConnector(checker, { timeout: 1000 });
-    await new Promise((done) => connect({ hostname: 'x.test', host: 'x.test', protocol: 'https:', port: '' }, done));
+    await new Promise<void>((done) => connect({ hostname: 'x.test', host: 'x.test', protocol: 'https:', port: '' }, () => done()));
     expect(checker.checkHost).toHaveBeenCalledWith('x.test', 443, 'https://x.test');
   });
 });
