@@ -22,16 +22,39 @@ export interface RateDecision {
 export class RateLimiter {
   /** Last tat seen per bucket: picks which of the two conditional writes to try first. */
   private readonly lastTat = new Map<string, number>();
+  /** Tokens this process reserved in the table and has not handed out yet. */
+  private readonly leases = new Map<string, { tokens: number; expiresAt: number; remaining: number }>();
   constructor(private readonly table: Table) {}
 
+  /**
+   * Large buckets reserve a few tokens per write (a lease, at most 1/20 of the limit, kept for
+   * at most one second) so the hot path rarely writes; small buckets reserve one at a time
+   * and stay exact. Reserved tokens are counted in the table, so the sum over all processes
+   * never exceeds the limit.
+   */
   async take(tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateDecision> {
+    const leaseKey = `${tenantId}|${bucket}|${limit}|${windowSeconds}`;
+    const lease = this.leases.get(leaseKey);
+    if (lease && lease.tokens > 0 && lease.expiresAt > now.getTime()) {
+      lease.tokens--;
+      return { allowed: true, limit, remaining: lease.remaining + lease.tokens, resetSeconds: windowSeconds, retryAfterSeconds: 0 };
+    }
+    const size = Math.max(1, Math.min(100, Math.floor(limit / 20)));
+    let d = await this.reserve(tenantId, bucket, limit, windowSeconds, now, size);
+    if (!d.allowed && size > 1) d = await this.reserve(tenantId, bucket, limit, windowSeconds, now, 1);
+    if (d.allowed && d.granted > 1) this.leases.set(leaseKey, { tokens: d.granted - 1, expiresAt: now.getTime() + 1000, remaining: d.remaining });
+    else this.leases.delete(leaseKey);
+    return { allowed: d.allowed, limit: d.limit, remaining: d.remaining + Math.max(0, d.granted - 1), resetSeconds: d.resetSeconds, retryAfterSeconds: d.retryAfterSeconds };
+  }
+
+  private async reserve(tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date, count: number): Promise<RateDecision & { granted: number }> {
     const key = keys.rateBucket(tenantId, bucket);
     const cacheKey = `${key.pk}|${key.sk}`;
     const nowUs = now.getTime() * 1000;
     const windowUs = windowSeconds * 1_000_000;
     const T = Math.ceil(windowUs / limit);
-    const maxTat = nowUs + windowUs - T; // allowed if current tat <= maxTat
-    const decide = (tat: number, allowed: boolean): RateDecision => {
+    const maxTat = nowUs + windowUs - T; // one token is allowed if current tat <= maxTat
+    const decide = (tat: number, allowed: boolean): RateDecision & { granted: number } => {
       const ahead = Math.max(0, tat - nowUs); // µs of budget consumed
       return {
         allowed,
@@ -39,19 +62,20 @@ export class RateLimiter {
         remaining: Math.max(0, Math.floor((windowUs - ahead) / T)),
         resetSeconds: Math.ceil(ahead / 1_000_000),
         retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((tat - maxTat) / 1_000_000)),
+        granted: allowed ? count : 0,
       };
     };
     const fresh = async () => {
       const r = await this.table.update(key, {
-        set: { tat: nowUs + T },
+        set: { tat: nowUs + count * T },
         condition: { expression: 'attribute_not_exists(tat) OR tat < :now', values: { ':now': nowUs } },
       });
       return Number(r.tat);
     };
     const advance = async () => {
       const r = await this.table.update(key, {
-        add: { tat: T },
-        condition: { expression: 'tat BETWEEN :now AND :max', values: { ':now': nowUs, ':max': maxTat } },
+        add: { tat: count * T },
+        condition: { expression: 'tat BETWEEN :now AND :max', values: { ':now': nowUs, ':max': maxTat - (count - 1) * T } },
       });
       return Number(r.tat);
     };
@@ -71,7 +95,7 @@ export class RateLimiter {
       const cur = await this.table.get(key, { consistent: true });
       const tat = Number(cur?.tat ?? 0);
       this.lastTat.set(cacheKey, tat);
-      if (tat > maxTat) return decide(tat, false);
+      if (tat > maxTat - (count - 1) * T) return decide(tat, false);
     }
     // Heavy contention: deny rather than over-admit.
     return decide(maxTat + T, false);

@@ -69,7 +69,8 @@ describe('parsePage', () => {
 
   it('sees an empty body on a JS-rendered page (the browser fills it)', () => {
     const p = parsePage(jsAppPage(), `${BASE}/js-app`);
-    expect(p.text).toBe('JS App');
+    expect(p.text).toBe('');
+    expect(p.title).toBe('JS App');
   });
 });
 

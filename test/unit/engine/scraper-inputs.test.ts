@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_SCRAPERS, builtinScraper, describeScraper } from '../../../functions/core/scrapers/registry.js';
+
+const parse = (id: string, input: unknown) => builtinScraper(id)!.inputSchema.safeParse(input);
+
+describe('scraper registry', () => {
+  it('lists page-content, css-extract and site-crawl with JSON Schemas', () => {
+    expect(BUILTIN_SCRAPERS.map((s) => s.scraper_id)).toEqual(['page-content', 'css-extract', 'site-crawl']);
+    for (const s of BUILTIN_SCRAPERS) {
+      const d = describeScraper(s);
+      expect(d).toMatchObject({ builtin: true, engine: 'auto' });
+      expect(d.input_schema).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(JSON.parse(JSON.stringify(d))).toEqual(d); // plain data
+    }
+    expect(builtinScraper('nope')).toBeUndefined();
+  });
+
+  it('marks required inputs in the JSON Schema (defaults stay optional)', () => {
+    expect(builtinScraper('page-content')!.input_schema.required).toEqual(['url']);
+    expect(builtinScraper('css-extract')!.input_schema.required).toEqual(['url', 'fields']);
+    expect(builtinScraper('site-crawl')!.input_schema.required).toEqual(['start_url']);
+  });
+});
+
+describe('page-content input', () => {
+  it('accepts a URL and applies defaults', () => {
+    const r = parse('page-content', { url: 'https://example.com/' });
+    expect(r.success && r.data).toEqual({ url: 'https://example.com/', engine: 'auto' });
+  });
+
+  it.each([
+    [{}, 'url'],
+    [{ url: 'ftp://example.com/' }, 'url'],
+    [{ url: 'not a url' }, 'url'],
+    [{ url: 'https://example.com/', engine: 'fast' }, 'engine'],
+    [{ url: 'https://example.com/', extra: 1 }, ''],
+    [{ url: 'https://example.com/', wait_for: 'div[[' }, 'wait_for'],
+    [{ url: 'https://example.com/', timeout_ms: 10 }, 'timeout_ms'],
+  ])('rejects %j (issue at %s)', (input, path) => {
+    const r = parse('page-content', input);
+    expect(r.success).toBe(false);
+    if (!r.success) expect(r.error.issues.map((i) => i.path.join('.'))).toContain(path);
+  });
+});
+
+describe('css-extract input', () => {
+  it('accepts fields, item selector, pagination', () => {
+    const r = parse('css-extract', {
+      url: 'https://example.com/products',
+      fields: { name: { selector: '.name' }, link: { selector: 'a', attr: 'href' }, tags: { selector: '.tag', all: true } },
+      item_selector: 'li.product',
+      next_page: 'a.next',
+      max_pages: 3,
+    });
+    expect(r.success).toBe(true);
+  });
+
+  it('rejects empty fields, unknown field keys and too many pages', () => {
+    const base = { url: 'https://example.com/' };
+    expect(parse('css-extract', { ...base, fields: {} }).success).toBe(false);
+    expect(parse('css-extract', { ...base, fields: { a: { selector: 'a', xpath: 'x' } } }).success).toBe(false);
+    expect(parse('css-extract', { ...base, fields: { a: { selector: 'a' } }, max_pages: 101 }).success).toBe(false);
+  });
+});
+
+describe('site-crawl input', () => {
+  it('applies defaults', () => {
+    const r = parse('site-crawl', { start_url: 'https://example.com/' });
+    expect(r.success && r.data).toEqual({
+      start_url: 'https://example.com/',
+      max_pages: 50,
+      max_depth: 2,
+      include: [],
+      exclude: [],
+      engine: 'auto',
+      concurrency: 4,
+    });
+  });
+
+  it('rejects bad patterns and out-of-range limits', () => {
+    const base = { start_url: 'https://example.com/' };
+    expect(parse('site-crawl', { ...base, include: ['/(unclosed/'] }).success).toBe(false);
+    expect(parse('site-crawl', { ...base, max_depth: 11 }).success).toBe(false);
+    expect(parse('site-crawl', { ...base, max_pages: 0 }).success).toBe(false);
+    expect(parse('site-crawl', { ...base, url: 'https://example.com/' }).success).toBe(false);
+  });
+});
