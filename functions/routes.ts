@@ -50,6 +50,16 @@ export const routes: Route[] = [
   R({ id: 'keys.create', method: 'POST', path: '/dashboard/api/keys', handler: 'functions/http/keys-create.ts', scope: 'admin', surface: 'console', grants: TR, creates: true }),
   R({ id: 'keys.rotate', method: 'POST', path: '/dashboard/api/keys/{key_id}/rotate', handler: 'functions/http/keys-rotate.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'keys.revoke', method: 'DELETE', path: '/dashboard/api/keys/{key_id}', handler: 'functions/http/keys-revoke.ts', scope: 'admin', surface: 'console', grants: TR }),
+  // Queries surface
+  R({ id: 'queries.create', method: 'POST', path: '/v1/queries', handler: 'functions/http/queries-create.ts', scope: 'queries:write', surface: 'api', grants: [...TR, 'queue:queries'], creates: true }),
+  R({ id: 'queries.list', method: 'GET', path: '/v1/queries', handler: 'functions/http/queries-list.ts', scope: 'queries:read', surface: 'api', grants: TR }),
+  R({ id: 'queries.get', method: 'GET', path: '/v1/queries/{query_id}', handler: 'functions/http/queries-get.ts', scope: 'queries:read', surface: 'api', grants: [...TR, 'results:read'] }),
+  R({ id: 'storage.list', method: 'GET', path: '/v1/storage', handler: 'functions/http/storage-list.ts', scope: 'storage:read', surface: 'api', grants: TR }),
+  R({ id: 'storage.get', method: 'GET', path: '/v1/storage/{key}', handler: 'functions/http/storage-get.ts', scope: 'storage:read', surface: 'api', grants: [...TR, 'results:read'] }),
+  R({ id: 'storage.delete', method: 'DELETE', path: '/v1/storage/{key}', handler: 'functions/http/storage-delete.ts', scope: 'storage:write', surface: 'api', grants: [...TR, 'results:write'] }),
+  R({ id: 'sources.list', method: 'GET', path: '/dashboard/api/sources', handler: 'functions/http/sources-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'sources.put', method: 'PUT', path: '/dashboard/api/sources/{source}', handler: 'functions/http/sources-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
+  R({ id: 'sources.delete', method: 'DELETE', path: '/dashboard/api/sources/{source}', handler: 'functions/http/sources-delete.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: TR }),
 ];
 

@@ -40,7 +40,8 @@ interface QueueEntry {
 /**
  * `site-crawl`: breadth-first from `start_url`, same-site links only, de-duplicated on the
  * normalised URL, bounded by `max_pages` and `max_depth`, filtered by include/exclude patterns.
- * Robots-disallowed pages are skipped (the engine counts them); a failing page other than the
+ * A page that does not pass the include/exclude filter is not fetched, so its links are not
+ * followed either. Robots-disallowed pages are skipped (the engine counts them); a failing page other than the
  * start page is logged by the engine and skipped.
  */
 export const siteCrawl: Scraper<SiteCrawlInput> = {
@@ -111,19 +112,26 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
       }
     };
 
-    // Scheduler over a FIFO queue: breadth-first order, at most `concurrency` pages in flight.
-    const active = new Set<Promise<void>>();
-    for (;;) {
-      const stop = fatal ? null : halted(ctx);
-      if (stop) stopped = stop;
-      while (!stop && !fatal && active.size < input.concurrency && queue.length > 0 && claimed < input.max_pages) {
-        const entry = queue.shift()!;
-        claimed++;
-        const task: Promise<void> = crawlOne(entry).finally(() => active.delete(task));
-        active.add(task);
+    // Level-synchronous BFS: a depth level is finished before the next one starts, so max_pages
+    // always takes the shallowest pages and items come out in depth order. Within a level, at most
+    // `concurrency` pages are in flight.
+    let level = queue.splice(0);
+    while (level.length > 0 && !fatal) {
+      const active = new Set<Promise<void>>();
+      for (;;) {
+        const stop = fatal ? null : halted(ctx);
+        if (stop) stopped = stop;
+        while (!stop && !fatal && active.size < input.concurrency && level.length > 0 && claimed < input.max_pages) {
+          const entry = level.shift()!;
+          claimed++;
+          const task: Promise<void> = crawlOne(entry).finally(() => active.delete(task));
+          active.add(task);
+        }
+        if (active.size === 0) break;
+        await Promise.race(active);
       }
-      if (active.size === 0) break;
-      await Promise.race(active);
+      if (stopped !== 'done' || claimed >= input.max_pages) break;
+      level = queue.splice(0);
     }
     if (fatal) throw fatal;
     ctx.progress({ pages_done: done, pages_total: done });

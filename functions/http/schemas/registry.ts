@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { serviceInfoSchema, auditListQuery } from './foundation.js';
 import { consoleDocs } from './console.js';
+import { queriesDocs } from './queries.js';
 
 export interface RouteDoc {
   summary: string;
@@ -23,4 +24,5 @@ export const docs: Record<string, RouteDoc> = {
   'tenant.get': { summary: "The calling key's tenant: billing status, limits, target policy, usage" },
   'audit.list': { summary: "The tenant's audit records, newest first", query: auditListQuery },
   ...consoleDocs,
+  ...queriesDocs,
 };

@@ -68,3 +68,23 @@ export function makeHarness(opts: {
     },
   };
 }
+
+/** A ScraperContext that collects items and progress in memory. */
+export function collectingContext(engine: Engine, opts: { stopAfterItems?: number } = {}) {
+  const items: import('../../../functions/core/scrapers/types.js').ScrapeItem[] = [];
+  const progress: { pages_done: number; pages_total: number | null }[] = [];
+  return {
+    items,
+    progress,
+    ctx: {
+      engine,
+      emit: async (item: (typeof items)[number]) => {
+        items.push(item);
+      },
+      shouldStop: () => opts.stopAfterItems !== undefined && items.length >= opts.stopAfterItems,
+      progress: (p: { pages_done: number; pages_total: number | null }) => {
+        progress.push(p);
+      },
+    },
+  };
+}

@@ -27,7 +27,7 @@ describe('runbook steps schema', () => {
     expect(runbookStepSchema.safeParse({ action: 'goto', url: { input: 'start' } }).success).toBe(true);
   });
 
-  it.each([
+  it.each<[unknown, string]>([
     [{ action: 'hover', selector: 'a' }, 'unknown action'],
     [{ action: 'goto', url: 'file:///etc/passwd' }, 'non-http goto'],
     [{ action: 'fill', selector: '#p', value: { secret: 'x', input: 'y' } }, 'ambiguous value'],
@@ -36,7 +36,7 @@ describe('runbook steps schema', () => {
     [{ action: 'scroll', times: 0 }, 'scroll times < 1'],
     [{ action: 'paginate', next: 'a.next', max_pages: 500 }, 'too many pages'],
     [{ action: 'wait_for', selector: '' }, 'empty selector'],
-  ])('rejects %j (%s)', (step) => {
+  ])('rejects %j (%s)', (step, _why) => {
     expect(runbookStepSchema.safeParse(step).success).toBe(false);
   });
 

@@ -1,0 +1,9 @@
+import { api } from './pipeline/api.js';
+import { storageKeyParams } from './schemas/queries.js';
+import { deleteResultFile } from '../core/storage/result-files.js';
+
+export const handler = api('storage.delete', { params: storageKeyParams }, async (req) => {
+  const f = await deleteResultFile(req.deps.table, req.deps.blobs, req.tenant.tenant_id, req.params.key);
+  req.setResource(f.key);
+  return { status: 204 };
+});
