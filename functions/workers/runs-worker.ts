@@ -1,3 +1,59 @@
-import { defineWorker } from './worker-kit.js';
+import { z } from 'zod';
+import { defineWorker, kind } from './worker-kit.js';
+import { executeRun, failRun, type RunWorkerDeps } from '../core/runs/execute-run.js';
+import { executeTask } from '../core/runs/run-task.js';
+import { failTask } from '../core/runs/scrape-task.js';
+import { EgressGuard } from '../core/governance/index.js';
+import { BrowserSession } from '../core/engine/fetch-browser.js';
+import type { BrowserLauncher } from '../ports/browser.js';
+import type { Deps } from '../runtime.js';
 
-export const { worker, handler } = defineWorker('runs', {});
+let launcher: Promise<BrowserLauncher> | undefined;
+/** System Chromium locally (falling back to @sparticuz/chromium), @sparticuz/chromium on Lambda. */
+const browserLauncher = (d: Deps) =>
+  (launcher ??= d.config.mode === 'aws'
+    ? import('../adapters/aws/chromium-launcher.js').then((m) => new m.LambdaChromiumLauncher())
+    : import('../adapters/local/chromium-launcher.js').then((m) => new m.LocalChromiumLauncher()));
+
+/** One guard per run/task, so blocked-request counters and connections are per run. */
+const runDeps = async (d: Deps): Promise<RunWorkerDeps> => {
+  const l = await browserLauncher(d);
+  return {
+    deps: d,
+    guard: new EgressGuard({ allow: d.config.egressAllow, userAgent: d.config.userAgent }),
+    startBrowser: (guard) => BrowserSession.start({ launcher: l, guard, userAgent: d.config.userAgent }),
+    politeness: { maxConcurrent: 2, minDelayMs: 250 },
+  };
+};
+
+const runStart = z.object({ kind: z.literal('run.start'), tenant_id: z.string(), run_id: z.string() });
+const taskRun = z.object({ kind: z.literal('task.run'), tenant_id: z.string(), task_id: z.string() });
+
+export const { worker, handler } = defineWorker('runs', {
+  'run.start': kind({
+    schema: runStart,
+    timeoutMs: 880_000,
+    async run(m, d, meta) {
+      const w = await runDeps(d);
+      try {
+        await executeRun(w, m.tenant_id, m.run_id, meta.signal);
+      } finally {
+        await w.guard.close().catch(() => undefined);
+      }
+    },
+    onDeadLetter: (m, d, error) => failRun(d, m.tenant_id, m.run_id, error),
+  }),
+  'task.run': kind({
+    schema: taskRun,
+    timeoutMs: 90_000,
+    async run(m, d) {
+      const w = await runDeps(d);
+      try {
+        await executeTask(w, m.tenant_id, m.task_id);
+      } finally {
+        await w.guard.close().catch(() => undefined);
+      }
+    },
+    onDeadLetter: (m, d, error) => failTask(d, m.tenant_id, m.task_id, { code: 'scrape_failed', message: error, status: 502 }),
+  }),
+});

@@ -108,6 +108,7 @@ export function createEngine(deps: EngineDeps): Engine {
   let session: Promise<BrowserSession> | undefined;
   let started: BrowserSession | undefined;
   let stop: (ChallengeBlock & { url: string }) | null = null;
+  const checkedOrigins = new Set<string>();
 
   const log = (e: Omit<RawLogEntry, 'ts'>) => deps.log?.({ ts: now(), ...e });
 
@@ -126,7 +127,14 @@ export function createEngine(deps: EngineDeps): Engine {
   const admit = async (url: string): Promise<{ skip: PageResult | null; crawlDelaySeconds: number | null }> => {
     try {
       checkTargetPolicy(deps.policy, url);
-      await deps.guard.checkUrl(url);
+      // Early, clear refusal before robots (whose fetch would otherwise fail first). Once per
+      // origin is enough: every request is re-checked by guard.fetch / the proxy at connect time.
+      // Keyed on the authority as written, so credentials or odd IP spellings are checked afresh.
+      const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? url;
+      if (!checkedOrigins.has(authority)) {
+        await deps.guard.checkUrl(url);
+        checkedOrigins.add(authority);
+      }
     } catch (err) {
       if (err instanceof AppError && err.code === 'target_forbidden') counters.blocked_requests++;
       log({ url, status: null, bytes: 0, timing_ms: 0, engine: null, decision: 'forbidden', reason: reasonOf(err) });

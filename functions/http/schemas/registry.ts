@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { serviceInfoSchema, auditListQuery } from './foundation.js';
 import { consoleDocs } from './console.js';
 import { queriesDocs } from './queries.js';
+import { runsDocs } from './runs.js';
+import { jobsDocs } from './jobs.js';
 
 export interface RouteDoc {
   summary: string;
@@ -24,5 +26,7 @@ export const docs: Record<string, RouteDoc> = {
   'tenant.get': { summary: "The calling key's tenant: billing status, limits, target policy, usage" },
   'audit.list': { summary: "The tenant's audit records, newest first", query: auditListQuery },
   ...consoleDocs,
+  ...runsDocs,
   ...queriesDocs,
+  ...jobsDocs,
 };

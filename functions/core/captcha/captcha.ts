@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { keys } from '../table-keys.js';
+import { newId } from '../ids.js';
+import type { Table } from '../../ports/table.js';
+import type { ChallengePolicy } from '../engine/pipeline.js';
+
+export const captchaPolicySchema = z.strictObject({ on_challenge: z.enum(['stop_run', 'skip_page']) });
+export const CAPTCHA_KINDS = ['recaptcha', 'hcaptcha', 'turnstile', 'cloudflare_challenge', 'unknown'] as const;
+
+export async function getCaptchaPolicy(table: Table, tenantId: string): Promise<{ on_challenge: ChallengePolicy }> {
+  const i = await table.get(keys.record(tenantId, 'SET', 'captcha'));
+  return { on_challenge: (i?.on_challenge as ChallengePolicy) ?? 'stop_run' };
+}
+
+export async function putCaptchaPolicy(table: Table, tenantId: string, p: z.infer<typeof captchaPolicySchema>) {
+  await table.put({ ...keys.record(tenantId, 'SET', 'captcha'), ...p });
+  return p;
+}
+
+export interface Encounter {
+  id: string;
+  run_id: string;
+  url: string;
+  kind: (typeof CAPTCHA_KINDS)[number];
+  detected_at: string;
+  action: 'stopped_run' | 'skipped_page';
+  reason: string;
+}
+
+/** Record that a run met a CAPTCHA or challenge. Nothing ever solves one. */
+export async function recordEncounter(table: Table, tenantId: string, e: Omit<Encounter, 'id'>): Promise<Encounter> {
+  const kind = (CAPTCHA_KINDS as readonly string[]).includes(e.kind) ? e.kind : 'unknown';
+  const rec: Encounter = { id: newId('cap'), ...e, kind };
+  await table.put({ ...keys.record(tenantId, 'CAP', rec.id), ...rec });
+  return rec;
+}
+
+export async function listEncounters(table: Table, tenantId: string, q: { limit: number; cursor?: string; run_id?: string }) {
+  const data: Encounter[] = [];
+  let cursor: string | null | undefined = q.cursor;
+  for (let i = 0; i < 50 && data.length < q.limit; i++) {
+    const page: { items: Record<string, unknown>[]; cursor: string | null } = await table.query({ pk: keys.tenantPk(tenantId), skBeginsWith: 'CAP#', descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined });
+    for (const it of page.items) {
+      const { pk: _p, sk: _s, ...rest } = it as Record<string, unknown>;
+      if (!q.run_id || rest.run_id === q.run_id) data.push(rest as unknown as Encounter);
+    }
+    cursor = page.cursor;
+    if (!cursor) break;
+  }
+  return { data, next_cursor: cursor ?? null };
+}

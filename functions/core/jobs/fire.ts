@@ -1,0 +1,87 @@
+import { CronExpressionParser } from 'cron-parser';
+import { z } from 'zod';
+import { keys } from '../table-keys.js';
+import { ConditionFailedError } from '../errors.js';
+import { log } from '../log.js';
+import { getJob, startJobRun, type JobRecord } from './jobs.js';
+import type { Deps } from '../../runtime.js';
+
+/**
+ * A schedule fire (LocalScheduler adds `scheduled_for`; on AWS the schedule's input template
+ * carries `<aws.scheduler.scheduled-time>`). Without it the fire is pinned to the schedule's most
+ * recent tick, which is the same for every redelivery of one fire.
+ */
+export const jobFireMessage = z.object({
+  kind: z.literal('job.fire'),
+  tenant_id: z.string().min(1),
+  job_id: z.string().min(1),
+  scheduled_for: z.string().datetime({ offset: true }).optional(),
+});
+export type JobFire = z.infer<typeof jobFireMessage>;
+
+/** Most recent fire time at or before `at` (the tick a late delivery belongs to). */
+export function prevRun(expr: string, at: Date): Date {
+  return CronExpressionParser.parse(expr, { tz: 'UTC', currentDate: new Date(at.getTime() + 1) }).prev().toDate();
+}
+
+/** How long a claim may sit without a query before another delivery may take it over. */
+export const FIRE_CLAIM_STALE_MS = 120_000;
+const MARKER_TTL_SECONDS = 14 * 86400;
+
+export type FireOutcome =
+  | { kind: 'started'; query_id: string }
+  | { kind: 'duplicate'; query_id: string }
+  | { kind: 'skipped'; reason: 'job_not_found' | 'job_paused' };
+
+/** Retryable: another delivery of the same fire is starting the run right now. */
+export class FireInFlightError extends Error {
+  constructor(jobId: string, at: string) {
+    super(`Fire ${at} of ${jobId} is being started by another delivery`);
+    this.name = 'FireInFlightError';
+  }
+}
+
+/**
+ * Handle one schedule fire: run the job if it exists and is active, at most once per
+ * (job, scheduled_for). A conditional put of a marker item claims the fire; the marker then
+ * records the query id, so an SQS redelivery (or a duplicate EventBridge invocation) finds it and
+ * starts nothing. A claim whose holder died before submitting (no query id after
+ * {@link FIRE_CLAIM_STALE_MS}) is taken over with a conditional update, so a crash never loses a run.
+ */
+export async function handleJobFire(d: Deps, m: JobFire): Promise<FireOutcome> {
+  let job: JobRecord;
+  try {
+    job = await getJob(d.table, m.tenant_id, m.job_id);
+  } catch {
+    log.info('schedule fire for a job that no longer exists', { tenant_id: m.tenant_id, job_id: m.job_id });
+    return { kind: 'skipped', reason: 'job_not_found' };
+  }
+  if (job.status !== 'active') return { kind: 'skipped', reason: 'job_paused' };
+  const now = d.clock.now();
+  const at = m.scheduled_for ? new Date(m.scheduled_for) : prevRun(job.schedule, now);
+  const marker = keys.record(m.tenant_id, 'JOBFIRE', `${m.job_id}#${at.toISOString()}`);
+  const claimedAt = now.getTime();
+  try {
+    await d.table.put(
+      { ...marker, job_id: m.job_id, scheduled_for: at.toISOString(), claimed_at: claimedAt, query_id: null, expires_at: Math.floor(claimedAt / 1000) + MARKER_TTL_SECONDS },
+      { condition: { expression: 'attribute_not_exists(pk)' } },
+    );
+  } catch (e) {
+    if (!(e instanceof ConditionFailedError)) throw e;
+    const existing = await d.table.get(marker, { consistent: true });
+    if (existing?.query_id) return { kind: 'duplicate', query_id: String(existing.query_id) };
+    if (!existing || claimedAt - Number(existing.claimed_at) < FIRE_CLAIM_STALE_MS) throw new FireInFlightError(m.job_id, at.toISOString());
+    try {
+      await d.table.update(marker, {
+        set: { claimed_at: claimedAt },
+        condition: { expression: 'claimed_at = :c AND query_id = :null', values: { ':c': existing.claimed_at, ':null': null } },
+      });
+    } catch (e2) {
+      if (e2 instanceof ConditionFailedError) throw new FireInFlightError(m.job_id, at.toISOString());
+      throw e2;
+    }
+  }
+  const q = await startJobRun(d, job, at, now);
+  await d.table.update(marker, { set: { query_id: q.query_id } });
+  return { kind: 'started', query_id: q.query_id };
+}

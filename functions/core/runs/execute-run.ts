@@ -1,0 +1,208 @@
+import { keys } from '../table-keys.js';
+import { AppError, NonRetryableError, isRetryable } from '../errors.js';
+import { log } from '../log.js';
+import { createEngine, type Engine } from '../engine/pipeline.js';
+import { RobotsPolicy } from '../governance/robots.js';
+import { HostGate } from '../governance/politeness.js';
+import { requireTenant } from '../tenancy/tenants.js';
+import { addUsage, getUsage } from '../limits/usage.js';
+import { getCaptchaPolicy, recordEncounter } from '../captcha/captcha.js';
+import { findScraper } from './scraper-catalog.js';
+import { getRun } from './runs.js';
+import { ItemWriter } from './run-items.js';
+import { RawLogWriter } from './raw-log.js';
+import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
+import { resolveTenantSecret } from './tenant-secrets.js';
+import type { EgressGuard } from '../governance/egress-guard.js';
+import type { BrowserSession } from '../engine/fetch-browser.js';
+import type { ScraperOutcome } from '../scrapers/types.js';
+import type { Deps } from '../../runtime.js';
+
+export interface RunWorkerDeps {
+  deps: Deps;
+  guard: EgressGuard;
+  /** Starts the run's one browser (behind its egress proxy). */
+  startBrowser: (guard: EgressGuard) => Promise<BrowserSession>;
+  /** Per-host politeness shared by all workers through the table. */
+  politeness?: { maxConcurrent: number; minDelayMs: number };
+}
+
+const PROGRESS_EVERY_MS = 500;
+const CANCEL_POLL_MS = 1000;
+
+/**
+ * Run one scrape run: claim it (a new attempt), build its engine, run the scraper with limits
+ * and cancellation, store items in pages, keep progress and stats current, and finish with a
+ * status and a reason. A retry (new attempt) starts over and rewrites only its own item pages.
+ */
+export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: string, signal?: AbortSignal): Promise<RunRecord> {
+  const d = w.deps;
+  const key = keys.record(tenantId, 'RUN', runId);
+  let run = await getRun(d, tenantId, runId);
+  if (TERMINAL.includes(run.status)) return run;
+  const now = () => d.clock.now();
+  if (run.cancel_requested) return finish(d, run, 'cancelled', 'cancelled', null);
+
+  const attempt = run.attempt + 1;
+  try {
+    run = runRecordSchema.parse(await d.table.update(key, {
+      set: {
+        status: 'running', started_at: run.started_at ?? now().toISOString(), attempt, item_pages: 0,
+        progress: { pages_done: 0, pages_total: null, items: 0 }, stats: { requests: 0, bytes: 0, blocked_requests: 0, robots_skipped: 0 }, engines_used: {},
+      },
+      condition: { expression: 'attempt = :a AND #s IN (:q, :r)', names: { '#s': 'status' }, values: { ':a': run.attempt, ':q': 'queued', ':r': 'running' } },
+    }));
+  } catch (e) {
+    if ((e as Error).name === 'ConditionFailedError') return getRun(d, tenantId, runId); // another attempt owns it
+    throw e;
+  }
+
+  const tenant = await requireTenant(d.table, tenantId);
+  const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
+  const scraper = await findScraper(d.table, tenantId, run.scraper_id, tenant.target_policy, (name) => resolveTenantSecret(d, tenantId, name));
+  const rawLog = new RawLogWriter(d.table, d.blobs, tenantId, runId, attempt);
+  const engines: Record<string, number> = {};
+  const robots = new RobotsPolicy({
+    userAgent: d.config.userAgent,
+    fetch: async (url) => {
+      const r = await w.guard.fetch(url, { timeoutMs: 10_000, maxBytes: 512 * 1024 });
+      return { status: r.status, body: r.body.toString('utf8') };
+    },
+  });
+  const engine: Engine = createEngine({
+    guard: w.guard,
+    robots,
+    gate: w.politeness ? new HostGate(d.table, w.politeness) : undefined,
+    browser: () => w.startBrowser(w.guard),
+    policy: tenant.target_policy,
+    challengePolicy: on_challenge,
+    userAgent: d.config.userAgent,
+    log: (e) => {
+      rawLog.add(e);
+      if (e.engine && e.decision === 'fetched') engines[e.engine] = (engines[e.engine] ?? 0) + 1;
+    },
+    onChallenge: (c) => {
+      recordEncounter(d.table, tenantId, {
+        run_id: runId, url: c.url, kind: c.kind as never, detected_at: now().toISOString(), reason: c.reason,
+        action: on_challenge === 'stop_run' ? 'stopped_run' : 'skipped_page',
+      }).catch((err) => log.error('encounter record failed', { err }));
+    },
+  });
+
+  // Limits and cancellation, checked by the scraper between pages.
+  const startedAt = Date.now();
+  const usage = await getUsage(d.table, tenantId, now());
+  const quotaLeft = tenant.limits.monthly_pages == null ? Infinity : tenant.limits.monthly_pages - usage.pages;
+  let progress = { pages_done: 0, pages_total: null as number | null };
+  // Pages started, counted when the scraper asks for them (scrapers fetch concurrently, so
+  // progress alone would let a few more through); robots skips give their slot back.
+  let started = 0;
+  const limited: Engine = Object.create(engine);
+  limited.scrapePage = async (url, opts) => {
+    started++;
+    const page = await engine.scrapePage(url, opts);
+    if (page.skipped) started--;
+    return page;
+  };
+  let stopReason: string | null = null;
+  let cancelled = false;
+  let lastCancelPoll = 0;
+  const pollCancel = () => {
+    if (Date.now() - lastCancelPoll < CANCEL_POLL_MS) return;
+    lastCancelPoll = Date.now();
+    d.table.get(key, { consistent: true }).then((r) => {
+      if (r?.cancel_requested) cancelled = true;
+    }).catch(() => undefined);
+  };
+  const shouldStop = () => {
+    pollCancel();
+    if (signal?.aborted) stopReason = 'max_runtime';
+    else if (cancelled) stopReason = 'cancelled';
+    else if (Date.now() - startedAt > run.limits.max_runtime_seconds * 1000) stopReason = 'max_runtime';
+    else if (Math.max(started, progress.pages_done) >= run.limits.max_pages) stopReason = 'max_pages';
+    else if (engine.stats().bytes >= run.limits.max_bytes) stopReason = 'max_bytes';
+    else if (Math.max(started, progress.pages_done) >= quotaLeft) stopReason = 'quota';
+    return stopReason !== null;
+  };
+
+  let lastPersist = 0;
+  const persist = async (force = false) => {
+    if (!force && Date.now() - lastPersist < PROGRESS_EVERY_MS) return;
+    lastPersist = Date.now();
+    const s = engine.stats();
+    await d.table.update(key, {
+      set: { progress: { ...progress, items: items.total }, stats: { requests: s.requests, bytes: s.bytes, blocked_requests: s.blocked_requests, robots_skipped: s.robots_skipped }, engines_used: engines },
+      condition: { expression: 'attempt = :a', values: { ':a': attempt } },
+    }).catch((e) => {
+      if ((e as Error).name !== 'ConditionFailedError') throw e;
+    });
+  };
+  const items = new ItemWriter(d.blobs, tenantId, runId, attempt, async (pages, total) => {
+    await d.table.update(key, { set: { item_pages: pages, progress: { ...progress, items: total } }, condition: { expression: 'attempt = :a', values: { ':a': attempt } } });
+  });
+
+  let outcome: ScraperOutcome | undefined;
+  let failure: unknown;
+  try {
+    outcome = await scraper.run(run.input, {
+      engine: limited,
+      emit: (item) => items.add(item),
+      shouldStop,
+      progress: (p) => {
+        progress = p;
+        void persist().catch((err) => log.warn('progress update failed', { err }));
+      },
+    });
+  } catch (e) {
+    failure = e;
+  } finally {
+    await engine.close().catch(() => undefined);
+    await items.flush();
+    await rawLog.flush().catch((err) => log.error('raw log flush failed', { err }));
+  }
+  const stats = engine.stats();
+  await persist(true);
+  const billable = Math.max(0, (outcome?.pages_done ?? progress.pages_done) - stats.challenges);
+  await addUsage(d.table, tenantId, 'pages', billable, now());
+
+  if (failure) {
+    if (isRetryable(failure) && !(failure instanceof AppError)) throw failure; // the queue retries (a new attempt)
+    const err = failure instanceof AppError ? { code: failure.code, message: failure.message } : { code: (failure as NonRetryableError).code ?? 'failed', message: (failure as Error).message };
+    return finish(d, await getRun(d, tenantId, runId), 'failed', 'error', err, attempt);
+  }
+  const stop = engine.stopReason();
+  if (outcome?.stopped === 'challenge' || stop)
+    return finish(d, await getRun(d, tenantId, runId), 'blocked', 'challenge', { code: 'challenge', message: `Stopped at a ${stop?.kind ?? 'challenge'} on ${stop?.url ?? 'a page'}; challenges are never solved` }, attempt);
+  // A limit only counts as the reason when the scraper actually stopped for it.
+  if (outcome?.stopped !== 'stopped') stopReason = null;
+  if (stopReason === 'cancelled') return finish(d, await getRun(d, tenantId, runId), 'cancelled', 'cancelled', null, attempt);
+  if (stopReason === 'max_runtime')
+    return finish(d, await getRun(d, tenantId, runId), 'timed_out', 'max_runtime', { code: 'timed_out', message: `The run reached its runtime limit of ${run.limits.max_runtime_seconds} s` }, attempt);
+  return finish(d, await getRun(d, tenantId, runId), 'succeeded', stopReason ?? 'completed', null, attempt);
+}
+
+/** Terminal transition (only by the attempt that owns the run), then the run.completed event. */
+export async function finish(d: Deps, run: RunRecord, status: RunStatus, stopReason: string, error: { code: string; message: string } | null, attempt = run.attempt): Promise<RunRecord> {
+  let updated: RunRecord;
+  try {
+    updated = runRecordSchema.parse(await d.table.update(keys.record(run.tenant_id, 'RUN', run.id), {
+      set: { status, stop_reason: stopReason, error, finished_at: d.clock.now().toISOString() },
+      condition: { expression: 'attempt = :a AND NOT #s IN (:s1, :s2, :s3, :s4, :s5)', names: { '#s': 'status' }, values: { ':a': attempt, ':s1': 'succeeded', ':s2': 'failed', ':s3': 'timed_out', ':s4': 'cancelled', ':s5': 'blocked' } },
+    }));
+  } catch (e) {
+    if ((e as Error).name === 'ConditionFailedError') return getRun(d, run.tenant_id, run.id);
+    throw e;
+  }
+  await d.queue.send('deliveries', {
+    kind: 'run.completed', tenant_id: run.tenant_id, run_id: run.id, status: updated.status, completed_at: updated.finished_at,
+    webhook_url: updated.webhook_url,
+  }).catch((err) => log.error('run.completed event failed', { err, run_id: run.id }));
+  return updated;
+}
+
+/** Dead-lettered: the run could not be finished by any attempt. */
+export async function failRun(d: Deps, tenantId: string, runId: string, reason: string): Promise<void> {
+  const run = await getRun(d, tenantId, runId).catch(() => undefined);
+  if (!run || TERMINAL.includes(run.status)) return;
+  await finish(d, run, 'failed', 'error', { code: 'worker_failed', message: `The run failed after retries: ${reason}` });
+}

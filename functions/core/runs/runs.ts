@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { keys } from '../table-keys.js';
+import { newId } from '../ids.js';
+import { badRequest, conflict, notFound, targetForbidden } from '../errors.js';
+import { checkTargetPolicy } from '../governance/target-policy.js';
+import { assertQuota } from '../limits/usage.js';
+import { findScraper } from './scraper-catalog.js';
+import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
+import type { EgressGuard } from '../governance/egress-guard.js';
+import type { Tenant } from '../tenancy/tenants.js';
+import type { QueryPage } from '../../ports/table.js';
+import type { Deps } from '../../runtime.js';
+
+export const DEFAULT_LIMITS = { max_pages: 1000, max_bytes: 200 * 1024 * 1024, max_runtime_seconds: 840 };
+
+export const runCreateSchema = z.strictObject({
+  scraper_id: z.string().min(1).max(100),
+  input: z.record(z.string(), z.unknown()),
+  webhook_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+  limits: z
+    .strictObject({
+      max_pages: z.number().int().min(1).max(100_000).optional(),
+      max_bytes: z.number().int().min(1024).max(5 * 1024 ** 3).optional(),
+      max_runtime_seconds: z.number().int().min(5).max(DEFAULT_LIMITS.max_runtime_seconds).optional(),
+    })
+    .optional(),
+});
+export type RunCreate = z.infer<typeof runCreateSchema>;
+
+/** Every URL a scraper input names (url, start_url, urls[]): checked before the run is accepted. */
+export function targetUrls(input: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    if (typeof v === 'string' && /(^|_)url$/.test(k)) out.push(v);
+    if (Array.isArray(v) && /(^|_)urls$/.test(k)) out.push(...v.filter((x): x is string => typeof x === 'string'));
+  }
+  return out;
+}
+
+/** Target policy (400 target_not_authorized) and egress (400 target_forbidden) before anything runs. */
+export async function checkTargets(guard: EgressGuard, tenant: Tenant, urls: string[]): Promise<void> {
+  for (const u of urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(u);
+    } catch {
+      throw badRequest(`${u} is not a valid URL`);
+    }
+    if (!/^https?:$/.test(parsed.protocol)) throw targetForbidden(`Only http and https targets are allowed (got ${parsed.protocol})`);
+    checkTargetPolicy(tenant.target_policy, parsed);
+    await guard.checkUrl(parsed);
+  }
+}
+
+/**
+ * Validate and accept a run: the scraper exists, its input passes the scraper's own schema,
+ * its targets are allowed, the tenant has page quota; then store it queued and enqueue it.
+ */
+export async function createRun(d: Deps, guard: EgressGuard, tenant: Tenant, body: RunCreate, now: Date): Promise<RunRecord> {
+  const scraper = await findScraper(d.table, tenant.tenant_id, body.scraper_id, tenant.target_policy).catch((e) => {
+    if (e.code === 'not_found') throw badRequest(`Unknown scraper_id ${body.scraper_id}; GET /v1/scrapers lists them`, [{ path: 'body.scraper_id', message: 'unknown scraper' }]);
+    throw e;
+  });
+  const parsed = scraper.inputSchema.safeParse(body.input);
+  if (!parsed.success)
+    throw badRequest(`The input does not match the ${scraper.scraper_id} scraper's input_schema`, parsed.error.issues.map((i) => ({ path: ['body', 'input', ...i.path.map(String)].join('.'), message: i.message })));
+  await checkTargets(guard, tenant, targetUrls(parsed.data as Record<string, unknown>));
+  if (body.webhook_url) await guard.checkUrl(body.webhook_url);
+  await assertQuota(d.table, tenant, 'pages', now);
+  const run: RunRecord = {
+    id: newId('run'),
+    tenant_id: tenant.tenant_id,
+    scraper_id: scraper.scraper_id,
+    input: parsed.data as Record<string, unknown>,
+    status: 'queued',
+    created_at: now.toISOString(),
+    started_at: null,
+    finished_at: null,
+    progress: { pages_done: 0, pages_total: null, items: 0 },
+    stats: { requests: 0, bytes: 0, blocked_requests: 0, robots_skipped: 0 },
+    error: null,
+    stop_reason: null,
+    webhook_url: body.webhook_url ?? null,
+    cancel_requested: false,
+    limits: { ...DEFAULT_LIMITS, ...body.limits },
+    attempt: 0,
+    item_pages: 0,
+    engines_used: {},
+  };
+  await d.table.put({ ...keys.record(tenant.tenant_id, 'RUN', run.id), ...run });
+  await d.queue.send('runs', { kind: 'run.start', tenant_id: tenant.tenant_id, run_id: run.id });
+  return run;
+}
+
+export async function getRun(d: Deps, tenantId: string, runId: string): Promise<RunRecord> {
+  const i = await d.table.get(keys.record(tenantId, 'RUN', runId), { consistent: true });
+  if (!i) throw notFound('Run');
+  return runRecordSchema.parse(i);
+}
+
+/** Long-poll: return when the run is terminal or `waitSeconds` have passed. */
+export async function waitForRun(d: Deps, tenantId: string, runId: string, waitSeconds: number): Promise<RunRecord> {
+  const deadline = Date.now() + waitSeconds * 1000;
+  let run = await getRun(d, tenantId, runId);
+  while (!TERMINAL.includes(run.status) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, Math.min(250, Math.max(0, deadline - Date.now()))));
+    run = await getRun(d, tenantId, runId);
+  }
+  return run;
+}
+
+export async function listRuns(d: Deps, tenantId: string, q: { limit: number; cursor?: string; status?: RunStatus }) {
+  const data: RunRecord[] = [];
+  let cursor: string | null | undefined = q.cursor;
+  for (let i = 0; i < 50 && data.length < q.limit; i++) {
+    const page: QueryPage = await d.table.query({ pk: keys.tenantPk(tenantId), skBeginsWith: 'RUN#', descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined });
+    for (const it of page.items) {
+      const r = runRecordSchema.parse(it);
+      if (!q.status || r.status === q.status) data.push(r);
+    }
+    cursor = page.cursor;
+    if (!cursor) break;
+  }
+  return { data, next_cursor: cursor ?? null };
+}
+
+/** Cancel: a queued run ends at once; a running one stops before its next page. 409 when finished. */
+export async function cancelRun(d: Deps, tenantId: string, runId: string, now: Date): Promise<RunRecord> {
+  const key = keys.record(tenantId, 'RUN', runId);
+  const run = await getRun(d, tenantId, runId);
+  if (TERMINAL.includes(run.status)) throw conflict(`The run already finished with status ${run.status}`);
+  try {
+    const r = await d.table.update(key, {
+      set: run.status === 'queued'
+        ? { status: 'cancelled', cancel_requested: true, finished_at: now.toISOString(), stop_reason: 'cancelled' }
+        : { cancel_requested: true },
+      condition: { expression: '#s = :s', names: { '#s': 'status' }, values: { ':s': run.status } },
+    });
+    return runRecordSchema.parse(r);
+  } catch (e) {
+    if ((e as Error).name === 'ConditionFailedError') return cancelRun(d, tenantId, runId, now);
+    throw e;
+  }
+}

@@ -1,0 +1,4 @@
+import { api } from './pipeline/api.js';
+import { getCaptchaPolicy } from '../core/captcha/captcha.js';
+
+export const handler = api('captcha.policy.get', {}, async (req) => ({ body: await getCaptchaPolicy(req.deps.table, req.tenant.tenant_id) }));

@@ -1,0 +1,9 @@
+import { api } from './pipeline/api.js';
+import { secretBody, secretParams } from './schemas/runs.js';
+import { putTenantSecret } from '../core/runs/tenant-secrets.js';
+
+export const handler = api('secrets.put', { params: secretParams, body: secretBody }, async (req) => {
+  req.setResource(req.params.name);
+  await putTenantSecret(req.deps, req.tenant.tenant_id, req.params.name, req.body.value, req.now);
+  return { body: { name: req.params.name, updated_at: req.now.toISOString() } };
+});

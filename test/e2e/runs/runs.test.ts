@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../../support/local-service.js';
+import { startFixtureSite, startCanary, type FixtureSite, type Canary } from '../../fixtures/site/server.js';
+import { run as admin } from '../../../functions/cli/admin.js';
+
+let svc: TestService;
+let site: FixtureSite;
+let canary: Canary;
+
+beforeAll(async () => {
+  canary = await startCanary();
+  site = await startFixtureSite({ canaryUrl: canary.url });
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port}` });
+});
+afterAll(async () => {
+  await svc?.destroy();
+  await site?.close();
+  await canary?.close();
+});
+
+const startRun = (json: unknown, key?: string) => svc.call('/v1/runs', { method: 'POST', json, key });
+const waitRun = async (id: string) => {
+  for (let i = 0; i < 10; i++) {
+    const r = await svc.call(`/v1/runs/${id}?wait=20`);
+    if (['succeeded', 'failed', 'timed_out', 'cancelled', 'blocked'].includes(r.body.status)) return r.body;
+  }
+  throw new Error('run did not finish');
+};
+
+describe('scrapers and runs', () => {
+  it('lists the built-in scrapers with input schemas', async () => {
+    const r = await svc.call('/v1/scrapers');
+    expect(r.status).toBe(200);
+    const ids = r.body.data.map((s: { scraper_id: string }) => s.scraper_id);
+    expect(ids).toEqual(expect.arrayContaining(['page-content', 'css-extract', 'site-crawl']));
+    for (const s of r.body.data) expect(s).toMatchObject({ name: expect.any(String), engine: expect.stringMatching(/^(http|browser|auto)$/), input_schema: expect.any(Object), builtin: true });
+  });
+
+  it('runs page-content: create, poll, results', async () => {
+    const c = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/article` } });
+    expect(c.status).toBe(201);
+    expect(c.body).toMatchObject({ id: expect.stringMatching(/^run_/), status: 'queued', progress: { pages_done: 0 } });
+    const run = await waitRun(c.body.id);
+    expect(run.status).toBe('succeeded');
+    expect(run.progress).toMatchObject({ pages_done: 1, items: 1 });
+    expect(run.stats.requests).toBeGreaterThanOrEqual(1);
+    const res = await svc.call(`/v1/runs/${c.body.id}/results`);
+    expect(res.body.data).toHaveLength(1);
+    expect(res.body.data[0]).toMatchObject({ url: `${site.baseUrl}/article`, status_code: 200, data: { title: expect.any(String), markdown: expect.any(String) } });
+    expect(res.body.next_cursor).toBeNull();
+  });
+
+  it('runs css-extract across 3 pages; results page with a cursor and export as NDJSON and CSV', async () => {
+    const c = await startRun({ scraper_id: 'css-extract', input: { url: `${site.baseUrl}/products?page=1`, item_selector: 'li.product', fields: { name: { selector: '.name' }, price: { selector: '.price' } }, next_page: 'a.next', max_pages: 5 } });
+    expect(c.status).toBe(201);
+    const run = await waitRun(c.body.id);
+    expect(run.status).toBe('succeeded');
+    expect(run.progress.pages_done).toBe(3);
+    const p1 = await svc.call(`/v1/runs/${c.body.id}/results?limit=5`);
+    expect(p1.body.data).toHaveLength(5);
+    const p2 = await svc.call(`/v1/runs/${c.body.id}/results?limit=50&cursor=${p1.body.next_cursor}`);
+    expect(p2.body.data).toHaveLength(7);
+    expect([...p1.body.data, ...p2.body.data].map((i: { data: { name: string } }) => i.data.name)).toEqual(Array.from({ length: 12 }, (_, i) => `Product ${i + 1}`));
+    const nd = await svc.call(`/v1/runs/${c.body.id}/results?format=ndjson`);
+    expect(nd.headers.get('content-type')).toContain('ndjson');
+    expect(nd.text.trim().split('\n')).toHaveLength(12);
+    const csv = await svc.call(`/v1/runs/${c.body.id}/results?format=csv`);
+    expect(csv.text.split('\r\n')[0]).toBe('url,fetched_at,status_code,name,price');
+    expect(csv.text).toContain('Product 12');
+  });
+
+  it('runs site-crawl within max_pages, same-site only, skipping robots-disallowed pages (counted and logged)', async () => {
+    const c = await startRun({ scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/crawl/`, max_pages: 6, max_depth: 2 } });
+    const run = await waitRun(c.body.id);
+    expect(run.status).toBe('succeeded');
+    expect(run.progress.pages_done).toBeLessThanOrEqual(6);
+    expect(run.stats.robots_skipped).toBeGreaterThanOrEqual(1);
+    expect(site.hits('/private/hidden')).toBe(0);
+    const items = (await svc.call(`/v1/runs/${c.body.id}/results`)).body.data;
+    expect(items.every((i: { url: string }) => i.url.startsWith(site.baseUrl))).toBe(true);
+    const logs = (await svc.call(`/v1/runs/${c.body.id}/log`)).body.data;
+    expect(logs.some((l: { decision: string; url: string }) => l.decision === 'robots_skipped' && l.url.includes('/private/'))).toBe(true);
+  });
+
+  it('validates runs: unknown scraper, bad input, forbidden and unauthorized targets', async () => {
+    const u = await startRun({ scraper_id: 'nope', input: {} });
+    expect(u.status).toBe(400);
+    const bad = await startRun({ scraper_id: 'page-content', input: { url: 'not a url' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].path).toBe('body.input.url');
+    for (const url of ['http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', `http://127.0.0.1:${canary.port}/`, 'http://[::ffff:127.0.0.1]/', 'http://2130706433/']) {
+      const f = await startRun({ scraper_id: 'page-content', input: { url } });
+      expect(f.status, url).toBe(400);
+      expect(f.body.code, url).toBe('target_forbidden');
+    }
+    const ftp = await startRun({ scraper_id: 'page-content', input: { url: 'ftp://example.com/x' } });
+    expect(ftp.status).toBe(400);
+    const t = (await admin(['tenants', 'create', '--name', 'strict'], svc.deps.table)) as { tenant_id: string; api_key: string };
+    await admin(['tenants', 'set-policy', t.tenant_id, '--mode', 'allowlist', '--domains', 'example.org'], svc.deps.table);
+    const na = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/` } }, t.api_key);
+    expect(na.status).toBe(400);
+    expect(na.body.code).toBe('target_not_authorized');
+    expect(canary.connections()).toBe(0);
+  });
+
+  it('fails a run whose page redirects to a forbidden address, without touching it', async () => {
+    const c = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/redirect-canary` } });
+    const run = await waitRun(c.body.id);
+    expect(run.status).toBe('failed');
+    expect(run.error.code).toBe('target_forbidden');
+    expect(canary.connections()).toBe(0);
+  });
+
+  it('ends a run at a challenge as blocked and records the encounter; nothing is solved', async () => {
+    const c = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/challenge` } });
+    const run = await waitRun(c.body.id);
+    expect(run.status).toBe('blocked');
+    const enc = await svc.call(`/v1/captcha/encounters?run_id=${c.body.id}`);
+    expect(enc.body.data[0]).toMatchObject({ run_id: c.body.id, kind: 'cloudflare_challenge', action: 'stopped_run' });
+    expect(site.hits('/challenge')).toBe(1);
+  });
+
+  it('cancels a queued/running run, and 409 for a finished one', async () => {
+    const c = await startRun({ scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/crawl/`, max_pages: 50, max_depth: 3 } });
+    const x = await svc.call(`/v1/runs/${c.body.id}/cancel`, { method: 'POST' });
+    expect(x.status).toBe(202);
+    const run = await waitRun(c.body.id);
+    expect(run.status).toBe('cancelled');
+    const again = await svc.call(`/v1/runs/${c.body.id}/cancel`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('conflict');
+  });
+
+  it('ends a run cleanly at its page limit with the reason recorded', async () => {
+    const c = await startRun({ scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/crawl/`, max_pages: 50, max_depth: 3 }, limits: { max_pages: 2 } });
+    const run = await waitRun(c.body.id);
+    expect(run.status).toBe('succeeded');
+    expect(run.stop_reason).toBe('max_pages');
+    expect(run.progress.pages_done).toBe(2);
+  });
+
+  it('marks a dead-lettered run failed with the reason, and a redelivered message never duplicates items', async () => {
+    const { worker } = await import('../../../functions/workers/runs-worker.js');
+    const c = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` } });
+    const run = await waitRun(c.body.id);
+    await worker.handle({ kind: 'run.start', tenant_id: svc.tenantId, run_id: c.body.id }, { receiveCount: 2, messageId: 'dup' });
+    expect((await svc.call(`/v1/runs/${c.body.id}/results`)).body.data).toHaveLength(1);
+    expect((await svc.call(`/v1/runs/${c.body.id}`)).body.finished_at).toBe(run.finished_at);
+
+    const { keys } = await import('../../../functions/core/table-keys.js');
+    const q = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` } });
+    await svc.queue.idle();
+    await svc.deps.table.update(keys.record(svc.tenantId, 'RUN', q.body.id), { set: { status: 'running', finished_at: null } });
+    await worker.onDeadLetter({ kind: 'run.start', tenant_id: svc.tenantId, run_id: q.body.id }, 'worker crashed 3 times');
+    const failed = (await svc.call(`/v1/runs/${q.body.id}`)).body;
+    expect(failed.status).toBe('failed');
+    expect(failed.error.message).toContain('worker crashed 3 times');
+  });
+
+  it('lists runs newest first, filtered by status, and hides other tenants', async () => {
+    const all = await svc.call('/v1/runs?limit=3');
+    expect(all.body.data).toHaveLength(3);
+    const ok = await svc.call('/v1/runs?status=succeeded');
+    expect(ok.body.data.every((r: { status: string }) => r.status === 'succeeded')).toBe(true);
+    const t = (await admin(['tenants', 'create', '--name', 'nosy'], svc.deps.table)) as { api_key: string };
+    expect((await svc.call(`/v1/runs/${all.body.data[0].id}`, { key: t.api_key })).status).toBe(404);
+  });
+});
+
+describe('synchronous scrape', () => {
+  it('scrapes a static page with the http engine', async () => {
+    const r = await svc.call('/v1/scrape', { method: 'POST', json: { url: `${site.baseUrl}/article`, formats: ['markdown', 'links', 'metadata'] } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ url: `${site.baseUrl}/article`, final_url: `${site.baseUrl}/article`, status_code: 200, engine_used: 'http', markdown: expect.any(String) });
+    expect(r.body.html).toBeUndefined();
+  });
+
+  it('extracts fields and refuses robots-disallowed and forbidden targets', async () => {
+    const r = await svc.call('/v1/scrape', { method: 'POST', json: { url: `${site.baseUrl}/products?page=2`, engine: 'http', extract: { fields: { names: { selector: '.name', all: true } } } } });
+    expect(r.body.extracted.names).toEqual(['Product 5', 'Product 6', 'Product 7', 'Product 8']);
+    const robots = await svc.call('/v1/scrape', { method: 'POST', json: { url: `${site.baseUrl}/private/x` } });
+    expect(robots.status).toBe(422);
+    expect(robots.body.code).toBe('robots_disallowed');
+    const f = await svc.call('/v1/scrape', { method: 'POST', json: { url: 'http://192.168.1.1/' } });
+    expect(f.body.code).toBe('target_forbidden');
+  });
+});
