@@ -1,3 +1,64 @@
-import { defineWorker } from './worker-kit.js';
+import { defineWorker, kind } from './worker-kit.js';
+import { getQuery } from '../core/queries/queries.js';
+import { getJob } from '../core/jobs/jobs.js';
+import { fanOut, attemptDelivery, deliveryAttemptMessage } from '../core/webhooks/deliveries.js';
+import { jobCompletedMessage, jobCompletedPayload, runCompletedMessage, runCompletedPayload } from '../core/webhooks/events.js';
+import { syncPutMessage, syncResult } from '../core/sync/bucket-sync.js';
+import { getStorageSettings } from '../core/sync/settings.js';
 
-export const { worker, handler } = defineWorker('deliveries', {});
+export const { worker, handler } = defineWorker('deliveries', {
+  /**
+   * A job run finished: deliver job.completed to the job's webhook_url and to every subscribed
+   * endpoint, and queue the copy to the tenant's bucket when sync is on.
+   */
+  'job.completed': kind({
+    schema: jobCompletedMessage,
+    timeoutMs: 30_000,
+    async run(m, d) {
+      const q = await getQuery(d.table, m.tenant_id, m.query_id);
+      if (q.status !== 'completed' && q.status !== 'failed') throw new Error(`Query ${q.query_id} is ${q.status}, not finished yet`);
+      const job = await getJob(d.table, m.tenant_id, m.job_id).catch(() => undefined); // deleted: registered endpoints only
+      await fanOut(d, {
+        tenantId: m.tenant_id,
+        event: 'job.completed',
+        eventKey: `job.completed:${q.query_id}`,
+        payload: jobCompletedPayload(q, d.config, d.clock.now()),
+        ownUrl: job?.webhook_url ?? null,
+        jobId: m.job_id,
+      });
+      if (q.status === 'completed' && (await getStorageSettings(d.table, m.tenant_id)).sync)
+        await d.queue.send('deliveries', { kind: 'sync.put', tenant_id: m.tenant_id, query_id: q.query_id });
+    },
+  }),
+  /** A run finished (sent by the runs worker): deliver run.completed. */
+  'run.completed': kind({
+    schema: runCompletedMessage,
+    timeoutMs: 30_000,
+    async run(m, d) {
+      await fanOut(d, {
+        tenantId: m.tenant_id,
+        event: 'run.completed',
+        eventKey: `run.completed:${m.run_id}`,
+        payload: runCompletedPayload(m, d.config),
+        ownUrl: m.webhook_url ?? null,
+        runId: m.run_id,
+      });
+    },
+  }),
+  /** One signed POST of one delivery; schedules its own retry. */
+  'delivery.attempt': kind({
+    schema: deliveryAttemptMessage,
+    timeoutMs: 30_000,
+    async run(m, d) {
+      await attemptDelivery(d, m);
+    },
+  }),
+  /** Copy a job result to the tenant's S3-compatible bucket. */
+  'sync.put': kind({
+    schema: syncPutMessage,
+    timeoutMs: 50_000,
+    async run(m, d) {
+      await syncResult(d, m.tenant_id, m.query_id);
+    },
+  }),
+});

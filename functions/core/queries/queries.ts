@@ -57,8 +57,9 @@ export const publicQuery = (q: QueryRecord) => ({
 });
 
 /**
- * Store the query as queued and enqueue it. The record is written first, so a crash before
- * the enqueue leaves a visible queued query that the sweeper re-enqueues, never a lost one.
+ * Store the query as queued and enqueue it. The record is written first, so a crash between
+ * the two writes leaves a visible `queued` query (the caller got no 202 and retries with its
+ * Idempotency-Key), never a run without a record.
  */
 export async function submitQuery(
   table: Table, queue: Queue, tenantId: string, input: QuerySubmit, now: Date, opts: { jobId?: string; jobRunAt?: Date } = {},

@@ -44,7 +44,7 @@ export const storageSettingsSchema = z.object({
   sync: storedSyncSchema.nullable(),
   retention_days: z.number().int().nullable(),
   updated_at: z.string().nullable(),
-  last_test: outcomeSchema.extend({ ok: z.boolean() }).nullable(),
+  last_test: outcomeSchema.nullable(),
   last_sync: outcomeSchema.extend({ query_id: z.string() }).nullable(),
 });
 export type StorageSettings = z.infer<typeof storageSettingsSchema>;

@@ -1,0 +1,63 @@
+import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GuardedHttpAgent, GuardedHttpsAgent } from './guarded-agent.js';
+import type { HostChecker } from '../governance/guarded-connector.js';
+
+/** What bucket sync needs from a customer's S3-compatible bucket. */
+export interface CustomerBucket {
+  put(key: string, body: string | Uint8Array, contentType: string): Promise<void>;
+  close(): void;
+}
+
+export interface CustomerBucketConfig {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}
+
+/**
+ * An S3 client for the customer's endpoint whose every connection goes through the egress guard:
+ * the SDK's node handler is given agents that vet `host:port` at connect time and dial the vetted
+ * address. That covers what a one-off endpoint check cannot: virtual-hosted names
+ * (`<bucket>.<endpoint>`), redirects to other regions and DNS answers that change after the check.
+ * No retries inside the SDK: the queue retries the whole message.
+ *
+ * This is the one place outside adapters/ that builds an AWS SDK client; it talks to a
+ * customer's endpoint with the customer's credentials, not to the service's own infrastructure.
+ */
+export function customerBucket(guard: HostChecker, c: CustomerBucketConfig, opts: { timeoutMs?: number } = {}): CustomerBucket {
+  const httpAgent = new GuardedHttpAgent(guard);
+  const httpsAgent = new GuardedHttpsAgent(guard);
+  const client = new S3Client({
+    endpoint: c.endpoint,
+    region: c.region,
+    credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey },
+    forcePathStyle: c.forcePathStyle,
+    // Many S3-compatible stores reject the flexible checksum headers newer SDKs send by default.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 1,
+    requestHandler: { httpAgent, httpsAgent, connectionTimeout: 10_000, requestTimeout: opts.timeoutMs ?? 30_000 },
+  });
+  return {
+    async put(key, body, contentType) {
+      await client.send(new PutObjectCommand({ Bucket: c.bucket, Key: key, Body: body, ContentType: contentType }));
+    },
+    close() {
+      client.destroy();
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}
+
+/** A readable one-line reason from an S3 (or network, or guard) error. */
+export function s3ErrorMessage(err: unknown): string {
+  const e = err as { name?: string; message?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+  const code = e.Code ?? e.name;
+  const status = e.$metadata?.httpStatusCode;
+  const msg = e.message && e.message !== code && e.message !== 'UnknownError' ? e.message : '';
+  return [code && code !== 'Error' ? code : '', status ? `(HTTP ${status})` : '', msg].filter(Boolean).join(' ').trim() || 'Unknown error';
+}
