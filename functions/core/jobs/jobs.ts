@@ -9,7 +9,7 @@ import { resolveTimeWindow, type TimeWindowInput } from '../queries/time-window.
 import { checkOutboundUrl, egressGuard, type OutboundChecker } from '../events/egress.js';
 import { SOURCE_NAMES, type SourceName } from '../../config.js';
 import type { Deps } from '../../runtime.js';
-import type { Table } from '../../ports/table.js';
+import type { QueryPage, Table } from '../../ports/table.js';
 
 /** A cron string checked with the same parser the scheduler uses; issues land on the field. */
 const scheduleSchema = z
@@ -150,7 +150,7 @@ export async function listJobs(table: Table, tenantId: string, q: { limit: numbe
   const data: JobRecord[] = [];
   let cursor: string | null | undefined = q.cursor;
   for (let i = 0; i < 50 && data.length < q.limit; i++) {
-    const page = await table.query({ pk: keys.tenantPk(tenantId), skBeginsWith: keys.recordPrefix('JOB'), descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined });
+    const page: QueryPage = await table.query({ pk: keys.tenantPk(tenantId), skBeginsWith: keys.recordPrefix('JOB'), descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined });
     for (const it of page.items) {
       const j = jobRecordSchema.parse(it);
       if (!q.status || j.status === q.status) data.push(j);

@@ -24,6 +24,7 @@ export const docs: Record<string, RouteDoc> = {
   'openapi.get': { summary: 'This OpenAPI 3.1 document' },
   'docs.get': { summary: 'Human-readable API reference (HTML)' },
   'tenant.get': { summary: "The calling key's tenant: billing status, limits, target policy, usage" },
+  'mcp.post': { summary: 'MCP agent endpoint (JSON-RPC over Streamable HTTP, stateless); call the tool get_started first' },
   'audit.list': { summary: "The tenant's audit records, newest first", query: auditListQuery },
   ...consoleDocs,
   ...runsDocs,

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AppError, forbidden } from '../errors.js';
+import { serviceInfo } from '../service-info.js';
+import { listScrapers } from '../runs/scraper-catalog.js';
+import { createRun, getRun, waitForRun, runCreateSchema } from '../runs/runs.js';
+import { publicRun } from '../runs/run-record.js';
+import { readItems } from '../runs/run-items.js';
+import { querySubmitSchema, submitQuery, getQuery, publicQuery } from '../queries/queries.js';
+import { listResultFiles, readResultFile } from '../storage/result-files.js';
+import { SERVICE_VERSION } from '../service-info.js';
+import type { EgressGuard } from '../governance/egress-guard.js';
+import type { Tenant } from '../tenancy/tenants.js';
+import type { Deps } from '../../runtime.js';
+
+export interface McpCaller {
+  deps: Deps;
+  tenant: Tenant;
+  scopes: string[];
+  origin: string;
+  guard: EgressGuard;
+  /** Tools called in this request (for the audit record). */
+  called: string[];
+}
+
+const text = (v: unknown) => ({ content: [{ type: 'text' as const, text: typeof v === 'string' ? v : JSON.stringify(v, null, 2) }] });
+const errorResult = (e: unknown) => {
+  const err = e instanceof AppError ? { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } : { code: 'internal_error', message: 'An unexpected error occurred' };
+  return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(err) }] };
+};
+
+/**
+ * The agent surface: the same core calls as the REST API, each scope-checked for the caller's
+ * key; errors come back as tool errors with the API's {code, message}.
+ */
+export function buildMcpServer(c: McpCaller): McpServer {
+  const server = new McpServer({ name: 'gleaner', version: SERVICE_VERSION });
+  const tool = <S extends z.ZodRawShape>(name: string, scope: string | null, description: string, shape: S, fn: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>) => {
+    server.registerTool(name, { description, inputSchema: shape }, (async (args: z.infer<z.ZodObject<S>>) => {
+      c.called.push(name);
+      try {
+        if (scope && !c.scopes.includes('*') && !c.scopes.includes(scope)) throw forbidden(scope);
+        return text(await fn(args));
+      } catch (e) {
+        return errorResult(e);
+      }
+    }) as never);
+  };
+  const now = () => c.deps.clock.now();
+  const t = c.tenant.tenant_id;
+
+  tool('get_started', null, 'Start here: what Gleaner is, the usage rules, and how to use the other tools.', {}, async () => {
+    const info = serviceInfo(c.origin, c.deps.config.env);
+    return [
+      `${info.service} ${info.version}: ${info.what}.`,
+      `Rules: ${info.rules}`,
+      'Runs (scrape web pages): list_scrapers -> start_run {scraper_id, input} -> get_run {run_id, wait_seconds} until status is succeeded -> get_run_results {run_id}.',
+      'Queries (social sources through official APIs): submit_query {prompt, sources, limit} -> get_query {query_id} until completed or failed. Results are also stored: list_storage, get_storage_file {key}.',
+      `Your key's scopes: ${c.scopes.join(', ')}. REST reference: ${info.docs}.`,
+    ].join('\n\n');
+  });
+  tool('list_scrapers', 'scrapers:read', 'List scrapers with their input JSON Schema.', {}, async () => listScrapers(c.deps.table, t));
+  tool('start_run', 'runs:write', 'Start a run of a scraper with an input object.', { scraper_id: z.string(), input: z.record(z.string(), z.unknown()) }, async (a) =>
+    publicRun(await createRun(c.deps, c.guard, c.tenant, runCreateSchema.parse(a), now())));
+  tool('get_run', 'runs:read', 'Get a run; wait_seconds (0-25) long-polls until it finishes.', { run_id: z.string(), wait_seconds: z.number().int().min(0).max(25).optional() }, async (a) =>
+    publicRun(a.wait_seconds ? await waitForRun(c.deps, t, a.run_id, a.wait_seconds) : await getRun(c.deps, t, a.run_id)));
+  tool('get_run_results', 'runs:read', 'Items of a run in scrape order (cursor pages).', { run_id: z.string(), limit: z.number().int().min(1).max(200).optional(), cursor: z.string().optional() }, async (a) =>
+    readItems(c.deps.blobs, await getRun(c.deps, t, a.run_id), a.limit ?? 50, a.cursor));
+  tool('submit_query', 'queries:write', 'Ask a natural-language question against social sources (x, reddit, linkedin, youtube, tiktok, instagram, facebook).', querySubmitSchema.shape, async (a) => {
+    const q = await submitQuery(c.deps.table, c.deps.queue, t, querySubmitSchema.parse(a), now());
+    return { query_id: q.query_id, status: q.status, created_at: q.created_at };
+  });
+  tool('get_query', 'queries:read', 'Poll a query; results when completed, error when failed.', { query_id: z.string() }, async (a) => {
+    const q = await getQuery(c.deps.table, t, a.query_id);
+    const out: Record<string, unknown> = publicQuery(q);
+    if (q.status === 'completed' && q.result_key) out.results = JSON.parse(Buffer.from((await readResultFile(c.deps.table, c.deps.blobs, t, q.result_key)).body).toString('utf8'));
+    return out;
+  });
+  tool('list_storage', 'storage:read', 'List stored JSON result files, newest first.', { job_id: z.string().optional(), limit: z.number().int().min(1).max(200).optional(), cursor: z.string().optional() }, async (a) =>
+    listResultFiles(c.deps.table, t, { limit: a.limit ?? 50, cursor: a.cursor, job_id: a.job_id }));
+  tool('get_storage_file', 'storage:read', 'The raw JSON of a stored result (a file key or a query_id).', { key: z.string() }, async (a) =>
+    JSON.parse(Buffer.from((await readResultFile(c.deps.table, c.deps.blobs, t, a.key)).body).toString('utf8')));
+  return server;
+}

@@ -1,0 +1,9 @@
+import { api } from './pipeline/api.js';
+import { jobIdParams } from './schemas/jobs.js';
+import { jobUpdateSchema, publicJob, updateJob } from '../core/jobs/jobs.js';
+
+export const handler = api('jobs.update', { params: jobIdParams, body: jobUpdateSchema }, async (req) => {
+  req.setResource(req.params.job_id);
+  const job = await updateJob(req.deps, req.tenant.tenant_id, req.params.job_id, req.body, req.now);
+  return { body: publicJob(job, req.now) };
+});

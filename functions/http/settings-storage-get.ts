@@ -1,0 +1,6 @@
+import { api } from './pipeline/api.js';
+import { getStorageSettings, publicStorageSettings } from '../core/sync/settings.js';
+
+export const handler = api('settings.storage.get', {}, async (req) => {
+  return { body: publicStorageSettings(await getStorageSettings(req.deps.table, req.tenant.tenant_id)) };
+});
