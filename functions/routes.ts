@@ -101,6 +101,8 @@ export const routes: Route[] = [
   R({ id: 'settings.storage.test', method: 'POST', path: '/dashboard/api/settings/storage/test', handler: 'functions/http/settings-storage-test.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   // Agent endpoint (MCP, Streamable HTTP, stateless)
   R({ id: 'mcp.post', method: 'POST', path: '/mcp', handler: 'functions/http/mcp-post.ts', scope: 'authenticated', surface: 'mcp', grants: [...TR, 'queue:runs', 'queue:queries', 'results:read'], timeoutSeconds: 29 }),
+  R({ id: 'console.index', method: 'GET', path: '/', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
+  R({ id: 'console.asset', method: 'GET', path: '/console/{proxy+}', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
   R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: TR }),
 ];
 

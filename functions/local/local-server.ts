@@ -17,6 +17,7 @@ import { RateLimiter } from '../core/limits/rate-limiter.js';
 import { bootstrap } from '../core/tenancy/bootstrap.js';
 import { systemClock } from '../ports/clock.js';
 import { log } from '../core/log.js';
+import { sweepRawLogs } from '../core/runs/raw-log.js';
 import { startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
 import { toApiGatewayEvent, fromApiGatewayResult, toHonoPath } from './api-gateway-event.js';
 import type { LocalWorker } from '../workers/worker-kit.js';
@@ -111,6 +112,17 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): P
   await scheduler.start();
   const boot = await bootstrap(table, new Date(), cfg.bootstrapKey);
 
+  // The local stand-in for S3 lifecycle rules and DynamoDB TTL: raw scrape logs older than 90
+  // days are deleted, and (via the jobs worker) result files past a tenant's retention policy.
+  const sweep = async () => {
+    const removed = await sweepRawLogs(table, deps.blobs, new Date()).catch((err) => (log.error('raw log sweep failed', { err }), 0));
+    if (removed) log.info('raw logs past retention deleted', { removed });
+    await queue.send('jobs', { kind: 'storage.sweep' }).catch((err) => log.error('retention sweep enqueue failed', { err }));
+  };
+  const sweeper = setInterval(() => void sweep(), 6 * 3600_000);
+  sweeper.unref();
+  void sweep();
+
   const app = buildApp();
   const server: ServerType = await new Promise((res) => {
     const s = serve({ fetch: app.fetch, port: cfg.port, hostname: '127.0.0.1' }, () => res(s));
@@ -122,6 +134,7 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): P
     url, port, deps, queue, stores, bootstrapKey: boot.apiKey, tenantId: boot.tenant.tenant_id,
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
+      clearInterval(sweeper);
       scheduler.stop();
       queue.stop();
       await deps.audit.flush();
