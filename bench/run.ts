@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { report, type BenchResult } from './stats.js';
 import { benchHotPath } from './hot-path.bench.js';
 import { benchQueries } from './queries.bench.js';
@@ -10,6 +11,12 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   'hot-path': () => benchHotPath(),
   queries: () => benchQueries(),
   bundles: () => benchBundleSizes(),
+  // The engine bench is its own script (it prints its table: http, browser, auto ratios).
+  engine: async () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/engine.bench.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('engine bench failed');
+    return [];
+  },
 };
 const results: BenchResult[] = [];
 for (const [name, fn] of Object.entries(suites)) {

@@ -119,9 +119,13 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
     while (level.length > 0 && !fatal) {
       const active = new Set<Promise<void>>();
       for (;;) {
-        const stop = fatal ? null : halted(ctx);
-        if (stop) stopped = stop;
-        while (!stop && !fatal && active.size < input.concurrency && level.length > 0 && claimed < input.max_pages) {
+        // Ask before every page (not once per batch): the run's limits count pages as they start.
+        while (!fatal && stopped === 'done' && active.size < input.concurrency && level.length > 0 && claimed < input.max_pages) {
+          const stop = halted(ctx);
+          if (stop) {
+            stopped = stop;
+            break;
+          }
           const entry = level.shift()!;
           claimed++;
           const task: Promise<void> = crawlOne(entry).finally(() => active.delete(task));

@@ -1,6 +1,7 @@
 import { EgressGuard } from '../../../functions/core/governance/egress-guard.js';
 import { RobotsPolicy } from '../../../functions/core/governance/robots.js';
 import type { TargetPolicy } from '../../../functions/core/governance/target-policy.js';
+import type { HostGate } from '../../../functions/core/governance/politeness.js';
 import { LocalChromiumLauncher } from '../../../functions/adapters/local/chromium-launcher.js';
 import { BrowserSession } from '../../../functions/core/engine/fetch-browser.js';
 import { createEngine, type ChallengePolicy, type Engine } from '../../../functions/core/engine/pipeline.js';
@@ -43,6 +44,7 @@ export function makeHarness(opts: {
   policy?: TargetPolicy;
   challengePolicy?: ChallengePolicy;
   launcher?: BrowserLauncher;
+  gate?: HostGate;
 }): Harness {
   const { guard, robots, refused } = governance(opts.fixturePort);
   const logs: RawLogEntry[] = [];
@@ -51,6 +53,7 @@ export function makeHarness(opts: {
     guard,
     robots,
     browser: () => BrowserSession.start({ launcher, guard, userAgent: TEST_UA }),
+    gate: opts.gate,
     policy: opts.policy ?? { mode: 'open', domains: [] },
     challengePolicy: opts.challengePolicy ?? 'skip_page',
     userAgent: TEST_UA,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCanary, startFixtureSite, type Canary, type FixtureSite } from '../../fixtures/site/server.js';
+import type { HostGate } from '../../../functions/core/governance/politeness.js';
 import { makeHarness, type Harness } from './harness.js';
 
 let site: FixtureSite;
@@ -192,6 +193,34 @@ describe('engine pipeline: policies', () => {
       expect(hs.logs.at(-1)).toMatchObject({ decision: 'forbidden' });
     } finally {
       await hs.close();
+    }
+  });
+
+  it('waits on the politeness gate per host with the robots crawl-delay, and releases it', async () => {
+    const slow = await startFixtureSite({ crawlDelay: 2 });
+    const calls: [string, number | undefined][] = [];
+    let released = 0;
+    const gate = {
+      acquire: async (host: string, delay?: number) => {
+        calls.push([host, delay]);
+        return async () => {
+          released++;
+        };
+      },
+    } as unknown as HostGate;
+    const hs = makeHarness({ fixturePort: slow.port, gate });
+    try {
+      await hs.engine.scrapePage(`${slow.baseUrl}/about`, { engine: 'http' });
+      await hs.engine.scrapePage(`${slow.baseUrl}/private/x`, { engine: 'http' }); // robots: no fetch, no slot
+      await expect(hs.engine.scrapePage(`${slow.baseUrl}/redirect-canary`, { engine: 'http' })).rejects.toThrow();
+      expect(calls).toEqual([
+        [`127.0.0.1:${slow.port}`, 2],
+        [`127.0.0.1:${slow.port}`, 2],
+      ]);
+      expect(released).toBe(2); // released on failure too
+    } finally {
+      await hs.close();
+      await slow.close();
     }
   });
 
