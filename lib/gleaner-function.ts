@@ -52,6 +52,21 @@ export function bundlingOptions(opts: { browser?: boolean } = {}): BundlingOptio
   };
 }
 
+/** The handler that serves the web console; its bundle gets a copy of the console/ folder. */
+export const CONSOLE_HANDLER = 'functions/http/console-get.ts';
+
+/**
+ * Copies console/ (static files, no build step) next to the bundled handler, where
+ * functions/http/console-get.ts looks for it. Plain `node` so it works wherever esbuild runs.
+ */
+export const consoleAssetHooks = (): NonNullable<BundlingOptions['commandHooks']> => ({
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir: string, outputDir: string) => [
+    `node -e "require('node:fs').cpSync(process.argv[1], process.argv[2], { recursive: true })" "${join(inputDir, 'console')}" "${join(outputDir, 'console')}"`,
+  ],
+});
+
 /** 'runs.create' -> 'RunsCreate': construct ids from row ids. */
 export const pascal = (s: string): string =>
   s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep: string, c: string) => c.toUpperCase());
@@ -93,7 +108,10 @@ export function gleanerFunction(scope: Construct, id: string, props: GleanerFunc
     // Chromium unpacks itself into /tmp.
     ephemeralStorageSize: props.browser ? Size.mebibytes(2048) : undefined,
     environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-    bundling: bundlingOptions({ browser: props.browser }),
+    bundling: {
+      ...bundlingOptions({ browser: props.browser }),
+      ...(props.handler === CONSOLE_HANDLER ? { commandHooks: consoleAssetHooks() } : {}),
+    },
     logGroup,
     description: props.description,
   });

@@ -1,6 +1,6 @@
 import { Stack } from 'aws-cdk-lib';
 import { Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
-import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { CfnSchedule, CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { SchedulerResources } from './runtime-wiring.js';
@@ -37,5 +37,14 @@ export class JobScheduler extends Construct implements SchedulerResources {
     });
     props.jobsQueue.grantSendMessages(role);
     this.role = role;
+
+    // Daily retention sweep (Settings > Storage retention_days): the jobs worker fans it out per tenant.
+    new CfnSchedule(this, 'StorageSweep', {
+      groupName: this.group.ref,
+      scheduleExpression: 'cron(17 3 * * ? *)',
+      scheduleExpressionTimezone: 'UTC',
+      flexibleTimeWindow: { mode: 'FLEXIBLE', maximumWindowInMinutes: 30 },
+      target: { arn: props.jobsQueue.queueArn, roleArn: role.roleArn, input: JSON.stringify({ kind: 'storage.sweep' }) },
+    });
   }
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { api } from './pipeline/api.js';
 import { consoleAssetParams } from './schemas/console.js';
-import type { ApiRequest, Event, Result } from './pipeline/types.js';
+import type { ApiRequest, ApiResult, Event, Result } from './pipeline/types.js';
 
 /**
  * The web console (console_url = `/`): static files from the console/ folder, no build step.
@@ -93,8 +93,8 @@ function assetName(proxy: string | undefined): string | undefined {
   return proxy;
 }
 
-async function serve(req: ApiRequest<unknown, unknown, { proxy?: string }>) {
-  const name = assetName(req.params.proxy);
+async function serve(req: ApiRequest): Promise<ApiResult> {
+  const name = assetName((req.params as { proxy?: string } | undefined)?.proxy);
   const asset = name ? loadAsset(name, req.deps.config.mode === 'local') : undefined;
   if (!asset) {
     return {

@@ -129,6 +129,8 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): P
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  // Absolute links (result_url) need the real origin when the port was chosen by the OS.
+  if (!cfg.publicUrl && ephemeral) deps.config.publicUrl = url;
   if (!opts.quiet && recovered) log.info('re-enqueued unfinished work', { messages: recovered });
   return {
     url, port, deps, queue, stores, bootstrapKey: boot.apiKey, tenantId: boot.tenant.tenant_id,

@@ -10,7 +10,7 @@ export const { worker, handler } = defineWorker('jobs', {
     timeoutMs: 30_000,
     async run(m, d) {
       const r = await handleJobFire(d, m);
-      if (r.kind !== 'started') log.info('job fire did not start a run', { tenant_id: m.tenant_id, job_id: m.job_id, outcome: r.kind, ...('reason' in r ? { reason: r.reason } : {}) });
+      if (r.kind !== 'started') log.debug('job fire did not start a run', { tenant_id: m.tenant_id, job_id: m.job_id, outcome: r.kind, ...('reason' in r ? { reason: r.reason } : {}) });
     },
   }),
   /**

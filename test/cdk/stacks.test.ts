@@ -234,6 +234,8 @@ describe('WorkersStack', () => {
   it('has a schedule group and a role scheduler.amazonaws.com assumes to send to the jobs queue only', () => {
     wk.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
     wk.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: `gleaner-${STAGE}` });
+    // The daily retention sweep goes to the jobs queue.
+    wk.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'cron(17 3 * * ? *)', Target: { Input: JSON.stringify({ kind: 'storage.sweep' }) } });
     const roles = wk.findResources('AWS::IAM::Role', {
       Properties: {
         AssumeRolePolicyDocument: {
@@ -247,14 +249,16 @@ describe('WorkersStack', () => {
     expect(statements.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [logicalId(g.workers.queues.jobs), 'Arn'] }]);
   });
 
-  it('grants each worker only what its row names (jobs: table + send to queries)', () => {
+  it('grants each worker only what its row names (jobs: table, send to queries and jobs, delete results)', () => {
     const jobs = workers.find((w) => w.id === 'jobs')!;
     expect(jobs.grants).not.toContain('kms');
     const statements = roleStatements(wk, fnRoleLogicalId(wk, logicalId(g.workers.functions.jobs)));
     const actions = actionsOf(statements);
-    expect(actions.some((a) => a.startsWith('s3:') || a.startsWith('kms:') || a.startsWith('bedrock:') || a.startsWith('scheduler:'))).toBe(false);
+    expect(actions.some((a) => a.startsWith('kms:') || a.startsWith('bedrock:') || a.startsWith('scheduler:'))).toBe(false);
+    expect(actions.some((a) => a === 's3:GetObject*' || a === 's3:GetObject')).toBe(false);
     const sends = statements.filter((s) => actionsOf([s]).includes('sqs:SendMessage')).map((s) => s.Resource);
-    expect(sends).toEqual([{ 'Fn::GetAtt': [logicalId(g.workers.queues.queries), 'Arn'] }]);
+    expect(sends).toEqual(expect.arrayContaining([{ 'Fn::GetAtt': [logicalId(g.workers.queues.queries), 'Arn'] }, { 'Fn::GetAtt': [logicalId(g.workers.queues.jobs), 'Arn'] }]));
+    expect(sends).toHaveLength(2);
   });
 
   it('lets only the workers that name bedrock invoke models', () => {

@@ -38,7 +38,7 @@ export function buildAwsDeps(): Deps {
         ScheduleExpressionTimezone: 'UTC',
         State: enabled ? ('ENABLED' as const) : ('DISABLED' as const),
         FlexibleTimeWindow: { Mode: 'OFF' as const },
-        Target: { Arn: c.jobsQueueArn!, RoleArn: c.schedulerRoleArn!, Input: JSON.stringify({ kind: 'job.fire', ...payload }) },
+        Target: { Arn: c.jobsQueueArn!, RoleArn: c.schedulerRoleArn!, Input: JSON.stringify({ kind: 'job.fire', ...payload, scheduled_for: '<aws.scheduler.scheduled-time>' }) },
       };
       try {
         await sched.send(new UpdateScheduleCommand(input));

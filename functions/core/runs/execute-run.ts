@@ -166,6 +166,9 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   await addUsage(d.table, tenantId, 'pages', billable, now());
 
   if (failure) {
+    const code = (failure as NodeJS.ErrnoException).code;
+    if (code === 'ENOTFOUND' || code === 'ENODATA')
+      return finish(d, await getRun(d, tenantId, runId), 'failed', 'error', { code: 'target_unresolvable', message: (failure as Error).message }, attempt);
     if (isRetryable(failure) && !(failure instanceof AppError)) throw failure; // the queue retries (a new attempt)
     const err = failure instanceof AppError ? { code: failure.code, message: failure.message } : { code: (failure as NonRetryableError).code ?? 'failed', message: (failure as Error).message };
     return finish(d, await getRun(d, tenantId, runId), 'failed', 'error', err, attempt);

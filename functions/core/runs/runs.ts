@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
-import { badRequest, conflict, notFound, targetForbidden } from '../errors.js';
+import { AppError, badRequest, conflict, notFound, targetForbidden } from '../errors.js';
+import { checkOutboundUrl } from '../events/egress.js';
 import { checkTargetPolicy } from '../governance/target-policy.js';
 import { assertQuota } from '../limits/usage.js';
 import { findScraper } from './scraper-catalog.js';
@@ -48,7 +49,14 @@ export async function checkTargets(guard: EgressGuard, tenant: Tenant, urls: str
     }
     if (!/^https?:$/.test(parsed.protocol)) throw targetForbidden(`Only http and https targets are allowed (got ${parsed.protocol})`);
     checkTargetPolicy(tenant.target_policy, parsed);
-    await guard.checkUrl(parsed);
+    try {
+      await guard.checkUrl(parsed);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA')
+        throw new AppError(400, 'target_unresolvable', `The host ${parsed.hostname} could not be resolved (${code})`);
+      throw e;
+    }
   }
 }
 
@@ -65,7 +73,7 @@ export async function createRun(d: Deps, guard: EgressGuard, tenant: Tenant, bod
   if (!parsed.success)
     throw badRequest(`The input does not match the ${scraper.scraper_id} scraper's input_schema`, parsed.error.issues.map((i) => ({ path: ['body', 'input', ...i.path.map(String)].join('.'), message: i.message })));
   await checkTargets(guard, tenant, targetUrls(parsed.data as Record<string, unknown>));
-  if (body.webhook_url) await guard.checkUrl(body.webhook_url);
+  if (body.webhook_url) await checkOutboundUrl(guard, body.webhook_url, 'webhook_url');
   await assertQuota(d.table, tenant, 'pages', now);
   const run: RunRecord = {
     id: newId('run'),
