@@ -3,7 +3,7 @@ import { AppError, NonRetryableError, badRequest } from '../errors.js';
 import { egressGuard } from '../events/egress.js';
 import { getQuery } from '../queries/queries.js';
 import { keyTimestamp, readResultFile } from '../storage/result-files.js';
-import { customerBucket, s3ErrorMessage, type CustomerBucket, type CustomerBucketConfig } from './customer-bucket.js';
+import { customerBucket, s3ErrorMessage, type CustomerBucket, type CustomerBucketConfig } from '../../adapters/aws/customer-bucket.js';
 import { getStorageSettings, recordSyncOutcome, syncSecret, type StoredSync } from './settings.js';
 import type { Deps } from '../../runtime.js';
 

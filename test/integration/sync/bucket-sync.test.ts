@@ -3,7 +3,7 @@ import { startHarness, type Harness } from '../jobs/harness.js';
 import { startCanary, type Canary } from '../governance/loopback.js';
 import { startFakeBucket, type FakeBucket } from '../../fixtures/s3-bucket.js';
 import { EgressGuard } from '../../../functions/core/governance/index.js';
-import { customerBucket } from '../../../functions/core/sync/customer-bucket.js';
+import { customerBucket } from '../../../functions/adapters/aws/customer-bucket.js';
 import { syncResult, testBucketSync } from '../../../functions/core/sync/bucket-sync.js';
 import { getStorageSettings, putStorageSettings } from '../../../functions/core/sync/settings.js';
 import { sweepRetention, tenantsWithRetention } from '../../../functions/core/sync/retention.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { storageSettingsPutSchema, publicStorageSettings } from '../../../functions/core/sync/settings.js';
 import { syncObjectKey, verifyObjectKey } from '../../../functions/core/sync/bucket-sync.js';
-import { s3ErrorMessage } from '../../../functions/core/sync/customer-bucket.js';
+import { s3ErrorMessage } from '../../../functions/adapters/aws/customer-bucket.js';
 
 const sync = { endpoint: 'https://s3.eu-central-1.amazonaws.com', bucket: 'acme-results', access_key_id: 'AKIAEXAMPLE', secret_access_key: 's3cr3t' };
 

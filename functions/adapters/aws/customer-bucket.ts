@@ -1,6 +1,6 @@
 import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
-import { GuardedHttpAgent, GuardedHttpsAgent } from './guarded-agent.js';
-import type { HostChecker } from '../governance/guarded-connector.js';
+import { GuardedHttpAgent, GuardedHttpsAgent } from '../../core/sync/guarded-agent.js';
+import type { HostChecker } from '../../core/governance/guarded-connector.js';
 
 /** What bucket sync needs from a customer's S3-compatible bucket. */
 export interface CustomerBucket {
