@@ -138,12 +138,9 @@ describe('runSources against the fake platform APIs', () => {
 
   it('a hanging source times out on its own budget; the others finish', async () => {
     const all = await startAll({ reddit: { onRequest: () => new Promise<void>(() => undefined) } });
-    const started = Date.now();
     const res = await runSources(options(all, { timeoutMs: 1500 }));
     expect(res.by_source.reddit).toMatchObject({ status: 'error', count: 0, error: 'reddit timed out after 1.5 s' });
-    expect(res.by_source.reddit.took_ms).toBeGreaterThanOrEqual(1400);
     for (const s of ['x', 'youtube', 'tiktok'] as const) expect(res.by_source[s].status).toBe('ok');
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('retries a rate-limited source through the injected sleep', async () => {
