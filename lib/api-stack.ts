@@ -81,6 +81,7 @@ export class ApiStack extends Stack {
       [ENV.publicUrl]: this.origin,
     };
 
+    const functionLogs = new LogGroup(this, 'FunctionLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     const seen = new Set<string>();
     for (const route of props.routes) {
       const name = pascal(route.id);
@@ -94,6 +95,7 @@ export class ApiStack extends Stack {
         memoryMb: route.memoryMb ?? ROUTE_DEFAULTS.memoryMb,
         timeoutSeconds: route.timeoutSeconds ?? ROUTE_DEFAULTS.timeoutSeconds,
         environment,
+        logGroup: functionLogs,
         description: `Gleaner ${props.stage}: ${key}`,
       });
       applyGrants(fn, route.grants, props.resources);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
 /** The repository root: handler paths in functions/routes.ts are relative to it. */
@@ -80,10 +80,16 @@ export interface GleanerFunctionProps {
   /** Launches Chromium: bundles @sparticuz/chromium as a node module and runs on x86_64. */
   browser?: boolean;
   description?: string;
+  /**
+   * A log group shared with other functions (the API's ~70 functions would otherwise spend 70
+   * of the stack's 500 resources on log groups). Lambda prefixes each log stream with the
+   * function name in a custom log group, so logs stay attributable.
+   */
+  logGroup?: ILogGroup;
 }
 
 /**
- * A NodejsFunction with Gleaner's defaults: nodejs22.x, ESM bundle, its own log group.
+ * A NodejsFunction with Gleaner's defaults: nodejs22.x, ESM bundle, its own (or a shared) log group.
  * arm64, except browser functions: the @sparticuz/chromium npm package ships an x86-64
  * Chromium binary only (its arm64 build is a separate download), so they run on x86_64.
  */
@@ -92,10 +98,12 @@ export function gleanerFunction(scope: Construct, id: string, props: GleanerFunc
   if (!existsSync(entry)) {
     throw new Error(`${id}: handler file ${props.handler} does not exist (entry ${entry})`);
   }
-  const logGroup = new LogGroup(scope, `${id}Logs`, {
-    retention: RetentionDays.ONE_MONTH,
-    removalPolicy: RemovalPolicy.DESTROY,
-  });
+  const logGroup =
+    props.logGroup ??
+    new LogGroup(scope, `${id}Logs`, {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
   return new NodejsFunction(scope, id, {
     entry,
     handler: 'handler',

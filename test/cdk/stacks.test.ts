@@ -62,6 +62,12 @@ afterAll(() => {
   for (const d of outdirs) rmSync(d, { recursive: true, force: true });
 });
 
+describe('CloudFormation limits', () => {
+  it('keeps every stack well under the 500-resource limit (room for more routes)', () => {
+    for (const t of [data, wk, api]) expect(Object.keys(t.toJSON().Resources).length).toBeLessThan(450);
+  });
+});
+
 describe('ApiStack', () => {
   it('has exactly one route per routes row, keyed "METHOD /path"', () => {
     const keys = Object.values(api.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
