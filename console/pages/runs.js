@@ -1,0 +1,232 @@
+// Runs: list, start a run of a scraper, run detail with long-poll, results, exports, cancel.
+import { h, clear, field, select, table, dl, badge, time, fmtBytes, truncate, extLink, sleep, isAbort } from '../lib/dom.js';
+import { download, get, post, seg } from '../lib/api.js';
+import { busy, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'timed_out', 'cancelled', 'blocked'];
+const TERMINAL = new Set(['succeeded', 'failed', 'timed_out', 'cancelled', 'blocked']);
+
+/** An example input from a JSON Schema: required properties, with defaults and sensible samples. */
+export function exampleFor(schema, name = '', depth = 0) {
+  if (!schema || typeof schema !== 'object' || depth > 4) return null;
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+  if (schema.example !== undefined) return schema.example;
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'object': {
+      const out = {};
+      const props = schema.properties ?? {};
+      for (const k of schema.required ?? []) out[k] = exampleFor(props[k], k, depth + 1);
+      if (!Object.keys(props).length && schema.additionalProperties && typeof schema.additionalProperties === 'object')
+        out[name === 'fields' ? 'title' : 'example'] = exampleFor(schema.additionalProperties, 'value', depth + 1);
+      return out;
+    }
+    case 'array':
+      return schema.items ? [exampleFor(schema.items, name, depth + 1)] : [];
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return false;
+    case 'string':
+      if (schema.format === 'uri' || /url$/i.test(name)) return 'https://example.com/';
+      if (name === 'selector') return 'h1';
+      return '';
+    default:
+      return null;
+  }
+}
+
+export const statusBadge = (s) => badge(s, s);
+
+/** {"http": 5, "browser": 1} -> "http × 5, browser × 1". */
+const fmtEngines = (e) =>
+  Array.isArray(e) ? e.join(', ') : typeof e === 'object' ? Object.entries(e).map(([k, v]) => `${k} × ${v}`).join(', ') : String(e);
+
+export async function runsList(page, ctx) {
+  const status = ctx.query.get('status') ?? '';
+  const t = table(
+    [
+      { label: 'Run', render: (r) => h('a', { href: `#/runs/${encodeURIComponent(r.id)}`, class: 'mono' }, r.id) },
+      { label: 'Scraper', render: (r) => r.scraper_id },
+      { label: 'Status', render: (r) => statusBadge(r.status) },
+      { label: 'Pages', render: (r) => `${r.progress?.pages_done ?? 0}${r.progress?.pages_total ? ` / ${r.progress.pages_total}` : ''}` },
+      { label: 'Items', render: (r) => String(r.progress?.items ?? 0) },
+      { label: 'Created', render: (r) => time(r.created_at) },
+    ],
+    { caption: 'Runs', empty: 'No runs yet. Start one above.' },
+  );
+  const p = pager((cursor) => get('/v1/runs', { cursor, status: status || undefined, limit: 25 }, { signal: ctx.signal }), (rows, reset) => {
+    if (reset) t.reset();
+    t.add(rows);
+  });
+
+  // New run form
+  const scraperSel = h('select', { id: 'run-scraper', name: 'scraper_id', required: true }, h('option', { value: '' }, 'Loading scrapers…'));
+  const desc = h('small', { class: 'hint', id: 'run-scraper-desc' });
+  const input = h('textarea', { id: 'run-input', name: 'input', rows: '8', class: 'mono', spellcheck: 'false', required: true });
+  const webhook = h('input', { type: 'url', id: 'run-webhook', name: 'webhook_url', placeholder: 'https://… (optional)' });
+  const start = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Start run');
+  let scrapers = [];
+  const fillExample = () => {
+    const s = scrapers.find((x) => x.scraper_id === scraperSel.value);
+    desc.textContent = s ? `${s.description ?? ''}${s.engine ? ` (engine: ${s.engine})` : ''}` : '';
+    if (s) input.value = JSON.stringify(exampleFor(s.input_schema) ?? {}, null, 2);
+  };
+  scraperSel.addEventListener('change', fillExample);
+  const form = h('form', { class: 'form', 'aria-label': 'Start a run' },
+    h('div', { class: 'field' }, h('label', { for: scraperSel.id }, 'Scraper'), scraperSel, desc),
+    field('Input (JSON)', input, 'Prefilled from the scraper\'s input schema; edit before starting.'),
+    field('Webhook URL', webhook, 'Optional: receives run.completed when the run ends.'),
+    h('div', { class: 'form-actions' }, start));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    let parsed;
+    try {
+      parsed = JSON.parse(input.value || '{}');
+    } catch (err) {
+      showError(new Error(`The input is not valid JSON: ${err.message}`), 'Start run');
+      input.focus();
+      return;
+    }
+    busy(start, async () => {
+      const run = await post('/v1/runs', { scraper_id: scraperSel.value, input: parsed, ...(webhook.value.trim() ? { webhook_url: webhook.value.trim() } : {}) });
+      showNotice(`Run ${run.id} started`);
+      ctx.navigate(`#/runs/${encodeURIComponent(run.id)}`);
+    }, 'Start run');
+  });
+
+  const statusSel = select([{ value: '', label: 'All statuses' }, ...RUN_STATUSES], status, { id: 'runs-status', 'aria-label': 'Filter by status' });
+  statusSel.addEventListener('change', () => ctx.navigate(statusSel.value ? `#/runs?status=${statusSel.value}` : '#/runs'));
+  const refresh = h('button', { type: 'button', class: 'btn' }, 'Refresh');
+  refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Runs'));
+
+  page.append(
+    pageHeader('Runs', statusSel, refresh),
+    h('details', { class: 'card new-run', open: true }, h('summary', {}, h('span', { class: 'h2' }, 'Start a run')), form),
+    section('Recent runs', t.el, p.el),
+  );
+  await Promise.all([
+    busy(refresh, () => p.first(), 'Runs'),
+    busy(start, async () => {
+      scrapers = (await get('/v1/scrapers', {}, { signal: ctx.signal })).data ?? [];
+      clear(scraperSel).append(...scrapers.map((s) => h('option', { value: s.scraper_id }, `${s.name ?? s.scraper_id} (${s.scraper_id})`)));
+      if (!scrapers.length) scraperSel.append(h('option', { value: '' }, 'No scrapers'));
+      fillExample();
+    }, 'Scrapers'),
+  ]);
+}
+
+export async function runDetail(page, ctx) {
+  const id = ctx.params.id;
+  const info = h('div', { id: 'run-info' }, h('p', { class: 'loading' }, 'Loading…'));
+  const cancel = h('button', { type: 'button', class: 'btn btn-danger', hidden: true }, 'Cancel run');
+  const csv = h('button', { type: 'button', class: 'btn' }, 'Export CSV');
+  const ndjson = h('button', { type: 'button', class: 'btn' }, 'Export NDJSON');
+  const resultsBox = h('div', { id: 'run-results' });
+  let run = null;
+
+  csv.addEventListener('click', () => busy(csv, async () => showNotice(`Downloaded ${await download(`/v1/runs/${seg(id)}/results`, { format: 'csv' }, `${id}.csv`)}`), 'Export'));
+  ndjson.addEventListener('click', () => busy(ndjson, async () => showNotice(`Downloaded ${await download(`/v1/runs/${seg(id)}/results`, { format: 'ndjson' }, `${id}.ndjson`)}`), 'Export'));
+  cancel.addEventListener('click', () => {
+    if (!confirm(`Cancel run ${id}?`)) return;
+    busy(cancel, async () => {
+      show(await post(`/v1/runs/${seg(id)}/cancel`));
+      showNotice('Cancel requested');
+    }, 'Cancel');
+  });
+
+  function show(r) {
+    run = r;
+    cancel.hidden = TERMINAL.has(r.status);
+    const s = r.stats ?? {};
+    const pr = r.progress ?? {};
+    clear(info).append(
+      dl([
+        ['Status', h('span', { id: 'run-status' }, statusBadge(r.status), TERMINAL.has(r.status) ? '' : h('span', { class: 'spinner', 'aria-hidden': 'true' }))],
+        ['Scraper', r.scraper_id],
+        ['Created', time(r.created_at)],
+        ['Started', time(r.started_at)],
+        ['Finished', time(r.finished_at)],
+        ['Progress', `${pr.pages_done ?? 0}${pr.pages_total ? ` / ${pr.pages_total}` : ''} pages · ${pr.items ?? 0} items`],
+        ['Requests', `${s.requests ?? 0} requests · ${fmtBytes(s.bytes ?? 0)} · ${s.blocked_requests ?? 0} blocked · ${s.robots_skipped ?? 0} skipped by robots.txt`],
+        r.engines_used && Object.keys(r.engines_used).length ? ['Engines', fmtEngines(r.engines_used)] : null,
+        r.stop_reason ? ['Stop reason', String(r.stop_reason)] : null,
+        r.webhook_url ? ['Webhook', r.webhook_url] : null,
+      ]),
+      r.error ? h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, `Run ${r.status}: `), r.error.message ?? '', r.error.code ? h('span', { class: 'hint' }, ` (${r.error.code})`) : null) : null,
+      h('details', { class: 'sub' }, h('summary', {}, 'Input'), jsonView(r.input ?? {}, { label: 'Run input' })),
+    );
+  }
+
+  let resultsLoadedFor = null;
+  /** Results table: columns from the first data keys seen (at most 6), rebuilt as pages load. */
+  async function loadResults() {
+    const cols = new Set();
+    const all = [];
+    const host = h('div');
+    const p = pager((cursor) => get(`/v1/runs/${seg(id)}/results`, { cursor, limit: 50 }, { signal: ctx.signal }), (rows) => {
+      all.push(...rows);
+      for (const it of all) for (const k of Object.keys(it.data ?? {})) if (cols.size < 6) cols.add(k);
+      const tb = table(
+        [
+          { label: 'URL', render: (it) => extLink(it.url, truncate(it.url, 60)) },
+          { label: 'HTTP', render: (it) => String(it.status_code ?? '') },
+          ...[...cols].map((k) => ({
+            label: k,
+            class: 'data-col',
+            render: (it) => {
+              const v = it.data?.[k];
+              return truncate(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''), 80);
+            },
+          })),
+          { label: 'Fetched', render: (it) => time(it.fetched_at) },
+        ],
+        { caption: 'Results', empty: 'No items yet.' },
+      );
+      tb.add(all);
+      clear(host).append(tb.el);
+    });
+    clear(resultsBox).append(host, p.el);
+    await p.first();
+  }
+
+  page.append(
+    pageHeader(`Run ${id}`, cancel, csv, ndjson),
+    h('p', {}, h('a', { href: '#/runs' }, '← All runs')),
+    section('Status', info),
+    section('Results', resultsBox),
+  );
+
+  try {
+    show(await get(`/v1/runs/${seg(id)}`, {}, { signal: ctx.signal }));
+  } catch (err) {
+    if (isAbort(err)) return;
+    clear(info).append(h('p', { class: 'load-error' }, `Could not load run ${id}.`));
+    showError(err, 'Run');
+    return;
+  }
+  await busy(null, loadResults, 'Results');
+  resultsLoadedFor = run.status;
+  // Long-poll until the run is terminal (the server waits up to 20 s per call).
+  let failures = 0;
+  while (!TERMINAL.has(run.status) && !ctx.signal.aborted) {
+    try {
+      show(await get(`/v1/runs/${seg(id)}`, { wait: 20 }, { signal: ctx.signal }));
+      failures = 0;
+    } catch (err) {
+      if (isAbort(err)) return;
+      if (++failures >= 3) {
+        showError(err, 'Polling the run stopped');
+        return;
+      }
+      await sleep(2000 * failures, ctx.signal).catch(() => undefined);
+    }
+    if (TERMINAL.has(run.status) && resultsLoadedFor !== run.status) {
+      resultsLoadedFor = run.status;
+      await busy(null, loadResults, 'Results');
+    }
+  }
+}

@@ -1,0 +1,347 @@
+// Settings: API keys, bucket sync + retention, source credentials, target policy, audit log.
+import { h, clear, field, checkboxGroup, select, table, dl, badge, time, truncate, nextId } from '../lib/dom.js';
+import { auth, del, get, post, put, seg } from '../lib/api.js';
+import { busy, pageHeader, pager, secretBox, section, showError, showNotice } from '../lib/ui.js';
+import { sourceLabel } from './queries.js';
+
+const TABS = [
+  ['keys', 'API Keys'],
+  ['storage', 'Storage'],
+  ['sources', 'Sources'],
+  ['policy', 'Target policy'],
+  ['audit', 'Audit'],
+];
+
+function settingsShell(page, active, title) {
+  const nav = h('nav', { class: 'subnav', 'aria-label': 'Settings' },
+    h('ul', {}, TABS.map(([id, label]) => h('li', {}, h('a', { href: `#/settings/${id}`, 'aria-current': id === active ? 'page' : false }, label)))));
+  const body = h('div', { class: 'settings-body' });
+  page.append(pageHeader(`Settings · ${title}`), nav, body);
+  return body;
+}
+
+// ---- API Keys ------------------------------------------------------------------------------
+
+const SCOPES = [
+  'scrapers:read', 'runs:read', 'runs:write', 'scrape:write', 'runbooks:read', 'runbooks:write', 'captcha:read', 'captcha:write',
+  'queries:read', 'queries:write', 'jobs:read', 'jobs:write', 'storage:read', 'storage:write', 'webhooks:read', 'webhooks:write', 'admin',
+];
+
+export async function keysPage(page, ctx) {
+  const body = settingsShell(page, 'keys', 'API Keys');
+  const mine = auth.get()?.key_id;
+  const plaintextHost = h('div', { id: 'key-plaintext' });
+
+  const name = h('input', { type: 'text', id: 'key-name', name: 'name', maxlength: '100', required: true, placeholder: 'CI pipeline' });
+  const all = h('input', { type: 'checkbox', id: 'key-scope-all', value: '*' });
+  const scopes = checkboxGroup('Scopes', SCOPES, { name: 'key-scopes', hint: 'Grant only what the key needs. admin covers keys, settings and the console API.' });
+  all.addEventListener('change', () => {
+    for (const b of scopes.boxes) b.input.disabled = all.checked;
+  });
+  const expiry = h('input', { type: 'number', id: 'key-expiry', name: 'expires_in_days', min: '1', max: '3650', step: '1', placeholder: 'never' });
+  const create = h('button', { type: 'submit', class: 'btn btn-primary', id: 'key-create' }, 'Create key');
+  const form = h('form', { class: 'form', 'aria-label': 'Create an API key' },
+    field('Name', name),
+    h('div', { class: 'field' }, h('label', { class: 'check', for: all.id }, all, ' All scopes (*)')),
+    scopes.el,
+    field('Expires after (days)', expiry, 'Leave empty for a key that does not expire.'),
+    h('div', { class: 'form-actions' }, create));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const chosen = all.checked ? ['*'] : scopes.values();
+    if (!chosen.length) {
+      showError(new Error('Pick at least one scope'), 'Create key');
+      return;
+    }
+    busy(create, async () => {
+      const k = await post('/dashboard/api/keys', { name: name.value.trim(), scopes: chosen, ...(expiry.value ? { expires_in_days: Number(expiry.value) } : {}) });
+      clear(plaintextHost).append(secretBox(`New API key "${k.name}"`, k.api_key));
+      form.reset();
+      for (const b of scopes.boxes) b.input.disabled = false;
+      showNotice(`Key ${k.name} created`);
+      await p.first();
+    }, 'Create key');
+  });
+
+  const t = table(
+    [
+      { label: 'Name', render: (k) => [k.name, k.key_id === mine ? h('small', { class: 'hint' }, ' (this console session)') : null] },
+      { label: 'Key', render: (k) => h('code', {}, `${k.prefix ?? ''}…`) },
+      { label: 'Scopes', render: (k) => truncate((k.scopes ?? []).join(', '), 80) },
+      { label: 'Status', render: (k) => badge(k.status, k.status === 'active' ? 'succeeded' : 'cancelled') },
+      { label: 'Created', render: (k) => time(k.created_at) },
+      { label: 'Expires', render: (k) => (k.expires_at ? time(k.expires_at) : 'never') },
+      { label: 'Last used', render: (k) => time(k.last_used_at) },
+      {
+        label: 'Actions',
+        render: (k) => {
+          if (k.status !== 'active') return '';
+          const rotate = h('button', { type: 'button', class: 'btn btn-small' }, 'Rotate');
+          rotate.addEventListener('click', () => {
+            if (!confirm(`Rotate "${k.name}"? A new key is created now; the old one keeps working for 24 hours.`)) return;
+            busy(rotate, async () => {
+              const r = await post(`/dashboard/api/keys/${seg(k.key_id)}/rotate`, { grace_seconds: 86400 });
+              clear(plaintextHost).append(secretBox(`Rotated key "${r.name}"`, r.api_key, `Copy it now: it is shown only once. The old key expires ${r.old_key_expires_at ?? 'in 24 hours'}.`));
+              await p.first();
+            }, 'Rotate key');
+          });
+          const revoke = h('button', { type: 'button', class: 'btn btn-small btn-danger' }, 'Revoke');
+          revoke.addEventListener('click', () => {
+            const warn = k.key_id === mine ? ' This is the key of this console session: you will be logged out.' : '';
+            if (!confirm(`Revoke "${k.name}" now? Calls with it fail at once.${warn}`)) return;
+            busy(revoke, async () => {
+              await del(`/dashboard/api/keys/${seg(k.key_id)}`);
+              showNotice(`Key ${k.name} revoked`);
+              await p.first();
+            }, 'Revoke key');
+          });
+          return h('div', { class: 'actions' }, rotate, revoke);
+        },
+      },
+    ],
+    { caption: 'API keys', empty: 'No keys.' },
+  );
+  const p = pager(async () => get('/dashboard/api/keys', {}, { signal: ctx.signal }), (rows, reset) => {
+    if (reset) t.reset();
+    t.add(rows);
+  });
+  body.append(section('Create an API key', form, plaintextHost), section('Keys', h('div', { id: 'keys-table' }, t.el), p.el));
+  await busy(null, () => p.first(), 'API keys');
+}
+
+// ---- Storage: bucket sync and retention (SPEC.md 2.6) -----------------------------------------
+
+export async function storageSettingsPage(page, ctx) {
+  const body = settingsShell(page, 'storage', 'Storage');
+  const endpoint = h('input', { type: 'url', id: 'sync-endpoint', name: 'endpoint', required: true, placeholder: 'https://s3.eu-west-1.amazonaws.com' });
+  const bucket = h('input', { type: 'text', id: 'sync-bucket', name: 'bucket', required: true, placeholder: 'my-results', spellcheck: 'false' });
+  const keyId = h('input', { type: 'text', id: 'sync-access-key-id', name: 'access_key_id', required: true, autocomplete: 'off', spellcheck: 'false', class: 'mono' });
+  const secret = h('input', { type: 'password', id: 'sync-secret', name: 'secret_access_key', autocomplete: 'new-password', spellcheck: 'false', class: 'mono' });
+  const region = h('input', { type: 'text', id: 'sync-region', name: 'region', placeholder: 'us-east-1', spellcheck: 'false' });
+  const pathStyle = h('input', { type: 'checkbox', id: 'sync-path-style', name: 'force_path_style' });
+  const save = h('button', { type: 'submit', class: 'btn btn-primary', id: 'sync-save-test' }, 'Save and test');
+  const off = h('button', { type: 'button', class: 'btn btn-danger', id: 'sync-off', hidden: true }, 'Turn sync off');
+  const result = h('div', { id: 'sync-result', 'aria-live': 'polite' });
+  const statusHost = h('div');
+  const secretHint = h('small', { class: 'hint', id: 'sync-secret-hint' }, 'Needs s3:PutObject on the bucket. Stored encrypted; never shown again.');
+  secret.setAttribute('aria-describedby', secretHint.id);
+
+  const form = h('form', { class: 'form', 'aria-label': 'Bucket sync' },
+    h('p', { class: 'hint' }, 'Each job result is also written to your own S3-compatible bucket as results/<query_id>/<timestamp>.json.'),
+    field('Endpoint', endpoint, 'URL of an S3-compatible endpoint (AWS, R2, MinIO, …).'),
+    h('div', { class: 'row' }, field('Bucket name', bucket), field('Region', region, 'Optional; us-east-1 when empty.')),
+    h('div', { class: 'row' }, field('Access key ID', keyId), h('div', { class: 'field' }, h('label', { for: secret.id }, 'Secret access key'), secret, secretHint)),
+    h('div', { class: 'field' }, h('label', { class: 'check', for: pathStyle.id }, pathStyle, ' Path-style addressing (endpoint/bucket/key)')),
+    h('div', { class: 'form-actions' }, save, off),
+    result);
+
+  const retention = h('input', { type: 'number', id: 'retention-days', name: 'retention_days', min: '1', max: '36500', step: '1', placeholder: 'keep forever' });
+  const saveRetention = h('button', { type: 'submit', class: 'btn btn-primary', id: 'retention-save' }, 'Save retention');
+  const retentionForm = h('form', { class: 'form', 'aria-label': 'Retention' },
+    field('Delete stored results after (days)', retention, 'Leave empty to keep results until you delete them. Raw scrape logs are always deleted after 90 days.'),
+    h('div', { class: 'form-actions' }, saveRetention));
+
+  // A stored secret may be kept only for the same endpoint and access key id.
+  let stored = null;
+  const secretRule = () => {
+    const keep = !!stored?.secret_access_key_set && endpoint.value.trim() === stored.endpoint && keyId.value.trim() === stored.access_key_id;
+    secret.required = !keep;
+    secret.placeholder = keep ? 'stored (leave empty to keep it)' : stored?.secret_access_key_set ? 'required when the endpoint or key id changes' : '';
+  };
+  endpoint.addEventListener('input', secretRule);
+  keyId.addEventListener('input', secretRule);
+
+  const outcome = (label, o) => (o ? [label, h('span', {}, badge(o.ok ? 'ok' : 'error', o.ok ? 'succeeded' : 'failed'), ' ', time(o.at), o.key ? [' · ', h('code', {}, o.key)] : null, o.error ? ` · ${o.error}` : '')] : [label, 'never']);
+  const show = (s) => {
+    const sync = s.sync;
+    if (sync) {
+      endpoint.value = sync.endpoint;
+      bucket.value = sync.bucket;
+      keyId.value = sync.access_key_id;
+      region.value = sync.region ?? '';
+      pathStyle.checked = !!sync.force_path_style;
+    }
+    stored = sync;
+    secret.placeholder = sync?.secret_access_key_set ? 'stored (leave empty to keep it)' : '';
+    secretRule();
+    off.hidden = !sync;
+    retention.value = s.retention_days ?? '';
+    clear(statusHost).append(dl([
+      ['Bucket sync', sync ? `on → ${sync.bucket} at ${sync.endpoint}` : 'off'],
+      outcome('Last test', s.last_test),
+      outcome('Last sync', s.last_sync),
+      ['Retention', s.retention_days ? `${s.retention_days} days` : 'keep until deleted'],
+    ]));
+  };
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    clear(result);
+    busy([save, off], async () => {
+      const sync = { endpoint: endpoint.value.trim(), bucket: bucket.value.trim(), access_key_id: keyId.value.trim(), force_path_style: pathStyle.checked };
+      if (secret.value) sync.secret_access_key = secret.value;
+      if (region.value.trim()) sync.region = region.value.trim();
+      try {
+        show(await put('/dashboard/api/settings/storage', { sync }));
+      } catch (err) {
+        clear(result).append(h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, 'Not saved: '), err.message ?? String(err)));
+        throw err;
+      }
+      secret.value = '';
+      try {
+        const t = await post('/dashboard/api/settings/storage/test');
+        clear(result).append(h('div', { class: 'ok-box', role: 'status' }, h('strong', {}, 'Saved and tested: '), `wrote ${t.key} to ${t.bucket}.`));
+      } catch (err) {
+        clear(result).append(h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, 'Saved, but the test failed: '), err.message ?? String(err)));
+        showError(err, 'Bucket test');
+      }
+      show(await get('/dashboard/api/settings/storage'));
+    }, 'Save bucket sync');
+  });
+  off.addEventListener('click', () => {
+    if (!confirm('Turn bucket sync off? Stored credentials are deleted.')) return;
+    busy([save, off], async () => {
+      show(await put('/dashboard/api/settings/storage', { sync: null }));
+      clear(result);
+      showNotice('Bucket sync turned off');
+    }, 'Turn sync off');
+  });
+  retentionForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    busy(saveRetention, async () => {
+      show(await put('/dashboard/api/settings/storage', { retention_days: retention.value ? Number(retention.value) : null }));
+      showNotice('Retention saved');
+    }, 'Save retention');
+  });
+
+  body.append(section('Status', statusHost), section('Bucket sync', form), section('Retention', retentionForm));
+  await busy(save, async () => show(await get('/dashboard/api/settings/storage', {}, { signal: ctx.signal })), 'Storage settings');
+}
+
+// ---- Sources: credentials per source (never shown back) ---------------------------------------
+
+export async function sourcesPage(page, ctx) {
+  const body = settingsShell(page, 'sources', 'Sources');
+  body.append(h('p', { class: 'lead' }, 'Queries use each source\'s official API with your own credentials. Values are stored encrypted and never shown again; enter new values to replace them.'));
+  const host = h('div', { class: 'sources' });
+  body.append(host);
+  const load = async () => {
+    const { data } = await get('/dashboard/api/sources', {}, { signal: ctx.signal });
+    clear(host).append(...data.map((s) => sourceCard(s, load)));
+  };
+  await busy(null, load, 'Sources');
+}
+
+function sourceCard(s, reload) {
+  const inputs = (s.credential_fields ?? []).map((f) => ({
+    f,
+    input: h('input', { type: 'password', id: nextId(`src-${s.source}`), name: f.name, autocomplete: 'off', spellcheck: 'false', class: 'mono', placeholder: s.fields?.includes(f.name) ? 'stored (enter a new value to replace)' : f.required ? 'required' : 'optional' }),
+  }));
+  const save = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Save');
+  const remove = h('button', { type: 'button', class: 'btn btn-danger', hidden: !s.configured }, 'Remove');
+  const form = h('form', { class: 'form', 'aria-label': `${sourceLabel(s.source)} credentials` },
+    inputs.map(({ f, input }) => field(`${f.name}${f.required ? '' : ' (optional)'}`, input, f.description)),
+    h('div', { class: 'form-actions' }, save, remove));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const bodyJson = Object.fromEntries(inputs.filter(({ input }) => input.value.trim() !== '').map(({ f, input }) => [f.name, input.value.trim()]));
+    if (!Object.keys(bodyJson).length) {
+      showError(new Error('Enter at least one credential value'), `Save ${s.source}`);
+      return;
+    }
+    busy(save, async () => {
+      await put(`/dashboard/api/sources/${seg(s.source)}`, bodyJson);
+      for (const { input } of inputs) input.value = '';
+      showNotice(`${s.source} credentials saved`);
+      await reload();
+    }, `Save ${s.source}`);
+  });
+  remove.addEventListener('click', () => {
+    if (!confirm(`Remove the stored ${s.source} credentials?`)) return;
+    busy(remove, async () => {
+      await del(`/dashboard/api/sources/${seg(s.source)}`);
+      showNotice(`${s.source} credentials removed`);
+      await reload();
+    }, `Remove ${s.source}`);
+  });
+  const id = nextId('src');
+  return h('section', { class: 'card source', 'aria-labelledby': id },
+    h('div', { class: 'source-head' },
+      h('h2', { id }, sourceLabel(s.source)),
+      s.configured ? badge('configured', 'succeeded') : badge('not configured', 'cancelled'),
+      s.updated_at ? h('small', { class: 'hint' }, ' updated ', time(s.updated_at)) : null),
+    s.configured && s.fields?.length ? h('p', { class: 'hint' }, `Stored fields: ${s.fields.join(', ')}`) : null,
+    h('details', { class: 'sub' }, h('summary', {}, 'What access is needed'), h('p', { class: 'hint' }, s.access ?? '')),
+    form);
+}
+
+// ---- Target policy ------------------------------------------------------------------------
+
+export async function policyPage(page, ctx) {
+  const body = settingsShell(page, 'policy', 'Target policy');
+  const name = nextId('mode');
+  const open = h('input', { type: 'radio', name, value: 'open', id: nextId('mode') });
+  const allow = h('input', { type: 'radio', name, value: 'allowlist', id: nextId('mode') });
+  const domains = h('textarea', { id: 'policy-domains', rows: '8', class: 'mono', spellcheck: 'false', placeholder: 'example.com\nexample.org' });
+  const save = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Save policy');
+  const form = h('form', { class: 'form', 'aria-label': 'Target policy' },
+    h('fieldset', { class: 'field' }, h('legend', {}, 'Mode'),
+      h('label', { class: 'check', for: open.id }, open, ' Open: any public site (private and loopback addresses are always refused)'),
+      h('label', { class: 'check', for: allow.id }, allow, ' Allowlist: only the domains below (and their subdomains)')),
+    field('Domains (one per line)', domains),
+    h('div', { class: 'form-actions' }, save));
+  const show = (p) => {
+    open.checked = p.mode === 'open';
+    allow.checked = p.mode === 'allowlist';
+    domains.value = (p.domains ?? []).join('\n');
+  };
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    busy(save, async () => {
+      const list = domains.value.split(/[\s,]+/).map((d) => d.trim()).filter(Boolean);
+      show(await put('/dashboard/api/settings/target-policy', { mode: allow.checked ? 'allowlist' : 'open', domains: list }));
+      showNotice('Target policy saved');
+    }, 'Save policy');
+  });
+  body.append(section('Which sites runs may collect from', form));
+  await busy(save, async () => show(await get('/dashboard/api/settings/target-policy', {}, { signal: ctx.signal })), 'Target policy');
+}
+
+// ---- Audit log ----------------------------------------------------------------------------
+
+export async function auditPage(page, ctx) {
+  const body = settingsShell(page, 'audit', 'Audit');
+  const action = h('input', { type: 'text', id: 'audit-action', name: 'action', value: ctx.query.get('action') ?? '', placeholder: 'runs.create', spellcheck: 'false' });
+  const outcomeSel = select([{ value: '', label: 'Any' }, 'allowed', 'denied', 'error'], ctx.query.get('outcome') ?? '', { id: 'audit-outcome', name: 'outcome' });
+  const filter = h('button', { type: 'submit', class: 'btn' }, 'Filter');
+  const form = h('form', { class: 'inline-form', role: 'search', 'aria-label': 'Filter the audit log' }, field('Action', action), field('Outcome', outcomeSel), filter);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const q = new URLSearchParams();
+    if (action.value.trim()) q.set('action', action.value.trim());
+    if (outcomeSel.value) q.set('outcome', outcomeSel.value);
+    ctx.navigate(`#/settings/audit${q.toString() ? `?${q}` : ''}`);
+  });
+  const t = table(
+    [
+      { label: 'Time', render: (r) => time(r.ts) },
+      { label: 'Principal', render: (r) => h('span', { class: 'mono' }, `${r.principal?.type ?? ''} ${r.principal?.id ?? ''}`) },
+      { label: 'Surface', render: (r) => r.surface },
+      { label: 'Action', render: (r) => h('code', {}, r.action) },
+      { label: 'Resource', render: (r) => h('span', { class: 'mono break' }, r.resource ?? '—') },
+      { label: 'Outcome', render: (r) => badge(`${r.outcome} ${r.status}`, r.outcome === 'allowed' ? 'succeeded' : r.outcome === 'denied' ? 'blocked' : 'failed') },
+      { label: 'IP', render: (r) => r.ip ?? '—' },
+      { label: 'Request', render: (r) => h('span', { class: 'mono small' }, r.request_id) },
+    ],
+    { caption: 'Audit records', empty: 'No audit records match.' },
+  );
+  const p = pager(
+    (cursor) => get('/dashboard/api/audit', { cursor, limit: 50, action: ctx.query.get('action') || undefined, outcome: ctx.query.get('outcome') || undefined }, { signal: ctx.signal }),
+    (rows, reset) => {
+      if (reset) t.reset();
+      t.add(rows);
+    },
+  );
+  body.append(form, section('Records (newest first)', t.el, p.el));
+  await busy(filter, () => p.first(), 'Audit log');
+}

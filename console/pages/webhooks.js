@@ -1,0 +1,115 @@
+// Webhooks: registered endpoints (secret shown once), delete, delivery log with retry.
+import { h, clear, field, checkboxGroup, table, dl, badge, time, truncate } from '../lib/dom.js';
+import { del, get, post, seg } from '../lib/api.js';
+import { busy, jsonView, pageHeader, pager, secretBox, section, showNotice } from '../lib/ui.js';
+
+const EVENTS = ['job.completed', 'run.completed'];
+
+export async function webhooksList(page, ctx) {
+  const url = h('input', { type: 'url', id: 'webhook-url', name: 'url', required: true, placeholder: 'https://hooks.example.com/gleaner' });
+  const events = checkboxGroup('Events', EVENTS, { checked: ['job.completed'], name: 'webhook-events' });
+  const create = h('button', { type: 'submit', class: 'btn btn-primary', id: 'webhook-create' }, 'Register webhook');
+  const secretHost = h('div', { id: 'webhook-secret' });
+  const form = h('form', { class: 'form', 'aria-label': 'Register a webhook' },
+    field('Endpoint URL', url, 'HTTPS endpoint that receives POST callbacks (Standard Webhooks signatures).'),
+    events.el,
+    h('div', { class: 'form-actions' }, create));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    busy(create, async () => {
+      const w = await post('/v1/webhooks', { url: url.value.trim(), events: events.values() });
+      clear(secretHost).append(secretBox(`Signing secret for ${w.url}`, w.secret, 'Use it to verify the webhook-signature header. It is shown only once.'));
+      url.value = '';
+      showNotice('Webhook registered');
+      await p.first();
+    }, 'Register webhook');
+  });
+
+  const t = table(
+    [
+      { label: 'Endpoint', render: (w) => h('a', { href: `#/webhooks/${encodeURIComponent(w.webhook_id)}`, class: 'break' }, w.url) },
+      { label: 'Events', render: (w) => (w.events ?? []).join(', ') },
+      { label: 'Status', render: (w) => [badge(w.status, w.status === 'enabled' ? 'succeeded' : 'failed'), w.disabled_reason ? h('small', { class: 'hint' }, ` ${w.disabled_reason}`) : null] },
+      { label: 'Created', render: (w) => time(w.created_at) },
+      {
+        label: 'Actions',
+        render: (w) => {
+          const rm = h('button', { type: 'button', class: 'btn btn-small btn-danger' }, 'Delete');
+          rm.addEventListener('click', () => {
+            if (!confirm(`Delete the webhook for ${w.url}?`)) return;
+            busy(rm, async () => {
+              await del(`/v1/webhooks/${seg(w.webhook_id)}`);
+              showNotice('Webhook deleted');
+              await p.first();
+            }, 'Delete webhook');
+          });
+          return h('div', { class: 'actions' }, h('a', { class: 'btn btn-small', href: `#/webhooks/${encodeURIComponent(w.webhook_id)}` }, 'Deliveries'), rm);
+        },
+      },
+    ],
+    { caption: 'Webhooks', empty: 'No webhooks registered.' },
+  );
+  const p = pager((cursor) => get('/v1/webhooks', { cursor, limit: 50 }, { signal: ctx.signal }), (rows, reset) => {
+    if (reset) t.reset();
+    t.add(rows);
+  });
+
+  // The tenant's job-webhook secret signs deliveries to a job's or run's own webhook_url (admin).
+  const jobSecretHost = h('div');
+  const reveal = h('button', { type: 'button', class: 'btn' }, 'Show job-webhook signing secret');
+  reveal.addEventListener('click', () => busy(reveal, async () => {
+    const s = await get('/dashboard/api/settings/webhooks');
+    clear(jobSecretHost).append(secretBox('Job-webhook signing secret', s.signing_secret, 'Signs deliveries to a job\'s or run\'s own webhook_url. Keep it secret.'));
+  }, 'Signing secret'));
+
+  page.append(
+    pageHeader('Webhooks'),
+    section('Register', form, secretHost),
+    section('Endpoints', t.el, p.el),
+    section('Job and run webhook_url signatures', h('p', { class: 'hint' }, 'Webhooks set on a job or run are signed with a separate tenant secret.'), reveal, jobSecretHost),
+  );
+  await busy(null, () => p.first(), 'Webhooks');
+}
+
+export async function webhookDetail(page, ctx) {
+  const id = ctx.params.id;
+  const t = table(
+    [
+      { label: 'Delivery', render: (d) => h('span', { class: 'mono' }, d.delivery_id) },
+      { label: 'Event', render: (d) => d.event },
+      { label: 'Status', render: (d) => badge(d.status, d.status === 'pending' ? 'queued' : d.status) },
+      { label: 'Attempts', render: (d) => String(d.attempts) },
+      { label: 'Last HTTP', render: (d) => (d.last_status_code === null ? '—' : String(d.last_status_code)) },
+      { label: 'Last error', render: (d) => truncate(d.last_error ?? '', 100) },
+      { label: 'Created', render: (d) => time(d.created_at) },
+      {
+        label: 'Actions',
+        render: (d) => {
+          const details = h('details', {}, h('summary', {}, 'Payload and attempts'), jsonView({ payload: d.payload, attempts: d.attempt_log }, { label: 'Delivery' }));
+          if (d.status === 'pending') return details;
+          const retry = h('button', { type: 'button', class: 'btn btn-small' }, 'Retry');
+          retry.addEventListener('click', () => busy(retry, async () => {
+            await post(`/v1/webhooks/${seg(id)}/deliveries/${seg(d.delivery_id)}/retry`);
+            showNotice('Delivery queued again');
+            await p.first();
+          }, 'Retry delivery'));
+          return h('div', {}, retry, details);
+        },
+      },
+    ],
+    { caption: 'Deliveries', empty: 'No deliveries yet.' },
+  );
+  const p = pager((cursor) => get(`/v1/webhooks/${seg(id)}/deliveries`, { cursor, limit: 25 }, { signal: ctx.signal }), (rows, reset) => {
+    if (reset) t.reset();
+    t.add(rows);
+  });
+  const refresh = h('button', { type: 'button', class: 'btn' }, 'Refresh');
+  refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Deliveries'));
+  page.append(
+    pageHeader('Webhook deliveries', refresh),
+    h('p', {}, h('a', { href: '#/webhooks' }, '← All webhooks')),
+    dl([['Webhook', h('span', { class: 'mono' }, id)]]),
+    section('Delivery log', t.el, p.el),
+  );
+  await busy(refresh, () => p.first(), 'Deliveries');
+}
