@@ -26,7 +26,8 @@ let cache: { origin: string; doc: unknown } | undefined;
 export function openApiDocument(origin: string) {
   if (cache?.origin === origin) return cache.doc;
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) {
+  // The console's static files are not part of the API.
+  for (const r of routes.filter((x) => !x.id.startsWith('console.'))) {
     const d = docs[r.id];
     const parameters: unknown[] = [];
     for (const m of r.path.matchAll(/\{(\w+)\+?\}/g)) parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
