@@ -104,6 +104,11 @@ export const routes: Route[] = [
   // Web console (static files from console/, served same-origin at console_url)
   R({ id: 'console.index', method: 'GET', path: '/', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
   R({ id: 'console.asset', method: 'GET', path: '/console/{proxy+}', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
+  // Console API groups (SPEC.md 1): datasets, monitoring, social, studio
+  R({ id: 'datasets.list', method: 'GET', path: '/dashboard/api/datasets', handler: 'functions/http/datasets-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'monitoring.get', method: 'GET', path: '/dashboard/api/monitoring', handler: 'functions/http/monitoring-get.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'social.get', method: 'GET', path: '/dashboard/api/social', handler: 'functions/http/social-get.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'studio.get', method: 'GET', path: '/dashboard/api/studio', handler: 'functions/http/studio-get.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: TR }),
 ];
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { serviceInfoSchema, auditListQuery } from './foundation.js';
 import { consoleDocs } from './console.js';
+import { datasetsQuery } from '../../core/console/overview.js';
 import { queriesDocs } from './queries.js';
 import { runsDocs } from './runs.js';
 import { jobsDocs } from './jobs.js';
@@ -25,6 +26,10 @@ export const docs: Record<string, RouteDoc> = {
   'docs.get': { summary: 'Human-readable API reference (HTML)' },
   'tenant.get': { summary: "The calling key's tenant: billing status, limits, target policy, usage" },
   'mcp.post': { summary: 'MCP agent endpoint (JSON-RPC over Streamable HTTP, stateless); call the tool get_started first' },
+  'datasets.list': { summary: 'Collected data: succeeded runs with items (kind=runs) or stored result files (kind=files)', query: datasetsQuery },
+  'monitoring.get': { summary: 'Last 24 h of runs, queries and challenges; recent failures; usage this month against the plan' },
+  'social.get': { summary: "Each social source's connection state and use by queries in the last 7 days" },
+  'studio.get': { summary: 'Runbook editor catalogue: JSON Schema of every step action, and the runbooks' },
   'audit.list': { summary: "The tenant's audit records, newest first", query: auditListQuery },
   ...consoleDocs,
   ...runsDocs,

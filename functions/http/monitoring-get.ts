@@ -1,0 +1,4 @@
+import { api } from './pipeline/api.js';
+import { monitoring } from '../core/console/overview.js';
+
+export const handler = api('monitoring.get', {}, async (req) => ({ body: await monitoring(req.deps, req.tenant, req.now) }));
