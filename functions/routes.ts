@@ -109,6 +109,11 @@ export const routes: Route[] = [
   R({ id: 'monitoring.get', method: 'GET', path: '/dashboard/api/monitoring', handler: 'functions/http/monitoring-get.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'social.get', method: 'GET', path: '/dashboard/api/social', handler: 'functions/http/social-get.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'studio.get', method: 'GET', path: '/dashboard/api/studio', handler: 'functions/http/studio-get.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'profiles.list', method: 'GET', path: '/dashboard/api/antidetect/profiles', handler: 'functions/http/profiles-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'profiles.create', method: 'POST', path: '/dashboard/api/antidetect/profiles', handler: 'functions/http/profiles-create.ts', scope: 'admin', surface: 'console', grants: TR, creates: true }),
+  R({ id: 'profiles.get', method: 'GET', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-get.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'profiles.put', method: 'PUT', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-put.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'profiles.delete', method: 'DELETE', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-delete.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: TR }),
 ];
 

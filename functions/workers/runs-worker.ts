@@ -21,7 +21,7 @@ const runDeps = async (d: Deps): Promise<RunWorkerDeps> => {
   return {
     deps: d,
     guard: new EgressGuard({ allow: d.config.egressAllow, userAgent: d.config.userAgent }),
-    startBrowser: (guard) => BrowserSession.start({ launcher: l, guard, userAgent: d.config.userAgent }),
+    startBrowser: (guard, profile) => BrowserSession.start({ launcher: l, guard, userAgent: d.config.userAgent, profile }),
     politeness: { maxConcurrent: 2, minDelayMs: 250 },
   };
 };

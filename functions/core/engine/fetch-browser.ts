@@ -13,6 +13,18 @@ export interface BrowserSessionOptions {
   userAgent: string;
   /** Default navigation timeout in ms (default 30 s). */
   timeoutMs?: number;
+  /** Rendering settings applied to every tab (a tenant's browser profile). */
+  profile?: RenderProfile;
+}
+
+/** How tabs render: never identity (the User-Agent stays Gleaner's). */
+export interface RenderProfile {
+  viewport: { width: number; height: number };
+  device_scale_factor: number;
+  is_mobile: boolean;
+  locale: string;
+  timezone: string;
+  color_scheme: 'light' | 'dark';
 }
 
 /** Chromium's own error page: the navigation failed (blocked tunnel, refused connection, ...). */
@@ -32,6 +44,7 @@ export class BrowserSession {
     readonly browser: Browser,
     private readonly proxy: EgressProxy,
     private readonly timeoutMs: number,
+    private readonly profile?: RenderProfile,
   ) {}
 
   /** Start the egress proxy, then the browser behind it. The proxy is closed if the launch fails. */
@@ -39,7 +52,7 @@ export class BrowserSession {
     const proxy = await startEgressProxy(opts.guard);
     try {
       const browser = await opts.launcher.launch({ proxyUrl: proxy.url, userAgent: opts.userAgent });
-      return new BrowserSession(browser, proxy, opts.timeoutMs ?? 30_000);
+      return new BrowserSession(browser, proxy, opts.timeoutMs ?? 30_000, opts.profile);
     } catch (err) {
       await proxy.close();
       throw err;
@@ -64,6 +77,13 @@ export class BrowserSession {
     page.once('close', () => this.pages.delete(page));
     page.setDefaultNavigationTimeout(this.timeoutMs);
     page.setDefaultTimeout(this.timeoutMs);
+    const p = this.profile;
+    if (p) {
+      await page.setViewport({ ...p.viewport, deviceScaleFactor: p.device_scale_factor, isMobile: p.is_mobile, hasTouch: p.is_mobile });
+      await page.emulateTimezone(p.timezone);
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: p.color_scheme }]);
+      await page.setExtraHTTPHeaders({ 'accept-language': `${p.locale},${p.locale.split('-')[0]};q=0.9` });
+    }
     return page;
   }
 

@@ -14,15 +14,16 @@ import { RawLogWriter } from './raw-log.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
 import { resolveTenantSecret } from './tenant-secrets.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
-import type { BrowserSession } from '../engine/fetch-browser.js';
+import type { BrowserSession, RenderProfile } from '../engine/fetch-browser.js';
+import { resolveProfile } from '../profiles/browser-profiles.js';
 import type { ScraperOutcome } from '../scrapers/types.js';
 import type { Deps } from '../../runtime.js';
 
 export interface RunWorkerDeps {
   deps: Deps;
   guard: EgressGuard;
-  /** Starts the run's one browser (behind its egress proxy). */
-  startBrowser: (guard: EgressGuard) => Promise<BrowserSession>;
+  /** Starts the run's one browser (behind its egress proxy), rendering with the profile if given. */
+  startBrowser: (guard: EgressGuard, profile?: RenderProfile) => Promise<BrowserSession>;
   /** Per-host politeness shared by all workers through the table. */
   politeness?: { maxConcurrent: number; minDelayMs: number };
 }
@@ -60,6 +61,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   const tenant = await requireTenant(d.table, tenantId);
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
   const scraper = await findScraper(d.table, tenantId, run.scraper_id, tenant.target_policy, (name) => resolveTenantSecret(d, tenantId, name));
+  const profile = await resolveProfile(d.table, tenantId, run.browser_profile ?? undefined);
   const rawLog = new RawLogWriter(d.table, d.blobs, tenantId, runId, attempt);
   const engines: Record<string, number> = {};
   const robots = new RobotsPolicy({
@@ -73,7 +75,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
     guard: w.guard,
     robots,
     gate: w.politeness ? new HostGate(d.table, w.politeness) : undefined,
-    browser: () => w.startBrowser(w.guard),
+    browser: () => w.startBrowser(w.guard, profile),
     policy: tenant.target_policy,
     challengePolicy: on_challenge,
     userAgent: d.config.userAgent,

@@ -25,6 +25,8 @@ export const runRecordSchema = z.object({
   attempt: z.number().int(),
   item_pages: z.number().int(),
   engines_used: z.record(z.string(), z.number()).default({}),
+  /** Browser profile (rendering settings) for browser pages, if any. */
+  browser_profile: z.string().nullable().default(null),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
@@ -42,4 +44,5 @@ export const publicRun = (r: RunRecord) => ({
   stop_reason: r.stop_reason,
   error: r.error,
   webhook_url: r.webhook_url,
+  browser_profile: r.browser_profile,
 });

@@ -10,6 +10,7 @@ import { fieldsSchema } from '../engine/extract.js';
 import { SCRAPE_FORMATS } from '../engine/types.js';
 import { getRunbook, runbookBodySchema } from '../runbooks/runbooks.js';
 import { getTask, completeTask, failTask } from './scrape-task.js';
+import { resolveProfile } from '../profiles/browser-profiles.js';
 import { resolveTenantSecret } from './tenant-secrets.js';
 import type { RunWorkerDeps } from './execute-run.js';
 
@@ -21,6 +22,7 @@ export const scrapeRequestSchema = z.strictObject({
   extract: z.strictObject({ fields: fieldsSchema }).optional(),
   wait_for: z.string().min(1).max(500).optional(),
   timeout_ms: z.number().int().min(1000).max(60_000).default(30_000),
+  browser_profile: z.string().regex(/^prf_[0-9a-z]{26}$/, 'expected a prf_… id').optional(),
 });
 export type ScrapeRequest = z.infer<typeof scrapeRequestSchema>;
 
@@ -35,6 +37,7 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
   if (task.status !== 'pending') return;
   const tenant = await requireTenant(d.table, tenantId);
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
+  const profile = task.kind === 'scrape' ? await resolveProfile(d.table, tenantId, (task.request as { browser_profile?: string }).browser_profile) : undefined;
   const robots = new RobotsPolicy({
     userAgent: d.config.userAgent,
     fetch: async (url) => {
@@ -43,7 +46,7 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     },
   });
   const engine = createEngine({
-    guard: w.guard, robots, browser: () => w.startBrowser(w.guard), policy: tenant.target_policy,
+    guard: w.guard, robots, browser: () => w.startBrowser(w.guard, profile), policy: tenant.target_policy,
     challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
   });

@@ -6,6 +6,7 @@ import { checkOutboundUrl } from '../events/egress.js';
 import { checkTargetPolicy } from '../governance/target-policy.js';
 import { assertQuota } from '../limits/usage.js';
 import { findScraper } from './scraper-catalog.js';
+import { resolveProfile } from '../profiles/browser-profiles.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { Tenant } from '../tenancy/tenants.js';
@@ -18,6 +19,7 @@ export const runCreateSchema = z.strictObject({
   scraper_id: z.string().min(1).max(100),
   input: z.record(z.string(), z.unknown()),
   webhook_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+  browser_profile: z.string().regex(/^prf_[0-9a-z]{26}$/, 'expected a prf_… id').optional(),
   limits: z
     .strictObject({
       max_pages: z.number().int().min(1).max(100_000).optional(),
@@ -75,6 +77,7 @@ export async function createRun(d: Deps, guard: EgressGuard, tenant: Tenant, bod
   await checkTargets(guard, tenant, targetUrls(parsed.data as Record<string, unknown>));
   if (body.webhook_url) await checkOutboundUrl(guard, body.webhook_url, 'webhook_url');
   await assertQuota(d.table, tenant, 'pages', now);
+  await resolveProfile(d.table, tenant.tenant_id, body.browser_profile);
   const run: RunRecord = {
     id: newId('run'),
     tenant_id: tenant.tenant_id,
@@ -94,6 +97,7 @@ export async function createRun(d: Deps, guard: EgressGuard, tenant: Tenant, bod
     attempt: 0,
     item_pages: 0,
     engines_used: {},
+    browser_profile: body.browser_profile ?? null,
   };
   await d.table.put({ ...keys.record(tenant.tenant_id, 'RUN', run.id), ...run });
   await d.queue.send('runs', { kind: 'run.start', tenant_id: tenant.tenant_id, run_id: run.id });

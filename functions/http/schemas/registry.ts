@@ -2,6 +2,10 @@ import type { z } from 'zod';
 import { serviceInfoSchema, auditListQuery } from './foundation.js';
 import { consoleDocs } from './console.js';
 import { datasetsQuery } from '../../core/console/overview.js';
+import { profileBodySchema } from '../../core/profiles/browser-profiles.js';
+import { pageQuery, idParam } from './common.js';
+
+export const profileIdParams = idParam('profile_id', 'prf');
 import { queriesDocs } from './queries.js';
 import { runsDocs } from './runs.js';
 import { jobsDocs } from './jobs.js';
@@ -30,6 +34,11 @@ export const docs: Record<string, RouteDoc> = {
   'monitoring.get': { summary: 'Last 24 h of runs, queries and challenges; recent failures; usage this month against the plan' },
   'social.get': { summary: "Each social source's connection state and use by queries in the last 7 days" },
   'studio.get': { summary: 'Runbook editor catalogue: JSON Schema of every step action, and the runbooks' },
+  'profiles.list': { summary: 'Browser profiles (antidetect): rendering settings only; the User-Agent always identifies Gleaner', query: pageQuery },
+  'profiles.create': { summary: 'Create a browser profile: viewport, scale, mobile, locale, time zone, colour scheme', body: profileBodySchema, status: 201 },
+  'profiles.get': { summary: 'A browser profile', params: profileIdParams },
+  'profiles.put': { summary: 'Replace a browser profile', params: profileIdParams, body: profileBodySchema },
+  'profiles.delete': { summary: 'Delete a browser profile', params: profileIdParams, status: 204 },
   'audit.list': { summary: "The tenant's audit records, newest first", query: auditListQuery },
   ...consoleDocs,
   ...runsDocs,
