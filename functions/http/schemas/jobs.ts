@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery, listOf } from './common.js';
-import { jobCreateSchema, jobUpdateSchema, jobStatuses } from '../../core/jobs/jobs.js';
-import { webhookCreateSchema, WEBHOOK_EVENTS } from '../../core/webhooks/webhooks.js';
+import { jobCreateSchema, jobUpdateSchema, jobStatuses, jobRecordSchema } from '../../core/jobs/jobs.js';
+import { webhookCreateSchema, webhookRecordSchema } from '../../core/webhooks/webhooks.js';
 import { deliveryStatuses } from '../../core/webhooks/deliveries.js';
 import { storageSettingsPutSchema } from '../../core/sync/settings.js';
 import type { RouteDoc } from './registry.js';
@@ -14,34 +14,12 @@ export const jobsListQuery = pageQuery.extend({ status: z.enum(jobStatuses).opti
 /** Save and test: the same body as PUT settings/storage, or none to test what is saved. */
 export const storageTestBody = storageSettingsPutSchema.optional();
 
-const lastRun = z.object({ query_id: z.string(), started_at: z.string() }).nullable();
-export const jobSchema = z.object({
-  job_id: z.string(),
-  label: z.string(),
-  prompt: z.string(),
-  sources: z.array(z.string()),
-  time_window: z.unknown().nullable(),
-  limit: z.number().int(),
-  schedule: z.string(),
-  webhook_url: z.string().nullable(),
-  status: z.enum(jobStatuses),
-  created_at: z.string(),
-  updated_at: z.string(),
-  next_run_at: z.string().nullable(),
-  last_run: lastRun,
-});
+/** Public job: the stored record without internals, plus the computed next run. */
+export const jobSchema = jobRecordSchema.omit({ tenant_id: true, schedule_name: true }).extend({ next_run_at: z.string().nullable() });
 const jobRunStarted = z.object({ query_id: z.string(), job_id: z.string(), status: z.literal('queued'), created_at: z.string() });
 const querySchema = z.object({ query_id: z.string(), status: z.string(), created_at: z.string(), completed_at: z.string().nullable(), job_id: z.string().nullable() });
 
-const webhookSchema = z.object({
-  webhook_id: z.string(),
-  url: z.string(),
-  events: z.array(z.enum(WEBHOOK_EVENTS)),
-  status: z.enum(['enabled', 'disabled']),
-  created_at: z.string(),
-  disabled_at: z.string().nullable(),
-  disabled_reason: z.string().nullable(),
-});
+const webhookSchema = webhookRecordSchema.omit({ tenant_id: true, secret_ciphertext: true });
 const deliverySchema = z.object({
   delivery_id: z.string(),
   webhook_id: z.string().nullable(),
