@@ -11,7 +11,8 @@ import type { RouteDoc } from './registry.js';
 export const runIdParams = z.strictObject({ id: z.string().regex(/^run_[0-9a-z]{26}$/, 'expected a run_… id') });
 export const runbookIdParams = z.strictObject({ id: z.string().regex(/^rbk_[0-9a-z]{26}$/, 'expected a rbk_… id') });
 export const runsListQuery = pageQuery.extend({ status: z.enum(RUN_STATUSES).optional() });
-export const runGetQuery = z.strictObject({ wait: z.coerce.number().int().min(0).max(25).optional() });
+/** `?wait=N` long-polls; answers after at most 25 s (API Gateway's limit), so clients simply poll again. */
+export const runGetQuery = z.strictObject({ wait: z.coerce.number().int().min(0).max(120).optional() });
 export const runResultsQuery = pageQuery.extend({ format: z.enum(['json', 'ndjson', 'csv']).default('json') });
 export const encountersQuery = pageQuery.extend({ run_id: z.string().max(64).optional() });
 export const secretParams = z.strictObject({ name: z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'secret names are 1-64 letters, digits, _ . -') });
@@ -21,7 +22,7 @@ export const runsDocs: Record<string, RouteDoc> = {
   'scrapers.list': { summary: 'Available scrapers (built-ins and published runbooks) with their input JSON Schema' },
   'runs.create': { summary: 'Start a run of a scraper with an input', body: runCreateSchema, status: 201 },
   'runs.list': { summary: 'Runs, newest first', query: runsListQuery },
-  'runs.get': { summary: 'A run; ?wait=N long-polls up to N seconds for a terminal state', params: runIdParams, query: runGetQuery },
+  'runs.get': { summary: 'A run; ?wait=N long-polls up to N seconds (answers within 25 s at most) for a terminal state', params: runIdParams, query: runGetQuery },
   'runs.cancel': { summary: 'Cancel a queued or running run (409 when finished)', params: runIdParams },
   'runs.results': { summary: 'Items in scrape order, cursor pages; ?format=ndjson|csv exports', params: runIdParams, query: runResultsQuery },
   'runs.log': { summary: 'The raw scrape log of the run: one entry per request with its decision', params: runIdParams },
