@@ -70,6 +70,7 @@ export const routes: Route[] = [
   R({ id: 'captcha.policy.put', method: 'PUT', path: '/v1/captcha/policy', handler: 'functions/http/captcha-policy-put.ts', scope: 'captcha:write', surface: 'api', grants: TR }),
   R({ id: 'secrets.list', method: 'GET', path: '/dashboard/api/secrets', handler: 'functions/http/secrets-list.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'secrets.put', method: 'PUT', path: '/dashboard/api/secrets/{name}', handler: 'functions/http/secrets-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
+  R({ id: 'secrets.delete', method: 'DELETE', path: '/dashboard/api/secrets/{name}', handler: 'functions/http/secrets-delete.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'settings.target-policy.get', method: 'GET', path: '/dashboard/api/settings/target-policy', handler: 'functions/http/target-policy-get.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'settings.target-policy.put', method: 'PUT', path: '/dashboard/api/settings/target-policy', handler: 'functions/http/target-policy-put.ts', scope: 'admin', surface: 'console', grants: TR }),
   // Queries surface

@@ -93,6 +93,25 @@ export const section = (title, ...children) => {
   return h('section', { class: 'card', 'aria-labelledby': id }, h('h2', { id }, title), children);
 };
 
+/**
+ * Tabs as links (a sub-navigation): tabs = [[href, label, key]], the one whose key is `active`
+ * gets aria-current=page. Used by the nav groups (Runs, Social, Data) and Settings; cls 'pills'
+ * draws a smaller segmented control (a choice inside one page).
+ */
+export const subnav = (label, tabs, active, cls = 'subnav') =>
+  h('nav', { class: cls, 'aria-label': label },
+    h('ul', {}, tabs.map(([href, text, key]) => h('li', {}, h('a', { href, 'aria-current': key === active ? 'page' : false }, text)))));
+
+/** The top-level nav groups whose pages share a sub-navigation. */
+export const GROUPS = {
+  runs: { label: 'Runs', tabs: [['#/runs', 'Runs', 'runs'], ['#/captcha', 'Challenges (CAPTCHA)', 'captcha']] },
+  social: { label: 'Social', tabs: [['#/social', 'Overview', 'social'], ['#/queries', 'Queries', 'queries'], ['#/jobs', 'Jobs', 'jobs']] },
+  data: { label: 'Data', tabs: [['#/datasets', 'Datasets', 'datasets'], ['#/storage', 'Storage files', 'storage']] },
+};
+
+/** The sub-navigation of a nav group, with `active` marked. */
+export const groupNav = (group, active) => subnav(GROUPS[group].label, GROUPS[group].tabs, active);
+
 export const button = (text, onclick, attrs = {}) => h('button', { type: 'button', class: 'btn', onclick, ...attrs }, text);
 
 /** Copy text to the clipboard; falls back to selecting the text of an input. */

@@ -1,7 +1,7 @@
 // Jobs: recurring queries (5-field UTC cron). List, create, pause/resume, run now, delete, runs.
 import { h, clear, field, table, dl, badge, time, truncate } from '../lib/dom.js';
 import { del, get, patch, post, seg } from '../lib/api.js';
-import { busy, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+import { busy, groupNav, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
 import { queryFields, queryStatus } from './queries.js';
 
 const jobBadge = (s) => badge(s, s === 'active' ? 'succeeded' : 'cancelled');
@@ -77,6 +77,7 @@ export async function jobsList(page, ctx) {
   refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Jobs'));
   page.append(
     pageHeader('Jobs', refresh),
+    groupNav('social', 'jobs'),
     h('p', { class: 'lead' }, 'A job runs a query on a schedule; each run stores <query_id>_<timestamp>.json in Storage and can notify a webhook.'),
     section('Jobs', t.el, p.el),
     h('details', { class: 'card' }, h('summary', {}, h('span', { class: 'h2' }, 'Create a job')), form),

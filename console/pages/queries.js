@@ -1,7 +1,7 @@
 // Queries: submit a prompt against sources, poll it, show items, summary and per-source status.
 import { h, clear, field, select, checkboxGroup, table, dl, badge, time, truncate, extLink, sleep, isAbort } from '../lib/dom.js';
 import { get, post, seg } from '../lib/api.js';
-import { busy, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+import { busy, groupNav, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
 
 export const SOURCES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'];
 export const SOURCE_LABELS = { x: 'X', reddit: 'Reddit', linkedin: 'LinkedIn', youtube: 'YouTube', tiktok: 'TikTok', instagram: 'Instagram', facebook: 'Facebook' };
@@ -63,7 +63,7 @@ export async function queriesPage(page, ctx) {
   });
   const refresh = h('button', { type: 'button', class: 'btn' }, 'Refresh');
   refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Queries'));
-  page.append(pageHeader('Queries', refresh), section('New query', form), section('Recent queries', t.el, p.el));
+  page.append(pageHeader('Queries', refresh), groupNav('social', 'queries'), section('New query', form), section('Recent queries', t.el, p.el));
   await busy(refresh, () => p.first(), 'Queries');
 }
 

@@ -1,7 +1,7 @@
 // Runs: list, start a run of a scraper, run detail with long-poll, results, exports, cancel.
 import { h, clear, field, select, table, dl, badge, time, fmtBytes, truncate, extLink, sleep, isAbort } from '../lib/dom.js';
 import { download, get, post, seg } from '../lib/api.js';
-import { busy, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+import { busy, groupNav, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'timed_out', 'cancelled', 'blocked'];
 const TERMINAL = new Set(['succeeded', 'failed', 'timed_out', 'cancelled', 'blocked']);
@@ -68,6 +68,11 @@ export async function runsList(page, ctx) {
   const desc = h('small', { class: 'hint', id: 'run-scraper-desc' });
   const input = h('textarea', { id: 'run-input', name: 'input', rows: '8', class: 'mono', spellcheck: 'false', required: true });
   const webhook = h('input', { type: 'url', id: 'run-webhook', name: 'webhook_url', placeholder: 'https://… (optional)' });
+  const profileSel = h('select', { id: 'run-profile', name: 'browser_profile' }, h('option', { value: '' }, 'None (default rendering)'));
+  const profileHint = h('small', { class: 'hint', id: 'run-profile-hint' },
+    'Optional: how browser-engine pages render (viewport, locale, time zone, colour scheme). The User-Agent still identifies Gleaner. Manage them in ',
+    h('a', { href: '#/settings/profiles' }, 'Settings → Browser profiles'), '.');
+  profileSel.setAttribute('aria-describedby', profileHint.id);
   const start = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Start run');
   let scrapers = [];
   const fillExample = () => {
@@ -79,7 +84,9 @@ export async function runsList(page, ctx) {
   const form = h('form', { class: 'form', 'aria-label': 'Start a run' },
     h('div', { class: 'field' }, h('label', { for: scraperSel.id }, 'Scraper'), scraperSel, desc),
     field('Input (JSON)', input, 'Prefilled from the scraper\'s input schema; edit before starting.'),
-    field('Webhook URL', webhook, 'Optional: receives run.completed when the run ends.'),
+    h('div', { class: 'row' },
+      field('Webhook URL', webhook, 'Optional: receives run.completed when the run ends.'),
+      h('div', { class: 'field' }, h('label', { for: profileSel.id }, 'Browser profile'), profileSel, profileHint)),
     h('div', { class: 'form-actions' }, start));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -92,7 +99,10 @@ export async function runsList(page, ctx) {
       return;
     }
     busy(start, async () => {
-      const run = await post('/v1/runs', { scraper_id: scraperSel.value, input: parsed, ...(webhook.value.trim() ? { webhook_url: webhook.value.trim() } : {}) });
+      const body = { scraper_id: scraperSel.value, input: parsed };
+      if (webhook.value.trim()) body.webhook_url = webhook.value.trim();
+      if (profileSel.value) body.browser_profile = profileSel.value;
+      const run = await post('/v1/runs', body);
       showNotice(`Run ${run.id} started`);
       ctx.navigate(`#/runs/${encodeURIComponent(run.id)}`);
     }, 'Start run');
@@ -105,6 +115,7 @@ export async function runsList(page, ctx) {
 
   page.append(
     pageHeader('Runs', statusSel, refresh),
+    groupNav('runs', 'runs'),
     h('details', { class: 'card new-run', open: true }, h('summary', {}, h('span', { class: 'h2' }, 'Start a run')), form),
     section('Recent runs', t.el, p.el),
   );
@@ -114,9 +125,24 @@ export async function runsList(page, ctx) {
       scrapers = (await get('/v1/scrapers', {}, { signal: ctx.signal })).data ?? [];
       clear(scraperSel).append(...scrapers.map((s) => h('option', { value: s.scraper_id }, `${s.name ?? s.scraper_id} (${s.scraper_id})`)));
       if (!scrapers.length) scraperSel.append(h('option', { value: '' }, 'No scrapers'));
+      // #/runs?scraper=rbk_… (from Studio) preselects that scraper.
+      const wanted = ctx.query.get('scraper');
+      if (wanted && scrapers.some((x) => x.scraper_id === wanted)) scraperSel.value = wanted;
       fillExample();
     }, 'Scrapers'),
+    loadProfiles(profileSel, profileHint, ctx.signal),
   ]);
+}
+
+/** Browser profiles for the run form (admin API): a key without admin just gets "None". */
+async function loadProfiles(sel, hint, signal) {
+  try {
+    const { data } = await get('/dashboard/api/antidetect/profiles', { limit: 200 }, { signal, quiet: true });
+    sel.append(...(data ?? []).map((p) => h('option', { value: p.profile_id }, `${p.name} (${p.viewport?.width ?? '?'}×${p.viewport?.height ?? '?'}${p.is_mobile ? ', mobile' : ''}, ${p.locale}, ${p.timezone})`)));
+  } catch (err) {
+    if (isAbort(err)) return;
+    hint.append(` (Profiles could not be loaded: ${err?.message ?? err})`);
+  }
 }
 
 export async function runDetail(page, ctx) {
@@ -155,6 +181,7 @@ export async function runDetail(page, ctx) {
         r.engines_used && Object.keys(r.engines_used).length ? ['Engines', fmtEngines(r.engines_used)] : null,
         r.stop_reason ? ['Stop reason', String(r.stop_reason)] : null,
         r.webhook_url ? ['Webhook', r.webhook_url] : null,
+        r.browser_profile ? ['Browser profile', h('a', { href: `#/settings/profiles?id=${encodeURIComponent(r.browser_profile)}`, class: 'mono' }, r.browser_profile)] : null,
       ]),
       r.error ? h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, `Run ${r.status}: `), r.error.message ?? '', r.error.code ? h('span', { class: 'hint' }, ` (${r.error.code})`) : null) : null,
       h('details', { class: 'sub' }, h('summary', {}, 'Input'), jsonView(r.input ?? {}, { label: 'Run input' })),

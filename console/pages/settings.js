@@ -1,7 +1,7 @@
 // Settings: API keys, bucket sync + retention, source credentials, target policy, audit log.
 import { h, clear, field, checkboxGroup, select, table, dl, badge, time, truncate, nextId } from '../lib/dom.js';
 import { auth, del, get, post, put, seg } from '../lib/api.js';
-import { busy, pageHeader, pager, secretBox, section, showError, showNotice } from '../lib/ui.js';
+import { busy, pageHeader, pager, secretBox, section, showError, showNotice, subnav } from '../lib/ui.js';
 import { sourceLabel } from './queries.js';
 
 const TABS = [
@@ -9,12 +9,13 @@ const TABS = [
   ['storage', 'Storage'],
   ['sources', 'Sources'],
   ['policy', 'Target policy'],
+  ['secrets', 'Secrets'],
+  ['profiles', 'Browser profiles'],
   ['audit', 'Audit'],
 ];
 
 function settingsShell(page, active, title) {
-  const nav = h('nav', { class: 'subnav', 'aria-label': 'Settings' },
-    h('ul', {}, TABS.map(([id, label]) => h('li', {}, h('a', { href: `#/settings/${id}`, 'aria-current': id === active ? 'page' : false }, label)))));
+  const nav = subnav('Settings', TABS.map(([id, label]) => [`#/settings/${id}`, label, id]), active);
   const body = h('div', { class: 'settings-body' });
   page.append(pageHeader(`Settings · ${title}`), nav, body);
   return body;
@@ -344,4 +345,201 @@ export async function auditPage(page, ctx) {
   );
   body.append(form, section('Records (newest first)', t.el, p.el));
   await busy(filter, () => p.first(), 'Audit log');
+}
+
+// ---- Secrets: values for runbook fill steps (names only are ever shown) -------------------
+
+const SECRET_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
+export async function secretsPage(page, ctx) {
+  const body = settingsShell(page, 'secrets', 'Secrets');
+  body.append(h('div', { class: 'callout', role: 'note' },
+    h('p', {}, 'Secrets hold values such as a site password for runbook ', h('code', {}, 'fill'), ' steps, which reference them by name: ',
+      h('code', {}, '{ "action": "fill", "selector": "#password", "value": { "secret": "site_password" } }'), '.'),
+    h('p', {}, 'A secret is filled only on pages whose host is on your ', h('a', { href: '#/settings/policy' }, 'target policy'), ' allowlist (whatever the policy mode), and its value never appears in step logs, results or this console. Values are stored encrypted and cannot be read back: set a new value to replace one.')));
+
+  const name = h('input', { type: 'text', id: 'secret-name', name: 'name', required: true, maxlength: '64', spellcheck: 'false', autocomplete: 'off', class: 'mono', placeholder: 'site_password' });
+  const value = h('input', { type: 'password', id: 'secret-value', name: 'value', required: true, maxlength: '8192', autocomplete: 'new-password', spellcheck: 'false', class: 'mono' });
+  const save = h('button', { type: 'submit', class: 'btn btn-primary', id: 'secret-save' }, 'Save secret');
+  const form = h('form', { class: 'form', 'aria-label': 'Set a secret' },
+    h('div', { class: 'row' },
+      field('Name', name, '1-64 letters, digits, _ . - starting with a letter. An existing name is replaced.'),
+      field('Value', value, 'Write-only: it is never shown again.')),
+    h('div', { class: 'form-actions' }, save));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const n = name.value.trim();
+    if (!SECRET_NAME.test(n)) {
+      showError(new Error('A secret name is 1-64 letters, digits, _ . - and starts with a letter'), 'Save secret');
+      name.focus();
+      return;
+    }
+    busy(save, async () => {
+      const exists = t.tbody.querySelector(`tr[data-name="${CSS.escape(n)}"]`);
+      await put(`/dashboard/api/secrets/${seg(n)}`, { value: value.value });
+      value.value = '';
+      name.value = '';
+      showNotice(`Secret ${n} ${exists ? 'replaced' : 'saved'}`);
+      await load();
+    }, 'Save secret');
+  });
+
+  const t = table(
+    [
+      { label: 'Name', render: (s) => h('code', {}, s.name) },
+      { label: 'Updated', render: (s) => time(s.updated_at) },
+      { label: 'Reference', render: (s) => h('code', { class: 'small' }, JSON.stringify({ secret: s.name })) },
+      {
+        label: 'Actions',
+        render: (s) => {
+          const b = h('button', { type: 'button', class: 'btn btn-small', 'aria-label': `Replace the value of ${s.name}` }, 'Replace value');
+          b.addEventListener('click', () => {
+            name.value = s.name;
+            value.value = '';
+            value.focus();
+          });
+          return b;
+        },
+      },
+    ],
+    { caption: 'Secrets', empty: 'No secrets yet.' },
+  );
+  const load = async () => {
+    const { data } = await get('/dashboard/api/secrets', {}, { signal: ctx.signal });
+    t.reset();
+    t.add((data ?? []).slice().sort((a, b) => a.name.localeCompare(b.name)));
+    for (const tr of t.tbody.querySelectorAll('tr')) {
+      const code = tr.querySelector('td code');
+      if (code) tr.dataset.name = code.textContent;
+    }
+  };
+  body.append(section('Set a secret', form), section('Secrets', h('div', { id: 'secrets-table' }, t.el)));
+  await busy(save, load, 'Secrets');
+}
+
+// ---- Browser profiles (console "antidetect"): rendering settings only --------------------------
+
+const PROFILE_DEFAULTS = { name: '', viewport: { width: 1280, height: 900 }, device_scale_factor: 1, is_mobile: false, locale: 'en-US', timezone: 'UTC', color_scheme: 'light' };
+const TIME_ZONES = ['UTC', 'Europe/London', 'Europe/Berlin', 'Europe/Paris', 'America/New_York', 'America/Chicago', 'America/Los_Angeles', 'America/Sao_Paulo', 'Asia/Tokyo', 'Asia/Singapore', 'Asia/Kolkata', 'Australia/Sydney'];
+
+export async function profilesPage(page, ctx) {
+  const body = settingsShell(page, 'profiles', 'Browser profiles');
+  body.append(h('div', { class: 'callout', role: 'note' },
+    h('p', {}, 'A browser profile changes how pages render in the browser engine: viewport, device scale, touch/mobile, locale (Accept-Language), time zone and colour scheme, so you see a page as a given audience does. Pick one when you start a run.'),
+    h('p', {}, h('strong', {}, 'Profiles change rendering only. '), 'The User-Agent always identifies Gleaner; profiles never spoof fingerprints, rotate identities or get around challenges.')));
+
+  let editing = null; // profile_id being edited, or null for a new one
+  const name = h('input', { type: 'text', id: 'profile-name', name: 'name', required: true, maxlength: '100', placeholder: 'Berlin phone' });
+  const width = h('input', { type: 'number', id: 'profile-width', name: 'width', min: '320', max: '3840', step: '1', required: true });
+  const height = h('input', { type: 'number', id: 'profile-height', name: 'height', min: '240', max: '2160', step: '1', required: true });
+  const scale = h('input', { type: 'number', id: 'profile-scale', name: 'device_scale_factor', min: '1', max: '3', step: '0.25', required: true });
+  const mobile = h('input', { type: 'checkbox', id: 'profile-mobile', name: 'is_mobile' });
+  const locale = h('input', { type: 'text', id: 'profile-locale', name: 'locale', required: true, maxlength: '35', spellcheck: 'false', placeholder: 'en-US', pattern: '[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*' });
+  const tzList = h('datalist', { id: 'profile-tz-list' }, TIME_ZONES.map((z) => h('option', { value: z })));
+  const tz = h('input', { type: 'text', id: 'profile-timezone', name: 'timezone', required: true, maxlength: '64', spellcheck: 'false', list: tzList.id, placeholder: 'Europe/Berlin' });
+  const tzHint = h('small', { class: 'hint', id: 'profile-timezone-hint' }, 'An IANA time zone such as Europe/Berlin (suggestions as you type).');
+  tz.setAttribute('aria-describedby', tzHint.id);
+  const scheme = select([{ value: 'light', label: 'Light' }, { value: 'dark', label: 'Dark' }], 'light', { id: 'profile-scheme', name: 'color_scheme' });
+  const formTitle = h('h2', { id: 'profile-form-title' }, 'New browser profile');
+  const save = h('button', { type: 'submit', class: 'btn btn-primary', id: 'profile-save' }, 'Create profile');
+  const cancel = h('button', { type: 'button', class: 'btn', id: 'profile-cancel', hidden: true }, 'Cancel editing');
+
+  const fill = (p) => {
+    name.value = p.name;
+    width.value = String(p.viewport?.width ?? 1280);
+    height.value = String(p.viewport?.height ?? 900);
+    scale.value = String(p.device_scale_factor ?? 1);
+    mobile.checked = !!p.is_mobile;
+    locale.value = p.locale ?? 'en-US';
+    tz.value = p.timezone ?? 'UTC';
+    scheme.value = p.color_scheme ?? 'light';
+  };
+  const startEdit = (p) => {
+    editing = p ? p.profile_id : null;
+    fill(p ?? PROFILE_DEFAULTS);
+    formTitle.textContent = p ? `Edit ${p.name}` : 'New browser profile';
+    save.textContent = p ? 'Save changes' : 'Create profile';
+    cancel.hidden = !p;
+    if (p) {
+      formCard.scrollIntoView({ block: 'start' });
+      name.focus();
+    }
+  };
+  const form = h('form', { class: 'form', 'aria-labelledby': formTitle.id },
+    field('Name', name),
+    h('div', { class: 'row' },
+      field('Viewport width (px)', width, '320 to 3840'),
+      field('Viewport height (px)', height, '240 to 2160'),
+      field('Device scale factor', scale, '1 to 3 (2 = a high-density phone screen)')),
+    h('div', { class: 'field' }, h('label', { class: 'check', for: mobile.id }, mobile, ' Mobile (touch events, mobile viewport meta)')),
+    h('div', { class: 'row' },
+      field('Locale', locale, 'A BCP 47 tag such as en-US or de-DE; also sent as Accept-Language.'),
+      h('div', { class: 'field' }, h('label', { for: tz.id }, 'Time zone'), tz, tzList, tzHint),
+      field('Colour scheme', scheme, 'prefers-color-scheme as the page sees it.')),
+    h('div', { class: 'form-actions' }, save, cancel));
+  const formCard = h('section', { class: 'card', 'aria-labelledby': formTitle.id }, formTitle, form);
+  cancel.addEventListener('click', () => startEdit(null));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const json = {
+      name: name.value.trim(),
+      viewport: { width: Number(width.value), height: Number(height.value) },
+      device_scale_factor: Number(scale.value),
+      is_mobile: mobile.checked,
+      locale: locale.value.trim(),
+      timezone: tz.value.trim(),
+      color_scheme: scheme.value,
+    };
+    busy([save, cancel], async () => {
+      const p = editing
+        ? await put(`/dashboard/api/antidetect/profiles/${seg(editing)}`, json)
+        : await post('/dashboard/api/antidetect/profiles', json);
+      showNotice(`Browser profile ${p.name} ${editing ? 'saved' : 'created'}`);
+      startEdit(null);
+      await pg.first();
+    }, editing ? 'Save browser profile' : 'Create browser profile');
+  });
+
+  const t = table(
+    [
+      { label: 'Name', render: (p) => h('span', {}, p.name, h('br'), h('small', { class: 'mono hint' }, p.profile_id)) },
+      { label: 'Viewport', render: (p) => `${p.viewport?.width}×${p.viewport?.height} @${p.device_scale_factor}x` },
+      { label: 'Mobile', render: (p) => (p.is_mobile ? 'yes' : 'no') },
+      { label: 'Locale', render: (p) => p.locale },
+      { label: 'Time zone', render: (p) => p.timezone },
+      { label: 'Colour scheme', render: (p) => p.color_scheme },
+      { label: 'Updated', render: (p) => time(p.updated_at) },
+      {
+        label: 'Actions',
+        render: (p) => {
+          const edit = h('button', { type: 'button', class: 'btn btn-small', 'aria-label': `Edit ${p.name}` }, 'Edit');
+          edit.addEventListener('click', () => startEdit(p));
+          const rm = h('button', { type: 'button', class: 'btn btn-small btn-danger', 'aria-label': `Delete ${p.name}` }, 'Delete');
+          rm.addEventListener('click', () => {
+            if (!confirm(`Delete the browser profile "${p.name}"? Runs that name it are refused from now on.`)) return;
+            busy(rm, async () => {
+              await del(`/dashboard/api/antidetect/profiles/${seg(p.profile_id)}`);
+              showNotice(`Browser profile ${p.name} deleted`);
+              if (editing === p.profile_id) startEdit(null);
+              await pg.first();
+            }, 'Delete browser profile');
+          });
+          return h('div', { class: 'actions' }, edit, rm);
+        },
+      },
+    ],
+    { caption: 'Browser profiles', empty: 'No browser profiles yet. Runs use the default rendering (1280×900, en-US, UTC, light).' },
+  );
+  const pg = pager((cursor) => get('/dashboard/api/antidetect/profiles', { cursor, limit: 50 }, { signal: ctx.signal }), (rows, reset) => {
+    if (reset) t.reset();
+    t.add(rows);
+  });
+  startEdit(null);
+  body.append(formCard, section('Profiles', h('div', { id: 'profiles-table' }, t.el), pg.el));
+  await busy(null, () => pg.first(), 'Browser profiles');
+  // #/settings/profiles?id=prf_… (from a run's detail) opens that profile for editing.
+  const wanted = ctx.query.get('id');
+  if (wanted && !ctx.signal.aborted) {
+    await busy(null, async () => startEdit(await get(`/dashboard/api/antidetect/profiles/${seg(wanted)}`, {}, { signal: ctx.signal })), 'Browser profile');
+  }
 }

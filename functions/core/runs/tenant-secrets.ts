@@ -1,5 +1,5 @@
 import { keys } from '../table-keys.js';
-import { badRequest } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import type { Deps } from '../../runtime.js';
 
 /** Tenant secrets referenced by runbook `fill` steps (`{secret: name}`), stored encrypted. */
@@ -12,6 +12,10 @@ export async function resolveTenantSecret(d: Deps, tenantId: string, name: strin
   const i = await d.table.get(keys.record(tenantId, 'SECRET', name));
   if (!i) throw badRequest(`The runbook needs the secret "${name}"; add it with PUT /dashboard/api/secrets/${name}`);
   return d.secrets.decrypt(String(i.ciphertext), { tenant_id: tenantId, purpose: 'runbook-secret', name });
+}
+
+export async function deleteTenantSecret(d: Deps, tenantId: string, name: string): Promise<void> {
+  if (!(await d.table.delete(keys.record(tenantId, 'SECRET', name)))) throw notFound('Secret');
 }
 
 export async function listTenantSecrets(d: Deps, tenantId: string) {

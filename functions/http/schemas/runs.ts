@@ -38,6 +38,7 @@ export const runsDocs: Record<string, RouteDoc> = {
   'captcha.policy.put': { summary: 'Set the challenge policy', body: captchaPolicySchema },
   'secrets.list': { summary: 'Names of tenant secrets usable by runbook fill steps (values never returned)' },
   'secrets.put': { summary: 'Store a tenant secret (encrypted)', params: secretParams, body: secretBody },
+  'secrets.delete': { summary: 'Delete a tenant secret', params: secretParams, status: 204 },
   'settings.target-policy.get': { summary: "The tenant's target policy" },
   'settings.target-policy.put': { summary: 'Set the target policy: open (any public site) or allowlist', body: targetPolicySchema },
 };

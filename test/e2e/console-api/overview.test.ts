@@ -49,3 +49,14 @@ describe('console API groups', () => {
     expect((await svc.call('/dashboard/api/monitoring', { key: k.api_key })).status).toBe(403);
   });
 });
+
+describe('tenant secrets', () => {
+  it('stores a secret without ever returning it, and deletes it', async () => {
+    expect((await svc.call('/dashboard/api/secrets/site_password', { method: 'PUT', json: { value: 'hunter2-very-secret' } })).status).toBe(200);
+    const list = await svc.call('/dashboard/api/secrets');
+    expect(list.body.data.map((s: { name: string }) => s.name)).toContain('site_password');
+    expect(list.text).not.toContain('hunter2');
+    expect((await svc.call('/dashboard/api/secrets/site_password', { method: 'DELETE' })).status).toBe(204);
+    expect((await svc.call('/dashboard/api/secrets/site_password', { method: 'DELETE' })).status).toBe(404);
+  });
+});

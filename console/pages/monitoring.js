@@ -1,0 +1,89 @@
+// Monitoring: the last 24 h of runs, queries and challenges; recent failures; usage against the plan.
+import { h, clear, table, dl, badge, time, truncate, nextId } from '../lib/dom.js';
+import { get } from '../lib/api.js';
+import { busy, pageHeader, section } from '../lib/ui.js';
+import { RUN_STATUSES } from './runs.js';
+
+const QUERY_STATUSES = ['queued', 'running', 'completed', 'failed'];
+const CHALLENGE_KINDS = ['recaptcha', 'hcaptcha', 'turnstile', 'cloudflare_challenge', 'unknown'];
+const BILLING_BADGE = { active: 'succeeded', past_due: 'blocked', suspended: 'failed' };
+
+/** A tile: a big total and a list of "badge count" lines (known keys first, then any others). */
+function tile(id, title, total, counts, known, { badgeKind = (k) => k } = {}) {
+  const keys = [...known, ...Object.keys(counts ?? {}).filter((k) => !known.includes(k))];
+  const headId = nextId('tile');
+  return h('section', { class: 'card stat', id, 'aria-labelledby': headId },
+    h('h2', { id: headId }, title),
+    h('p', { class: 'stat-num' }, String(total ?? 0)),
+    h('ul', { class: 'counts' },
+      keys.map((k) => {
+        const n = counts?.[k] ?? 0;
+        return h('li', { class: n ? '' : 'zero', dataset: { key: k } }, badge(k, badgeKind(k)), h('span', { class: 'count' }, String(n)));
+      })));
+}
+
+/** "used of limit" with a <meter> when the plan caps it. */
+function usageLine(used, limit) {
+  if (limit === null || limit === undefined) return h('span', {}, `${used ?? 0} used · no monthly limit`);
+  const pct = limit > 0 ? Math.round(((used ?? 0) / limit) * 100) : 100;
+  return h('span', { class: 'usage' },
+    h('meter', { min: '0', max: String(limit), low: String(Math.round(limit * 0.8)), high: String(Math.round(limit * 0.95)), optimum: '0', value: String(Math.min(used ?? 0, limit)), 'aria-label': `${used ?? 0} of ${limit}` }),
+    ` ${used ?? 0} of ${limit} (${pct}%)`);
+}
+
+export async function monitoringPage(page, ctx) {
+  const tiles = h('div', { class: 'stats', id: 'mon-tiles' }, h('p', { class: 'loading' }, 'Loading…'));
+  const usageHost = h('div', { id: 'mon-usage' });
+  const failures = table(
+    [
+      { label: 'What', render: (f) => (f.kind === 'run' ? 'Run' : 'Query') },
+      { label: 'Id', render: (f) => h('a', { href: f.kind === 'run' ? `#/runs/${encodeURIComponent(f.id)}` : `#/queries/${encodeURIComponent(f.id)}`, class: 'mono' }, f.id) },
+      { label: 'Status', render: (f) => badge(f.status, f.status) },
+      { label: 'When', render: (f) => time(f.at) },
+      { label: 'Error', class: 'wide', render: (f) => truncate(f.error ?? '', 200) },
+    ],
+    { caption: 'Recent failures', empty: 'No failed, timed-out or blocked runs and no failed queries in the last 24 hours.' },
+  );
+  const windowNote = h('p', { class: 'lead', id: 'mon-window' }, 'The last 24 hours.');
+  const refresh = h('button', { type: 'button', class: 'btn' }, 'Refresh');
+
+  const show = (m) => {
+    windowNote.replaceChildren('The last 24 hours: ', time(m.window?.since), ' to ', time(m.window?.until), '.');
+    const r = m.runs ?? {};
+    clear(tiles).append(
+      tile('mon-runs', 'Runs', r.total, r.by_status, RUN_STATUSES),
+      tile('mon-queries', 'Queries', m.queries?.total, m.queries?.by_status, QUERY_STATUSES),
+      tile('mon-challenges', 'Challenges met', m.challenges?.total, m.challenges?.by_kind, CHALLENGE_KINDS, { badgeKind: () => 'blocked' }),
+      h('section', { class: 'card stat', id: 'mon-pages', 'aria-label': 'Pages' },
+        h('h2', {}, 'Pages'),
+        h('p', { class: 'stat-num' }, String(r.pages ?? 0)),
+        dl([
+          ['Blocked requests', String(r.blocked_requests ?? 0)],
+          ['Skipped by robots.txt', String(r.robots_skipped ?? 0)],
+        ])),
+    );
+    failures.reset();
+    failures.add(m.recent_failures ?? []);
+    const u = m.usage ?? {};
+    const lim = u.limits ?? {};
+    clear(usageHost).append(dl([
+      ['Month', `${u.month ?? ''} (UTC)`],
+      ['Pages', usageLine(u.pages, lim.monthly_pages)],
+      ['Results', usageLine(u.results, lim.monthly_results)],
+      ['Rate limit', lim.rate_requests ? `${lim.rate_requests} requests per ${lim.rate_seconds} s` : '—'],
+      ['Billing', h('span', { id: 'mon-billing' }, badge(m.billing_status ?? 'unknown', BILLING_BADGE[m.billing_status] ?? 'cancelled'),
+        m.billing_status && m.billing_status !== 'active' ? h('span', { class: 'hint' }, ' New runs and queries are refused (402) until billing is active again.') : null)],
+    ]));
+  };
+  const load = async () => show(await get('/dashboard/api/monitoring', {}, { signal: ctx.signal }));
+  refresh.addEventListener('click', () => busy(refresh, load, 'Monitoring'));
+
+  page.append(
+    pageHeader('Monitoring', refresh),
+    windowNote,
+    tiles,
+    section('Recent failures', failures.el),
+    section('Usage this month', usageHost),
+  );
+  await busy(refresh, load, 'Monitoring');
+}

@@ -1,0 +1,465 @@
+// Studio: build declarative runbooks (steps as JSON), test one synchronously, publish it as a scraper.
+import { h, clear, field, table, dl, badge, time, truncate, extLink, isAbort } from '../lib/dom.js';
+import { ApiError, del, get, post, put, seg } from '../lib/api.js';
+import { busy, hideError, jsonView, pageHeader, section, showError, showNotice } from '../lib/ui.js';
+import { exampleFor } from './runs.js';
+
+const DEFAULT_INPUT_SCHEMA = { type: 'object', additionalProperties: true };
+const ACTION_HELP = {
+  goto: 'Open a URL (absolute, or {"input": "name"} to take it from the run input). Must be the first step.',
+  click: 'Click an element; navigation: true waits for the page it opens.',
+  fill: 'Type into a field. value: a literal, {"input": "name"} or {"secret": "name"} (secrets fill only on allowlisted hosts).',
+  wait_for: 'Wait until a selector appears.',
+  scroll: 'Scroll down (for lazy-loaded content).',
+  extract: 'Collect fields by CSS selector; item_selector makes one item per matching element.',
+  paginate: 'Follow a next-page link and repeat the previous extract step.',
+  screenshot: 'Take a PNG screenshot (shown in the test result).',
+};
+
+/** The action name of a step schema from the studio catalogue. */
+const actionOf = (s) => s?.properties?.action?.const;
+
+/** A sample value for a catalogue property (required ones and ones with defaults go in a template). */
+function sample(name, s, depth = 0) {
+  if (!s || typeof s !== 'object' || depth > 4) return null;
+  if (s.const !== undefined) return s.const;
+  if (s.default !== undefined) return s.default;
+  const alt = s.anyOf ?? s.oneOf;
+  if (Array.isArray(alt) && alt.length) return sample(name, alt[0], depth + 1);
+  switch (Array.isArray(s.type) ? s.type[0] : s.type) {
+    case 'string':
+      return { url: 'https://example.com/', selector: 'h1', next: 'a[rel="next"]', wait_for: 'main', item_selector: '.item', name: 'page' }[name] ?? '';
+    case 'integer':
+    case 'number':
+      return s.minimum ?? 1;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object': {
+      if (!s.properties && s.additionalProperties && typeof s.additionalProperties === 'object')
+        return { [name === 'fields' ? 'title' : 'key']: sample('', s.additionalProperties, depth + 1) };
+      const out = {};
+      for (const [k, v] of Object.entries(s.properties ?? {})) if ((s.required ?? []).includes(k) || v.default !== undefined) out[k] = sample(k, v, depth + 1);
+      return out;
+    }
+    default:
+      return null;
+  }
+}
+
+/** A step template for a catalogue entry: its required fields and those with defaults. */
+export const templateFor = (stepSchema) => sample('', { ...stepSchema, type: 'object' });
+
+/** "url (required), wait_for" for a catalogue entry. */
+const fieldList = (s) =>
+  Object.keys(s?.properties ?? {})
+    .filter((k) => k !== 'action')
+    .map((k) => ((s.required ?? []).includes(k) ? `${k} (required)` : k))
+    .join(', ') || 'no other fields';
+
+/** Inputs a step list refers to ({input: name}), with a sample value for each. */
+function referencedInputs(steps) {
+  const out = {};
+  if (!Array.isArray(steps)) return out;
+  for (const st of steps) {
+    if (st?.action === 'goto' && st.url && typeof st.url === 'object' && typeof st.url.input === 'string') out[st.url.input] = 'https://example.com/';
+    if (st?.action === 'fill' && st.value && typeof st.value === 'object' && typeof st.value.input === 'string') out[st.value.input] ??= '';
+  }
+  return out;
+}
+
+// ---- list -----------------------------------------------------------------------------------
+
+export async function studioPage(page, ctx) {
+  const t = table(
+    [
+      { label: 'Name', render: (r) => h('a', { href: `#/studio/${encodeURIComponent(r.id)}` }, r.name) },
+      { label: 'Id', render: (r) => h('span', { class: 'mono small' }, r.id) },
+      { label: 'State', render: (r) => (r.published ? badge('published', 'succeeded') : badge('draft', 'cancelled')) },
+      { label: 'Steps', render: (r) => String(r.steps ?? 0) },
+      { label: 'Updated', render: (r) => time(r.updated_at) },
+      {
+        label: 'Actions',
+        render: (r) =>
+          h('div', { class: 'actions' },
+            h('a', { href: `#/studio/${encodeURIComponent(r.id)}`, class: 'btn btn-small', 'aria-label': `Edit and test ${r.name}` }, 'Edit / test'),
+            r.published ? h('a', { href: `#/runs?scraper=${encodeURIComponent(r.id)}`, class: 'btn btn-small', 'aria-label': `Start a run of ${r.name}` }, 'Start a run') : null),
+      },
+    ],
+    { caption: 'Runbooks', empty: 'No runbooks yet. Create one to automate a site with browser steps.' },
+  );
+  const catalogue = h('div', { id: 'studio-catalogue' });
+  const refresh = h('button', { type: 'button', class: 'btn' }, 'Refresh');
+  const load = async () => {
+    const st = await get('/dashboard/api/studio', {}, { signal: ctx.signal });
+    t.reset();
+    t.add(st.runbooks ?? []);
+    const cat = table(
+      [
+        { label: 'Action', render: (s) => h('code', {}, actionOf(s)) },
+        { label: 'Fields', render: (s) => fieldList(s) },
+        { label: 'What it does', class: 'wide', render: (s) => ACTION_HELP[actionOf(s)] ?? '' },
+      ],
+      { caption: 'Step actions' },
+    );
+    cat.add((st.steps ?? []).filter(actionOf));
+    clear(catalogue).append(cat.el);
+  };
+  refresh.addEventListener('click', () => busy(refresh, load, 'Studio'));
+  page.append(
+    pageHeader('Studio', refresh, h('a', { href: '#/studio/new', class: 'btn btn-primary', id: 'studio-new' }, 'New runbook')),
+    h('p', { class: 'lead' },
+      'A runbook automates a site with declarative browser steps. Test it here; publish it and it becomes a scraper you can start from Runs. Every page it opens goes through the same governance as runs: target policy, robots.txt and challenge detection (challenges are never solved).'),
+    section('Runbooks', h('div', { id: 'studio-runbooks' }, t.el)),
+    h('details', { class: 'card' }, h('summary', {}, h('span', { class: 'h2' }, 'Step catalogue')), catalogue),
+  );
+  await busy(refresh, load, 'Studio');
+}
+
+// ---- editor and test ----------------------------------------------------------------------
+
+export async function runbookEditor(page, ctx) {
+  let id = ctx.params.id === 'new' ? null : ctx.params.id;
+  let saved = null; // the body last saved (JSON text), for "unsaved changes"
+  let catalogue = [];
+
+  const title = h('h1', { tabindex: '-1' }, id ? `Runbook ${id}` : 'New runbook');
+  const remove = h('button', { type: 'button', class: 'btn btn-danger', id: 'rb-delete', hidden: !id }, 'Delete');
+  const startRun = h('a', { class: 'btn', id: 'rb-start-run', hidden: true }, 'Start a run');
+  const head = h('div', { class: 'page-head' }, title, h('div', { class: 'actions' }, startRun, remove));
+
+  // The form
+  const name = h('input', { type: 'text', id: 'rb-name', name: 'name', required: true, maxlength: '200', placeholder: 'Product prices' });
+  const description = h('textarea', { id: 'rb-description', name: 'description', rows: '2', maxlength: '2000' });
+  const published = h('input', { type: 'checkbox', id: 'rb-published', name: 'published' });
+  const steps = h('textarea', { id: 'rb-steps', name: 'steps', rows: '16', class: 'mono steps-editor', spellcheck: 'false', autocomplete: 'off', required: true });
+  const inputSchema = h('textarea', { id: 'rb-input-schema', name: 'input_schema', rows: '6', class: 'mono', spellcheck: 'false' });
+  const actionSel = h('select', { id: 'rb-step-action', name: 'step_action' });
+  const actionHelp = h('small', { class: 'hint', id: 'rb-step-help', 'aria-live': 'polite' });
+  actionSel.setAttribute('aria-describedby', actionHelp.id);
+  const addStep = h('button', { type: 'button', class: 'btn', id: 'rb-add-step' }, 'Add step');
+  const format = h('button', { type: 'button', class: 'btn btn-small', id: 'rb-format' }, 'Format JSON');
+  const errors = h('div', { id: 'rb-errors', 'aria-live': 'polite' });
+  const dirty = h('span', { class: 'hint', id: 'rb-dirty', 'aria-live': 'polite' });
+  const save = h('button', { type: 'submit', class: 'btn btn-primary', id: 'rb-save' }, id ? 'Save' : 'Create runbook');
+  const stepsHint = h('small', { class: 'hint', id: 'rb-steps-hint' },
+    'A JSON array of steps; the first is a goto. The server checks it and lists each problem with its path (steps.N = step N+1).');
+  steps.setAttribute('aria-describedby', stepsHint.id);
+
+  const form = h('form', { class: 'form', 'aria-label': 'Runbook', novalidate: true },
+    field('Name', name),
+    field('Description', description),
+    h('div', { class: 'field' },
+      h('label', { class: 'check', for: published.id }, published, ' Published'),
+      h('small', { class: 'hint' }, 'A published runbook is a scraper: it appears under Runs with its rbk_… id as the scraper id.')),
+    h('div', { class: 'field' },
+      h('div', { class: 'label-row' }, h('label', { for: steps.id }, 'Steps (JSON)'), format),
+      steps, stepsHint),
+    h('fieldset', { class: 'field add-step' },
+      h('legend', {}, 'Add a step'),
+      h('div', { class: 'inline-form' }, h('div', { class: 'field' }, h('label', { for: actionSel.id }, 'Action'), actionSel), addStep),
+      actionHelp),
+    h('details', { class: 'sub' }, h('summary', {}, 'Input schema (advanced)'),
+      field('Input JSON Schema', inputSchema, 'What a run of this runbook takes as input; the Runs form prefills from it. {"input": "name"} values in the steps read these inputs.')),
+    errors,
+    h('div', { class: 'form-actions' }, save, dirty));
+
+  // The test panel
+  const testInput = h('textarea', { id: 'rb-test-input', name: 'test_input', rows: '4', class: 'mono', spellcheck: 'false', autocomplete: 'off' });
+  let testInputTouched = false;
+  testInput.addEventListener('input', () => {
+    testInputTouched = true;
+  });
+  const test = h('button', { type: 'submit', class: 'btn btn-primary', id: 'rb-test' }, 'Test');
+  const testResult = h('div', { id: 'rb-test-result', 'aria-live': 'polite' });
+  const testForm = h('form', { class: 'form', 'aria-label': 'Test the runbook' },
+    h('p', { class: 'hint' }, 'Runs the runbook once, now, in the browser engine (up to about 25 s), and shows each step and the items it extracted. Unsaved changes are saved first. Nothing is stored as a run.'),
+    field('Input (JSON object)', testInput, 'Values for {"input": "name"} references: strings, numbers or booleans.'),
+    h('div', { class: 'form-actions' }, test),
+    testResult);
+
+  page.append(
+    head,
+    h('p', {}, h('a', { href: '#/studio' }, '← All runbooks')),
+    h('div', { class: 'studio-grid' }, section('Runbook', form), section('Test', testForm)),
+  );
+
+  // ---- behaviour
+
+  const bodyText = () => JSON.stringify([name.value, description.value, published.checked, steps.value, inputSchema.value]);
+  const markDirty = () => {
+    dirty.textContent = saved !== null && bodyText() !== saved ? 'Unsaved changes' : '';
+  };
+  for (const el of [name, description, steps, inputSchema]) el.addEventListener('input', markDirty);
+  published.addEventListener('change', markDirty);
+
+  const showHelp = () => {
+    const s = catalogue.find((c) => actionOf(c) === actionSel.value);
+    actionHelp.textContent = s ? `${ACTION_HELP[actionOf(s)] ?? ''} Fields: ${fieldList(s)}.` : '';
+  };
+  actionSel.addEventListener('change', showHelp);
+
+  const parseSteps = () => {
+    const text = steps.value.trim();
+    if (!text) return [];
+    return JSON.parse(text);
+  };
+  addStep.addEventListener('click', () => {
+    const s = catalogue.find((c) => actionOf(c) === actionSel.value);
+    if (!s) return;
+    let list;
+    try {
+      list = parseSteps();
+    } catch (err) {
+      showInlineErrors([{ path: 'steps', message: `not valid JSON (${err.message}); fix it before adding a step` }]);
+      steps.focus();
+      return;
+    }
+    if (!Array.isArray(list)) {
+      showInlineErrors([{ path: 'steps', message: 'must be a JSON array of steps' }]);
+      steps.focus();
+      return;
+    }
+    list.push(templateFor(s));
+    steps.value = JSON.stringify(list, null, 2);
+    markDirty();
+    clear(errors);
+    showNotice(`Added a ${actionSel.value} step (step ${list.length}); edit its values in Steps.`);
+    steps.focus();
+    steps.setSelectionRange(steps.value.length, steps.value.length);
+  });
+  format.addEventListener('click', () => {
+    try {
+      steps.value = JSON.stringify(parseSteps(), null, 2);
+      clear(errors);
+    } catch (err) {
+      showInlineErrors([{ path: 'steps', message: `not valid JSON: ${err.message}` }]);
+    }
+  });
+
+  /** Validation problems next to the form: path (with the step's action when known) and message. */
+  function showInlineErrors(details, heading = 'Not saved') {
+    let list = null;
+    try {
+      list = parseSteps();
+    } catch {
+      list = null;
+    }
+    clear(errors).append(
+      h('div', { class: 'error-box', role: 'alert' },
+        h('strong', {}, `${heading}: `),
+        h('ul', { class: 'detail-list' },
+          details.map((d) => {
+            const path = String(d.path ?? '').replace(/^body\./, '');
+            const m = /^steps\.(\d+)/.exec(path);
+            const st = m && Array.isArray(list) ? list[Number(m[1])] : null;
+            return h('li', {}, path ? h('code', {}, path) : null, m ? h('span', { class: 'hint' }, ` (step ${Number(m[1]) + 1}${st?.action ? `, ${st.action}` : ''})`) : null, path ? ': ' : '', d.message ?? '');
+          }))));
+  }
+
+  /** The request body from the form, or null (with the problem shown) when it is not valid JSON. */
+  function buildBody() {
+    const problems = [];
+    let stepList;
+    let schema = DEFAULT_INPUT_SCHEMA;
+    try {
+      stepList = parseSteps();
+    } catch (err) {
+      problems.push({ path: 'steps', message: `not valid JSON: ${err.message}` });
+    }
+    if (inputSchema.value.trim()) {
+      try {
+        schema = JSON.parse(inputSchema.value);
+      } catch (err) {
+        problems.push({ path: 'input_schema', message: `not valid JSON: ${err.message}` });
+      }
+    }
+    if (problems.length) {
+      showInlineErrors(problems);
+      return null;
+    }
+    return { name: name.value.trim(), description: description.value, input_schema: schema, steps: stepList, published: published.checked };
+  }
+
+  function show(rb) {
+    id = rb.id;
+    title.textContent = rb.name;
+    name.value = rb.name;
+    description.value = rb.description ?? '';
+    published.checked = !!rb.published;
+    steps.value = JSON.stringify(rb.steps ?? [], null, 2);
+    inputSchema.value = JSON.stringify(rb.input_schema ?? DEFAULT_INPUT_SCHEMA, null, 2);
+    save.textContent = 'Save';
+    remove.hidden = false;
+    startRun.hidden = !rb.published;
+    startRun.setAttribute('href', `#/runs?scraper=${encodeURIComponent(rb.id)}`);
+    saved = bodyText();
+    markDirty();
+    if (!testInputTouched) {
+      const sample = { ...(exampleFor(rb.input_schema) ?? {}), ...referencedInputs(rb.steps) };
+      const clean = Object.fromEntries(Object.entries(sample).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v)));
+      testInput.value = JSON.stringify(clean, null, 2);
+    }
+  }
+
+  /** Save (create or replace); true when saved. A 400 lists its details next to the form. */
+  async function doSave() {
+    const body = buildBody();
+    if (!body) throw Object.assign(new Error('The runbook is not valid JSON; see the form'), { shown: true });
+    clear(errors);
+    try {
+      const rb = id ? await put(`/v1/runbooks/${seg(id)}`, body) : await post('/v1/runbooks', body);
+      const created = !id;
+      hideError();
+      show(rb);
+      if (created) {
+        // The page becomes this runbook's page without a re-render (the test panel stays).
+        history.replaceState(null, '', `#/studio/${encodeURIComponent(rb.id)}`);
+      }
+      showNotice(`Runbook ${rb.name} ${created ? 'created' : 'saved'}`);
+      return true;
+    } catch (err) {
+      if (err instanceof ApiError && err.details?.length) showInlineErrors(err.details);
+      throw err;
+    }
+  }
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    busy([save, test], async () => {
+      try {
+        await doSave();
+      } catch (err) {
+        if (err.shown) return;
+        throw err;
+      }
+    }, 'Save runbook');
+  });
+
+  remove.addEventListener('click', () => {
+    if (!id || !confirm(`Delete the runbook "${name.value}"? Runs already made keep their results.`)) return;
+    busy(remove, async () => {
+      await del(`/v1/runbooks/${seg(id)}`);
+      showNotice(`Runbook ${name.value} deleted`);
+      ctx.navigate('#/studio');
+    }, 'Delete runbook');
+  });
+
+  testForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    let input;
+    try {
+      input = testInput.value.trim() ? JSON.parse(testInput.value) : {};
+    } catch (err) {
+      showError(new Error(`The test input is not valid JSON: ${err.message}`), 'Test');
+      testInput.focus();
+      return;
+    }
+    if (!input || typeof input !== 'object' || Array.isArray(input)) {
+      showError(new Error('The test input must be a JSON object'), 'Test');
+      testInput.focus();
+      return;
+    }
+    busy([test, save], async () => {
+      if (!id || bodyText() !== saved) {
+        try {
+          await doSave();
+        } catch (err) {
+          if (err.shown) return;
+          throw err;
+        }
+      }
+      clear(testResult).append(h('p', { class: 'loading' }, 'Testing… ', h('span', { class: 'spinner', 'aria-hidden': 'true' })));
+      try {
+        const res = await post(`/v1/runbooks/${seg(id)}/test`, { input }, { signal: ctx.signal });
+        renderTest(testResult, res);
+      } catch (err) {
+        if (isAbort(err)) return;
+        clear(testResult).append(h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, 'The test did not run: '), err.message ?? String(err)));
+        throw err;
+      }
+    }, 'Test runbook');
+  });
+
+  // ---- load
+
+  try {
+    const [st, rb] = await Promise.all([
+      get('/dashboard/api/studio', {}, { signal: ctx.signal }),
+      id ? get(`/v1/runbooks/${seg(id)}`, {}, { signal: ctx.signal }) : Promise.resolve(null),
+    ]);
+    catalogue = (st.steps ?? []).filter(actionOf);
+    clear(actionSel).append(...catalogue.map((s) => h('option', { value: actionOf(s) }, actionOf(s))));
+    showHelp();
+    if (rb) show(rb);
+    else {
+      const gotoStep = catalogue.find((c) => actionOf(c) === 'goto');
+      const extractStep = catalogue.find((c) => actionOf(c) === 'extract');
+      steps.value = JSON.stringify([gotoStep ? templateFor(gotoStep) : { action: 'goto', url: 'https://example.com/' }, extractStep ? templateFor(extractStep) : { action: 'extract', fields: { title: { selector: 'h1' } } }], null, 2);
+      inputSchema.value = JSON.stringify(DEFAULT_INPUT_SCHEMA, null, 2);
+      testInput.value = '{}';
+      name.focus();
+    }
+  } catch (err) {
+    if (isAbort(err)) return;
+    showError(err, 'Runbook');
+    form.replaceChildren(h('p', { class: 'load-error' }, `Could not load ${id ? `runbook ${id}` : 'the studio'}: ${err.message ?? err}`));
+    test.disabled = true;
+  }
+}
+
+/** The test result: status, error, step log, items and screenshots. */
+function renderTest(host, res) {
+  const statusKind = { succeeded: 'succeeded', failed: 'failed', blocked: 'blocked', stopped: 'cancelled' }[res.status] ?? 'queued';
+  const log = table(
+    [
+      { label: '#', render: (l) => String((l.index ?? 0) + 1) },
+      { label: 'Action', render: (l) => h('code', {}, l.action) },
+      { label: 'OK', render: (l) => (l.ok ? badge('ok', 'succeeded') : badge('failed', 'failed')) },
+      { label: 'ms', render: (l) => String(l.ms ?? '') },
+      { label: 'URL', class: 'data-col', render: (l) => (l.url ? extLink(l.url, truncate(l.url, 60)) : '—') },
+      { label: 'Detail / error', class: 'data-col', render: (l) => (l.error ? h('span', { class: 'load-error' }, `${l.error.code}: ${l.error.message}`) : (l.detail ?? '')) },
+    ],
+    { caption: 'Step log', empty: 'No step ran.' },
+  );
+  log.add(res.log ?? []);
+  const items = res.items ?? [];
+  const cols = [];
+  for (const it of items) for (const k of Object.keys(it.data ?? {})) if (cols.length < 6 && !cols.includes(k)) cols.push(k);
+  const itemTable = table(
+    [
+      { label: 'URL', render: (it) => extLink(it.url, truncate(it.url, 50)) },
+      ...cols.map((k) => ({
+        label: k,
+        class: 'data-col',
+        render: (it) => {
+          const v = it.data?.[k];
+          return truncate(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''), 120);
+        },
+      })),
+    ],
+    { caption: 'Extracted items', empty: 'No items were extracted.' },
+  );
+  itemTable.add(items);
+  const shots = (res.screenshots ?? []).filter((s) => typeof s.png === 'string' && /^[A-Za-z0-9+/=]+$/.test(s.png));
+  const stats = res.stats ?? {};
+  clear(host).append(
+    h('h3', {}, 'Result'),
+    dl([
+      ['Status', h('span', { id: 'rb-test-status' }, badge(res.status ?? 'unknown', statusKind))],
+      ['Pages', String(res.pages_done ?? 0)],
+      ['Items', String(items.length)],
+      stats.requests !== undefined ? ['Requests', `${stats.requests} · ${stats.blocked_requests ?? 0} blocked · ${stats.robots_skipped ?? 0} skipped by robots.txt`] : null,
+    ]),
+    res.error ? h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, `Runbook ${res.status}: `), res.error.message ?? '', res.error.code ? h('span', { class: 'hint' }, ` (${res.error.code})`) : null) : null,
+    h('h3', {}, 'Step log'),
+    h('div', { id: 'rb-steplog' }, log.el),
+    h('h3', {}, `Items (${items.length})`),
+    h('div', { id: 'rb-items' }, itemTable.el),
+    items.length ? h('details', { class: 'sub' }, h('summary', {}, 'Items as JSON'), jsonView(items, { label: 'Extracted items' })) : null,
+    shots.length
+      ? [h('h3', {}, 'Screenshots'), h('div', { class: 'shots' }, shots.map((s) => h('figure', {}, h('img', { src: `data:image/png;base64,${s.png}`, alt: `Screenshot ${s.name} of ${s.url}` }), h('figcaption', { class: 'hint' }, s.name, ' · ', truncate(s.url, 60)))))]
+      : null,
+  );
+}

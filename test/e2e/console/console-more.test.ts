@@ -1,0 +1,316 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../../support/local-service.js';
+import { createUser } from '../../../functions/core/tenancy/users.js';
+import { putResultFile, keyTimestamp } from '../../../functions/core/storage/result-files.js';
+import { newId } from '../../../functions/core/ids.js';
+import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
+
+// The console pages added after the first set: Monitoring, Datasets, Social, Studio, Challenges,
+// Settings > Secrets and Settings > Browser profiles, in real headless Chromium.
+const CHROMIUM = [process.env.GLEANER_CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p): p is string => !!p && existsSync(p),
+);
+if (!CHROMIUM) console.warn('[console e2e] No Chromium binary found (set GLEANER_CHROMIUM_PATH or apt-get install chromium): the browser tests are skipped.');
+
+const EMAIL = 'studio@example.com';
+const PASSWORD = 'correct-horse-battery-staple';
+const SECRET_VALUE = 'hunter2-never-shown-anywhere';
+
+let svc: TestService;
+let site: FixtureSite;
+let runId: string;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port}` });
+  await createUser(svc.deps.table, svc.tenantId, EMAIL, PASSWORD, new Date());
+  // One succeeded run for Monitoring and Datasets.
+  const run = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'page-content', input: { url: `${site.baseUrl}/about`, engine: 'http' } } });
+  expect(run.status).toBe(201);
+  runId = run.body.id;
+  expect((await svc.call(`/v1/runs/${runId}?wait=20`)).body.status).toBe('succeeded');
+});
+afterAll(async () => {
+  await svc?.destroy();
+  await site?.close();
+});
+
+describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages in headless Chromium', () => {
+  let browser: Browser;
+  let page: Page;
+  let profileDir: string;
+  const pageErrors: string[] = [];
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    profileDir = mkdtempSync(join(tmpdir(), 'gleaner-console-more-'));
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM!,
+      headless: true,
+      userDataDir: profileDir,
+      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+    page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    page.on('pageerror', (e) => pageErrors.push(String((e as Error)?.message ?? e)));
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
+    page.on('dialog', (d) => void d.accept());
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  });
+
+  const go = async (hash: string) => {
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, hash);
+  };
+  const textOf = (sel: string) => page.$eval(sel, (el) => (el as HTMLElement).innerText);
+  const valueOf = (sel: string) => page.$eval(sel, (el) => (el as HTMLInputElement).value);
+  const setValue = (sel: string, value: string) =>
+    page.$eval(sel, (el, v) => {
+      (el as HTMLInputElement).value = v;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, value);
+  const waitText = (sel: string, text: string, timeout = 15_000) =>
+    page.waitForFunction((s, t) => Array.from(document.querySelectorAll(s)).some((el) => (el as HTMLElement).innerText.includes(t)), { timeout }, sel, text);
+  /** The page fits the window: no horizontal scrolling of the whole document. */
+  const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+  it('logs in', async () => {
+    await page.goto(`${svc.url}/`, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('#login-email', { visible: true });
+    await page.type('#login-email', EMAIL);
+    await page.type('#login-password', PASSWORD);
+    await page.click('#login-submit');
+    await page.waitForFunction(() => location.hash.startsWith('#/runs'));
+    await page.waitForSelector('#nav', { visible: true });
+    const nav = await page.$$eval('#nav a', (as) => as.map((a) => a.textContent));
+    expect(nav).toEqual(['Monitoring', 'Runs', 'Studio', 'Social', 'Data', 'Webhooks', 'Settings']);
+  });
+
+  it('Monitoring shows the succeeded run, usage and billing, and fits 1280 and 800 px', async () => {
+    await go('#/monitoring');
+    await page.waitForSelector('#mon-runs li[data-key="succeeded"] .count', { visible: true });
+    expect(Number(await textOf('#mon-runs li[data-key="succeeded"] .count'))).toBeGreaterThanOrEqual(1);
+    expect(Number(await textOf('#mon-runs .stat-num'))).toBeGreaterThanOrEqual(1);
+    expect(Number(await textOf('#mon-pages .stat-num'))).toBeGreaterThanOrEqual(1);
+    expect(await textOf('#mon-usage')).toMatch(/Pages\s+\d+ used · no monthly limit/);
+    expect(await textOf('#mon-billing')).toContain('active');
+    expect(await page.$eval('#nav a[data-section="monitoring"]', (a) => a.getAttribute('aria-current'))).toBe('page');
+    await page.screenshot({ path: '/tmp/console-monitoring.png', fullPage: true });
+    expect(await noHorizontalScroll()).toBe(true);
+    await page.setViewport({ width: 800, height: 900 });
+    await page.screenshot({ path: '/tmp/console-monitoring-800.png', fullPage: true });
+    expect(await noHorizontalScroll()).toBe(true);
+    await page.setViewport({ width: 1280, height: 900 });
+  });
+
+  it('Datasets lists the run (linked to its results) and stored files (linked to their preview)', async () => {
+    await go('#/datasets');
+    await waitText('#datasets-table', runId);
+    const href = await page.$eval(`#datasets-table a[href="#/runs/${runId}"]`, (a) => a.getAttribute('href'));
+    expect(href).toBe(`#/runs/${runId}`);
+    expect(await page.$eval('#nav a[data-section="data"]', (a) => a.getAttribute('aria-current'))).toBe('page');
+
+    const queryId = newId('qry');
+    const key = `${queryId}_${keyTimestamp(new Date())}.json`;
+    await putResultFile(svc.deps.table, svc.deps.blobs, svc.tenantId, { key, query_id: queryId, job_id: null, created_at: new Date().toISOString() }, { items: [{ text: '<b>not markup</b>' }] });
+    await page.click('nav.pills a[href="#/datasets?kind=files"]');
+    await waitText('#datasets-table', key);
+    await page.click(`#datasets-table a.mono[href="#/storage?key=${encodeURIComponent(key)}"]`);
+    await waitText('#storage-preview-title', key);
+    await waitText('#storage-preview .json-tree', '<b>not markup</b>');
+    await go('#/datasets?kind=files');
+    await waitText('#datasets-table', key);
+    await page.screenshot({ path: '/tmp/console-datasets.png', fullPage: true });
+  });
+
+  it('Social shows each source with configured, 7-day queries and a link to Settings > Sources', async () => {
+    await go('#/social');
+    await waitText('#social-sources', 'Reddit');
+    expect(await textOf('#social-summary')).toContain('0 of 7 sources have credentials');
+    expect(await page.$$eval('#social-sources a[href="#/settings/sources"]', (as) => as.length)).toBe(7);
+    await page.screenshot({ path: '/tmp/console-social.png', fullPage: true });
+  });
+
+  it('Studio: creates a runbook, shows validation paths, adds a step from the catalogue and tests it', async () => {
+    await go('#/studio');
+    await page.waitForSelector('#studio-new', { visible: true });
+    await page.click('#studio-new');
+    await page.waitForSelector('#rb-name', { visible: true });
+    await page.waitForSelector('#rb-step-action option[value="extract"]');
+    await page.type('#rb-name', 'Fixture article');
+    await page.type('#rb-description', 'Headline and first paragraph');
+
+    // The server validates the steps; its paths are listed next to the form and in the banner.
+    await setValue('#rb-steps', JSON.stringify([{ action: 'click', selector: 'a' }, { action: 'extract' }]));
+    await page.click('#rb-save');
+    await waitText('#rb-errors', 'steps.1.fields');
+    expect(await textOf('#rb-errors')).toContain('step 2, extract');
+    await page.waitForSelector('#banner:not([hidden])', { visible: true });
+    expect(await textOf('#banner')).toContain('body.steps');
+
+    await setValue('#rb-steps', JSON.stringify([{ action: 'goto', url: `${site.baseUrl}/article` }, { action: 'extract', fields: { headline: { selector: 'article h1' } } }]));
+    // "Add step" appends the catalogue's template for the chosen action.
+    await page.select('#rb-step-action', 'screenshot');
+    expect(await textOf('#rb-step-help')).toContain('full_page');
+    await page.click('#rb-add-step');
+    const steps = JSON.parse(await valueOf('#rb-steps'));
+    expect(steps).toHaveLength(3);
+    expect(steps[2]).toEqual({ action: 'screenshot', full_page: false });
+
+    await page.click('#rb-save');
+    await page.waitForFunction(() => /^#\/studio\/rbk_/.test(location.hash));
+    const rbId = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
+    expect(await page.$eval('#rb-errors', (e) => e.textContent)).toBe('');
+    const stored = await svc.call(`/v1/runbooks/${rbId}`);
+    expect(stored.body).toMatchObject({ name: 'Fixture article', published: false, steps: [{ action: 'goto' }, { action: 'extract' }, { action: 'screenshot' }] });
+
+    // Test: the step log and the extracted items.
+    await page.click('#rb-test');
+    await waitText('#rb-test-status', 'succeeded', 60_000);
+    const log = await textOf('#rb-steplog');
+    expect(log).toContain('goto');
+    expect(log).toContain('extract');
+    expect(log).toContain(`${site.baseUrl}/article`);
+    expect(await page.$$eval('#rb-steplog tbody tr', (trs) => trs.length)).toBe(3);
+    expect(await textOf('#rb-items')).toContain('The article headline');
+    await page.waitForSelector('#rb-test-result .shots img', { visible: true });
+    await page.screenshot({ path: '/tmp/console-studio.png', fullPage: true });
+    expect(await noHorizontalScroll()).toBe(true);
+
+    // Publish: unsaved changes are flagged, then saved; the list shows it as published.
+    await page.click('#rb-published');
+    expect(await textOf('#rb-dirty')).toContain('Unsaved changes');
+    await page.click('#rb-save');
+    await waitText('#notice', 'Runbook Fixture article saved');
+    expect((await svc.call(`/v1/runbooks/${rbId}`)).body.published).toBe(true);
+    await go('#/studio');
+    await waitText('#studio-runbooks', 'Fixture article');
+    expect(await textOf('#studio-runbooks')).toContain('published');
+    await page.setViewport({ width: 800, height: 900 });
+    await go(`#/studio/${rbId}`);
+    await page.waitForFunction(() => (document.getElementById('rb-name') as HTMLInputElement | null)?.value === 'Fixture article');
+    await page.screenshot({ path: '/tmp/console-studio-800.png', fullPage: true });
+    expect(await noHorizontalScroll()).toBe(true);
+    await page.setViewport({ width: 1280, height: 900 });
+
+    // Delete.
+    await page.click('#rb-delete');
+    await page.waitForFunction(() => location.hash === '#/studio');
+    expect((await svc.call(`/v1/runbooks/${rbId}`)).status).toBe(404);
+  });
+
+  it('Challenges: lists an encounter (never solved) and the policy change persists across a reload', async () => {
+    const blocked = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'page-content', input: { url: `${site.baseUrl}/captcha`, engine: 'http' } } });
+    expect((await svc.call(`/v1/runs/${blocked.body.id}?wait=20`)).body.status).toBe('blocked');
+    await go('#/captcha');
+    await waitText('#captcha-encounters', 'recaptcha');
+    expect(await textOf('#captcha-encounters')).toContain('stopped the run');
+    expect(await page.$eval(`#captcha-encounters a[href="#/runs/${blocked.body.id}"]`, (a) => a.textContent)).toBe(blocked.body.id);
+    await page.waitForFunction(() => (document.getElementById('captcha-policy') as HTMLSelectElement | null)?.value === 'stop_run' && !!document.querySelector('#captcha-policy-current code'));
+    expect(await textOf('.callout')).toContain('never solves');
+    expect(await page.$eval('#nav a[data-section="runs"]', (a) => a.getAttribute('aria-current'))).toBe('page');
+    await page.select('#captcha-policy', 'skip_page');
+    await page.click('#captcha-policy-save');
+    await waitText('#notice', 'Challenge policy saved: skip_page');
+    expect((await svc.call('/v1/captcha/policy')).body).toEqual({ on_challenge: 'skip_page' });
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => document.querySelector('#captcha-policy-current code')?.textContent === 'skip_page');
+    expect(await valueOf('#captcha-policy')).toBe('skip_page');
+    await page.screenshot({ path: '/tmp/console-captcha.png', fullPage: true });
+  });
+
+  it('Settings > Secrets: set shows the name, never the value', async () => {
+    await go('#/settings/secrets');
+    await page.waitForSelector('#secret-name', { visible: true });
+    expect(await page.$eval('#secret-value', (el) => el.getAttribute('type'))).toBe('password');
+    await page.type('#secret-name', 'site_password');
+    await page.type('#secret-value', SECRET_VALUE);
+    await page.click('#secret-save');
+    await waitText('#secrets-table', 'site_password');
+    await waitText('#notice', 'Secret site_password saved');
+    expect(await valueOf('#secret-value')).toBe('');
+    expect(await page.content()).not.toContain(SECRET_VALUE);
+    const list = await svc.call('/dashboard/api/secrets');
+    expect(list.body.data).toEqual([{ name: 'site_password', updated_at: expect.any(String) }]);
+    expect(list.text).not.toContain(SECRET_VALUE);
+    // Replace: the row's button fills the name and focuses the value field.
+    await page.click('#secrets-table button');
+    expect(await valueOf('#secret-name')).toBe('site_password');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('secret-value');
+    await page.screenshot({ path: '/tmp/console-secrets.png', fullPage: true });
+  });
+
+  it('Settings > Browser profiles: create, list, and pick it when starting a run', async () => {
+    await go('#/settings/profiles');
+    await page.waitForSelector('#profile-name', { visible: true });
+    expect(await textOf('.callout')).toContain('User-Agent always identifies Gleaner');
+    await page.type('#profile-name', 'Berlin phone');
+    await setValue('#profile-width', '390');
+    await setValue('#profile-height', '844');
+    await setValue('#profile-scale', '2');
+    await page.click('#profile-mobile');
+    await setValue('#profile-locale', 'de-DE');
+    await setValue('#profile-timezone', 'Europe/Berlin');
+    await page.select('#profile-scheme', 'dark');
+    await page.click('#profile-save');
+    await waitText('#profiles-table', 'Berlin phone');
+    const prof = (await svc.call('/dashboard/api/antidetect/profiles')).body.data[0];
+    expect(prof).toMatchObject({ name: 'Berlin phone', viewport: { width: 390, height: 844 }, device_scale_factor: 2, is_mobile: true, locale: 'de-DE', timezone: 'Europe/Berlin', color_scheme: 'dark' });
+    expect(await textOf('#profiles-table')).toContain('390×844');
+    await page.screenshot({ path: '/tmp/console-profiles.png', fullPage: true });
+
+    // A bad time zone: the API's message and path are shown.
+    await page.click('#profiles-table button');
+    expect(await valueOf('#profile-name')).toBe('Berlin phone');
+    await setValue('#profile-timezone', 'Mars/Olympus');
+    await page.click('#profile-save');
+    await page.waitForSelector('#banner:not([hidden])', { visible: true });
+    expect(await textOf('#banner')).toContain('body.timezone');
+    await page.click('#profile-cancel');
+
+    await go('#/runs');
+    await page.waitForSelector(`#run-profile option[value="${prof.profile_id}"]`);
+    expect(await page.$eval(`#run-profile option[value="${prof.profile_id}"]`, (o) => o.textContent)).toContain('Berlin phone');
+    await page.waitForSelector('#run-scraper option[value="page-content"]');
+    await page.select('#run-scraper', 'page-content');
+    await setValue('#run-input', JSON.stringify({ url: `${site.baseUrl}/about`, engine: 'http' }));
+    await page.select('#run-profile', prof.profile_id);
+    await page.screenshot({ path: '/tmp/console-runs-profile.png' });
+    await page.click('form[aria-label="Start a run"] button[type="submit"]');
+    await page.waitForFunction(() => /^#\/runs\/run_/.test(location.hash));
+    const id = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
+    expect((await svc.call(`/v1/runs/${id}`)).body.browser_profile).toBe(prof.profile_id);
+    await waitText('#run-info', prof.profile_id);
+  });
+
+  it('renders every new page without a script error or CSP violation', async () => {
+    for (const [hash, sel] of [
+      ['#/monitoring', '#mon-runs'],
+      ['#/datasets?kind=runs', '#datasets-table'],
+      ['#/social', '#social-sources tbody tr:not(.empty)'],
+      ['#/studio', '#studio-runbooks'],
+      ['#/studio/new', '#rb-step-action option'],
+      ['#/captcha', '#captcha-encounters'],
+      ['#/queries', '#query-prompt'],
+      ['#/jobs', '#job-label'],
+      ['#/storage', '#storage-files'],
+      ['#/settings/secrets', '#secret-name'],
+      ['#/settings/profiles', '#profile-name'],
+    ] as const) {
+      await go(hash);
+      await page.waitForSelector(sel);
+    }
+    expect(pageErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
+  });
+});
