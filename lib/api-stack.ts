@@ -1,4 +1,6 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AllowedMethods, CachePolicy, Distribution, OriginProtocolPolicy, OriginRequestPolicy, ViewerProtocolPolicy, ResponseHeadersPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -32,6 +34,7 @@ export const DEFAULT_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
+  readonly distribution: Distribution;
   readonly functions: Record<string, NodejsFunction> = {};
   /** The service origin (no trailing slash): the API endpoint, or `publicUrl` when given. */
   readonly origin: string;
@@ -73,7 +76,20 @@ export class ApiStack extends Stack {
       },
     });
 
-    this.origin = props.publicUrl ? props.publicUrl.replace(/\/+$/, '') : this.api.apiEndpoint;
+    // One CloudFront domain in front of everything (API.md: base_url, console_url and mcp_url share
+    // it). Nothing is cached: every request reaches the API with its headers, cookies and query.
+    this.distribution = new Distribution(this, 'Cdn', {
+      comment: `Gleaner ${props.stage}`,
+      defaultBehavior: {
+        origin: new HttpOrigin(Fn.select(2, Fn.split('/', this.api.apiEndpoint)), { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+      },
+    });
+    this.origin = props.publicUrl ? props.publicUrl.replace(/\/+$/, '') : `https://${this.distribution.distributionDomainName}`;
     // The API endpoint is a plain attribute of the HttpApi resource, which depends on no
     // function, so functions may carry it without a cycle. Workers only get it via publicUrl.
     const environment = {

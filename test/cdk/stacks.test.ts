@@ -114,6 +114,15 @@ describe('ApiStack', () => {
     expect(JSON.stringify(outputs.ApiUrl!.Value)).toMatch(/\/v1"\]\]\}$/);
   });
 
+  it('puts one uncached CloudFront domain in front of API, console and MCP (the URLs all use it)', () => {
+    api.resourceCountIs('AWS::CloudFront::Distribution', 1);
+    api.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: { DefaultCacheBehavior: { ViewerProtocolPolicy: 'redirect-to-https', AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'] } },
+    });
+    const outputs = api.findOutputs('*');
+    for (const k of ['ApiUrl', 'ConsoleUrl', 'McpUrl']) expect(JSON.stringify(outputs[k]!.Value)).toContain('DomainName');
+  });
+
   it('gives a function without grants no data-plane permissions', () => {
     const row = routes.find((r) => r.grants.length === 0)!;
     const statements = roleStatements(api, fnRoleLogicalId(api, logicalId(g.api.functions[row.id]!)));
