@@ -1,7 +1,8 @@
 import type { Connector, ConnectorContext, SourceItem } from './types.js';
 import { SourceError } from './types.js';
 import { finalizeItems, inPlanWindow, joinUrl, metricsOf, planTerms, requireCredential, toIso } from './http-json.js';
-import { GRAPH_API_VERSION, byNewest, graphGet, graphNextUrl, matchesPlanText, type GraphFixHints, type GraphPaging } from './facebook.js';
+import { GRAPH_API_VERSION, graphGet, graphNextUrl, type GraphFixHints, type GraphPaging } from './graph-api.js';
+import { byNewest, matchesPlanText } from './plan-text.js';
 
 /**
  * Instagram connector: hashtag search through the Instagram Graph API (Instagram API with Facebook

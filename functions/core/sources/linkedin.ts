@@ -12,7 +12,7 @@ import {
   requireCredential,
   toIso,
 } from './http-json.js';
-import { byNewest, matchesPlanText } from './facebook.js';
+import { byNewest, matchesPlanText } from './plan-text.js';
 
 /**
  * LinkedIn connector: posts of the organizations (Company Pages) the tenant administers, read through
@@ -26,7 +26,7 @@ import { byNewest, matchesPlanText } from './facebook.js';
  *
  * Every call sends `LinkedIn-Version: YYYYMM` and `X-Restli-Protocol-Version: 2.0.0`. The API cannot
  * filter by text or date: the time window, keywords, phrases, hashtags, mentions and exclusions are
- * applied here (see facebook.ts `matchesPlanText`). Posts are sorted by last modification, so paging
+ * applied here (see plan-text.ts `matchesPlanText`). Posts are sorted by last modification, so paging
  * stops once a page's posts were last modified before `since`.
  */
 
