@@ -31,6 +31,7 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
     const s = st(request);
     const res = request.response!;
     res.headers = { ...res.headers, 'x-request-id': s.requestId, ...(s.rateHeaders ?? {}) };
+    log.info('request', { request_id: s.requestId, route: s.route.id, status: res.statusCode, ms: Date.now() - s.startedAt, tenant_id: s.tenant?.tenant_id });
     if (s.tenant) {
       await s.deps.audit.record({
         ts: s.now.toISOString(),
@@ -94,8 +95,10 @@ const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
         if (!d.allowed) throw rateLimited(d.retryAfterSeconds);
       });
     // A safe read may run alongside the limiter's write; its result is dropped if denied.
-    if (request.event.requestContext.http.method === 'GET') s.pendingRate = rate;
-    else await rate;
+    if (request.event.requestContext.http.method === 'GET') {
+      rate.catch(() => undefined); // awaited in after/onError; never an unhandled rejection
+      s.pendingRate = rate;
+    } else await rate;
     const idem = header(request.event, 'idempotency-key');
     if (idem !== undefined && s.route.creates && s.route.method === 'POST') {
       const start = await beginIdempotent(s.deps.table, tenant.tenant_id, idem, 'POST', request.event.rawPath, rawBody(request.event), s.now);
@@ -113,6 +116,12 @@ const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
   },
   onError: async (request: Req) => {
     const s = request.internal.gleaner;
+    // A GET that failed while its rate-limit decision was pending: a denial wins (429).
+    if (s?.pendingRate) {
+      const denied = await s.pendingRate.then(() => undefined, (e: Error) => e);
+      s.pendingRate = undefined;
+      if (denied) request.error = denied;
+    }
     if (s?.idempotencyKey && s.tenant) {
       // Release or store the claim so a retry is not stuck "in flight"; the lifecycle maps the error.
       const r = toErrorResult(request.error, s.requestId);

@@ -207,3 +207,15 @@ describe('bodies and idempotency (console keys API)', () => {
     expect(api.status).toBe(401); // cookies are for the console API only
   });
 });
+
+describe('rate limit and errors together', () => {
+  it('answers 429 (not the handler error) when a rate-limited GET also fails, without crashing', async () => {
+    const t = (await adminCli(['tenants', 'create', '--name', 'limited-404'])) as { tenant_id: string; api_key: string };
+    await adminCli(['tenants', 'set-limits', t.tenant_id, '--rate', '1/3600']);
+    expect((await svc.call('/v1/queries/qry_00000000000000000000000000', { key: t.api_key })).status).toBe(404);
+    const second = await svc.call('/v1/queries/qry_00000000000000000000000000', { key: t.api_key });
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect((await svc.call('/v1')).status).toBe(200); // still serving
+  });
+});
