@@ -167,6 +167,23 @@ describe('scrapers and runs', () => {
   });
 });
 
+describe('quotas', () => {
+  it('answers 402 quota_exhausted once the monthly page quota is used, and blocked pages are not billed', async () => {
+    const t = (await admin(['tenants', 'create', '--name', 'metered'], svc.deps.table)) as { tenant_id: string; api_key: string };
+    await admin(['tenants', 'set-limits', t.tenant_id, '--monthly-pages', '1'], svc.deps.table);
+    const blocked = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/challenge` } }, t.api_key);
+    expect((await svc.call(`/v1/runs/${blocked.body.id}?wait=20`, { key: t.api_key })).body.status).toBe('blocked');
+    const ok = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` } }, t.api_key);
+    expect(ok.status).toBe(201);
+    expect((await svc.call(`/v1/runs/${ok.body.id}?wait=20`, { key: t.api_key })).body.status).toBe('succeeded');
+    const over = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` } }, t.api_key);
+    expect(over.status).toBe(402);
+    expect(over.body.code).toBe('quota_exhausted');
+    const usage = await svc.call('/v1/tenant', { key: t.api_key });
+    expect(usage.body.usage.pages).toBe(1);
+  });
+});
+
 describe('synchronous scrape', () => {
   it('scrapes a static page with the http engine', async () => {
     const r = await svc.call('/v1/scrape', { method: 'POST', json: { url: `${site.baseUrl}/article`, formats: ['markdown', 'links', 'metadata'] } });
