@@ -2,20 +2,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { startFixtureSite, startCanary, type FixtureSite, type Canary } from '../../fixtures/site/server.js';
 import { run as admin } from '../../../functions/cli/admin.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.js';
+import { verifySignature } from '../../../functions/core/webhooks/signature.js';
 
 let svc: TestService;
 let site: FixtureSite;
 let canary: Canary;
+let rx: WebhookReceiver;
 
 beforeAll(async () => {
   canary = await startCanary();
   site = await startFixtureSite({ canaryUrl: canary.url });
-  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port}` });
+  rx = await startWebhookReceiver();
+  // The webhook receiver's host:port is exempt from the private-address block (API.md Local mode).
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port},${rx.hostPort}` });
 });
 afterAll(async () => {
   await svc?.destroy();
   await site?.close();
   await canary?.close();
+  await rx?.close();
 });
 
 const startRun = (json: unknown, key?: string) => svc.call('/v1/runs', { method: 'POST', json, key });
@@ -164,6 +170,20 @@ describe('scrapers and runs', () => {
     expect(ok.body.data.every((r: { status: string }) => r.status === 'succeeded')).toBe(true);
     const t = (await admin(['tenants', 'create', '--name', 'nosy'], svc.deps.table)) as { api_key: string };
     expect((await svc.call(`/v1/runs/${all.body.data[0].id}`, { key: t.api_key })).status).toBe(404);
+  });
+});
+
+describe('run.completed webhook', () => {
+  it('POSTs a signed run.completed to the run\'s webhook_url; results_url serves the items', async () => {
+    const c = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` }, webhook_url: `${rx.baseUrl}/hook` });
+      expect(c.status).toBe(201);
+      const [got] = await rx.waitFor('/hook', 1);
+      expect(got!.json).toMatchObject({ event: 'run.completed', run_id: c.body.id, status: 'succeeded', results_url: expect.stringContaining(`/v1/runs/${c.body.id}/results`) });
+      const { signing_secret } = (await svc.call('/dashboard/api/settings/webhooks')).body;
+      const h = got!.headers;
+      expect(verifySignature(signing_secret, { id: String(h['webhook-id']), timestamp: String(h['webhook-timestamp']), signature: String(h['webhook-signature']) }, got!.body)).toBe(true);
+      const items = await svc.call(new URL(got!.json.results_url).pathname);
+      expect(items.body.data).toHaveLength(1);
   });
 });
 
