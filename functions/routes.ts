@@ -20,7 +20,8 @@ export type Grant =
 export interface Route {
   /** Stable id, also the audit action: 'runs.create'. */
   id: string;
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** 'ANY' only for the catch-all row, which must stay last. */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
   /** API Gateway path syntax: '/v1/runs/{id}'; '{proxy+}' for a greedy tail. */
   path: string;
   /** Handler module, relative to the repo root. */
@@ -116,6 +117,8 @@ export const routes: Route[] = [
   R({ id: 'profiles.put', method: 'PUT', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-put.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'profiles.delete', method: 'DELETE', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-delete.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+  // Catch-all (last): unknown paths get the API's JSON 404 with a request id, locally and on AWS.
+  R({ id: 'fallback', method: 'ANY', path: '/{proxy+}', handler: 'functions/http/not-found.ts', scope: null, surface: 'api', grants: [], memoryMb: 256 }),
 ];
 
 export const routeById = (id: string): Route => {

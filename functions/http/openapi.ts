@@ -27,7 +27,7 @@ export function openApiDocument(origin: string) {
   if (cache?.origin === origin) return cache.doc;
   const paths: Record<string, Record<string, unknown>> = {};
   // The console's static files are not part of the API.
-  for (const r of routes.filter((x) => !x.id.startsWith('console.'))) {
+  for (const r of routes.filter((x) => !x.id.startsWith('console.') && x.method !== 'ANY')) {
     const d = docs[r.id];
     const parameters: unknown[] = [];
     for (const m of r.path.matchAll(/\{(\w+)\+?\}/g)) parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });

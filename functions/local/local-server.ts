@@ -57,7 +57,8 @@ export function buildApp(routeTable: Route[] = routes): Hono {
     return p;
   };
   for (const r of routeTable) {
-    app.on(r.method, toHonoPath(r.path), async (c) => {
+    const methods = r.method === 'ANY' ? ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : [r.method];
+    app.on(methods, toHonoPath(r.path), async (c) => {
       const handler = await load(r);
       const ip = (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? '127.0.0.1';
       const event = await toApiGatewayEvent(c.req.raw, r, c.req.param() as Record<string, string>, ip.replace(/^::ffff:/, ''));

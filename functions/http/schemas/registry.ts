@@ -39,6 +39,7 @@ export const docs: Record<string, RouteDoc> = {
   'profiles.get': { summary: 'A browser profile', params: profileIdParams },
   'profiles.put': { summary: 'Replace a browser profile', params: profileIdParams, body: profileBodySchema },
   'profiles.delete': { summary: 'Delete a browser profile', params: profileIdParams, status: 204 },
+  fallback: { summary: 'Any unknown path: 404 not_found in the API error shape' },
   'audit.list': { summary: "The tenant's audit records, newest first", query: auditListQuery },
   ...consoleDocs,
   ...runsDocs,

@@ -104,6 +104,10 @@ describe('request hygiene', () => {
     const r = await svc.call('/v1/nope');
     expect(r.status).toBe(404);
     expect(r.body.code).toBe('not_found');
+    expect(r.headers.get('x-request-id')).toBe(r.body.request_id);
+    const post = await svc.call('/v1/nope/deeper', { method: 'POST', json: { a: 1 } });
+    expect(post.status).toBe(404);
+    expect(post.body.code).toBe('not_found');
   });
 
   it('rejects bad query values with details, never 500', async () => {
