@@ -88,7 +88,8 @@ export class HostGate {
       const full = Object.keys(leases).length >= this.opts.maxConcurrent;
       if (!full && t >= nextAt) {
         leases[leaseId] = t + this.leaseMs;
-        const next: GateItem = { ...key, leases, active: Object.keys(leases).length, next_allowed_at: t + spacing, version: (item?.version ?? 0) + 1 };
+        // expires_at: DynamoDB TTL drops gates of hosts nobody crawled for a day.
+        const next: GateItem = { ...key, leases, active: Object.keys(leases).length, next_allowed_at: t + spacing, version: (item?.version ?? 0) + 1, expires_at: Math.floor(t / 1000) + 86_400 };
         try {
           await this.table.put(next, { condition: item ? versionIs(item.version) : absent });
           return this.releaser(key, leaseId);
