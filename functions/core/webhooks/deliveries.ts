@@ -220,6 +220,12 @@ export async function listDeliveries(table: Table, tenantId: string, webhookId: 
 }
 
 /** POST (through the egress guard) returning the status code; tests may swap it. */
+/** Deliveries to a job's or a run's own webhook_url (the owner is the job_id or run_id), newest first. */
+export async function listOwnerDeliveries(table: Table, tenantId: string, ownerId: string, q: { limit: number; cursor?: string }) {
+  const page = await table.query({ index: 'gsi1', pk: ownerIndex(tenantId, ownerId), descending: true, limit: q.limit, cursor: q.cursor });
+  return { data: page.items.map((i) => deliveryRecordSchema.parse(i)), next_cursor: page.cursor };
+}
+
 export type DeliverySender = (url: string, init: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<number>;
 
 const guardedSender = (d: Deps): DeliverySender => async (url, init) => {

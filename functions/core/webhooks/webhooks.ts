@@ -111,6 +111,20 @@ export async function deleteWebhook(table: Table, tenantId: string, webhookId: s
   }
 }
 
+/** Turn a registered endpoint on again (after a 410 disabled it) or off by hand. */
+export async function setWebhookStatus(table: Table, tenantId: string, webhookId: string, status: 'enabled' | 'disabled', now: Date): Promise<WebhookRecord> {
+  try {
+    const r = await table.update(whKey(tenantId, webhookId), {
+      set: status === 'enabled' ? { status, disabled_at: null, disabled_reason: null } : { status, disabled_at: now.toISOString(), disabled_reason: 'disabled by request' },
+      condition: { expression: 'attribute_exists(pk)' },
+    });
+    return webhookRecordSchema.parse(r);
+  } catch (e) {
+    if (e instanceof ConditionFailedError) throw notFound('Webhook');
+    throw e;
+  }
+}
+
 /** The endpoint answered 410 Gone: stop sending to it (Standard Webhooks). */
 export async function disableWebhook(table: Table, tenantId: string, webhookId: string, reason: string, now: Date): Promise<void> {
   try {

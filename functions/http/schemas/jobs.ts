@@ -10,6 +10,7 @@ const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{
 export const jobIdParams = z.strictObject({ job_id: id('job') });
 export const webhookIdParams = z.strictObject({ webhook_id: id('whk') });
 export const deliveryParams = z.strictObject({ webhook_id: id('whk'), delivery_id: id('dlv') });
+export const webhookUpdateBody = z.strictObject({ status: z.enum(['enabled', 'disabled']) });
 export const jobsListQuery = pageQuery.extend({ status: z.enum(jobStatuses).optional() });
 /** Save and test: the same body as PUT settings/storage, or none to test what is saved. */
 export const storageTestBody = storageSettingsPutSchema.optional();
@@ -58,6 +59,9 @@ export const jobsDocs: Record<string, RouteDoc> = {
     body: webhookCreateSchema, response: webhookSchema.extend({ secret: z.string() }), status: 201,
   },
   'webhooks.delete': { summary: 'Remove a webhook endpoint', params: webhookIdParams, status: 204 },
+  'webhooks.update': { summary: 'Enable (e.g. after a 410 disabled it) or disable a webhook endpoint', params: webhookIdParams, body: webhookUpdateBody },
+  'jobs.deliveries': { summary: "Deliveries to the job's own webhook_url", params: jobIdParams, query: pageQuery },
+  'runs.deliveries': { summary: "Deliveries to the run's own webhook_url", params: z.strictObject({ id: z.string().regex(/^run_[0-9a-z]{26}$/, 'expected a run_… id') }), query: pageQuery },
   'webhooks.deliveries': { summary: "The endpoint's delivery log, newest first, with every attempt", params: webhookIdParams, query: pageQuery, response: listOf(deliverySchema) },
   'webhooks.retry': { summary: 'Send a finished delivery again (same webhook-id and body), once', params: deliveryParams, response: deliverySchema, status: 202 },
   'settings.webhooks.get': { summary: "The tenant's job-webhook signing secret (signs deliveries to a job's or run's own webhook_url)", response: z.object({ signing_secret: z.string(), created_at: z.string() }) },

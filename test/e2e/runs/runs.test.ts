@@ -184,6 +184,24 @@ describe('run.completed webhook', () => {
       expect(verifySignature(signing_secret, { id: String(h['webhook-id']), timestamp: String(h['webhook-timestamp']), signature: String(h['webhook-signature']) }, got!.body)).toBe(true);
       const items = await svc.call(new URL(got!.json.results_url).pathname);
       expect(items.body.data).toHaveLength(1);
+      let log;
+      for (let i = 0; i < 50; i++) {
+        log = await svc.call(`/v1/runs/${c.body.id}/deliveries`);
+        if (log.body.data[0]?.status === 'succeeded') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(log!.body.data[0]).toMatchObject({ event: 'run.completed', status: 'succeeded', attempts: 1, last_status_code: 200 });
+  });
+
+  it('lets a disabled webhook endpoint be enabled again', async () => {
+    const w = await svc.call('/v1/webhooks', { method: 'POST', json: { url: `${rx.baseUrl}/registered`, events: ['run.completed'] } });
+    expect(w.status).toBe(201);
+    const off = await svc.call(`/v1/webhooks/${w.body.webhook_id}`, { method: 'PATCH', json: { status: 'disabled' } });
+    expect(off.body).toMatchObject({ status: 'disabled', disabled_reason: expect.any(String) });
+    const on = await svc.call(`/v1/webhooks/${w.body.webhook_id}`, { method: 'PATCH', json: { status: 'enabled' } });
+    expect(on.body).toMatchObject({ status: 'enabled', disabled_at: null });
+    expect((await svc.call(`/v1/webhooks/${w.body.webhook_id}`, { method: 'PATCH', json: { status: 'paused' } })).status).toBe(400);
+    expect((await svc.call('/v1/webhooks/whk_00000000000000000000000000', { method: 'PATCH', json: { status: 'enabled' } })).status).toBe(404);
   });
 });
 
