@@ -173,6 +173,43 @@ describe('scrapers and runs', () => {
   });
 });
 
+describe('runbooks', () => {
+  it('creates, tests, publishes and runs a runbook; published runbooks are listed as scrapers', async () => {
+    const body = {
+      name: 'Product names',
+      description: 'Names and prices from the product list',
+      steps: [
+        { action: 'goto', url: { input: 'start' } },
+        { action: 'extract', item_selector: 'li.product', fields: { name: { selector: '.name' }, price: { selector: '.price' } } },
+        { action: 'paginate', next: 'a.next', max_pages: 2 },
+      ],
+      published: false,
+    };
+    const bad = await svc.call('/v1/runbooks', { method: 'POST', json: { ...body, steps: [{ action: 'click', selector: 'a' }] } });
+    expect(bad.status).toBe(400);
+    const c = await svc.call('/v1/runbooks', { method: 'POST', json: body });
+    expect(c.status).toBe(201);
+    const id = c.body.id as string;
+    expect((await svc.call('/v1/scrapers')).body.data.some((s: { scraper_id: string }) => s.scraper_id === id)).toBe(false);
+    const t = await svc.call(`/v1/runbooks/${id}/test`, { method: 'POST', json: { input: { start: `${site.baseUrl}/products?page=1` } } });
+    expect(t.status).toBe(200);
+    expect(t.body.status).toBe('succeeded');
+    expect(t.body.items).toHaveLength(8);
+    expect(t.body.log.map((l: { action: string }) => l.action)).toEqual(expect.arrayContaining(['goto', 'extract', 'paginate']));
+    expect((await svc.call(`/v1/runbooks/${id}`, { method: 'PUT', json: { ...body, published: true } })).body.published).toBe(true);
+    const listed = (await svc.call('/v1/scrapers')).body.data.find((s: { scraper_id: string }) => s.scraper_id === id);
+    expect(listed).toMatchObject({ name: 'Product names', builtin: false });
+    const missing = await startRun({ scraper_id: id, input: {} });
+    expect(missing.status).toBe(400);
+    const run = await startRun({ scraper_id: id, input: { start: `${site.baseUrl}/products?page=1` } });
+    expect(run.status).toBe(201);
+    expect((await waitRun(run.body.id)).status).toBe('succeeded');
+    expect((await svc.call(`/v1/runs/${run.body.id}/results`)).body.data).toHaveLength(8);
+    expect((await svc.call(`/v1/runbooks/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await svc.call(`/v1/runbooks/${id}`)).status).toBe(404);
+  });
+});
+
 describe('run.completed webhook', () => {
   it('POSTs a signed run.completed to the run\'s webhook_url; results_url serves the items', async () => {
     const c = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` }, webhook_url: `${rx.baseUrl}/hook` });
