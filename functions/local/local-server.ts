@@ -16,7 +16,7 @@ import { BufferedAuditSink } from '../core/audit/audit.js';
 import { RateLimiter } from '../core/limits/rate-limiter.js';
 import { bootstrap } from '../core/tenancy/bootstrap.js';
 import { systemClock } from '../ports/clock.js';
-import { log } from '../core/log.js';
+import { log, setLogLevel } from '../core/log.js';
 import { sweepRawLogs } from '../core/runs/raw-log.js';
 import { startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
 import { toApiGatewayEvent, fromApiGatewayResult, toHonoPath } from './api-gateway-event.js';
@@ -79,6 +79,7 @@ export function buildApp(routeTable: Route[] = routes): Hono {
  */
 export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): Promise<LocalService> {
   setConfig(cfg);
+  setLogLevel(cfg.logLevel);
   const ephemeral = cfg.port === 0;
   const stores = await startEmbeddedStores({
     dataDir: cfg.dataDir,

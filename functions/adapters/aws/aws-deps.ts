@@ -4,6 +4,7 @@ import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { SchedulerClient, CreateScheduleCommand, UpdateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, ConflictException } from '@aws-sdk/client-scheduler';
 import { KMSClient, EncryptCommand, DecryptCommand } from '@aws-sdk/client-kms';
 import { config } from '../../config.js';
+import { setLogLevel } from '../../core/log.js';
 import { DynamoTable } from './dynamo-table.js';
 import { S3Blobs } from './s3-blobs.js';
 import { DirectAuditSink } from '../../core/audit/audit.js';
@@ -18,7 +19,10 @@ import type { Secrets } from '../../ports/secrets.js';
 /** Lambda composition root: built once per cold start. */
 export function buildAwsDeps(): Deps {
   const c = config();
-  const table = new DynamoTable(c.table, new DynamoDBClient({}));
+  setLogLevel(c.logLevel);
+  // Endpoint overrides exist for DynamoDB-/S3-compatible stand-ins (tests run the bundled Lambda
+  // handlers against dynalite and s3rver); on AWS they are unset.
+  const table = new DynamoTable(c.table, new DynamoDBClient(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint } : {}));
   const sqs = new SQSClient({});
   const urls: Record<QueueName, string | undefined> = { runs: c.queueRuns, queries: c.queueQueries, deliveries: c.queueDeliveries, jobs: c.queueJobs };
   const queue: Queue = {
@@ -71,6 +75,7 @@ export function buildAwsDeps(): Deps {
       return Buffer.from(r.Plaintext!).toString('utf8');
     },
   };
-  const blobs = new S3Blobs(new S3Client({}), { results: c.resultsBucket, raw: c.rawBucket });
+  const s3 = new S3Client(c.s3Endpoint ? { endpoint: c.s3Endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {});
+  const blobs = new S3Blobs(s3, { results: c.resultsBucket, raw: c.rawBucket });
   return { config: c, table, blobs, queue, scheduler, secrets, clock: systemClock, audit: new DirectAuditSink(table), rateLimiter: new RateLimiter(table) };
 }
