@@ -3,12 +3,26 @@ import { defineWorker, kind } from './worker-kit.js';
 import { executeRun, failRun, type RunWorkerDeps } from '../core/runs/execute-run.js';
 import { executeTask } from '../core/runs/run-task.js';
 import { failTask } from '../core/runs/scrape-task.js';
-import { EgressGuard } from '../core/governance/index.js';
+import { EgressGuard, RobotsPolicy } from '../core/governance/index.js';
 import { BrowserSession } from '../core/engine/fetch-browser.js';
 import type { BrowserLauncher } from '../ports/browser.js';
 import type { Deps } from '../runtime.js';
 
 let launcher: Promise<BrowserLauncher> | undefined;
+let robots: RobotsPolicy | undefined;
+/** One robots.txt cache per worker process, fetched through its own egress guard. */
+const robotsPolicy = (d: Deps) => {
+  if (robots) return robots;
+  const guard = new EgressGuard({ allow: d.config.egressAllow, userAgent: d.config.userAgent });
+  robots = new RobotsPolicy({
+    userAgent: d.config.userAgent,
+    fetch: async (url) => {
+      const r = await guard.fetch(url, { timeoutMs: 10_000, maxBytes: 512 * 1024 });
+      return { status: r.status, body: r.body.toString('utf8') };
+    },
+  });
+  return robots;
+};
 /** System Chromium locally (falling back to @sparticuz/chromium), @sparticuz/chromium on Lambda. */
 const browserLauncher = (d: Deps) =>
   (launcher ??= d.config.mode === 'aws'
@@ -21,6 +35,7 @@ const runDeps = async (d: Deps): Promise<RunWorkerDeps> => {
   return {
     deps: d,
     guard: new EgressGuard({ allow: d.config.egressAllow, userAgent: d.config.userAgent }),
+    robots: robotsPolicy(d),
     startBrowser: (guard, profile) => BrowserSession.start({ launcher: l, guard, userAgent: d.config.userAgent, profile }),
     politeness: { maxConcurrent: 2, minDelayMs: 250 },
   };

@@ -2,7 +2,6 @@ import { keys } from '../table-keys.js';
 import { AppError, NonRetryableError, isRetryable } from '../errors.js';
 import { log } from '../log.js';
 import { createEngine, type Engine } from '../engine/pipeline.js';
-import { RobotsPolicy } from '../governance/robots.js';
 import { HostGate } from '../governance/politeness.js';
 import { requireTenant } from '../tenancy/tenants.js';
 import { addUsage, getUsage } from '../limits/usage.js';
@@ -14,6 +13,7 @@ import { RawLogWriter } from './raw-log.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
 import { resolveTenantSecret } from './tenant-secrets.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
+import type { RobotsPolicy } from '../governance/robots.js';
 import type { BrowserSession, RenderProfile } from '../engine/fetch-browser.js';
 import { resolveProfile } from '../profiles/browser-profiles.js';
 import type { ScraperOutcome } from '../scrapers/types.js';
@@ -24,6 +24,8 @@ export interface RunWorkerDeps {
   guard: EgressGuard;
   /** Starts the run's one browser (behind its egress proxy), rendering with the profile if given. */
   startBrowser: (guard: EgressGuard, profile?: RenderProfile) => Promise<BrowserSession>;
+  /** robots.txt rules, cached per origin for the worker's lifetime (at most 24 h), shared by its runs. */
+  robots: RobotsPolicy;
   /** Per-host politeness shared by all workers through the table. */
   politeness?: { maxConcurrent: number; minDelayMs: number };
 }
@@ -64,16 +66,9 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   const profile = await resolveProfile(d.table, tenantId, run.browser_profile ?? undefined);
   const rawLog = new RawLogWriter(d.table, d.blobs, tenantId, runId, attempt);
   const engines: Record<string, number> = {};
-  const robots = new RobotsPolicy({
-    userAgent: d.config.userAgent,
-    fetch: async (url) => {
-      const r = await w.guard.fetch(url, { timeoutMs: 10_000, maxBytes: 512 * 1024 });
-      return { status: r.status, body: r.body.toString('utf8') };
-    },
-  });
   const engine: Engine = createEngine({
     guard: w.guard,
-    robots,
+    robots: w.robots,
     gate: w.politeness ? new HostGate(d.table, w.politeness) : undefined,
     browser: () => w.startBrowser(w.guard, profile),
     policy: tenant.target_policy,

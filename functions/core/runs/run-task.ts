@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { createEngine } from '../engine/pipeline.js';
-import { RobotsPolicy } from '../governance/robots.js';
 import { requireTenant } from '../tenancy/tenants.js';
 import { getCaptchaPolicy, recordEncounter } from '../captcha/captcha.js';
 import { addUsage } from '../limits/usage.js';
@@ -38,15 +37,8 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
   const tenant = await requireTenant(d.table, tenantId);
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
   const profile = task.kind === 'scrape' ? await resolveProfile(d.table, tenantId, (task.request as { browser_profile?: string }).browser_profile) : undefined;
-  const robots = new RobotsPolicy({
-    userAgent: d.config.userAgent,
-    fetch: async (url) => {
-      const r = await w.guard.fetch(url, { timeoutMs: 10_000, maxBytes: 512 * 1024 });
-      return { status: r.status, body: r.body.toString('utf8') };
-    },
-  });
   const engine = createEngine({
-    guard: w.guard, robots, browser: () => w.startBrowser(w.guard, profile), policy: tenant.target_policy,
+    guard: w.guard, robots: w.robots, browser: () => w.startBrowser(w.guard, profile), policy: tenant.target_policy,
     challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
   });
