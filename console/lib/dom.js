@@ -107,7 +107,7 @@ export function select(options, value, attrs = {}) {
 
 /**
  * A data table. columns: [{ label, render(row) -> Node|string, class? }].
- * Returns { el, tbody, add(rows), setEmpty() }.
+ * Returns { el, tbody, add(rows), replace(inside, row), reset(), count }.
  */
 export function table(columns, { caption, empty = 'Nothing here yet.' } = {}) {
   const tbody = h('tbody');
@@ -124,6 +124,7 @@ export function table(columns, { caption, empty = 'Nothing here yet.' } = {}) {
   );
   let count = 0;
   const emptyRow = () => h('tr', { class: 'empty' }, h('td', { colspan: String(columns.length) }, empty));
+  const rowEl = (row) => h('tr', {}, columns.map((c) => h('td', { class: c.class, 'data-label': c.label }, c.render(row) ?? '')));
   tbody.append(emptyRow());
   return {
     el,
@@ -132,8 +133,13 @@ export function table(columns, { caption, empty = 'Nothing here yet.' } = {}) {
       if (count === 0 && rows.length) tbody.replaceChildren();
       for (const row of rows) {
         count++;
-        tbody.append(h('tr', {}, columns.map((c) => h('td', { class: c.class, 'data-label': c.label }, c.render(row) ?? ''))));
+        tbody.append(rowEl(row));
       }
+    },
+    /** Render `row` again in place of the table row that contains `inside` (an element of it). */
+    replace(inside, row) {
+      const tr = inside?.closest('tr');
+      if (tr && tbody.contains(tr)) tr.replaceWith(rowEl(row));
     },
     reset() {
       count = 0;

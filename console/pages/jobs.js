@@ -3,6 +3,7 @@ import { h, clear, field, table, dl, badge, time, truncate } from '../lib/dom.js
 import { del, get, patch, post, seg } from '../lib/api.js';
 import { busy, groupNav, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
 import { queryFields, queryStatus } from './queries.js';
+import { ownDeliveries } from './webhooks.js';
 
 const jobBadge = (s) => badge(s, s === 'active' ? 'succeeded' : 'cancelled');
 
@@ -124,7 +125,12 @@ export async function jobDetail(page, ctx) {
       h('p', {}, h('a', { href: `#/storage?job_id=${encodeURIComponent(j.job_id)}` }, 'Stored results of this job →')),
     );
   };
-  page.append(pageHeader(`Job ${id}`), h('p', {}, h('a', { href: '#/jobs' }, '← All jobs')), section('Job', info), section('Runs', runs.el, p.el));
+  const deliveries = ownDeliveries(`/v1/jobs/${seg(id)}/deliveries`, ctx, {
+    id: 'job-deliveries',
+    empty: 'No webhook deliveries yet. When the job has a webhook URL, each run sends job.completed to it.',
+    intro: 'Deliveries of job.completed to this job\'s own webhook URL (signed with the tenant\'s job-webhook secret).',
+  });
+  page.append(pageHeader(`Job ${id}`), h('p', {}, h('a', { href: '#/jobs' }, '← All jobs')), section('Job', info), section('Runs', runs.el, p.el), deliveries.el);
   try {
     show(await get(`/v1/jobs/${seg(id)}`, {}, { signal: ctx.signal }));
   } catch (err) {
@@ -132,5 +138,5 @@ export async function jobDetail(page, ctx) {
     showError(err, 'Job');
     return;
   }
-  await busy(null, () => p.first(), 'Job runs');
+  await Promise.all([busy(null, () => p.first(), 'Job runs'), deliveries.load()]);
 }

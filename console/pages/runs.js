@@ -2,6 +2,7 @@
 import { h, clear, field, select, table, dl, badge, time, fmtBytes, truncate, extLink, sleep, isAbort } from '../lib/dom.js';
 import { download, get, post, seg } from '../lib/api.js';
 import { busy, groupNav, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+import { ownDeliveries } from './webhooks.js';
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'timed_out', 'cancelled', 'blocked'];
 const TERMINAL = new Set(['succeeded', 'failed', 'timed_out', 'cancelled', 'blocked']);
@@ -235,7 +236,17 @@ export async function runDetail(page, ctx) {
     showError(err, 'Run');
     return;
   }
-  await busy(null, loadResults, 'Results');
+  // Deliveries of run.completed to the run's own webhook_url (only when it has one).
+  const deliveries = run.webhook_url
+    ? ownDeliveries(`/v1/runs/${seg(id)}/deliveries`, ctx, {
+      id: 'run-deliveries',
+      empty: 'No deliveries yet: run.completed is sent to the webhook URL when the run ends.',
+      intro: 'Deliveries of run.completed to this run\'s webhook URL (signed with the tenant\'s job-webhook secret).',
+    })
+    : null;
+  if (deliveries) page.append(deliveries.el);
+  // A finished run's delivery may still be queued or in flight: settle() reloads until it is not.
+  await Promise.all([busy(null, loadResults, 'Results'), TERMINAL.has(run.status) ? deliveries?.settle() : deliveries?.load()]);
   resultsLoadedFor = run.status;
   // Long-poll until the run is terminal (the server waits up to 20 s per call).
   let failures = 0;
@@ -253,7 +264,7 @@ export async function runDetail(page, ctx) {
     }
     if (TERMINAL.has(run.status) && resultsLoadedFor !== run.status) {
       resultsLoadedFor = run.status;
-      await busy(null, loadResults, 'Results');
+      await Promise.all([busy(null, loadResults, 'Results'), deliveries?.settle()]);
     }
   }
 }

@@ -1,9 +1,28 @@
-// Webhooks: registered endpoints (secret shown once), delete, delivery log with retry.
-import { h, clear, field, checkboxGroup, table, dl, badge, time, truncate } from '../lib/dom.js';
-import { del, get, post, seg } from '../lib/api.js';
-import { busy, jsonView, pageHeader, pager, secretBox, section, showNotice } from '../lib/ui.js';
+// Webhooks: registered endpoints (secret shown once), enable/disable, delete, delivery log with
+// retry; and the "Webhook deliveries" section of a job's or run's own webhook_url (jobs.js, runs.js).
+import { h, clear, field, checkboxGroup, table, dl, badge, time, truncate, sleep, isAbort } from '../lib/dom.js';
+import { del, get, patch, post, seg } from '../lib/api.js';
+import { busy, jsonView, pageHeader, pager, secretBox, section, showError, showNotice } from '../lib/ui.js';
 
 const EVENTS = ['job.completed', 'run.completed'];
+
+const deliveryBadge = (s) => badge(s, s === 'pending' ? 'queued' : s);
+
+/** The payload and attempt log of a delivery, folded. */
+const deliveryDetails = (d) => h('details', {}, h('summary', {}, 'Payload and attempts'), jsonView({ payload: d.payload, attempts: d.attempt_log }, { label: 'Delivery' }));
+
+/** Columns shared by the delivery logs: event, status, attempts, last answer, time. */
+const deliveryColumns = () => [
+  { label: 'Event', render: (d) => d.event },
+  {
+    label: 'Status',
+    render: (d) => [deliveryBadge(d.status), d.status === 'pending' && d.next_attempt_at ? h('small', { class: 'hint' }, ' next ', time(d.next_attempt_at)) : null],
+  },
+  { label: 'Attempts', render: (d) => String(d.attempts) },
+  { label: 'Last HTTP', render: (d) => (d.last_status_code === null || d.last_status_code === undefined ? '—' : String(d.last_status_code)) },
+  { label: 'Last error', render: (d) => truncate(d.last_error ?? '', 100) },
+  { label: 'Created', render: (d) => time(d.created_at) },
+];
 
 export async function webhooksList(page, ctx) {
   const url = h('input', { type: 'url', id: 'webhook-url', name: 'url', required: true, placeholder: 'https://hooks.example.com/gleaner' });
@@ -29,11 +48,24 @@ export async function webhooksList(page, ctx) {
     [
       { label: 'Endpoint', render: (w) => h('a', { href: `#/webhooks/${encodeURIComponent(w.webhook_id)}`, class: 'break' }, w.url) },
       { label: 'Events', render: (w) => (w.events ?? []).join(', ') },
-      { label: 'Status', render: (w) => [badge(w.status, w.status === 'enabled' ? 'succeeded' : 'failed'), w.disabled_reason ? h('small', { class: 'hint' }, ` ${w.disabled_reason}`) : null] },
+      {
+        label: 'Status',
+        render: (w) => h('div', { class: 'webhook-status' },
+          badge(w.status, w.status === 'enabled' ? 'succeeded' : 'failed'),
+          w.status === 'disabled' && w.disabled_reason ? h('small', { class: 'hint' }, ` ${w.disabled_reason}`) : null,
+          w.status === 'disabled' && w.disabled_at ? h('small', { class: 'hint' }, ' since ', time(w.disabled_at)) : null),
+      },
       { label: 'Created', render: (w) => time(w.created_at) },
       {
         label: 'Actions',
         render: (w) => {
+          const enabled = w.status === 'enabled';
+          const toggle = h('button', { type: 'button', class: 'btn btn-small', dataset: { action: enabled ? 'disable' : 'enable' } }, enabled ? 'Disable' : 'Enable');
+          toggle.addEventListener('click', () => busy(toggle, async () => {
+            const updated = await patch(`/v1/webhooks/${seg(w.webhook_id)}`, { status: enabled ? 'disabled' : 'enabled' });
+            showNotice(`Webhook for ${updated.url} ${updated.status}`);
+            t.replace(toggle, updated);
+          }, enabled ? 'Disable webhook' : 'Enable webhook'));
           const rm = h('button', { type: 'button', class: 'btn btn-small btn-danger' }, 'Delete');
           rm.addEventListener('click', () => {
             if (!confirm(`Delete the webhook for ${w.url}?`)) return;
@@ -43,7 +75,7 @@ export async function webhooksList(page, ctx) {
               await p.first();
             }, 'Delete webhook');
           });
-          return h('div', { class: 'actions' }, h('a', { class: 'btn btn-small', href: `#/webhooks/${encodeURIComponent(w.webhook_id)}` }, 'Deliveries'), rm);
+          return h('div', { class: 'actions' }, toggle, h('a', { class: 'btn btn-small', href: `#/webhooks/${encodeURIComponent(w.webhook_id)}` }, 'Deliveries'), rm);
         },
       },
     ],
@@ -65,7 +97,7 @@ export async function webhooksList(page, ctx) {
   page.append(
     pageHeader('Webhooks'),
     section('Register', form, secretHost),
-    section('Endpoints', t.el, p.el),
+    section('Endpoints', h('div', { id: 'webhooks-table' }, t.el), p.el),
     section('Job and run webhook_url signatures', h('p', { class: 'hint' }, 'Webhooks set on a job or run are signed with a separate tenant secret.'), reveal, jobSecretHost),
   );
   await busy(null, () => p.first(), 'Webhooks');
@@ -76,16 +108,11 @@ export async function webhookDetail(page, ctx) {
   const t = table(
     [
       { label: 'Delivery', render: (d) => h('span', { class: 'mono' }, d.delivery_id) },
-      { label: 'Event', render: (d) => d.event },
-      { label: 'Status', render: (d) => badge(d.status, d.status === 'pending' ? 'queued' : d.status) },
-      { label: 'Attempts', render: (d) => String(d.attempts) },
-      { label: 'Last HTTP', render: (d) => (d.last_status_code === null ? '—' : String(d.last_status_code)) },
-      { label: 'Last error', render: (d) => truncate(d.last_error ?? '', 100) },
-      { label: 'Created', render: (d) => time(d.created_at) },
+      ...deliveryColumns(),
       {
         label: 'Actions',
         render: (d) => {
-          const details = h('details', {}, h('summary', {}, 'Payload and attempts'), jsonView({ payload: d.payload, attempts: d.attempt_log }, { label: 'Delivery' }));
+          const details = deliveryDetails(d);
           if (d.status === 'pending') return details;
           const retry = h('button', { type: 'button', class: 'btn btn-small' }, 'Retry');
           retry.addEventListener('click', () => busy(retry, async () => {
@@ -112,4 +139,45 @@ export async function webhookDetail(page, ctx) {
     section('Delivery log', t.el, p.el),
   );
   await busy(refresh, () => p.first(), 'Deliveries');
+}
+
+/**
+ * The "Webhook deliveries" section of a job or run: the deliveries to its own webhook_url
+ * (`path` is /v1/jobs/{id}/deliveries or /v1/runs/{id}/deliveries), with Load more and Refresh.
+ * Returns { el, load(), settle() }: settle() reloads until no delivery on the first page is
+ * pending (and at least one exists), for a run that has just finished; it gives up after ~30 s.
+ */
+export function ownDeliveries(path, ctx, { id, empty = 'No webhook deliveries yet.', intro } = {}) {
+  let first = [];
+  const t = table(
+    [...deliveryColumns(), { label: 'Details', render: deliveryDetails }],
+    { caption: 'Webhook deliveries', empty },
+  );
+  const p = pager((cursor) => get(path, { cursor, limit: 25 }, { signal: ctx.signal }), (rows, reset) => {
+    if (reset) {
+      t.reset();
+      first = rows;
+    }
+    t.add(rows);
+  });
+  const refresh = h('button', { type: 'button', class: 'btn btn-small' }, 'Refresh');
+  const load = () => busy(refresh, () => p.first(), 'Webhook deliveries');
+  refresh.addEventListener('click', load);
+  const el = section('Webhook deliveries',
+    intro ? h('p', { class: 'hint' }, intro) : null,
+    h('div', { id }, t.el),
+    h('div', { class: 'actions deliveries-foot' }, refresh, p.el));
+  const settle = async () => {
+    for (let i = 0; i < 15 && !ctx.signal.aborted; i++) {
+      try {
+        await p.first();
+      } catch (err) {
+        if (!isAbort(err)) showError(err, 'Webhook deliveries');
+        return;
+      }
+      if (first.length && !first.some((d) => d.status === 'pending')) return;
+      await sleep(2000, ctx.signal).catch(() => undefined);
+    }
+  };
+  return { el, load, settle };
 }

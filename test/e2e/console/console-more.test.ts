@@ -8,6 +8,7 @@ import { createUser } from '../../../functions/core/tenancy/users.js';
 import { putResultFile, keyTimestamp } from '../../../functions/core/storage/result-files.js';
 import { newId } from '../../../functions/core/ids.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.js';
 
 // The console pages added after the first set: Monitoring, Datasets, Social, Studio, Challenges,
 // Settings > Secrets and Settings > Browser profiles, in real headless Chromium.
@@ -22,11 +23,14 @@ const SECRET_VALUE = 'hunter2-never-shown-anywhere';
 
 let svc: TestService;
 let site: FixtureSite;
+let rx: WebhookReceiver;
 let runId: string;
 
 beforeAll(async () => {
   site = await startFixtureSite();
-  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port}` });
+  rx = await startWebhookReceiver();
+  // The webhook receiver's host:port is exempt from the private-address block, like the site's.
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port},${rx.hostPort}` });
   await createUser(svc.deps.table, svc.tenantId, EMAIL, PASSWORD, new Date());
   // One succeeded run for Monitoring and Datasets.
   const run = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'page-content', input: { url: `${site.baseUrl}/about`, engine: 'http' } } });
@@ -37,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.destroy();
   await site?.close();
+  await rx?.close();
 });
 
 describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages in headless Chromium', () => {
@@ -291,6 +296,58 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     const id = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
     expect((await svc.call(`/v1/runs/${id}`)).body.browser_profile).toBe(prof.profile_id);
     await waitText('#run-info', prof.profile_id);
+  });
+
+  it('Webhooks: a disabled endpoint shows its reason and is enabled again from the list', async () => {
+    const w = await svc.call('/v1/webhooks', { method: 'POST', json: { url: `${rx.baseUrl}/registered`, events: ['job.completed'] } });
+    expect(w.status).toBe(201);
+    const off = await svc.call(`/v1/webhooks/${w.body.webhook_id}`, { method: 'PATCH', json: { status: 'disabled' } });
+    expect(off.body.status).toBe('disabled');
+    await go('#/webhooks');
+    await waitText('#webhooks-table', `${rx.baseUrl}/registered`);
+    const status = await textOf('#webhooks-table tbody tr td[data-label="Status"]');
+    expect(status).toContain('disabled');
+    expect(status).toContain(off.body.disabled_reason);
+    expect(await textOf('#webhooks-table button[data-action="enable"]')).toBe('Enable');
+    expect(await page.$('#webhooks-table button[data-action="disable"]')).toBeNull();
+    await page.screenshot({ path: '/tmp/console-webhooks.png', fullPage: true });
+
+    await page.click('#webhooks-table button[data-action="enable"]');
+    await page.waitForSelector('#webhooks-table button[data-action="disable"]');
+    await waitText('#notice', 'enabled');
+    expect(await textOf('#webhooks-table tbody tr td[data-label="Status"]')).not.toContain(off.body.disabled_reason);
+    expect((await svc.call('/v1/webhooks')).body.data.find((x: { webhook_id: string }) => x.webhook_id === w.body.webhook_id)).toMatchObject({ status: 'enabled', disabled_at: null });
+    await page.screenshot({ path: '/tmp/console-webhooks-enabled.png', fullPage: true });
+    expect(await noHorizontalScroll()).toBe(true);
+
+    // And back: Disable from the row.
+    await page.click('#webhooks-table button[data-action="disable"]');
+    await page.waitForSelector('#webhooks-table button[data-action="enable"]');
+    expect((await svc.call('/v1/webhooks')).body.data.find((x: { webhook_id: string }) => x.webhook_id === w.body.webhook_id).status).toBe('disabled');
+  });
+
+  it('Run detail lists the deliveries to the run\'s own webhook_url; a run without one has no such section', async () => {
+    const run = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'page-content', input: { url: `${site.baseUrl}/about`, engine: 'http' }, webhook_url: `${rx.baseUrl}/run-hook` } });
+    expect(run.status).toBe(201);
+    await go(`#/runs/${run.body.id}`);
+    await waitText('#run-status', 'succeeded', 30_000);
+    await page.waitForFunction(() => !!document.querySelector('#run-deliveries td[data-label="Status"] .badge-succeeded'), { timeout: 30_000 });
+    const row = await textOf('#run-deliveries tbody tr');
+    expect(row).toContain('run.completed');
+    expect(row).toContain('200');
+    expect(rx.at('/run-hook').length).toBeGreaterThanOrEqual(1);
+    await page.screenshot({ path: '/tmp/console-run-deliveries.png', fullPage: true });
+
+    await go(`#/runs/${runId}`);
+    await waitText('#run-status', 'succeeded');
+    expect(await page.$('#run-deliveries')).toBeNull();
+  });
+
+  it('Job detail shows the empty webhook deliveries state', async () => {
+    const job = await svc.call('/v1/jobs', { method: 'POST', json: { label: 'Deliveries', prompt: 'acme', sources: ['reddit'], schedule: '0 8 * * *', webhook_url: `${rx.baseUrl}/job-hook` } });
+    expect(job.status).toBe(201);
+    await go(`#/jobs/${job.body.job_id}`);
+    await waitText('#job-deliveries', 'No webhook deliveries yet');
   });
 
   it('renders every new page without a script error or CSP violation', async () => {
