@@ -213,21 +213,21 @@ describe('runbooks', () => {
 describe('run.completed webhook', () => {
   it('POSTs a signed run.completed to the run\'s webhook_url; results_url serves the items', async () => {
     const c = await startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` }, webhook_url: `${rx.baseUrl}/hook` });
-      expect(c.status).toBe(201);
-      const [got] = await rx.waitFor('/hook', 1);
-      expect(got!.json).toMatchObject({ event: 'run.completed', run_id: c.body.id, status: 'succeeded', results_url: expect.stringContaining(`/v1/runs/${c.body.id}/results`) });
-      const { signing_secret } = (await svc.call('/dashboard/api/settings/webhooks')).body;
-      const h = got!.headers;
-      expect(verifySignature(signing_secret, { id: String(h['webhook-id']), timestamp: String(h['webhook-timestamp']), signature: String(h['webhook-signature']) }, got!.body)).toBe(true);
-      const items = await svc.call(new URL(got!.json.results_url).pathname);
-      expect(items.body.data).toHaveLength(1);
-      let log;
-      for (let i = 0; i < 50; i++) {
-        log = await svc.call(`/v1/runs/${c.body.id}/deliveries`);
-        if (log.body.data[0]?.status === 'succeeded') break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(log!.body.data[0]).toMatchObject({ event: 'run.completed', status: 'succeeded', attempts: 1, last_status_code: 200 });
+    expect(c.status).toBe(201);
+    const [got] = await rx.waitFor('/hook', 1);
+    expect(got!.json).toMatchObject({ event: 'run.completed', run_id: c.body.id, status: 'succeeded', results_url: expect.stringContaining(`/v1/runs/${c.body.id}/results`) });
+    const { signing_secret } = (await svc.call('/dashboard/api/settings/webhooks')).body;
+    const h = got!.headers;
+    expect(verifySignature(signing_secret, { id: String(h['webhook-id']), timestamp: String(h['webhook-timestamp']), signature: String(h['webhook-signature']) }, got!.body)).toBe(true);
+    const items = await svc.call(new URL(got!.json.results_url).pathname);
+    expect(items.body.data).toHaveLength(1);
+    let log;
+    for (let i = 0; i < 50; i++) {
+      log = await svc.call(`/v1/runs/${c.body.id}/deliveries`);
+      if (log.body.data[0]?.status === 'succeeded') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(log!.body.data[0]).toMatchObject({ event: 'run.completed', status: 'succeeded', attempts: 1, last_status_code: 200 });
   });
 
   it('lets a disabled webhook endpoint be enabled again', async () => {
