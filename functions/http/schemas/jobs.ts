@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery, listOf } from './common.js';
 import { jobCreateSchema, jobUpdateSchema, jobStatuses, jobRecordSchema } from '../../core/jobs/jobs.js';
 import { webhookCreateSchema, webhookRecordSchema } from '../../core/webhooks/webhooks.js';
-import { deliveryStatuses } from '../../core/webhooks/deliveries.js';
+import { deliveryRecordSchema } from '../../core/webhooks/deliveries.js';
 import { storageSettingsPutSchema } from '../../core/sync/settings.js';
 import type { RouteDoc } from './registry.js';
 
@@ -21,21 +21,10 @@ const jobRunStarted = z.object({ query_id: z.string(), job_id: z.string(), statu
 const querySchema = z.object({ query_id: z.string(), status: z.string(), created_at: z.string(), completed_at: z.string().nullable(), job_id: z.string().nullable() });
 
 const webhookSchema = webhookRecordSchema.omit({ tenant_id: true, secret_ciphertext: true });
-const deliverySchema = z.object({
-  delivery_id: z.string(),
-  webhook_id: z.string().nullable(),
-  event: z.string(),
-  url: z.string(),
-  status: z.enum(deliveryStatuses),
-  attempts: z.number().int(),
-  last_status_code: z.number().int().nullable(),
-  last_error: z.string().nullable(),
-  next_attempt_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  payload: z.unknown(),
-  attempt_log: z.array(z.object({ attempt: z.number().int(), at: z.string(), status_code: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().int() })),
-});
+/** Public delivery log entry (publicDelivery): the record without internals, the body parsed as `payload`. */
+const deliverySchema = deliveryRecordSchema
+  .pick({ delivery_id: true, webhook_id: true, event: true, url: true, status: true, attempts: true, last_status_code: true, last_error: true, next_attempt_at: true, created_at: true, updated_at: true, attempt_log: true })
+  .extend({ payload: z.unknown() });
 const outcome = z.object({ ok: z.boolean(), at: z.string(), key: z.string().nullable(), error: z.string().nullable() }).nullable();
 const storageSettingsSchema = z.object({
   sync: z.object({ endpoint: z.string(), bucket: z.string(), access_key_id: z.string(), region: z.string(), force_path_style: z.boolean(), secret_access_key_set: z.boolean(), updated_at: z.string() }).nullable(),

@@ -1,7 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser } from './console-browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
@@ -12,10 +10,6 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webho
 
 // The console pages added after the first set: Monitoring, Datasets, Social, Studio, Challenges,
 // Settings > Secrets and Settings > Browser profiles, in real headless Chromium.
-const CHROMIUM = [process.env.GLEANER_CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (p): p is string => !!p && existsSync(p),
-);
-if (!CHROMIUM) console.warn('[console e2e] No Chromium binary found (set GLEANER_CHROMIUM_PATH or apt-get install chromium): the browser tests are skipped.');
 
 const EMAIL = 'studio@example.com';
 const PASSWORD = 'correct-horse-battery-staple';
@@ -45,47 +39,29 @@ afterAll(async () => {
 });
 
 describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages in headless Chromium', () => {
-  let browser: Browser;
+  let cb: ConsoleBrowser;
   let page: Page;
-  let profileDir: string;
-  const pageErrors: string[] = [];
-  const cspViolations: string[] = [];
+  let pageErrors: string[];
+  let cspViolations: string[];
 
   beforeAll(async () => {
-    profileDir = mkdtempSync(join(tmpdir(), 'gleaner-console-more-'));
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM!,
-      headless: true,
-      userDataDir: profileDir,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
-    page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    page.on('pageerror', (e) => pageErrors.push(String((e as Error)?.message ?? e)));
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
+    cb = await launchConsoleBrowser('gleaner-console-more-');
+    ({ page, pageErrors, cspViolations } = cb);
     page.on('dialog', (d) => void d.accept());
   });
   afterAll(async () => {
-    await browser?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    await cb?.close();
   });
 
-  const go = async (hash: string) => {
-    await page.evaluate((h) => {
-      location.hash = h;
-    }, hash);
-  };
-  const textOf = (sel: string) => page.$eval(sel, (el) => (el as HTMLElement).innerText);
+  const go = (hash: string) => pageHelpers(page).go(hash);
+  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
   const valueOf = (sel: string) => page.$eval(sel, (el) => (el as HTMLInputElement).value);
   const setValue = (sel: string, value: string) =>
     page.$eval(sel, (el, v) => {
       (el as HTMLInputElement).value = v;
       el.dispatchEvent(new Event('input', { bubbles: true }));
     }, value);
-  const waitText = (sel: string, text: string, timeout = 15_000) =>
-    page.waitForFunction((s, t) => Array.from(document.querySelectorAll(s)).some((el) => (el as HTMLElement).innerText.includes(t)), { timeout }, sel, text);
+  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
   /** The page fits the window: no horizontal scrolling of the whole document. */
   const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 

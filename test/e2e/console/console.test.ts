@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser } from './console-browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
@@ -13,10 +14,6 @@ import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.j
 import { startFakeBucket, type FakeBucket } from '../../fixtures/s3-bucket.js';
 
 const EXPECTED_CSP_PREFIX = "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'";
-const CHROMIUM = [process.env.GLEANER_CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (p): p is string => !!p && existsSync(p),
-);
-if (!CHROMIUM) console.warn('[console e2e] No Chromium binary found (set GLEANER_CHROMIUM_PATH or apt-get install chromium): the browser tests are skipped.');
 
 const EMAIL = 'ops@example.com';
 const PASSWORD = 'correct-horse-battery-staple';
@@ -124,44 +121,28 @@ describe('console files', () => {
 });
 
 describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
+  let cb: ConsoleBrowser;
   let browser: Browser;
   let page: Page;
-  let profileDir: string;
   let downloadDir: string;
-  const pageErrors: string[] = [];
-  const cspViolations: string[] = [];
+  let pageErrors: string[];
+  let cspViolations: string[];
 
   beforeAll(async () => {
-    profileDir = mkdtempSync(join(tmpdir(), 'gleaner-console-profile-'));
     downloadDir = mkdtempSync(join(tmpdir(), 'gleaner-console-dl-'));
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM!,
-      headless: true,
-      userDataDir: profileDir,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
-    page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    page.on('pageerror', (e) => pageErrors.push(String((e as Error)?.message ?? e)));
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
+    cb = await launchConsoleBrowser('gleaner-console-profile-');
+    ({ browser, page, pageErrors, cspViolations } = cb);
     const cdp = await browser.target().createCDPSession();
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir, eventsEnabled: true });
   });
   afterAll(async () => {
-    await browser?.close();
-    for (const d of [profileDir, downloadDir]) if (d) rmSync(d, { recursive: true, force: true });
+    await cb?.close();
+    if (downloadDir) rmSync(downloadDir, { recursive: true, force: true });
   });
 
-  const go = async (hash: string) => {
-    await page.evaluate((h) => {
-      location.hash = h;
-    }, hash);
-  };
-  const textOf = (sel: string) => page.$eval(sel, (el) => (el as HTMLElement).innerText);
-  const waitText = (sel: string, text: string, timeout = 15_000) =>
-    page.waitForFunction((s, t) => Array.from(document.querySelectorAll(s)).some((el) => (el as HTMLElement).innerText.includes(t)), { timeout }, sel, text);
+  const go = (hash: string) => pageHelpers(page).go(hash);
+  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
+  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
 
   it('shows the login page, logs in with email and password and creates a console session key', async () => {
     await page.goto(`${svc.url}/`, { waitUntil: 'domcontentloaded' });

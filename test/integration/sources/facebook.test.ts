@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { facebookConnector } from '../../../functions/core/sources/facebook.js';
-import { SourceError, type ConnectorContext, type QueryPlan } from '../../../functions/core/sources/types.js';
+import { SourceError, type QueryPlan } from '../../../functions/core/sources/types.js';
+import { catchSourceError, fakeContext } from '../../fixtures/fake-sources/server.js';
 import { FB_NEWEST, FB_USER_TOKEN, startFakeFacebook, type GraphFakeApi } from '../../fixtures/fake-sources/facebook.js';
 
 const HOUR = 3_600_000;
@@ -19,31 +20,10 @@ function plan(over: Partial<QueryPlan> = {}): QueryPlan {
   };
 }
 
-function makeCtx(api: GraphFakeApi, over: { plan?: Partial<QueryPlan>; limit?: number; credentials?: Record<string, string> | undefined } = {}) {
-  const sleeps: number[] = [];
-  const ctx: ConnectorContext = {
-    plan: plan(over.plan),
-    limit: over.limit ?? 100,
-    credentials: 'credentials' in over ? over.credentials : { access_token: FB_USER_TOKEN },
-    baseUrl: api.baseUrl,
-    fetch: (url, init) => fetch(url, init),
-    signal: new AbortController().signal,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-  };
-  return { ctx, sleeps };
-}
+const makeCtx = (api: GraphFakeApi, over: { plan?: Partial<QueryPlan>; limit?: number; credentials?: Record<string, string> | undefined } = {}) =>
+  fakeContext(api, plan(over.plan), { access_token: FB_USER_TOKEN }, over);
 
-async function catchErr(p: Promise<unknown>): Promise<SourceError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(SourceError);
-    return err as SourceError;
-  }
-  throw new Error('expected a SourceError');
-}
+const catchErr = catchSourceError;
 
 const postRequests = (api: GraphFakeApi, pageId: string) => api.requests.filter((r) => r.path.startsWith(`/v21.0/${pageId}/posts`));
 

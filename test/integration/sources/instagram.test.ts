@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashtagsForPlan, instagramConnector, MAX_HASHTAGS_PER_QUERY, toHashtag } from '../../../functions/core/sources/instagram.js';
-import { SourceError, type ConnectorContext, type QueryPlan } from '../../../functions/core/sources/types.js';
+import { SourceError, type QueryPlan } from '../../../functions/core/sources/types.js';
+import { catchSourceError, fakeContext } from '../../fixtures/fake-sources/server.js';
 import type { GraphFakeApi } from '../../fixtures/fake-sources/facebook.js';
 import { IG_HASHTAG_IDS, IG_NEWEST, IG_TOKEN, IG_USER_ID, igPermalink, startFakeInstagram } from '../../fixtures/fake-sources/instagram.js';
 
@@ -20,31 +21,10 @@ function plan(over: Partial<QueryPlan> = {}): QueryPlan {
   };
 }
 
-function makeCtx(api: GraphFakeApi, over: { plan?: Partial<QueryPlan>; limit?: number; credentials?: Record<string, string> | undefined } = {}) {
-  const sleeps: number[] = [];
-  const ctx: ConnectorContext = {
-    plan: plan(over.plan),
-    limit: over.limit ?? 100,
-    credentials: 'credentials' in over ? over.credentials : { access_token: IG_TOKEN, ig_user_id: IG_USER_ID },
-    baseUrl: api.baseUrl,
-    fetch: (url, init) => fetch(url, init),
-    signal: new AbortController().signal,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-  };
-  return { ctx, sleeps };
-}
+const makeCtx = (api: GraphFakeApi, over: { plan?: Partial<QueryPlan>; limit?: number; credentials?: Record<string, string> | undefined } = {}) =>
+  fakeContext(api, plan(over.plan), { access_token: IG_TOKEN, ig_user_id: IG_USER_ID }, over);
 
-async function catchErr(p: Promise<unknown>): Promise<SourceError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(SourceError);
-    return err as SourceError;
-  }
-  throw new Error('expected a SourceError');
-}
+const catchErr = catchSourceError;
 
 const mediaRequests = (api: GraphFakeApi, tag: string) => api.requests.filter((r) => r.path.startsWith(`/v21.0/${IG_HASHTAG_IDS[tag]}/recent_media`));
 const searchRequests = (api: GraphFakeApi) => api.requests.filter((r) => r.path.startsWith('/v21.0/ig_hashtag_search'));

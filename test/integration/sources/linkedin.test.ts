@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultLinkedInVersion, linkedinConnector, littleTextToPlain } from '../../../functions/core/sources/linkedin.js';
-import { SourceError, type ConnectorContext, type QueryPlan } from '../../../functions/core/sources/types.js';
+import { SourceError, type QueryPlan } from '../../../functions/core/sources/types.js';
+import { catchSourceError, fakeContext } from '../../fixtures/fake-sources/server.js';
 import type { FakeApi } from '../../fixtures/fake-sources/server.js';
 import { LI_NEWEST, LINKEDIN_TOKEN, startFakeLinkedIn } from '../../fixtures/fake-sources/linkedin.js';
 
@@ -22,31 +23,10 @@ function plan(over: Partial<QueryPlan> = {}): QueryPlan {
   };
 }
 
-function makeCtx(api: FakeApi, over: { plan?: Partial<QueryPlan>; limit?: number; credentials?: Record<string, string> | undefined } = {}) {
-  const sleeps: number[] = [];
-  const ctx: ConnectorContext = {
-    plan: plan(over.plan),
-    limit: over.limit ?? 100,
-    credentials: 'credentials' in over ? over.credentials : { access_token: LINKEDIN_TOKEN },
-    baseUrl: api.baseUrl,
-    fetch: (url, init) => fetch(url, init),
-    signal: new AbortController().signal,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-  };
-  return { ctx, sleeps };
-}
+const makeCtx = (api: FakeApi, over: { plan?: Partial<QueryPlan>; limit?: number; credentials?: Record<string, string> | undefined } = {}) =>
+  fakeContext(api, plan(over.plan), { access_token: LINKEDIN_TOKEN }, over);
 
-async function catchErr(p: Promise<unknown>): Promise<SourceError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(SourceError);
-    return err as SourceError;
-  }
-  throw new Error('expected a SourceError');
-}
+const catchErr = catchSourceError;
 
 const postRequests = (api: FakeApi, org: string) =>
   api.requests.filter((r) => r.path.startsWith('/rest/posts') && new URL(r.path, 'http://x').searchParams.get('author') === org);
