@@ -2,12 +2,35 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { sparticuzExecutable } from '../../../functions/adapters/local/chromium-launcher.js';
 
-/** The system Chromium the console tests drive (they are skipped without one). */
-export const CHROMIUM = [process.env.GLEANER_CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+const SYSTEM = [process.env.GLEANER_CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (p): p is string => !!p && existsSync(p),
 );
-if (!CHROMIUM) console.warn('[console e2e] No Chromium binary found (set GLEANER_CHROMIUM_PATH or apt-get install chromium): the browser tests are skipped.');
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/** How the console tests start a browser: the system Chromium, else the @sparticuz/chromium fallback. */
+interface BrowserBinary {
+  executablePath: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  headless: true | 'shell';
+}
+
+async function findBrowser(): Promise<{ binary: BrowserBinary | null; why: string | null }> {
+  if (SYSTEM) return { binary: { executablePath: SYSTEM, args: ['--headless=new', ...FLAGS], headless: true }, why: null };
+  try {
+    const s = await sparticuzExecutable();
+    return { binary: { executablePath: s.executablePath, args: [...s.args, ...FLAGS], env: s.env, headless: 'shell' }, why: null };
+  } catch (err) {
+    return { binary: null, why: `no system Chromium and the @sparticuz/chromium fallback failed (${(err as Error).message})` };
+  }
+}
+
+const found = await findBrowser();
+/** The browser the console tests drive; null (tests skipped, reason printed) only when none can start. */
+export const CHROMIUM = found.binary;
+if (!CHROMIUM) console.warn(`[console e2e] browser tests skipped: ${found.why}. Install one with apt-get install chromium or set GLEANER_CHROMIUM_PATH.`);
 
 export interface ConsoleBrowser {
   browser: Browser;
@@ -22,10 +45,11 @@ export interface ConsoleBrowser {
 export async function launchConsoleBrowser(prefix: string): Promise<ConsoleBrowser> {
   const profileDir = mkdtempSync(join(tmpdir(), prefix));
   const browser = await puppeteer.launch({
-    executablePath: CHROMIUM!,
-    headless: true,
+    executablePath: CHROMIUM!.executablePath,
+    headless: CHROMIUM!.headless,
+    env: CHROMIUM!.env,
     userDataDir: profileDir,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: CHROMIUM!.args,
   });
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
