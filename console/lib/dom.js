@@ -177,9 +177,10 @@ export function fmtBytes(n) {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** `s` cut to `n` characters; when cut, a span whose title (shown on hover) is the full value. */
 export const truncate = (s, n = 120) => {
   const t = String(s ?? '');
-  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+  return t.length > n ? h('span', { class: 'clipped', title: t.length > 4000 ? `${t.slice(0, 3999)}…` : t }, `${t.slice(0, n - 1)}…`) : t;
 };
 
 export const sleep = (ms, signal) =>

@@ -106,7 +106,6 @@ export const subnav = (label, tabs, active, cls = 'subnav') =>
 export const GROUPS = {
   runs: { label: 'Runs', tabs: [['#/runs', 'Runs', 'runs'], ['#/captcha', 'Challenges (CAPTCHA)', 'captcha']] },
   social: { label: 'Social', tabs: [['#/social', 'Overview', 'social'], ['#/queries', 'Queries', 'queries'], ['#/jobs', 'Jobs', 'jobs']] },
-  data: { label: 'Data', tabs: [['#/datasets', 'Datasets', 'datasets'], ['#/storage', 'Storage files', 'storage']] },
 };
 
 /** The sub-navigation of a nav group, with `active` marked. */

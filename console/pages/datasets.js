@@ -1,7 +1,7 @@
 // Datasets: the collected data in one place: item sets of succeeded runs and stored result files.
 import { h, table, time, fmtBytes } from '../lib/dom.js';
 import { get } from '../lib/api.js';
-import { busy, groupNav, pageHeader, pager, section, subnav } from '../lib/ui.js';
+import { busy, pageHeader, pager, section, subnav } from '../lib/ui.js';
 
 const KINDS = {
   runs: {
@@ -42,7 +42,6 @@ export async function datasetsPage(page, ctx) {
   refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Datasets'));
   page.append(
     pageHeader('Datasets', refresh),
-    groupNav('data', 'datasets'),
     subnav('Dataset kind', [['#/datasets?kind=runs', 'Run results', 'runs'], ['#/datasets?kind=files', 'Result files', 'files']], kind, 'pills'),
     h('p', { class: 'lead' }, k.lead),
     section(k.title, h('div', { id: 'datasets-table' }, t.el), p.el),

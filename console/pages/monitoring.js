@@ -3,6 +3,7 @@ import { h, clear, table, dl, badge, time, truncate, nextId } from '../lib/dom.j
 import { get } from '../lib/api.js';
 import { busy, pageHeader, section } from '../lib/ui.js';
 import { RUN_STATUSES } from './runs.js';
+import { timeChart } from '../lib/charts.js';
 
 const QUERY_STATUSES = ['queued', 'running', 'completed', 'failed'];
 const CHALLENGE_KINDS = ['recaptcha', 'hcaptcha', 'turnstile', 'cloudflare_challenge', 'unknown'];
@@ -31,7 +32,34 @@ function usageLine(used, limit) {
     ` ${used ?? 0} of ${limit} (${pct}%)`);
 }
 
+const pct = (x) => (x === null || x === undefined ? '—' : `${Math.round(x * 1000) / 10}%`);
+const dur = (ms) => (ms === null || ms === undefined ? '—' : ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
+
+/** Charts over the window (per hour) and the rates/durations beside them. */
+function activityView(a) {
+  const b = a?.buckets ?? [];
+  const times = b.map((x) => x.t);
+  const col = (k) => b.map((x) => x[k] ?? 0);
+  return [
+    h('div', { class: 'stats', id: 'mon-rates' },
+      h('section', { class: 'card stat', id: 'mon-success', 'aria-label': 'Success rate' },
+        h('h2', {}, 'Success rate'),
+        dl([['Runs', h('span', { dataset: { rate: 'runs' } }, pct(a?.success_rate?.runs))], ['Queries', h('span', { dataset: { rate: 'queries' } }, pct(a?.success_rate?.queries))]])),
+      h('section', { class: 'card stat', id: 'mon-durations', 'aria-label': 'Durations' },
+        h('h2', {}, 'Durations (p50 / p95)'),
+        dl([
+          ['Runs', h('span', { dataset: { duration: 'runs' } }, `${dur(a?.durations?.runs?.p50_ms)} / ${dur(a?.durations?.runs?.p95_ms)}`)],
+          ['Queries', h('span', { dataset: { duration: 'queries' } }, `${dur(a?.durations?.queries?.p50_ms)} / ${dur(a?.durations?.queries?.p95_ms)}`)],
+        ]))),
+    h('div', { class: 'charts', id: 'mon-charts' },
+      timeChart({ id: 'chart-work', title: 'Runs and queries per hour', times, series: [{ label: 'Runs', values: col('runs') }, { label: 'Queries', values: col('queries') }] }),
+      timeChart({ id: 'chart-pages', title: 'Pages per hour', times, series: [{ label: 'Pages', values: col('pages') }] }),
+      timeChart({ id: 'chart-errors', title: 'Errors per hour', times, series: [{ label: 'Errors', values: col('errors') }] })),
+  ];
+}
+
 export async function monitoringPage(page, ctx) {
+  const activityHost = h('div', { id: 'mon-activity' });
   const tiles = h('div', { class: 'stats', id: 'mon-tiles' }, h('p', { class: 'loading' }, 'Loading…'));
   const usageHost = h('div', { id: 'mon-usage' });
   const failures = table(
@@ -62,6 +90,7 @@ export async function monitoringPage(page, ctx) {
           ['Skipped by robots.txt', String(r.robots_skipped ?? 0)],
         ])),
     );
+    clear(activityHost).append(...activityView(m.activity));
     failures.reset();
     failures.add(m.recent_failures ?? []);
     const u = m.usage ?? {};
@@ -82,6 +111,7 @@ export async function monitoringPage(page, ctx) {
     pageHeader('Monitoring', refresh),
     windowNote,
     tiles,
+    section('Activity', activityHost),
     section('Recent failures', failures.el),
     section('Usage this month', usageHost),
   );

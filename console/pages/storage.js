@@ -1,7 +1,7 @@
 // Storage (SPEC.md 1, way 1): list result files, select one to preview, Download JSON, Delete.
 import { h, clear, fmtBytes, time, field, isAbort } from '../lib/dom.js';
 import { del, download, get, request, seg } from '../lib/api.js';
-import { busy, groupNav, jsonView, pageHeader, pager, showError, showNotice } from '../lib/ui.js';
+import { busy, jsonView, pageHeader, pager, showError, showNotice } from '../lib/ui.js';
 
 export async function storagePage(page, ctx) {
   const jobFilter = ctx.query.get('job_id') ?? '';
@@ -96,7 +96,6 @@ export async function storagePage(page, ctx) {
 
   page.append(
     pageHeader('Storage', refresh),
-    groupNav('data', 'storage'),
     h('p', { class: 'lead' }, 'Stored JSON results: one file per completed query and per job run. Select a file to preview it; Download JSON saves the raw result.'),
     filterForm,
     h('div', { class: 'split' }, h('section', { class: 'card files', 'aria-label': 'Files' }, list, p.el), preview),

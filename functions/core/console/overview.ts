@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { activitySeries } from './activity-series.js';
 import { listRuns } from '../runs/runs.js';
 import { listQueries } from '../queries/queries.js';
 import { listResultFiles } from '../storage/result-files.js';
@@ -31,6 +32,7 @@ export async function monitoring(d: Deps, tenant: Tenant, now: Date) {
     ].sort((a, b) => String(b.at).localeCompare(String(a.at))).slice(0, 20),
     usage: { month: now.toISOString().slice(0, 7), ...(await getUsage(d.table, tenant.tenant_id, now)), limits: tenant.limits },
     billing_status: tenant.billing_status,
+    activity: activitySeries(runs, queries, { since: new Date(since), until: now }),
   };
 }
 

@@ -7,7 +7,7 @@ import { sparticuzExecutable } from '../../../functions/adapters/local/chromium-
 const SYSTEM = [process.env.GLEANER_CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (p): p is string => !!p && existsSync(p),
 );
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const FLAGS = ['--lang=en-US', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 /** How the console tests start a browser: the system Chromium, else the @sparticuz/chromium fallback. */
 interface BrowserBinary {

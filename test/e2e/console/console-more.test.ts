@@ -74,7 +74,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await page.waitForFunction(() => location.hash.startsWith('#/runs'));
     await page.waitForSelector('#nav', { visible: true });
     const nav = await page.$$eval('#nav a', (as) => as.map((a) => a.textContent));
-    expect(nav).toEqual(['Monitoring', 'Runs', 'Studio', 'Social', 'Data', 'Webhooks', 'Settings']);
+    expect(nav).toEqual(['Monitoring', 'Runs', 'Studio', 'Social', 'Data', 'Storage', 'Webhooks', 'Settings']);
   });
 
   it('Monitoring shows the succeeded run, usage and billing, and fits 1280 and 800 px', async () => {
@@ -85,6 +85,20 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     expect(Number(await textOf('#mon-pages .stat-num'))).toBeGreaterThanOrEqual(1);
     expect(await textOf('#mon-usage')).toMatch(/Pages\s+\d+ used · no monthly limit/);
     expect(await textOf('#mon-billing')).toContain('active');
+    // Charts over the last 24 h (one point per hour), drawn as canvases by the vendored chart library.
+    for (const id of ['chart-work', 'chart-pages', 'chart-errors']) {
+      await page.waitForSelector(`#${id} canvas`, { visible: true });
+      // One point per hour of the last 24 h (25 when the window starts mid-hour).
+      expect(await page.$eval(`#${id}`, (f) => (f as HTMLElement).dataset.points)).toMatch(/^2[45]$/);
+      const box = await page.$eval(`#${id} canvas`, (c) => ({ w: (c as HTMLCanvasElement).getBoundingClientRect().width, parent: (c.closest('figure') as HTMLElement).getBoundingClientRect().width }));
+      expect(box.w).toBeGreaterThan(150);
+      expect(box.w).toBeLessThanOrEqual(box.parent);
+    }
+    // The hidden table carries the same numbers: the succeeded run counts in one hour's bucket.
+    const runsPerHour = await page.$$eval('#chart-work tbody tr', (rows) => rows.map((r) => Number(r.children[1]!.textContent)));
+    expect(runsPerHour.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    expect(await textOf('#mon-success [data-rate="runs"]')).toMatch(/^\d+(\.\d)?%$/);
+    expect(await textOf('#mon-durations [data-duration="runs"]')).toMatch(/(ms|s) \/ \d/);
     expect(await page.$eval('#nav a[data-section="monitoring"]', (a) => a.getAttribute('aria-current'))).toBe('page');
     await page.screenshot({ path: '/tmp/console-monitoring.png', fullPage: true });
     expect(await noHorizontalScroll()).toBe(true);
@@ -92,6 +106,27 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await page.screenshot({ path: '/tmp/console-monitoring-800.png', fullPage: true });
     expect(await noHorizontalScroll()).toBe(true);
     await page.setViewport({ width: 1280, height: 900 });
+  });
+
+  it('Run detail: the results table fits the page (scrolls inside its card) and a cut value shows in full on hover', async () => {
+    for (const width of [1280, 800]) {
+      await page.setViewport({ width, height: 900 });
+      await go(`#/runs/${runId}`);
+      await page.waitForSelector('#run-results table.data tbody tr:not(.empty)', { visible: true });
+      expect(await noHorizontalScroll()).toBe(true);
+      const fit = await page.$eval('#run-results .table-wrap', (w) => {
+        const card = w.closest('.card')!.getBoundingClientRect();
+        const r = w.getBoundingClientRect();
+        return { inside: r.left >= card.left && r.right <= card.right, scrolls: getComputedStyle(w).overflowX };
+      });
+      expect(fit).toEqual({ inside: true, scrolls: 'auto' });
+    }
+    await page.setViewport({ width: 1280, height: 900 });
+    // page-content's markdown is longer than a cell shows: the cell is cut and its title holds all of it.
+    const results = await svc.call(`/v1/runs/${runId}/results`);
+    const markdown: string = results.body.data[0].data.markdown;
+    const clipped = await page.$$eval('#run-results td .clipped', (els) => els.map((e) => ({ text: e.textContent ?? '', title: e.getAttribute('title') ?? '' })));
+    expect(clipped.some((c) => c.title === markdown && c.text.endsWith('…') && c.text.length < markdown.length)).toBe(true);
   });
 
   it('Datasets lists the run (linked to its results) and stored files (linked to their preview)', async () => {

@@ -225,7 +225,12 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     };
     await putResultFile(svc.deps.table, svc.deps.blobs, svc.tenantId, { key, query_id: queryId, job_id: null, created_at: created.toISOString() }, result);
 
-    await go('#/storage');
+    // SPEC.md 1: "open Storage in the top navigation, select a file to preview it, use the Download JSON button".
+    await go('#/runs');
+    await page.waitForSelector('#nav a[data-section="storage"]', { visible: true });
+    await page.click('#nav a[data-section="storage"]');
+    await page.waitForFunction(() => location.hash === '#/storage');
+    expect(await page.$eval('#nav a[data-section="storage"]', (a) => [a.textContent, a.getAttribute('aria-current')])).toEqual(['Storage', 'page']);
     const fileButton = `button.file[data-key="${key}"]`;
     await page.waitForSelector(fileButton, { visible: true });
     await page.click(fileButton);
