@@ -26,6 +26,17 @@ export interface ConsumeOptions {
 interface Consumer extends ConsumeOptions {
   worker: BatchWorker;
   active: number;
+  /** Most invocations ever running at once, and most visible messages ever waiting for one. */
+  peakActive: number;
+  peakWaiting: number;
+}
+
+/** How a queue's consumer has been loaded (the local counterpart of the SQS and Lambda metrics). */
+export interface ConsumerStats {
+  active: number;
+  waiting: number;
+  peakActive: number;
+  peakWaiting: number;
 }
 
 const pk = (queue: QueueName) => `LQ#${queue}`;
@@ -67,7 +78,12 @@ export class LocalQueue implements Queue, QueueReceiver {
   }
 
   consume(queue: QueueName, worker: BatchWorker, opts: ConsumeOptions) {
-    this.consumers.set(queue, { worker, ...opts, active: 0 });
+    this.consumers.set(queue, { worker, ...opts, active: 0, peakActive: 0, peakWaiting: 0 });
+  }
+
+  stats(queue: QueueName): ConsumerStats {
+    const c = this.consumers.get(queue);
+    return { active: c?.active ?? 0, waiting: this.ready.get(queue)?.length ?? 0, peakActive: c?.peakActive ?? 0, peakWaiting: c?.peakWaiting ?? 0 };
   }
 
   /** Messages waiting or in progress on a queue (the local ApproximateNumberOfMessages). */
@@ -139,6 +155,7 @@ export class LocalQueue implements Queue, QueueReceiver {
     while (c.active < c.concurrency && list.length && !this.stopped) {
       const ids = list.splice(0, Math.max(1, c.batchSize));
       c.active++;
+      c.peakActive = Math.max(c.peakActive, c.active);
       void this.invoke(queue, ids, c)
         .catch((err) => log.error('local queue delivery failed', { queue, err }))
         .finally(() => {
@@ -147,6 +164,7 @@ export class LocalQueue implements Queue, QueueReceiver {
           this.pump(queue);
         });
     }
+    c.peakWaiting = Math.max(c.peakWaiting, list.length);
   }
 
   /** One "Lambda invocation": receive the records, run the interpreter, apply its batch response. */
