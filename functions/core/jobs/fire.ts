@@ -1,5 +1,4 @@
 import { CronExpressionParser } from 'cron-parser';
-import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { ConditionFailedError } from '../errors.js';
 import { log } from '../log.js';

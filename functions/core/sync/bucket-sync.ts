@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { AppError, NonRetryableError, badRequest } from '../errors.js';
 import { egressGuard } from '../events/egress.js';
 import { getQuery } from '../queries/queries.js';
