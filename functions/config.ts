@@ -29,6 +29,13 @@ export const ENV = {
   userAgent: 'GLEANER_USER_AGENT',
   bedrockModel: 'GLEANER_BEDROCK_MODEL_ID',
   logLevel: 'GLEANER_LOG_LEVEL',
+  deadLetterQueue: 'GLEANER_DLQ_URL',
+  retryBaseSeconds: 'GLEANER_RETRY_BASE_SECONDS',
+  retryMaxSeconds: 'GLEANER_RETRY_MAX_SECONDS',
+  concurrencyRuns: 'GLEANER_CONCURRENCY_RUNS',
+  concurrencyQueries: 'GLEANER_CONCURRENCY_QUERIES',
+  concurrencyDeliveries: 'GLEANER_CONCURRENCY_DELIVERIES',
+  concurrencyJobs: 'GLEANER_CONCURRENCY_JOBS',
 } as const;
 
 export const SOURCE_NAMES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'] as const;
@@ -68,10 +75,27 @@ const schema = z.object({
   userAgent: z.string().default('GleanerBot/0.1 (+https://github.com/gleaner; governed scraper; respects robots.txt)'),
   bedrockModel: z.string().optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** A worker's own dead-letter queue (set by CDK on each worker function). */
+  deadLetterQueue: z.string().optional(),
+  /** A failed retryable message waits base * 2^(receives - 1) seconds, at most max, before its next try. */
+  retryBaseSeconds: z.coerce.number().min(0).max(3600).default(10),
+  retryMaxSeconds: z.coerce.number().min(0).max(43_200).default(900), // SQS allows a visibility of at most 12 h
+  /**
+   * Messages of one queue processed at once by the local server (on AWS the event source
+   * mappings' MaximumConcurrency bounds the same thing). A burst queues up behind these.
+   */
+  concurrencyRuns: z.coerce.number().int().min(1).max(64).default(2), // each may hold a Chromium
+  concurrencyQueries: z.coerce.number().int().min(1).max(64).default(4),
+  concurrencyDeliveries: z.coerce.number().int().min(1).max(64).default(8),
+  concurrencyJobs: z.coerce.number().int().min(1).max(64).default(4),
   sourceBaseUrls: z.record(z.string(), z.string().url()),
 });
 
 export type Config = z.infer<typeof schema>;
+
+/** Local concurrency bound of one queue's worker. */
+export const workerConcurrency = (c: Config, queue: 'runs' | 'queries' | 'deliveries' | 'jobs'): number =>
+  ({ runs: c.concurrencyRuns, queries: c.concurrencyQueries, deliveries: c.concurrencyDeliveries, jobs: c.concurrencyJobs })[queue];
 
 let cached: Config | undefined;
 

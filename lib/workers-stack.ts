@@ -5,6 +5,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { WorkerDef } from '../functions/routes.js';
+import { ENV } from '../functions/config.js';
 import { gleanerFunction, pascal } from './gleaner-function.js';
 import { JobScheduler } from './job-scheduler.js';
 import { applyGrants, runtimeEnvironment, type DataResources, type QueueId, type RuntimeResources } from './runtime-wiring.js';
@@ -83,9 +84,11 @@ export class WorkersStack extends Stack {
         memoryMb: w.memoryMb,
         timeoutSeconds: w.timeoutSeconds,
         browser: w.browser,
-        environment,
+        // The worker dead-letters a record itself (with the reason) instead of letting it be redelivered.
+        environment: { ...environment, [ENV.deadLetterQueue]: this.deadLetterQueues[w.id].queueUrl },
         description: `Gleaner ${props.stage}: ${w.id} worker`,
       });
+      this.deadLetterQueues[w.id].grantSendMessages(fn);
       fn.addEventSource(
         new SqsEventSource(this.queues[w.id], { batchSize: w.batchSize, reportBatchItemFailures: true }),
       );

@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Context as LambdaContext } from 'aws-lambda';
 import { routes, workers, type Route } from '../routes.js';
-import { setConfig, type Config } from '../config.js';
+import { setConfig, workerConcurrency, type Config } from '../config.js';
 import { setDeps, type Deps } from '../runtime.js';
 import { DynamoTable } from '../adapters/aws/dynamo-table.js';
 import { S3Blobs } from '../adapters/aws/s3-blobs.js';
@@ -20,7 +20,7 @@ import { log, setLogLevel } from '../core/log.js';
 import { sweepRawLogs } from '../core/runs/raw-log.js';
 import { startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
 import { toApiGatewayEvent, fromApiGatewayResult, toHonoPath } from './api-gateway-event.js';
-import type { LocalWorker } from '../workers/worker-kit.js';
+import type { Worker } from '../workers/worker-kit.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -105,10 +105,10 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): P
   setDeps(deps);
 
   for (const w of workers) {
-    const mod = (await import(pathToFileURL(join(ROOT, w.handler)).href)) as { worker?: LocalWorker };
+    const mod = (await import(pathToFileURL(join(ROOT, w.handler)).href)) as { worker?: Worker };
     if (!mod.worker) throw new Error(`${w.handler} does not export worker`);
-    const lw = mod.worker;
-    queue.consume(w.id, (m, meta) => lw.handle(m, meta), { onDeadLetter: (m, e) => lw.onDeadLetter(m, e), maxReceiveCount: w.maxReceiveCount, concurrency: w.id === 'runs' ? 2 : 4 });
+    // The worker's own interpreter, as its Lambda runs it; concurrency bounded per queue from config.
+    queue.consume(w.id, mod.worker, { maxReceiveCount: w.maxReceiveCount, batchSize: w.batchSize, timeoutSeconds: w.timeoutSeconds, concurrency: workerConcurrency(cfg, w.id) });
   }
   const recovered = await queue.recover();
   await scheduler.start();

@@ -271,9 +271,27 @@ describe('WorkersStack', () => {
     const actions = actionsOf(statements);
     expect(actions.some((a) => a.startsWith('kms:') || a.startsWith('bedrock:') || a.startsWith('scheduler:'))).toBe(false);
     expect(actions.some((a) => a === 's3:GetObject*' || a === 's3:GetObject')).toBe(false);
-    const sends = statements.filter((s) => actionsOf([s]).includes('sqs:SendMessage')).map((s) => s.Resource);
-    expect(sends).toEqual(expect.arrayContaining([{ 'Fn::GetAtt': [logicalId(g.workers.queues.queries), 'Arn'] }, { 'Fn::GetAtt': [logicalId(g.workers.queues.jobs), 'Arn'] }]));
-    expect(sends).toHaveLength(2);
+    const sends = statements.filter((s) => actionsOf([s]).includes('sqs:SendMessage')).flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
+    expect(sends).toEqual(expect.arrayContaining([
+      { 'Fn::GetAtt': [logicalId(g.workers.queues.queries), 'Arn'] },
+      { 'Fn::GetAtt': [logicalId(g.workers.queues.jobs), 'Arn'] },
+      { 'Fn::GetAtt': [logicalId(g.workers.deadLetterQueues.jobs), 'Arn'] }, // dead-letters a record with its reason
+    ]));
+    expect(sends).toHaveLength(3);
+  });
+
+  it('tells each worker its own dead-letter queue and lets it send there (and to no other DLQ)', () => {
+    const fns = wk.findResources('AWS::Lambda::Function');
+    for (const w of workers) {
+      const vars = fns[logicalId(g.workers.functions[w.id])]!.Properties.Environment.Variables as Record<string, unknown>;
+      expect(vars[ENV.deadLetterQueue]).toEqual({ Ref: logicalId(g.workers.deadLetterQueues[w.id]) });
+      const sends = roleStatements(wk, fnRoleLogicalId(wk, logicalId(g.workers.functions[w.id])))
+        .filter((s) => actionsOf([s]).includes('sqs:SendMessage'))
+        .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))
+        .map((r) => JSON.stringify(r));
+      const dlqs = Object.values(g.workers.deadLetterQueues).map((q) => JSON.stringify({ 'Fn::GetAtt': [logicalId(q), 'Arn'] }));
+      expect(sends.filter((r) => dlqs.includes(r))).toEqual([JSON.stringify({ 'Fn::GetAtt': [logicalId(g.workers.deadLetterQueues[w.id]), 'Arn'] })]);
+    }
   });
 
   it('lets only the workers that name bedrock invoke models', () => {

@@ -1,23 +1,13 @@
 import { CronExpressionParser } from 'cron-parser';
-import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { ConditionFailedError } from '../errors.js';
 import { log } from '../log.js';
 import { getJob, startJobRun, type JobRecord } from './jobs.js';
 import type { Deps } from '../../runtime.js';
 
-/**
- * A schedule fire (LocalScheduler adds `scheduled_for`; on AWS the schedule's input template
- * carries `<aws.scheduler.scheduled-time>`). Without it the fire is pinned to the schedule's most
- * recent tick, which is the same for every redelivery of one fire.
- */
-export const jobFireMessage = z.object({
-  kind: z.literal('job.fire'),
-  tenant_id: z.string().min(1),
-  job_id: z.string().min(1),
-  scheduled_for: z.string().datetime({ offset: true }).optional(),
-});
-export type JobFire = z.infer<typeof jobFireMessage>;
+// The jobs queue's messages live with every other queue message (core/queue-messages.ts).
+import type { JobFire } from '../queue-messages.js';
+export { jobFireMessage, type JobFire } from '../queue-messages.js';
 
 /** Most recent fire time at or before `at` (the tick a late delivery belongs to). */
 export function prevRun(expr: string, at: Date): Date {

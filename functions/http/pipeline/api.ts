@@ -101,7 +101,7 @@ const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
     } else await rate;
     const idem = header(request.event, 'idempotency-key');
     if (idem !== undefined && s.route.creates && s.route.method === 'POST') {
-      const start = await beginIdempotent(s.deps.table, tenant.tenant_id, idem, 'POST', request.event.rawPath, rawBody(request.event), s.now);
+      const start = await beginIdempotent(s.deps.table, tenant.tenant_id, idem, 'POST', request.event.rawPath, rawBody(request.event), s.now, { timeoutSeconds: s.route.timeoutSeconds });
       if (start.kind === 'replay') s.replay = { statusCode: start.response.status, headers: { ...start.response.headers, 'idempotent-replayed': 'true' }, body: start.response.body };
       else s.idempotencyKey = idem;
     }
