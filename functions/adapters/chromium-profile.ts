@@ -69,6 +69,10 @@ export function hardenedArgs(args: string[]): string[] {
 /** Browsers started by this process and not yet closed (closed all at once on shutdown). */
 const live = new Set<Browser>();
 
+/** Every browser this process launched: its pid and profile dir (tests check both are gone). */
+const launched: Array<{ pid: number | undefined; profileDir: string }> = [];
+export const launchedBrowsers = (): ReadonlyArray<{ pid: number | undefined; profileDir: string }> => launched;
+
 /** How many browsers this process has running (tests, shutdown logs). */
 export const liveBrowsers = (): number => live.size;
 
@@ -127,6 +131,7 @@ export async function launchWithProfile(o: {
     };
     browser.once('disconnected', () => void cleanup());
     live.add(browser);
+    launched.push({ pid: proc?.pid, profileDir: userDataDir });
     return browser;
   } catch (err) {
     await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});

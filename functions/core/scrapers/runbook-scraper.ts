@@ -48,6 +48,7 @@ export function runbookScraper(
         resolveSecret: deps.resolveSecret,
         emit: ctx.emit,
         shouldStop: ctx.shouldStop,
+        signal: ctx.signal,
       });
       ctx.progress({ pages_done: res.pages_done, pages_total: res.pages_done });
       if (res.status === 'failed' && res.error) {

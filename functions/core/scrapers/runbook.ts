@@ -24,6 +24,12 @@ export interface RunbookContext {
   emit?: (item: ScrapeItem) => Promise<void>;
   /** Checked between steps (cancel, limits). */
   shouldStop?: () => boolean;
+  /**
+   * Aborted when the run must end now (cancel, max_runtime, deadline, shutdown): the step in
+   * progress is abandoned at once (its tab is closed, so whatever it awaited fails fast) and the
+   * runbook ends as `stopped`.
+   */
+  signal?: AbortSignal;
   /** Default per-step timeout in ms (default 30 s). */
   stepTimeoutMs?: number;
 }
@@ -65,6 +71,14 @@ class StepFailure extends Error {
   }
 }
 
+/** The run's signal was aborted: the runbook ends as `stopped`. */
+class RunbookStopped extends Error {
+  readonly code = 'stopped';
+  constructor() {
+    super('The runbook was stopped (cancelled, out of time, or the service is shutting down)');
+  }
+}
+
 /** Ends the runbook at a challenge (status `blocked`) or a robots rule. */
 class StepHalt extends Error {
   constructor(readonly status: 'blocked' | 'failed', readonly code: string, message: string) {
@@ -93,8 +107,21 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   }
   const result: RunbookResult = { status: 'succeeded', items: [], log: [], screenshots: [], pages_done: 0, error: null };
   const timeout = ctx.stepTimeoutMs ?? 30_000;
+  const signal = ctx.signal;
+  if (signal?.aborted) return { ...result, status: 'stopped' };
   const session = await ctx.engine.browserSession();
   const page = await session.newPage();
+  // One promise that rejects on abort; every step races it, and the tab is closed so the step's
+  // own awaits (navigation, selector waits, locators) reject instead of running to their timeouts.
+  let stopStep: (err: Error) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => (stopStep = reject));
+  stopped.catch(() => {});
+  const onAbort = () => {
+    stopStep(new RunbookStopped());
+    void page.close().catch(() => {});
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
   let lastExtract: Extract<RunbookStep, { action: 'extract' }> | null = null;
   let status = 0;
 
@@ -246,7 +273,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
 
   try {
     for (const [index, step] of parsed.data.entries()) {
-      if (ctx.shouldStop?.()) {
+      if (ctx.shouldStop?.() || signal?.aborted) {
         result.status = 'stopped';
         break;
       }
@@ -254,28 +281,31 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       const entry: RunbookStepLog = { index, action: step.action, ok: true, ms: 0, url: null };
       result.log.push(entry);
       try {
-        const detail = await run(step);
+        const running = run(step);
+        running.catch(() => {}); // abandoned on abort: its rejection (closed tab) is expected
+        const detail = await Promise.race([running, stopped]);
         if (detail) entry.detail = detail;
       } catch (err) {
         entry.ok = false;
         const e = describe(err);
         entry.error = e;
         result.error = e;
-        result.status = err instanceof StepHalt ? err.status : 'failed';
+        result.status = err instanceof StepHalt ? err.status : signal?.aborted ? 'stopped' : 'failed';
         break;
       } finally {
         entry.ms = Math.round(performance.now() - t0);
-        entry.url = /^https?:/.test(page.url()) ? page.url() : null;
+        entry.url = !page.isClosed() && /^https?:/.test(page.url()) ? page.url() : null;
       }
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     await page.close().catch(() => {});
   }
   return result;
 }
 
 function describe(err: unknown): { code: string; message: string } {
-  if (err instanceof StepFailure || err instanceof StepHalt) return { code: err.code, message: err.message };
+  if (err instanceof StepFailure || err instanceof StepHalt || err instanceof RunbookStopped) return { code: err.code, message: err.message };
   if (err instanceof AppError) return { code: err.code, message: err.message };
   const e = err as Error;
   if (e?.name === 'TimeoutError') return { code: 'timeout', message: e.message.split('\n')[0] };

@@ -24,6 +24,12 @@ export interface ScraperContext {
   emit(item: ScrapeItem): Promise<void>;
   /** True once the run was cancelled or hit a limit (time, quota). Checked between pages. */
   shouldStop(): boolean;
+  /**
+   * Aborted when the run must end now (cancel, max_runtime, the worker's deadline, shutdown):
+   * long steps (browser waits) listen to it instead of waiting for their own timeouts. The run's
+   * browser is closed right after, so anything still pending on it fails fast.
+   */
+  signal?: AbortSignal;
   progress(p: ScraperProgress): void;
 }
 
