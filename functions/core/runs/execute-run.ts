@@ -13,6 +13,7 @@ import { RawLogWriter } from './raw-log.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
 import { resolveTenantSecret } from './tenant-secrets.js';
 import { shutdownSignal } from './shutdown.js';
+import { SecretRedactor } from '../scrapers/secret-redactor.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { RobotsPolicy } from '../governance/robots.js';
 import type { BrowserSession, RenderProfile } from '../engine/fetch-browser.js';
@@ -76,7 +77,9 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
 
   const tenant = await requireTenant(d.table, tenantId);
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
-  const scraper = await findScraper(d.table, tenantId, run.scraper_id, tenant.target_policy, (name) => resolveTenantSecret(d, tenantId, name));
+  // Secret values a runbook fills are masked wherever the run writes: items, step errors, raw log.
+  const redactor = new SecretRedactor();
+  const scraper = await findScraper(d.table, tenantId, run.scraper_id, tenant.target_policy, (name) => resolveTenantSecret(d, tenantId, name), redactor);
   const profile = await resolveProfile(d.table, tenantId, run.browser_profile ?? undefined);
   const rawLog = new RawLogWriter(d.table, d.blobs, tenantId, runId, attempt);
   const engines: Record<string, number> = {};
@@ -89,7 +92,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
     challengePolicy: on_challenge,
     userAgent: d.config.userAgent,
     log: (e) => {
-      rawLog.add(e);
+      rawLog.add(redactor.active ? { ...e, url: redactor.text(e.url), reason: e.reason == null ? e.reason : redactor.text(e.reason) } : e);
       if (e.engine && e.decision === 'fetched') engines[e.engine] = (engines[e.engine] ?? 0) + 1;
     },
     onChallenge: (c) => {

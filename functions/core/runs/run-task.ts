@@ -12,6 +12,7 @@ import { getTask, completeTask, failTask } from './scrape-task.js';
 import { resolveProfile } from '../profiles/browser-profiles.js';
 import { resolveTenantSecret } from './tenant-secrets.js';
 import { shutdownSignal } from './shutdown.js';
+import { SecretRedactor } from '../scrapers/secret-redactor.js';
 import type { RunWorkerDeps } from './execute-run.js';
 
 /** POST /v1/scrape body (API.md). */
@@ -68,7 +69,7 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     } else {
       const req = task.request as { runbook_id?: string; runbook?: unknown; input: Record<string, unknown> };
       const rb = req.runbook_id ? await getRunbook(d.table, tenantId, req.runbook_id) : runbookBodySchema.parse(req.runbook);
-      const res = await executeRunbook(rb.steps, { engine, policy: tenant.target_policy, input: req.input, resolveSecret: (n) => resolveTenantSecret(d, tenantId, n), signal: stop });
+      const res = await executeRunbook(rb.steps, { engine, policy: tenant.target_policy, input: req.input, resolveSecret: (n) => resolveTenantSecret(d, tenantId, n), signal: stop, redactor: new SecretRedactor() });
       if (stop.aborted) throw new Error('stopped');
       await addUsage(d.table, tenantId, 'pages', res.pages_done, d.clock.now());
       await completeTask(d, tenantId, taskId, { ...res, stats: engine.stats() });

@@ -6,6 +6,7 @@ import type { Engine, NavigationResult } from '../engine/pipeline.js';
 import { absoluteHttpUrl } from '../engine/parse.js';
 import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
+import { SecretRedactor } from './secret-redactor.js';
 import type { ScrapeItem } from './types.js';
 
 export { runbookStepSchema, runbookStepsSchema, runbookReferences, valueRefSchema } from './runbook-schema.js';
@@ -18,8 +19,13 @@ export interface RunbookContext {
   policy: TargetPolicy;
   /** The run's input (`{input: name}` references). */
   input: Record<string, unknown>;
-  /** Resolve a tenant secret by name (decrypts it). Its value never reaches the step log. */
-  resolveSecret: (name: string) => Promise<string>;
+  /**
+   * Resolve a tenant secret by name (decrypts it) with the domains it is bound to. It is filled
+   * only on those domains; its value never reaches items, logs or screenshots.
+   */
+  resolveSecret: (name: string) => Promise<{ value: string; domains: string[] }>;
+  /** Masks secret values in everything the runbook returns (shared with the run's raw log). */
+  redactor?: SecretRedactor;
   /** Called for each item as it is extracted (run results); items are also returned. */
   emit?: (item: ScrapeItem) => Promise<void>;
   /** Checked between steps (cancel, limits). */
@@ -93,7 +99,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * (goto, navigating clicks, pagination) goes through the engine's governance: target policy,
  * egress proxy, robots, challenge detection (a challenge ends the runbook as `blocked`, never
  * solved). `fill` with a secret is refused unless the page's host is allowlisted in the tenant's
- * target policy, whatever its mode. Stops at the first failing step.
+ * target policy, whatever its mode, and is one of the domains the secret is bound to. After a
+ * secret fill, `screenshot` and `extract` are refused on that page (document); secret values are
+ * masked in items, the step log and error messages. Stops at the first failing step; ends as
+ * `stopped` at once when `signal` aborts.
  *
  * @param steps validated with {@link runbookStepsSchema} (re-validated here)
  */
@@ -125,9 +134,27 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   let lastExtract: Extract<RunbookStep, { action: 'extract' }> | null = null;
   let status = 0;
 
+  const redact = ctx.redactor ?? new SecretRedactor();
+  // The document (CDP loader id) a secret was typed into: screenshot and extract are refused there,
+  // whatever masking could do (a screenshot shows what the field shows; a page can move the value
+  // anywhere in its DOM). A navigation to another document lifts it.
+  let cdp: Awaited<ReturnType<Page['createCDPSession']>> | undefined;
+  const documentId = async (): Promise<string> => {
+    cdp ??= await page.createCDPSession();
+    const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { loaderId: string } } };
+    return tree.frameTree.frame.loaderId;
+  };
+  let secretDocument: string | null = null;
+  const refuseOnSecretPage = async (what: string) => {
+    if (secretDocument && secretDocument === (await documentId())) {
+      throw new StepFailure('secret_on_page', `${what} is refused: a secret was filled on this page; navigate to another page first`);
+    }
+  };
+
   const emit = async (items: Record<string, unknown>[]) => {
-    for (const data of items) {
-      const item: ScrapeItem = { url: page.url(), fetched_at: new Date().toISOString(), status_code: status, data };
+    for (const raw of items) {
+      const data = redact.deep(raw);
+      const item: ScrapeItem = { url: redact.text(page.url()), fetched_at: new Date().toISOString(), status_code: status, data };
       result.items.push(item);
       await ctx.emit?.(item);
     }
@@ -197,10 +224,20 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         `Secrets are filled only on allowlisted domains; ${host} is not in this tenant's target policy allowlist`,
       );
     }
-    return { value: await ctx.resolveSecret(value.secret), shown: `secret:${value.secret}` };
+    const secret = await ctx.resolveSecret(value.secret);
+    if (!isAllowlisted({ mode: 'allowlist', domains: secret.domains }, here)) {
+      throw new StepFailure(
+        'target_not_authorized',
+        `The secret ${value.secret} is bound to ${secret.domains.join(', ') || 'no domain (save it again with domains)'}; it is not filled on ${new URL(here).hostname}`,
+      );
+    }
+    redact.add(secret.value);
+    secretDocument = await documentId();
+    return { value: secret.value, shown: `secret:${value.secret}` };
   };
 
   const extractNow = async (step: Extract<RunbookStep, { action: 'extract' }>) => {
+    await refuseOnSecretPage('extract');
     const $ = load(await page.content());
     const here = page.url();
     const records = step.item_selector
@@ -263,9 +300,10 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         return `${pages} page(s), ${extracted} more item(s)`;
       }
       case 'screenshot': {
+        await refuseOnSecretPage('screenshot');
         const png = (await page.screenshot({ type: 'png', encoding: 'base64', fullPage: step.full_page })) as string;
         const name = step.name ?? `screenshot-${result.screenshots.length + 1}`;
-        result.screenshots.push({ name, url: page.url(), png });
+        result.screenshots.push({ name, url: redact.text(page.url()), png });
         return name;
       }
     }
@@ -284,21 +322,23 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         const running = run(step);
         running.catch(() => {}); // abandoned on abort: its rejection (closed tab) is expected
         const detail = await Promise.race([running, stopped]);
-        if (detail) entry.detail = detail;
+        if (detail) entry.detail = redact.text(detail);
       } catch (err) {
         entry.ok = false;
         const e = describe(err);
+        e.message = redact.text(e.message);
         entry.error = e;
         result.error = e;
         result.status = err instanceof StepHalt ? err.status : signal?.aborted ? 'stopped' : 'failed';
         break;
       } finally {
         entry.ms = Math.round(performance.now() - t0);
-        entry.url = !page.isClosed() && /^https?:/.test(page.url()) ? page.url() : null;
+        entry.url = !page.isClosed() && /^https?:/.test(page.url()) ? redact.text(page.url()) : null;
       }
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
+    await cdp?.detach().catch(() => {});
     await page.close().catch(() => {});
   }
   return result;

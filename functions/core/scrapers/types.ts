@@ -55,6 +55,8 @@ export interface Scraper<I = unknown> {
   /** The same schema as JSON Schema, for the API and the console. */
   input_schema: Record<string, unknown>;
   builtin: boolean;
+  /** Names of the tenant secrets it fills (runbooks): running it needs the `secrets:use` scope. */
+  secrets?: string[];
   run(input: I, ctx: ScraperContext): Promise<ScraperOutcome>;
 }
 
