@@ -155,7 +155,29 @@ describe('runbook limits', () => {
     expectNoBrowserLeft();
   });
 
-  it('server shutdown closes the browser of a run in progress', async () => {
+  it('server shutdown closes the browser of a run in progress; the run resumes on the next start', async () => {
+    // Prepare
+    const s = svc!;
+    const id = await publishedRunbook(s);
+    const visited = nextVisit();
+    const c = await s.call('/v1/runs', { method: 'POST', json: { scraper_id: id, input: {} } });
+    await visited;
+    expect(liveBrowsers()).toBe(1);
+    // Act: shut down mid-run, then start again on the same data.
+    svc = undefined;
+    const revisited = nextVisit();
+    const again = await s.restart();
+    svc = again;
+    // Assess: the first browser was closed by the shutdown (not left for the restart to find) ...
+    // and the run was not failed: it is re-run, and can be cancelled as usual.
+    await revisited;
+    expect((await again.call(`/v1/runs/${c.body.id}`)).body.status).toBe('running');
+    expect((await again.call(`/v1/runs/${c.body.id}/cancel`, { method: 'POST' })).status).toBe(202);
+    expect(await finished(again, c.body.id)).toMatchObject({ status: 'cancelled' });
+    expectNoBrowserLeft();
+  });
+
+  it('closing the server leaves no browser behind', async () => {
     const s = svc!;
     const id = await publishedRunbook(s);
     const visited = nextVisit();
