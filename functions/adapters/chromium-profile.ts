@@ -29,6 +29,12 @@ export const NO_UDP_FLAGS = [
   '--disable-component-update',
 ];
 
+/**
+ * Flags the @sparticuz/chromium defaults carry that Gleaner drops: with web security off, a page's
+ * scripts could read other sites' responses (with a runbook's logged-in cookies) through the proxy.
+ */
+export const DROPPED_FLAGS = ['--disable-web-security', '--allow-running-insecure-content'];
+
 /** Chromium features that would make requests of their own or send UDP. */
 export const DISABLED_FEATURES = [
   'WebRtcHideLocalIpsWithMdns',
@@ -49,7 +55,7 @@ export const PROFILE_PREFERENCES = {
 };
 
 /**
- * Add {@link NO_UDP_FLAGS} and merge every `--disable-features` / `--enable-features` value into
+ * Add {@link NO_UDP_FLAGS}, drop {@link DROPPED_FLAGS}, and merge every `--disable-features` / `--enable-features` value into
  * one switch each: Chromium keeps only the last occurrence of a switch, so appending a second
  * `--disable-features` would silently drop the first list (the @sparticuz args carry one).
  */
@@ -58,6 +64,7 @@ export function hardenedArgs(args: string[]): string[] {
   const enabled = new Set<string>();
   const rest: string[] = [];
   for (const a of [...args, ...NO_UDP_FLAGS]) {
+    if (DROPPED_FLAGS.includes(a)) continue;
     const m = /^--(disable|enable)-features=(.*)$/.exec(a);
     if (m) for (const f of m[2].split(',').filter(Boolean)) (m[1] === 'disable' ? disabled : enabled).add(f);
     else if (!rest.includes(a)) rest.push(a);

@@ -42,6 +42,11 @@ const page = (udpPort: number) => `<!doctype html><html><head><title>udp</title>
   try { popup = window.open('about:blank'); } catch (e) {}
   await peer(popup, 'popup');
   res.types.webtransport = typeof WebTransport;
+  // Workers get no injected script: the flags alone must keep their WebTransport (QUIC) off UDP.
+  res.worker = await new Promise((resolve) => {
+    const w = new Worker(URL.createObjectURL(new Blob(['(async () => { if (typeof WebTransport !== "function") return postMessage("none"); try { await new WebTransport("https://127.0.0.1:${udpPort}/").ready; postMessage("open"); } catch (e) { postMessage("failed"); } })()'])));
+    w.onmessage = (e) => resolve(e.data);
+  });
   if (typeof WebTransport === 'function') {
     try { await new WebTransport('https://127.0.0.1:${udpPort}/').ready; } catch (e) { res.errors.push('webtransport ' + e); }
   }
@@ -74,7 +79,7 @@ async function visit(launcher: BrowserLauncher) {
   try {
     const r = await session.fetch(`http://127.0.0.1:${port}/`, { waitFor: '#done' });
     const out = /<pre id="out">([^<]*)<\/pre>/.exec(r.html)?.[1] ?? '{}';
-    return JSON.parse(out.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as { types: Record<string, string>; candidates: string[]; errors: string[] };
+    return JSON.parse(out.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as { types: Record<string, string>; candidates: string[]; errors: string[]; worker: string };
   } finally {
     await session.close();
     await guard.close();
@@ -93,10 +98,12 @@ describe('no UDP from Chromium', () => {
     expect(packets).toBe(0);
     expect(res.candidates).toEqual([]);
     expect(res.types).toMatchObject({ main: 'undefined', iframe: 'undefined', popup: 'no window', webtransport: 'undefined' });
+    expect(['none', 'failed']).toContain(res.worker);
   });
 
   it('merges feature lists into one switch (Chromium keeps only the last --disable-features)', () => {
-    const args = hardenedArgs(['--disable-features=IsolateOrigins,site-per-process', '--enable-features=SharedArrayBuffer,WebRtcHideLocalIpsWithMdns', '--no-sandbox']);
+    const args = hardenedArgs(['--disable-features=IsolateOrigins,site-per-process', '--enable-features=SharedArrayBuffer,WebRtcHideLocalIpsWithMdns', '--no-sandbox', '--disable-web-security']);
+    expect(args).not.toContain('--disable-web-security');
     expect(args.filter((a) => a.startsWith('--disable-features='))).toHaveLength(1);
     const disabled = args.find((a) => a.startsWith('--disable-features='))!.split('=')[1].split(',');
     expect(disabled).toEqual(expect.arrayContaining(['IsolateOrigins', 'site-per-process', 'WebRtcHideLocalIpsWithMdns']));
