@@ -18,6 +18,8 @@ import { bootstrap } from '../core/tenancy/bootstrap.js';
 import { systemClock } from '../ports/clock.js';
 import { log, setLogLevel } from '../core/log.js';
 import { sweepRawLogs } from '../core/runs/raw-log.js';
+import { requestShutdown } from '../core/runs/shutdown.js';
+import { closeAllBrowsers } from '../adapters/chromium-profile.js';
 import { startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
 import { toApiGatewayEvent, fromApiGatewayResult, toHonoPath } from './api-gateway-event.js';
 import type { Worker } from '../workers/worker-kit.js';
@@ -141,6 +143,10 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): P
       clearInterval(sweeper);
       scheduler.stop();
       queue.stop();
+      // Runs and tasks in progress stop (their messages stay for the next start) and every
+      // browser this process launched is closed, its process awaited and its profile dir removed.
+      requestShutdown();
+      await closeAllBrowsers();
       await deps.audit.flush();
       await stores.close();
       setDeps(undefined);

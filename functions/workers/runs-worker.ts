@@ -55,10 +55,10 @@ export const { worker, handler } = defineWorker('runs', {
   },
   'task.run': {
     timeoutMs: 90_000,
-    async run(m, d) {
+    async run(m, d, meta) {
       const w = await runDeps(d);
       try {
-        await executeTask(w, m.tenant_id, m.task_id);
+        await executeTask(w, m.tenant_id, m.task_id, meta.signal);
       } finally {
         await w.guard.close().catch(() => undefined);
       }

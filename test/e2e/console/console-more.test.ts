@@ -251,13 +251,14 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     expect(await page.$eval('#secret-value', (el) => el.getAttribute('type'))).toBe('password');
     await page.type('#secret-name', 'site_password');
     await page.type('#secret-value', SECRET_VALUE);
+    await page.type('#secret-domains', 'shop.example.com, login.example.org');
     await page.click('#secret-save');
     await waitText('#secrets-table', 'site_password');
     await waitText('#notice', 'Secret site_password saved');
     expect(await valueOf('#secret-value')).toBe('');
     expect(await page.content()).not.toContain(SECRET_VALUE);
     const list = await svc.call('/dashboard/api/secrets');
-    expect(list.body.data).toEqual([{ name: 'site_password', updated_at: expect.any(String) }]);
+    expect(list.body.data).toEqual([{ name: 'site_password', domains: ['shop.example.com', 'login.example.org'], updated_at: expect.any(String) }]);
     expect(list.text).not.toContain(SECRET_VALUE);
     // Replace: the row's button fills the name and focuses the value field.
     await page.click('#secrets-table button');
