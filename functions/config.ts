@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_GRAPH_API_VERSION } from './core/sources/graph-versions.js';
 
 /**
  * The one config module. Env names are shared by CDK (which sets them, see ENV) and the
@@ -29,6 +30,8 @@ export const ENV = {
   userAgent: 'GLEANER_USER_AGENT',
   bedrockModel: 'GLEANER_BEDROCK_MODEL_ID',
   logLevel: 'GLEANER_LOG_LEVEL',
+  /** Meta Graph API version of the Facebook and Instagram connectors (CDK context `graphApiVersion`). */
+  graphApiVersion: 'GLEANER_GRAPH_API_VERSION',
 } as const;
 
 export const SOURCE_NAMES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'] as const;
@@ -68,6 +71,10 @@ const schema = z.object({
   userAgent: z.string().default('GleanerBot/0.1 (+https://github.com/gleaner; governed scraper; respects robots.txt)'),
   bedrockModel: z.string().optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  graphApiVersion: z
+    .string()
+    .regex(/^v\d{1,3}\.\d{1,2}$/, 'expected a Graph API version like v26.0')
+    .default(DEFAULT_GRAPH_API_VERSION),
   sourceBaseUrls: z.record(z.string(), z.string().url()),
 });
 

@@ -6,6 +6,7 @@ import { AppError, ConditionFailedError, notFound } from '../errors.js';
 import { nextRun, parseCron } from './cron.js';
 import { querySubmitSchema, submitQuery, listQueries, type QueryRecord } from '../queries/queries.js';
 import { resolveTimeWindow, type TimeWindowInput } from '../queries/time-window.js';
+import { assertQueryFits } from '../queries/query-length-check.js';
 import { checkOutboundUrl, egressGuard, type OutboundChecker } from '../events/egress.js';
 import { SOURCE_NAMES, type SourceName } from '../../config.js';
 import type { Deps } from '../../runtime.js';
@@ -111,6 +112,7 @@ async function checkWebhookUrl(d: Deps, url: string, guard?: OutboundChecker): P
  */
 export async function createJob(d: Deps, tenantId: string, input: JobCreate, now: Date): Promise<JobRecord> {
   resolveTimeWindow(input.time_window as TimeWindowInput | undefined, now);
+  assertQueryFits(input, now);
   const webhook = input.webhook_url ? await checkWebhookUrl(d, input.webhook_url) : null;
   const jobId = newId('job');
   const job: JobRecord = {
