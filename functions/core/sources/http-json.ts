@@ -152,6 +152,7 @@ export async function getJson<T>(
     if (mapped) throw mapped;
     const t = now();
     const v = opts.classify?.(res.status, body, res.headers, t) ?? defaultVerdict(res.status, body, res.headers, t);
+    if (!v.detail && res.statusText) v.detail = res.statusText;
     const d = decide(v, attempt, budget, limits, random);
     if (!d.retry) throw verdictError(source, res.status, v, t, what);
     await ctx.sleep(d.waitMs);
