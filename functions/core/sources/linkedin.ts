@@ -59,7 +59,8 @@ export function defaultLinkedInVersion(now: Date = new Date()): string {
  * LinkedIn API answers (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling,
  * https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits): 401 → token
  * (member tokens last 60 days), 403 → permission, 426 or a version complaint → invalid query (the
- * LinkedIn-Version), 429 → the app's or member's daily limit, which resets at midnight UTC (quota).
+ * LinkedIn-Version), 429 without Retry-After → the app's or member's daily limit, which resets at
+ * midnight UTC (quota); 429 with Retry-After → a short throttle (rate).
  */
 export function classifyLinkedIn(status: number, body: unknown, headers: Headers, now: number): Verdict | undefined {
   const msg = platformErrorMessage(body);
@@ -68,7 +69,8 @@ export function classifyLinkedIn(status: number, body: unknown, headers: Headers
   if (status === 426 || (status === 400 && /version/i.test(msg ?? ''))) {
     return { kind: 'invalid_query', temporary: false, detail: msg ?? 'unsupported LinkedIn-Version', hint: 'set a currently supported version (YYYYMM) as api_version with PUT /dashboard/api/sources/linkedin' };
   }
-  if (status === 429) {
+  // A 429 with Retry-After is a short throttle; without one it is the daily limit.
+  if (status === 429 && !headers.has('retry-after')) {
     const d = new Date(now);
     return { kind: 'quota', temporary: false, detail: msg, quota: { name: 'LinkedIn daily API limit (application or member)', resetsAt: new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)) } };
   }

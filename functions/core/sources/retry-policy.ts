@@ -135,8 +135,10 @@ export const KIND_LABEL: Record<SourceErrorKind, string> = {
  * plus, for quotas, which quota and when it resets, and for rate limits when to retry.
  */
 export function verdictMessage(source: string, status: number | string, v: Verdict, now: number, what = ''): string {
+  // Credentials are the source's, not one call's: "x rejected the credentials", whatever the call.
+  const w = v.kind === 'credentials' ? '' : what;
   const head =
-    v.kind === 'quota' && v.quota ? `${source}${what} quota exhausted: ${v.quota.name} (${status})` : `${source}${what} ${KIND_LABEL[v.kind]} (${status})`;
+    v.kind === 'quota' && v.quota ? `${source}${w} quota exhausted: ${v.quota.name} (${status})` : `${source}${w} ${KIND_LABEL[v.kind]} (${status})`;
   let msg = `${head}${v.detail ? `: ${v.detail}` : ''}`;
   if (v.kind === 'quota' && v.quota) {
     if (v.quota.resetsAt) msg += `; it resets at ${v.quota.resetsAt.toISOString()} (${describeWait(v.quota.resetsAt, now)})`;

@@ -90,16 +90,24 @@ const DEFAULT_LIFETIME_S = 3600;
 export async function withToken<T>(o: WithTokenOptions, call: (token: string) => Promise<T>): Promise<T> {
   const obtain = async (): Promise<string> => {
     const t = await o.fetchToken();
-    if (o.key) o.cache.set(o.key, t.token, o.now() + (t.expiresInSeconds ?? DEFAULT_LIFETIME_S) * 1000);
+    const expiresAt = o.now() + (t.expiresInSeconds ?? DEFAULT_LIFETIME_S) * 1000;
+    if (o.key) o.cache.set(o.key, t.token, expiresAt);
+    // Without a tenant (no shared cache) the token still serves every call made with these options.
+    local.set(o, { token: t.token, expiresAt });
     return t.token;
   };
-  let token = (o.key ? o.cache.get(o.key, o.now()) : undefined) ?? (await obtain());
+  const mine = local.get(o);
+  let token = (o.key ? o.cache.get(o.key, o.now()) : undefined) ?? (mine && mine.expiresAt - TOKEN_EXPIRY_MARGIN_MS > o.now() ? mine.token : undefined) ?? (await obtain());
   try {
     return await call(token);
   } catch (err) {
     if (!(err instanceof SourceError) || err.status !== 401) throw err;
     if (o.key) o.cache.delete(o.key);
+    local.delete(o);
     token = await obtain();
     return call(token);
   }
 }
+
+/** Tokens of one options object (one connector run), for runs without a tenant key. */
+const local = new WeakMap<WithTokenOptions, CachedToken>();
