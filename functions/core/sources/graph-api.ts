@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { ConnectorContext } from './types.js';
-import { getJson, parseRetryAfter } from './http-json.js';
+import { DEFAULT_MAX_WAIT_SECONDS, getJson, parseRetryAfter } from './http-json.js';
 import type { SourceErrorKind, Verdict } from './retry-policy.js';
 import { DEFAULT_GRAPH_API_VERSION } from './graph-versions.js';
 
@@ -198,7 +198,8 @@ export async function graphGet<T>(ctx: ConnectorContext, source: string, url: st
   const delay = pending.get(ctx) ?? 0;
   if (delay > 0) {
     pending.delete(ctx);
-    if (!ctx.retryBudget || ctx.retryBudget.take(delay)) await ctx.sleep(delay);
+    // Longer than one wait: send anyway, the throttling answer (if any) is then classified as usual.
+    if (delay <= DEFAULT_MAX_WAIT_SECONDS * 1000 && (!ctx.retryBudget || ctx.retryBudget.take(delay))) await ctx.sleep(delay);
   }
   return getJson<T>(ctx, withAppSecretProof(url, ctx.credentials?.app_secret), undefined, {
     source,

@@ -4,6 +4,7 @@ import { queryTooLongError } from './query-length.js';
 import { processTokenCache, tokenCacheKey, withToken, type FreshToken } from './token-cache.js';
 import {
   defaultVerdict,
+  DEFAULT_MAX_WAIT_SECONDS,
   buildSearchText,
   credentialsRejectedMessage,
   finalizeItems,
@@ -167,7 +168,10 @@ export const redditConnector: Connector = {
         after,
       });
       // Reddit's X-Ratelimit-Remaining reached 0: wait for the window (X-Ratelimit-Reset) instead of being refused.
-      if (waitBeforeNext > 0 && (!ctx.retryBudget || ctx.retryBudget.take(waitBeforeNext))) await ctx.sleep(waitBeforeNext);
+      // A window longer than one wait is not waited for here: the request goes out and the policy handles a 429.
+      if (waitBeforeNext > 0 && waitBeforeNext <= DEFAULT_MAX_WAIT_SECONDS * 1000 && (!ctx.retryBudget || ctx.retryBudget.take(waitBeforeNext))) {
+        await ctx.sleep(waitBeforeNext);
+      }
       waitBeforeNext = 0;
       const listing = await withToken(tokenOpts, (token) =>
         getJson<RedditListing>(
