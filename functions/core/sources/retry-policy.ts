@@ -116,6 +116,7 @@ export function describeWait(t: Date, now: number): string {
   const m = Math.round(s / 60);
   if (m < 90) return `in ${m} min`;
   const h = Math.floor(m / 60);
+  if (h >= 48) return `in ${Math.round(m / 1440)} days`;
   return `in ${h} h${m % 60 ? ` ${m % 60} min` : ''}`;
 }
 
