@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_GRAPH_API_VERSION } from './core/sources/graph-versions.js';
 
 /**
  * The one config module. Env names are shared by CDK (which sets them, see ENV) and the
@@ -36,6 +37,8 @@ export const ENV = {
   concurrencyQueries: 'GLEANER_CONCURRENCY_QUERIES',
   concurrencyDeliveries: 'GLEANER_CONCURRENCY_DELIVERIES',
   concurrencyJobs: 'GLEANER_CONCURRENCY_JOBS',
+  /** Meta Graph API version of the Facebook and Instagram connectors (CDK context `graphApiVersion`). */
+  graphApiVersion: 'GLEANER_GRAPH_API_VERSION',
 } as const;
 
 export const SOURCE_NAMES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'] as const;
@@ -88,6 +91,10 @@ const schema = z.object({
   concurrencyQueries: z.coerce.number().int().min(1).max(64).default(4),
   concurrencyDeliveries: z.coerce.number().int().min(1).max(64).default(8),
   concurrencyJobs: z.coerce.number().int().min(1).max(64).default(4),
+  graphApiVersion: z
+    .string()
+    .regex(/^v\d{1,3}\.\d{1,2}$/, 'expected a Graph API version like v26.0')
+    .default(DEFAULT_GRAPH_API_VERSION),
   sourceBaseUrls: z.record(z.string(), z.string().url()),
 });
 

@@ -62,6 +62,9 @@ export function runtimeEnvironment(r: RuntimeResources, opts: RuntimeEnvOptions)
   for (const [id, name] of Object.entries(QUEUE_URL_ENV) as [QueueId, string][]) env[name] = r.queues[id].queueUrl;
   if (opts.publicUrl) env[ENV.publicUrl] = opts.publicUrl;
   if (opts.bedrockModelId) env[ENV.bedrockModel] = opts.bedrockModelId;
+  // Graph API version per deployment: `cdk deploy -c graphApiVersion=v26.0` (runtime default: the newest stable).
+  const graphApiVersion = Stack.of(r.table).node.tryGetContext('graphApiVersion') as unknown;
+  if (typeof graphApiVersion === 'string' && graphApiVersion.trim()) env[ENV.graphApiVersion] = graphApiVersion.trim();
   return env;
 }
 

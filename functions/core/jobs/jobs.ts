@@ -6,6 +6,7 @@ import { AppError, ConditionFailedError, notFound } from '../errors.js';
 import { nextRun, parseCron, toEventBridgeCron } from './cron.js';
 import { querySubmitSchema, submitQuery, listQueries, type QueryRecord } from '../queries/queries.js';
 import { resolveTimeWindow, type TimeWindowInput } from '../queries/time-window.js';
+import { assertQueryFits } from '../queries/query-length-check.js';
 import { checkOutboundUrl, egressGuard, type OutboundChecker } from '../events/egress.js';
 import { SOURCE_NAMES, type SourceName } from '../../config.js';
 import type { Deps } from '../../runtime.js';
@@ -113,6 +114,7 @@ export async function createJob(d: Deps, tenantId: string, input: JobCreate, now
   // Refused here, in every mode, rather than by the scheduler on AWS (a failing call or a wrong schedule).
   toEventBridgeCron(input.schedule);
   resolveTimeWindow(input.time_window as TimeWindowInput | undefined, now);
+  assertQueryFits(input, now);
   const webhook = input.webhook_url ? await checkWebhookUrl(d, input.webhook_url) : null;
   const jobId = newId('job');
   const job: JobRecord = {

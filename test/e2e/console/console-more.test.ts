@@ -154,6 +154,9 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await waitText('#social-sources', 'Reddit');
     expect(await textOf('#social-summary')).toContain('0 of 7 sources have credentials');
     expect(await page.$$eval('#social-sources a[href="#/settings/sources"]', (as) => as.length)).toBe(7);
+    // Quotas and the Graph API version of the deployment (issue 13).
+    await waitText('#social-quotas', 'Graph API version');
+    expect(await textOf('#graph-version')).toMatch(/^v\d+\.0/);
     await page.screenshot({ path: '/tmp/console-social.png', fullPage: true });
   });
 
