@@ -29,7 +29,15 @@ export const ENV = {
   userAgent: 'GLEANER_USER_AGENT',
   bedrockModel: 'GLEANER_BEDROCK_MODEL_ID',
   logLevel: 'GLEANER_LOG_LEVEL',
+  originSecret: 'GLEANER_ORIGIN_SECRET',
 } as const;
+
+/**
+ * The header CloudFront adds to every origin request, carrying GLEANER_ORIGIN_SECRET (CDK sets
+ * both from one generated secret). In aws mode the API pipeline answers 403 without it, so the
+ * execute-api endpoint is useless to anyone who bypasses CloudFront (and its WAF).
+ */
+export const ORIGIN_VERIFY_HEADER = 'x-gleaner-origin-verify';
 
 export const SOURCE_NAMES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
@@ -68,6 +76,7 @@ const schema = z.object({
   userAgent: z.string().default('GleanerBot/0.1 (+https://github.com/gleaner; governed scraper; respects robots.txt)'),
   bedrockModel: z.string().optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  originSecret: z.string().min(16, 'GLEANER_ORIGIN_SECRET must be at least 16 characters').optional(),
   sourceBaseUrls: z.record(z.string(), z.string().url()),
 });
 
