@@ -25,7 +25,7 @@ const OWN_BUCKET_OBJECTS = /^Resource::.*(ResultsBucket|RawBucket)[^/]*\/(.*\/)?
 export const NAG_SUPPRESSIONS: readonly NagSuppression[] = [
   {
     id: 'AwsSolutions-IAM4',
-    finding: /^Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AWSLambdaBasicExecutionRole$/,
+    finding: /^Policy::arn:(<AWS::Partition>|aws[\w-]*):iam::aws:policy\/service-role\/AWSLambdaBasicExecutionRole$/,
     reason: 'Every function writes its own logs; the AWS managed basic execution role is exactly that (logs only) and tracks service changes.',
   },
   {
@@ -45,12 +45,12 @@ export const NAG_SUPPRESSIONS: readonly NagSuppression[] = [
   },
   {
     id: 'AwsSolutions-IAM5',
-    finding: /^Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule\/.*\/\*$/,
+    finding: /^Resource::arn:(<AWS::Partition>|aws[\w-]*):scheduler:.*:schedule\/.*\/\*$/,
     reason: "Job schedules are created per job at run time, named by job id, only inside Gleaner's own schedule group.",
   },
   {
     id: 'AwsSolutions-IAM5',
-    finding: /^Resource::arn:<AWS::Partition>:bedrock:\*:(<AWS::AccountId>)?:(foundation-model|inference-profile)\/\*$/,
+    finding: /^Resource::arn:(<AWS::Partition>|aws[\w-]*):bedrock:\*:(<AWS::AccountId>|\d{12})?:(foundation-model|inference-profile)\/\*$/,
     reason: 'The Bedrock model is deployment configuration (-c bedrockModelId) and cross-region inference profiles route to foundation models in other regions; only InvokeModel is granted.',
   },
   {

@@ -37,6 +37,10 @@ describe('cdk-nag AwsSolutions', () => {
     expect(nagFindings()).toEqual([]);
   });
 
+  it('reports nothing either when account and region are known (ARNs then carry literal partition and region)', () => {
+    expect(nagFindings({ env: { account: '123456789012', region: 'eu-west-1' }, bedrockModelId: 'anthropic.claude-3-haiku-20240307-v1:0' })).toEqual([]);
+  });
+
   it('keeps every suppression justified, in one list', () => {
     for (const s of NAG_SUPPRESSIONS) {
       expect(s.id).toMatch(/^AwsSolutions-[A-Z]+\d+$/);
