@@ -46,18 +46,23 @@ export const WAF_COUNT_ONLY: Record<string, string[]> = {
 };
 export const WAF_MANAGED_GROUPS = ['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesCommonRuleSet', 'AWSManagedRulesKnownBadInputsRuleSet'];
 
+/** Refuses `-c waf=true` unless the stage deploys to us-east-1, the only home of CloudFront web ACLs. */
+export function assertWafRegion(region: string | undefined): void {
+  const unknown = region === undefined || Token.isUnresolved(region);
+  if (!unknown && region === 'us-east-1') return;
+  throw new ContextError(
+    `-c waf=true: a CloudFront web ACL can only be created in us-east-1, but this stage deploys to ${unknown ? 'an unspecified region' : region}. ` +
+      'Deploy the stage with AWS_REGION=us-east-1 (and a resolved account/region), or create the web ACL in us-east-1 and pass -c webAclArn=<its ARN>.',
+  );
+}
+
 /**
  * A CloudFront-scope web ACL: AWS managed rule groups and a per-address rate limit. Scope
  * CLOUDFRONT exists only in us-east-1, so the stack must deploy there (refused otherwise;
  * elsewhere, create the ACL in us-east-1 yourself and pass -c webAclArn).
  */
 export function cloudFrontWebAcl(scope: Construct, id: string, opts: { stage: string; rateLimit: number }): CfnWebACL {
-  const region = Stack.of(scope).region;
-  if (Token.isUnresolved(region) || region !== 'us-east-1')
-    throw new ContextError(
-      `-c waf=true: a CloudFront web ACL can only be created in us-east-1, but this stage deploys to ${Token.isUnresolved(region) ? 'an unspecified region' : region}. ` +
-        'Deploy the stage with AWS_REGION=us-east-1 (and a resolved account/region), or create the web ACL in us-east-1 and pass -c webAclArn=<its ARN>.',
-    );
+  assertWafRegion(Stack.of(scope).region);
   const visibility = (name: string) => ({ cloudWatchMetricsEnabled: true, metricName: `gleaner-${opts.stage}-${name}`, sampledRequestsEnabled: true });
   return new CfnWebACL(scope, id, {
     name: `gleaner-${opts.stage}`,

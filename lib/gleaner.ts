@@ -1,7 +1,8 @@
 import type { App, Environment } from 'aws-cdk-lib';
 import { routes as allRoutes, workers as allWorkers, type Route, type WorkerDef } from '../functions/routes.js';
 import { ApiStack } from './api-stack.js';
-import type { DeployOptions } from './context.js';
+import { ContextError, type DeployOptions } from './context.js';
+import { assertWafRegion, publicDomain } from './edge.js';
 import { DataStack } from './data-stack.js';
 import { OpsStack } from './ops-stack.js';
 import type { QueueId } from './runtime-wiring.js';
@@ -41,7 +42,10 @@ const STAGE = /^[a-z][a-z0-9-]{0,19}$/;
  */
 export function buildGleaner(app: App, props: GleanerProps): Gleaner {
   const { stage, env } = props;
-  if (!STAGE.test(stage)) throw new Error(`stage must match ${STAGE} (got '${stage}')`);
+  if (!STAGE.test(stage)) throw new ContextError(`-c stage=${stage}: must match ${STAGE}`);
+  // Refuse bad options before any stack bundles its functions (minutes), not halfway through.
+  publicDomain(props.publicUrl, props.certificateArn);
+  if (props.waf && 'create' in props.waf) assertWafRegion(env?.region);
   const prefix = `Gleaner-${stage}`;
   const tags = { app: 'gleaner', stage };
 

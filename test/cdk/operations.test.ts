@@ -8,7 +8,8 @@ import { ContextError, DEFAULT_MAX_CONCURRENCY, readDeployOptions } from '../../
 import { WAF_MANAGED_GROUPS } from '../../lib/edge.js';
 import { API_5XX_PERCENT } from '../../lib/ops-stack.js';
 import { VISIBILITY_TIMEOUT_FACTOR } from '../../lib/workers-stack.js';
-import { allStacks, cleanupSynth, logicalId, nestedStacks, synthApp, templateOf } from './synth-app.js';
+import { buildGleaner } from '../../lib/gleaner.js';
+import { allStacks, cleanupSynth, logicalId, nestedStacks, newApp, synthApp, templateOf } from './synth-app.js';
 
 /** CloudFormation allows 500 resources per stack; we keep half of it free for growth. */
 const MAX_RESOURCES_PER_STACK = 250;
@@ -149,8 +150,11 @@ describe('worker concurrency', () => {
 });
 
 describe('-c publicUrl', () => {
-  it('is refused without a certificate, with a message that says what to add', () => {
+  it('is refused without a certificate, with a message that says what to add, before any stack is built', () => {
     expect(() => synthApp({ routes: ONE_ROUTE, publicUrl: 'https://scrape.example.com' })).toThrow(/needs -c certificateArn=arn:aws:acm:us-east-1/);
+    const app = newApp();
+    expect(() => buildGleaner(app, { stage: 'test', publicUrl: 'https://scrape.example.com' })).toThrow(ContextError);
+    expect(app.node.children).toHaveLength(0); // no minutes of bundling before the refusal
   });
 
   it('is refused with a certificate outside us-east-1 or a URL CloudFront cannot serve', () => {
