@@ -39,7 +39,15 @@ export const ENV = {
   concurrencyJobs: 'GLEANER_CONCURRENCY_JOBS',
   /** Meta Graph API version of the Facebook and Instagram connectors (CDK context `graphApiVersion`). */
   graphApiVersion: 'GLEANER_GRAPH_API_VERSION',
+  originSecret: 'GLEANER_ORIGIN_SECRET',
 } as const;
+
+/**
+ * The header CloudFront adds to every origin request, carrying GLEANER_ORIGIN_SECRET (CDK sets
+ * both from one generated secret). In aws mode the API pipeline answers 403 without it, so the
+ * execute-api endpoint is useless to anyone who bypasses CloudFront (and its WAF).
+ */
+export const ORIGIN_VERIFY_HEADER = 'x-gleaner-origin-verify';
 
 export const SOURCE_NAMES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
@@ -95,6 +103,7 @@ const schema = z.object({
     .string()
     .regex(/^v\d{1,3}\.\d{1,2}$/, 'expected a Graph API version like v26.0')
     .default(DEFAULT_GRAPH_API_VERSION),
+  originSecret: z.string().min(16, 'GLEANER_ORIGIN_SECRET must be at least 16 characters').optional(),
   sourceBaseUrls: z.record(z.string(), z.string().url()),
 });
 

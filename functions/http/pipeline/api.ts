@@ -10,7 +10,8 @@ import { log } from '../../core/log.js';
 import { outcomeFor } from '../../core/audit/audit.js';
 import { beginIdempotent, finishIdempotent } from '../../core/limits/idempotency.js';
 import { authenticate, authorize, checkBilling } from './authenticate.js';
-import { clientIp, cookie, header, origin, parseJsonBody, rawBody, userAgent } from './event.js';
+import { cookie, header, origin, parseJsonBody, rawBody, userAgent } from './event.js';
+import { checkOrigin, viewerIp } from './edge.js';
 import { toErrorResult, zodDetails } from './errors.js';
 import type { ApiRequest, ApiResult, Event, PipelineState, Result } from './types.js';
 
@@ -43,7 +44,7 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
         resource: s.resource,
         outcome: outcomeFor(res.statusCode ?? 200),
         status: res.statusCode ?? 200,
-        ip: clientIp(request.event),
+        ip: viewerIp(request.event),
         user_agent: userAgent(request.event),
       }).catch((err) => log.error('audit write failed', { err, request_id: s.requestId }));
     }
@@ -71,7 +72,7 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
         return;
       }
       if (request.error instanceof AppError && request.error.status === 401)
-        log.security('unauthenticated request', { request_id: s.requestId, route: s.route.id, ip: clientIp(request.event), reason: request.error.message });
+        log.security('unauthenticated request', { request_id: s.requestId, route: s.route.id, ip: viewerIp(request.event), reason: request.error.message });
       request.response = toErrorResult(request.error, s.requestId);
       await finish(request);
     },
@@ -168,6 +169,7 @@ export function api<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.
 ) {
   return middy<Event, Result, Error, Context>()
     .use(lifecycle(routeId))
+    .use({ before: (request: Req) => checkOrigin(request.event, st(request).deps.config) }) // 403 unless via CloudFront (aws mode)
     .use(guard())
     .handler(async (event: Event) => runCore(event, routeId, schemas, fn));
 }
