@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -25,6 +26,8 @@ export interface AwsEmulator {
 }
 
 const ACCOUNT = '123456789012';
+// The SDK checks the MD5 of what it sent against the service's answer.
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
 /** The emulator's ciphertext: the key ARN travels with the blob, as in real KMS ciphertexts. */
 export const emulatorCiphertext = {
@@ -68,13 +71,13 @@ export async function startAwsEmulator(): Promise<AwsEmulator> {
         if (target === 'AmazonSQS.SendMessage') {
           const messageId = `msg-${++seq}`;
           q.push({ queueUrl: input.QueueUrl, body: input.MessageBody ?? '', messageId, delaySeconds: input.DelaySeconds });
-          return json(res, 200, { MessageId: messageId, MD5OfMessageBody: '' });
+          return json(res, 200, { MessageId: messageId, MD5OfMessageBody: md5(input.MessageBody ?? '') });
         }
         if (target === 'AmazonSQS.SendMessageBatch') {
           const ok = (input.Entries ?? []).map((e) => {
             const messageId = `msg-${++seq}`;
             q.push({ queueUrl: input.QueueUrl, body: e.MessageBody, messageId });
-            return { Id: e.Id, MessageId: messageId, MD5OfMessageBody: '' };
+            return { Id: e.Id, MessageId: messageId, MD5OfMessageBody: md5(e.MessageBody) };
           });
           return json(res, 200, { Successful: ok, Failed: [] });
         }

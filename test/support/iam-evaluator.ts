@@ -25,6 +25,8 @@ export class IamEvaluator {
       .flatMap((s) => list(s.Action).map((a) => grantLabel(a, s)));
   }
 
+  constructor(private readonly resourcePolicy: (arn: string) => { Version: string; Statement: unknown[] } | undefined = () => undefined) {}
+
   async check(fn: string, role: FunctionRole, requests: IamRequest[]): Promise<Denial[]> {
     this.roles.set(fn, role);
     const used = this.used.get(fn) ?? new Set<string>();
@@ -36,6 +38,8 @@ export class IamEvaluator {
           identityPolicies: [{ name: 'execution-role', policy: { Version: '2012-10-17', Statement: role.statements } }],
           serviceControlPolicies: [],
           resourceControlPolicies: [],
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any
+          resourcePolicy: this.resourcePolicy(request.resource) as any,
           request: {
             principal: role.roleArn,
             action: request.action,

@@ -169,6 +169,19 @@ export class SynthesizedApp {
   }
 
   /**
+   * The resource policy that also decides a request on `arn`: a KMS key's key policy (KMS
+   * consults it on every call; IAM policies count only where it trusts the account).
+   */
+  resourcePolicy(arn: string): { Version: string; Statement: unknown[] } | undefined {
+    for (const d of this.docs) {
+      for (const [id, r] of Object.entries(d.template.Resources ?? {})) {
+        if (r.Type === 'AWS::KMS::Key' && this.getAtt(d, id, 'Arn') === arn) return this.resolve(d, r.Properties?.KeyPolicy) as { Version: string; Statement: unknown[] };
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * The role of the function serving `handler`: a route row (its description ends with
    * `METHOD path`, or its construct id is `<PascalId>Fn`) or a worker row (`<id> worker`,
    * `<PascalId>Worker`). Searches every stack and nested stack.

@@ -35,7 +35,7 @@ export interface LambdaResponse { statusCode: number; headers: Record<string, st
  * function's role in the synthesized template.
  */
 export class LambdaIamHarness {
-  readonly iam = new IamEvaluator();
+  readonly iam: IamEvaluator;
   private readonly bundles = new Map<string, string>();
 
   private constructor(
@@ -46,7 +46,9 @@ export class LambdaIamHarness {
     readonly names: { table: string; results: string; raw: string },
     private readonly dir: string,
     private readonly extraEnv: Record<string, string>,
-  ) {}
+  ) {
+    this.iam = new IamEvaluator((arn) => app.resourcePolicy(arn));
+  }
 
   static async start(extraEnv: Record<string, string> = {}): Promise<LambdaIamHarness> {
     const app = SynthesizedApp.synth();

@@ -70,10 +70,17 @@ export async function listResultFiles(table: Table, tenantId: string, q: { limit
   return { data: page.items.map((i) => resultFileSchema.parse(i)), next_cursor: page.cursor };
 }
 
+/**
+ * Delete a stored result: the content first, then the index record. The record is how a file is
+ * found, listed and swept, so it must outlive the content: a failure between the two steps leaves
+ * a listed file whose content is gone (reads answer 404), and the same delete, retried by the
+ * caller or by the next retention sweep, finishes it (S3 deletes are idempotent). The other order
+ * would orphan the content where no API call or sweep can ever reach it again.
+ */
 export async function deleteResultFile(table: Table, blobs: Blobs, tenantId: string, keyOrQueryId: string): Promise<ResultFile> {
   const file = await findResultFile(table, tenantId, keyOrQueryId);
   if (!file) throw notFound('Storage file');
-  await table.delete(keys.record(tenantId, 'FILE', file.key));
   await blobs.delete('results', blobKey(tenantId, file.key));
+  await table.delete(keys.record(tenantId, 'FILE', file.key));
   return file;
 }

@@ -24,6 +24,8 @@ beforeAll(async () => {
   h = await LambdaIamHarness.start({
     GLEANER_EGRESS_ALLOW: [new URL(site.baseUrl).host, new URL(x.baseUrl).host, hooks.hostPort].join(','),
     GLEANER_SOURCE_X_BASE_URL: x.baseUrl,
+    // As with `-c bedrockModelId=`: the queries planner asks Bedrock (the emulator answers no plan, so it falls back).
+    GLEANER_BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0',
   });
   const t = await createTenant(h.table, 'iam', new Date());
   tenantId = t.tenant_id;
@@ -44,7 +46,8 @@ afterAll(async () => {
 function granted<R>(inv: Invocation<R>): R {
   expect(inv.denials.map((d) => `${d.fn}: ${d.request.call} needs ${d.request.action} on ${d.request.resource} ${JSON.stringify(d.request.context)} (${d.result})`)).toEqual([]);
   const status = (inv.result as { statusCode?: number } | null)?.statusCode;
-  if (status !== undefined && status >= 500) console.log(inv.logs);
+  const failed = (inv.result as { batchItemFailures?: unknown[] } | null)?.batchItemFailures?.length;
+  if ((status !== undefined && status >= 500) || failed) console.log(inv.logs);
   return inv.result;
 }
 const json = (r: { body: string }) => JSON.parse(r.body) as Record<string, any>;
@@ -63,5 +66,102 @@ describe('storage', () => {
     expect(del.calls.map((c) => c.command)).toContain('DeleteObjectCommand');
     expect(await blobs.get('results', `tenants/${tenantId}/results/qry_iam_1`)).toBeUndefined();
     expect(granted(await h.route('storage.get', { path: '/v1/storage/qry_iam_1', key })).statusCode).toBe(404);
+  });
+});
+
+describe('runs', () => {
+  it('create -> runs worker -> get, results, log', async () => {
+    const created = granted(await h.route('runs.create', { path: '/v1/runs', key, body: { scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` } } }));
+    expect(created.statusCode).toBe(201);
+    const runId = json(created).id as string;
+    const sent = h.take('runs');
+    expect(sent).toHaveLength(1);
+    const w = granted(await h.worker('runs', sent));
+    expect(w.batchItemFailures).toEqual([]);
+    const got = granted(await h.route('runs.get', { path: `/v1/runs/${runId}`, key }));
+    expect(json(got).status).toBe('succeeded');
+    const results = granted(await h.route('runs.results', { path: `/v1/runs/${runId}/results`, key }));
+    expect(json(results).data.length).toBeGreaterThan(0);
+    const log = granted(await h.route('runs.log', { path: `/v1/runs/${runId}/log`, key }));
+    expect(log.statusCode).toBe(200);
+    h.take('deliveries');
+  });
+});
+
+describe('queries, sources and secrets', () => {
+  it('sources.put (kms) -> queries.create -> queries worker (kms, bedrock) -> queries.get', async () => {
+    expect(granted(await h.route('sources.put', { path: '/dashboard/api/sources/x', key, body: { bearer_token: 'x-test-token' } })).statusCode).toBe(200);
+    const created = granted(await h.route('queries.create', { path: '/v1/queries', key, body: { prompt: 'acme running shoes', sources: ['x'], limit: 5 } }));
+    expect(created.statusCode).toBe(202);
+    const queryId = json(created).query_id as string;
+    const sent = h.take('queries');
+    expect(sent).toHaveLength(1);
+    const w = await h.worker('queries', sent);
+    expect(granted(w).batchItemFailures).toEqual([]);
+    expect(w.calls.some((c) => c.service === 'Bedrock Runtime')).toBe(true);
+    const got = granted(await h.route('queries.get', { path: `/v1/queries/${queryId}`, key }));
+    expect(json(got).status).toBe('completed');
+  });
+
+  it('secrets.put encrypts with the secrets key', async () => {
+    const r = await h.route('secrets.put', { path: '/dashboard/api/secrets/site_password', key, body: { value: 's3cret' } });
+    expect(granted(r).statusCode).toBeLessThan(300);
+    expect(r.calls.map((c) => c.command)).toContain('EncryptCommand');
+  });
+});
+
+describe('webhooks and deliveries', () => {
+  it('webhooks.create (kms) -> run.completed -> deliveries worker posts it', async () => {
+    const w = granted(await h.route('webhooks.create', { path: '/v1/webhooks', key, body: { url: `${hooks.baseUrl}/registered`, events: ['run.completed'] } }));
+    expect(w.statusCode).toBe(201);
+    const created = granted(await h.route('runs.create', { path: '/v1/runs', key, body: { scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` } } }));
+    expect(created.statusCode).toBe(201);
+    expect(granted(await h.worker('runs', h.take('runs'))).batchItemFailures).toEqual([]);
+    // The event fans out to one delivery per subscribed webhook, each a message of its own.
+    let deliveries = h.take('deliveries');
+    expect(deliveries.length).toBeGreaterThan(0);
+    for (let hop = 0; hop < 3 && deliveries.length; hop++) {
+      expect(granted(await h.worker('deliveries', deliveries)).batchItemFailures).toEqual([]);
+      deliveries = h.take('deliveries');
+    }
+    expect(hooks.at('/registered').length).toBeGreaterThan(0);
+  });
+});
+
+describe('jobs', () => {
+  it('jobs.create (scheduler + PassRole) -> the schedule fires -> jobs worker starts the run', async () => {
+    h.take('queries');
+    const r = granted(await h.route('jobs.create', { path: '/v1/jobs', key, body: { label: 'Acme', prompt: 'acme running shoes', sources: ['x'], schedule: '0 0 1 1 *', limit: 5 } }));
+    expect(r.statusCode).toBe(201);
+    expect(h.emulator.schedules.size).toBe(1);
+    const [schedule] = [...h.emulator.schedules.values()];
+    const target = schedule!.input.Target as { Input: string };
+    const fire = JSON.parse(target.Input.replace('<aws.scheduler.scheduled-time>', new Date().toISOString())) as unknown;
+    expect(granted(await h.worker('jobs', [fire])).batchItemFailures).toEqual([]);
+    expect(h.take('queries')).toHaveLength(1);
+  });
+
+  it('the retention sweep deletes expired result files with the jobs worker\'s grants', async () => {
+    const put = granted(await h.route('settings.storage.put', { path: '/dashboard/api/settings/storage', key, body: { retention_days: 1 } }));
+    expect(put.statusCode).toBe(200);
+    const blobs = new S3Blobs(h.stores.s3, { results: h.names.results, raw: h.names.raw });
+    const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    await putResultFile(h.table, blobs, tenantId, { key: 'qry_old_1', query_id: 'qry_old_1', job_id: null, created_at: old }, { old: true });
+    // The periodic trigger fans out one message per tenant with a policy, then each is swept.
+    expect(granted(await h.worker('jobs', [{ kind: 'storage.sweep' }])).batchItemFailures).toEqual([]);
+    const perTenant = h.take('jobs');
+    expect(perTenant.map((m) => JSON.parse(m.body).tenant_id)).toContain(tenantId);
+    const sweep = await h.worker('jobs', perTenant);
+    expect(granted(sweep).batchItemFailures).toEqual([]);
+    expect(await blobs.get('results', `tenants/${tenantId}/results/qry_old_1`)).toBeUndefined();
+    expect(granted(await h.route('storage.get', { path: '/v1/storage/qry_old_1', key })).statusCode).toBe(404);
+  });
+});
+
+describe('agent endpoint', () => {
+  it('mcp.post lists tools and reads through its grants', async () => {
+    const r = granted(await h.route('mcp.post', { path: '/mcp', key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }));
+    expect(r.statusCode).toBe(200);
+    expect(r.body).toContain('tools');
   });
 });
