@@ -165,3 +165,34 @@ describe('agent endpoint', () => {
     expect(r.body).toContain('tools');
   });
 });
+
+describe('read-only routes', () => {
+  // GET routes hold table:read + table:pipeline: the pipeline's audit record and counters are
+  // their only writes, and a delete or batch write would be denied.
+  const reads: [string, string][] = [
+    ['info.get', '/v1'], ['tenant.get', '/v1/tenant'], ['runs.list', '/v1/runs'], ['queries.list', '/v1/queries'],
+    ['jobs.list', '/v1/jobs'], ['webhooks.list', '/v1/webhooks'], ['scrapers.list', '/v1/scrapers'],
+    ['keys.list', '/dashboard/api/keys'], ['audit.list', '/dashboard/api/audit'], ['secrets.list', '/dashboard/api/secrets'],
+    ['sources.list', '/dashboard/api/sources'], ['settings.storage.get', '/dashboard/api/settings/storage'],
+    ['settings.webhooks.get', '/dashboard/api/settings/webhooks'], ['monitoring.get', '/dashboard/api/monitoring'],
+  ];
+  it.each(reads)('%s answers 200 with only read and pipeline writes', async (id, path) => {
+    const inv = await h.route(id, { path, key });
+    expect(granted(inv).statusCode).toBe(200);
+    const writes = inv.calls.filter((c) => /^(Delete|BatchWrite)/.test(c.command));
+    expect(writes).toEqual([]);
+  });
+});
+
+describe('jobs lifecycle', () => {
+  it('jobs.update and jobs.delete change and remove the schedule (UpdateSchedule, DeleteSchedule, PassRole)', async () => {
+    const created = granted(await h.route('jobs.create', { path: '/v1/jobs', key, body: { label: 'Lifecycle', prompt: 'acme', sources: ['x'], schedule: '0 8 * * 1', limit: 5 } }));
+    const jobId = json(created).job_id as string;
+    const upd = await h.route('jobs.update', { path: `/v1/jobs/${jobId}`, key, body: { schedule: '0 9 * * 1' } });
+    expect(granted(upd).statusCode).toBe(200);
+    expect(upd.calls.map((c) => c.command)).toContain('UpdateScheduleCommand');
+    const del = await h.route('jobs.delete', { path: `/v1/jobs/${jobId}`, key });
+    expect(granted(del).statusCode).toBe(204);
+    expect(del.calls.map((c) => c.command)).toContain('DeleteScheduleCommand');
+  });
+});
