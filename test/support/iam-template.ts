@@ -170,15 +170,32 @@ export class SynthesizedApp {
 
   /**
    * The resource policy that also decides a request on `arn`: a KMS key's key policy (KMS
-   * consults it on every call; IAM policies count only where it trusts the account).
+   * consults it on every call; IAM policies count only where it trusts the account), a bucket
+   * policy, a queue policy (their TLS-only denies apply to every call).
    */
   resourcePolicy(arn: string): { Version: string; Statement: unknown[] } | undefined {
+    const merged: unknown[] = [];
     for (const d of this.docs) {
       for (const [id, r] of Object.entries(d.template.Resources ?? {})) {
-        if (r.Type === 'AWS::KMS::Key' && this.getAtt(d, id, 'Arn') === arn) return this.resolve(d, r.Properties?.KeyPolicy) as { Version: string; Statement: unknown[] };
+        const p = r.Properties ?? {};
+        if (r.Type === 'AWS::KMS::Key' && this.getAtt(d, id, 'Arn') === arn) merged.push(...this.statementsOf(d, p.KeyPolicy));
+        if (r.Type === 'AWS::S3::BucketPolicy') {
+          const bucket = `arn:aws:s3:::${String(this.resolve(d, p.Bucket))}`;
+          if (arn === bucket || arn.startsWith(`${bucket}/`)) merged.push(...this.statementsOf(d, p.PolicyDocument));
+        }
+        if (r.Type === 'AWS::SQS::QueuePolicy') {
+          const urls = (this.resolve(d, p.Queues) as Json[]).map(String);
+          const arns = urls.map((u) => `arn:aws:sqs:${REGION}:${ACCOUNT}:${u.split('/').pop()}`);
+          if (arns.includes(arn)) merged.push(...this.statementsOf(d, p.PolicyDocument));
+        }
       }
     }
-    return undefined;
+    return merged.length ? { Version: '2012-10-17', Statement: merged } : undefined;
+  }
+
+  private statementsOf(d: Doc, policy: Json): unknown[] {
+    const doc = this.resolve(d, policy) as { Statement?: unknown[] } | undefined;
+    return doc?.Statement ?? [];
   }
 
   /**
