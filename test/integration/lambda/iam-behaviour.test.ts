@@ -196,3 +196,34 @@ describe('jobs lifecycle', () => {
     expect(del.calls.map((c) => c.command)).toContain('DeleteScheduleCommand');
   });
 });
+
+describe('changing routes', () => {
+  it('keys.create and keys.revoke', async () => {
+    const k = granted(await h.route('keys.create', { path: '/dashboard/api/keys', key, body: { name: 'ci', scopes: ['runs:read'] } }));
+    expect(k.statusCode).toBe(201);
+    const keyId = json(k).key_id as string;
+    expect(granted(await h.route('keys.revoke', { path: `/dashboard/api/keys/${keyId}`, key })).statusCode).toBeLessThan(300);
+  });
+
+  it('webhooks.update and webhooks.delete', async () => {
+    const w = granted(await h.route('webhooks.create', { path: '/v1/webhooks', key, body: { url: `${hooks.baseUrl}/changing` } }));
+    const id = json(w).webhook_id as string;
+    expect(granted(await h.route('webhooks.update', { path: `/v1/webhooks/${id}`, key, body: { status: 'disabled' } })).statusCode).toBe(200);
+    expect(granted(await h.route('webhooks.delete', { path: `/v1/webhooks/${id}`, key })).statusCode).toBe(204);
+  });
+
+  it('captcha.policy.put, secrets.delete, sources.delete', async () => {
+    expect(granted(await h.route('captcha.policy.put', { path: '/v1/captcha/policy', key, body: { on_challenge: 'skip_page' } })).statusCode).toBe(200);
+    expect(granted(await h.route('secrets.put', { path: '/dashboard/api/secrets/to_delete', key, body: { value: 'x' } })).statusCode).toBeLessThan(300);
+    expect(granted(await h.route('secrets.delete', { path: '/dashboard/api/secrets/to_delete', key })).statusCode).toBeLessThan(300);
+    expect(granted(await h.route('sources.put', { path: '/dashboard/api/sources/x', key, body: { bearer_token: 'x-test-token' } })).statusCode).toBe(200);
+    expect(granted(await h.route('sources.delete', { path: '/dashboard/api/sources/x', key })).statusCode).toBeLessThan(300);
+  });
+
+  it('runs.cancel on a queued run', async () => {
+    const created = granted(await h.route('runs.create', { path: '/v1/runs', key, body: { scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` } } }));
+    h.take('runs');
+    const r = granted(await h.route('runs.cancel', { path: `/v1/runs/${json(created).id as string}/cancel`, key }));
+    expect(r.statusCode).toBe(202);
+  });
+});
