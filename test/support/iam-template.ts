@@ -37,10 +37,13 @@ export class SynthesizedApp {
   private readonly docs: Doc[] = [];
 
   private constructor(outdir: string) {
-    const files = readdirSync(outdir).filter((f) => f.endsWith('.template.json'));
+    // Every template anywhere in the assembly (nested stacks sit beside their parents; stages
+    // get assembly-* subdirectories).
+    const files = (readdirSync(outdir, { recursive: true }) as string[]).filter((f) => f.endsWith('.template.json'));
     const byFile = new Map<string, Doc>();
-    for (const f of files) {
-      const d: Doc = { file: f, template: JSON.parse(readFileSync(join(outdir, f), 'utf8')) as Template };
+    for (const rel of files) {
+      const f = rel.split(/[\\/]/).pop()!;
+      const d: Doc = { file: f, template: JSON.parse(readFileSync(join(outdir, rel), 'utf8')) as Template };
       byFile.set(f, d);
       this.docs.push(d);
     }
