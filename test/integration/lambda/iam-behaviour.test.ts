@@ -4,6 +4,7 @@ import { createApiKey } from '../../../functions/core/tenancy/api-keys.js';
 import { putResultFile } from '../../../functions/core/storage/result-files.js';
 import { S3Blobs } from '../../../functions/adapters/aws/s3-blobs.js';
 import { LambdaIamHarness, type Invocation } from '../../support/lambda-iam-harness.js';
+import { routes, workers } from '../../../functions/routes.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { startFakeX, type FakeX } from '../../fixtures/fake-sources/x.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.js';
@@ -225,5 +226,30 @@ describe('changing routes', () => {
     h.take('runs');
     const r = granted(await h.route('runs.cancel', { path: `/v1/runs/${json(created).id as string}/cancel`, key }));
     expect(r.statusCode).toBe(202);
+  });
+});
+
+describe('every role in the synthesized app', () => {
+  const all = () => [
+    ...routes.map((r) => ({ label: r.id, method: r.method, role: h.app.functionRole({ routeId: r.id, method: r.method, path: r.path }) })),
+    ...workers.map((w) => ({ label: `${w.id} worker`, method: 'worker', role: h.app.functionRole({ workerId: w.id }) })),
+  ];
+  const actions = (r: { role: { statements: { Effect: string; Action: string | string[] }[] } }) =>
+    r.role.statements.filter((s) => s.Effect === 'Allow').flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+
+  it('names every action on data resources: no wildcard actions', () => {
+    const wild = all().flatMap((r) => actions(r).filter((a) => /^(dynamodb|s3|sqs|kms|scheduler|bedrock):.*\*/.test(a) || a === '*').map((a) => `${r.label}: ${a}`));
+    expect(wild).toEqual([]);
+  });
+
+  it('gives read-only routes no deletes, batch writes, object writes or sends', () => {
+    const bad = all().filter((r) => r.method === 'GET').flatMap((r) => actions(r)
+      .filter((a) => ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 's3:PutObject', 's3:DeleteObject', 'sqs:SendMessage'].includes(a))
+      .map((a) => `${r.label}: ${a}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('lets no function list a bucket (no code path lists objects)', () => {
+    expect(all().flatMap((r) => actions(r).filter((a) => a.startsWith('s3:List')).map((a) => `${r.label}: ${a}`))).toEqual([]);
   });
 });
