@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { newId, randomBase62 } from '../ids.js';
-import { notFound } from '../errors.js';
+import { AppError, conflict, notFound } from '../errors.js';
 import { SCOPES } from '../../routes.js';
 import type { Table } from '../../ports/table.js';
 
@@ -118,15 +118,41 @@ export async function revokeApiKey(table: Table, keyId: string, now: Date, tenan
  * (so deployed clients can switch), then expires.
  */
 export async function rotateApiKey(
-  table: Table, keyId: string, now: Date, graceSeconds: number, tenantId?: string,
+  table: Table, keyId: string, now: Date, graceSeconds: number, tenantId?: string, callerScopes?: readonly string[],
 ): Promise<{ key: ApiKey; api_key: string; old_key_expires_at: string }> {
   const { key, record } = await locate(table, keyId, tenantId);
   if (record.revoked_at) throw notFound('API key');
-  const created = await createApiKey(table, { tenantId: record.tenant_id, scopes: record.scopes, name: record.name }, now);
+  // An expired key can do nothing, rotation included: otherwise a leaked, long-dead key could be
+  // brought back to life. A key already rotated has its successor; rotate that one instead.
+  if (!isUsable(record, now)) throw conflict('The API key has expired; create a new key instead');
+  if (record.rotated_to) throw conflict(`The API key was already rotated to ${record.rotated_to}; rotate that key instead`);
+  if (callerScopes) assertCanGrant(callerScopes, record.scopes);
+  // The successor inherits the original's expiry: rotation renews the secret, not its lifetime.
+  const expiresAt = record.expires_at_iso ? new Date(record.expires_at_iso) : null;
+  const created = await createApiKey(table, { tenantId: record.tenant_id, scopes: record.scopes, name: record.name, expiresAt }, now);
   const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
   const oldExpiry = record.expires_at_iso && new Date(record.expires_at_iso) < graceEnd ? record.expires_at_iso : graceEnd.toISOString();
-  await table.update(key, { set: { expires_at_iso: oldExpiry, rotated_to: created.key.key_id } });
+  // Conditional: of two concurrent rotations only one leaves a successor in place.
+  try {
+    await table.update(key, { set: { expires_at_iso: oldExpiry, rotated_to: created.key.key_id }, condition: { expression: 'attribute_not_exists(rotated_to) OR rotated_to = :null', values: { ':null': null } } });
+  } catch (e) {
+    await table.delete(keys.apiKey(hashKey(created.api_key))).catch(() => undefined);
+    if ((e as Error).name === 'ConditionFailedError') throw conflict('The API key was rotated concurrently; rotate its successor instead');
+    throw e;
+  }
   return { ...created, old_key_expires_at: oldExpiry };
+}
+
+/**
+ * No key grants what it does not hold: the scopes of a key being created or rotated must all be
+ * held by the caller (`*` holds every scope; only `*` may hand out `*`).
+ * @throws AppError 403 `forbidden` naming the scopes the caller lacks.
+ */
+export function assertCanGrant(held: readonly string[], wanted: readonly string[]): void {
+  if (held.includes('*')) return;
+  const missing = wanted.filter((s) => !held.includes(s));
+  if (missing.length)
+    throw new AppError(403, 'forbidden', `A key can only grant scopes it holds itself; this one lacks ${missing.join(', ')}`, missing.map((m) => ({ path: 'body.scopes', message: m })));
 }
 
 /** Record last use (callers throttle this; it is not on the hot path). */
