@@ -14,8 +14,9 @@ export function parseJsonBody(e: Event): unknown {
   const raw = e.isBase64Encoded ? Buffer.from(e.body, 'base64').toString('utf8') : e.body;
   if (Buffer.byteLength(raw) > MAX_BODY_BYTES)
     throw new AppError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
-  const ct = (header(e, 'content-type') ?? '').toLowerCase();
-  if (!ct.startsWith('application/json') && !/^application\/[\w.+-]*\+json/.test(ct))
+  // The media type alone, parameters (charset) dropped: `application/jsonx` is not JSON.
+  const ct = (header(e, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (ct !== 'application/json' && !/^application\/[\w.-]+\+json$/.test(ct))
     throw new AppError(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json');
   try {
     return JSON.parse(raw);
@@ -30,10 +31,17 @@ export const rawBody = (e: Event): string =>
 export const clientIp = (e: Event) => e.requestContext?.http?.sourceIp ?? null;
 export const userAgent = (e: Event) => e.requestContext?.http?.userAgent ?? header(e, 'user-agent') ?? null;
 
+/**
+ * The origin for absolute links in responses: GLEANER_PUBLIC_URL when set, otherwise the domain
+ * the request actually reached (API Gateway's domainName; locally the Host the server answered).
+ * X-Forwarded-Host/-Proto are client-supplied and never trusted: they would let anyone make the
+ * service hand out links to another site.
+ */
 export function origin(e: Event, fallback?: string): string {
   if (fallback) return fallback.replace(/\/$/, '');
-  const host = header(e, 'x-forwarded-host') ?? header(e, 'host') ?? e.requestContext?.domainName ?? '127.0.0.1';
-  const proto = header(e, 'x-forwarded-proto') ?? (/^(127\.|localhost|\[::1\])/.test(host) ? 'http' : 'https');
+  const raw = e.requestContext?.domainName ?? header(e, 'host') ?? '127.0.0.1';
+  const host = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(raw) ? raw : '127.0.0.1';
+  const proto = /^(127\.|localhost(:|$)|\[::1\])/.test(host) ? 'http' : 'https';
   return `${proto}://${host}`;
 }
 
