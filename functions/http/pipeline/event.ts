@@ -18,11 +18,33 @@ export function parseJsonBody(e: Event): unknown {
   const ct = (header(e, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (ct !== 'application/json' && !/^application\/[\w.-]+\+json$/.test(ct))
     throw new AppError(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json');
+  if (jsonDepthExceeds(raw, MAX_JSON_DEPTH))
+    throw badRequest(`The request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`);
   try {
     return JSON.parse(raw);
   } catch {
     throw badRequest('The request body is not valid JSON');
   }
+}
+
+/** No request needs deeper JSON; recursive code downstream (zod, the MCP SDK) must never see it. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Does the JSON text nest `[`/`{` deeper than `max`? One linear pass, strings skipped. */
+export function jsonDepthExceeds(raw: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
 }
 
 export const rawBody = (e: Event): string =>
