@@ -42,10 +42,18 @@ export async function createUser(table: Table, tenantId: string, email: string, 
   return pub;
 }
 
+/**
+ * A hash of a random password, verified against when the email is unknown: a wrong email then
+ * costs the same scrypt work as a wrong password, so response times do not reveal which emails exist.
+ */
+let dummyHash: Promise<string> | undefined;
+const dummy = () => (dummyHash ??= hashPassword(randomBase62(24)));
+
 /** Password login: returns a session token (shown once, stored as SHA-256) or undefined. */
 export async function login(table: Table, email: string, password: string, now: Date): Promise<{ token: string; session: Session } | undefined> {
   const i = await table.get(keys.user(email));
-  if (!i || !(await verifyPassword(password, String(i.password_hash)))) return undefined;
+  const ok = await verifyPassword(password, i ? String(i.password_hash) : await dummy());
+  if (!i || !ok) return undefined;
   const user = userSchema.parse(i);
   const token = `gls_${randomBase62(40)}`;
   const session: Session = { user_id: user.user_id, tenant_id: user.tenant_id, email: user.email, expires_at: Math.floor(now.getTime() / 1000) + SESSION_TTL_SECONDS };

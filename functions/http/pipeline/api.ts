@@ -192,6 +192,7 @@ async function runCore<B extends z.ZodType, Q extends z.ZodType, P extends z.Zod
     tenant: s.tenant!,
     deps: s.deps,
     now: s.now,
+    clientIp: clientIp(event),
     origin: origin(event, s.deps.config.publicUrl),
     cookie: (n) => cookie(event, n),
     setResource: (r) => {
