@@ -9,7 +9,7 @@ import { AppError, badRequest, rateLimited } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { outcomeFor } from '../../core/audit/audit.js';
 import { beginIdempotent, finishIdempotent } from '../../core/limits/idempotency.js';
-import { authenticate, authorize, checkBilling } from './authenticate.js';
+import { assertSameOrigin, assertSameOriginIfBrowser, authenticate, authorize, checkBilling } from './authenticate.js';
 import { clientIp, cookie, header, origin, parseJsonBody, rawBody, userAgent } from './event.js';
 import { toErrorResult, zodDetails } from './errors.js';
 import type { ApiRequest, ApiResult, Event, PipelineState, Result } from './types.js';
@@ -82,10 +82,13 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
 const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
   before: async (request: Req) => {
     const s = st(request);
+    // The console login is public but sets the cookie: it passes the same-origin check too.
+    if (s.route.id === 'session.login') assertSameOriginIfBrowser(request.event, origin(request.event, s.deps.config.publicUrl));
     if (s.route.scope === null) return; // public route
     const { principal, tenant } = await authenticate(request.event, s.route, s.deps, s.now);
     s.principal = principal;
     s.tenant = tenant;
+    if (principal.type === 'user') assertSameOrigin(request.event, origin(request.event, s.deps.config.publicUrl));
     authorize(principal, s.route);
     checkBilling(tenant);
     const rate = s.deps.rateLimiter
