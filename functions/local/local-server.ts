@@ -75,10 +75,12 @@ export function buildApp(routeTable: Route[] = routes): Hono {
       return fromApiGatewayResult((await handler(event, fakeContext(r.id))) as never);
     });
   }
-  app.notFound((c) => c.json({ code: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`, request_id: 'none' }, 404));
+  // Paths no row matches (`/` with another method, `/..` normalised to `/`) still get a request id.
+  app.notFound((c) => c.json({ code: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`, request_id: newId('req') }, 404));
   app.onError((err, c) => {
-    log.error('local server error', { err });
-    return c.json({ code: 'internal_error', message: 'An unexpected error occurred', request_id: 'none' }, 500);
+    const requestId = newId('req');
+    log.error('local server error', { err, request_id: requestId });
+    return c.json({ code: 'internal_error', message: `An unexpected error occurred; quote request id ${requestId} when reporting it`, request_id: requestId }, 500);
   });
   return app;
 }
