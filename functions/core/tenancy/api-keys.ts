@@ -4,6 +4,7 @@ import { keys } from '../table-keys.js';
 import { newId, randomBase62 } from '../ids.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { SCOPES } from '../../routes.js';
+import { parseStored, parseStoredAll } from '../stored.js';
 import type { Table } from '../../ports/table.js';
 
 export const KEY_PATTERN = /^glr_[0-9A-Za-z]{28,}$/;
@@ -84,7 +85,7 @@ export async function createApiKey(table: Table, input: CreateKeyInput, now: Dat
 export async function findKeyByPlaintext(table: Table, plaintext: string): Promise<ApiKey | undefined> {
   if (!KEY_PATTERN.test(plaintext)) return undefined;
   const i = await table.get(keys.apiKey(hashKey(plaintext)));
-  return i ? apiKeySchema.parse(i) : undefined;
+  return i ? parseStored(apiKeySchema, i, 'api key') : undefined;
 }
 
 export const isUsable = (k: ApiKey, now: Date) =>
@@ -95,7 +96,7 @@ export async function listApiKeys(table: Table, tenantId: string): Promise<ApiKe
   let cursor: string | undefined;
   do {
     const p = await table.query({ index: 'gsi1', pk: keys.tenantKeysIndex(tenantId), cursor, limit: 200 });
-    out.push(...p.items.map((i) => apiKeySchema.parse(i)));
+    out.push(...parseStoredAll(apiKeySchema, p.items, 'api key'));
     cursor = p.cursor ?? undefined;
   } while (cursor);
   return out;
@@ -104,8 +105,9 @@ export async function listApiKeys(table: Table, tenantId: string): Promise<ApiKe
 async function locate(table: Table, keyId: string, tenantId?: string) {
   const p = await table.query({ index: 'gsi2', pk: keys.keyIdIndex(keyId), limit: 1 });
   const item = p.items[0];
-  if (!item || (tenantId && item.tenant_id !== tenantId)) throw notFound('API key');
-  return { key: { pk: item.pk, sk: item.sk }, record: apiKeySchema.parse(item) };
+  const record = item && parseStored(apiKeySchema, item, 'api key');
+  if (!item || !record || (tenantId && record.tenant_id !== tenantId)) throw notFound('API key');
+  return { key: { pk: item.pk, sk: item.sk }, record };
 }
 
 export async function revokeApiKey(table: Table, keyId: string, now: Date, tenantId?: string): Promise<ApiKey> {

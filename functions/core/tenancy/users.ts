@@ -5,6 +5,7 @@ import { keys } from '../table-keys.js';
 import { newId, randomBase62 } from '../ids.js';
 import { ConditionFailedError, conflict } from '../errors.js';
 import { hashKey } from './api-keys.js';
+import { parseStored } from '../stored.js';
 import type { Table } from '../../ports/table.js';
 
 const scrypt = promisify(scryptCb) as (p: string, s: Buffer, n: number) => Promise<Buffer>;
@@ -54,7 +55,8 @@ export async function login(table: Table, email: string, password: string, now: 
   const i = await table.get(keys.user(email));
   const ok = await verifyPassword(password, i ? String(i.password_hash) : await dummy());
   if (!i || !ok) return undefined;
-  const user = userSchema.parse(i);
+  const user = parseStored(userSchema, i, 'user');
+  if (!user) return undefined;
   const token = `gls_${randomBase62(40)}`;
   const session: Session = { user_id: user.user_id, tenant_id: user.tenant_id, email: user.email, expires_at: Math.floor(now.getTime() / 1000) + SESSION_TTL_SECONDS };
   await table.put({ ...keys.session(hashKey(token)), ...session });
@@ -65,8 +67,8 @@ export async function findSession(table: Table, token: string, now: Date): Promi
   if (!/^gls_[0-9A-Za-z]{40}$/.test(token)) return undefined;
   const i = await table.get(keys.session(hashKey(token)));
   if (!i) return undefined;
-  const s = sessionSchema.parse(i);
-  return s.expires_at * 1000 > now.getTime() ? s : undefined;
+  const s = parseStored(sessionSchema, i, 'session');
+  return s && s.expires_at * 1000 > now.getTime() ? s : undefined;
 }
 
 export async function logout(table: Table, token: string): Promise<void> {

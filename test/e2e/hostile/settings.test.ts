@@ -42,6 +42,18 @@ describe('target policy cannot brick a tenant', () => {
     expect(list.find((t) => t.tenant_id === svc.tenantId)?.target_policy).toEqual({ mode: 'open', domains: [] });
   });
 
+  it('a corrupt key record is skipped: the key list still answers and the key itself is refused with 401', async () => {
+    const k = await svc.call('/dashboard/api/keys', { method: 'POST', json: { name: 'to corrupt', scopes: ['runs:read'] } });
+    const { hashKey } = await import('../../../functions/core/tenancy/api-keys.js');
+    await svc.deps.table.update(keys.apiKey(hashKey(k.body.api_key)), { set: { scopes: ['no-such-scope'] } });
+    clearAuthCache();
+    const list = await svc.call('/dashboard/api/keys');
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((x: { key_id: string }) => x.key_id)).not.toContain(k.body.key_id);
+    const use = await svc.call('/v1/runs', { key: k.body.api_key });
+    expect(use.status).toBe(401);
+  });
+
   it('a corrupt tenant record is skipped by tenants list, other tenants keep working, and the server restarts', async () => {
     const other = (await admin(['tenants', 'create', '--name', 'victim'], svc.deps.table)) as { tenant_id: string; api_key: string };
     const bad = (await admin(['tenants', 'create', '--name', 'corrupt'], svc.deps.table)) as { tenant_id: string; api_key: string };
