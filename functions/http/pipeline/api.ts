@@ -9,7 +9,7 @@ import { AppError, badRequest, rateLimited } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { outcomeFor } from '../../core/audit/audit.js';
 import { beginIdempotent, finishIdempotent } from '../../core/limits/idempotency.js';
-import { authenticate, authorize, checkBilling } from './authenticate.js';
+import { assertSameOrigin, assertSameOriginIfBrowser, authenticate, authorize, checkBilling } from './authenticate.js';
 import { cookie, header, origin, parseJsonBody, rawBody, userAgent } from './event.js';
 import { checkOrigin, viewerIp } from './edge.js';
 import { toErrorResult, zodDetails } from './errors.js';
@@ -83,10 +83,13 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
 const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
   before: async (request: Req) => {
     const s = st(request);
+    // The console login is public but sets the cookie: it passes the same-origin check too.
+    if (s.route.id === 'session.login') assertSameOriginIfBrowser(request.event, origin(request.event, s.deps.config.publicUrl));
     if (s.route.scope === null) return; // public route
     const { principal, tenant } = await authenticate(request.event, s.route, s.deps, s.now);
     s.principal = principal;
     s.tenant = tenant;
+    if (principal.type === 'user') assertSameOrigin(request.event, origin(request.event, s.deps.config.publicUrl));
     authorize(principal, s.route);
     checkBilling(tenant);
     const rate = s.deps.rateLimiter
@@ -194,6 +197,7 @@ async function runCore<B extends z.ZodType, Q extends z.ZodType, P extends z.Zod
     tenant: s.tenant!,
     deps: s.deps,
     now: s.now,
+    clientIp: viewerIp(event),
     origin: origin(event, s.deps.config.publicUrl),
     cookie: (n) => cookie(event, n),
     setResource: (r) => {
