@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
-import { keyCreateBody } from './schemas/console.js';
+import { contracts } from './contracts/console.js';
 import { createApiKey, publicKey } from '../core/tenancy/api-keys.js';
 
-export const handler = api('keys.create', { body: keyCreateBody }, async (req) => {
+export const handler = api(contracts['keys.create'], async (req) => {
   const { body: b } = req;
   const expiresAt = b.expires_in_days ? new Date(req.now.getTime() + b.expires_in_days * 86400_000) : null;
   const k = await createApiKey(req.deps.table, { tenantId: req.tenant.tenant_id, scopes: b.scopes, name: b.name, expiresAt }, req.now);

@@ -1,10 +1,9 @@
 import { api } from './pipeline/api.js';
-import { runbookIdParams } from './schemas/runs.js';
-import { runbookTestSchema } from '../core/runs/run-task.js';
+import { contracts } from './contracts/runs.js';
 import { getRunbook } from '../core/runbooks/runbooks.js';
 import { startTask, awaitTask } from '../core/runs/scrape-task.js';
 
-export const handler = api('runbooks.test', { params: runbookIdParams, body: runbookTestSchema }, async (req) => {
+export const handler = api(contracts['runbooks.test'], async (req) => {
   req.setResource(req.params.id);
   await getRunbook(req.deps.table, req.tenant.tenant_id, req.params.id); // 404 before any work
   const task = await startTask(req.deps, req.tenant.tenant_id, 'runbook.test', { runbook_id: req.params.id, input: req.body?.input ?? {} }, req.now);

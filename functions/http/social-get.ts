@@ -1,4 +1,5 @@
 import { api } from './pipeline/api.js';
+import { contracts } from './contracts/console.js';
 import { social } from '../core/console/overview.js';
 
-export const handler = api('social.get', {}, async (req) => ({ body: await social(req.deps, req.tenant, req.now) }));
+export const handler = api(contracts['social.get'], async (req) => ({ body: await social(req.deps, req.tenant, req.now) }));
