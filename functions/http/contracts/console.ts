@@ -78,6 +78,7 @@ export const contracts = defineContracts({
     body: loginBody,
     requestExample: { email: 'admin@example.com', password: 'correct horse battery staple' },
     success: { 200: { description: 'Logged in; the gleaner_session cookie is set', schema: z.object({ user_id: z.string(), tenant_id: z.string(), email: z.string(), expires_at: z.string() }), headers: [...cookie] } },
+    errors: { 401: 'Email or password is wrong' },
   },
   'session.me': {
     summary: 'The logged-in console user or key',
