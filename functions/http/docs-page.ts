@@ -12,12 +12,15 @@
 export const DOCS_CSP =
   "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
-/** Renderer options: no external fonts, no hosted proxy, no telemetry; the document's own servers. */
+/** Renderer options: no external fonts, no hosted proxy or AI agent, no telemetry; the document's own servers. */
 const CONFIG = {
   withDefaultFonts: false,
-  hideClientButton: true,
   proxyUrl: '',
   telemetry: false,
+  agent: { disabled: true },
+  showDeveloperTools: 'never',
+  showToolbar: 'never',
+  documentDownloadType: 'json',
   defaultOpenAllTags: false,
   layout: 'modern',
   theme: 'default',

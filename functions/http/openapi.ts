@@ -32,7 +32,7 @@ const ERROR_TEXT: Record<number, string> = {
   500: 'Unexpected error; quote the request id when reporting it',
 };
 
-/** Every response header the API sends, documented once. */
+/** Every response header the API sends (inlined where used: a $ref may not carry `required`). */
 const HEADERS: Record<string, { description: string; schema: Record<string, unknown> }> = {
   'X-Request-Id': { description: 'Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed', schema: { type: 'string' } },
   'RateLimit-Limit': { description: 'Requests allowed per window for this tenant', schema: { type: 'integer' } },
@@ -88,7 +88,7 @@ const tagOf = (r: Route, c: Contract) => {
 const docPath = (p: string) => p.replace(/\{(\w+)\+\}/g, '{$1}');
 
 const headerRefs = (names: string[], required: string[] = []) =>
-  Object.fromEntries(names.map((n) => [n, required.includes(n) ? { $ref: `#/components/headers/${n}`, required: true } : { $ref: `#/components/headers/${n}` }]));
+  Object.fromEntries(names.map((n) => [n, { ...HEADERS[n]!, required: required.includes(n) }]));
 
 function errorStatuses(r: Route, c: Contract): number[] {
   const withBody = ['POST', 'PUT', 'PATCH'].includes(r.method);
@@ -185,7 +185,7 @@ export function openApiDocument(origin: string) {
       title: 'Gleaner API',
       version: SERVICE_VERSION,
       description:
-        'Governed, multi-tenant web scraping and data collection service.\n\nAuthenticate with `Authorization: Bearer <API key>`. Errors are JSON `{code, message, request_id, details?}`. Lists take `?limit=` and `?cursor=` and answer `{data, next_cursor}`. Every response carries `X-Request-Id`; keyed responses carry `RateLimit-*`.',
+        'Governed, multi-tenant web scraping and data collection service.\n\nAuthenticate with `Authorization: Bearer <API key>`. Errors are JSON `{code, message, request_id, details?}`. Lists take `?limit=` and `?cursor=` and answer `{data, next_cursor}`. Every response carries `X-Request-Id`; keyed responses carry `RateLimit-*`. A path no operation serves answers 404; a known path asked with another method answers 405 with `Allow`.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Gleaner' },
     },
     servers: [{ url: origin }],
@@ -198,11 +198,12 @@ export function openApiDocument(origin: string) {
         consoleSession: { type: 'apiKey', in: 'cookie', name: 'gleaner_session', description: 'The web console’s HttpOnly session cookie, set by POST /dashboard/api/session' },
       },
       schemas: { Error: { ...json(errorSchema, 'output'), examples: [{ code: 'not_found', message: 'Run not found', request_id: 'req_01jd0000000000000000000000' }] } },
-      headers: HEADERS,
-      responses: {
-        NotFound: { description: 'No route for this path (any method)', headers: headerRefs(['X-Request-Id'], ['X-Request-Id']), content: errorRef },
-        MethodNotAllowed: { description: ERROR_TEXT[405], headers: headerRefs(['X-Request-Id', 'Allow'], ['X-Request-Id', 'Allow']), content: errorRef },
-      },
+    },
+    // What answers a request no operation declares (the catch-all route): not an operation, so
+    // kept beside the paths for tools that check traffic against this document.
+    'x-unmatched-responses': {
+      NotFound: { description: 'No route for this path (any method)', headers: headerRefs(['X-Request-Id'], ['X-Request-Id']), content: errorRef },
+      MethodNotAllowed: { description: ERROR_TEXT[405], headers: headerRefs(['X-Request-Id', 'Allow'], ['X-Request-Id', 'Allow']), content: errorRef },
     },
   };
   cache = { origin, doc };

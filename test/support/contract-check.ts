@@ -15,7 +15,7 @@ export interface ContractChecker {
 interface Media { schema?: unknown }
 interface Resp { content?: Record<string, Media>; headers?: Record<string, { $ref?: string; required?: boolean }> }
 interface Op { responses: Record<string, Resp | { $ref: string }> }
-interface Doc { paths: Record<string, Record<string, Op>>; components: { responses: Record<string, Resp> } }
+interface Doc { paths: Record<string, Record<string, Op>>; 'x-unmatched-responses': Record<string, Resp> }
 
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -64,13 +64,13 @@ export function contractChecker(doc: unknown): ContractChecker {
       const hit = templates.find((t) => t.re.test(path));
       if (!hit) {
         if (status !== 404) return `${where}: no documented path matches, so only the catch-all's 404 may answer`;
-        return checkResponse(where, '/components/responses/NotFound', d.components.responses.NotFound!, status, headers, body);
+        return checkResponse(where, '/x-unmatched-responses/NotFound', d['x-unmatched-responses'].NotFound!, status, headers, body);
       }
       const op = d.paths[hit.p]![m];
       if (!op) {
         if (method.toUpperCase() === 'OPTIONS') return undefined;
         if (status !== 405) return `${where}: ${method} is not documented on ${hit.p}, so only a 405 may answer`;
-        return checkResponse(where, '/components/responses/MethodNotAllowed', d.components.responses.MethodNotAllowed!, status, headers, body);
+        return checkResponse(where, '/x-unmatched-responses/MethodNotAllowed', d['x-unmatched-responses'].MethodNotAllowed!, status, headers, body);
       }
       const r = op.responses[String(status)] as Resp | undefined;
       if (!r) return `${where}: status ${status} is not documented for ${m.toUpperCase()} ${hit.p} (documented: ${Object.keys(op.responses).join(', ')})`;

@@ -19,7 +19,7 @@ export const jobsListQuery = pageQuery.extend({ status: z.enum(jobStatuses).opti
 export const storageTestBody = storageSettingsPutSchema.optional();
 
 /** Public job: the stored record without internals, plus the computed next run. */
-const jobSchema = jobRecordSchema.omit({ tenant_id: true, schedule_name: true }).extend({ next_run_at: z.string().nullable() });
+const jobSchema = jobRecordSchema.omit({ tenant_id: true, schedule_name: true }).extend({ time_window: z.unknown(), next_run_at: z.string().nullable() });
 const jobRunStarted = z.object({ query_id: z.string(), job_id: z.string(), status: z.literal('queued'), created_at: z.string() });
 const webhookSchema = webhookRecordSchema.omit({ tenant_id: true, secret_ciphertext: true });
 const outcome = z.object({ ok: z.boolean(), at: z.string(), key: z.string().nullable(), error: z.string().nullable() });

@@ -33,7 +33,8 @@ export const querySchema = z.object({
   query_id: z.string(),
   prompt: z.string(),
   sources: z.array(z.enum(SOURCE_NAMES)),
-  time_window: z.unknown().nullable(),
+  /** The submitted window (`{since?, until?}` or `{last}`), or null. */
+  time_window: z.unknown(),
   limit: z.number().int(),
   status: z.enum(queryStatuses),
   created_at: z.string(),

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { startTestService, type TestService } from '../../support/local-service.js';
+import { CHROMIUM } from '../console/console-browser.js';
+import { sparticuzExecutable } from '../../../functions/adapters/local/chromium-launcher.js';
+
+let svc: TestService;
+let browser: Browser | undefined;
+let why = '';
+beforeAll(async () => {
+  svc = await startTestService();
+  // The system Chromium when there is one, else the @sparticuz/chromium fallback.
+  try {
+    const s = CHROMIUM ? { executablePath: CHROMIUM, args: [] as string[], env: process.env } : await sparticuzExecutable();
+    browser = await puppeteer.launch({ executablePath: s.executablePath, headless: 'shell', env: s.env, args: [...s.args, '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+  } catch (e) {
+    why = (e as Error).message;
+    console.warn(`[docs e2e] no browser could start, the page test is skipped: ${why}`);
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  await svc?.destroy();
+});
+
+describe('the /docs reference page in a real browser', () => {
+  it('renders navigation by tag, operations with their request and response shapes, offline, with no CSP violation', async (ctx) => {
+    if (!browser) return ctx.skip(`no browser: ${why}`);
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    const problems: string[] = [];
+    const offOrigin: string[] = [];
+    page.on('pageerror', (e) => problems.push(String((e as Error)?.message ?? e)));
+    page.on('console', (m) => {
+      // The renderer probes `new Function` in a try/catch; that one report is expected under script-src 'self'.
+      if (/Content Security Policy/i.test(m.text()) && !/unsafe-eval/.test(m.text())) problems.push(m.text());
+    });
+    await page.setRequestInterception(true);
+    page.on('request', (r) => {
+      if (!r.url().startsWith(svc.url) && !r.url().startsWith('data:')) {
+        offOrigin.push(r.url());
+        void r.abort();
+      } else void r.continue();
+    });
+    await page.goto(`${svc.url}/docs`, { waitUntil: 'networkidle0', timeout: 60_000 });
+    await page.waitForFunction(() => document.body.innerText.includes('Gleaner API'), { timeout: 60_000 });
+    const text = await page.evaluate(() => document.body.innerText);
+    // Navigation by tag: the sidebar lists the tags of the document.
+    for (const tag of ['runs', 'queries', 'jobs', 'webhooks', 'storage', 'mcp']) expect(text.toLowerCase(), tag).toContain(tag);
+    // Open the runs group in the sidebar, then one operation: its request and response shapes show.
+    const click = (label: string) =>
+      page.evaluate((l) => {
+        const el = Array.from(document.querySelectorAll('button, a, li, span, div')).reverse().find((e) => (e as HTMLElement).innerText?.trim() === l);
+        (el as HTMLElement | undefined)?.click();
+        return !!el;
+      }, label);
+    expect(await click('runs')).toBe(true);
+    await page.waitForFunction(() => document.body.innerText.includes('Start a run of a scraper with an input'), { timeout: 30_000 });
+    expect(await click('Start a run of a scraper with an input')).toBe(true);
+    await page.waitForFunction(() => /scraper_id/.test(document.body.innerText) && /201/.test(document.body.innerText), { timeout: 30_000 });
+    const opened = await page.evaluate(() => document.body.innerText);
+    expect(opened).toContain('scraper_id');
+    expect(opened).toMatch(/Location|X-Request-Id/);
+    expect(offOrigin).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
