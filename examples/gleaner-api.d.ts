@@ -8485,6 +8485,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "query_id": "qry_01jd8x3k2m4n5p6q7r8s9t0v1w",
+                     *       "status": "queued",
+                     *       "created_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         created_at: string;
                         query_id: string;
@@ -10660,6 +10667,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "run_01jd8x3k2m4n5p6q7r8s9t0v1w",
+                     *       "scraper_id": "page-content",
+                     *       "input": {
+                     *         "url": "https://example.com/"
+                     *       },
+                     *       "status": "queued",
+                     *       "created_at": "2026-11-23T10:00:00.000Z",
+                     *       "started_at": null,
+                     *       "finished_at": null,
+                     *       "progress": {
+                     *         "pages_done": 0,
+                     *         "pages_total": null,
+                     *         "items": 0
+                     *       },
+                     *       "stats": {
+                     *         "requests": 0,
+                     *         "bytes": 0,
+                     *         "blocked_requests": 0,
+                     *         "robots_skipped": 0
+                     *       },
+                     *       "engines_used": {},
+                     *       "stop_reason": null,
+                     *       "error": null,
+                     *       "webhook_url": null,
+                     *       "browser_profile": null
+                     *     }
+                     */
                     "application/json": {
                         browser_profile: string | null;
                         created_at: string;
@@ -10915,6 +10951,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "run_01jd8x3k2m4n5p6q7r8s9t0v1w",
+                     *       "scraper_id": "page-content",
+                     *       "input": {
+                     *         "url": "https://example.com/"
+                     *       },
+                     *       "status": "succeeded",
+                     *       "created_at": "2026-11-23T10:00:00.000Z",
+                     *       "started_at": "2026-11-23T10:00:01.000Z",
+                     *       "finished_at": "2026-11-23T10:00:03.000Z",
+                     *       "progress": {
+                     *         "pages_done": 1,
+                     *         "pages_total": 1,
+                     *         "items": 1
+                     *       },
+                     *       "stats": {
+                     *         "requests": 2,
+                     *         "bytes": 5120,
+                     *         "blocked_requests": 0,
+                     *         "robots_skipped": 0
+                     *       },
+                     *       "engines_used": {
+                     *         "http": 1
+                     *       },
+                     *       "stop_reason": "completed",
+                     *       "error": null,
+                     *       "webhook_url": null,
+                     *       "browser_profile": null
+                     *     }
+                     */
                     "application/json": {
                         browser_profile: string | null;
                         created_at: string;
@@ -11689,6 +11756,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "url": "https://example.com/",
+                     *           "fetched_at": "2026-11-23T10:00:02.000Z",
+                     *           "status_code": 200,
+                     *           "data": {
+                     *             "title": "Example Domain",
+                     *             "markdown": "# Example Domain"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: ({
                             data: {

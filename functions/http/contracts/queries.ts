@@ -33,7 +33,7 @@ export const contracts = defineContracts({
     summary: 'Submit a natural-language query against one or more sources',
     body: querySubmitSchema,
     requestExample: { prompt: 'What do people say about our new pricing?', sources: ['reddit', 'x'], time_window: { last: '7d' }, limit: 100 },
-    success: { 202: { description: 'Queued; poll GET /v1/queries/{query_id}', schema: querySubmitted, headers: ['Location'] } },
+    success: { 202: { description: 'Queued; poll GET /v1/queries/{query_id}', schema: querySubmitted, headers: ['Location'], example: { query_id: 'qry_01jd8x3k2m4n5p6q7r8s9t0v1w', status: 'queued', created_at: '2026-11-23T10:00:00.000Z' } } },
   },
   'queries.list': { summary: 'List queries, newest first', query: queriesListQuery, success: { 200: { description: 'Queries', schema: listOf(querySchema) } } },
   'queries.get': {

@@ -36,6 +36,21 @@ const syncErrors = {
   504: 'The work did not finish in time; use POST /v1/runs for long work',
 };
 const runExample = { scraper_id: 'page-content', input: { url: 'https://example.com/' } };
+const queuedRun = {
+  id: 'run_01jd8x3k2m4n5p6q7r8s9t0v1w', scraper_id: 'page-content', input: { url: 'https://example.com/' }, status: 'queued',
+  created_at: '2026-11-23T10:00:00.000Z', started_at: null, finished_at: null,
+  progress: { pages_done: 0, pages_total: null, items: 0 }, stats: { requests: 0, bytes: 0, blocked_requests: 0, robots_skipped: 0 },
+  engines_used: {}, stop_reason: null, error: null, webhook_url: null, browser_profile: null,
+};
+const doneRun = {
+  ...queuedRun, status: 'succeeded', started_at: '2026-11-23T10:00:01.000Z', finished_at: '2026-11-23T10:00:03.000Z',
+  progress: { pages_done: 1, pages_total: 1, items: 1 }, stats: { requests: 2, bytes: 5120, blocked_requests: 0, robots_skipped: 0 },
+  engines_used: { http: 1 }, stop_reason: 'completed',
+};
+const itemsExample = {
+  data: [{ url: 'https://example.com/', fetched_at: '2026-11-23T10:00:02.000Z', status_code: 200, data: { title: 'Example Domain', markdown: '# Example Domain' } }],
+  next_cursor: null,
+};
 
 export const contracts = defineContracts({
   'scrapers.list': { summary: 'Available scrapers (built-ins and published runbooks) with their input JSON Schema', success: { 200: { description: 'Scrapers', schema: listOf(scraperSchema) } } },
@@ -43,7 +58,7 @@ export const contracts = defineContracts({
     summary: 'Start a run of a scraper with an input',
     body: runCreateSchema,
     requestExample: runExample,
-    success: { 201: { description: 'The run, queued', schema: runSchema, headers: ['Location'] } },
+    success: { 201: { description: 'The run, queued', schema: runSchema, headers: ['Location'], example: queuedRun } },
     errors: { 404: 'No such scraper or browser profile' },
   },
   'runs.list': { summary: 'Runs, newest first', query: runsListQuery, success: { 200: { description: 'Runs', schema: listOf(runSchema) } } },
@@ -51,7 +66,7 @@ export const contracts = defineContracts({
     summary: 'A run; ?wait=N long-polls up to N seconds (answers within 25 s at most) for a terminal state',
     params: runIdParams,
     query: runGetQuery,
-    success: { 200: { description: 'The run', schema: runSchema } },
+    success: { 200: { description: 'The run', schema: runSchema, example: doneRun } },
     errors: { 404: 'No such run' },
   },
   'runs.cancel': {
@@ -69,6 +84,7 @@ export const contracts = defineContracts({
       200: {
         description: 'A page of items (JSON), or every item as an attachment (NDJSON, CSV)',
         schema: listOf(itemSchema),
+        example: itemsExample,
         media: { 'application/x-ndjson': { schema: text }, 'text/csv': { schema: text } },
         headers: ['Content-Disposition'],
       },
