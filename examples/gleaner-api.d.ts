@@ -374,25 +374,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** API reference page (HTML, served offline with its own script) */
+        /**
+         * API reference page (HTML); with ?asset=api-reference.js, its renderer (served from here, no CDN)
+         * @description The page is Scalar API Reference rendering this document, with navigation by tag. Its script is the same route with `?asset=api-reference.js`, so the page works offline under `script-src 'self'`.
+         */
         get: operations["docs.get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/docs/api-reference.js": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The reference page's renderer (Scalar API Reference, bundled and served from here, no CDN) */
-        get: operations["docs.asset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5749,47 +5735,16 @@ export interface operations {
     };
     "docs.get": {
         parameters: {
-            query?: never;
+            query?: {
+                asset?: "api-reference.js";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The reference page */
-            200: {
-                headers: {
-                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Unexpected error; quote the request id when reporting it */
-            500: {
-                headers: {
-                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    "docs.asset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The file */
+            /** @description The reference page, or its script */
             200: {
                 headers: {
                     /** @description Caching rules for this response */
@@ -5801,10 +5756,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "text/html": string;
                     "text/javascript": string;
                 };
             };
-            /** @description Not modified (If-None-Match matched the ETag) */
+            /** @description Not modified (If-None-Match matched the ETag of the script) */
             304: {
                 headers: {
                     /** @description Entity tag of a static file (send it back in If-None-Match) */
@@ -5814,6 +5770,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Unexpected error; quote the request id when reporting it */
             500: {

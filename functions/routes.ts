@@ -43,7 +43,6 @@ export const routes: Route[] = [
   R({ id: 'info.get', method: 'GET', path: '/v1', handler: 'functions/http/info-get.ts', scope: null, surface: 'api', grants: [] }),
   R({ id: 'openapi.get', method: 'GET', path: '/v1/openapi.json', handler: 'functions/http/openapi-get.ts', scope: null, surface: 'api', grants: [] }),
   R({ id: 'docs.get', method: 'GET', path: '/docs', handler: 'functions/http/docs-get.ts', scope: null, surface: 'api', grants: [] }),
-  R({ id: 'docs.asset', method: 'GET', path: '/docs/api-reference.js', handler: 'functions/http/docs-asset.ts', scope: null, surface: 'api', grants: [] }),
   R({ id: 'tenant.get', method: 'GET', path: '/v1/tenant', handler: 'functions/http/tenant-get.ts', scope: 'authenticated', surface: 'api', grants: TR }),
   R({ id: 'session.login', method: 'POST', path: '/dashboard/api/session', handler: 'functions/http/session-login.ts', scope: null, surface: 'console', grants: TR }),
   R({ id: 'session.me', method: 'GET', path: '/dashboard/api/session', handler: 'functions/http/session-me.ts', scope: 'admin', surface: 'console', grants: TR }),

@@ -67,10 +67,10 @@ export const consoleAssetHooks = (): NonNullable<BundlingOptions['commandHooks']
   ],
 });
 
-/** The handler that serves the reference page's renderer; its bundle gets a copy of Scalar's standalone script. */
-export const DOCS_ASSET_HANDLER = 'functions/http/docs-asset.ts';
+/** The handler that serves the reference page and its renderer; its bundle gets a copy of Scalar's standalone script. */
+export const DOCS_HANDLER = 'functions/http/docs-get.ts';
 
-/** Copies the renderer next to the bundled handler, where functions/http/docs-asset.ts looks for it. */
+/** Copies the renderer next to the bundled handler, where functions/http/docs-get.ts looks for it. */
 export const docsAssetHooks = (): NonNullable<BundlingOptions['commandHooks']> => ({
   beforeBundling: () => [],
   beforeInstall: () => [],
@@ -131,7 +131,7 @@ export function gleanerFunction(scope: Construct, id: string, props: GleanerFunc
     bundling: {
       ...bundlingOptions({ browser: props.browser }),
       ...(props.handler === CONSOLE_HANDLER ? { commandHooks: consoleAssetHooks() } : {}),
-      ...(props.handler === DOCS_ASSET_HANDLER ? { commandHooks: docsAssetHooks() } : {}),
+      ...(props.handler === DOCS_HANDLER ? { commandHooks: docsAssetHooks() } : {}),
     },
     logGroup,
     description: props.description,

@@ -1,5 +1,8 @@
+/** The renderer's file name, next to the bundled docs handler and in the page's script URL. */
+export const SCALAR_ASSET = 'api-reference.js';
+
 /**
- * The API reference page: Scalar API Reference (bundled, served by GET /docs/api-reference.js)
+ * The API reference page: Scalar API Reference (bundled, served by GET /docs?asset=api-reference.js)
  * rendering the served OpenAPI document, with navigation by tag, request and response shapes and
  * examples. No CDN, no external fonts: it works offline.
  */
@@ -40,7 +43,7 @@ export function renderDocsPage(): string {
 <body>
 <noscript>This reference needs JavaScript. The machine-readable document is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</noscript>
 <script id="api-reference" data-url="/v1/openapi.json" data-configuration="${attr(JSON.stringify(CONFIG))}"></script>
-<script src="/docs/api-reference.js"></script>
+<script src="/docs?asset=${SCALAR_ASSET}"></script>
 </body>
 </html>
 `;

@@ -32,6 +32,8 @@ const jsonRpcResponse = z.looseObject({ jsonrpc: z.literal('2.0'), id: jsonRpcId
 const jsonRpcError = z.looseObject({ jsonrpc: z.literal('2.0'), id: jsonRpcId.optional(), error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }) });
 
 const text = { type: 'string' } as const;
+/** `?asset=` names the page's one static file (the renderer); without it, the page itself. */
+export const docsQuery = z.strictObject({ asset: z.enum(['api-reference.js']).optional() });
 
 export const contracts = defineContracts({
   'info.get': {
@@ -43,14 +45,12 @@ export const contracts = defineContracts({
     success: { 200: { description: 'The OpenAPI 3.1 document', media: { 'application/vnd.oai.openapi+json': { schema: { type: 'object' } }, 'application/json': { schema: { type: 'object' } } } } },
   },
   'docs.get': {
-    summary: 'API reference page (HTML, served offline with its own script)',
-    success: { 200: { description: 'The reference page', media: { 'text/html': { schema: text } } } },
-  },
-  'docs.asset': {
-    summary: "The reference page's renderer (Scalar API Reference, bundled and served from here, no CDN)",
+    summary: 'API reference page (HTML); with ?asset=api-reference.js, its renderer (served from here, no CDN)',
+    description: 'The page is Scalar API Reference rendering this document, with navigation by tag. Its script is the same route with `?asset=api-reference.js`, so the page works offline under `script-src \'self\'`.',
+    query: docsQuery,
     success: {
-      200: { description: 'The file', media: { 'text/javascript': { schema: text } }, headers: ['ETag', 'Cache-Control'] },
-      304: { description: 'Not modified (If-None-Match matched the ETag)', headers: ['ETag'] },
+      200: { description: 'The reference page, or its script', media: { 'text/html': { schema: text }, 'text/javascript': { schema: text } }, headers: ['ETag', 'Cache-Control'] },
+      304: { description: 'Not modified (If-None-Match matched the ETag of the script)', headers: ['ETag'] },
     },
   },
   'tenant.get': {

@@ -77,12 +77,12 @@ describe('HTTP details', () => {
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
-    expect(page.text).toContain('src="/docs/api-reference.js"');
+    expect(page.text).toContain('src="/docs?asset=api-reference.js"');
     expect(page.text).not.toMatch(/https?:\/\//);
-    const js = await svc.call('/docs/api-reference.js', { key: null });
+    const js = await svc.call('/docs?asset=api-reference.js', { key: null });
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toMatch(/^text\/javascript/);
-    const again = await svc.call('/docs/api-reference.js', { key: null, headers: { 'if-none-match': js.headers.get('etag')! } });
+    const again = await svc.call('/docs?asset=api-reference.js', { key: null, headers: { 'if-none-match': js.headers.get('etag')! } });
     expect(again.status).toBe(304);
   });
 });
