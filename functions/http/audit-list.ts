@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/console.js';
+import { contracts } from './contracts/audit.js';
 import { listAudit } from '../core/audit/audit.js';
 
 export const handler = api(contracts['audit.list'], async (req) => ({

@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/console.js';
+import { contracts } from './contracts/session.js';
 import type { ApiRequest, ApiResult, Event, Result } from './pipeline/types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/jobs.js';
+import { contracts } from './contracts/deliveries.js';
 import { getJob } from '../core/jobs/jobs.js';
 import { listOwnerDeliveries, publicDelivery } from '../core/webhooks/deliveries.js';
 

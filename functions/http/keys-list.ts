@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/console.js';
+import { contracts } from './contracts/session.js';
 import { listApiKeys, publicKey } from '../core/tenancy/api-keys.js';
 
 export const handler = api(contracts['keys.list'], async (req) => ({

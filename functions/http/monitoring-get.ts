@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/console.js';
+import { contracts } from './contracts/overview.js';
 import { monitoring } from '../core/console/overview.js';
 
 export const handler = api(contracts['monitoring.get'], async (req) => ({ body: await monitoring(req.deps, req.tenant, req.now) }));

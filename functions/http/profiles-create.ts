@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/console.js';
+import { contracts } from './contracts/profiles.js';
 import { createProfile } from '../core/profiles/browser-profiles.js';
 
 export const handler = api(contracts['profiles.create'], async (req) => {

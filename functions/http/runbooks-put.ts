@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/runs.js';
+import { contracts } from './contracts/runbooks.js';
 import { updateRunbook } from '../core/runbooks/runbooks.js';
 
 export const handler = api(contracts['runbooks.put'], async (req) => {

@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/runs.js';
+import { contracts } from './contracts/scrape.js';
 import { getRunbook } from '../core/runbooks/runbooks.js';
 import { startTask, awaitTask } from '../core/runs/scrape-task.js';
 

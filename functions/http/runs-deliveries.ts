@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/jobs.js';
+import { contracts } from './contracts/deliveries.js';
 import { getRun } from '../core/runs/runs.js';
 import { listOwnerDeliveries, publicDelivery } from '../core/webhooks/deliveries.js';
 

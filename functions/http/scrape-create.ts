@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/runs.js';
+import { contracts } from './contracts/scrape.js';
 import { apiGuard } from './egress.js';
 import { checkTargets } from '../core/runs/runs.js';
 import { assertQuota } from '../core/limits/usage.js';

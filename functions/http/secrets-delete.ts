@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/runs.js';
+import { contracts } from './contracts/settings.js';
 import { deleteTenantSecret } from '../core/runs/tenant-secrets.js';
 
 export const handler = api(contracts['secrets.delete'], async (req) => {

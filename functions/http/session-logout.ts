@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/console.js';
+import { contracts } from './contracts/session.js';
 import { logout } from '../core/tenancy/users.js';
 import { SESSION_COOKIE } from './pipeline/authenticate.js';
 

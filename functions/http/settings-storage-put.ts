@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/jobs.js';
+import { contracts } from './contracts/storage-settings.js';
 import { publicStorageSettings, putStorageSettings } from '../core/sync/settings.js';
 
 export const handler = api(contracts['settings.storage.put'], async (req) => {

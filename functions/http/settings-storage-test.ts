@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/jobs.js';
+import { contracts } from './contracts/storage-settings.js';
 import { putStorageSettings } from '../core/sync/settings.js';
 import { testBucketSync } from '../core/sync/bucket-sync.js';
 

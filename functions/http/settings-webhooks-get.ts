@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/jobs.js';
+import { contracts } from './contracts/webhooks.js';
 import { tenantSigningSecret } from '../core/webhooks/webhooks.js';
 
 /** Created on first read; signs deliveries to a job's (or run's) own webhook_url. */

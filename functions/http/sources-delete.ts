@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/queries.js';
+import { contracts } from './contracts/sources.js';
 import { deleteSourceCredentials } from '../core/sources/credentials.js';
 
 export const handler = api(contracts['sources.delete'], async (req) => {

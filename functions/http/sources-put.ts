@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/queries.js';
+import { contracts } from './contracts/sources.js';
 import { putSourceCredentials } from '../core/sources/credentials.js';
 import { connectors } from '../core/sources/registry.js';
 

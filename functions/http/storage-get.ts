@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/queries.js';
+import { contracts } from './contracts/storage.js';
 import { readResultFile } from '../core/storage/result-files.js';
 
 /** The raw JSON result object, byte for byte as stored. */

@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/queries.js';
+import { contracts } from './contracts/storage.js';
 import { listResultFiles } from '../core/storage/result-files.js';
 
 export const handler = api(contracts['storage.list'], async (req) => ({

@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/runs.js';
+import { contracts } from './contracts/settings.js';
 import { setTargetPolicy } from '../core/tenancy/tenants.js';
 import { normalizeDomain } from '../core/governance/index.js';
 

@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/jobs.js';
+import { contracts } from './contracts/webhooks.js';
 import { createWebhook, publicWebhook } from '../core/webhooks/webhooks.js';
 
 /** The secret is in this response only; it is stored encrypted and never shown again. */

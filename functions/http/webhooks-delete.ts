@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/jobs.js';
+import { contracts } from './contracts/webhooks.js';
 import { deleteWebhook } from '../core/webhooks/webhooks.js';
 
 export const handler = api(contracts['webhooks.delete'], async (req) => {

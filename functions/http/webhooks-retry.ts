@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { contracts } from './contracts/jobs.js';
+import { contracts } from './contracts/deliveries.js';
 import { publicDelivery, retryDelivery } from '../core/webhooks/deliveries.js';
 
 export const handler = api(contracts['webhooks.retry'], async (req) => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineContracts } from './contract.js';
 import { tenantSchema } from '../../core/tenancy/tenants.js';
 
-/** Contracts of the service's own routes: info, OpenAPI document, docs page, tenant, MCP, fallback. */
+/** Contracts of info.get, openapi.get, docs.get, tenant.get, mcp.post, fallback. */
 
 export const serviceInfoSchema = z.object({
   service: z.string(),
@@ -16,7 +16,6 @@ export const serviceInfoSchema = z.object({
   quickstart: z.string(),
   rules: z.string(),
 });
-
 const jsonRpcId = z.union([z.string(), z.number().int(), z.null()]);
 /** One JSON-RPC 2.0 message; the MCP transport checks the rest (a malformed one gets a JSON-RPC error). */
 const jsonRpcMessage = z.looseObject({
@@ -30,7 +29,6 @@ const jsonRpcMessage = z.looseObject({
 export const mcpBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
 const jsonRpcResponse = z.looseObject({ jsonrpc: z.literal('2.0'), id: jsonRpcId, result: z.unknown().optional(), error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional() });
 const jsonRpcError = z.looseObject({ jsonrpc: z.literal('2.0'), id: jsonRpcId.optional(), error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }) });
-
 const text = { type: 'string' } as const;
 /** `?asset=` names the page's one static file (the renderer); without it, the page itself. */
 export const docsQuery = z.strictObject({ asset: z.enum(['api-reference.js']).optional() });
@@ -77,4 +75,5 @@ export const contracts = defineContracts({
     success: {},
     errors: { 404: 'No such path', 405: 'The path exists but not with this method; Allow lists the methods it takes' },
   },
+
 });
