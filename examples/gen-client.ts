@@ -3,6 +3,7 @@
  *
  *   npx tsx examples/gen-client.ts                          # from http://127.0.0.1:3000 (npm start)
  *   npx tsx examples/gen-client.ts https://api.example.com  # from a deployed service
+ *   npx tsx examples/gen-client.ts --from-source            # no server: the document the code would serve
  *
  * Writes examples/gleaner-api.d.ts, which examples/quickstart.ts uses with openapi-fetch.
  */
@@ -26,7 +27,11 @@ export async function fetchDocument(baseUrl: string): Promise<object> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const base = process.argv[2] ?? process.env.GLEANER_URL ?? 'http://127.0.0.1:3000';
-  writeFileSync(TYPES_FILE, await generateTypes(await fetchDocument(base)));
+  const arg = process.argv[2];
+  const doc =
+    arg === '--from-source'
+      ? ((await import('../functions/http/openapi.js')).openApiDocument('http://127.0.0.1:3000') as object)
+      : await fetchDocument(arg ?? process.env.GLEANER_URL ?? 'http://127.0.0.1:3000');
+  writeFileSync(TYPES_FILE, await generateTypes(doc));
   console.log(`wrote ${TYPES_FILE}`);
 }
