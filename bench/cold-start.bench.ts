@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { routes, type Route } from '../functions/routes.js';
+import { ENV } from '../functions/config.js';
+import { REPO_ROOT } from '../lib/gleaner-function.js';
+import { cdkBundle, inputOwner } from './cdk-bundle.js';
+import { percentile, type BenchResult } from './stats.js';
+
+/**
+ * Cold start of every API function, from the bundles CDK deploys: each handler and a bare handler
+ * (one DynamoDB client, bundled the same way) are started in fresh Node processes, round after
+ * round, so a drift in the machine's speed hits both alike. Measured inside the process: import
+ * (Lambda's Init phase) and import + first response to an unauthenticated request (the handler
+ * made ready: config, composition root, middleware). Node's own start-up is the same for all and
+ * is left out, which makes the ratio stricter, not looser.
+ *
+ * Env: GLEANER_BENCH_FILTER (regex on route id or handler path) runs a subset, GLEANER_BENCH_RUNS
+ * (default 5) sets the rounds.
+ */
+const TARGET = 1.5;
+const BARE = 'bench/cold-start/bare-handler.ts';
+const RUNNER = join(REPO_ROOT, 'bench/cold-start/runner.mjs');
+
+interface Sample {
+  importMs: number;
+  readyMs: number;
+  status?: number;
+}
+
+/** The first request a function receives: its own route, no credentials, so no table call is made. */
+function firstEvent(r: Route | undefined) {
+  const method = !r || r.method === 'ANY' ? 'GET' : r.method;
+  const path = (r?.path ?? '/').replace(/\{[^}]+\}/g, 'x');
+  const routeKey = r ? `${r.method} ${r.path}` : '$default';
+  return {
+    version: '2.0', routeKey, rawPath: path, rawQueryString: '', headers: { host: 'api.example.com', 'user-agent': 'bench' },
+    pathParameters: Object.fromEntries([...(r?.path ?? '').matchAll(/\{([^}+]+)\+?\}/g)].map((m) => [m[1]!, 'x'])),
+    requestContext: {
+      accountId: '1', apiId: 'bench', domainName: 'api.example.com', domainPrefix: 'api', requestId: 'bench', routeKey, stage: '$default', time: '', timeEpoch: Date.now(),
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'bench' },
+    },
+    isBase64Encoded: false,
+  };
+}
+
+/** The environment CDK gives an API function (lib/runtime-wiring.ts), with endpoints that are never called. */
+const lambdaEnv = (): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  NODE_OPTIONS: '--enable-source-maps',
+  AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  [ENV.mode]: 'aws', [ENV.env]: 'bench', [ENV.table]: 'bench', [ENV.resultsBucket]: 'bench-results', [ENV.rawBucket]: 'bench-raw',
+  [ENV.queueRuns]: 'http://127.0.0.1:9/runs', [ENV.queueQueries]: 'http://127.0.0.1:9/queries', [ENV.queueDeliveries]: 'http://127.0.0.1:9/deliveries', [ENV.queueJobs]: 'http://127.0.0.1:9/jobs',
+  [ENV.jobsQueueArn]: 'arn:aws:sqs:us-east-1:1:jobs', [ENV.schedulerRoleArn]: 'arn:aws:iam::1:role/s', [ENV.kmsKeyId]: 'bench-key',
+  [ENV.logLevel]: 'silent',
+});
+
+function coldStart(bundle: string, event: unknown): Sample {
+  const r = spawnSync(process.execPath, [RUNNER, bundle, JSON.stringify(event)], { env: lambdaEnv(), cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  const line = r.stdout?.trim().split('\n').pop() ?? '';
+  if (r.status !== 0 || !line.startsWith('{')) throw new Error(`cold start of ${bundle} failed (${r.status}): ${r.stderr?.slice(0, 2000)}`);
+  return JSON.parse(line) as Sample;
+}
+
+const median = (xs: number[]) => percentile(xs, 50);
+const kib = (b: number) => b / 1024;
+const HEAVY = /^(undici|cheerio|iconv-lite|@mixmark-io\/domino|turndown|parse5|htmlparser2|puppeteer-core|functions\/core\/engine)$/;
+
+export async function benchColdStart(): Promise<BenchResult[]> {
+  const filter = process.env.GLEANER_BENCH_FILTER ? new RegExp(process.env.GLEANER_BENCH_FILTER) : undefined;
+  const runs = Math.max(1, Number(process.env.GLEANER_BENCH_RUNS ?? 5));
+  const byHandler = new Map<string, Route>();
+  for (const r of routes) if (!byHandler.has(r.handler) && (!filter || filter.test(r.id) || filter.test(r.handler))) byHandler.set(r.handler, r);
+  const dir = mkdtempSync(join(REPO_ROOT, '.tmp-cold-start-'));
+  try {
+    const fns = [{ handler: BARE, route: undefined as Route | undefined }, ...[...byHandler].map(([handler, route]) => ({ handler, route }))];
+    const built = [];
+    for (const [i, f] of fns.entries()) {
+      const b = await cdkBundle(f.handler, join(dir, String(i)));
+      const heavy = new Set(Object.keys(b.metafile.inputs).map(inputOwner).filter((o) => HEAVY.test(o)));
+      built.push({ ...f, file: b.file, bytes: b.bytes, heavy: [...heavy].sort(), event: firstEvent(f.route), samples: [] as Sample[] });
+    }
+    // Warm the file system cache and Node's compile of the runner once, outside the figures.
+    coldStart(built[0]!.file, built[0]!.event);
+    for (let round = 0; round < runs; round++) for (const b of built) b.samples.push(coldStart(b.file, b.event));
+
+    const [bare, ...api] = built;
+    const bareReady = median(bare!.samples.map((s) => s.readyMs));
+    const bareImport = median(bare!.samples.map((s) => s.importMs));
+    const rows = api.map((b) => {
+      const ready = median(b.samples.map((s) => s.readyMs));
+      return { fn: b.route!.id, handler: b.handler, kib: kib(b.bytes), imp: median(b.samples.map((s) => s.importMs)), ready, ratio: ready / bareReady, status: b.samples[0]?.status, heavy: b.heavy };
+    });
+    console.log(`\nbare handler (one DynamoDB client): ${kib(bare!.bytes).toFixed(1)} KiB, import ${bareImport.toFixed(0)} ms, ready ${bareReady.toFixed(0)} ms (median of ${runs})`);
+    console.log('\n| function | bundle KiB | import ms | ready ms | ratio vs bare | first status | heavy modules inlined |\n|---|---|---|---|---|---|---|');
+    for (const r of [...rows].sort((a, b) => b.ratio - a.ratio))
+      console.log(`| ${r.fn} | ${r.kib.toFixed(0)} | ${r.imp.toFixed(0)} | ${r.ready.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.status} | ${r.heavy.join(' ') || '-'} |`);
+    if (!rows.length) return [];
+    const worst = rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+    const medRatio = median(rows.map((r) => r.ratio));
+    const sizes = rows.map((r) => r.kib);
+    const over1MiB = sizes.filter((s) => s > 1024).length;
+    const withHeavy = rows.filter((r) => r.heavy.length).length;
+    console.log(`\ncold init vs bare: median ${medRatio.toFixed(2)}x, worst ${worst.ratio.toFixed(2)}x (${worst.fn}); bundles: median ${median(sizes).toFixed(0)} KiB, largest ${Math.max(...sizes).toFixed(0)} KiB, ${over1MiB} of ${rows.length} over 1 MiB, ${withHeavy} with engine/HTTP-client modules`);
+    return [
+      { name: `API cold init (import + first response), worst of ${rows.length} handlers vs bare DynamoDB handler`, measured: `${worst.ready.toFixed(0)} ms (${worst.fn}), median ${medRatio.toFixed(2)}x`, baseline: `${bareReady.toFixed(0)} ms`, ratio: worst.ratio, target: `<= ${TARGET}x`, pass: worst.ratio <= TARGET },
+      { name: 'API bundle size, largest vs median', measured: `${Math.max(...sizes).toFixed(0)} KiB (${over1MiB} over 1 MiB)`, baseline: `${median(sizes).toFixed(0)} KiB`, ratio: Math.max(...sizes) / median(sizes), target: 'no engine modules', pass: withHeavy === 0 },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
