@@ -59,3 +59,12 @@ export function inputOwner(input: string): string {
   if (m) return m[1]!;
   return input.split('/').slice(0, 3).join('/');
 }
+
+/**
+ * Inputs that are engine code or its HTTP/HTML stack: none may be in an API function's bundle.
+ * core/engine's contract modules (field-spec.ts, types.ts: zod schemas and constants, no imports
+ * of runtime code) are allowed; cheerio's slim build (selector validation) is allowed, its full
+ * entry (which pulls undici, parse5 and iconv-lite for fromURL and encoding sniffing) is not.
+ */
+export const ENGINE_INPUT =
+  /node_modules\/(undici|iconv-lite|encoding-sniffer|parse5[^/]*|@mixmark-io\/domino|turndown|node-html-markdown|puppeteer|puppeteer-core|chromium-bidi|@puppeteer\/[^/]+|@sparticuz\/chromium|robots-parser)\/|node_modules\/cheerio\/dist\/esm\/(index|load-parse)\.js$|functions\/core\/engine\/(?!(field-spec|types)\.ts$)/;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { routes, type Route } from '../functions/routes.js';
 import { ENV } from '../functions/config.js';
 import { REPO_ROOT } from '../lib/gleaner-function.js';
-import { cdkBundle, inputOwner } from './cdk-bundle.js';
+import { cdkBundle, ENGINE_INPUT, inputOwner } from './cdk-bundle.js';
 import { percentile, type BenchResult } from './stats.js';
 
 /**
@@ -19,6 +19,7 @@ import { percentile, type BenchResult } from './stats.js';
  * (default 5) sets the rounds.
  */
 const TARGET = 1.5;
+const BARE_EVERY = 4;
 const BARE = 'bench/cold-start/bare-handler.ts';
 const RUNNER = join(REPO_ROOT, 'bench/cold-start/runner.mjs');
 
@@ -63,8 +64,15 @@ function coldStart(bundle: string, event: unknown): Sample {
 }
 
 const median = (xs: number[]) => percentile(xs, 50);
+const shuffle = <T>(xs: T[]): T[] => {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+};
 const kib = (b: number) => b / 1024;
-const HEAVY = /^(undici|cheerio|iconv-lite|@mixmark-io\/domino|turndown|parse5|htmlparser2|puppeteer-core|functions\/core\/engine)$/;
 
 export async function benchColdStart(): Promise<BenchResult[]> {
   const filter = process.env.GLEANER_BENCH_FILTER ? new RegExp(process.env.GLEANER_BENCH_FILTER) : undefined;
@@ -77,22 +85,41 @@ export async function benchColdStart(): Promise<BenchResult[]> {
     const built = [];
     for (const [i, f] of fns.entries()) {
       const b = await cdkBundle(f.handler, join(dir, String(i)));
-      const heavy = new Set(Object.keys(b.metafile.inputs).map(inputOwner).filter((o) => HEAVY.test(o)));
+      const heavy = new Set(Object.keys(b.metafile.inputs).filter((i) => ENGINE_INPUT.test(i)).map(inputOwner));
       built.push({ ...f, file: b.file, bytes: b.bytes, heavy: [...heavy].sort(), event: firstEvent(f.route), samples: [] as Sample[] });
     }
     // Warm the file system cache and Node's compile of the runner once, outside the figures.
     coldStart(built[0]!.file, built[0]!.event);
-    for (let round = 0; round < runs; round++) for (const b of built) b.samples.push(coldStart(b.file, b.event));
+    // The machine's speed drifts (other processes): the bare handler runs before every BARE_EVERY
+    // handlers, in a shuffled order each round, and each handler sample is compared with the bare
+    // samples taken just before and just after it.
+    const seq: Array<{ fn: number; sample: Sample }> = [];
+    for (let round = 0; round < runs; round++) {
+      const order = shuffle(built.slice(1).map((_, i) => i + 1));
+      for (const [k, fn] of order.entries()) {
+        if (k % BARE_EVERY === 0) seq.push({ fn: 0, sample: coldStart(built[0]!.file, built[0]!.event) });
+        seq.push({ fn, sample: coldStart(built[fn]!.file, built[fn]!.event) });
+      }
+    }
+    seq.push({ fn: 0, sample: coldStart(built[0]!.file, built[0]!.event) });
+    const ratios = built.map(() => [] as number[]);
+    for (const [i, s] of seq.entries()) {
+      built[s.fn]!.samples.push(s.sample);
+      if (s.fn === 0) continue;
+      const before = seq.slice(0, i).reverse().find((x) => x.fn === 0)!;
+      const after = seq.slice(i + 1).find((x) => x.fn === 0)!;
+      ratios[s.fn]!.push(s.sample.readyMs / ((before.sample.readyMs + after.sample.readyMs) / 2));
+    }
 
     const [bare, ...api] = built;
     const bareReady = median(bare!.samples.map((s) => s.readyMs));
     const bareImport = median(bare!.samples.map((s) => s.importMs));
-    const rows = api.map((b) => {
+    const rows = api.map((b, i) => {
       const ready = median(b.samples.map((s) => s.readyMs));
-      return { fn: b.route!.id, handler: b.handler, kib: kib(b.bytes), imp: median(b.samples.map((s) => s.importMs)), ready, ratio: ready / bareReady, status: b.samples[0]?.status, heavy: b.heavy };
+      return { fn: b.route!.id, handler: b.handler, kib: kib(b.bytes), imp: median(b.samples.map((s) => s.importMs)), ready, ratio: median(ratios[i + 1]!), status: b.samples[0]?.status, heavy: b.heavy };
     });
-    console.log(`\nbare handler (one DynamoDB client): ${kib(bare!.bytes).toFixed(1)} KiB, import ${bareImport.toFixed(0)} ms, ready ${bareReady.toFixed(0)} ms (median of ${runs})`);
-    console.log('\n| function | bundle KiB | import ms | ready ms | ratio vs bare | first status | heavy modules inlined |\n|---|---|---|---|---|---|---|');
+    console.log(`\nbare handler (one DynamoDB client): ${kib(bare!.bytes).toFixed(1)} KiB, import ${bareImport.toFixed(0)} ms, ready ${bareReady.toFixed(0)} ms (median of ${bare!.samples.length})`);
+    console.log('\n| function | bundle KiB | import ms | ready ms | ratio vs bare (median of paired) | first status | heavy modules inlined |\n|---|---|---|---|---|---|---|');
     for (const r of [...rows].sort((a, b) => b.ratio - a.ratio))
       console.log(`| ${r.fn} | ${r.kib.toFixed(0)} | ${r.imp.toFixed(0)} | ${r.ready.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.status} | ${r.heavy.join(' ') || '-'} |`);
     if (!rows.length) return [];

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The one config module. Env names are shared by CDK (which sets them, see ENV) and the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { api } from './pipeline/api.js';
 import { AppError } from '../core/errors.js';
 

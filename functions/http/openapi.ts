@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { routes } from '../routes.js';
 import { docs } from './schemas/registry.js';
 import { errorSchema } from './schemas/common.js';

@@ -1,6 +1,6 @@
 import { api } from './pipeline/api.js';
 import { setTargetPolicy, targetPolicySchema } from '../core/tenancy/tenants.js';
-import { normalizeDomain } from '../core/governance/index.js';
+import { normalizeDomain } from '../core/governance/target-policy.js';
 
 export const handler = api('settings.target-policy.put', { body: targetPolicySchema }, async (req) => {
   const policy = { mode: req.body.mode, domains: [...new Set(req.body.domains.map(normalizeDomain))] };

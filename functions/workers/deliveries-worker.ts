@@ -1,7 +1,8 @@
 import { defineWorker, kind } from './worker-kit.js';
 import { getQuery } from '../core/queries/queries.js';
 import { getJob } from '../core/jobs/jobs.js';
-import { fanOut, attemptDelivery, deliveryAttemptMessage } from '../core/webhooks/deliveries.js';
+import { fanOut, deliveryAttemptMessage } from '../core/webhooks/deliveries.js';
+import { attemptDelivery } from '../core/webhooks/attempt-delivery.js';
 import { jobCompletedMessage, jobCompletedPayload, runCompletedMessage, runCompletedPayload } from '../core/webhooks/events.js';
 import { syncPutMessage, syncResult } from '../core/sync/bucket-sync.js';
 import { getStorageSettings } from '../core/sync/settings.js';

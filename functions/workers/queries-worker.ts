@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineWorker, kind } from './worker-kit.js';
 import { runQuery, failQuery } from '../core/queries/run-query.js';
 import { createPlanner, type Planner } from '../core/queries/planner.js';

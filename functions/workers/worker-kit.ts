@@ -1,5 +1,5 @@
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { deps, type Deps } from '../runtime.js';
 import { NonRetryableError, isRetryable } from '../core/errors.js';
 import { log } from '../core/log.js';

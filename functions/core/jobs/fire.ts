@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { ConditionFailedError } from '../errors.js';
 import { log } from '../log.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AppError, forbidden } from '../errors.js';
 import { serviceInfo } from '../service-info.js';
@@ -9,7 +9,7 @@ import { readItems } from '../runs/run-items.js';
 import { querySubmitSchema, submitQuery, getQuery, publicQuery } from '../queries/queries.js';
 import { listResultFiles, readResultFile } from '../storage/result-files.js';
 import { SERVICE_VERSION } from '../service-info.js';
-import type { EgressGuard } from '../governance/egress-guard.js';
+import type { EgressCheck } from '../governance/egress-check.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 
@@ -18,7 +18,7 @@ export interface McpCaller {
   tenant: Tenant;
   scopes: string[];
   origin: string;
-  guard: EgressGuard;
+  guard: EgressCheck;
   /** Tools called in this request (for the audit record). */
   called: string[];
 }

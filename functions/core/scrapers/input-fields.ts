@@ -1,5 +1,7 @@
-import { z } from 'zod';
-import { load } from 'cheerio';
+import * as z from 'zod';
+// The slim build: the same selector engine as the engine's cheerio, without its network and
+// encoding stack (undici, parse5, iconv-lite), so API functions validate selectors cheaply.
+import { load } from 'cheerio/slim';
 
 /** An absolute http(s) URL (the egress guard still decides whether it may be reached). */
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);

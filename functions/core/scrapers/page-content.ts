@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import { halted, type Scraper } from './types.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { log } from '../log.js';
 import { deleteResultFile, resultFileSchema } from '../storage/result-files.js';

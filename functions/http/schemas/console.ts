@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { scopeSchema } from '../../core/tenancy/api-keys.js';
 import type { RouteDoc } from './registry.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQuery } from './common.js';
 
 export const serviceInfoSchema = z.object({

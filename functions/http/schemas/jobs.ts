@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQuery, listOf } from './common.js';
 import { jobCreateSchema, jobUpdateSchema, jobStatuses, jobRecordSchema } from '../../core/jobs/jobs.js';
 import { webhookCreateSchema, webhookRecordSchema } from '../../core/webhooks/webhooks.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQuery } from './common.js';
 import { runCreateSchema } from '../../core/runs/runs.js';
 import { RUN_STATUSES } from '../../core/runs/run-record.js';
