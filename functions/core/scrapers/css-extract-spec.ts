@@ -30,5 +30,7 @@ export const cssExtractSpec: ScraperSpec<CssExtractInput> = {
   engine: 'auto',
   builtin: true,
   inputSchema,
-  input_schema: toInputJsonSchema(inputSchema),
+  get input_schema() {
+    return toInputJsonSchema(inputSchema);
+  },
 };

@@ -8,7 +8,15 @@ export type { CssExtractInput } from './css-extract-spec.js';
 
 /** `css-extract`: field selectors on a page, optionally following a next-page link. */
 export const cssExtract: Scraper<CssExtractInput> = {
-  ...cssExtractSpec,
+  scraper_id: cssExtractSpec.scraper_id,
+  name: cssExtractSpec.name,
+  description: cssExtractSpec.description,
+  engine: cssExtractSpec.engine,
+  builtin: cssExtractSpec.builtin,
+  inputSchema: cssExtractSpec.inputSchema,
+  get input_schema() {
+    return cssExtractSpec.input_schema;
+  },
   async run(input, ctx): Promise<ScraperOutcome> {
     const maxPages = input.max_pages ?? (input.next_page ? 10 : 1);
     const seen = new Set<string>();

@@ -26,9 +26,19 @@ export const cssSelector = z
 /** Per-page timeout in ms. */
 export const timeoutMs = z.int().min(1_000).max(120_000);
 
-/** JSON Schema of an input schema, as the API lists it (input side: defaults make fields optional). */
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/**
+ * JSON Schema of an input schema, as the API lists it (input side: defaults make fields optional).
+ * Computed on first use and kept: scrapers expose it through a getter, so a function that only
+ * validates inputs never pays for the conversion at cold start.
+ */
 export function toInputJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
+  let json = jsonSchemas.get(schema);
+  if (!json) {
+    json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    delete json.$schema;
+    jsonSchemas.set(schema, json);
+  }
   return json;
 }

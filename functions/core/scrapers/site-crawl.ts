@@ -52,7 +52,9 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
   engine: 'auto',
   builtin: true,
   inputSchema,
-  input_schema: toInputJsonSchema(inputSchema),
+  get input_schema() {
+    return toInputJsonSchema(inputSchema);
+  },
   async run(input, ctx): Promise<ScraperOutcome> {
     const start = normalizeUrl(input.start_url);
     if (!start) throw new AppError(400, 'invalid_request', 'start_url must be an http(s) URL');
