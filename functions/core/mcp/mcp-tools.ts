@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AppError, forbidden } from '../errors.js';
 import { serviceInfo } from '../service-info.js';
 import { listScrapers } from '../runs/scraper-catalog.js';
@@ -29,12 +31,22 @@ const errorResult = (e: unknown) => {
   return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(err) }] };
 };
 
+let ajv: AjvJsonSchemaValidator | undefined;
+/**
+ * The SDK's server builds an Ajv instance (compiling its meta-schemas and formats) in every
+ * constructor, for one use: validating elicitation answers, which these stateless tools never
+ * request. Building it on first use instead spares each request (and every cold start) that work.
+ */
+const lazyJsonSchemaValidator: jsonSchemaValidator = {
+  getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+};
+
 /**
  * The agent surface: the same core calls as the REST API, each scope-checked for the caller's
  * key; errors come back as tool errors with the API's {code, message}.
  */
 export function buildMcpServer(c: McpCaller): McpServer {
-  const server = new McpServer({ name: 'gleaner', version: SERVICE_VERSION });
+  const server = new McpServer({ name: 'gleaner', version: SERVICE_VERSION }, { jsonSchemaValidator: lazyJsonSchemaValidator });
   const tool = <S extends z.ZodRawShape>(name: string, scope: string | null, description: string, shape: S, fn: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>) => {
     server.registerTool(name, { description, inputSchema: shape }, (async (args: z.infer<z.ZodObject<S>>) => {
       c.called.push(name);
