@@ -1,6 +1,6 @@
 import { defineWorker } from './worker-kit.js';
 import { executeRun, failRun, type RunWorkerDeps } from '../core/runs/execute-run.js';
-import { executeTask } from '../core/runs/run-task.js';
+import { executeTask } from '../core/runs/execute-task.js';
 import { failTask } from '../core/runs/scrape-task.js';
 import { EgressGuard, RobotsPolicy } from '../core/governance/index.js';
 import { BrowserSession } from '../core/engine/fetch-browser.js';
