@@ -181,7 +181,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Names of tenant secrets usable by runbook fill steps (values never returned) */
+        /** Names and bound domains of tenant secrets usable by runbook fill steps (values never returned) */
         get: operations["secrets.list"];
         put?: never;
         post?: never;
@@ -199,7 +199,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Store a tenant secret (encrypted) */
+        /** Store a tenant secret (encrypted), bound to the domains it may be filled on */
         put: operations["secrets.put"];
         post?: never;
         /** Delete a tenant secret */
@@ -1419,11 +1419,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -1835,11 +1835,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2397,7 +2397,7 @@ export interface operations {
                             name: string;
                             prefix: string;
                             revoked_at: string | null;
-                            scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "*")[];
+                            scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "secrets:use" | "*")[];
                             /** @enum {string} */
                             status: "active" | "revoked";
                         }[];
@@ -2523,7 +2523,7 @@ export interface operations {
                     expires_in_days?: number;
                     /** @default API key */
                     name?: string;
-                    scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "*")[];
+                    scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "secrets:use" | "*")[];
                 };
             };
         };
@@ -2553,7 +2553,7 @@ export interface operations {
                         name: string;
                         prefix: string;
                         revoked_at: string | null;
-                        scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "*")[];
+                        scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "secrets:use" | "*")[];
                         /** @enum {string} */
                         status: "active" | "revoked";
                     };
@@ -2650,11 +2650,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -2928,7 +2928,7 @@ export interface operations {
                         old_key_expires_at: string;
                         prefix: string;
                         revoked_at: string | null;
-                        scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "*")[];
+                        scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "secrets:use" | "*")[];
                         /** @enum {string} */
                         status: "active" | "revoked";
                     };
@@ -3021,8 +3021,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than 1 MiB */
-            413: {
+            /** @description The key is expired or was already rotated: it cannot be rotated (again) */
+            409: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
                     "RateLimit-Limit": number;
@@ -3030,6 +3030,23 @@ export interface operations {
                     "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets */
                     "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3282,6 +3299,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            domains: string[];
                             name: string;
                             updated_at: string;
                         }[];
@@ -3391,7 +3409,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": "s3cret",
+                 *       "domains": [
+                 *         "login.example.com"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Hosts (and their subdomains) the secret may be filled on; fixed when saved */
+                    domains: string[];
                     value: string;
                 };
             };
@@ -3412,6 +3440,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        domains: string[];
                         name: string;
                         updated_at: string;
                     };
@@ -3491,11 +3520,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3902,6 +3931,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A browser form post from another site (login CSRF): code csrf_rejected */
+            403: {
+                headers: {
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
@@ -3916,6 +3956,19 @@ export interface operations {
             /** @description The request body is not JSON (send Content-Type: application/json) */
             415: {
                 headers: {
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts for this account or from this client; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4336,11 +4389,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4525,11 +4578,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -4834,11 +4887,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -5399,11 +5452,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6045,11 +6098,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6592,11 +6645,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6992,11 +7045,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7551,11 +7604,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -7948,11 +8001,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8558,11 +8611,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9317,11 +9370,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9900,11 +9953,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -10270,11 +10323,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -10806,11 +10859,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -11277,11 +11330,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -12023,11 +12076,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -13187,11 +13240,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -13563,11 +13616,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -13969,11 +14022,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;

@@ -136,7 +136,9 @@ function operation(r: Route, c: Contract) {
   for (const status of errorStatuses(r, c)) {
     // The limiter runs right after authentication: every keyed answer but 401 (and a 500 of the
     // limiter itself) carries the RateLimit headers.
-    const rate = keyed && status !== 401 && status !== 500;
+    // A 413 is answered at the edge, before the key is read (API Gateway's payload limit on AWS,
+    // the streaming body limit locally), so it carries no RateLimit headers either.
+    const rate = keyed && status !== 401 && status !== 413 && status !== 500;
     const extra = status === 401 ? ['WWW-Authenticate'] : status === 429 ? ['Retry-After'] : [];
     responses[String(status)] = {
       description: c.errors?.[status] ?? ERROR_TEXT[status] ?? 'Error',

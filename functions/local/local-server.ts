@@ -75,7 +75,8 @@ export function buildApp(routeTable: Route[] = routes, opts: AppOptions = {}): H
       // An oversize body is refused here, before it is buffered (API Gateway's own limit on AWS);
       // the connection is closed so the rest of the upload is not read.
       if (err instanceof AppError) {
-        const refused = c.json({ code: err.code, message: err.message, request_id: newId('req') }, err.status as 413, { connection: 'close' });
+        const requestId = newId('req');
+        const refused = c.json({ code: err.code, message: err.message, request_id: requestId }, err.status as 413, { connection: 'close', 'x-request-id': requestId });
         if (opts.observe) await opts.observe(c.req.raw, refused.clone());
         return refused;
       }

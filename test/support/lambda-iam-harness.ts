@@ -127,6 +127,9 @@ export class LambdaIamHarness {
       // CloudFront's origin secret is a Secrets Manager dynamic reference in the template; the
       // harness plays CloudFront with a known value (route() sends the matching header).
       [ENV.originSecret]: HARNESS_ORIGIN_SECRET,
+      // The public URL is CloudFront's domain, a cross-stack reference the template reader can
+      // only fake: give the functions a real-looking one.
+      ...(role.environment[ENV.publicUrl] !== undefined ? { [ENV.publicUrl]: 'https://d111111abcdef8.cloudfront.net' } : {}),
       ...this.extraEnv,
     };
     for (const [q, name] of Object.entries(QUEUE_ENV) as [WorkerDef['id'], string][]) if (role.environment[name]) env[name] = this.queueUrl(role, q);

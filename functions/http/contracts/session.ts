@@ -40,7 +40,11 @@ export const contracts = defineContracts({
     body: loginBody,
     requestExample: { email: 'admin@example.com', password: 'correct horse battery staple' },
     success: { 200: { description: 'Logged in; the gleaner_session cookie is set', schema: z.object({ user_id: z.string(), tenant_id: z.string(), email: z.string(), expires_at: z.string() }), headers: [...cookie] } },
-    errors: { 401: 'Email or password is wrong' },
+    errors: {
+      401: 'Email or password is wrong',
+      403: 'A browser form post from another site (login CSRF): code csrf_rejected',
+      429: 'Too many attempts for this account or from this client; retry after Retry-After seconds',
+    },
   },
   'session.me': {
     summary: 'The logged-in console user or key',
@@ -60,7 +64,7 @@ export const contracts = defineContracts({
     body: keyRotateBody,
     bodyOptional: true,
     success: { 201: { description: 'The new key with its plaintext (shown once)', schema: keySchema.extend({ api_key: z.string(), old_key_expires_at: z.string() }) } },
-    errors: { 404: 'No such key' },
+    errors: { 404: 'No such key', 409: 'The key is expired or was already rotated: it cannot be rotated (again)' },
   },
   'keys.revoke': { summary: 'Revoke a key at once', params: keyIdParams, success: { 204: { description: 'Revoked' } }, errors: { 404: 'No such key' } },
   'console.index': { summary: 'The web console (HTML; no key needed, the page logs in itself)', success: asset, errors: { 404: 'The console is not installed' } },

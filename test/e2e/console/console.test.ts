@@ -225,7 +225,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     await go('#/runs');
     await page.waitForSelector('#nav a[data-section="storage"]', { visible: true });
     await page.click('#nav a[data-section="storage"]');
-    await page.waitForFunction(() => location.hash === '#/storage');
+    await page.waitForFunction(() => location.hash === '#/storage' && document.querySelector('#nav a[data-section="storage"]')?.getAttribute('aria-current') === 'page');
     expect(await page.$eval('#nav a[data-section="storage"]', (a) => [a.textContent, a.getAttribute('aria-current')])).toEqual(['Storage', 'page']);
     const fileButton = `button.file[data-key="${key}"]`;
     await page.waitForSelector(fileButton, { visible: true });

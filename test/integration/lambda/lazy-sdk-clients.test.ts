@@ -10,7 +10,10 @@ import { createTenant } from '../../../functions/core/tenancy/tenants.js';
 import { createApiKey } from '../../../functions/core/tenancy/api-keys.js';
 import { putResultFile } from '../../../functions/core/storage/result-files.js';
 import { S3Blobs } from '../../../functions/adapters/aws/s3-blobs.js';
-import { ENV } from '../../../functions/config.js';
+import { ENV, ORIGIN_VERIFY_HEADER } from '../../../functions/config.js';
+
+/** The API runs behind CloudFront's origin secret in aws mode; the test plays CloudFront. */
+const ORIGIN_SECRET = 'lazy-sdk-test-origin-secret-000';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 
 // The AWS composition root creates an SDK client (and loads its SDK module) only when a port is
@@ -53,13 +56,13 @@ afterAll(async () => {
 
 async function invoke(handler: string, path: string, params: Record<string, string>) {
   const event = {
-    version: '2.0', routeKey: `GET ${path}`, rawPath: path, rawQueryString: '', headers: { host: 'api.example.com', authorization: `Bearer ${key}` }, pathParameters: params,
+    version: '2.0', routeKey: `GET ${path}`, rawPath: path, rawQueryString: '', headers: { host: 'api.example.com', authorization: `Bearer ${key}`, [ORIGIN_VERIFY_HEADER]: ORIGIN_SECRET }, pathParameters: params,
     requestContext: { accountId: '1', apiId: 'x', domainName: 'api.example.com', domainPrefix: 'api', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'test' }, requestId: 'r', routeKey: `GET ${path}`, stage: '$default', time: '', timeEpoch: Date.now() },
     isBase64Encoded: false,
   };
   const env = {
     ...process.env,
-    [ENV.mode]: 'aws', [ENV.env]: 'test', [ENV.table]: 'test', [ENV.resultsBucket]: 'test-results', [ENV.rawBucket]: 'test-raw',
+    [ENV.mode]: 'aws', [ENV.originSecret]: ORIGIN_SECRET, [ENV.env]: 'test', [ENV.table]: 'test', [ENV.resultsBucket]: 'test-results', [ENV.rawBucket]: 'test-raw',
     [ENV.dynamoEndpoint]: stores.dynamoEndpoint, [ENV.s3Endpoint]: stores.s3Endpoint, [ENV.queueQueries]: 'http://127.0.0.1:9/unused', [ENV.kmsKeyId]: 'unused',
     AWS_REGION: 'us-east-1', // s3rver checks its own fixed credentials; dynalite accepts any.
     AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', [ENV.logLevel]: 'error',
