@@ -139,29 +139,29 @@ export class CrawlFrontier {
   }
 
   /**
-   * Take the page for fetching: true when it is still queued and nobody else holds a live lease
-   * on it. A slice delivered twice (a duplicate message, or a redelivery while the first worker
-   * is still busy) therefore fetches each page once; a worker that died leaves a lease that
-   * expires, and then the page is fetched again.
+   * Take the page for fetching. `taken` when it is still queued and nobody else holds a live lease
+   * on it; `done` when it was already recorded; `busy` (with the lease's end) while another
+   * worker holds it. A slice delivered twice therefore fetches each page once; a worker that died
+   * leaves a lease that expires, and then the page is fetched again.
    */
-  async lease(ord: number, holder: string, leaseMs: number, now: Date): Promise<boolean> {
+  async lease(ord: number, holder: string, leaseMs: number, now: Date): Promise<{ state: 'taken' } | { state: 'done' } | { state: 'busy'; until: number }> {
+    const key = { pk: this.pk, sk: `ORD#${pad(ord)}` };
     try {
-      await this.table.update(
-        { pk: this.pk, sk: `ORD#${pad(ord)}` },
-        {
-          set: { lease_until: now.getTime() + leaseMs, lease_holder: holder },
-          condition: {
-            expression: '#st = :queued AND (attribute_not_exists(lease_until) OR lease_until < :now OR lease_holder = :me)',
-            names: { '#st': 'state' },
-            values: { ':queued': 'queued', ':now': now.getTime(), ':me': holder },
-          },
+      await this.table.update(key, {
+        set: { lease_until: now.getTime() + leaseMs, lease_holder: holder },
+        condition: {
+          expression: '#st = :queued AND (attribute_not_exists(lease_until) OR lease_until < :now OR lease_holder = :me)',
+          names: { '#st': 'state' },
+          values: { ':queued': 'queued', ':now': now.getTime(), ':me': holder },
         },
-      );
-      return true;
+      });
+      return { state: 'taken' };
     } catch (err) {
-      if (err instanceof ConditionFailedError) return false;
-      throw err;
+      if (!(err instanceof ConditionFailedError)) throw err;
     }
+    const cur = await this.table.get(key, { consistent: true });
+    if (!cur || cur.state !== 'queued') return { state: 'done' };
+    return { state: 'busy', until: Number(cur.lease_until ?? 0) };
   }
 
   /** Reserve up to `n` ordinals within max_pages: [first, last], or null when the budget is spent. */
@@ -184,6 +184,15 @@ export class CrawlFrontier {
       }
     }
     return null;
+  }
+
+  /** Give a lease back (the page failed in a way the queue will retry): the retry may take it at once. */
+  async release(ord: number, holder: string): Promise<void> {
+    await this.table
+      .update({ pk: this.pk, sk: `ORD#${pad(ord)}` }, { set: { lease_until: 0 }, condition: { expression: 'lease_holder = :me', values: { ':me': holder } } })
+      .catch((err) => {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      });
   }
 
   /** Count a slice as outstanding before it is sent. */
