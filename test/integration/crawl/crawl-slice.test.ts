@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlFrontier, type FrontierUrl } from '../../../functions/core/crawl/frontier.js';
 import { processSlice, sendSlices, type SliceEnv } from '../../../functions/core/crawl/crawl-slice.js';
+import { crawlItems, crawlProgress, readCrawlItems } from '../../../functions/core/crawl/crawl-results.js';
+import type { Blobs } from '../../../functions/ports/blobs.js';
 import type { Engine } from '../../../functions/core/engine/pipeline.js';
 import type { PageResult } from '../../../functions/core/engine/types.js';
 import type { SiteCrawlInput } from '../../../functions/core/scrapers/site-crawl.js';
@@ -128,5 +130,49 @@ describe('distributed site crawl slices', () => {
     expect(pages.map((p) => p.url).sort()).toEqual(Array.from({ length: N }, (_, i) => url(i)).sort());
     expect(pages.every((p) => p.state === 'done')).toBe(true);
     expect((await f.counters())!.done).toBe(N);
+  });
+
+  it('reads items in result order by cursor and as a stream; a big item lives in a blob; progress has rate and ETA', async () => {
+    const { f } = await drive({ workers: 2, input: input() });
+    const blobs: Blobs = { put: async () => undefined, get: async () => undefined, delete: async () => undefined };
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await readCrawlItems(f, blobs, 7, cursor);
+      expect(page.data.length).toBeLessThanOrEqual(7);
+      seen.push(...page.data.map((i) => i.url));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    const order = (await f.pages({ limit: 100 })).pages.map((p) => p.url);
+    expect(seen).toEqual(order);
+    const streamed: string[] = [];
+    for await (const it of crawlItems(f, blobs)) streamed.push(it.url);
+    expect(streamed).toEqual(order);
+    await expect(readCrawlItems(f, blobs, 5, 'not-a-cursor')).rejects.toMatchObject({ status: 400 });
+
+    const c = (await f.counters())!;
+    const p = crawlProgress(c, new Date(Date.parse(c.started_at) + 10_000));
+    expect(p).toMatchObject({ pages_done: N, items: N, pages_queued: 0, pages_failed: 0, pages_total: N, eta_s: 0 });
+    expect(p.rate_per_s).toBeGreaterThan(0);
+    const mid = crawlProgress({ ...c, done: 10, finished_at: null, started_at: '2026-11-23T10:00:00.000Z' }, new Date('2026-11-23T10:00:05.000Z'));
+    expect(mid).toMatchObject({ pages_done: 10, pages_total: null, pages_queued: N - 10, rate_per_s: 2, eta_s: 15 });
+
+    // An item over the inline limit is read back from its blob.
+    const big = new CrawlFrontier(table, 'ten_c', `run_slice_${++seq}`);
+    const [start] = (await big.init(url(0), 5, new Date()))!;
+    const stored = new Map<string, Uint8Array>();
+    const bigBlobs: Blobs = { put: async (_b, k, body) => void stored.set(k, Buffer.from(body)), get: async (_b, k) => stored.get(k), delete: async () => undefined };
+    const huge = { ...page(url(0)), links: [], markdown: 'x'.repeat(400 * 1024) };
+    const env: SliceEnv = {
+      frontier: big, engine: { scrapePage: async () => huge } as unknown as Engine, input: input({ max_depth: 0 }), send: async () => undefined,
+      putBlob: async (ord, item) => { const k = `blob/${ord}`; await bigBlobs.put('results', k, JSON.stringify(item)); return k; },
+      now: () => new Date(), remainingMs: () => 600_000, shouldStop: () => false, holder: 'x',
+    };
+    await big.sliceSent();
+    expect((await processSlice(env, [start!], url(0))).crawlFinished).toBe(true);
+    expect((await big.page(0))!.item_blob).toBe('blob/0');
+    const back = await readCrawlItems(big, bigBlobs, 10);
+    expect(back.data).toHaveLength(1);
+    expect((back.data[0]!.data.markdown as string).length).toBe(400 * 1024);
   });
 });
