@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_GRAPH_API_VERSION } from './core/sources/graph-versions.js';
 
 /**
  * The one config module. Env names are shared by CDK (which sets them, see ENV) and the
@@ -29,7 +30,24 @@ export const ENV = {
   userAgent: 'GLEANER_USER_AGENT',
   bedrockModel: 'GLEANER_BEDROCK_MODEL_ID',
   logLevel: 'GLEANER_LOG_LEVEL',
+  deadLetterQueue: 'GLEANER_DLQ_URL',
+  retryBaseSeconds: 'GLEANER_RETRY_BASE_SECONDS',
+  retryMaxSeconds: 'GLEANER_RETRY_MAX_SECONDS',
+  concurrencyRuns: 'GLEANER_CONCURRENCY_RUNS',
+  concurrencyQueries: 'GLEANER_CONCURRENCY_QUERIES',
+  concurrencyDeliveries: 'GLEANER_CONCURRENCY_DELIVERIES',
+  concurrencyJobs: 'GLEANER_CONCURRENCY_JOBS',
+  /** Meta Graph API version of the Facebook and Instagram connectors (CDK context `graphApiVersion`). */
+  graphApiVersion: 'GLEANER_GRAPH_API_VERSION',
+  originSecret: 'GLEANER_ORIGIN_SECRET',
 } as const;
+
+/**
+ * The header CloudFront adds to every origin request, carrying GLEANER_ORIGIN_SECRET (CDK sets
+ * both from one generated secret). In aws mode the API pipeline answers 403 without it, so the
+ * execute-api endpoint is useless to anyone who bypasses CloudFront (and its WAF).
+ */
+export const ORIGIN_VERIFY_HEADER = 'x-gleaner-origin-verify';
 
 export const SOURCE_NAMES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
@@ -68,10 +86,32 @@ const schema = z.object({
   userAgent: z.string().default('GleanerBot/0.1 (+https://github.com/gleaner; governed scraper; respects robots.txt)'),
   bedrockModel: z.string().optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** A worker's own dead-letter queue (set by CDK on each worker function). */
+  deadLetterQueue: z.string().optional(),
+  /** A failed retryable message waits base * 2^(receives - 1) seconds, at most max, before its next try. */
+  retryBaseSeconds: z.coerce.number().min(0).max(3600).default(10),
+  retryMaxSeconds: z.coerce.number().min(0).max(43_200).default(900), // SQS allows a visibility of at most 12 h
+  /**
+   * Messages of one queue processed at once by the local server (on AWS the event source
+   * mappings' MaximumConcurrency bounds the same thing). A burst queues up behind these.
+   */
+  concurrencyRuns: z.coerce.number().int().min(1).max(64).default(2), // each may hold a Chromium
+  concurrencyQueries: z.coerce.number().int().min(1).max(64).default(4),
+  concurrencyDeliveries: z.coerce.number().int().min(1).max(64).default(8),
+  concurrencyJobs: z.coerce.number().int().min(1).max(64).default(4),
+  graphApiVersion: z
+    .string()
+    .regex(/^v\d{1,3}\.\d{1,2}$/, 'expected a Graph API version like v26.0')
+    .default(DEFAULT_GRAPH_API_VERSION),
+  originSecret: z.string().min(16, 'GLEANER_ORIGIN_SECRET must be at least 16 characters').optional(),
   sourceBaseUrls: z.record(z.string(), z.string().url()),
 });
 
 export type Config = z.infer<typeof schema>;
+
+/** Local concurrency bound of one queue's worker. */
+export const workerConcurrency = (c: Config, queue: 'runs' | 'queries' | 'deliveries' | 'jobs'): number =>
+  ({ runs: c.concurrencyRuns, queries: c.concurrencyQueries, deliveries: c.concurrencyDeliveries, jobs: c.concurrencyJobs })[queue];
 
 let cached: Config | undefined;
 

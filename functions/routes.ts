@@ -7,13 +7,21 @@ export const SCOPES = [
   'scrapers:read', 'runs:read', 'runs:write', 'scrape:write', 'runbooks:read', 'runbooks:write',
   'captcha:read', 'captcha:write', 'queries:read', 'queries:write', 'jobs:read', 'jobs:write',
   'storage:read', 'storage:write', 'webhooks:read', 'webhooks:write', 'admin',
+  // Needed, besides the route's own scope, to create, change, test or run a runbook that fills a
+  // tenant secret: runbooks:write alone cannot type the tenant's credentials into a page.
+  'secrets:use',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** What a function may touch; CDK turns each into a least-privilege grant. */
+/**
+ * What a function may touch; CDK turns each into a least-privilege grant (lib/runtime-wiring.ts).
+ * `table:pipeline` is the request pipeline's own writes (audit record, rate-limit and usage
+ * counters) that every authenticated route makes, read-only ones included; `table:write` covers it.
+ * Object grants are per operation: reading, writing and deleting are separate rights.
+ */
 export type Grant =
-  | 'table:read' | 'table:write'
-  | 'results:read' | 'results:write' | 'raw:read' | 'raw:write'
+  | 'table:read' | 'table:write' | 'table:pipeline'
+  | 'results:read' | 'results:write' | 'results:delete' | 'raw:read' | 'raw:write'
   | 'queue:runs' | 'queue:queries' | 'queue:deliveries' | 'queue:jobs'
   | 'scheduler' | 'kms' | 'bedrock';
 
@@ -37,71 +45,74 @@ export interface Route {
 }
 
 const R = (r: Route) => r;
+/** Routes that change records. */
 const TR: Grant[] = ['table:read', 'table:write'];
+/** Read-only routes: table reads plus the pipeline's own writes, no deletes or batch writes. */
+const RO: Grant[] = ['table:read', 'table:pipeline'];
 
 export const routes: Route[] = [
   R({ id: 'info.get', method: 'GET', path: '/v1', handler: 'functions/http/info-get.ts', scope: null, surface: 'api', grants: [] }),
   R({ id: 'openapi.get', method: 'GET', path: '/v1/openapi.json', handler: 'functions/http/openapi-get.ts', scope: null, surface: 'api', grants: [] }),
   R({ id: 'docs.get', method: 'GET', path: '/docs', handler: 'functions/http/docs-get.ts', scope: null, surface: 'api', grants: [] }),
-  R({ id: 'tenant.get', method: 'GET', path: '/v1/tenant', handler: 'functions/http/tenant-get.ts', scope: 'authenticated', surface: 'api', grants: TR }),
+  R({ id: 'tenant.get', method: 'GET', path: '/v1/tenant', handler: 'functions/http/tenant-get.ts', scope: 'authenticated', surface: 'api', grants: RO }),
   R({ id: 'session.login', method: 'POST', path: '/dashboard/api/session', handler: 'functions/http/session-login.ts', scope: null, surface: 'console', grants: TR }),
-  R({ id: 'session.me', method: 'GET', path: '/dashboard/api/session', handler: 'functions/http/session-me.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'session.me', method: 'GET', path: '/dashboard/api/session', handler: 'functions/http/session-me.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'session.logout', method: 'DELETE', path: '/dashboard/api/session', handler: 'functions/http/session-logout.ts', scope: 'admin', surface: 'console', grants: TR }),
-  R({ id: 'keys.list', method: 'GET', path: '/dashboard/api/keys', handler: 'functions/http/keys-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'keys.list', method: 'GET', path: '/dashboard/api/keys', handler: 'functions/http/keys-list.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'keys.create', method: 'POST', path: '/dashboard/api/keys', handler: 'functions/http/keys-create.ts', scope: 'admin', surface: 'console', grants: TR, creates: true }),
   R({ id: 'keys.rotate', method: 'POST', path: '/dashboard/api/keys/{key_id}/rotate', handler: 'functions/http/keys-rotate.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'keys.revoke', method: 'DELETE', path: '/dashboard/api/keys/{key_id}', handler: 'functions/http/keys-revoke.ts', scope: 'admin', surface: 'console', grants: TR }),
   // Runs surface (SPEC.md 4.3) and the scrape, runbooks and captcha groups
-  R({ id: 'scrapers.list', method: 'GET', path: '/v1/scrapers', handler: 'functions/http/scrapers-list.ts', scope: 'scrapers:read', surface: 'api', grants: TR }),
+  R({ id: 'scrapers.list', method: 'GET', path: '/v1/scrapers', handler: 'functions/http/scrapers-list.ts', scope: 'scrapers:read', surface: 'api', grants: RO }),
   R({ id: 'runs.create', method: 'POST', path: '/v1/runs', handler: 'functions/http/runs-create.ts', scope: 'runs:write', surface: 'api', grants: [...TR, 'queue:runs'], creates: true }),
-  R({ id: 'runs.list', method: 'GET', path: '/v1/runs', handler: 'functions/http/runs-list.ts', scope: 'runs:read', surface: 'api', grants: TR }),
-  R({ id: 'runs.get', method: 'GET', path: '/v1/runs/{id}', handler: 'functions/http/runs-get.ts', scope: 'runs:read', surface: 'api', grants: TR, timeoutSeconds: 29 }),
+  R({ id: 'runs.list', method: 'GET', path: '/v1/runs', handler: 'functions/http/runs-list.ts', scope: 'runs:read', surface: 'api', grants: RO }),
+  R({ id: 'runs.get', method: 'GET', path: '/v1/runs/{id}', handler: 'functions/http/runs-get.ts', scope: 'runs:read', surface: 'api', grants: RO, timeoutSeconds: 29 }),
   R({ id: 'runs.cancel', method: 'POST', path: '/v1/runs/{id}/cancel', handler: 'functions/http/runs-cancel.ts', scope: 'runs:write', surface: 'api', grants: TR }),
-  R({ id: 'runs.results', method: 'GET', path: '/v1/runs/{id}/results', handler: 'functions/http/runs-results.ts', scope: 'runs:read', surface: 'api', grants: [...TR, 'results:read'] }),
-  R({ id: 'runs.log', method: 'GET', path: '/v1/runs/{id}/log', handler: 'functions/http/runs-log.ts', scope: 'runs:read', surface: 'api', grants: [...TR, 'raw:read'] }),
-  R({ id: 'scrape.create', method: 'POST', path: '/v1/scrape', handler: 'functions/http/scrape-create.ts', scope: 'scrape:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:write'], timeoutSeconds: 29 }),
-  R({ id: 'runbooks.list', method: 'GET', path: '/v1/runbooks', handler: 'functions/http/runbooks-list.ts', scope: 'runbooks:read', surface: 'api', grants: TR }),
+  R({ id: 'runs.results', method: 'GET', path: '/v1/runs/{id}/results', handler: 'functions/http/runs-results.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'results:read'] }),
+  R({ id: 'runs.log', method: 'GET', path: '/v1/runs/{id}/log', handler: 'functions/http/runs-log.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'raw:read'] }),
+  R({ id: 'scrape.create', method: 'POST', path: '/v1/scrape', handler: 'functions/http/scrape-create.ts', scope: 'scrape:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29 }),
+  R({ id: 'runbooks.list', method: 'GET', path: '/v1/runbooks', handler: 'functions/http/runbooks-list.ts', scope: 'runbooks:read', surface: 'api', grants: RO }),
   R({ id: 'runbooks.create', method: 'POST', path: '/v1/runbooks', handler: 'functions/http/runbooks-create.ts', scope: 'runbooks:write', surface: 'api', grants: TR, creates: true }),
-  R({ id: 'runbooks.get', method: 'GET', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-get.ts', scope: 'runbooks:read', surface: 'api', grants: TR }),
+  R({ id: 'runbooks.get', method: 'GET', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-get.ts', scope: 'runbooks:read', surface: 'api', grants: RO }),
   R({ id: 'runbooks.put', method: 'PUT', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-put.ts', scope: 'runbooks:write', surface: 'api', grants: TR }),
   R({ id: 'runbooks.delete', method: 'DELETE', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-delete.ts', scope: 'runbooks:write', surface: 'api', grants: TR }),
-  R({ id: 'runbooks.test', method: 'POST', path: '/v1/runbooks/{id}/test', handler: 'functions/http/runbooks-test.ts', scope: 'runbooks:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:write'], timeoutSeconds: 29 }),
-  R({ id: 'captcha.encounters', method: 'GET', path: '/v1/captcha/encounters', handler: 'functions/http/captcha-encounters.ts', scope: 'captcha:read', surface: 'api', grants: TR }),
-  R({ id: 'captcha.policy.get', method: 'GET', path: '/v1/captcha/policy', handler: 'functions/http/captcha-policy-get.ts', scope: 'captcha:read', surface: 'api', grants: TR }),
+  R({ id: 'runbooks.test', method: 'POST', path: '/v1/runbooks/{id}/test', handler: 'functions/http/runbooks-test.ts', scope: 'runbooks:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29 }),
+  R({ id: 'captcha.encounters', method: 'GET', path: '/v1/captcha/encounters', handler: 'functions/http/captcha-encounters.ts', scope: 'captcha:read', surface: 'api', grants: RO }),
+  R({ id: 'captcha.policy.get', method: 'GET', path: '/v1/captcha/policy', handler: 'functions/http/captcha-policy-get.ts', scope: 'captcha:read', surface: 'api', grants: RO }),
   R({ id: 'captcha.policy.put', method: 'PUT', path: '/v1/captcha/policy', handler: 'functions/http/captcha-policy-put.ts', scope: 'captcha:write', surface: 'api', grants: TR }),
-  R({ id: 'secrets.list', method: 'GET', path: '/dashboard/api/secrets', handler: 'functions/http/secrets-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'secrets.list', method: 'GET', path: '/dashboard/api/secrets', handler: 'functions/http/secrets-list.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'secrets.put', method: 'PUT', path: '/dashboard/api/secrets/{name}', handler: 'functions/http/secrets-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   R({ id: 'secrets.delete', method: 'DELETE', path: '/dashboard/api/secrets/{name}', handler: 'functions/http/secrets-delete.ts', scope: 'admin', surface: 'console', grants: TR }),
-  R({ id: 'settings.target-policy.get', method: 'GET', path: '/dashboard/api/settings/target-policy', handler: 'functions/http/target-policy-get.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'settings.target-policy.get', method: 'GET', path: '/dashboard/api/settings/target-policy', handler: 'functions/http/target-policy-get.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'settings.target-policy.put', method: 'PUT', path: '/dashboard/api/settings/target-policy', handler: 'functions/http/target-policy-put.ts', scope: 'admin', surface: 'console', grants: TR }),
   // Queries surface
   R({ id: 'queries.create', method: 'POST', path: '/v1/queries', handler: 'functions/http/queries-create.ts', scope: 'queries:write', surface: 'api', grants: [...TR, 'queue:queries'], creates: true }),
-  R({ id: 'queries.list', method: 'GET', path: '/v1/queries', handler: 'functions/http/queries-list.ts', scope: 'queries:read', surface: 'api', grants: TR }),
-  R({ id: 'queries.get', method: 'GET', path: '/v1/queries/{query_id}', handler: 'functions/http/queries-get.ts', scope: 'queries:read', surface: 'api', grants: [...TR, 'results:read'] }),
-  R({ id: 'storage.list', method: 'GET', path: '/v1/storage', handler: 'functions/http/storage-list.ts', scope: 'storage:read', surface: 'api', grants: TR }),
-  R({ id: 'storage.get', method: 'GET', path: '/v1/storage/{key}', handler: 'functions/http/storage-get.ts', scope: 'storage:read', surface: 'api', grants: [...TR, 'results:read'] }),
-  R({ id: 'storage.delete', method: 'DELETE', path: '/v1/storage/{key}', handler: 'functions/http/storage-delete.ts', scope: 'storage:write', surface: 'api', grants: [...TR, 'results:write'] }),
-  R({ id: 'sources.list', method: 'GET', path: '/dashboard/api/sources', handler: 'functions/http/sources-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'queries.list', method: 'GET', path: '/v1/queries', handler: 'functions/http/queries-list.ts', scope: 'queries:read', surface: 'api', grants: RO }),
+  R({ id: 'queries.get', method: 'GET', path: '/v1/queries/{query_id}', handler: 'functions/http/queries-get.ts', scope: 'queries:read', surface: 'api', grants: [...RO, 'results:read'] }),
+  R({ id: 'storage.list', method: 'GET', path: '/v1/storage', handler: 'functions/http/storage-list.ts', scope: 'storage:read', surface: 'api', grants: RO }),
+  R({ id: 'storage.get', method: 'GET', path: '/v1/storage/{key}', handler: 'functions/http/storage-get.ts', scope: 'storage:read', surface: 'api', grants: [...RO, 'results:read'] }),
+  R({ id: 'storage.delete', method: 'DELETE', path: '/v1/storage/{key}', handler: 'functions/http/storage-delete.ts', scope: 'storage:write', surface: 'api', grants: [...TR, 'results:delete'] }),
+  R({ id: 'sources.list', method: 'GET', path: '/dashboard/api/sources', handler: 'functions/http/sources-list.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'sources.put', method: 'PUT', path: '/dashboard/api/sources/{source}', handler: 'functions/http/sources-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   R({ id: 'sources.delete', method: 'DELETE', path: '/dashboard/api/sources/{source}', handler: 'functions/http/sources-delete.ts', scope: 'admin', surface: 'console', grants: TR }),
   // Jobs, webhooks, bucket sync (SPEC.md 2.3, 2.5, 2.6, 4.5, 4.7, 6)
-  R({ id: 'jobs.list', method: 'GET', path: '/v1/jobs', handler: 'functions/http/jobs-list.ts', scope: 'jobs:read', surface: 'api', grants: TR }),
+  R({ id: 'jobs.list', method: 'GET', path: '/v1/jobs', handler: 'functions/http/jobs-list.ts', scope: 'jobs:read', surface: 'api', grants: RO }),
   R({ id: 'jobs.create', method: 'POST', path: '/v1/jobs', handler: 'functions/http/jobs-create.ts', scope: 'jobs:write', surface: 'api', grants: [...TR, 'scheduler'], creates: true }),
-  R({ id: 'jobs.get', method: 'GET', path: '/v1/jobs/{job_id}', handler: 'functions/http/jobs-get.ts', scope: 'jobs:read', surface: 'api', grants: TR }),
+  R({ id: 'jobs.get', method: 'GET', path: '/v1/jobs/{job_id}', handler: 'functions/http/jobs-get.ts', scope: 'jobs:read', surface: 'api', grants: RO }),
   R({ id: 'jobs.update', method: 'PATCH', path: '/v1/jobs/{job_id}', handler: 'functions/http/jobs-update.ts', scope: 'jobs:write', surface: 'api', grants: [...TR, 'scheduler'] }),
   R({ id: 'jobs.delete', method: 'DELETE', path: '/v1/jobs/{job_id}', handler: 'functions/http/jobs-delete.ts', scope: 'jobs:write', surface: 'api', grants: [...TR, 'scheduler'] }),
   R({ id: 'jobs.run', method: 'POST', path: '/v1/jobs/{job_id}/run', handler: 'functions/http/jobs-run.ts', scope: 'jobs:write', surface: 'api', grants: [...TR, 'queue:queries'], creates: true }),
-  R({ id: 'jobs.runs', method: 'GET', path: '/v1/jobs/{job_id}/runs', handler: 'functions/http/jobs-runs.ts', scope: 'jobs:read', surface: 'api', grants: TR }),
-  R({ id: 'webhooks.list', method: 'GET', path: '/v1/webhooks', handler: 'functions/http/webhooks-list.ts', scope: 'webhooks:read', surface: 'api', grants: TR }),
+  R({ id: 'jobs.runs', method: 'GET', path: '/v1/jobs/{job_id}/runs', handler: 'functions/http/jobs-runs.ts', scope: 'jobs:read', surface: 'api', grants: RO }),
+  R({ id: 'webhooks.list', method: 'GET', path: '/v1/webhooks', handler: 'functions/http/webhooks-list.ts', scope: 'webhooks:read', surface: 'api', grants: RO }),
   R({ id: 'webhooks.create', method: 'POST', path: '/v1/webhooks', handler: 'functions/http/webhooks-create.ts', scope: 'webhooks:write', surface: 'api', grants: [...TR, 'kms'], creates: true }),
   R({ id: 'webhooks.update', method: 'PATCH', path: '/v1/webhooks/{webhook_id}', handler: 'functions/http/webhooks-update.ts', scope: 'webhooks:write', surface: 'api', grants: TR }),
-  R({ id: 'jobs.deliveries', method: 'GET', path: '/v1/jobs/{job_id}/deliveries', handler: 'functions/http/jobs-deliveries.ts', scope: 'jobs:read', surface: 'api', grants: TR }),
-  R({ id: 'runs.deliveries', method: 'GET', path: '/v1/runs/{id}/deliveries', handler: 'functions/http/runs-deliveries.ts', scope: 'runs:read', surface: 'api', grants: TR }),
+  R({ id: 'jobs.deliveries', method: 'GET', path: '/v1/jobs/{job_id}/deliveries', handler: 'functions/http/jobs-deliveries.ts', scope: 'jobs:read', surface: 'api', grants: RO }),
+  R({ id: 'runs.deliveries', method: 'GET', path: '/v1/runs/{id}/deliveries', handler: 'functions/http/runs-deliveries.ts', scope: 'runs:read', surface: 'api', grants: RO }),
   R({ id: 'webhooks.delete', method: 'DELETE', path: '/v1/webhooks/{webhook_id}', handler: 'functions/http/webhooks-delete.ts', scope: 'webhooks:write', surface: 'api', grants: TR }),
-  R({ id: 'webhooks.deliveries', method: 'GET', path: '/v1/webhooks/{webhook_id}/deliveries', handler: 'functions/http/webhooks-deliveries.ts', scope: 'webhooks:read', surface: 'api', grants: TR }),
+  R({ id: 'webhooks.deliveries', method: 'GET', path: '/v1/webhooks/{webhook_id}/deliveries', handler: 'functions/http/webhooks-deliveries.ts', scope: 'webhooks:read', surface: 'api', grants: RO }),
   R({ id: 'webhooks.retry', method: 'POST', path: '/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry', handler: 'functions/http/webhooks-retry.ts', scope: 'webhooks:write', surface: 'api', grants: [...TR, 'queue:deliveries'] }),
-  R({ id: 'settings.webhooks.get', method: 'GET', path: '/dashboard/api/settings/webhooks', handler: 'functions/http/settings-webhooks-get.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
-  R({ id: 'settings.storage.get', method: 'GET', path: '/dashboard/api/settings/storage', handler: 'functions/http/settings-storage-get.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'settings.webhooks.get', method: 'GET', path: '/dashboard/api/settings/webhooks', handler: 'functions/http/settings-webhooks-get.ts', scope: 'admin', surface: 'console', grants: [...RO, 'kms'] }),
+  R({ id: 'settings.storage.get', method: 'GET', path: '/dashboard/api/settings/storage', handler: 'functions/http/settings-storage-get.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'settings.storage.put', method: 'PUT', path: '/dashboard/api/settings/storage', handler: 'functions/http/settings-storage-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   R({ id: 'settings.storage.test', method: 'POST', path: '/dashboard/api/settings/storage/test', handler: 'functions/http/settings-storage-test.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   // Agent endpoint (MCP, Streamable HTTP, stateless)
@@ -110,16 +121,16 @@ export const routes: Route[] = [
   R({ id: 'console.index', method: 'GET', path: '/', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
   R({ id: 'console.asset', method: 'GET', path: '/console/{proxy+}', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
   // Console API groups (SPEC.md 1): datasets, monitoring, social, studio
-  R({ id: 'datasets.list', method: 'GET', path: '/dashboard/api/datasets', handler: 'functions/http/datasets-list.ts', scope: 'admin', surface: 'console', grants: TR }),
-  R({ id: 'monitoring.get', method: 'GET', path: '/dashboard/api/monitoring', handler: 'functions/http/monitoring-get.ts', scope: 'admin', surface: 'console', grants: TR }),
-  R({ id: 'social.get', method: 'GET', path: '/dashboard/api/social', handler: 'functions/http/social-get.ts', scope: 'admin', surface: 'console', grants: TR }),
-  R({ id: 'studio.get', method: 'GET', path: '/dashboard/api/studio', handler: 'functions/http/studio-get.ts', scope: 'admin', surface: 'console', grants: TR }),
-  R({ id: 'profiles.list', method: 'GET', path: '/dashboard/api/antidetect/profiles', handler: 'functions/http/profiles-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'datasets.list', method: 'GET', path: '/dashboard/api/datasets', handler: 'functions/http/datasets-list.ts', scope: 'admin', surface: 'console', grants: RO }),
+  R({ id: 'monitoring.get', method: 'GET', path: '/dashboard/api/monitoring', handler: 'functions/http/monitoring-get.ts', scope: 'admin', surface: 'console', grants: RO }),
+  R({ id: 'social.get', method: 'GET', path: '/dashboard/api/social', handler: 'functions/http/social-get.ts', scope: 'admin', surface: 'console', grants: RO }),
+  R({ id: 'studio.get', method: 'GET', path: '/dashboard/api/studio', handler: 'functions/http/studio-get.ts', scope: 'admin', surface: 'console', grants: RO }),
+  R({ id: 'profiles.list', method: 'GET', path: '/dashboard/api/antidetect/profiles', handler: 'functions/http/profiles-list.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'profiles.create', method: 'POST', path: '/dashboard/api/antidetect/profiles', handler: 'functions/http/profiles-create.ts', scope: 'admin', surface: 'console', grants: TR, creates: true }),
-  R({ id: 'profiles.get', method: 'GET', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-get.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'profiles.get', method: 'GET', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-get.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'profiles.put', method: 'PUT', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-put.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'profiles.delete', method: 'DELETE', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-delete.ts', scope: 'admin', surface: 'console', grants: TR }),
-  R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: RO }),
   // Catch-all (last): unknown paths get the API's JSON 404 with a request id, locally and on AWS.
   R({ id: 'fallback', method: 'ANY', path: '/{proxy+}', handler: 'functions/http/not-found.ts', scope: null, surface: 'api', grants: [], memoryMb: 256 }),
 ];
@@ -148,5 +159,5 @@ export const workers: WorkerDef[] = [
   { id: 'runs', handler: 'functions/workers/runs-worker.ts', grants: ['table:read', 'table:write', 'results:read', 'results:write', 'raw:write', 'queue:runs', 'queue:deliveries', 'kms'], memoryMb: 2048, timeoutSeconds: 900, batchSize: 1, maxReceiveCount: 3, browser: true },
   { id: 'queries', handler: 'functions/workers/queries-worker.ts', grants: ['table:read', 'table:write', 'results:write', 'queue:deliveries', 'kms', 'bedrock'], memoryMb: 1024, timeoutSeconds: 300, batchSize: 1, maxReceiveCount: 3 },
   { id: 'deliveries', handler: 'functions/workers/deliveries-worker.ts', grants: ['table:read', 'table:write', 'results:read', 'queue:deliveries', 'kms'], memoryMb: 512, timeoutSeconds: 60, batchSize: 10, maxReceiveCount: 8 },
-  { id: 'jobs', handler: 'functions/workers/jobs-worker.ts', grants: ['table:read', 'table:write', 'queue:queries', 'queue:jobs', 'results:write'], memoryMb: 512, timeoutSeconds: 60, batchSize: 10, maxReceiveCount: 3 },
+  { id: 'jobs', handler: 'functions/workers/jobs-worker.ts', grants: ['table:read', 'table:write', 'queue:queries', 'queue:jobs', 'results:delete'], memoryMb: 512, timeoutSeconds: 60, batchSize: 10, maxReceiveCount: 3 },
 ];

@@ -62,15 +62,44 @@ export function runtimeEnvironment(r: RuntimeResources, opts: RuntimeEnvOptions)
   for (const [id, name] of Object.entries(QUEUE_URL_ENV) as [QueueId, string][]) env[name] = r.queues[id].queueUrl;
   if (opts.publicUrl) env[ENV.publicUrl] = opts.publicUrl;
   if (opts.bedrockModelId) env[ENV.bedrockModel] = opts.bedrockModelId;
+  // Graph API version per deployment: `cdk deploy -c graphApiVersion=v26.0` (runtime default: the newest stable).
+  const graphApiVersion = Stack.of(r.table).node.tryGetContext('graphApiVersion') as unknown;
+  if (typeof graphApiVersion === 'string' && graphApiVersion.trim()) env[ENV.graphApiVersion] = graphApiVersion.trim();
   return env;
 }
 
-const SCHEDULE_ACTIONS = [
-  'scheduler:CreateSchedule',
-  'scheduler:UpdateSchedule',
-  'scheduler:DeleteSchedule',
-  'scheduler:GetSchedule',
-];
+/**
+ * IAM actions per grant: exactly the operations Gleaner's adapters send (functions/adapters/aws),
+ * never a wildcard, and never CDK's broad grant helpers, which add actions the code does not use
+ * (Scan, DescribeTable, stream reads, s3:List*, s3:GetBucket*, s3:PutObjectAcl...). The IAM
+ * behaviour test (test/integration/lambda/iam-behaviour.test.ts) records what each function
+ * sends and fails when one of these lists misses an action.
+ */
+export const GRANT_ACTIONS = {
+  /** GetItem and Query (table and its indexes); the adapter issues nothing else to read. */
+  tableRead: ['dynamodb:GetItem', 'dynamodb:Query'],
+  /** Every write the adapter has: put, update, delete (conditional or not) and batch write. */
+  tableWrite: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+  /**
+   * What the request pipeline itself writes on every authenticated call, reads included: the
+   * audit record (PutItem), rate-limit and usage counters and the key's last use (UpdateItem).
+   * These items share the tenant's partition with its data (`TEN#<id>`: rate buckets, usage,
+   * idempotency), so `dynamodb:LeadingKeys` cannot tell them apart; the real limit this grant
+   * sets is that a read-only route can neither delete nor batch-write.
+   */
+  tablePipeline: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  objectRead: ['s3:GetObject'],
+  objectWrite: ['s3:PutObject'],
+  objectDelete: ['s3:DeleteObject'],
+  queueSend: ['sqs:SendMessage'],
+  kms: ['kms:Encrypt', 'kms:Decrypt'],
+  /** The adapter upserts (update, then create when missing) and removes; it never reads a schedule. */
+  scheduler: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+  bedrock: ['bedrock:InvokeModel'],
+} as const;
+
+/** Every object Gleaner stores is under `tenants/<tenant_id>/` (core/storage, core/runs). */
+export const OBJECT_PREFIX = 'tenants/';
 
 /**
  * Turns a row's `grants` into least-privilege IAM grants on `fn`. Nothing is granted that the
@@ -78,61 +107,47 @@ const SCHEDULE_ACTIONS = [
  */
 export function applyGrants(fn: IFunction, grants: readonly Grant[], r: RuntimeResources): void {
   const has = (g: Grant) => grants.includes(g);
+  const allow = (actions: readonly string[], resources: string[], conditions?: Record<string, unknown>) =>
+    fn.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources, conditions }));
 
-  if (has('table:read') && has('table:write')) r.table.grantReadWriteData(fn);
-  else if (has('table:read')) r.table.grantReadData(fn);
-  else if (has('table:write')) r.table.grantWriteData(fn);
+  // Reads cover the indexes (Query by gsi1/gsi2); writes go to the table only (indexes are
+  // maintained by DynamoDB, never written directly).
+  if (has('table:read')) allow(GRANT_ACTIONS.tableRead, [r.table.tableArn, `${r.table.tableArn}/index/*`]);
+  if (has('table:write')) allow(GRANT_ACTIONS.tableWrite, [r.table.tableArn]);
+  else if (has('table:pipeline')) allow(GRANT_ACTIONS.tablePipeline, [r.table.tableArn]);
 
-  for (const [bucket, read, write] of [
-    [r.resultsBucket, 'results:read', 'results:write'],
-    [r.rawBucket, 'raw:read', 'raw:write'],
-  ] as const) {
-    if (has(read) && has(write)) bucket.grantReadWrite(fn);
-    else if (has(read)) bucket.grantRead(fn);
-    else if (has(write)) bucket.grantPut(fn);
+  for (const [bucket, prefix] of [[r.resultsBucket, 'results'], [r.rawBucket, 'raw']] as const) {
+    const objects = [bucket.arnForObjects(`${OBJECT_PREFIX}*`)];
+    if (has(`${prefix}:read`)) allow(GRANT_ACTIONS.objectRead, objects);
+    if (has(`${prefix}:write`)) allow(GRANT_ACTIONS.objectWrite, objects);
+    if (prefix === 'results' && has('results:delete')) allow(GRANT_ACTIONS.objectDelete, objects);
   }
 
   for (const id of Object.keys(r.queues) as QueueId[]) {
-    if (has(`queue:${id}`)) r.queues[id].grantSendMessages(fn);
+    if (has(`queue:${id}`)) allow(GRANT_ACTIONS.queueSend, [r.queues[id].queueArn]);
   }
 
-  if (has('kms')) r.secretsKey.grantEncryptDecrypt(fn);
+  if (has('kms')) allow(GRANT_ACTIONS.kms, [r.secretsKey.keyArn]);
 
   if (has('scheduler')) {
     const stack = Stack.of(fn);
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: SCHEDULE_ACTIONS,
-        resources: [
-          stack.formatArn({
-            service: 'scheduler',
-            resource: 'schedule',
-            resourceName: `${r.scheduler.groupName}/*`,
-            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-          }),
-        ],
+    allow(GRANT_ACTIONS.scheduler, [
+      stack.formatArn({
+        service: 'scheduler',
+        resource: 'schedule',
+        resourceName: `${r.scheduler.groupName}/*`,
+        arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
       }),
-    );
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['iam:PassRole'],
-        resources: [r.scheduler.role.roleArn],
-        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
-      }),
-    );
+    ]);
+    allow(['iam:PassRole'], [r.scheduler.role.roleArn], { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
   }
 
   if (has('bedrock')) {
     const stack = Stack.of(fn);
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['bedrock:InvokeModel'],
-        resources: [
-          // Foundation models in any region: cross-region inference profiles route there.
-          `arn:${stack.partition}:bedrock:*::foundation-model/*`,
-          stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: '*', region: '*' }),
-        ],
-      }),
-    );
+    allow(GRANT_ACTIONS.bedrock, [
+      // Foundation models in any region: cross-region inference profiles route there.
+      `arn:${stack.partition}:bedrock:*::foundation-model/*`,
+      stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: '*', region: '*' }),
+    ]);
   }
 }

@@ -1,10 +1,11 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { WorkerDef } from '../functions/routes.js';
+import { ENV } from '../functions/config.js';
+import { DEFAULT_MAX_CONCURRENCY } from './context.js';
 import { gleanerFunction, pascal } from './gleaner-function.js';
 import { JobScheduler } from './job-scheduler.js';
 import { applyGrants, runtimeEnvironment, type DataResources, type QueueId, type RuntimeResources } from './runtime-wiring.js';
@@ -16,13 +17,22 @@ export interface WorkersStackProps extends StackProps {
   workers: readonly WorkerDef[];
   publicUrl?: string;
   bedrockModelId?: string;
+  /** SQS event source MaximumConcurrency per worker (context.ts defaults). */
+  maxConcurrency?: Partial<Record<QueueId, number>>;
 }
 
-/** SQS visibility timeout as a multiple of the consumer's timeout (AWS guidance: at least 6). */
+/**
+ * SQS visibility timeout as a multiple of the consumer's timeout (AWS guidance for Lambda event
+ * sources: at least 6, so a message is not handed out again while a throttled or retried
+ * invocation still holds it). A worker that fails a record shortens it per message.
+ */
 export const VISIBILITY_TIMEOUT_FACTOR = 6;
+/** Days a message waits in a DLQ: longer than the source queue keeps it (AWS guidance). */
+export const DLQ_RETENTION_DAYS = 14;
+export const QUEUE_RETENTION_DAYS = 4;
 
 /**
- * One queue + DLQ + Lambda per `workers` row, plus the job scheduler (its schedules target the
+ * One queue + DLQ + Lambda per `workers` row (alarms: ops-stack.ts), plus the job scheduler (its schedules target the
  * jobs queue). Queues are created before any function so every function can be told every
  * queue's URL.
  */
@@ -43,27 +53,18 @@ export class WorkersStack extends Stack {
       if (queues[w.id]) throw new Error(`Duplicate worker id ${w.id}`);
       const name = pascal(w.id);
       const dlq = new Queue(this, `${name}Dlq`, {
-        retentionPeriod: Duration.days(14),
+        retentionPeriod: Duration.days(DLQ_RETENTION_DAYS),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
       });
       queues[w.id] = new Queue(this, `${name}Queue`, {
         visibilityTimeout: Duration.seconds(w.timeoutSeconds * VISIBILITY_TIMEOUT_FACTOR),
-        retentionPeriod: Duration.days(4),
+        retentionPeriod: Duration.days(QUEUE_RETENTION_DAYS),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         deadLetterQueue: { queue: dlq, maxReceiveCount: w.maxReceiveCount },
       });
       dlqs[w.id] = dlq;
-
-      new Alarm(this, `${name}DlqAlarm`, {
-        alarmDescription: `Gleaner ${props.stage}: messages in the ${w.id} dead-letter queue`,
-        metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-        threshold: 0,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      });
     }
     for (const q of ['runs', 'queries', 'deliveries', 'jobs'] as const) {
       if (!queues[q]) throw new Error(`workers must define a '${q}' row`);
@@ -83,11 +84,19 @@ export class WorkersStack extends Stack {
         memoryMb: w.memoryMb,
         timeoutSeconds: w.timeoutSeconds,
         browser: w.browser,
-        environment,
+        // The worker dead-letters a record itself (with the reason) instead of letting it be redelivered.
+        environment: { ...environment, [ENV.deadLetterQueue]: this.deadLetterQueues[w.id].queueUrl },
         description: `Gleaner ${props.stage}: ${w.id} worker`,
       });
+      this.deadLetterQueues[w.id].grantSendMessages(fn);
       fn.addEventSource(
-        new SqsEventSource(this.queues[w.id], { batchSize: w.batchSize, reportBatchItemFailures: true }),
+        // A burst waits in the queue: Lambda's SQS poller never runs more than maxConcurrency
+        // invocations of this worker at once (the runs worker: that many Chromium browsers).
+        new SqsEventSource(this.queues[w.id], {
+          batchSize: w.batchSize,
+          reportBatchItemFailures: true,
+          maxConcurrency: props.maxConcurrency?.[w.id] ?? DEFAULT_MAX_CONCURRENCY[w.id],
+        }),
       );
       applyGrants(fn, w.grants, this.resources);
       functions[w.id] = fn;

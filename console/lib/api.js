@@ -1,17 +1,20 @@
-// The console's API client: same-origin fetch, Bearer key from sessionStorage, errors as ApiError.
+// The console's API client: same-origin fetch (the HttpOnly session cookie goes along), or a
+// pasted Bearer key; errors as ApiError.
 
 const STORE = 'gleaner.console.auth';
 
 /**
  * What the console is logged in with, kept in sessionStorage (this tab only):
- * { mode: 'session' | 'key', api_key, key_id?, email?, tenant? }
- * In 'session' mode api_key is a short-lived key created for this login and revoked at logout.
+ * { mode: 'session', email, tenant_id } after a password login: no secret at all, the credential
+ * is the HttpOnly session cookie, which page scripts cannot read;
+ * { mode: 'key', api_key, tenant_id?, tenant_name? } when the user pasted an API key.
  */
 export const auth = {
   get() {
     try {
       const v = JSON.parse(sessionStorage.getItem(STORE) ?? 'null');
-      return v && typeof v.api_key === 'string' ? v : null;
+      if (v?.mode === 'session') return { mode: 'session', email: v.email, tenant_id: v.tenant_id };
+      return v?.mode === 'key' && typeof v.api_key === 'string' ? v : null;
     } catch {
       return null;
     }
@@ -76,7 +79,7 @@ export const seg = (s) => encodeURIComponent(String(s));
 export async function request(method, path, opts = {}) {
   const headers = { accept: 'application/json' };
   const a = auth.get();
-  const bearer = opts.auth !== 'cookie' && a?.api_key;
+  const bearer = opts.auth !== 'cookie' && a?.mode === 'key' && a.api_key;
   if (bearer) headers.authorization = `Bearer ${a.api_key}`;
   let body;
   if (opts.json !== undefined) {
@@ -92,7 +95,7 @@ export async function request(method, path, opts = {}) {
   }
   if (!res.ok) {
     const err = await toApiError(res);
-    if (res.status === 401 && bearer && !opts.quiet) window.dispatchEvent(new CustomEvent('gleaner:unauthorized', { detail: err }));
+    if (res.status === 401 && a && opts.auth !== 'cookie' && !opts.quiet) window.dispatchEvent(new CustomEvent('gleaner:unauthorized', { detail: err }));
     throw err;
   }
   if (opts.raw) return res;

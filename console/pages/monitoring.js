@@ -75,7 +75,10 @@ export async function monitoringPage(page, ctx) {
   const windowNote = h('p', { class: 'lead', id: 'mon-window' }, 'The last 24 hours.');
   const refresh = h('button', { type: 'button', class: 'btn' }, 'Refresh');
 
+  const warningsHost = h('div', { id: 'mon-warnings' });
   const show = (m) => {
+    // Platform warnings (e.g. the Graph API version retiring): before anything else, they need an action.
+    clear(warningsHost).append(...(m.platform_warnings ?? []).map((w) => h('div', { class: 'callout', role: 'alert' }, h('strong', {}, 'Action needed: '), w)));
     windowNote.replaceChildren('The last 24 hours: ', time(m.window?.since), ' to ', time(m.window?.until), '.');
     const r = m.runs ?? {};
     clear(tiles).append(
@@ -109,6 +112,7 @@ export async function monitoringPage(page, ctx) {
 
   page.append(
     pageHeader('Monitoring', refresh),
+    warningsHost,
     windowNote,
     tiles,
     section('Activity', activityHost),

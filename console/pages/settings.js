@@ -356,15 +356,17 @@ export async function secretsPage(page, ctx) {
   body.append(h('div', { class: 'callout', role: 'note' },
     h('p', {}, 'Secrets hold values such as a site password for runbook ', h('code', {}, 'fill'), ' steps, which reference them by name: ',
       h('code', {}, '{ "action": "fill", "selector": "#password", "value": { "secret": "site_password" } }'), '.'),
-    h('p', {}, 'A secret is filled only on pages whose host is on your ', h('a', { href: '#/settings/policy' }, 'target policy'), ' allowlist (whatever the policy mode), and its value never appears in step logs, results or this console. Values are stored encrypted and cannot be read back: set a new value to replace one.')));
+    h('p', {}, 'A secret is filled only on the domains you bind it to here (and their subdomains), which must also be on your ', h('a', { href: '#/settings/policy' }, 'target policy'), ' allowlist (whatever the policy mode). Its value never appears in step logs, results or this console, and screenshot/extract steps are refused on the page it was typed into. Runbooks that use secrets need a key with the secrets:use scope. Values are stored encrypted and cannot be read back: set a new value to replace one.')));
 
   const name = h('input', { type: 'text', id: 'secret-name', name: 'name', required: true, maxlength: '64', spellcheck: 'false', autocomplete: 'off', class: 'mono', placeholder: 'site_password' });
   const value = h('input', { type: 'password', id: 'secret-value', name: 'value', required: true, maxlength: '8192', autocomplete: 'new-password', spellcheck: 'false', class: 'mono' });
+  const domains = h('input', { type: 'text', id: 'secret-domains', name: 'domains', required: true, maxlength: '2000', spellcheck: 'false', autocomplete: 'off', class: 'mono', placeholder: 'shop.example.com' });
   const save = h('button', { type: 'submit', class: 'btn btn-primary', id: 'secret-save' }, 'Save secret');
   const form = h('form', { class: 'form', 'aria-label': 'Set a secret' },
     h('div', { class: 'row' },
       field('Name', name, '1-64 letters, digits, _ . - starting with a letter. An existing name is replaced.'),
-      field('Value', value, 'Write-only: it is never shown again.')),
+      field('Value', value, 'Write-only: it is never shown again.'),
+      field('Domains', domains, 'Hosts it may be filled on, comma-separated (subdomains included).')),
     h('div', { class: 'form-actions' }, save));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -376,9 +378,10 @@ export async function secretsPage(page, ctx) {
     }
     busy(save, async () => {
       const exists = t.tbody.querySelector(`tr[data-name="${CSS.escape(n)}"]`);
-      await put(`/dashboard/api/secrets/${seg(n)}`, { value: value.value });
+      await put(`/dashboard/api/secrets/${seg(n)}`, { value: value.value, domains: domains.value.split(',').map((d) => d.trim()).filter(Boolean) });
       value.value = '';
       name.value = '';
+      domains.value = '';
       showNotice(`Secret ${n} ${exists ? 'replaced' : 'saved'}`);
       await load();
     }, 'Save secret');
@@ -387,6 +390,7 @@ export async function secretsPage(page, ctx) {
   const t = table(
     [
       { label: 'Name', render: (s) => h('code', {}, s.name) },
+      { label: 'Domains', render: (s) => (s.domains?.length ? s.domains.join(', ') : 'none: set the value again with domains') },
       { label: 'Updated', render: (s) => time(s.updated_at) },
       { label: 'Reference', render: (s) => h('code', { class: 'small' }, JSON.stringify({ secret: s.name })) },
       {
@@ -395,6 +399,7 @@ export async function secretsPage(page, ctx) {
           const b = h('button', { type: 'button', class: 'btn btn-small', 'aria-label': `Replace the value of ${s.name}` }, 'Replace value');
           b.addEventListener('click', () => {
             name.value = s.name;
+            domains.value = (s.domains ?? []).join(', ');
             value.value = '';
             value.focus();
           });

@@ -136,6 +136,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     .catch((e) => {
       if (e instanceof UsageError || (e as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) console.error(`${e.message}\n\n${USAGE}`);
       else if ((e as { code?: string }).code === 'not_found') console.error(e.message);
+      else if (Array.isArray((e as { details?: unknown }).details))
+        console.error([e.message, ...(e as { details: { path: string; message: string }[] }).details.map((d) => `  ${d.path}: ${d.message}`)].join('\n'));
       else if ((e as Error).name === 'TimeoutError' || /ECONNREFUSED/.test(String((e as Error).message ?? e) + String((e as { cause?: unknown }).cause ?? '')))
         console.error('Cannot reach the table. In local mode start the service first (npm start), or set GLEANER_DYNAMODB_ENDPOINT.');
       else console.error((e as Error).message ?? e);

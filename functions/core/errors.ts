@@ -59,3 +59,11 @@ export class NonRetryableError extends Error {
 
 export const isRetryable = (err: unknown): boolean =>
   !(err instanceof NonRetryableError) && !(err instanceof AppError && err.status < 500);
+
+/** A record would exceed the store's item limit (DynamoDB: 400 KB). Maps to 413; never retried. */
+export class ItemTooLargeError extends AppError {
+  constructor(readonly size: number, readonly limit: number) {
+    super(413, 'payload_too_large', `The resource is too large to store (${Math.ceil(size / 1024)} KB; the limit is ${Math.floor(limit / 1024)} KB)`);
+    this.name = 'ItemTooLargeError';
+  }
+}

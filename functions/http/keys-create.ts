@@ -1,9 +1,10 @@
 import { api } from './pipeline/api.js';
 import { keyCreateBody } from './schemas/console.js';
-import { createApiKey, publicKey } from '../core/tenancy/api-keys.js';
+import { assertCanGrant, createApiKey, publicKey } from '../core/tenancy/api-keys.js';
 
 export const handler = api('keys.create', { body: keyCreateBody }, async (req) => {
   const { body: b } = req;
+  assertCanGrant(req.principal.scopes, b.scopes);
   const expiresAt = b.expires_in_days ? new Date(req.now.getTime() + b.expires_in_days * 86400_000) : null;
   const k = await createApiKey(req.deps.table, { tenantId: req.tenant.tenant_id, scopes: b.scopes, name: b.name, expiresAt }, req.now);
   req.setResource(k.key.key_id);

@@ -1,4 +1,7 @@
 import { api } from './pipeline/api.js';
 import { monitoring } from '../core/console/overview.js';
+import { platformWarnings } from '../core/sources/source-status.js';
 
-export const handler = api('monitoring.get', {}, async (req) => ({ body: await monitoring(req.deps, req.tenant, req.now) }));
+export const handler = api('monitoring.get', {}, async (req) => ({
+  body: { ...(await monitoring(req.deps, req.tenant, req.now)), platform_warnings: platformWarnings(req.deps.config.graphApiVersion, req.now) },
+}));

@@ -5,7 +5,7 @@ import { errorSchema } from './schemas/common.js';
 import { SERVICE_VERSION } from '../core/service-info.js';
 
 const ERROR_STATUSES: Record<string, string> = {
-  '400': 'Invalid request (code invalid_request, target_forbidden or target_not_authorized)',
+  '400': 'Invalid request (code invalid_request, invalid_schedule, target_forbidden or target_not_authorized)',
   '401': 'Missing or invalid API key',
   '402': 'Billing issue or quota exhausted',
   '403': 'The key lacks the scope',

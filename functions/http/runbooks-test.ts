@@ -1,12 +1,13 @@
 import { api } from './pipeline/api.js';
 import { runbookIdParams } from './schemas/runs.js';
 import { runbookTestSchema } from '../core/runs/run-task.js';
-import { getRunbook } from '../core/runbooks/runbooks.js';
+import { assertSecretsScope, getRunbook } from '../core/runbooks/runbooks.js';
 import { startTask, awaitTask } from '../core/runs/scrape-task.js';
 
 export const handler = api('runbooks.test', { params: runbookIdParams, body: runbookTestSchema }, async (req) => {
   req.setResource(req.params.id);
-  await getRunbook(req.deps.table, req.tenant.tenant_id, req.params.id); // 404 before any work
+  const rb = await getRunbook(req.deps.table, req.tenant.tenant_id, req.params.id); // 404 before any work
+  assertSecretsScope(req.principal.scopes, rb.steps);
   const task = await startTask(req.deps, req.tenant.tenant_id, 'runbook.test', { runbook_id: req.params.id, input: req.body?.input ?? {} }, req.now);
   return { body: await awaitTask(req.deps, req.tenant.tenant_id, task.task_id, 27_000) };
 });

@@ -4,6 +4,6 @@ import { putTenantSecret } from '../core/runs/tenant-secrets.js';
 
 export const handler = api('secrets.put', { params: secretParams, body: secretBody }, async (req) => {
   req.setResource(req.params.name);
-  await putTenantSecret(req.deps, req.tenant.tenant_id, req.params.name, req.body.value, req.now);
-  return { body: { name: req.params.name, updated_at: req.now.toISOString() } };
+  await putTenantSecret(req.deps, req.tenant.tenant_id, req.params.name, req.body.value, req.body.domains, req.now);
+  return { body: { name: req.params.name, domains: req.body.domains, updated_at: req.now.toISOString() } };
 });

@@ -1,10 +1,18 @@
 import { api } from './pipeline/api.js';
 import { storageTestBody } from './schemas/jobs.js';
-import { putStorageSettings } from '../core/sync/settings.js';
+import { getStorageSettings, putStorageSettings } from '../core/sync/settings.js';
 import { testBucketSync } from '../core/sync/bucket-sync.js';
+import { badRequest } from '../core/errors.js';
 
-/** "Save and test": save the body (if any), then upload a verification object with the customer's credentials. */
+/**
+ * "Save and test": save the body (if any), then upload a verification object with the customer's
+ * credentials. A request that cannot be tested (no sync once the body is applied) is refused
+ * before anything is saved.
+ */
 export const handler = api('settings.storage.test', { body: storageTestBody }, async (req) => {
+  const cur = await getStorageSettings(req.deps.table, req.tenant.tenant_id);
+  const willSync = req.body?.sync !== undefined ? req.body.sync !== null : cur.sync !== null;
+  if (!willSync) throw badRequest('Bucket sync is not configured: PUT /dashboard/api/settings/storage with sync first');
   if (req.body) await putStorageSettings(req.deps, req.tenant.tenant_id, req.body, req.now);
   return { body: await testBucketSync(req.deps, req.tenant.tenant_id, req.now) };
 });

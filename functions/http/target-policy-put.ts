@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
 import { setTargetPolicy, targetPolicySchema } from '../core/tenancy/tenants.js';
-import { normalizeDomain } from '../core/governance/index.js';
 
-export const handler = api('settings.target-policy.put', { body: targetPolicySchema }, async (req) => {
-  const policy = { mode: req.body.mode, domains: [...new Set(req.body.domains.map(normalizeDomain))] };
-  return { body: (await setTargetPolicy(req.deps.table, req.tenant.tenant_id, policy)).target_policy };
-});
+// The schema normalises and checks each domain (the same schema reads it back), so what is
+// accepted here is exactly what is stored.
+export const handler = api('settings.target-policy.put', { body: targetPolicySchema }, async (req) => ({
+  body: (await setTargetPolicy(req.deps.table, req.tenant.tenant_id, req.body)).target_policy,
+}));

@@ -1,6 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Route } from '../routes.js';
+import { AppError } from '../core/errors.js';
+import { MAX_BODY_BYTES } from '../http/pipeline/event.js';
+
+/** 413 before the body is buffered: the declared length is checked first, a stream is cut off. */
+export const payloadTooLarge = () => new AppError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
+
+/**
+ * Read a request body, but never more than `limit` bytes: a Content-Length above the limit is
+ * refused before a byte is read, and a chunked body is cancelled as soon as it passes the limit,
+ * so an unauthenticated 200 MB upload costs at most `limit` bytes of memory.
+ */
+export async function readBodyLimited(req: Request, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = req.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw payloadTooLarge();
+  if (!req.body) return Buffer.alloc(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw payloadTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
 
 const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded|xml|x-ndjson)|text\/)/i;
 
@@ -19,7 +49,7 @@ export async function toApiGatewayEvent(req: Request, route: Route, pathParamete
   let body: string | undefined;
   let isBase64Encoded = false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    const buf = Buffer.from(await req.arrayBuffer());
+    const buf = await readBodyLimited(req);
     if (buf.length) {
       if (TEXTUAL.test(req.headers.get('content-type') ?? '')) body = buf.toString('utf8');
       else {

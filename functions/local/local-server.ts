@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Context as LambdaContext } from 'aws-lambda';
 import { routes, workers, type Route } from '../routes.js';
-import { setConfig, type Config } from '../config.js';
+import { setConfig, workerConcurrency, type Config } from '../config.js';
 import { setDeps, type Deps } from '../runtime.js';
 import { DynamoTable } from '../adapters/aws/dynamo-table.js';
 import { S3Blobs } from '../adapters/aws/s3-blobs.js';
@@ -17,10 +17,14 @@ import { RateLimiter } from '../core/limits/rate-limiter.js';
 import { bootstrap } from '../core/tenancy/bootstrap.js';
 import { systemClock } from '../ports/clock.js';
 import { log, setLogLevel } from '../core/log.js';
+import { AppError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
 import { sweepRawLogs } from '../core/runs/raw-log.js';
+import { requestShutdown } from '../core/runs/shutdown.js';
+import { closeAllBrowsers } from '../adapters/chromium-profile.js';
 import { startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
 import { toApiGatewayEvent, fromApiGatewayResult, toHonoPath } from './api-gateway-event.js';
-import type { LocalWorker } from '../workers/worker-kit.js';
+import type { Worker } from '../workers/worker-kit.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -61,16 +65,43 @@ export function buildApp(routeTable: Route[] = routes): Hono {
     app.on(methods, toHonoPath(r.path), async (c) => {
       const handler = await load(r);
       const ip = (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? '127.0.0.1';
-      const event = await toApiGatewayEvent(c.req.raw, r, c.req.param() as Record<string, string>, ip.replace(/^::ffff:/, ''));
+      let event;
+      try {
+        event = await toApiGatewayEvent(c.req.raw, r, c.req.param() as Record<string, string>, ip.replace(/^::ffff:/, ''));
+      } catch (err) {
+        // An oversize body is refused here, before it is buffered (API Gateway's own limit on AWS);
+        // the connection is closed so the rest of the upload is not read.
+        if (err instanceof AppError) return c.json({ code: err.code, message: err.message, request_id: newId('req') }, err.status as 413, { connection: 'close' });
+        throw err;
+      }
       return fromApiGatewayResult((await handler(event, fakeContext(r.id))) as never);
     });
   }
-  app.notFound((c) => c.json({ code: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`, request_id: 'none' }, 404));
+  // Paths no row matches (`/` with another method, `/..` normalised to `/`) still get a request id.
+  app.notFound((c) => c.json({ code: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`, request_id: newId('req') }, 404));
   app.onError((err, c) => {
-    log.error('local server error', { err });
-    return c.json({ code: 'internal_error', message: 'An unexpected error occurred', request_id: 'none' }, 500);
+    const requestId = newId('req');
+    log.error('local server error', { err, request_id: requestId });
+    return c.json({ code: 'internal_error', message: `An unexpected error occurred; quote request id ${requestId} when reporting it`, request_id: requestId }, 500);
   });
   return app;
+}
+
+/**
+ * Errors Node raises before a request reaches Hono (headers over 16 KB, malformed request lines)
+ * are answered in the API's JSON error shape instead of Node's plain-text default.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const [status, reason, code, message] = tooLarge
+    ? [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are larger than 16 KB']
+    : [400, 'Bad Request', 'invalid_request', 'The request is not valid HTTP'];
+  const body = JSON.stringify({ code, message, request_id: newId('req') });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
 /**
@@ -105,10 +136,10 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): P
   setDeps(deps);
 
   for (const w of workers) {
-    const mod = (await import(pathToFileURL(join(ROOT, w.handler)).href)) as { worker?: LocalWorker };
+    const mod = (await import(pathToFileURL(join(ROOT, w.handler)).href)) as { worker?: Worker };
     if (!mod.worker) throw new Error(`${w.handler} does not export worker`);
-    const lw = mod.worker;
-    queue.consume(w.id, (m, meta) => lw.handle(m, meta), { onDeadLetter: (m, e) => lw.onDeadLetter(m, e), maxReceiveCount: w.maxReceiveCount, concurrency: w.id === 'runs' ? 2 : 4 });
+    // The worker's own interpreter, as its Lambda runs it; concurrency bounded per queue from config.
+    queue.consume(w.id, mod.worker, { maxReceiveCount: w.maxReceiveCount, batchSize: w.batchSize, timeoutSeconds: w.timeoutSeconds, concurrency: workerConcurrency(cfg, w.id) });
   }
   const recovered = await queue.recover();
   await scheduler.start();
@@ -128,6 +159,7 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): P
   const app = buildApp();
   const server: ServerType = await new Promise((res) => {
     const s = serve({ fetch: app.fetch, port: cfg.port, hostname: '127.0.0.1' }, () => res(s));
+    s.on('clientError', answerClientError);
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
@@ -141,6 +173,10 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): P
       clearInterval(sweeper);
       scheduler.stop();
       queue.stop();
+      // Runs and tasks in progress stop (their messages stay for the next start) and every
+      // browser this process launched is closed, its process awaited and its profile dir removed.
+      requestShutdown();
+      await closeAllBrowsers();
       await deps.audit.flush();
       await stores.close();
       setDeps(undefined);

@@ -36,6 +36,9 @@ async function main() {
     if (closing) return;
     closing = true;
     log.info('shutting down', { signal });
+    // close() stops runs and closes every browser (awaiting each process, removing its profile);
+    // should anything hang, still exit rather than linger half-closed.
+    setTimeout(() => process.exit(1), 20_000).unref();
     await svc.close().catch((e) => log.error('shutdown error', { err: e }));
     process.exit(0);
   };

@@ -1,13 +1,33 @@
-/** Work queues (SQS on AWS, in-process locally). Delivery is at-least-once: consumers are idempotent. */
-export type QueueName = 'runs' | 'queries' | 'deliveries' | 'jobs';
-export interface QueueMessage {
-  kind: string;
-  [k: string]: unknown;
-}
+import type { MessageFor, QueueName } from '../core/queue-messages.js';
+
+export type { QueueName, MessageFor } from '../core/queue-messages.js';
+
+/**
+ * Work queues (SQS on AWS, in-process locally). Delivery is at-least-once: consumers are
+ * idempotent. `send` is typed by queue (core/queue-messages.ts) and every implementation
+ * validates the message against that queue's schema before it is queued (`encodeMessage`).
+ */
 export interface Queue {
-  send(queue: QueueName, message: QueueMessage, opts?: { delaySeconds?: number }): Promise<void>;
+  send<Q extends QueueName>(queue: Q, message: MessageFor<Q>, opts?: { delaySeconds?: number }): Promise<void>;
 }
-/** What a consumer does with one message; throwing means "retry later" (then DLQ). */
-export type MessageHandler = (message: QueueMessage, meta: { receiveCount: number; messageId: string }) => Promise<void>;
-/** Called once a message has exhausted its retries (it has reached the dead-letter queue). */
-export type DeadLetterHandler = (message: QueueMessage, error: string) => Promise<void>;
+
+/** A record as a worker receives it (an SQS record, or its local equivalent). */
+export interface ReceivedRecord {
+  messageId: string;
+  /** Names this receipt of the record, for changing its visibility. */
+  receiptHandle: string;
+  body: string;
+  /** 1 on the first delivery. */
+  receiveCount: number;
+}
+
+/**
+ * The consumer side of a queue: what the worker interpreter does with a received record besides
+ * acknowledging it (reporting it as processed) or leaving it (reporting it as failed).
+ */
+export interface QueueReceiver {
+  /** Keep a record hidden for `seconds` from now (SQS ChangeMessageVisibility): its retry backoff. */
+  retryAfter(queue: QueueName, record: ReceivedRecord, seconds: number): Promise<void>;
+  /** Put a record on the queue's dead-letter queue with the reason; the interpreter then acknowledges it. */
+  deadLetter(queue: QueueName, record: ReceivedRecord, reason: string): Promise<void>;
+}

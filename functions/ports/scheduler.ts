@@ -1,6 +1,11 @@
+import type { JobFire } from '../core/queue-messages.js';
+
+/** What a schedule carries: each fire sends `{ kind: 'job.fire', ...payload, scheduled_for }` to the jobs queue. */
+export type SchedulePayload = Omit<JobFire, 'kind' | 'scheduled_for'>;
+
 /** Recurring schedules (EventBridge Scheduler on AWS, in-process locally). Each fire sends `payload` to the jobs queue. */
 export interface Scheduler {
   /** Create or replace. `cron` is a 5-field UTC cron expression. */
-  upsert(name: string, cron: string, payload: Record<string, unknown>, enabled: boolean): Promise<void>;
+  upsert(name: string, cron: string, payload: SchedulePayload, enabled: boolean): Promise<void>;
   remove(name: string): Promise<void>;
 }

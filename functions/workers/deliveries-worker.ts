@@ -1,9 +1,9 @@
-import { defineWorker, kind } from './worker-kit.js';
+import { defineWorker } from './worker-kit.js';
 import { getQuery } from '../core/queries/queries.js';
 import { getJob } from '../core/jobs/jobs.js';
-import { fanOut, attemptDelivery, deliveryAttemptMessage } from '../core/webhooks/deliveries.js';
-import { jobCompletedMessage, jobCompletedPayload, runCompletedMessage, runCompletedPayload } from '../core/webhooks/events.js';
-import { syncPutMessage, syncResult } from '../core/sync/bucket-sync.js';
+import { fanOut, attemptDelivery } from '../core/webhooks/deliveries.js';
+import { jobCompletedPayload, runCompletedPayload } from '../core/webhooks/events.js';
+import { syncResult } from '../core/sync/bucket-sync.js';
 import { getStorageSettings } from '../core/sync/settings.js';
 
 export const { worker, handler } = defineWorker('deliveries', {
@@ -11,8 +11,7 @@ export const { worker, handler } = defineWorker('deliveries', {
    * A job run finished: deliver job.completed to the job's webhook_url and to every subscribed
    * endpoint, and queue the copy to the tenant's bucket when sync is on.
    */
-  'job.completed': kind({
-    schema: jobCompletedMessage,
+  'job.completed': {
     timeoutMs: 30_000,
     async run(m, d) {
       const q = await getQuery(d.table, m.tenant_id, m.query_id);
@@ -29,10 +28,9 @@ export const { worker, handler } = defineWorker('deliveries', {
       if (q.status === 'completed' && (await getStorageSettings(d.table, m.tenant_id)).sync)
         await d.queue.send('deliveries', { kind: 'sync.put', tenant_id: m.tenant_id, query_id: q.query_id });
     },
-  }),
+  },
   /** A run finished (sent by the runs worker): deliver run.completed. */
-  'run.completed': kind({
-    schema: runCompletedMessage,
+  'run.completed': {
     timeoutMs: 30_000,
     async run(m, d) {
       await fanOut(d, {
@@ -44,21 +42,19 @@ export const { worker, handler } = defineWorker('deliveries', {
         runId: m.run_id,
       });
     },
-  }),
+  },
   /** One signed POST of one delivery; schedules its own retry. */
-  'delivery.attempt': kind({
-    schema: deliveryAttemptMessage,
+  'delivery.attempt': {
     timeoutMs: 30_000,
     async run(m, d) {
       await attemptDelivery(d, m);
     },
-  }),
+  },
   /** Copy a job result to the tenant's S3-compatible bucket. */
-  'sync.put': kind({
-    schema: syncPutMessage,
+  'sync.put': {
     timeoutMs: 50_000,
     async run(m, d) {
       await syncResult(d, m.tenant_id, m.query_id);
     },
-  }),
+  },
 });

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { defineWorker, kind } from './worker-kit.js';
+import { defineWorker } from './worker-kit.js';
 import { runQuery, failQuery } from '../core/queries/run-query.js';
 import { createPlanner, type Planner } from '../core/queries/planner.js';
 import { createBedrockConverse } from '../adapters/aws/bedrock-planner.js';
@@ -7,8 +6,6 @@ import { EgressGuard } from '../core/governance/index.js';
 import { log } from '../core/log.js';
 import { queryFinished } from '../core/events/query-finished.js';
 import type { Deps } from '../runtime.js';
-
-const runMessage = z.object({ kind: z.literal('query.run'), tenant_id: z.string(), query_id: z.string() });
 
 let wired: { planner: Planner; guard: EgressGuard } | undefined;
 /** Built once per runtime: the planner (Bedrock when configured) and the egress guard every source call goes through. */
@@ -25,8 +22,7 @@ function wiring(d: Deps) {
 }
 
 export const { worker, handler } = defineWorker('queries', {
-  'query.run': kind({
-    schema: runMessage,
+  'query.run': {
     timeoutMs: 280_000,
     async run(m, d, meta) {
       const w = wiring(d);
@@ -38,5 +34,5 @@ export const { worker, handler } = defineWorker('queries', {
     async onDeadLetter(m, d, error) {
       await failQuery(d, m.tenant_id, m.query_id, error);
     },
-  }),
+  },
 });

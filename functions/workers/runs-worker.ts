@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { defineWorker, kind } from './worker-kit.js';
+import { defineWorker } from './worker-kit.js';
 import { executeRun, failRun, type RunWorkerDeps } from '../core/runs/execute-run.js';
 import { executeTask } from '../core/runs/run-task.js';
 import { failTask } from '../core/runs/scrape-task.js';
@@ -41,12 +40,8 @@ const runDeps = async (d: Deps): Promise<RunWorkerDeps> => {
   };
 };
 
-const runStart = z.object({ kind: z.literal('run.start'), tenant_id: z.string(), run_id: z.string() });
-const taskRun = z.object({ kind: z.literal('task.run'), tenant_id: z.string(), task_id: z.string() });
-
 export const { worker, handler } = defineWorker('runs', {
-  'run.start': kind({
-    schema: runStart,
+  'run.start': {
     timeoutMs: 880_000,
     async run(m, d, meta) {
       const w = await runDeps(d);
@@ -57,18 +52,17 @@ export const { worker, handler } = defineWorker('runs', {
       }
     },
     onDeadLetter: (m, d, error) => failRun(d, m.tenant_id, m.run_id, error),
-  }),
-  'task.run': kind({
-    schema: taskRun,
+  },
+  'task.run': {
     timeoutMs: 90_000,
-    async run(m, d) {
+    async run(m, d, meta) {
       const w = await runDeps(d);
       try {
-        await executeTask(w, m.tenant_id, m.task_id);
+        await executeTask(w, m.tenant_id, m.task_id, meta.signal);
       } finally {
         await w.guard.close().catch(() => undefined);
       }
     },
     onDeadLetter: (m, d, error) => failTask(d, m.tenant_id, m.task_id, { code: 'scrape_failed', message: error, status: 502 }),
-  }),
+  },
 });

@@ -1,7 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
@@ -10,22 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../functions/config.js';
 import { routes, workers, type Route } from '../../functions/routes.js';
 import { ROUTE_DEFAULTS } from '../../lib/api-stack.js';
-import { RAW_RETENTION_DAYS } from '../../lib/data-stack.js';
-import { bundlingOptions, REPO_ROOT } from '../../lib/gleaner-function.js';
-import { buildGleaner, type Gleaner } from '../../lib/gleaner.js';
+import { RAW_RETENTION_DAYS, RESULT_NONCURRENT_DAYS } from '../../lib/data-stack.js';
+import { bundlingOptions } from '../../lib/gleaner-function.js';
+import type { Gleaner } from '../../lib/gleaner.js';
 import { VISIBILITY_TIMEOUT_FACTOR } from '../../lib/workers-stack.js';
+import { cleanupSynth, synthApp as synth, templateOf } from './synth-app.js';
 
-// Same feature flags as `cdk synth` (cdk.json), bundling skipped (DESIGN.md habit 11).
-const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
 const STAGE = 'test';
-const outdirs: string[] = [];
-
-function synthApp(extra: { routes?: Route[] } = {}): Gleaner {
-  const outdir = mkdtempSync(join(tmpdir(), 'gleaner-cdk-'));
-  outdirs.push(outdir);
-  const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] }, outdir });
-  return buildGleaner(app, { stage: STAGE, ...extra });
-}
+const synthApp = (extra: { routes?: Route[] } = {}): Gleaner => synth({ stage: STAGE, ...extra });
 
 const logicalId = (c: IConstruct) => Stack.of(c).getLogicalId(c.node.defaultChild as CfnFunction | CfnQueue);
 
@@ -50,35 +39,33 @@ let g: Gleaner;
 let data: Template;
 let wk: Template;
 let api: Template;
+/** The route-group nested stacks that hold the API's routes and functions. */
+let groups: Template[];
+/** Resources of one type across all route groups. */
+const groupResources = (type: string) => Object.assign({}, ...groups.map((t) => t.findResources(type))) as Record<string, { Properties: Record<string, any> }>;
 
 beforeAll(() => {
   g = synthApp();
   data = Template.fromStack(g.data);
   wk = Template.fromStack(g.workers);
   api = Template.fromStack(g.api);
+  groups = Object.values(g.api.groups).map((s) => templateOf(s));
 });
 
-afterAll(() => {
-  for (const d of outdirs) rmSync(d, { recursive: true, force: true });
-});
-
-describe('CloudFormation limits', () => {
-  it('keeps every stack well under the 500-resource limit (room for more routes)', () => {
-    for (const t of [data, wk, api]) expect(Object.keys(t.toJSON().Resources).length).toBeLessThan(450);
-  });
-});
+afterAll(cleanupSynth);
 
 describe('ApiStack', () => {
   it('has exactly one route per routes row, keyed "METHOD /path"', () => {
-    const keys = Object.values(api.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
+    api.resourceCountIs('AWS::ApiGatewayV2::Route', 0);
+    const keys = Object.values(groupResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
     expect(keys.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
   });
 
   it('has one Lambda per route, sized from the row (defaults 512 MB / 29 s), arm64 on nodejs22.x', () => {
-    const fns = api.findResources('AWS::Lambda::Function');
+    const fns = groupResources('AWS::Lambda::Function');
     expect(Object.keys(fns)).toHaveLength(routes.length);
     for (const r of routes) {
-      const p = fns[logicalId(g.api.functions[r.id]!)]!.Properties;
+      const p = templateOf(g.api.functions[r.id]!).findResources('AWS::Lambda::Function')[logicalId(g.api.functions[r.id]!)]!.Properties;
       expect(p.Description).toBe(`Gleaner ${STAGE}: ${r.method} ${r.path}`);
       expect(p.MemorySize).toBe(r.memoryMb ?? ROUTE_DEFAULTS.memoryMb);
       expect(p.Timeout).toBe(r.timeoutSeconds ?? ROUTE_DEFAULTS.timeoutSeconds);
@@ -88,14 +75,17 @@ describe('ApiStack', () => {
   });
 
   it('routes each row to its own function', () => {
-    const integrations = api.findResources('AWS::ApiGatewayV2::Integration');
-    for (const [, route] of Object.entries(api.findResources('AWS::ApiGatewayV2::Route'))) {
-      const integrationId = (route.Properties.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
-      const uri = integrations[integrationId.Ref]!.Properties.IntegrationUri;
-      const row = routes.find((r) => `${r.method} ${r.path}` === route.Properties.RouteKey)!;
-      expect(uri).toEqual({ 'Fn::GetAtt': [logicalId(g.api.functions[row.id]!), 'Arn'] });
+    for (const t of groups) {
+      const integrations = t.findResources('AWS::ApiGatewayV2::Integration');
+      for (const [, route] of Object.entries(t.findResources('AWS::ApiGatewayV2::Route'))) {
+        const integrationId = (route.Properties.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
+        const uri = integrations[integrationId.Ref]!.Properties.IntegrationUri;
+        const row = routes.find((r) => `${r.method} ${r.path}` === route.Properties.RouteKey)!;
+        expect(uri).toEqual({ 'Fn::GetAtt': [logicalId(g.api.functions[row.id]!), 'Arn'] });
+        expect(templateOf(g.api.functions[row.id]!)).toBe(t);
+      }
+      t.allResourcesProperties('AWS::ApiGatewayV2::Integration', { IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
     }
-    api.allResourcesProperties('AWS::ApiGatewayV2::Integration', { IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
   });
 
   it('serves the $default stage with access logging and throttling defaults', () => {
@@ -125,13 +115,15 @@ describe('ApiStack', () => {
 
   it('gives a function without grants no data-plane permissions', () => {
     const row = routes.find((r) => r.grants.length === 0)!;
-    const statements = roleStatements(api, fnRoleLogicalId(api, logicalId(g.api.functions[row.id]!)));
+    const t = templateOf(g.api.functions[row.id]!);
+    const statements = roleStatements(t, fnRoleLogicalId(t, logicalId(g.api.functions[row.id]!)));
     expect(statements).toEqual([]);
   });
 
   it('gives table:read + table:write routes the table and nothing else', () => {
     const row = routes.find((r) => r.grants.join() === 'table:read,table:write')!;
-    const actions = actionsOf(roleStatements(api, fnRoleLogicalId(api, logicalId(g.api.functions[row.id]!))));
+    const t = templateOf(g.api.functions[row.id]!);
+    const actions = actionsOf(roleStatements(t, fnRoleLogicalId(t, logicalId(g.api.functions[row.id]!))));
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem']));
     expect(actions.filter((a) => !a.startsWith('dynamodb:'))).toEqual([]);
   });
@@ -162,8 +154,8 @@ describe('DataStack', () => {
     });
   });
 
-  it('blocks public access, encrypts and enforces TLS on both buckets', () => {
-    data.resourceCountIs('AWS::S3::Bucket', 2);
+  it('blocks public access, encrypts and enforces TLS on every bucket (results, raw, access logs)', () => {
+    data.resourceCountIs('AWS::S3::Bucket', 3);
     data.allResourcesProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: {
         BlockPublicAcls: true,
@@ -173,7 +165,7 @@ describe('DataStack', () => {
       },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: Match.anyValue() } }] },
     });
-    data.resourceCountIs('AWS::S3::BucketPolicy', 2);
+    data.resourceCountIs('AWS::S3::BucketPolicy', 3);
     data.allResourcesProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
@@ -190,6 +182,20 @@ describe('DataStack', () => {
     });
     const raw = data.findResources('AWS::S3::Bucket')[logicalId(g.data.rawBucket)]!;
     expect(JSON.stringify(raw.Properties.LifecycleConfiguration)).toContain('"ExpirationInDays":90');
+  });
+
+  it('versions the results bucket and expires noncurrent versions (a deleted result stays recoverable for a while)', () => {
+    const results = data.findResources('AWS::S3::Bucket')[logicalId(g.data.resultsBucket)]!.Properties;
+    expect(results.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(results.LifecycleConfiguration.Rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: RESULT_NONCURRENT_DAYS }, ExpiredObjectDeleteMarker: true }),
+      ]),
+    );
+    for (const b of [g.data.resultsBucket, g.data.rawBucket]) {
+      const p = data.findResources('AWS::S3::Bucket')[logicalId(b)]!.Properties;
+      expect(p.LoggingConfiguration.DestinationBucketName).toEqual({ Ref: logicalId(g.data.accessLogsBucket) });
+    }
   });
 
   it('has a rotating KMS key for tenant secrets', () => {
@@ -211,15 +217,6 @@ describe('WorkersStack', () => {
       expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * w.timeoutSeconds);
       expect(q.SqsManagedSseEnabled).toBe(true);
     }
-  });
-
-  it('alarms when any DLQ holds a message', () => {
-    wk.resourceCountIs('AWS::CloudWatch::Alarm', workers.length);
-    wk.allResourcesProperties('AWS::CloudWatch::Alarm', {
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Threshold: 0,
-      ComparisonOperator: 'GreaterThanThreshold',
-    });
   });
 
   it('has one Lambda per worker, sized from the row; browser workers on x86_64 (Chromium binary)', () => {
@@ -271,9 +268,27 @@ describe('WorkersStack', () => {
     const actions = actionsOf(statements);
     expect(actions.some((a) => a.startsWith('kms:') || a.startsWith('bedrock:') || a.startsWith('scheduler:'))).toBe(false);
     expect(actions.some((a) => a === 's3:GetObject*' || a === 's3:GetObject')).toBe(false);
-    const sends = statements.filter((s) => actionsOf([s]).includes('sqs:SendMessage')).map((s) => s.Resource);
-    expect(sends).toEqual(expect.arrayContaining([{ 'Fn::GetAtt': [logicalId(g.workers.queues.queries), 'Arn'] }, { 'Fn::GetAtt': [logicalId(g.workers.queues.jobs), 'Arn'] }]));
-    expect(sends).toHaveLength(2);
+    const sends = statements.filter((s) => actionsOf([s]).includes('sqs:SendMessage')).flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
+    expect(sends).toEqual(expect.arrayContaining([
+      { 'Fn::GetAtt': [logicalId(g.workers.queues.queries), 'Arn'] },
+      { 'Fn::GetAtt': [logicalId(g.workers.queues.jobs), 'Arn'] },
+      { 'Fn::GetAtt': [logicalId(g.workers.deadLetterQueues.jobs), 'Arn'] }, // dead-letters a record with its reason
+    ]));
+    expect(sends).toHaveLength(3);
+  });
+
+  it('tells each worker its own dead-letter queue and lets it send there (and to no other DLQ)', () => {
+    const fns = wk.findResources('AWS::Lambda::Function');
+    for (const w of workers) {
+      const vars = fns[logicalId(g.workers.functions[w.id])]!.Properties.Environment.Variables as Record<string, unknown>;
+      expect(vars[ENV.deadLetterQueue]).toEqual({ Ref: logicalId(g.workers.deadLetterQueues[w.id]) });
+      const sends = roleStatements(wk, fnRoleLogicalId(wk, logicalId(g.workers.functions[w.id])))
+        .filter((s) => actionsOf([s]).includes('sqs:SendMessage'))
+        .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))
+        .map((r) => JSON.stringify(r));
+      const dlqs = Object.values(g.workers.deadLetterQueues).map((q) => JSON.stringify({ 'Fn::GetAtt': [logicalId(q), 'Arn'] }));
+      expect(sends.filter((r) => dlqs.includes(r))).toEqual([JSON.stringify({ 'Fn::GetAtt': [logicalId(g.workers.deadLetterQueues[w.id]), 'Arn'] })]);
+    }
   });
 
   it('lets only the workers that name bedrock invoke models', () => {
@@ -291,7 +306,7 @@ describe('every function', () => {
       ENV.table, ENV.resultsBucket, ENV.rawBucket, ENV.queueRuns, ENV.queueQueries, ENV.queueDeliveries,
       ENV.queueJobs, ENV.jobsQueueArn, ENV.schedulerGroup, ENV.schedulerRoleArn, ENV.kmsKeyId,
     ];
-    for (const t of [wk, api]) {
+    for (const t of [wk, ...groups]) {
       for (const fn of Object.values(t.findResources('AWS::Lambda::Function'))) {
         const vars = fn.Properties.Environment.Variables as Record<string, unknown>;
         expect(vars[ENV.mode]).toBe('aws');
@@ -299,8 +314,9 @@ describe('every function', () => {
         for (const name of required) expect(vars[name], name).toBeDefined();
       }
     }
-    for (const fn of Object.values(api.findResources('AWS::Lambda::Function'))) {
+    for (const fn of Object.values(groupResources('AWS::Lambda::Function'))) {
       expect(fn.Properties.Environment.Variables[ENV.publicUrl]).toBeDefined();
+      expect(fn.Properties.Environment.Variables[ENV.originSecret]).toBeDefined();
     }
   });
 
@@ -326,7 +342,7 @@ describe('grants', () => {
 
   it('turns a row into least-privilege statements', () => {
     const pg = synthApp({ routes: [probe] });
-    const t = Template.fromStack(pg.api);
+    const t = templateOf(pg.api.functions[probe.id]!);
     t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /v1/probe/{proxy+}' });
     const statements = roleStatements(t, fnRoleLogicalId(t, logicalId(pg.api.functions[probe.id]!)));
     const actions = actionsOf(statements);

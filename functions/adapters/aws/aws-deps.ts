@@ -1,18 +1,17 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { SchedulerClient, CreateScheduleCommand, UpdateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, ConflictException } from '@aws-sdk/client-scheduler';
 import { KMSClient, EncryptCommand, DecryptCommand } from '@aws-sdk/client-kms';
 import { config } from '../../config.js';
 import { setLogLevel } from '../../core/log.js';
 import { DynamoTable } from './dynamo-table.js';
+import { sqsQueue } from './sqs-queue.js';
 import { S3Blobs } from './s3-blobs.js';
 import { DirectAuditSink } from '../../core/audit/audit.js';
 import { RateLimiter } from '../../core/limits/rate-limiter.js';
 import { systemClock } from '../../ports/clock.js';
 import { toEventBridgeCron } from '../../core/jobs/cron.js';
 import type { Deps } from '../../runtime.js';
-import type { Queue, QueueName } from '../../ports/queue.js';
 import type { Scheduler } from '../../ports/scheduler.js';
 import type { Secrets } from '../../ports/secrets.js';
 
@@ -23,15 +22,7 @@ export function buildAwsDeps(): Deps {
   // Endpoint overrides exist for DynamoDB-/S3-compatible stand-ins (tests run the bundled Lambda
   // handlers against dynalite and s3rver); on AWS they are unset.
   const table = new DynamoTable(c.table, new DynamoDBClient(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint } : {}));
-  const sqs = new SQSClient({});
-  const urls: Record<QueueName, string | undefined> = { runs: c.queueRuns, queries: c.queueQueries, deliveries: c.queueDeliveries, jobs: c.queueJobs };
-  const queue: Queue = {
-    async send(q, message, opts) {
-      const url = urls[q];
-      if (!url) throw new Error(`Queue ${q} is not configured for this function`);
-      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message), DelaySeconds: opts?.delaySeconds }));
-    },
-  };
+  const queue = sqsQueue(c);
   const sched = new SchedulerClient({});
   const scheduler: Scheduler = {
     async upsert(name, cron, payload, enabled) {

@@ -2,7 +2,8 @@ import { DynamoDBClient, ConditionalCheckFailedException } from '@aws-sdk/client
 import {
   DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand, DeleteCommand, QueryCommand, BatchWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailedError } from '../../core/errors.js';
+import { ConditionFailedError, ItemTooLargeError } from '../../core/errors.js';
+import { assertItemSize, MAX_ITEM_BYTES } from './item-size.js';
 import type { Condition, Item, Key, QueryPage, QuerySpec, Table, UpdateSpec } from '../../ports/table.js';
 
 /** The Table port over the DynamoDB API: AWS DynamoDB in the cloud, dynalite locally. */
@@ -18,12 +19,15 @@ export class DynamoTable implements Table {
   }
 
   async put(item: Item, opts?: { condition?: Condition }): Promise<void> {
+    assertItemSize(item);
     await guard(() =>
       this.doc.send(new PutCommand({ TableName: this.tableName, Item: item, ...conditionParams(opts?.condition) })),
     );
   }
 
   async update<T extends Item>(key: Key, spec: UpdateSpec): Promise<T> {
+    // What is set alone must fit; DynamoDB itself checks the item as updated (mapped in guard).
+    assertItemSize({ ...key, ...spec.set, ...spec.setIfAbsent });
     const names: Record<string, string> = { ...spec.condition?.names };
     const values: Record<string, unknown> = { ...spec.condition?.values };
     const sets: string[] = [];
@@ -113,6 +117,7 @@ export class DynamoTable implements Table {
   }
 
   async batchPut(items: Item[]): Promise<void> {
+    items.forEach(assertItemSize);
     for (let i = 0; i < items.length; i += 25) {
       let pending: Record<string, unknown>[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
       for (let attempt = 0; pending.length && attempt < 8; attempt++) {
@@ -141,6 +146,8 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
   } catch (e) {
     if (e instanceof ConditionalCheckFailedException || (e as { name?: string }).name === 'ConditionalCheckFailedException')
       throw new ConditionFailedError();
+    if ((e as { name?: string }).name === 'ValidationException' && /item size/i.test((e as Error).message))
+      throw new ItemTooLargeError(MAX_ITEM_BYTES + 1, MAX_ITEM_BYTES);
     throw e;
   }
 }

@@ -1,19 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliDecompressSync } from 'node:zlib';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { config } from '../../config.js';
 import { AppError } from '../../core/errors.js';
 import { chromiumProxyArgs } from '../../core/governance/egress-proxy.js';
 import type { BrowserLauncher } from '../../ports/browser.js';
+import { launchWithProfile } from '../chromium-profile.js';
 
 /**
- * Flags for a system Chromium. `--disable-quic` keeps every request on TCP so it goes through
- * the egress proxy (an HTTP proxy cannot carry QUIC); background networking, component updates
- * and sync are off so the browser makes no requests of its own.
+ * Flags for a system Chromium: background networking, component updates and sync are off so the
+ * browser makes no requests of its own. `launchWithProfile` adds the no-UDP flags (QUIC, WebRTC,
+ * mDNS) every Gleaner browser gets and merges the feature lists.
  */
 export const LOCAL_CHROMIUM_FLAGS = [
   '--headless=new',
@@ -127,39 +127,6 @@ function configuredChromiumPath(): string | undefined {
 
 const uaArgs = (ua?: string) => (ua ? [`--user-agent=${ua}`] : []);
 
-/** Launch with a fresh user-data-dir that is removed when the browser goes away. */
-async function launchWithProfile(o: {
-  executablePath: string;
-  args: string[];
-  headless: boolean | 'shell';
-  env?: NodeJS.ProcessEnv;
-  timeoutMs?: number;
-}): Promise<Browser> {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'gleaner-chromium-'));
-  try {
-    const browser = await puppeteer.launch({
-      executablePath: o.executablePath,
-      args: o.args,
-      headless: o.headless,
-      userDataDir,
-      env: o.env,
-      timeout: o.timeoutMs ?? 30_000,
-      protocolTimeout: 60_000,
-      defaultViewport: { width: 1280, height: 900 },
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
-    browser.once('disconnected', () => {
-      void rm(userDataDir, { recursive: true, force: true }).catch(() => {});
-    });
-    return browser;
-  } catch (err) {
-    await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
-    throw err;
-  }
-}
-
 /**
  * Unpack the @sparticuz/chromium binary (to the temp dir; reused when already there) and the
  * Amazon Linux 2023 shared libraries it ships (`al2023.tar.br`). The package only unpacks those on
@@ -183,8 +150,7 @@ async function launchSparticuz(
   const s = await sparticuzExecutable();
   const browser = await launchWithProfile({
     executablePath: s.executablePath,
-    args: [...s.args, '--disable-quic', '--disable-background-networking', '--disable-component-update',
-      ...chromiumProxyArgs(opts.proxyUrl), ...uaArgs(opts.userAgent)],
+    args: [...s.args, ...chromiumProxyArgs(opts.proxyUrl), ...uaArgs(opts.userAgent)],
     headless: 'shell',
     env: s.env,
     timeoutMs,

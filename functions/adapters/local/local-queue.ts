@@ -1,41 +1,94 @@
 import { randomUUID } from 'node:crypto';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Table } from '../../ports/table.js';
-import type { DeadLetterHandler, MessageHandler, Queue, QueueMessage, QueueName } from '../../ports/queue.js';
-import { isRetryable } from '../../core/errors.js';
+import type { MessageFor, Queue, QueueName, QueueReceiver, ReceivedRecord } from '../../ports/queue.js';
+import { encodeMessage } from '../../core/queue-messages.js';
 import { log } from '../../core/log.js';
 
-interface Consumer {
-  handler: MessageHandler;
-  onDeadLetter: DeadLetterHandler;
-  maxReceiveCount: number;
-  concurrency: number;
-  active: number;
+/** What the local queue runs: the worker interpreter, exactly as the SQS handler runs it. */
+export interface BatchWorker {
+  process(event: SQSEvent, context: Pick<Context, 'getRemainingTimeInMillis'>, receiver: QueueReceiver): Promise<SQSBatchResponse>;
 }
 
+export interface ConsumeOptions {
+  /** Receives before the queue itself moves a message to the DLQ (SQS redrive). */
+  maxReceiveCount: number;
+  /** Records per invocation (the event source's batch size). */
+  batchSize: number;
+  /** Invocations at once (the event source's MaximumConcurrency): a burst queues behind these. */
+  concurrency: number;
+  /** The function timeout; the interpreter's per-record budget is taken from what remains of it. */
+  timeoutSeconds: number;
+  /** How long a failed record stays hidden when the worker did not set a retry delay. */
+  visibilityTimeoutSeconds?: number;
+}
+
+interface Consumer extends ConsumeOptions {
+  worker: BatchWorker;
+  active: number;
+  /** Most invocations ever running at once, and most visible messages ever waiting for one. */
+  peakActive: number;
+  peakWaiting: number;
+}
+
+/** How a queue's consumer has been loaded (the local counterpart of the SQS and Lambda metrics). */
+export interface ConsumerStats {
+  active: number;
+  waiting: number;
+  peakActive: number;
+  peakWaiting: number;
+}
+
+const pk = (queue: QueueName) => `LQ#${queue}`;
+
 /**
- * In-process queue with SQS semantics that matter here: at-least-once delivery, retries with
- * backoff, a dead-letter step after maxReceiveCount, and durability: every message lives in
- * the table until acknowledged, so unfinished work is delivered again after a restart.
+ * In-process queue with the SQS semantics that matter here, driving the same worker interpreter
+ * as Lambda: batches of records go to `worker.process` with this queue as the receiver, records
+ * reported as processed are deleted, failed ones come back when their visibility (the retry
+ * delay the interpreter set) ends, and dead ones land in `LDLQ#<queue>`. At-least-once and
+ * durable: every message lives in the table until acknowledged, so unfinished work is delivered
+ * again after a restart. At most `concurrency` batches of a queue run at once.
  */
-export class LocalQueue implements Queue {
+export class LocalQueue implements Queue, QueueReceiver {
   private consumers = new Map<QueueName, Consumer>();
   private timers = new Set<NodeJS.Timeout>();
   private ready = new Map<QueueName, string[]>();
+  /** Visibility set by `retryAfter` for a record of the batch in progress. */
+  private retryAt = new Map<string, number>();
+  private pumping = new Set<QueueName>();
   private inflight = 0;
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
   constructor(private readonly table: Table) {}
 
-  async send(queue: QueueName, message: QueueMessage, opts?: { delaySeconds?: number }): Promise<void> {
+  async send<Q extends QueueName>(queue: Q, message: MessageFor<Q>, opts?: { delaySeconds?: number }): Promise<void> {
+    await this.sendRaw(queue, encodeMessage(queue, message), opts);
+  }
+
+  /**
+   * Queue a body as it is, unchecked: what any other producer could put on an SQS queue (an
+   * EventBridge schedule's input, a message sent by hand). The interpreter must cope with it.
+   */
+  async sendRaw(queue: QueueName, body: string, opts?: { delaySeconds?: number }): Promise<void> {
     const id = `${Date.now().toString(36).padStart(9, '0')}-${randomUUID()}`;
     const visibleAt = Date.now() + (opts?.delaySeconds ?? 0) * 1000;
-    await this.table.put({ pk: `LQ#${queue}`, sk: id, body: message, receive_count: 0, visible_at: visibleAt });
+    await this.table.put({ pk: pk(queue), sk: id, body, receive_count: 0, visible_at: visibleAt });
     this.schedule(queue, id, visibleAt);
   }
 
-  consume(queue: QueueName, handler: MessageHandler, opts: { onDeadLetter: DeadLetterHandler; maxReceiveCount: number; concurrency: number }) {
-    this.consumers.set(queue, { handler, ...opts, active: 0 });
+  consume(queue: QueueName, worker: BatchWorker, opts: ConsumeOptions) {
+    this.consumers.set(queue, { worker, ...opts, active: 0, peakActive: 0, peakWaiting: 0 });
+  }
+
+  stats(queue: QueueName): ConsumerStats {
+    const c = this.consumers.get(queue);
+    return { active: c?.active ?? 0, waiting: this.ready.get(queue)?.length ?? 0, peakActive: c?.peakActive ?? 0, peakWaiting: c?.peakWaiting ?? 0 };
+  }
+
+  /** Messages waiting or in progress on a queue (the local ApproximateNumberOfMessages). */
+  async depth(queue: QueueName): Promise<number> {
+    return (await this.table.query({ pk: pk(queue) })).items.length;
   }
 
   /** Load messages left by a previous process (crash or restart) and deliver them again. */
@@ -44,7 +97,7 @@ export class LocalQueue implements Queue {
     for (const queue of this.consumers.keys()) {
       let cursor: string | undefined;
       do {
-        const page = await this.table.query({ pk: `LQ#${queue}`, cursor, limit: 200 });
+        const page = await this.table.query({ pk: pk(queue), cursor, limit: 200 });
         for (const i of page.items) {
           this.schedule(queue, i.sk, Number(i.visible_at ?? 0));
           n++;
@@ -55,6 +108,20 @@ export class LocalQueue implements Queue {
     return n;
   }
 
+  // --- QueueReceiver: called by the interpreter while a batch is in progress -----------------
+
+  async retryAfter(queue: QueueName, record: ReceivedRecord, seconds: number): Promise<void> {
+    const at = Date.now() + seconds * 1000;
+    await this.table.update({ pk: pk(queue), sk: record.receiptHandle }, { set: { visible_at: at } });
+    this.retryAt.set(record.receiptHandle, at);
+  }
+
+  async deadLetter(queue: QueueName, record: ReceivedRecord, reason: string): Promise<void> {
+    await this.table.put({ pk: `LDLQ#${queue}`, sk: record.messageId, body: record.body, error: reason, receive_count: record.receiveCount });
+  }
+
+  // --- delivery ---------------------------------------------------------------------------------
+
   private schedule(queue: QueueName, id: string, visibleAt: number) {
     if (this.stopped) return;
     this.inflight++;
@@ -63,9 +130,22 @@ export class LocalQueue implements Queue {
       const list = this.ready.get(queue) ?? [];
       list.push(id);
       this.ready.set(queue, list);
-      this.pump(queue);
+      this.requestPump(queue);
     }, Math.max(0, visibleAt - Date.now()));
     this.timers.add(t);
+  }
+
+  /**
+   * Pump once the timers due now have all fired, so messages that became visible together are
+   * received together (one batch of up to batchSize, like an SQS poll).
+   */
+  private requestPump(queue: QueueName) {
+    if (this.pumping.has(queue)) return;
+    this.pumping.add(queue);
+    setImmediate(() => {
+      this.pumping.delete(queue);
+      this.pump(queue);
+    });
   }
 
   private pump(queue: QueueName) {
@@ -73,42 +153,66 @@ export class LocalQueue implements Queue {
     const list = this.ready.get(queue);
     if (!c || !list) return;
     while (c.active < c.concurrency && list.length && !this.stopped) {
-      const id = list.shift()!;
+      const ids = list.splice(0, Math.max(1, c.batchSize));
       c.active++;
-      void this.deliver(queue, id, c).finally(() => {
-        c.active--;
-        this.settle();
-        this.pump(queue);
-      });
+      c.peakActive = Math.max(c.peakActive, c.active);
+      void this.invoke(queue, ids, c)
+        .catch((err) => log.error('local queue delivery failed', { queue, err }))
+        .finally(() => {
+          c.active--;
+          for (let i = 0; i < ids.length; i++) this.settle();
+          this.pump(queue);
+        });
     }
+    c.peakWaiting = Math.max(c.peakWaiting, list.length);
   }
 
-  private async deliver(queue: QueueName, id: string, c: Consumer) {
-    const key = { pk: `LQ#${queue}`, sk: id };
-    let item;
-    try {
-      item = await this.table.update(key, { add: { receive_count: 1 }, condition: { expression: 'attribute_exists(pk)' } });
-    } catch {
-      return; // already acknowledged
-    }
-    const receiveCount = Number(item.receive_count);
-    const message = item.body as QueueMessage;
-    try {
-      await c.handler(message, { receiveCount, messageId: id });
-      await this.table.delete(key);
-    } catch (err) {
-      const reason = (err as Error)?.message ?? String(err);
-      if (!isRetryable(err) || receiveCount >= c.maxReceiveCount) {
-        log.warn('message dead-lettered', { queue, id, receiveCount, reason });
-        await this.table.put({ pk: `LDLQ#${queue}`, sk: id, body: message, error: reason, receive_count: receiveCount });
-        await this.table.delete(key);
-        await c.onDeadLetter(message, reason).catch((e) => log.error('dead-letter handler failed', { queue, id, err: e }));
-      } else {
-        const backoff = Math.min(30_000, 500 * 2 ** (receiveCount - 1));
-        const visibleAt = Date.now() + backoff;
-        await this.table.update(key, { set: { visible_at: visibleAt, last_error: reason } }).catch(() => undefined);
-        this.schedule(queue, id, visibleAt);
+  /** One "Lambda invocation": receive the records, run the interpreter, apply its batch response. */
+  private async invoke(queue: QueueName, ids: string[], c: Consumer) {
+    const records: SQSRecord[] = [];
+    for (const id of ids) {
+      const key = { pk: pk(queue), sk: id };
+      let item;
+      try {
+        item = await this.table.update(key, { add: { receive_count: 1 }, condition: { expression: 'attribute_exists(pk)' } });
+      } catch {
+        continue; // already acknowledged
       }
+      const receiveCount = Number(item.receive_count);
+      // Messages before typed queues were stored as objects.
+      const body = typeof item.body === 'string' ? item.body : JSON.stringify(item.body);
+      if (receiveCount > c.maxReceiveCount) {
+        // SQS redrive: a message received too often (a worker that keeps crashing on it) moves to the DLQ unseen.
+        log.warn('message moved to the dead-letter queue after too many receives', { queue, id, receiveCount });
+        await this.deadLetter(queue, { messageId: id, receiptHandle: id, body, receiveCount }, `received ${receiveCount - 1} times without being processed`);
+        await this.table.delete(key);
+        continue;
+      }
+      records.push(sqsRecord(queue, id, body, receiveCount));
+    }
+    if (!records.length) return;
+
+    const deadline = Date.now() + c.timeoutSeconds * 1000;
+    const context = { getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
+    let failed: Set<string>;
+    try {
+      const res = await c.worker.process({ Records: records }, context, this);
+      failed = new Set(res.batchItemFailures.map((f) => f.itemIdentifier));
+    } catch (err) {
+      log.error('worker invocation failed; the whole batch will be retried', { queue, err });
+      failed = new Set(records.map((r) => r.messageId));
+    }
+    for (const r of records) {
+      const key = { pk: pk(queue), sk: r.messageId };
+      const retryAt = this.retryAt.get(r.messageId);
+      this.retryAt.delete(r.messageId);
+      if (!failed.has(r.messageId)) {
+        await this.table.delete(key);
+        continue;
+      }
+      const at = retryAt ?? Date.now() + (c.visibilityTimeoutSeconds ?? c.timeoutSeconds) * 1000;
+      if (retryAt === undefined) await this.table.update(key, { set: { visible_at: at } }).catch(() => undefined);
+      this.schedule(queue, r.messageId, at);
     }
   }
 
@@ -127,4 +231,20 @@ export class LocalQueue implements Queue {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
   }
+}
+
+/** The SQS event record Lambda would receive for a local message. */
+function sqsRecord(queue: QueueName, id: string, body: string, receiveCount: number): SQSRecord {
+  const now = String(Date.now());
+  return {
+    messageId: id,
+    receiptHandle: id,
+    body,
+    attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: now, SenderId: 'local', ApproximateFirstReceiveTimestamp: now },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:local:000000000000:gleaner-${queue}`,
+    awsRegion: 'local',
+  };
 }

@@ -1,6 +1,6 @@
 import type { Table } from '../../ports/table.js';
 import type { Queue } from '../../ports/queue.js';
-import type { Scheduler } from '../../ports/scheduler.js';
+import type { Scheduler, SchedulePayload } from '../../ports/scheduler.js';
 import { nextRun } from '../../core/jobs/cron.js';
 import { log } from '../../core/log.js';
 
@@ -15,7 +15,7 @@ export class LocalScheduler implements Scheduler {
   private stopped = false;
   constructor(private readonly table: Table, private readonly queue: Queue, private readonly now = () => new Date()) {}
 
-  async upsert(name: string, cron: string, payload: Record<string, unknown>, enabled: boolean): Promise<void> {
+  async upsert(name: string, cron: string, payload: SchedulePayload, enabled: boolean): Promise<void> {
     await this.table.put({ pk: 'LSCHED', sk: name, cron, payload, enabled });
     this.arm(name, cron, payload, enabled);
   }
@@ -31,7 +31,7 @@ export class LocalScheduler implements Scheduler {
     do {
       const p = await this.table.query({ pk: 'LSCHED', cursor, limit: 200 });
       for (const i of p.items) {
-        this.arm(i.sk, String(i.cron), i.payload as Record<string, unknown>, Boolean(i.enabled));
+        this.arm(i.sk, String(i.cron), i.payload as SchedulePayload, Boolean(i.enabled));
         n++;
       }
       cursor = p.cursor ?? undefined;
@@ -50,7 +50,7 @@ export class LocalScheduler implements Scheduler {
     this.timers.delete(name);
   }
 
-  private arm(name: string, cron: string, payload: Record<string, unknown>, enabled: boolean) {
+  private arm(name: string, cron: string, payload: SchedulePayload, enabled: boolean) {
     this.disarm(name);
     if (!enabled || this.stopped) return;
     const at = nextRun(cron, this.now());

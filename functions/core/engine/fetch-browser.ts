@@ -27,6 +27,25 @@ export interface RenderProfile {
   color_scheme: 'light' | 'dark';
 }
 
+/**
+ * Runs before any page script in every document of every tab (iframes included, the initial
+ * `about:blank` of a scripted iframe too): removes the APIs that send UDP, which an HTTP egress
+ * proxy cannot carry or vet (WebRTC ICE/STUN/TURN, WebTransport over QUIC), and `window.open`, whose
+ * popups would be tabs the session does not track. The launchers' flags and profile already keep
+ * Chromium from gathering any UDP candidate; this keeps a page from even trying on a binary that
+ * ignored them.
+ */
+export const NO_UDP_APIS_SCRIPT = `(() => {
+  const names = ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'RTCIceCandidate', 'RTCIceTransport',
+    'RTCDtlsTransport', 'RTCSctpTransport', 'RTCRtpSender', 'RTCRtpReceiver', 'RTCRtpTransceiver', 'RTCSessionDescription',
+    'RTCCertificate', 'WebTransport', 'WebTransportError', 'WebTransportBidirectionalStream', 'WebTransportDatagramDuplexStream'];
+  for (const n of names) {
+    try { delete globalThis[n]; } catch (e) {}
+    try { Object.defineProperty(globalThis, n, { value: undefined, writable: false, configurable: false }); } catch (e) {}
+  }
+  try { Object.defineProperty(globalThis, 'open', { value: () => null, writable: false, configurable: false }); } catch (e) {}
+})();`;
+
 /** Chromium's own error page: the navigation failed (blocked tunnel, refused connection, ...). */
 const isErrorPage = (url: string) => url.startsWith('chrome-error://');
 
@@ -75,6 +94,7 @@ export class BrowserSession {
     const page = await this.browser.newPage();
     this.pages.add(page);
     page.once('close', () => this.pages.delete(page));
+    await page.evaluateOnNewDocument(NO_UDP_APIS_SCRIPT);
     page.setDefaultNavigationTimeout(this.timeoutMs);
     page.setDefaultTimeout(this.timeoutMs);
     const p = this.profile;

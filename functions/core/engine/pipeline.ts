@@ -112,7 +112,12 @@ export function createEngine(deps: EngineDeps): Engine {
 
   const log = (e: Omit<RawLogEntry, 'ts'>) => deps.log?.({ ts: now(), ...e });
 
+  let closed = false;
+  let closing: Promise<void> | undefined;
   const browserSession = (): Promise<BrowserSession> => {
+    // After close (run ended, timed out, cancelled) a late step must not start a new browser
+    // that nothing would close.
+    if (closed) return Promise.reject(new AppError(503, 'browser_unavailable', 'The run has ended; its browser is closed'));
     session ??= deps.browser().then(
       (s) => (started = s),
       (err) => {
@@ -357,10 +362,16 @@ export function createEngine(deps: EngineDeps): Engine {
       const ctx: PageContext = { url: requestedUrl, opts: { engine: 'browser' }, formats: new Set(), crawlDelaySeconds: null };
       return accountTab(ctx, page, response, performance.now());
     },
-    async close() {
+    close() {
+      // Every caller (an abort, the run's own finally) awaits the same closing, so nobody goes on
+      // before the browser is really gone.
+      closed = true;
       const s = session;
       session = undefined;
-      if (s) await (await s.catch(() => undefined))?.close();
+      closing ??= (async () => {
+        if (s) await (await s.catch(() => undefined))?.close();
+      })();
+      return closing;
     },
   };
 }

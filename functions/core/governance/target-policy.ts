@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { z } from 'zod';
 import { targetNotAuthorized } from '../errors.js';
 import { isIpLiteral } from './ip-classifier.js';
 
@@ -54,3 +55,34 @@ export function checkTargetPolicy(policy: TargetPolicy, url: string | URL): void
     throw targetNotAuthorized(`Target host ${host} is not in this tenant's allowlist`);
   }
 }
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
+
+/**
+ * Is this already-normalised entry something a host can match: a DNS name of at least two labels
+ * (`example.com`, not `.`, `com.` or `a..b`), an IPv4 literal or a bracketed IPv6 literal?
+ */
+export function isPolicyDomain(d: string): boolean {
+  if (!d || d.length > 253) return false;
+  if (d.startsWith('[')) return /^\[[0-9a-f:.]+\]$/.test(d) && isIpLiteral(d.slice(1, -1));
+  if (IPV4.test(d)) return true;
+  const labels = d.split('.');
+  return (labels.length >= 2 || d === 'localhost') && labels.every((l) => LABEL.test(l)) && !/^\d+$/.test(labels.at(-1)!);
+}
+
+/**
+ * One allowlist entry, on write and on read alike: normalised (see {@link normalizeDomain}), then
+ * checked, so what is stored is exactly what will be read back and matched.
+ */
+export const policyDomainSchema = z
+  .string()
+  .max(253)
+  .overwrite(normalizeDomain)
+  .refine(isPolicyDomain, 'expected a domain such as example.com (at least two labels), an IPv4 address or a [IPv6] address');
+
+/** A tenant's target policy as stored and as accepted by the API: duplicates removed. */
+export const targetPolicySchema = z.strictObject({
+  mode: z.enum(['open', 'allowlist']),
+  domains: z.array(policyDomainSchema).max(500).overwrite((ds) => [...new Set(ds)]),
+});

@@ -1,23 +1,14 @@
 import { CronExpressionParser } from 'cron-parser';
-import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { ConditionFailedError } from '../errors.js';
 import { log } from '../log.js';
 import { getJob, startJobRun, type JobRecord } from './jobs.js';
+import { getTenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 
-/**
- * A schedule fire (LocalScheduler adds `scheduled_for`; on AWS the schedule's input template
- * carries `<aws.scheduler.scheduled-time>`). Without it the fire is pinned to the schedule's most
- * recent tick, which is the same for every redelivery of one fire.
- */
-export const jobFireMessage = z.object({
-  kind: z.literal('job.fire'),
-  tenant_id: z.string().min(1),
-  job_id: z.string().min(1),
-  scheduled_for: z.string().datetime({ offset: true }).optional(),
-});
-export type JobFire = z.infer<typeof jobFireMessage>;
+// The jobs queue's messages live with every other queue message (core/queue-messages.ts).
+import type { JobFire } from '../queue-messages.js';
+export { jobFireMessage, type JobFire } from '../queue-messages.js';
 
 /** Most recent fire time at or before `at` (the tick a late delivery belongs to). */
 export function prevRun(expr: string, at: Date): Date {
@@ -31,7 +22,7 @@ const MARKER_TTL_SECONDS = 14 * 86400;
 export type FireOutcome =
   | { kind: 'started'; query_id: string }
   | { kind: 'duplicate'; query_id: string }
-  | { kind: 'skipped'; reason: 'job_not_found' | 'job_paused' };
+  | { kind: 'skipped'; reason: 'job_not_found' | 'job_paused' | 'tenant_not_found' | 'billing_inactive' };
 
 /** Retryable: another delivery of the same fire is starting the run right now. */
 export class FireInFlightError extends Error {
@@ -57,6 +48,14 @@ export async function handleJobFire(d: Deps, m: JobFire): Promise<FireOutcome> {
     return { kind: 'skipped', reason: 'job_not_found' };
   }
   if (job.status !== 'active') return { kind: 'skipped', reason: 'job_paused' };
+  // The API answers 402 while a tenant is past_due or suspended; its schedules obey the same rule.
+  // The schedule itself stays in place, so runs resume with the first fire after billing is active.
+  const tenant = await getTenant(d.table, m.tenant_id);
+  if (!tenant) return { kind: 'skipped', reason: 'tenant_not_found' };
+  if (tenant.billing_status !== 'active') {
+    log.info('schedule fire skipped: billing not active', { tenant_id: m.tenant_id, job_id: m.job_id, billing_status: tenant.billing_status });
+    return { kind: 'skipped', reason: 'billing_inactive' };
+  }
   const now = d.clock.now();
   const at = m.scheduled_for ? new Date(m.scheduled_for) : prevRun(job.schedule, now);
   const marker = keys.record(m.tenant_id, 'JOBFIRE', `${m.job_id}#${at.toISOString()}`);

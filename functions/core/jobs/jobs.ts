@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
 import { AppError, ConditionFailedError, notFound } from '../errors.js';
-import { nextRun, parseCron } from './cron.js';
+import { nextRun, parseCron, toEventBridgeCron } from './cron.js';
 import { querySubmitSchema, submitQuery, listQueries, type QueryRecord } from '../queries/queries.js';
 import { resolveTimeWindow, type TimeWindowInput } from '../queries/time-window.js';
+import { assertQueryFits } from '../queries/query-length-check.js';
 import { checkOutboundUrl, egressGuard, type OutboundChecker } from '../events/egress.js';
 import { SOURCE_NAMES, type SourceName } from '../../config.js';
 import type { Deps } from '../../runtime.js';
@@ -110,7 +111,10 @@ async function checkWebhookUrl(d: Deps, url: string, guard?: OutboundChecker): P
  * exists without a schedule.
  */
 export async function createJob(d: Deps, tenantId: string, input: JobCreate, now: Date): Promise<JobRecord> {
+  // Refused here, in every mode, rather than by the scheduler on AWS (a failing call or a wrong schedule).
+  toEventBridgeCron(input.schedule);
   resolveTimeWindow(input.time_window as TimeWindowInput | undefined, now);
+  assertQueryFits(input, now);
   const webhook = input.webhook_url ? await checkWebhookUrl(d, input.webhook_url) : null;
   const jobId = newId('job');
   const job: JobRecord = {
@@ -168,6 +172,7 @@ export async function listJobs(table: Table, tenantId: string, q: { limit: numbe
  * that still arrives for a paused job is ignored by the worker.
  */
 export async function updateJob(d: Deps, tenantId: string, jobId: string, patch: JobUpdate, now: Date): Promise<JobRecord> {
+  if (patch.schedule !== undefined) toEventBridgeCron(patch.schedule);
   const set: Record<string, unknown> = { updated_at: now.toISOString() };
   if (patch.status !== undefined) set.status = patch.status;
   if (patch.schedule !== undefined) set.schedule = patch.schedule;

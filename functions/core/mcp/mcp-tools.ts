@@ -61,7 +61,7 @@ export function buildMcpServer(c: McpCaller): McpServer {
   });
   tool('list_scrapers', 'scrapers:read', 'List scrapers with their input JSON Schema.', {}, async () => listScrapers(c.deps.table, t));
   tool('start_run', 'runs:write', 'Start a run of a scraper with an input object.', { scraper_id: z.string(), input: z.record(z.string(), z.unknown()) }, async (a) =>
-    publicRun(await createRun(c.deps, c.guard, c.tenant, runCreateSchema.parse(a), now())));
+    publicRun(await createRun(c.deps, c.guard, c.tenant, runCreateSchema.parse(a), now(), c.scopes)));
   tool('get_run', 'runs:read', 'Get a run; wait_seconds (0-25) long-polls until it finishes.', { run_id: z.string(), wait_seconds: z.number().int().min(0).max(25).optional() }, async (a) =>
     publicRun(a.wait_seconds ? await waitForRun(c.deps, t, a.run_id, a.wait_seconds) : await getRun(c.deps, t, a.run_id)));
   tool('get_run_results', 'runs:read', 'Items of a run in scrape order (cursor pages).', { run_id: z.string(), limit: z.number().int().min(1).max(200).optional(), cursor: z.string().optional() }, async (a) =>

@@ -6,6 +6,7 @@ import { SOURCE_NAMES, type SourceName } from '../../config.js';
 import { timeWindowSchema, resolveTimeWindow, type TimeWindowInput } from './time-window.js';
 import type { QueryPage, Table } from '../../ports/table.js';
 import type { Queue } from '../../ports/queue.js';
+import { assertQueryFits } from './query-length-check.js';
 
 /** POST /v1/queries body (API.md "Queries surface"). */
 export const querySubmitSchema = z.strictObject({
@@ -66,6 +67,8 @@ export async function submitQuery(
 ): Promise<QueryRecord> {
   // Validate the window against "now" early (since < until, bounded) so the 400 comes at submit time.
   resolveTimeWindow(input.time_window as TimeWindowInput | undefined, now);
+  // Job runs were checked when the job was saved; their window moves with each run.
+  if (!opts.jobId) assertQueryFits(input, now);
   const q: QueryRecord = {
     query_id: newId('qry'),
     tenant_id: tenantId,

@@ -4,6 +4,7 @@ import { summarize } from './summary.js';
 import { runSources } from '../sources/run-sources.js';
 import { connectors } from '../sources/registry.js';
 import { getSourceCredentials } from '../sources/credentials.js';
+import { tableLedger } from '../sources/source-ledger.js';
 import { putResultFile, resultKeyFor } from '../storage/result-files.js';
 import { addUsage } from '../limits/usage.js';
 import type { Planner } from './planner.js';
@@ -43,6 +44,9 @@ export async function runQuery(r: RunQueryDeps, tenantId: string, queryId: strin
     fetch: r.fetch,
     timeoutMs: r.sourceTimeoutMs,
     signal,
+    tenantId,
+    ledger: tableLedger(table, tenantId),
+    graphApiVersion: config.graphApiVersion,
   });
   const answered = Object.values(outcome.by_source).some((s) => s.status === 'ok');
   const finishedAt = clock.now().toISOString();

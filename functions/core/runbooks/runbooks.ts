@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
-import { notFound } from '../errors.js';
-import { runbookStepsSchema } from '../scrapers/runbook-schema.js';
+import { forbidden, notFound } from '../errors.js';
+import { runbookReferences, runbookStepsSchema, type RunbookStep } from '../scrapers/runbook-schema.js';
 import type { QueryPage, Table } from '../../ports/table.js';
 
 export const runbookBodySchema = z.strictObject({
@@ -25,6 +25,19 @@ const strip = (i: Record<string, unknown>): RunbookRecord => {
   const { pk: _p, sk: _s, tenant_id: _t, ...rest } = i;
   return runbookRecordSchema.parse(rest);
 };
+
+/** The scope that lets a key use tenant secrets in runbooks (routes.ts SCOPES). */
+export const SECRETS_SCOPE = 'secrets:use';
+
+/**
+ * 403 unless the caller may use tenant secrets, when the steps fill one. Checked on runbook
+ * create, update and test, and on runs of a runbook (the route's own scope is checked first).
+ */
+export function assertSecretsScope(scopes: readonly string[], steps: RunbookStep[] | { secrets?: string[] }): void {
+  const secrets = Array.isArray(steps) ? runbookReferences(steps).secrets : (steps.secrets ?? []);
+  if (secrets.length === 0 || scopes.includes('*') || scopes.includes(SECRETS_SCOPE)) return;
+  throw forbidden(SECRETS_SCOPE);
+}
 
 export async function createRunbook(table: Table, tenantId: string, body: RunbookBody, now: Date): Promise<RunbookRecord> {
   const rec: RunbookRecord = { id: newId('rbk'), ...body, created_at: now.toISOString(), updated_at: now.toISOString() };

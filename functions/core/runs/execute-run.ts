@@ -12,6 +12,8 @@ import { ItemWriter } from './run-items.js';
 import { RawLogWriter } from './raw-log.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
 import { resolveTenantSecret } from './tenant-secrets.js';
+import { shutdownSignal } from './shutdown.js';
+import { SecretRedactor } from '../scrapers/secret-redactor.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { RobotsPolicy } from '../governance/robots.js';
 import type { BrowserSession, RenderProfile } from '../engine/fetch-browser.js';
@@ -32,6 +34,19 @@ export interface RunWorkerDeps {
 
 const PROGRESS_EVERY_MS = 500;
 const CANCEL_POLL_MS = 1000;
+/** After the run's signal is aborted, how long the scraper gets to return before it is abandoned. */
+export const STOP_GRACE_MS = 5_000;
+
+/** Why a run's signal was aborted. */
+type AbortCause = 'cancelled' | 'max_runtime' | 'shutdown';
+
+/** The service is shutting down: the run stays `running` and its message is retried by the next process. */
+class ShuttingDown extends Error {
+  constructor() {
+    super('The service shut down during the run; it is re-run on the next start');
+    this.name = 'ShuttingDown';
+  }
+}
 
 /**
  * Run one scrape run: claim it (a new attempt), build its engine, run the scraper with limits
@@ -62,7 +77,9 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
 
   const tenant = await requireTenant(d.table, tenantId);
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
-  const scraper = await findScraper(d.table, tenantId, run.scraper_id, tenant.target_policy, (name) => resolveTenantSecret(d, tenantId, name));
+  // Secret values a runbook fills are masked wherever the run writes: items, step errors, raw log.
+  const redactor = new SecretRedactor();
+  const scraper = await findScraper(d.table, tenantId, run.scraper_id, tenant.target_policy, (name) => resolveTenantSecret(d, tenantId, name), redactor);
   const profile = await resolveProfile(d.table, tenantId, run.browser_profile ?? undefined);
   const rawLog = new RawLogWriter(d.table, d.blobs, tenantId, runId, attempt);
   const engines: Record<string, number> = {};
@@ -75,7 +92,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
     challengePolicy: on_challenge,
     userAgent: d.config.userAgent,
     log: (e) => {
-      rawLog.add(e);
+      rawLog.add(redactor.active ? { ...e, url: redactor.text(e.url), reason: e.reason == null ? e.reason : redactor.text(e.reason) } : e);
       if (e.engine && e.decision === 'fetched') engines[e.engine] = (engines[e.engine] ?? 0) + 1;
     },
     onChallenge: (c) => {
@@ -86,8 +103,33 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
     },
   });
 
-  // Limits and cancellation, checked by the scraper between pages.
+  // The run's own signal, aborted by whichever comes first: its max_runtime, a cancel request
+  // (polled every second, not only between pages), the worker's deadline, or shutdown. On abort
+  // the browser is closed at once, so a runbook stuck in a long wait ends within seconds.
+  const runStop = new AbortController();
+  let abortCause: AbortCause | null = null;
+  const abort = (cause: AbortCause) => {
+    if (runStop.signal.aborted) return;
+    abortCause = cause;
+    runStop.abort(new Error(cause));
+    void engine.close().catch(() => undefined);
+  };
   const startedAt = Date.now();
+  const runtimeTimer = setTimeout(() => abort('max_runtime'), Math.max(0, run.limits.max_runtime_seconds * 1000));
+  const cancelTimer = setInterval(() => {
+    d.table.get(key, { consistent: true }).then((r) => {
+      if (r?.cancel_requested) abort('cancelled');
+    }).catch(() => undefined);
+  }, CANCEL_POLL_MS);
+  const onWorkerAbort = () => abort('max_runtime');
+  const down = shutdownSignal();
+  const onShutdown = () => abort('shutdown');
+  signal?.addEventListener('abort', onWorkerAbort, { once: true });
+  down.addEventListener('abort', onShutdown, { once: true });
+  if (signal?.aborted) onWorkerAbort();
+  if (down.aborted) onShutdown();
+
+  // Limits and cancellation, checked by the scraper between pages.
   const usage = await getUsage(d.table, tenantId, now());
   const quotaLeft = tenant.limits.monthly_pages == null ? Infinity : tenant.limits.monthly_pages - usage.pages;
   let progress = { pages_done: 0, pages_total: null as number | null };
@@ -113,7 +155,9 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   };
   const shouldStop = () => {
     pollCancel();
-    if (signal?.aborted) stopReason = 'max_runtime';
+    if (abortCause === 'cancelled') stopReason = 'cancelled';
+    else if (abortCause) stopReason = 'max_runtime';
+    else if (signal?.aborted) stopReason = 'max_runtime';
     else if (cancelled) stopReason = 'cancelled';
     else if (Date.now() - startedAt > run.limits.max_runtime_seconds * 1000) stopReason = 'max_runtime';
     else if (Math.max(started, progress.pages_done) >= run.limits.max_pages) stopReason = 'max_pages';
@@ -140,28 +184,52 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
 
   let outcome: ScraperOutcome | undefined;
   let failure: unknown;
+  // Once the run is over (or abandoned), a scraper still unwinding may not add items.
+  let over = false;
   try {
-    outcome = await scraper.run(run.input, {
+    const running = scraper.run(run.input, {
       engine: limited,
-      emit: (item) => items.add(item),
+      emit: async (item) => {
+        if (!over) await items.add(item);
+      },
       shouldStop,
+      signal: runStop.signal,
       progress: (p) => {
         progress = p;
         void persist().catch((err) => log.warn('progress update failed', { err }));
       },
     });
+    running.catch(() => undefined);
+    // A scraper that does not return within the grace after an abort is abandoned: the run ends anyway.
+    const abandoned = new Promise<undefined>((resolve) => {
+      const onStop = () => setTimeout(() => resolve(undefined), STOP_GRACE_MS).unref();
+      if (runStop.signal.aborted) onStop();
+      else runStop.signal.addEventListener('abort', onStop, { once: true });
+    });
+    outcome = await Promise.race([running, abandoned]);
   } catch (e) {
     failure = e;
   } finally {
+    over = true;
+    clearTimeout(runtimeTimer);
+    clearInterval(cancelTimer);
+    signal?.removeEventListener('abort', onWorkerAbort);
+    down.removeEventListener('abort', onShutdown);
     await engine.close().catch(() => undefined);
     await items.flush();
     await rawLog.flush().catch((err) => log.error('raw log flush failed', { err }));
   }
+  // Shutdown: leave the run running; the message stays in the queue and the next process re-runs it.
+  if (abortCause === 'shutdown') throw new ShuttingDown();
   const stats = engine.stats();
   await persist(true);
   const billable = Math.max(0, (outcome?.pages_done ?? progress.pages_done) - stats.challenges);
   await addUsage(d.table, tenantId, 'pages', billable, now());
 
+  // Cancel and time limits win over whatever the interrupted scraper threw (a closed tab, a stopped step).
+  if (abortCause === 'cancelled') return finish(d, await getRun(d, tenantId, runId), 'cancelled', 'cancelled', null, attempt);
+  if (abortCause === 'max_runtime')
+    return finish(d, await getRun(d, tenantId, runId), 'timed_out', 'max_runtime', { code: 'timed_out', message: `The run reached its runtime limit of ${run.limits.max_runtime_seconds} s` }, attempt);
   if (failure) {
     const code = (failure as NodeJS.ErrnoException).code;
     if (code === 'ENOTFOUND' || code === 'ENODATA')
@@ -194,7 +262,7 @@ export async function finish(d: Deps, run: RunRecord, status: RunStatus, stopRea
     throw e;
   }
   await d.queue.send('deliveries', {
-    kind: 'run.completed', tenant_id: run.tenant_id, run_id: run.id, status: updated.status, completed_at: updated.finished_at,
+    kind: 'run.completed', tenant_id: run.tenant_id, run_id: run.id, status: updated.status, completed_at: updated.finished_at ?? d.clock.now().toISOString(),
     webhook_url: updated.webhook_url,
   }).catch((err) => log.error('run.completed event failed', { err, run_id: run.id }));
   return updated;

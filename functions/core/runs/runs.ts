@@ -6,6 +6,7 @@ import { checkOutboundUrl } from '../events/egress.js';
 import { checkTargetPolicy } from '../governance/target-policy.js';
 import { assertQuota } from '../limits/usage.js';
 import { findScraper } from './scraper-catalog.js';
+import { assertSecretsScope } from '../runbooks/runbooks.js';
 import { resolveProfile } from '../profiles/browser-profiles.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
@@ -66,11 +67,13 @@ export async function checkTargets(guard: EgressGuard, tenant: Tenant, urls: str
  * Validate and accept a run: the scraper exists, its input passes the scraper's own schema,
  * its targets are allowed, the tenant has page quota; then store it queued and enqueue it.
  */
-export async function createRun(d: Deps, guard: EgressGuard, tenant: Tenant, body: RunCreate, now: Date): Promise<RunRecord> {
+export async function createRun(d: Deps, guard: EgressGuard, tenant: Tenant, body: RunCreate, now: Date, scopes: readonly string[]): Promise<RunRecord> {
   const scraper = await findScraper(d.table, tenant.tenant_id, body.scraper_id, tenant.target_policy).catch((e) => {
     if (e.code === 'not_found') throw badRequest(`Unknown scraper_id ${body.scraper_id}; GET /v1/scrapers lists them`, [{ path: 'body.scraper_id', message: 'unknown scraper' }]);
     throw e;
   });
+  // A runbook that fills a tenant secret runs only for callers holding secrets:use.
+  assertSecretsScope(scopes, scraper);
   const parsed = scraper.inputSchema.safeParse(body.input);
   if (!parsed.success)
     throw badRequest(`The input does not match the ${scraper.scraper_id} scraper's input_schema`, parsed.error.issues.map((i) => ({ path: ['body', 'input', ...i.path.map(String)].join('.'), message: i.message })));

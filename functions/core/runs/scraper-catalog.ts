@@ -4,6 +4,7 @@ import { getRunbook, listRunbooks } from '../runbooks/runbooks.js';
 import { notFound } from '../errors.js';
 import type { TargetPolicy } from '../governance/target-policy.js';
 import type { Table } from '../../ports/table.js';
+import type { SecretRedactor } from '../scrapers/secret-redactor.js';
 
 /**
  * Built-in scrapers plus the tenant's published runbooks. `resolveSecret` is only needed to
@@ -11,15 +12,16 @@ import type { Table } from '../../ports/table.js';
  */
 export async function findScraper(
   table: Table, tenantId: string, scraperId: string, policy: TargetPolicy,
-  resolveSecret: (name: string) => Promise<string> = async () => {
+  resolveSecret: (name: string) => Promise<{ value: string; domains: string[] }> = async () => {
     throw new Error('secrets are resolved only inside a run');
   },
+  redactor?: SecretRedactor,
 ): Promise<Scraper<any>> {
   const builtin = builtinScraper(scraperId);
   if (builtin) return builtin;
   if (/^rbk_[0-9a-z]{26}$/.test(scraperId)) {
     const rb = await getRunbook(table, tenantId, scraperId).catch(() => undefined);
-    if (rb?.published) return runbookScraper(rb, { policy, resolveSecret });
+    if (rb?.published) return runbookScraper(rb, { policy, resolveSecret, redactor });
   }
   throw notFound('Scraper');
 }

@@ -3,6 +3,7 @@ import { badRequest } from '../errors.js';
 import type { TargetPolicy } from '../governance/target-policy.js';
 import { executeRunbook } from './runbook.js';
 import { runbookReferences, type RunbookStep } from './runbook-schema.js';
+import type { SecretRedactor } from './secret-redactor.js';
 import type { Scraper } from './types.js';
 
 /** The stored runbook fields a scraper needs (API.md: `{ id, name, description, input_schema, steps, published }`). */
@@ -24,9 +25,9 @@ export type RunbookInput = z.infer<typeof scalarInput>;
  */
 export function runbookScraper(
   rb: RunbookDefinition,
-  deps: { policy: TargetPolicy; resolveSecret: (name: string) => Promise<string> },
+  deps: { policy: TargetPolicy; resolveSecret: (name: string) => Promise<{ value: string; domains: string[] }>; redactor?: SecretRedactor },
 ): Scraper<RunbookInput> {
-  const { inputs } = runbookReferences(rb.steps);
+  const { inputs, secrets } = runbookReferences(rb.steps);
   const inputSchema = scalarInput.superRefine((input, ctx) => {
     for (const name of inputs) {
       if (!(name in input)) ctx.addIssue({ code: 'custom', path: [name], message: `input ${name} is required by this runbook` });
@@ -38,6 +39,7 @@ export function runbookScraper(
     description: rb.description,
     engine: 'browser',
     builtin: false,
+    secrets,
     inputSchema,
     input_schema: rb.input_schema,
     async run(input, ctx) {
@@ -46,8 +48,10 @@ export function runbookScraper(
         policy: deps.policy,
         input,
         resolveSecret: deps.resolveSecret,
+        redactor: deps.redactor,
         emit: ctx.emit,
         shouldStop: ctx.shouldStop,
+        signal: ctx.signal,
       });
       ctx.progress({ pages_done: res.pages_done, pages_total: res.pages_done });
       if (res.status === 'failed' && res.error) {

@@ -6,6 +6,7 @@ import type { Engine, NavigationResult } from '../engine/pipeline.js';
 import { absoluteHttpUrl } from '../engine/parse.js';
 import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
+import { SecretRedactor } from './secret-redactor.js';
 import type { ScrapeItem } from './types.js';
 
 export { runbookStepSchema, runbookStepsSchema, runbookReferences, valueRefSchema } from './runbook-schema.js';
@@ -18,12 +19,23 @@ export interface RunbookContext {
   policy: TargetPolicy;
   /** The run's input (`{input: name}` references). */
   input: Record<string, unknown>;
-  /** Resolve a tenant secret by name (decrypts it). Its value never reaches the step log. */
-  resolveSecret: (name: string) => Promise<string>;
+  /**
+   * Resolve a tenant secret by name (decrypts it) with the domains it is bound to. It is filled
+   * only on those domains; its value never reaches items, logs or screenshots.
+   */
+  resolveSecret: (name: string) => Promise<{ value: string; domains: string[] }>;
+  /** Masks secret values in everything the runbook returns (shared with the run's raw log). */
+  redactor?: SecretRedactor;
   /** Called for each item as it is extracted (run results); items are also returned. */
   emit?: (item: ScrapeItem) => Promise<void>;
   /** Checked between steps (cancel, limits). */
   shouldStop?: () => boolean;
+  /**
+   * Aborted when the run must end now (cancel, max_runtime, deadline, shutdown): the step in
+   * progress is abandoned at once (its tab is closed, so whatever it awaited fails fast) and the
+   * runbook ends as `stopped`.
+   */
+  signal?: AbortSignal;
   /** Default per-step timeout in ms (default 30 s). */
   stepTimeoutMs?: number;
 }
@@ -65,6 +77,14 @@ class StepFailure extends Error {
   }
 }
 
+/** The run's signal was aborted: the runbook ends as `stopped`. */
+class RunbookStopped extends Error {
+  readonly code = 'stopped';
+  constructor() {
+    super('The runbook was stopped (cancelled, out of time, or the service is shutting down)');
+  }
+}
+
 /** Ends the runbook at a challenge (status `blocked`) or a robots rule. */
 class StepHalt extends Error {
   constructor(readonly status: 'blocked' | 'failed', readonly code: string, message: string) {
@@ -79,7 +99,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * (goto, navigating clicks, pagination) goes through the engine's governance: target policy,
  * egress proxy, robots, challenge detection (a challenge ends the runbook as `blocked`, never
  * solved). `fill` with a secret is refused unless the page's host is allowlisted in the tenant's
- * target policy, whatever its mode. Stops at the first failing step.
+ * target policy, whatever its mode, and is one of the domains the secret is bound to. After a
+ * secret fill, `screenshot` and `extract` are refused on that page (document); secret values are
+ * masked in items, the step log and error messages. Stops at the first failing step; ends as
+ * `stopped` at once when `signal` aborts.
  *
  * @param steps validated with {@link runbookStepsSchema} (re-validated here)
  */
@@ -93,14 +116,45 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   }
   const result: RunbookResult = { status: 'succeeded', items: [], log: [], screenshots: [], pages_done: 0, error: null };
   const timeout = ctx.stepTimeoutMs ?? 30_000;
+  const signal = ctx.signal;
+  if (signal?.aborted) return { ...result, status: 'stopped' };
   const session = await ctx.engine.browserSession();
   const page = await session.newPage();
+  // One promise that rejects on abort; every step races it, and the tab is closed so the step's
+  // own awaits (navigation, selector waits, locators) reject instead of running to their timeouts.
+  let stopStep: (err: Error) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => (stopStep = reject));
+  stopped.catch(() => {});
+  const onAbort = () => {
+    stopStep(new RunbookStopped());
+    void page.close().catch(() => {});
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
   let lastExtract: Extract<RunbookStep, { action: 'extract' }> | null = null;
   let status = 0;
 
+  const redact = ctx.redactor ?? new SecretRedactor();
+  // The document (CDP loader id) a secret was typed into: screenshot and extract are refused there,
+  // whatever masking could do (a screenshot shows what the field shows; a page can move the value
+  // anywhere in its DOM). A navigation to another document lifts it.
+  let cdp: Awaited<ReturnType<Page['createCDPSession']>> | undefined;
+  const documentId = async (): Promise<string> => {
+    cdp ??= await page.createCDPSession();
+    const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { loaderId: string } } };
+    return tree.frameTree.frame.loaderId;
+  };
+  let secretDocument: string | null = null;
+  const refuseOnSecretPage = async (what: string) => {
+    if (secretDocument && secretDocument === (await documentId())) {
+      throw new StepFailure('secret_on_page', `${what} is refused: a secret was filled on this page; navigate to another page first`);
+    }
+  };
+
   const emit = async (items: Record<string, unknown>[]) => {
-    for (const data of items) {
-      const item: ScrapeItem = { url: page.url(), fetched_at: new Date().toISOString(), status_code: status, data };
+    for (const raw of items) {
+      const data = redact.deep(raw);
+      const item: ScrapeItem = { url: redact.text(page.url()), fetched_at: new Date().toISOString(), status_code: status, data };
       result.items.push(item);
       await ctx.emit?.(item);
     }
@@ -170,10 +224,20 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         `Secrets are filled only on allowlisted domains; ${host} is not in this tenant's target policy allowlist`,
       );
     }
-    return { value: await ctx.resolveSecret(value.secret), shown: `secret:${value.secret}` };
+    const secret = await ctx.resolveSecret(value.secret);
+    if (!isAllowlisted({ mode: 'allowlist', domains: secret.domains }, here)) {
+      throw new StepFailure(
+        'target_not_authorized',
+        `The secret ${value.secret} is bound to ${secret.domains.join(', ') || 'no domain (save it again with domains)'}; it is not filled on ${new URL(here).hostname}`,
+      );
+    }
+    redact.add(secret.value);
+    secretDocument = await documentId();
+    return { value: secret.value, shown: `secret:${value.secret}` };
   };
 
   const extractNow = async (step: Extract<RunbookStep, { action: 'extract' }>) => {
+    await refuseOnSecretPage('extract');
     const $ = load(await page.content());
     const here = page.url();
     const records = step.item_selector
@@ -236,9 +300,10 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         return `${pages} page(s), ${extracted} more item(s)`;
       }
       case 'screenshot': {
+        await refuseOnSecretPage('screenshot');
         const png = (await page.screenshot({ type: 'png', encoding: 'base64', fullPage: step.full_page })) as string;
         const name = step.name ?? `screenshot-${result.screenshots.length + 1}`;
-        result.screenshots.push({ name, url: page.url(), png });
+        result.screenshots.push({ name, url: redact.text(page.url()), png });
         return name;
       }
     }
@@ -246,7 +311,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
 
   try {
     for (const [index, step] of parsed.data.entries()) {
-      if (ctx.shouldStop?.()) {
+      if (ctx.shouldStop?.() || signal?.aborted) {
         result.status = 'stopped';
         break;
       }
@@ -254,28 +319,33 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       const entry: RunbookStepLog = { index, action: step.action, ok: true, ms: 0, url: null };
       result.log.push(entry);
       try {
-        const detail = await run(step);
-        if (detail) entry.detail = detail;
+        const running = run(step);
+        running.catch(() => {}); // abandoned on abort: its rejection (closed tab) is expected
+        const detail = await Promise.race([running, stopped]);
+        if (detail) entry.detail = redact.text(detail);
       } catch (err) {
         entry.ok = false;
         const e = describe(err);
+        e.message = redact.text(e.message);
         entry.error = e;
         result.error = e;
-        result.status = err instanceof StepHalt ? err.status : 'failed';
+        result.status = err instanceof StepHalt ? err.status : signal?.aborted ? 'stopped' : 'failed';
         break;
       } finally {
         entry.ms = Math.round(performance.now() - t0);
-        entry.url = /^https?:/.test(page.url()) ? page.url() : null;
+        entry.url = !page.isClosed() && /^https?:/.test(page.url()) ? redact.text(page.url()) : null;
       }
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await cdp?.detach().catch(() => {});
     await page.close().catch(() => {});
   }
   return result;
 }
 
 function describe(err: unknown): { code: string; message: string } {
-  if (err instanceof StepFailure || err instanceof StepHalt) return { code: err.code, message: err.message };
+  if (err instanceof StepFailure || err instanceof StepHalt || err instanceof RunbookStopped) return { code: err.code, message: err.message };
   if (err instanceof AppError) return { code: err.code, message: err.message };
   const e = err as Error;
   if (e?.name === 'TimeoutError') return { code: 'timeout', message: e.message.split('\n')[0] };

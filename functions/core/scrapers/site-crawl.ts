@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import { normalizeUrl, sameSite } from './normalize-url.js';
-import { patternError, urlFilter } from './url-patterns.js';
+import { patternError, patternsError, urlFilter } from './url-patterns.js';
 import { halted, type Scraper, type ScraperOutcome, type ScraperStop } from './types.js';
 
 const pattern = z
@@ -27,6 +27,9 @@ const inputSchema = z.strictObject({
   engine: engineChoice.default('auto'),
   concurrency: z.int().min(1).max(8).default(4).describe('Pages in flight at once (per-host politeness still applies)'),
   timeout_ms: timeoutMs.optional(),
+}).superRefine((input, ctx) => {
+  const err = patternsError([...input.include, ...input.exclude]);
+  if (err) ctx.addIssue({ code: 'custom', path: ['include'], message: err });
 });
 
 /** Input of {@link siteCrawl}. */
@@ -65,9 +68,16 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
     let stopped: ScraperStop = 'done';
     let fatal: unknown;
 
-    const enqueue = (links: string[], depth: number) => {
+    // Matching is linear (RE2) and capped per link, but a page may hold thousands of links: give
+    // the event loop back every few milliseconds so other requests in this process keep answering.
+    const enqueue = async (links: string[], depth: number) => {
       if (depth > input.max_depth) return;
+      let slice = performance.now();
       for (const link of links) {
+        if (performance.now() - slice > 10) {
+          await new Promise((r) => setImmediate(r));
+          slice = performance.now();
+        }
         const n = normalizeUrl(link);
         if (!n || seen.has(n) || !sameSite(n, start) || !allowed(n)) continue;
         seen.add(n);
@@ -105,7 +115,7 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
         });
         items++;
         // Links are resolved against the final URL; a redirect off-site yields off-site links, filtered here.
-        enqueue(page.links ?? [], entry.depth + 1);
+        await enqueue(page.links ?? [], entry.depth + 1);
       } catch (err) {
         if (entry.depth === 0) fatal ??= err;
         done++;

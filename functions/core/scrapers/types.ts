@@ -24,6 +24,12 @@ export interface ScraperContext {
   emit(item: ScrapeItem): Promise<void>;
   /** True once the run was cancelled or hit a limit (time, quota). Checked between pages. */
   shouldStop(): boolean;
+  /**
+   * Aborted when the run must end now (cancel, max_runtime, the worker's deadline, shutdown):
+   * long steps (browser waits) listen to it instead of waiting for their own timeouts. The run's
+   * browser is closed right after, so anything still pending on it fails fast.
+   */
+  signal?: AbortSignal;
   progress(p: ScraperProgress): void;
 }
 
@@ -49,6 +55,8 @@ export interface Scraper<I = unknown> {
   /** The same schema as JSON Schema, for the API and the console. */
   input_schema: Record<string, unknown>;
   builtin: boolean;
+  /** Names of the tenant secrets it fills (runbooks): running it needs the `secrets:use` scope. */
+  secrets?: string[];
   run(input: I, ctx: ScraperContext): Promise<ScraperOutcome>;
 }
 

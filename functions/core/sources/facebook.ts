@@ -9,7 +9,7 @@ import {
   requireCredential,
   toIso,
 } from './http-json.js';
-import { GRAPH_API_VERSION, GraphApiError, graphGet, graphNextUrl, type GraphFixHints, type GraphPaging } from './graph-api.js';
+import { graphGet, graphNextUrl, graphVersion, type GraphFixHints, type GraphPaging } from './graph-api.js';
 import { byNewest, matchesPlanText } from './plan-text.js';
 
 /**
@@ -70,17 +70,18 @@ function unixSeconds(iso: string): number | undefined {
 }
 
 function graphUrl(ctx: ConnectorContext, path: string, query: Record<string, string | number | undefined>): string {
-  return joinUrl(ctx.baseUrl, `/${GRAPH_API_VERSION}${path}`, query);
+  return joinUrl(ctx.baseUrl, `/${graphVersion(ctx)}${path}`, query);
 }
 
 /** Pages managed by the token's user (GET /me/accounts), with their Page tokens. */
 async function listManagedPages(ctx: ConnectorContext, token: string): Promise<FbPage[]> {
   const pages: FbPage[] = [];
   let url: string | undefined = graphUrl(ctx, '/me/accounts', { fields: 'id,name,access_token', limit: 100, access_token: token });
+  const seen = new Set<string>();
   for (let i = 0; url && i < 10 && pages.length < MAX_MANAGED_PAGES; i++) {
     const body: GraphList<FbPage> = await graphGet<GraphList<FbPage>>(ctx, SOURCE, url, FB_HINTS, 'page list');
-    for (const p of body.data ?? []) if (p && typeof p.id === 'string') pages.push(p);
-    url = graphNextUrl(url, body.paging);
+    for (const p of body.data ?? []) if (p && typeof p.id === 'string' && !pages.some((x) => x.id === p.id)) pages.push(p);
+    url = graphNextUrl(url, body.paging, seen);
   }
   return pages.slice(0, MAX_MANAGED_PAGES);
 }
@@ -116,6 +117,7 @@ async function pagePosts(ctx: ConnectorContext, page: FbPage, token: string, wan
     limit: PAGE_SIZE,
     access_token: token,
   });
+  const seen = new Set<string>();
   for (let i = 0; url && i < MAX_PAGES_PER_FEED && out.length < want; i++) {
     const body: GraphList<FbPost> = await graphGet<GraphList<FbPost>>(ctx, SOURCE, url, FB_HINTS, `posts of Page ${page.id}`);
     const data = body.data ?? [];
@@ -128,8 +130,8 @@ async function pagePosts(ctx: ConnectorContext, page: FbPage, token: string, wan
       out.push(item);
       if (out.length >= want) break;
     }
-    if (!data.length) break;
-    url = graphNextUrl(url, body.paging);
+    // An empty page is not the end while Graph still sends `next` (filtered pages can be empty).
+    url = graphNextUrl(url, body.paging, seen);
   }
   return out;
 }
@@ -149,6 +151,11 @@ export const facebookConnector: Connector = {
         'Graph API access token: a long-lived User token of someone who manages the Pages (pages_show_list, pages_read_engagement, pages_read_user_content), or a Page token when page_ids names that one Page.',
     },
     {
+      name: 'app_secret',
+      required: false,
+      description: 'Optional App Secret of the Meta app; when set, every call carries appsecret_proof (needed when the app has "Require App Secret" on).',
+    },
+    {
       name: 'page_ids',
       required: false,
       description:
@@ -156,11 +163,11 @@ export const facebookConnector: Connector = {
     },
   ],
   accessNotes:
-    'Reads posts of the Facebook Pages the tenant manages through the Graph API (v21.0) with the tenant\'s own token; Facebook has no public post search. ' +
+    'Reads posts of the Facebook Pages the tenant manages through the Graph API (version set per deployment, default the newest stable) with the tenant\'s own token; Facebook has no public post search. ' +
     'Create a Meta app (type Business), add Facebook Login for Business, and generate a User token with pages_show_list, pages_read_engagement and pages_read_user_content for an account with a role on the Pages; exchange it for a long-lived token (60 days) or use a System User token, then store it with PUT /dashboard/api/sources/facebook {"access_token":"…","page_ids":"optional,comma,list"}. ' +
     'Without page_ids, Pages come from GET /me/accounts and each is read with its own Page token; with page_ids, the Page tokens from /me/accounts are used when available, else the stored token. ' +
     'The time window is filtered by the API (since/until); keywords, phrases, hashtags, mentions and exclusions are matched here on the post message (all keywords, or any hashtag/mention, none of the exclusions). ' +
-    'Metrics: reactions, comments and shares. Graph API rate limits (error codes 4, 17, 32, 613) are retried briefly, then reported as rate limited.',
+    'Metrics: reactions, comments and shares. Graph API rate limits (codes 4, 17, 32, 613) and temporary errors (1, 2, 341, is_transient) are retried within the query\'s retry budget; requests slow down as the usage headers approach 100%.',
 
   async search(ctx: ConnectorContext): Promise<SourceItem[]> {
     const token = requireCredential(ctx, SOURCE, 'access_token');
@@ -182,7 +189,7 @@ export const facebookConnector: Connector = {
       try {
         managed = await listManagedPages(ctx, token);
       } catch (err) {
-        if (!(err instanceof GraphApiError) || err.kind !== 'other') throw err;
+        if (!(err instanceof SourceError) || (err.kind !== 'other' && err.kind !== 'invalid_query')) throw err;
       }
       const byId = new Map(managed.map((p) => [p.id, p]));
       pages = wanted.map((id) => {

@@ -1,5 +1,6 @@
 import type { SourceName } from '../../config.js';
 import { SourceError, type ConnectorContext, type QueryPlan, type SourceItem } from './types.js';
+import { DEFAULT_RETRY_LIMITS, RetryBudget, decide, verdictMessage, type Verdict } from './retry-policy.js';
 
 /**
  * Shared plumbing for source connectors: one JSON request function with bounded, polite retries
@@ -29,16 +30,24 @@ export interface GetJsonOptions {
    * Always pass it from a connector.
    */
   source?: SourceName | string;
-  /** Total attempts for 429/5xx/network errors, including the first. Default 3. */
+  /** Total attempts for temporary failures, including the first. Default {@link DEFAULT_MAX_ATTEMPTS}. */
   maxAttempts?: number;
-  /** Longest single wait honoured before retrying, in seconds. Default 30. A longer Retry-After is not waited for: the call fails at once with SourceError('… rate limited …', retryAfter). */
+  /** Longest single wait honoured before retrying, in seconds. Default 30. A longer wait is not waited for: the call fails at once. */
   maxWaitSeconds?: number;
   /**
-   * Connector-specific error mapping, tried first for every non-2xx response. Return a SourceError
-   * to throw it (it is not retried unless you return undefined), or undefined for the default
-   * handling. Example: YouTube answers an invalid key with 400 reason `keyInvalid`.
+   * The platform's classifier, tried first for every non-2xx answer: turns status, body and headers
+   * into a {@link Verdict} (credentials, permission, quota, rate, invalid query, platform down) using
+   * the platform's documented error codes and wait headers. Undefined → the generic classification
+   * ({@link defaultVerdict}). The shared policy ({@link decide}) then retries or stops.
+   */
+  classify?: (status: number, body: unknown, headers: Headers, now: number) => Verdict | undefined;
+  /**
+   * Connector-specific error override, tried before `classify`: return a SourceError to throw it as
+   * is (not retried), or undefined to classify.
    */
   mapError?: (status: number, body: unknown, response: Response) => SourceError | undefined;
+  /** Called with every 2xx response before its body is read (e.g. to read usage headers). */
+  onResponse?: (response: Response) => void;
   /** Human label of the call for error messages (e.g. "token request"). */
   what?: string;
   /**
@@ -49,22 +58,46 @@ export interface GetJsonOptions {
 }
 
 /** Default total attempts of {@link getJson}. */
-export const DEFAULT_MAX_ATTEMPTS = 3;
+export const DEFAULT_MAX_ATTEMPTS = DEFAULT_RETRY_LIMITS.maxAttempts;
 /** Default cap of one wait, in seconds. */
-export const DEFAULT_MAX_WAIT_SECONDS = 30;
+export const DEFAULT_MAX_WAIT_SECONDS = DEFAULT_RETRY_LIMITS.maxWaitMs / 1000;
 
 /**
- * Calls `ctx.fetch(url, init)` and returns the parsed JSON body.
+ * The generic classification of a non-2xx answer, used when a platform's classifier has nothing
+ * more specific: 429 → rate (wait from Retry-After or a rate-limit reset header), 5xx → platform
+ * down (backoff only), 401 → credentials, 403 → permission, 400/422 → invalid query.
+ */
+export function defaultVerdict(status: number, body: unknown, headers: Headers, now: number): Verdict {
+  const detail = platformErrorMessage(body);
+  if (status === 429) {
+    return { kind: 'rate', temporary: true, detail, waitSeconds: parseRetryAfter(headers.get('retry-after'), now) ?? parseRateLimitReset(headers, now) };
+  }
+  if (status >= 500) return { kind: 'platform_down', temporary: true, detail };
+  if (status === 401) return { kind: 'credentials', temporary: false, detail };
+  if (status === 403) return { kind: 'permission', temporary: false, detail };
+  if (status === 400 || status === 422) return { kind: 'invalid_query', temporary: false, detail };
+  return { kind: 'other', temporary: false, detail };
+}
+
+/** The SourceError for a final verdict. */
+export function verdictError(source: string, status: number | string, v: Verdict, now: number, what = ''): SourceError {
+  return new SourceError(verdictMessage(source, status, v, now, what), v.kind === 'rate' && v.waitSeconds !== undefined ? Math.ceil(v.waitSeconds) : undefined, v.temporary, {
+    kind: v.kind,
+    status: typeof status === 'number' ? status : undefined,
+    resetsAt: v.quota?.resetsAt,
+  });
+}
+
+/**
+ * Calls `ctx.fetch(url, init)` and returns the parsed JSON body, applying the shared retry policy
+ * (retry-policy.ts) to every failure:
  *
  * - 2xx: returns the body parsed as JSON (`{}` for an empty body).
- * - 429 / 5xx / network error: retried up to `maxAttempts` (default 3) times, waiting via `ctx.sleep`
- *   for the `Retry-After` header (seconds or HTTP date), else an `x-rate-limit-reset`/`x-ratelimit-reset`
- *   style header, else a short exponential backoff (1 s, 2 s, …). A wait longer than `maxWaitSeconds`
- *   (default 30) is not honoured: the call fails right away.
- * - final 429 → `SourceError('<source> rate limited …', retryAfterSeconds, true)`.
- * - final 5xx → `SourceError('<source> API error (503): …', undefined, true)`.
- * - 401/403 → `SourceError('<source> rejected the credentials (401): …; update them with PUT /dashboard/api/sources/<source>')`.
- * - other 4xx → `SourceError('<source> API error (400): <platform message>')`.
+ * - non-2xx: classified by `opts.classify` (the platform's documented codes and headers), else
+ *   {@link defaultVerdict}; temporary failures are retried through {@link decide} (waits from the
+ *   platform's headers for rate limits, capped exponential backoff with jitter for 5xx and network
+ *   errors, all taken from `ctx.retryBudget`); final ones throw a SourceError whose message says
+ *   which kind it is (credentials, permission, quota + reset time, rate, invalid query, platform down).
  *
  * `ctx.signal` is passed to fetch (unless `init.signal` is given) and checked between attempts; an abort
  * surfaces as the signal's reason (an AbortError/TimeoutError), never wrapped, so callers can tell a timeout.
@@ -77,8 +110,14 @@ export async function getJson<T>(
   opts: GetJsonOptions = {},
 ): Promise<T> {
   const source = opts.source ?? hostOf(url);
-  const maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
-  const maxWait = opts.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
+  const limits = {
+    ...DEFAULT_RETRY_LIMITS,
+    maxAttempts: Math.max(1, opts.maxAttempts ?? DEFAULT_RETRY_LIMITS.maxAttempts),
+    maxWaitMs: (opts.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
+  };
+  const budget = ctx.retryBudget ?? new RetryBudget();
+  const now = () => (ctx.now ?? Date.now)();
+  const random = ctx.random ?? Math.random;
   const what = opts.what ? ` ${opts.what}` : '';
   const headers = new Headers(init?.headers);
   if (!headers.has('accept')) headers.set('accept', 'application/json');
@@ -90,14 +129,15 @@ export async function getJson<T>(
       res = await ctx.fetch(url, { ...init, headers, signal: init?.signal ?? ctx.signal });
     } catch (err) {
       if (ctx.signal.aborted || isAbortError(err)) throw ctx.signal.reason ?? err;
-      if (attempt >= maxAttempts) {
-        throw new SourceError(`${source}${what} unreachable: ${errMessage(err)}`, undefined, true);
-      }
-      await ctx.sleep(backoffMs(attempt));
+      const v: Verdict = { kind: 'platform_down', temporary: true, detail: `unreachable: ${errMessage(err)}` };
+      const d = decide(v, attempt, budget, limits, random);
+      if (!d.retry) throw new SourceError(`${source}${what} unreachable: ${errMessage(err)}`, undefined, true, { kind: 'platform_down' });
+      await ctx.sleep(d.waitMs);
       continue;
     }
 
     if (res.ok) {
+      opts.onResponse?.(res);
       const text = await res.text();
       if (!text.trim()) return {} as T;
       try {
@@ -110,34 +150,12 @@ export async function getJson<T>(
     const body = await readBodySafe(res);
     const mapped = opts.mapError?.(res.status, body, res);
     if (mapped) throw mapped;
-    const platformMsg = platformErrorMessage(body) ?? res.statusText ?? '';
-
-    if (res.status === 429 || res.status >= 500) {
-      const waitS = parseRetryAfter(res.headers.get('retry-after')) ?? parseRateLimitReset(res.headers);
-      const last = attempt >= maxAttempts;
-      if (res.status === 429 && (last || (waitS !== undefined && waitS > maxWait))) {
-        const hint = waitS !== undefined ? `; retry after ${Math.ceil(waitS)} s` : '';
-        throw new SourceError(
-          `${source}${what} rate limited (429)${platformMsg ? `: ${platformMsg}` : ''}${hint}`,
-          waitS !== undefined ? Math.ceil(waitS) : undefined,
-          true,
-        );
-      }
-      if (last || (waitS !== undefined && waitS > maxWait)) {
-        throw new SourceError(
-          `${source}${what} API error (${res.status})${platformMsg ? `: ${platformMsg}` : ''}`,
-          waitS !== undefined ? Math.ceil(waitS) : undefined,
-          true,
-        );
-      }
-      await ctx.sleep(waitS !== undefined ? Math.max(0, Math.ceil(waitS * 1000)) : backoffMs(attempt));
-      continue;
-    }
-
-    if (res.status === 401 || res.status === 403) {
-      throw new SourceError(credentialsRejectedMessage(source, res.status, platformMsg));
-    }
-    throw new SourceError(`${source}${what} API error (${res.status})${platformMsg ? `: ${platformMsg}` : ''}`);
+    const t = now();
+    const v = opts.classify?.(res.status, body, res.headers, t) ?? defaultVerdict(res.status, body, res.headers, t);
+    if (!v.detail && res.statusText) v.detail = res.statusText;
+    const d = decide(v, attempt, budget, limits, random);
+    if (!d.retry) throw verdictError(source, res.status, v, t, what);
+    await ctx.sleep(d.waitMs);
   }
 }
 
@@ -419,10 +437,6 @@ export function finalizeItems(plan: QueryPlan, items: SourceItem[], limit: numbe
 function parseOr(s: string | undefined, fallback: number): number {
   const t = s ? Date.parse(s) : NaN;
   return Number.isNaN(t) ? fallback : t;
-}
-
-function backoffMs(attempt: number): number {
-  return Math.min(DEFAULT_MAX_WAIT_SECONDS * 1000, 1000 * 2 ** (attempt - 1));
 }
 
 function throwIfAborted(signal: AbortSignal): void {

@@ -1,7 +1,7 @@
 import type { Connector, ConnectorContext, SourceItem } from './types.js';
 import { SourceError } from './types.js';
 import {
-  credentialsRejectedMessage,
+  defaultVerdict,
   finalizeItems,
   inPlanWindow,
   getJson,
@@ -13,6 +13,7 @@ import {
   toIso,
 } from './http-json.js';
 import { byNewest, matchesPlanText } from './plan-text.js';
+import type { Verdict } from './retry-policy.js';
 
 /**
  * LinkedIn connector: posts of the organizations (Company Pages) the tenant administers, read through
@@ -54,16 +55,26 @@ export function defaultLinkedInVersion(now: Date = new Date()): string {
   return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
-function mapLinkedInError(status: number, body: unknown): SourceError | undefined {
+/**
+ * LinkedIn API answers (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling,
+ * https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits): 401 → token
+ * (member tokens last 60 days), 403 → permission, 426 or a version complaint → invalid query (the
+ * LinkedIn-Version), 429 without Retry-After → the app's or member's daily limit, which resets at
+ * midnight UTC (quota); 429 with Retry-After → a short throttle (rate).
+ */
+export function classifyLinkedIn(status: number, body: unknown, headers: Headers, now: number): Verdict | undefined {
   const msg = platformErrorMessage(body);
-  if (status === 401) return new SourceError(credentialsRejectedMessage(SOURCE, status, `${msg ? `${msg}. ` : ''}${FIX_TOKEN}`));
-  if (status === 403) return new SourceError(credentialsRejectedMessage(SOURCE, status, `${msg ? `${msg}. ` : ''}${FIX_PERMISSION}`));
+  if (status === 401) return { kind: 'credentials', temporary: false, detail: msg, hint: FIX_TOKEN };
+  if (status === 403) return { kind: 'permission', temporary: false, detail: msg, hint: FIX_PERMISSION };
   if (status === 426 || (status === 400 && /version/i.test(msg ?? ''))) {
-    return new SourceError(
-      `linkedin API error (${status}): ${msg ?? 'unsupported LinkedIn-Version'}; set a currently supported version (YYYYMM) as api_version with PUT /dashboard/api/sources/linkedin`,
-    );
+    return { kind: 'invalid_query', temporary: false, detail: msg ?? 'unsupported LinkedIn-Version', hint: 'set a currently supported version (YYYYMM) as api_version with PUT /dashboard/api/sources/linkedin' };
   }
-  return undefined;
+  // A 429 with Retry-After is a short throttle; without one it is the daily limit.
+  if (status === 429 && !headers.has('retry-after')) {
+    const d = new Date(now);
+    return { kind: 'quota', temporary: false, detail: msg, quota: { name: 'LinkedIn daily API limit (application or member)', resetsAt: new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)) } };
+  }
+  return defaultVerdict(status, body, headers, now);
 }
 
 interface LiCall {
@@ -84,7 +95,7 @@ function liGet<T>(call: LiCall, path: string, query?: Record<string, string | nu
         'x-restli-protocol-version': '2.0.0',
       },
     },
-    { source: SOURCE, mapError: (status, body) => mapLinkedInError(status, body), what },
+    { source: SOURCE, classify: classifyLinkedIn, what },
   );
 }
 

@@ -1,6 +1,10 @@
 import type { QueryPlan, Connector, ConnectorContext, SourceItem } from './types.js';
 import { SourceError } from './types.js';
+import { queryTooLongError } from './query-length.js';
+import { processTokenCache, tokenCacheKey, withToken, type FreshToken } from './token-cache.js';
 import {
+  defaultVerdict,
+  DEFAULT_MAX_WAIT_SECONDS,
   buildSearchText,
   credentialsRejectedMessage,
   finalizeItems,
@@ -19,7 +23,31 @@ import {
 /** Default API host; its token endpoint lives on www.reddit.com. */
 export const REDDIT_DEFAULT_BASE_URL = 'https://oauth.reddit.com';
 const REDDIT_DEFAULT_TOKEN_URL = 'https://www.reddit.com/api/v1/access_token';
-const REQUIRED = ['client_id', 'client_secret'];
+const REQUIRED = ['client_id', 'client_secret', 'app_id', 'username'];
+/** Reddit search `q` is limited to 512 characters (https://www.reddit.com/dev/api#GET_search: "q: a string no longer than 512 characters"). */
+export const REDDIT_MAX_QUERY_LENGTH = 512;
+
+/**
+ * User-Agent per Reddit's API rules (https://github.com/reddit-archive/reddit/wiki/API, "User-Agent"):
+ * `<platform>:<app ID>:<version string> (by /u/<reddit username>)`, naming the tenant's own app and
+ * account, never a shared one.
+ */
+export function redditUserAgent(appId: string, username: string, version = 'v1.0'): string {
+  return `web:${appId}:${version} (by /u/${username.replace(/^\/?u\//, '')})`;
+}
+
+/**
+ * Reddit answers (https://support.reddithelp.com/hc/en-us/articles/16160319875092-Reddit-Data-API-Wiki):
+ * 429 with `X-Ratelimit-Reset` (seconds until the window resets) → rate; 401 → token (refreshed once);
+ * 403 → permission (app not approved, private or quarantined content); 5xx → platform down.
+ */
+export function classifyReddit(status: number, body: unknown, headers: Headers, now: number) {
+  const v = defaultVerdict(status, body, headers, now);
+  if (status === 403) {
+    return { ...v, hint: 'Reddit refused the app: check it is approved for Data API access and that its User-Agent identifies it (app_id, username)' };
+  }
+  return v;
+}
 
 interface RedditPost {
   id: string;
@@ -87,29 +115,41 @@ export function redditTimeFilter(since: string, now: number = Date.now()): 'hour
 export const redditConnector: Connector = {
   name: 'reddit',
   defaultBaseUrl: REDDIT_DEFAULT_BASE_URL,
+  maxQueryLength: REDDIT_MAX_QUERY_LENGTH,
+  searchText: buildRedditQuery,
   credentialFields: [
     { name: 'client_id', required: true, description: 'Client ID of a Reddit app (https://www.reddit.com/prefs/apps, type "script" or "web app").' },
     { name: 'client_secret', required: true, description: 'Secret of that Reddit app.' },
-    { name: 'username', required: false, description: 'Reddit username (script apps: password grant). Without it the client-credentials grant is used.' },
-    { name: 'password', required: false, description: 'Password of that Reddit account (script apps only).' },
-    { name: 'user_agent', required: false, description: 'User-Agent per Reddit API rules, e.g. "web:com.example.gleaner:v1.0 (by /u/you)".' },
+    { name: 'app_id', required: true, description: 'Your app\'s identity for the User-Agent Reddit requires, e.g. "com.example.brandwatch" (User-Agent: web:<app_id>:<version> (by /u/<username>)).' },
+    { name: 'username', required: true, description: 'Reddit username of the app\'s developer, named in the User-Agent; with password, the script app\'s password grant is used.' },
+    { name: 'password', required: false, description: 'Password of that Reddit account (script apps only). Without it the client-credentials grant is used.' },
+    { name: 'app_version', required: false, description: 'Version string of your app in the User-Agent. Default v1.0.' },
   ],
   accessNotes:
     'Needs a Reddit app registered at https://www.reddit.com/prefs/apps ("script" or "web app") and approval for API use under ' +
     "Reddit's Data API terms (commercial use requires an agreement with Reddit). Uses application-only OAuth (client credentials), " +
-    'or the password grant when username/password of the script app owner are given. Add them with ' +
-    'PUT /dashboard/api/sources/reddit {"client_id":"…","client_secret":"…"}.',
+    'or the password grant when the password of the script app owner is given. Requests identify your app as Reddit asks ' +
+    '(User-Agent web:<app_id>:<version> (by /u/<username>)). Tokens are reused until shortly before they expire. Queries longer than 512 characters are refused. Add them with ' +
+    'PUT /dashboard/api/sources/reddit {"client_id":"…","client_secret":"…","app_id":"com.example.yourapp","username":"you"}.',
 
   async search(ctx: ConnectorContext): Promise<SourceItem[]> {
     const clientId = requireCredential(ctx, 'reddit', 'client_id', REQUIRED);
     const clientSecret = requireCredential(ctx, 'reddit', 'client_secret', REQUIRED);
-    const username = optionalCredential(ctx, 'username');
+    const appId = requireCredential(ctx, 'reddit', 'app_id', REQUIRED);
+    const username = requireCredential(ctx, 'reddit', 'username', REQUIRED);
     const password = optionalCredential(ctx, 'password');
-    const userAgent = optionalCredential(ctx, 'user_agent') ?? `web:gleaner:v0.1 (by /u/${username ?? 'gleaner'})`;
+    const userAgent = redditUserAgent(appId, username, optionalCredential(ctx, 'app_version'));
     const q = buildRedditQuery(ctx.plan);
     if (!q) throw noSearchTermsError('reddit');
+    if (q.length > REDDIT_MAX_QUERY_LENGTH) throw queryTooLongError('reddit', q.length, REDDIT_MAX_QUERY_LENGTH);
 
-    const token = await fetchToken(ctx, { clientId, clientSecret, username, password, userAgent });
+    const tokenOpts = {
+      cache: ctx.tokenCache ?? processTokenCache,
+      key: ctx.tenantId ? tokenCacheKey(ctx.tenantId, 'reddit', { clientId, clientSecret, username, password, base: ctx.baseUrl }) : undefined,
+      now: ctx.now ?? Date.now,
+      fetchToken: () => fetchToken(ctx, { clientId, clientSecret, username, password, userAgent }),
+    };
+    let waitBeforeNext = 0;
     const since = Date.parse(ctx.plan.since);
     const t = redditTimeFilter(ctx.plan.since);
 
@@ -127,11 +167,27 @@ export const redditConnector: Connector = {
         raw_json: 1,
         after,
       });
-      const listing = await getJson<RedditListing>(
-        ctx,
-        url,
-        { headers: { authorization: `bearer ${token}`, 'user-agent': userAgent } },
-        { source: 'reddit' },
+      // Reddit's X-Ratelimit-Remaining reached 0: wait for the window (X-Ratelimit-Reset) instead of being refused.
+      // A window longer than one wait is not waited for here: the request goes out and the policy handles a 429.
+      if (waitBeforeNext > 0 && waitBeforeNext <= DEFAULT_MAX_WAIT_SECONDS * 1000 && (!ctx.retryBudget || ctx.retryBudget.take(waitBeforeNext))) {
+        await ctx.sleep(waitBeforeNext);
+      }
+      waitBeforeNext = 0;
+      const listing = await withToken(tokenOpts, (token) =>
+        getJson<RedditListing>(
+          ctx,
+          url,
+          { headers: { authorization: `bearer ${token}`, 'user-agent': userAgent } },
+          {
+            source: 'reddit',
+            classify: classifyReddit,
+            onResponse: (res) => {
+              const remaining = Number(res.headers.get('x-ratelimit-remaining'));
+              const reset = Number(res.headers.get('x-ratelimit-reset'));
+              if (res.headers.has('x-ratelimit-remaining') && remaining < 1 && Number.isFinite(reset)) waitBeforeNext = reset * 1000;
+            },
+          },
+        ),
       );
       const children = listing.data?.children ?? [];
       let reachedOlder = false;
@@ -162,7 +218,7 @@ export const redditConnector: Connector = {
 async function fetchToken(
   ctx: ConnectorContext,
   c: { clientId: string; clientSecret: string; username?: string; password?: string; userAgent: string },
-): Promise<string> {
+): Promise<FreshToken> {
   const grant =
     c.username && c.password
       ? formBody({ grant_type: 'password', username: c.username, password: c.password })
@@ -176,12 +232,12 @@ async function fetchToken(
       body: grant.toString(),
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': c.userAgent },
     },
-    { source: 'reddit', what: 'token request' },
+    { source: 'reddit', what: 'token request', classify: classifyReddit },
   );
   if (!body.access_token) {
     // Reddit answers a wrong username/password with 200 {"error":"invalid_grant"}.
     const why = [body.error, body.error_description].filter(Boolean).join(': ') || 'no access_token in the token response';
-    throw new SourceError(credentialsRejectedMessage('reddit', 'token request', why));
+    throw new SourceError(credentialsRejectedMessage('reddit', 'token request', why), undefined, false, { kind: 'credentials' });
   }
-  return body.access_token;
+  return { token: body.access_token, expiresInSeconds: body.expires_in };
 }

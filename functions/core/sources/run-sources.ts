@@ -2,6 +2,9 @@ import type { SourceName } from '../../config.js';
 import { connectors as defaultConnectors } from './registry.js';
 import { missingCredentialsMessage } from './http-json.js';
 import { SourceError, type Connector, type FetchFn, type QueryPlan, type SourceItem } from './types.js';
+import { DEFAULT_RETRY_BUDGET_MS, RetryBudget } from './retry-policy.js';
+import type { SourceLedger } from './source-ledger.js';
+import type { TokenCache } from './token-cache.js';
 
 /** Outcome of one source in a run (API.md results.by_source, plus timing). */
 export interface SourceRunStatus {
@@ -30,6 +33,20 @@ export interface RunSourcesOptions {
   connectors?: Partial<Record<SourceName, Connector>>;
   /** Aborts every source (e.g. the worker's own deadline). */
   signal?: AbortSignal;
+  /** The tenant: keys the token cache (tenant-isolated). */
+  tenantId?: string;
+  /** The tenant's budgets (YouTube units, Instagram hashtags). */
+  ledger?: SourceLedger;
+  /** Graph API version of the deployment (Facebook, Instagram). */
+  graphApiVersion?: string;
+  /** Total time each source may spend waiting before retries in this query. Default 45 s. */
+  retryBudgetMs?: number;
+  /** Clock (ms) for reset headers and token expiry. Default Date.now. */
+  now?: () => number;
+  /** Jitter source. Default Math.random. */
+  random?: () => number;
+  /** Token cache (default: the process-wide one). */
+  tokenCache?: TokenCache;
 }
 
 export interface RunSourcesResult {
@@ -111,6 +128,14 @@ async function runOne(
         fetch: opts.fetch,
         signal: ac.signal,
         sleep: (ms) => Promise.race([sleep(ms, ac.signal), aborted]),
+        tenantId: opts.tenantId,
+        ledger: opts.ledger,
+        graphApiVersion: opts.graphApiVersion,
+        // Retries of this source in this query share one bounded budget (and never outlast the timeout).
+        retryBudget: new RetryBudget(Math.min(opts.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS, Math.max(0, opts.timeoutMs - 5_000))),
+        now: opts.now,
+        random: opts.random,
+        tokenCache: opts.tokenCache,
       });
     })();
     const raw = await Promise.race([work, aborted]);
@@ -143,7 +168,8 @@ export function mergeItems(items: SourceItem[], limit: number): SourceItem[] {
   for (const it of sorted) {
     if (out.length >= limit) break;
     const idKey = `${it.source}\u0000${it.id}`;
-    const urlKey = normalizeUrl(it.url);
+    // A bare site root ("https://www.instagram.com/") is a fallback, not an item's identity.
+    const urlKey = isSiteRoot(it.url) ? '' : normalizeUrl(it.url);
     if (seenIds.has(idKey) || (urlKey && seenUrls.has(urlKey))) continue;
     seenIds.add(idKey);
     if (urlKey) seenUrls.add(urlKey);
@@ -183,6 +209,15 @@ export function normalizeUrl(url: string): string {
   const path = u.pathname.replace(/\/+$/, '') || '/';
   const port = u.port && !['80', '443'].includes(u.port) ? `:${u.port}` : '';
   return `${host}${port}${path}${query}`;
+}
+
+function isSiteRoot(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return (u.pathname === '/' || u.pathname === '') && !u.search;
+  } catch {
+    return false;
+  }
 }
 
 function describeError(source: string, err: unknown): string {

@@ -1,7 +1,11 @@
 import type { QueryPlan, Connector, ConnectorContext, SourceItem } from './types.js';
 import { SourceError } from './types.js';
+import type { Verdict } from './retry-policy.js';
+import { processTokenCache, tokenCacheKey, withToken, type FreshToken } from './token-cache.js';
 import {
+  defaultVerdict,
   credentialsRejectedMessage,
+  verdictError,
   finalizeItems,
   formBody,
   getJson,
@@ -98,6 +102,38 @@ export function tiktokDateRange(plan: QueryPlan, now: number = Date.now()): { st
   return { start_date: tiktokDate(Math.min(startDay, endDay)), end_date: tiktokDate(endDay) };
 }
 
+/** Next 00:00 UTC, when the Research API's daily quota resets (Research API FAQ: "The daily quota resets at 12 AM UTC"). */
+export function nextUtcMidnight(now: number): Date {
+  const d = new Date(now);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1));
+}
+
+/**
+ * TikTok API v2 errors (https://developers.tiktok.com/doc/tiktok-api-v2-error-handling): the body's
+ * `error.code` decides, whatever the status — access_token_invalid (401) → credentials (token
+ * refreshed once), scope_not_authorized / scope_permission_missed (401) → permission (the project is
+ * not approved for the Research API), invalid_params (400) → invalid query, rate_limit_exceeded
+ * (429, one-minute sliding window, https://developers.tiktok.com/doc/tiktok-api-v2-rate-limit) → rate,
+ * daily_quota_limit_exceeded (429) → quota (1,000 requests / 100,000 records a day, reset 00:00 UTC,
+ * https://developers.tiktok.com/doc/research-api-faq/), internal_error (500) → platform down.
+ */
+export function classifyTiktok(status: number, body: unknown, headers: Headers, now: number): Verdict | undefined {
+  const e = (body as TiktokQueryResponse | undefined)?.error;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const detail = [code, e?.message].filter(Boolean).join(': ') || undefined;
+  if (code === 'access_token_invalid') return { kind: 'credentials', temporary: false, detail };
+  if (code === 'scope_not_authorized' || code === 'scope_permission_missed') {
+    return { kind: 'permission', temporary: false, detail, hint: 'the client key is not approved for the Research API (apply at developers.tiktok.com → Research Tools)' };
+  }
+  if (code === 'invalid_params') return { kind: 'invalid_query', temporary: false, detail };
+  if (/quota/.test(code)) {
+    return { kind: 'quota', temporary: false, detail, quota: { name: 'TikTok Research API daily request quota', resetsAt: nextUtcMidnight(now) } };
+  }
+  if (code === 'rate_limit_exceeded') return { ...defaultVerdict(429, body, headers, now), detail };
+  if (code === 'internal_error') return { kind: 'platform_down', temporary: true, detail };
+  return undefined;
+}
+
 /** TikTok — Research API video query with a client access token (client credentials). */
 export const tiktokConnector: Connector = {
   name: 'tiktok',
@@ -117,7 +153,12 @@ export const tiktokConnector: Connector = {
     const clientSecret = requireCredential(ctx, 'tiktok', 'client_secret', REQUIRED);
     const query = buildTiktokQuery(ctx.plan);
     if (!query) throw noSearchTermsError('tiktok');
-    const token = await fetchToken(ctx, clientKey, clientSecret);
+    const tokenOpts = {
+      cache: ctx.tokenCache ?? processTokenCache,
+      key: ctx.tenantId ? tokenCacheKey(ctx.tenantId, 'tiktok', { clientKey, clientSecret, base: ctx.baseUrl }) : undefined,
+      now: ctx.now ?? Date.now,
+      fetchToken: () => fetchToken(ctx, clientKey, clientSecret),
+    };
     const { start_date, end_date } = tiktokDateRange(ctx.plan);
 
     const items: SourceItem[] = [];
@@ -135,14 +176,17 @@ export const tiktokConnector: Connector = {
       };
       if (cursor !== undefined) body.cursor = cursor;
       if (searchId) body.search_id = searchId;
-      const res = await getJson<TiktokQueryResponse>(
-        ctx,
-        url,
-        { method: 'POST', body: JSON.stringify(body), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
-        { source: 'tiktok', parse: (text) => JSON.parse(quoteBigIntegers(text, ['id', 'search_id'])) },
+      const res = await withToken(tokenOpts, (token) =>
+        getJson<TiktokQueryResponse>(
+          ctx,
+          url,
+          { method: 'POST', body: JSON.stringify(body), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+          { source: 'tiktok', classify: classifyTiktok, parse: (text) => JSON.parse(quoteBigIntegers(text, ['id', 'search_id'])) },
+        ),
       );
       if (res.error?.code && res.error.code !== 'ok') {
-        throw new SourceError(`tiktok API error (${res.error.code})${res.error.message ? `: ${res.error.message}` : ''}`);
+        const v = classifyTiktok(200, res, new Headers(), (ctx.now ?? Date.now)());
+        throw v ? verdictError('tiktok', 200, v, (ctx.now ?? Date.now)()) : new SourceError(`tiktok API error (${res.error.code})${res.error.message ? `: ${res.error.message}` : ''}`);
       }
       for (const v of res.data?.videos ?? []) {
         const created = toIso(v.create_time);
@@ -166,7 +210,7 @@ export const tiktokConnector: Connector = {
   },
 };
 
-async function fetchToken(ctx: ConnectorContext, clientKey: string, clientSecret: string): Promise<string> {
+async function fetchToken(ctx: ConnectorContext, clientKey: string, clientSecret: string): Promise<FreshToken> {
   const body = await getJson<TiktokToken>(
     ctx,
     joinUrl(ctx.baseUrl, '/v2/oauth/token/'),
@@ -182,7 +226,7 @@ async function fetchToken(ctx: ConnectorContext, clientKey: string, clientSecret
       mapError: (status, b) => {
         const e = b as TiktokToken | undefined;
         if (status < 500 && status !== 429 && e && typeof e.error === 'string' && /invalid_client|unauthorized_client|access_denied/.test(e.error)) {
-          return new SourceError(credentialsRejectedMessage('tiktok', status, [e.error, e.error_description].filter(Boolean).join(': ')));
+          return new SourceError(credentialsRejectedMessage('tiktok', status, [e.error, e.error_description].filter(Boolean).join(': ')), undefined, false, { kind: 'credentials', status });
         }
         return undefined;
       },
@@ -190,9 +234,9 @@ async function fetchToken(ctx: ConnectorContext, clientKey: string, clientSecret
   );
   if (!body.access_token) {
     const why = [body.error, body.error_description].filter(Boolean).join(': ') || 'no access_token in the token response';
-    throw new SourceError(credentialsRejectedMessage('tiktok', 'token request', why));
+    throw new SourceError(credentialsRejectedMessage('tiktok', 'token request', why), undefined, false, { kind: 'credentials' });
   }
-  return body.access_token;
+  return { token: body.access_token, expiresInSeconds: body.expires_in };
 }
 
 /** The Research API does not promise an order; callers cut to the limit newest-first. */

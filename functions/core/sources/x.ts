@@ -1,6 +1,10 @@
 import type { QueryPlan, Connector, ConnectorContext, SourceItem } from './types.js';
 import { SourceError } from './types.js';
+import type { Verdict } from './retry-policy.js';
+import { queryTooLongError } from './query-length.js';
 import {
+  defaultVerdict,
+  platformErrorMessage,
   buildSearchText,
   clampSince,
   finalizeItems,
@@ -58,9 +62,59 @@ export function buildXQuery(plan: QueryPlan): string {
   return `${q}${lang} -is:retweet`;
 }
 
+/**
+ * Longest `query` of recent search at the basic access level (X API "Search Posts" / "Build a query":
+ * 512 characters for Self-serve/Basic, 4,096 for Pro and Enterprise).
+ */
+export const X_MAX_QUERY_LENGTH = 512;
+
+const X_TIER_HINT =
+  'the App\'s access level does not include GET /2/tweets/search/recent (Free has no search): move the App to a Project on Basic or higher in the X developer portal';
+
+/**
+ * X API v2 errors (https://docs.x.com/x-api/fundamentals/response-codes-and-errors, "Rate limits"
+ * https://docs.x.com/x-api/fundamentals/rate-limits, "Post cap" https://docs.x.com/x-api/fundamentals/post-cap):
+ * - 429 `type …/problems/usage-capped` (title UsageCapExceeded, `period` Daily/Monthly, `scope`) → quota, not a short rate limit;
+ * - 429 with `x-app-limit-24hour-remaining: 0` → the app's 24-hour limit, reset at `x-app-limit-24hour-reset` (epoch s);
+ * - other 429 → rate, wait until `x-rate-limit-reset` (epoch s);
+ * - 403 `…/problems/client-forbidden` (reason client-not-enrolled) → permission: the access tier lacks search;
+ * - 400 `…/problems/invalid-request` → invalid query.
+ */
+export function classifyX(status: number, body: unknown, headers: Headers, now: number): Verdict | undefined {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const type = typeof b.type === 'string' ? b.type : '';
+  const detail = platformErrorMessage(body);
+  if (status === 429 && (/usage-capped/.test(type) || b.title === 'UsageCapExceeded')) {
+    const period = typeof b.period === 'string' ? b.period : 'Monthly';
+    const scope = typeof b.scope === 'string' ? b.scope : 'Product';
+    return {
+      kind: 'quota',
+      temporary: false,
+      detail,
+      quota: { name: `X ${period.toLowerCase()} ${scope.toLowerCase()} usage cap` },
+      hint: period === 'Daily' ? 'it resets 24 hours after the cap started; see the X developer portal' : 'it resets with your X billing cycle (see Usage in the X developer portal), or raise the cap by moving to a higher access level',
+    };
+  }
+  if (status === 429 && headers.get('x-app-limit-24hour-remaining')?.trim() === '0') {
+    const reset = Number(headers.get('x-app-limit-24hour-reset'));
+    return {
+      kind: 'quota',
+      temporary: false,
+      detail,
+      quota: { name: 'X app 24-hour request limit', ...(Number.isFinite(reset) && reset > 0 ? { resetsAt: new Date(reset * 1000) } : {}) },
+    };
+  }
+  if (status === 403 && (/client-forbidden/.test(type) || b.reason === 'client-not-enrolled')) {
+    return { kind: 'permission', temporary: false, detail, hint: X_TIER_HINT };
+  }
+  return defaultVerdict(status, body, headers, now);
+}
+
 /** X (Twitter) — API v2 recent search with the tenant's app-only Bearer token. */
 export const xConnector: Connector = {
   name: 'x',
+  maxQueryLength: X_MAX_QUERY_LENGTH,
+  searchText: buildXQuery,
   defaultBaseUrl: 'https://api.x.com',
   credentialFields: [
     {
@@ -72,7 +126,7 @@ export const xConnector: Connector = {
   accessNotes:
     'Needs an X developer account with an App inside a Project on a tier that includes GET /2/tweets/search/recent ' +
     '(Basic or higher; Free does not allow search). Uses the App-only Bearer Token; recent search only covers the last 7 days, ' +
-    'so older time windows are clamped. Add it with PUT /dashboard/api/sources/x {"bearer_token":"…"}.',
+    'so older time windows are clamped. Queries longer than 512 characters (the basic-level limit) are refused before sending. Add it with PUT /dashboard/api/sources/x {"bearer_token":"…"}.',
 
   async search(ctx: ConnectorContext): Promise<SourceItem[]> {
     const token = requireCredential(ctx, 'x', 'bearer_token');
@@ -80,6 +134,7 @@ export const xConnector: Connector = {
     if (!query) {
       throw noSearchTermsError('x');
     }
+    if (query.length > X_MAX_QUERY_LENGTH) throw queryTooLongError('x', query.length, X_MAX_QUERY_LENGTH);
     const now = Date.now();
     const { since, until } = clampSince({ ...ctx.plan, until: minIso(ctx.plan.until, now - END_TIME_MARGIN_MS) }, RECENT_WINDOW_MS, now);
     if (Date.parse(since) >= Date.parse(until)) return [];
@@ -98,7 +153,7 @@ export const xConnector: Connector = {
         'user.fields': 'username',
         next_token: nextToken,
       });
-      const body = await getJson<XSearchResponse>(ctx, url, { headers: { authorization: `Bearer ${token}` } }, { source: 'x' });
+      const body = await getJson<XSearchResponse>(ctx, url, { headers: { authorization: `Bearer ${token}` } }, { source: 'x', classify: classifyX });
       if (!body.data && body.errors?.length && !body.meta) {
         throw new SourceError(`x API error: ${body.errors.map((e) => e.detail ?? e.message ?? e.title).join('; ')}`);
       }

@@ -45,13 +45,24 @@ export async function putResultFile(
   return rec;
 }
 
-/** Find a file by its key, or by a query_id (its newest file). */
-export async function findResultFile(table: Table, tenantId: string, keyOrQueryId: string): Promise<ResultFile | undefined> {
+/**
+ * Set on a file's record when its deletion starts. A marked record is hidden from reads and
+ * listings but still found by a delete (and the retention sweep), which finishes the job.
+ */
+const DELETING = 'deleting_at';
+
+async function findRecord(table: Table, tenantId: string, keyOrQueryId: string): Promise<Record<string, unknown> | undefined> {
   if (!isValidFileKey(keyOrQueryId)) return undefined;
   const direct = await table.get(keys.record(tenantId, 'FILE', keyOrQueryId));
-  if (direct) return resultFileSchema.parse(direct);
+  if (direct) return direct;
   const byQuery = await table.query({ index: 'gsi2', pk: `TEN#${tenantId}#FILEQ#${keyOrQueryId}`, descending: true, limit: 1 });
-  return byQuery.items[0] ? resultFileSchema.parse(byQuery.items[0]) : undefined;
+  return byQuery.items[0];
+}
+
+/** Find a file by its key, or by a query_id (its newest file). Files being deleted are not found. */
+export async function findResultFile(table: Table, tenantId: string, keyOrQueryId: string): Promise<ResultFile | undefined> {
+  const rec = await findRecord(table, tenantId, keyOrQueryId);
+  return rec && !rec[DELETING] ? resultFileSchema.parse(rec) : undefined;
 }
 
 export async function readResultFile(table: Table, blobs: Blobs, tenantId: string, keyOrQueryId: string): Promise<{ file: ResultFile; body: Uint8Array }> {
@@ -67,13 +78,25 @@ export async function listResultFiles(table: Table, tenantId: string, q: { limit
   const page = q.job_id
     ? await table.query({ index: 'gsi1', pk: jobIndex(tenantId, q.job_id), descending: true, limit: q.limit, cursor: q.cursor })
     : await table.query({ pk: keys.tenantPk(tenantId), skBeginsWith: keys.recordPrefix('FILE'), descending: true, limit: q.limit, cursor: q.cursor });
-  return { data: page.items.map((i) => resultFileSchema.parse(i)), next_cursor: page.cursor };
+  return { data: page.items.filter((i) => !i[DELETING]).map((i) => resultFileSchema.parse(i)), next_cursor: page.cursor };
 }
 
-export async function deleteResultFile(table: Table, blobs: Blobs, tenantId: string, keyOrQueryId: string): Promise<ResultFile> {
-  const file = await findResultFile(table, tenantId, keyOrQueryId);
-  if (!file) throw notFound('Storage file');
-  await table.delete(keys.record(tenantId, 'FILE', file.key));
+/**
+ * Delete a stored result in three steps, each safe to repeat: mark the record (reads and
+ * listings stop seeing the file), delete the content, delete the record. The record is how a file
+ * is found and swept, so it outlives the content: a failure at any point leaves a marked record
+ * that the same delete, retried by the caller or by the next retention sweep, finishes (S3
+ * deletes are idempotent). The old order (record first) orphaned the content where no API call or
+ * sweep could reach it again; content first without the mark would let a read meet a record
+ * without content, which S3 answers with 403 to a role that may not list the bucket.
+ */
+export async function deleteResultFile(table: Table, blobs: Blobs, tenantId: string, keyOrQueryId: string, now: Date = new Date()): Promise<ResultFile> {
+  const rec = await findRecord(table, tenantId, keyOrQueryId);
+  if (!rec) throw notFound('Storage file');
+  const file = resultFileSchema.parse(rec);
+  const key = keys.record(tenantId, 'FILE', file.key);
+  if (!rec[DELETING]) await table.update(key, { set: { [DELETING]: now.toISOString() } });
   await blobs.delete('results', blobKey(tenantId, file.key));
+  await table.delete(key);
   return file;
 }

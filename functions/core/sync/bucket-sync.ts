@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { AppError, NonRetryableError, badRequest } from '../errors.js';
 import { egressGuard } from '../events/egress.js';
 import { getQuery } from '../queries/queries.js';
@@ -10,9 +9,8 @@ import type { Deps } from '../../runtime.js';
 /** The fixed neutral prefix of every synced object (SPEC.md 2.6). */
 export const SYNC_PREFIX = 'results';
 
-/** Deliveries queue message: copy one job result to the tenant's bucket. */
-export const syncPutMessage = z.object({ kind: z.literal('sync.put'), tenant_id: z.string().min(1), query_id: z.string().min(1) });
-export type SyncPut = z.infer<typeof syncPutMessage>;
+// The deliveries queue's messages live with every other queue message (core/queue-messages.ts).
+export { syncPutMessage, type SyncPut } from '../queue-messages.js';
 
 /** `results/<query_id>/<timestamp>.json`, the timestamp as in storage keys (2026-11-22T08-00-00.000Z). */
 export const syncObjectKey = (queryId: string, at: Date) => `${SYNC_PREFIX}/${queryId}/${keyTimestamp(at)}.json`;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { log } from '../log.js';
 import { deleteResultFile, resultFileSchema } from '../storage/result-files.js';
@@ -6,9 +5,8 @@ import { getStorageSettings, RETENTION_INDEX } from './settings.js';
 import type { Deps } from '../../runtime.js';
 import type { Table } from '../../ports/table.js';
 
-/** Jobs queue message: sweep one tenant, or (no tenant_id) fan out to every tenant with a policy. */
-export const storageSweepMessage = z.object({ kind: z.literal('storage.sweep'), tenant_id: z.string().min(1).optional() });
-export type StorageSweep = z.infer<typeof storageSweepMessage>;
+// The jobs queue's messages live with every other queue message (core/queue-messages.ts).
+export { storageSweepMessage, type StorageSweep } from '../queue-messages.js';
 
 /** Tenants that configured `retention_days` (Settings > Storage). */
 export async function tenantsWithRetention(table: Table): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { badRequest } from '../errors.js';
+import { checkForStore, parseStored } from '../stored.js';
 import { checkOutboundUrl, egressGuard } from '../events/egress.js';
 import type { Deps } from '../../runtime.js';
 import type { Table } from '../../ports/table.js';
@@ -69,7 +70,9 @@ export const publicStorageSettings = (s: StorageSettings) => ({
 
 export async function getStorageSettings(table: Table, tenantId: string): Promise<StorageSettings> {
   const i = await table.get(settingsKey(tenantId), { consistent: true });
-  return i ? storageSettingsSchema.parse({ ...EMPTY, ...i }) : EMPTY;
+  // An unreadable record is reported and read as "nothing set" (a PUT then replaces it), so it
+  // never breaks the settings page, the retention sweep or the other tenants.
+  return (i && parseStored(storageSettingsSchema, { ...EMPTY, ...i }, 'storage settings')) || EMPTY;
 }
 
 /** The customer's credentials, decrypted for one call (never logged, never returned). */
@@ -110,7 +113,7 @@ export async function putStorageSettings(d: Deps, tenantId: string, input: Stora
   const retention = input.retention_days === undefined ? cur.retention_days : input.retention_days;
   const next: StorageSettings = { ...cur, sync, retention_days: retention, updated_at: now.toISOString(), ...(input.sync !== undefined ? { last_test: null } : {}) };
   await d.table.put({
-    ...settingsKey(tenantId), ...next,
+    ...settingsKey(tenantId), ...checkForStore(storageSettingsSchema, next, 'body'),
     ...(retention !== null ? { gsi1pk: RETENTION_INDEX, gsi1sk: tenantId } : {}),
   });
   return next;

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { newId, randomBase62 } from '../ids.js';
-import { notFound } from '../errors.js';
+import { AppError, conflict, notFound } from '../errors.js';
 import { SCOPES } from '../../routes.js';
+import { parseStored, parseStoredAll } from '../stored.js';
 import type { Table } from '../../ports/table.js';
 
 export const KEY_PATTERN = /^glr_[0-9A-Za-z]{28,}$/;
@@ -84,7 +85,7 @@ export async function createApiKey(table: Table, input: CreateKeyInput, now: Dat
 export async function findKeyByPlaintext(table: Table, plaintext: string): Promise<ApiKey | undefined> {
   if (!KEY_PATTERN.test(plaintext)) return undefined;
   const i = await table.get(keys.apiKey(hashKey(plaintext)));
-  return i ? apiKeySchema.parse(i) : undefined;
+  return i ? parseStored(apiKeySchema, i, 'api key') : undefined;
 }
 
 export const isUsable = (k: ApiKey, now: Date) =>
@@ -95,7 +96,7 @@ export async function listApiKeys(table: Table, tenantId: string): Promise<ApiKe
   let cursor: string | undefined;
   do {
     const p = await table.query({ index: 'gsi1', pk: keys.tenantKeysIndex(tenantId), cursor, limit: 200 });
-    out.push(...p.items.map((i) => apiKeySchema.parse(i)));
+    out.push(...parseStoredAll(apiKeySchema, p.items, 'api key'));
     cursor = p.cursor ?? undefined;
   } while (cursor);
   return out;
@@ -104,8 +105,9 @@ export async function listApiKeys(table: Table, tenantId: string): Promise<ApiKe
 async function locate(table: Table, keyId: string, tenantId?: string) {
   const p = await table.query({ index: 'gsi2', pk: keys.keyIdIndex(keyId), limit: 1 });
   const item = p.items[0];
-  if (!item || (tenantId && item.tenant_id !== tenantId)) throw notFound('API key');
-  return { key: { pk: item.pk, sk: item.sk }, record: apiKeySchema.parse(item) };
+  const record = item && parseStored(apiKeySchema, item, 'api key');
+  if (!item || !record || (tenantId && record.tenant_id !== tenantId)) throw notFound('API key');
+  return { key: { pk: item.pk, sk: item.sk }, record };
 }
 
 export async function revokeApiKey(table: Table, keyId: string, now: Date, tenantId?: string): Promise<ApiKey> {
@@ -118,15 +120,41 @@ export async function revokeApiKey(table: Table, keyId: string, now: Date, tenan
  * (so deployed clients can switch), then expires.
  */
 export async function rotateApiKey(
-  table: Table, keyId: string, now: Date, graceSeconds: number, tenantId?: string,
+  table: Table, keyId: string, now: Date, graceSeconds: number, tenantId?: string, callerScopes?: readonly string[],
 ): Promise<{ key: ApiKey; api_key: string; old_key_expires_at: string }> {
   const { key, record } = await locate(table, keyId, tenantId);
   if (record.revoked_at) throw notFound('API key');
-  const created = await createApiKey(table, { tenantId: record.tenant_id, scopes: record.scopes, name: record.name }, now);
+  // An expired key can do nothing, rotation included: otherwise a leaked, long-dead key could be
+  // brought back to life. A key already rotated has its successor; rotate that one instead.
+  if (!isUsable(record, now)) throw conflict('The API key has expired; create a new key instead');
+  if (record.rotated_to) throw conflict(`The API key was already rotated to ${record.rotated_to}; rotate that key instead`);
+  if (callerScopes) assertCanGrant(callerScopes, record.scopes);
+  // The successor inherits the original's expiry: rotation renews the secret, not its lifetime.
+  const expiresAt = record.expires_at_iso ? new Date(record.expires_at_iso) : null;
+  const created = await createApiKey(table, { tenantId: record.tenant_id, scopes: record.scopes, name: record.name, expiresAt }, now);
   const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
   const oldExpiry = record.expires_at_iso && new Date(record.expires_at_iso) < graceEnd ? record.expires_at_iso : graceEnd.toISOString();
-  await table.update(key, { set: { expires_at_iso: oldExpiry, rotated_to: created.key.key_id } });
+  // Conditional: of two concurrent rotations only one leaves a successor in place.
+  try {
+    await table.update(key, { set: { expires_at_iso: oldExpiry, rotated_to: created.key.key_id }, condition: { expression: 'attribute_not_exists(rotated_to) OR rotated_to = :null', values: { ':null': null } } });
+  } catch (e) {
+    await table.delete(keys.apiKey(hashKey(created.api_key))).catch(() => undefined);
+    if ((e as Error).name === 'ConditionFailedError') throw conflict('The API key was rotated concurrently; rotate its successor instead');
+    throw e;
+  }
   return { ...created, old_key_expires_at: oldExpiry };
+}
+
+/**
+ * No key grants what it does not hold: the scopes of a key being created or rotated must all be
+ * held by the caller (`*` holds every scope; only `*` may hand out `*`).
+ * @throws AppError 403 `forbidden` naming the scopes the caller lacks.
+ */
+export function assertCanGrant(held: readonly string[], wanted: readonly string[]): void {
+  if (held.includes('*')) return;
+  const missing = wanted.filter((s) => !held.includes(s));
+  if (missing.length)
+    throw new AppError(403, 'forbidden', `A key can only grant scopes it holds itself; this one lacks ${missing.join(', ')}`, missing.map((m) => ({ path: 'body.scopes', message: m })));
 }
 
 /** Record last use (callers throttle this; it is not on the hot path). */

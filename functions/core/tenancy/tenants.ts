@@ -2,15 +2,14 @@ import { z } from 'zod';
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
 import { notFound } from '../errors.js';
+import { targetPolicySchema } from '../governance/target-policy.js';
+import { checkForStore, parseStored, parseStoredAll } from '../stored.js';
 import type { Table } from '../../ports/table.js';
 
 export const billingStatuses = ['active', 'past_due', 'suspended'] as const;
 export type BillingStatus = (typeof billingStatuses)[number];
 
-export const targetPolicySchema = z.strictObject({
-  mode: z.enum(['open', 'allowlist']),
-  domains: z.array(z.string().min(1).max(253)).max(500),
-});
+export { targetPolicySchema };
 
 /** Stored shape, validated when read back (zod at every edge, the table included). */
 export const tenantSchema = z.object({
@@ -30,8 +29,8 @@ export type Tenant = z.infer<typeof tenantSchema>;
 
 export const DEFAULT_LIMITS: Tenant['limits'] = { rate_requests: 600, rate_seconds: 60, monthly_pages: null, monthly_results: null };
 
-const toItem = (t: Tenant) => ({ ...keys.tenant(t.tenant_id), gsi1pk: keys.tenantIndex(), gsi1sk: t.tenant_id, ...t });
-const fromItem = (i: Record<string, unknown>): Tenant => tenantSchema.parse(i);
+const toItem = (t: Tenant) => ({ ...keys.tenant(t.tenant_id), gsi1pk: keys.tenantIndex(), gsi1sk: t.tenant_id, ...checkForStore(tenantSchema, t, 'tenant') });
+const fromItem = (i: Record<string, unknown>): Tenant | undefined => parseStored(tenantSchema, i, 'tenant');
 
 /** Create a tenant (billing active, default limits, open target policy). */
 export async function createTenant(table: Table, name: string, now: Date, tenantId = newId('ten')): Promise<Tenant> {
@@ -63,16 +62,21 @@ export async function listTenants(table: Table): Promise<Tenant[]> {
   let cursor: string | undefined;
   do {
     const page = await table.query({ index: 'gsi1', pk: keys.tenantIndex(), cursor, limit: 200 });
-    out.push(...page.items.map(fromItem));
+    // An unreadable tenant is reported and left out: the others (and a restart) still work.
+    out.push(...parseStoredAll(tenantSchema, page.items, 'tenant'));
     cursor = page.cursor ?? undefined;
   } while (cursor);
   return out;
 }
 
-async function patchTenant(table: Table, tenantId: string, set: Partial<Tenant>): Promise<Tenant> {
+async function patchTenant(table: Table, tenantId: string, patch: Partial<Tenant>): Promise<Tenant> {
+  // The same schema that reads the record back checks each field before it is written.
+  const set = checkForStore(tenantSchema.partial(), patch, 'body') as Partial<Tenant>;
   try {
     const i = await table.update(keys.tenant(tenantId), { set, condition: { expression: 'attribute_exists(pk)' } });
-    return fromItem(i);
+    const t = fromItem(i);
+    if (!t) throw notFound('Tenant');
+    return t;
   } catch (e) {
     if ((e as Error).name === 'ConditionFailedError') throw notFound('Tenant');
     throw e;

@@ -5,6 +5,7 @@ import { keys } from '../table-keys.js';
 import { newId, randomBase62 } from '../ids.js';
 import { ConditionFailedError, conflict } from '../errors.js';
 import { hashKey } from './api-keys.js';
+import { parseStored } from '../stored.js';
 import type { Table } from '../../ports/table.js';
 
 const scrypt = promisify(scryptCb) as (p: string, s: Buffer, n: number) => Promise<Buffer>;
@@ -42,11 +43,20 @@ export async function createUser(table: Table, tenantId: string, email: string, 
   return pub;
 }
 
+/**
+ * A hash of a random password, verified against when the email is unknown: a wrong email then
+ * costs the same scrypt work as a wrong password, so response times do not reveal which emails exist.
+ */
+let dummyHash: Promise<string> | undefined;
+const dummy = () => (dummyHash ??= hashPassword(randomBase62(24)));
+
 /** Password login: returns a session token (shown once, stored as SHA-256) or undefined. */
 export async function login(table: Table, email: string, password: string, now: Date): Promise<{ token: string; session: Session } | undefined> {
   const i = await table.get(keys.user(email));
-  if (!i || !(await verifyPassword(password, String(i.password_hash)))) return undefined;
-  const user = userSchema.parse(i);
+  const ok = await verifyPassword(password, i ? String(i.password_hash) : await dummy());
+  if (!i || !ok) return undefined;
+  const user = parseStored(userSchema, i, 'user');
+  if (!user) return undefined;
   const token = `gls_${randomBase62(40)}`;
   const session: Session = { user_id: user.user_id, tenant_id: user.tenant_id, email: user.email, expires_at: Math.floor(now.getTime() / 1000) + SESSION_TTL_SECONDS };
   await table.put({ ...keys.session(hashKey(token)), ...session });
@@ -57,8 +67,8 @@ export async function findSession(table: Table, token: string, now: Date): Promi
   if (!/^gls_[0-9A-Za-z]{40}$/.test(token)) return undefined;
   const i = await table.get(keys.session(hashKey(token)));
   if (!i) return undefined;
-  const s = sessionSchema.parse(i);
-  return s.expires_at * 1000 > now.getTime() ? s : undefined;
+  const s = parseStored(sessionSchema, i, 'session');
+  return s && s.expires_at * 1000 > now.getTime() ? s : undefined;
 }
 
 export async function logout(table: Table, token: string): Promise<void> {

@@ -94,17 +94,9 @@ export const publicDelivery = (r: DeliveryRecord) => ({
   attempt_log: r.attempt_log,
 });
 
-/** Deliveries queue message: make (or continue waiting for) attempt `seq + 1` of a delivery. */
-export const deliveryAttemptMessage = z.object({
-  kind: z.literal('delivery.attempt'),
-  tenant_id: z.string().min(1),
-  delivery_id: z.string().min(1),
-  /** Attempts already started when this message was sent; a stale or duplicate message finds more. */
-  seq: z.number().int().min(0),
-  /** Not before this time (a backoff longer than one queue hop). */
-  not_before: z.string().datetime({ offset: true }).optional(),
-});
-export type DeliveryAttempt = z.infer<typeof deliveryAttemptMessage>;
+// The deliveries queue's messages live with every other queue message (core/queue-messages.ts).
+import type { DeliveryAttempt } from '../queue-messages.js';
+export { deliveryAttemptMessage, type DeliveryAttempt } from '../queue-messages.js';
 
 const DELIVERY_TTL_SECONDS = 30 * 86400;
 const dlvKey = (tenantId: string, id: string) => keys.record(tenantId, 'DLV', id);

@@ -3,31 +3,9 @@ import { resultUrl, runResultsUrl } from '../events/public-url.js';
 import type { QueryRecord } from '../queries/queries.js';
 import type { Config } from '../../config.js';
 
-/** Deliveries queue message: a job's query reached completed or failed (sent by events/query-finished.ts). */
-export const jobCompletedMessage = z.object({
-  kind: z.literal('job.completed'),
-  tenant_id: z.string().min(1),
-  query_id: z.string().min(1),
-  job_id: z.string().min(1),
-});
-export type JobCompletedMessage = z.infer<typeof jobCompletedMessage>;
-
-/**
- * Deliveries queue message: a run reached a terminal state (sent by the runs worker). `webhook_url`
- * is the run's own callback (POST /v1/runs `webhook_url`), signed with the tenant's job-webhook
- * secret; registered endpoints subscribed to `run.completed` receive it too. `results_url` may be
- * omitted: it is then built from the public base URL.
- */
-export const runCompletedMessage = z.object({
-  kind: z.literal('run.completed'),
-  tenant_id: z.string().min(1),
-  run_id: z.string().min(1),
-  status: z.string().min(1),
-  completed_at: z.string().datetime({ offset: true }),
-  results_url: z.string().min(1).optional(),
-  webhook_url: z.string().url().nullable().optional(),
-});
-export type RunCompletedMessage = z.infer<typeof runCompletedMessage>;
+import type { RunCompletedMessage } from '../queue-messages.js';
+// The deliveries queue's messages live with every other queue message (core/queue-messages.ts).
+export { jobCompletedMessage, runCompletedMessage, type JobCompletedMessage, type RunCompletedMessage } from '../queue-messages.js';
 
 /** SPEC.md 6 / API.md: `{event, query_id, job_id, status, completed_at, result_url}` (+ `error` when failed). */
 export const jobCompletedPayloadSchema = z.object({

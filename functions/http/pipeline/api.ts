@@ -9,8 +9,9 @@ import { AppError, badRequest, rateLimited } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { outcomeFor } from '../../core/audit/audit.js';
 import { beginIdempotent, finishIdempotent } from '../../core/limits/idempotency.js';
-import { authenticate, authorize, checkBilling } from './authenticate.js';
-import { clientIp, cookie, header, origin, parseJsonBody, rawBody, userAgent } from './event.js';
+import { assertSameOrigin, assertSameOriginIfBrowser, authenticate, authorize, checkBilling } from './authenticate.js';
+import { cookie, header, origin, parseJsonBody, rawBody, userAgent } from './event.js';
+import { checkOrigin, viewerIp } from './edge.js';
 import { toErrorResult, zodDetails } from './errors.js';
 import type { ApiRequest, ApiResult, Event, PipelineState, Result } from './types.js';
 
@@ -43,7 +44,7 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
         resource: s.resource,
         outcome: outcomeFor(res.statusCode ?? 200),
         status: res.statusCode ?? 200,
-        ip: clientIp(request.event),
+        ip: viewerIp(request.event),
         user_agent: userAgent(request.event),
       }).catch((err) => log.error('audit write failed', { err, request_id: s.requestId }));
     }
@@ -71,7 +72,7 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
         return;
       }
       if (request.error instanceof AppError && request.error.status === 401)
-        log.security('unauthenticated request', { request_id: s.requestId, route: s.route.id, ip: clientIp(request.event), reason: request.error.message });
+        log.security('unauthenticated request', { request_id: s.requestId, route: s.route.id, ip: viewerIp(request.event), reason: request.error.message });
       request.response = toErrorResult(request.error, s.requestId);
       await finish(request);
     },
@@ -82,10 +83,13 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
 const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
   before: async (request: Req) => {
     const s = st(request);
+    // The console login is public but sets the cookie: it passes the same-origin check too.
+    if (s.route.id === 'session.login') assertSameOriginIfBrowser(request.event, origin(request.event, s.deps.config.publicUrl));
     if (s.route.scope === null) return; // public route
     const { principal, tenant } = await authenticate(request.event, s.route, s.deps, s.now);
     s.principal = principal;
     s.tenant = tenant;
+    if (principal.type === 'user') assertSameOrigin(request.event, origin(request.event, s.deps.config.publicUrl));
     authorize(principal, s.route);
     checkBilling(tenant);
     const rate = s.deps.rateLimiter
@@ -101,7 +105,7 @@ const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
     } else await rate;
     const idem = header(request.event, 'idempotency-key');
     if (idem !== undefined && s.route.creates && s.route.method === 'POST') {
-      const start = await beginIdempotent(s.deps.table, tenant.tenant_id, idem, 'POST', request.event.rawPath, rawBody(request.event), s.now);
+      const start = await beginIdempotent(s.deps.table, tenant.tenant_id, idem, 'POST', request.event.rawPath, rawBody(request.event), s.now, { timeoutSeconds: s.route.timeoutSeconds });
       if (start.kind === 'replay') s.replay = { statusCode: start.response.status, headers: { ...start.response.headers, 'idempotent-replayed': 'true' }, body: start.response.body };
       else s.idempotencyKey = idem;
     }
@@ -168,6 +172,7 @@ export function api<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.
 ) {
   return middy<Event, Result, Error, Context>()
     .use(lifecycle(routeId))
+    .use({ before: (request: Req) => checkOrigin(request.event, st(request).deps.config) }) // 403 unless via CloudFront (aws mode)
     .use(guard())
     .handler(async (event: Event) => runCore(event, routeId, schemas, fn));
 }
@@ -192,6 +197,7 @@ async function runCore<B extends z.ZodType, Q extends z.ZodType, P extends z.Zod
     tenant: s.tenant!,
     deps: s.deps,
     now: s.now,
+    clientIp: viewerIp(event),
     origin: origin(event, s.deps.config.publicUrl),
     cookie: (n) => cookie(event, n),
     setResource: (r) => {

@@ -1,4 +1,4 @@
-import { unauthorized, forbidden, paymentRequired } from '../../core/errors.js';
+import { AppError, unauthorized, forbidden, paymentRequired } from '../../core/errors.js';
 import { findKeyByPlaintext, hashKey, isUsable, touchApiKey } from '../../core/tenancy/api-keys.js';
 import { getTenant, type Tenant } from '../../core/tenancy/tenants.js';
 import { findSession } from '../../core/tenancy/users.js';
@@ -48,7 +48,10 @@ export async function authenticate(e: Event, route: Route, d: Deps, now: Date): 
     }
     return { principal: { type: 'key', id: key.key_id, scopes: key.scopes, tenant_id: key.tenant_id }, tenant };
   }
-  const token = route.surface === 'console' ? cookie(e, SESSION_COOKIE) : undefined;
+  // The console's one credential is its HttpOnly session cookie, for the console API and for the
+  // /v1 calls its pages make; never for MCP (agents use keys). State-changing cookie requests must
+  // also pass the same-origin check (assertSameOrigin) against cross-site request forgery.
+  const token = route.surface !== 'mcp' ? cookie(e, SESSION_COOKIE) : undefined;
   if (token) {
     const s = await findSession(d.table, token, now);
     if (!s) throw unauthorized('The console session has expired; log in again');
@@ -58,6 +61,38 @@ export async function authenticate(e: Event, route: Route, d: Deps, now: Date): 
   }
   throw unauthorized('Missing Authorization header: send "Authorization: Bearer <API key>"');
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * CSRF defence for cookie-authenticated requests that change state (and for the login itself):
+ * the browser must say the request comes from this origin, by `Sec-Fetch-Site: same-origin` or an
+ * `Origin` equal to the service's own. A request with neither cannot prove it, so it is refused.
+ * Bearer-key requests are not affected: a browser never attaches a key on its own.
+ * @throws AppError 403 `csrf_rejected`
+ */
+export function assertSameOrigin(e: Event, expectedOrigin: string): void {
+  if (SAFE_METHODS.has(e.requestContext.http.method)) return;
+  const site = header(e, 'sec-fetch-site')?.toLowerCase();
+  if (site !== undefined) {
+    if (site === 'same-origin') return;
+    throw csrfRejected(`Sec-Fetch-Site is ${site}`);
+  }
+  const from = header(e, 'origin');
+  if (from !== undefined && from === expectedOrigin) return;
+  throw csrfRejected(from === undefined ? 'no Origin header' : `Origin ${from}`);
+}
+
+/**
+ * Login CSRF: a password POST carries no cookie yet, and scripts and CLIs send no Origin, so only a
+ * request a browser marks as cross-site (by Origin or Sec-Fetch-Site) is refused.
+ */
+export function assertSameOriginIfBrowser(e: Event, expectedOrigin: string): void {
+  if (header(e, 'sec-fetch-site') !== undefined || header(e, 'origin') !== undefined) assertSameOrigin(e, expectedOrigin);
+}
+
+const csrfRejected = (why: string) =>
+  new AppError(403, 'csrf_rejected', `Cookie-authenticated requests that change state must come from the console's own origin (${why}); API clients send "Authorization: Bearer <API key>" instead`);
 
 /** 403 when the key lacks the route's scope. */
 export function authorize(p: Principal, route: Route): void {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError, type ErrorDetail } from '../../core/errors.js';
+import { zodIssueDetails } from '../../core/zod-details.js';
 import { log } from '../../core/log.js';
 import type { Result } from './types.js';
 
@@ -19,8 +20,4 @@ export function toErrorResult(err: unknown, requestId: string): Result {
   };
 }
 
-export const zodDetails = (error: z.ZodError, where: string): ErrorDetail[] =>
-  error.issues.map((i) => ({
-    path: [where, ...i.path.map(String)].join('.'),
-    message: i.code === 'unrecognized_keys' ? `Unknown field(s): ${(i as { keys: string[] }).keys.join(', ')}` : i.message,
-  }));
+export const zodDetails = (error: z.ZodError, where: string): ErrorDetail[] => zodIssueDetails(error, where);

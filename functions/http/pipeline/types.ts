@@ -26,6 +26,8 @@ export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
   tenant: Tenant;
   deps: Deps;
   now: Date;
+  /** The caller's address as the pipeline determined it (audit, login throttling). */
+  clientIp: string | null;
   /** Origin the caller used (for absolute URLs in responses). */
   origin: string;
   cookie(name: string): string | undefined;

@@ -32,7 +32,7 @@ export const docs: Record<string, RouteDoc> = {
   'mcp.post': { summary: 'MCP agent endpoint (JSON-RPC over Streamable HTTP, stateless); call the tool get_started first' },
   'datasets.list': { summary: 'Collected data: succeeded runs with items (kind=runs) or stored result files (kind=files)', query: datasetsQuery },
   'monitoring.get': { summary: 'Last 24 h of runs, queries and challenges; recent failures; usage this month against the plan' },
-  'social.get': { summary: "Each social source's connection state and use by queries in the last 7 days" },
+  'social.get': { summary: "Each social source's connection state and use by queries in the last 7 days; quotas (YouTube units today, Instagram hashtags this week), the Graph API version and its retirement warnings" },
   'studio.get': { summary: 'Runbook editor catalogue: JSON Schema of every step action, and the runbooks' },
   'profiles.list': { summary: 'Browser profiles (antidetect): rendering settings only; the User-Agent always identifies Gleaner', query: pageQuery },
   'profiles.create': { summary: 'Create a browser profile: viewport, scale, mobile, locale, time zone, colour scheme', body: profileBodySchema, status: 201 },

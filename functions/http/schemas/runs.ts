@@ -6,6 +6,7 @@ import { scrapeRequestSchema, runbookTestSchema } from '../../core/runs/run-task
 import { runbookBodySchema } from '../../core/runbooks/runbooks.js';
 import { captchaPolicySchema } from '../../core/captcha/captcha.js';
 import { targetPolicySchema } from '../../core/tenancy/tenants.js';
+import { secretDomainsSchema } from '../../core/runs/tenant-secrets.js';
 import type { RouteDoc } from './registry.js';
 
 export const runIdParams = z.strictObject({ id: z.string().regex(/^run_[0-9a-z]{26}$/, 'expected a run_… id') });
@@ -16,7 +17,10 @@ export const runGetQuery = z.strictObject({ wait: z.coerce.number().int().min(0)
 export const runResultsQuery = pageQuery.extend({ format: z.enum(['json', 'ndjson', 'csv']).default('json') });
 export const encountersQuery = pageQuery.extend({ run_id: z.string().max(64).optional() });
 export const secretParams = z.strictObject({ name: z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'secret names are 1-64 letters, digits, _ . -') });
-export const secretBody = z.strictObject({ value: z.string().min(1).max(8192) });
+export const secretBody = z.strictObject({
+  value: z.string().min(1).max(8192),
+  domains: secretDomainsSchema.describe('Hosts (and their subdomains) the secret may be filled on; fixed when saved'),
+});
 
 export const runsDocs: Record<string, RouteDoc> = {
   'scrapers.list': { summary: 'Available scrapers (built-ins and published runbooks) with their input JSON Schema' },
@@ -36,8 +40,8 @@ export const runsDocs: Record<string, RouteDoc> = {
   'captcha.encounters': { summary: 'CAPTCHA and challenge pages runs met (never solved)', query: encountersQuery },
   'captcha.policy.get': { summary: 'What a run does at a challenge: stop_run or skip_page' },
   'captcha.policy.put': { summary: 'Set the challenge policy', body: captchaPolicySchema },
-  'secrets.list': { summary: 'Names of tenant secrets usable by runbook fill steps (values never returned)' },
-  'secrets.put': { summary: 'Store a tenant secret (encrypted)', params: secretParams, body: secretBody },
+  'secrets.list': { summary: 'Names and bound domains of tenant secrets usable by runbook fill steps (values never returned)' },
+  'secrets.put': { summary: 'Store a tenant secret (encrypted), bound to the domains it may be filled on', params: secretParams, body: secretBody },
   'secrets.delete': { summary: 'Delete a tenant secret', params: secretParams, status: 204 },
   'settings.target-policy.get': { summary: "The tenant's target policy" },
   'settings.target-policy.put': { summary: 'Set the target policy: open (any public site) or allowlist', body: targetPolicySchema },

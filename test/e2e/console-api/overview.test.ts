@@ -52,7 +52,7 @@ describe('console API groups', () => {
 
 describe('tenant secrets', () => {
   it('stores a secret without ever returning it, and deletes it', async () => {
-    expect((await svc.call('/dashboard/api/secrets/site_password', { method: 'PUT', json: { value: 'hunter2-very-secret' } })).status).toBe(200);
+    expect((await svc.call('/dashboard/api/secrets/site_password', { method: 'PUT', json: { value: 'hunter2-very-secret', domains: ['shop.example.com'] } })).status).toBe(200);
     const list = await svc.call('/dashboard/api/secrets');
     expect(list.body.data.map((s: { name: string }) => s.name)).toContain('site_password');
     expect(list.text).not.toContain('hunter2');

@@ -154,6 +154,9 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await waitText('#social-sources', 'Reddit');
     expect(await textOf('#social-summary')).toContain('0 of 7 sources have credentials');
     expect(await page.$$eval('#social-sources a[href="#/settings/sources"]', (as) => as.length)).toBe(7);
+    // Quotas and the Graph API version of the deployment (issue 13).
+    await waitText('#social-quotas', 'Graph API version');
+    expect(await textOf('#graph-version')).toMatch(/^v\d+\.0/);
     await page.screenshot({ path: '/tmp/console-social.png', fullPage: true });
   });
 
@@ -251,13 +254,14 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     expect(await page.$eval('#secret-value', (el) => el.getAttribute('type'))).toBe('password');
     await page.type('#secret-name', 'site_password');
     await page.type('#secret-value', SECRET_VALUE);
+    await page.type('#secret-domains', 'shop.example.com, login.example.org');
     await page.click('#secret-save');
     await waitText('#secrets-table', 'site_password');
     await waitText('#notice', 'Secret site_password saved');
     expect(await valueOf('#secret-value')).toBe('');
     expect(await page.content()).not.toContain(SECRET_VALUE);
     const list = await svc.call('/dashboard/api/secrets');
-    expect(list.body.data).toEqual([{ name: 'site_password', updated_at: expect.any(String) }]);
+    expect(list.body.data).toEqual([{ name: 'site_password', domains: ['shop.example.com', 'login.example.org'], updated_at: expect.any(String) }]);
     expect(list.text).not.toContain(SECRET_VALUE);
     // Replace: the row's button fills the name and focuses the value field.
     await page.click('#secrets-table button');

@@ -208,7 +208,10 @@ describe('bodies and idempotency (console keys API)', () => {
     expect(me.status).toBe(200);
     expect(me.body.principal.type).toBe('user');
     const api = await svc.call('/v1/tenant', { key: null, headers: { cookie: setCookie.split(';')[0]! } });
-    expect(api.status).toBe(401); // cookies are for the console API only
+    // The session cookie is the console's only credential, so its /v1 calls accept it too (issue 9, finding 8).
+    expect(api.status).toBe(200);
+    const mcp = await svc.call('/mcp', { method: 'POST', key: null, headers: { cookie: setCookie.split(';')[0]! }, json: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(mcp.status).toBe(401); // agents use keys, never a browser session
   });
 });
 

@@ -91,6 +91,24 @@ describe('POST /v1/jobs validation', () => {
     expect(r.body.code).toBe('target_forbidden');
   });
 
+  it('a valid cron that EventBridge Scheduler cannot run -> 400 invalid_schedule saying why (POST and PATCH), nothing stored', async () => {
+    const before = (await svc.call('/v1/jobs')).body.data.length;
+    const r = await svc.call('/v1/jobs', { method: 'POST', json: jobBody({ schedule: '0 8 1 * 1' }) });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('invalid_schedule');
+    expect(r.body.message).toMatch(/day-of-month .* day-of-week/);
+    expect(r.body.details[0].path).toBe('body.schedule');
+    expect((await svc.call('/v1/jobs')).body.data).toHaveLength(before);
+    const ok = await svc.call('/v1/jobs', { method: 'POST', json: jobBody({ schedule: '0 8 * * */2' }) });
+    expect(ok.status).toBe(201);
+    const p = await svc.call(`/v1/jobs/${ok.body.job_id}`, { method: 'PATCH', json: { schedule: '0 8 L * *' } });
+    expect(p.status).toBe(400);
+    expect(p.body.code).toBe('invalid_schedule');
+    expect((await svc.call(`/v1/jobs/${ok.body.job_id}`)).body.schedule).toBe('0 8 * * */2');
+    expect(await schedule(scheduleName(svc.tenantId, ok.body.job_id))).toMatchObject({ cron: '0 8 * * */2' });
+    expect((await svc.call(`/v1/jobs/${ok.body.job_id}`, { method: 'DELETE' })).status).toBe(204);
+  });
+
   it('accepts a public https webhook_url (checked, never called) and needs jobs:write', async () => {
     // Another tenant: its job never runs, so nothing is ever sent to that address.
     const r = await svc.call('/v1/jobs', { method: 'POST', json: jobBody({ webhook_url: 'https://93.184.216.34/hook' }), key: other.api_key });

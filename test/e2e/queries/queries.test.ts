@@ -20,7 +20,7 @@ beforeAll(async () => {
   });
   const put = (source: string, json: unknown) => svc.call(`/dashboard/api/sources/${source}`, { method: 'PUT', json });
   expect((await put('x', { bearer_token: 'x-test-token' })).status).toBe(200);
-  expect((await put('reddit', { client_id: 'reddit-client', client_secret: 'reddit-secret' })).status).toBe(200);
+  expect((await put('reddit', { client_id: 'reddit-client', client_secret: 'reddit-secret', app_id: 'com.example.brandwatch', username: 'brand_dev' })).status).toBe(200);
   expect((await put('youtube', { api_key: 'yt-test-key' })).status).toBe(200);
 });
 afterAll(async () => {

@@ -15,7 +15,8 @@ beforeAll(async () => {
   site = await startFixtureSite({ canaryUrl: canary.url });
   rx = await startWebhookReceiver();
   // The webhook receiver's host:port is exempt from the private-address block (API.md Local mode).
-  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port},${rx.hostPort}` });
+  // Three runs at once (default 2), so the burst test below shows the bound comes from config.
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port},${rx.hostPort}`, GLEANER_CONCURRENCY_RUNS: '3' });
 });
 afterAll(async () => {
   await svc?.destroy();
@@ -161,6 +162,19 @@ describe('scrapers and runs', () => {
     const failed = (await svc.call(`/v1/runs/${q.body.id}`)).body;
     expect(failed.status).toBe('failed');
     expect(failed.error.message).toContain('worker crashed 3 times');
+  });
+
+  it('queues a burst of runs behind the runs worker concurrency from config and finishes them all', async () => {
+    const before = svc.queue.stats('runs');
+    expect(before.active).toBe(0);
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/article?burst=${i}` } })));
+    expect(burst.map((r) => r.status)).toEqual(Array(10).fill(201));
+    const runs = await Promise.all(burst.map((r) => waitRun(r.body.id)));
+    expect(runs.map((r) => r.status)).toEqual(Array(10).fill('succeeded'));
+    const after = svc.queue.stats('runs');
+    expect(after.peakActive).toBe(3); // GLEANER_CONCURRENCY_RUNS: never more at once
+    expect(after.peakWaiting).toBeGreaterThan(0); // the rest waited their turn
+    expect(await svc.queue.depth('runs')).toBe(0);
   });
 
   it('lists runs newest first, filtered by status, and hides other tenants', async () => {

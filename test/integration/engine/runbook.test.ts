@@ -29,7 +29,7 @@ const secrets = { shop_password: PASSWORD };
 const resolveSecret = async (name: string) => {
   const v = (secrets as Record<string, string>)[name];
   if (!v) throw new Error(`no secret ${name}`);
-  return v;
+  return { value: v, domains: ['127.0.0.1'] };
 };
 
 const loginSteps = (): RunbookStepInput[] => [
@@ -86,6 +86,38 @@ describe('runbook executor', () => {
     expect(res.log.map((l) => l.ok)).toEqual([true, true, false]);
     expect(site.hits('/login') - postsBefore).toBe(1); // the GET of goto; no POST happened
     expect(res.items).toEqual([]);
+  });
+
+  it('fills a secret only on the domains it is bound to, even on an allowlisted host', async () => {
+    const postsBefore = site.hits('/login');
+    const res = await executeRunbook(runbookStepsSchema.parse(loginSteps()), {
+      engine: h.engine,
+      policy: allowlisted,
+      input: { start: url('/login'), user: 'ada' },
+      resolveSecret: async () => ({ value: PASSWORD, domains: ['shop.example.com'] }),
+    });
+    expect(res).toMatchObject({ status: 'failed', error: { code: 'target_not_authorized' } });
+    expect(res.error?.message).toMatch(/bound to shop\.example\.com/);
+    expect(res.log.map((l) => l.ok)).toEqual([true, true, false]);
+    expect(site.hits('/login') - postsBefore).toBe(1); // the GET of goto; nothing submitted
+  });
+
+  it.each([
+    ['screenshot', { action: 'screenshot', name: 'leak' }],
+    ['extract', { action: 'extract', fields: { pw: { selector: '#password', attr: 'value' } } }],
+  ] as const)('refuses a %s on the page a secret was filled on, and never returns the value', async (_name, step) => {
+    const res = await executeRunbook(
+      runbookStepsSchema.parse([
+        { action: 'goto', url: url('/login') },
+        { action: 'fill', selector: '#password', value: { secret: 'shop_password' } },
+        step,
+      ]),
+      { engine: h.engine, policy: allowlisted, input: {}, resolveSecret },
+    );
+    expect(res).toMatchObject({ status: 'failed', error: { code: 'secret_on_page' } });
+    expect(res.screenshots).toEqual([]);
+    expect(res.items).toEqual([]);
+    expect(JSON.stringify(res)).not.toContain(PASSWORD);
   });
 
   it('paginates by repeating the last extract', async () => {

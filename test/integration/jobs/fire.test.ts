@@ -4,11 +4,13 @@ import { createJob, getJob, updateJob, deleteJob, jobCreateSchema, runJobNow, li
 import { handleJobFire, FireInFlightError, FIRE_CLAIM_STALE_MS, prevRun } from '../../../functions/core/jobs/fire.js';
 import { listQueries } from '../../../functions/core/queries/queries.js';
 import { keys } from '../../../functions/core/table-keys.js';
+import { createTenant } from '../../../functions/core/tenancy/tenants.js';
 
 let h: Harness;
 const T = 'ten_fire';
 beforeAll(async () => {
   h = await startHarness();
+  await createTenant(h.deps.table, 'fire', h.clock.now, T);
 });
 afterAll(async () => h?.close());
 

@@ -8,12 +8,13 @@ import { LocalSecrets } from '../../../functions/adapters/local/local-secrets.js
 import { DirectAuditSink } from '../../../functions/core/audit/audit.js';
 import { RateLimiter } from '../../../functions/core/limits/rate-limiter.js';
 import type { Deps } from '../../../functions/runtime.js';
-import type { QueueMessage, QueueName } from '../../../functions/ports/queue.js';
+import type { QueueName } from '../../../functions/ports/queue.js';
+import { encodeMessage } from '../../../functions/core/queue-messages.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 
 export interface Sent {
   queue: QueueName;
-  message: QueueMessage;
+  message: Record<string, unknown>;
   delaySeconds?: number;
 }
 
@@ -37,7 +38,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     config: loadConfig({ GLEANER_DATA_DIR: dir, ...env }),
     table,
     blobs: new S3Blobs(stores.s3, { results: 'test-results', raw: 'test-raw' }),
-    queue: { send: async (queue, message, opts) => void sent.push({ queue, message, delaySeconds: opts?.delaySeconds }) },
+    // Records what was sent, after the same schema check every real queue makes.
+    queue: { send: async (queue, message, opts) => void sent.push({ queue, message: JSON.parse(encodeMessage(queue, message)), delaySeconds: opts?.delaySeconds }) },
     scheduler: {
       upsert: async (name, cron, payload, enabled) => void schedules.set(name, { cron, payload, enabled }),
       remove: async (name) => void schedules.delete(name),

@@ -9,7 +9,9 @@ import { bundlingOptions, REPO_ROOT } from '../../../lib/gleaner-function.js';
 import { memoryStores } from '../foundation/stores.js';
 import { createTenant } from '../../../functions/core/tenancy/tenants.js';
 import { createApiKey } from '../../../functions/core/tenancy/api-keys.js';
-import { ENV } from '../../../functions/config.js';
+import { ENV, ORIGIN_VERIFY_HEADER } from '../../../functions/config.js';
+import { listAudit } from '../../../functions/core/audit/audit.js';
+import type { DynamoTable } from '../../../functions/adapters/aws/dynamo-table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 
 // The Lambda path: handlers bundled exactly as CDK bundles them (ESM, node22 target, the require
@@ -18,12 +20,18 @@ import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js
 let stores: EmbeddedStores;
 let dir: string;
 let key: string;
+let tenantId: string;
+let table: DynamoTable;
+/** What CDK gives CloudFront (origin header) and every API function (GLEANER_ORIGIN_SECRET). */
+const ORIGIN_SECRET = 'origin-secret-for-tests-0123456789';
 const bundles: Record<string, string> = {};
 
 beforeAll(async () => {
   const s = await memoryStores();
   stores = s.stores;
+  table = s.table;
   const t = await createTenant(s.table, 'lambda', new Date());
+  tenantId = t.tenant_id;
   key = (await createApiKey(s.table, { tenantId: t.tenant_id, scopes: ['*'] }, new Date())).api_key;
   dir = mkdtempSync(join(REPO_ROOT, '.tmp-lambda-'));
   const opts = bundlingOptions();
@@ -50,14 +58,16 @@ async function invoke(handler: string, event: Record<string, unknown>) {
     [ENV.mode]: 'aws', [ENV.env]: 'test', [ENV.table]: 'test', [ENV.resultsBucket]: 'test-results', [ENV.rawBucket]: 'test-raw',
     [ENV.dynamoEndpoint]: stores.dynamoEndpoint, [ENV.s3Endpoint]: stores.s3Endpoint, [ENV.queueQueries]: 'http://127.0.0.1:9/unused',
     AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    [ENV.logLevel]: 'error',
+    [ENV.logLevel]: 'error', [ENV.originSecret]: ORIGIN_SECRET,
   };
   const { stdout } = await promisify(execFile)(process.execPath, [runner, bundles[handler]!, JSON.stringify(event)], { env, cwd: dir });
   return JSON.parse(stdout.trim().split('\n').pop()!) as { statusCode: number; headers: Record<string, string>; body: string };
 }
 
+/** A request as CloudFront forwards it: with the origin secret header (omit with `[ORIGIN_VERIFY_HEADER]: ''`). */
 const event = (method: string, path: string, headers: Record<string, string> = {}, body?: string) => ({
-  version: '2.0', routeKey: `${method} ${path}`, rawPath: path, rawQueryString: '', headers: { host: 'api.example.com', ...headers },
+  version: '2.0', routeKey: `${method} ${path}`, rawPath: path, rawQueryString: '',
+  headers: Object.fromEntries(Object.entries({ host: 'api.example.com', [ORIGIN_VERIFY_HEADER]: ORIGIN_SECRET, ...headers }).filter(([, v]) => v !== '')),
   requestContext: { accountId: '1', apiId: 'x', domainName: 'api.example.com', domainPrefix: 'api', http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'test' }, requestId: 'r', routeKey: `${method} ${path}`, stage: '$default', time: '', timeEpoch: Date.now() },
   body, isBase64Encoded: false,
 });
@@ -82,5 +92,21 @@ describe('bundled Lambda handlers in aws mode', () => {
     const r = await invoke('functions/http/queries-create.ts', event('POST', '/v1/queries', { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, JSON.stringify({ prompt: '', sources: ['x'] })));
     expect(r.statusCode).toBe(400);
     expect(JSON.parse(r.body).details[0].path).toBe('body.prompt');
+  });
+
+  it('answer 403 JSON to a request that bypassed CloudFront (no or wrong origin secret)', async () => {
+    for (const secret of ['', 'wrong-secret-wrong-secret-0123456789']) {
+      const r = await invoke('functions/http/tenant-get.ts', event('GET', '/v1/tenant', { authorization: `Bearer ${key}`, [ORIGIN_VERIFY_HEADER]: secret }));
+      expect(r.statusCode).toBe(403);
+      expect(JSON.parse(r.body)).toMatchObject({ code: 'forbidden', message: expect.any(String) });
+    }
+  });
+
+  it('audit the viewer address from CloudFront-Viewer-Address, not the CloudFront edge', async () => {
+    const ok = await invoke('functions/http/tenant-get.ts', event('GET', '/v1/tenant', { authorization: `Bearer ${key}`, 'cloudfront-viewer-address': '198.51.100.23:51234' }));
+    expect(ok.statusCode).toBe(200);
+    const { data } = await listAudit(table, { tenantId, limit: 50 });
+    const rec = data.find((a) => a.request_id === ok.headers['x-request-id'])!;
+    expect(rec.ip).toBe('198.51.100.23');
   });
 });

@@ -25,7 +25,7 @@ const makeCtx = (api: GraphFakeApi, over: { plan?: Partial<QueryPlan>; limit?: n
 
 const catchErr = catchSourceError;
 
-const postRequests = (api: GraphFakeApi, pageId: string) => api.requests.filter((r) => r.path.startsWith(`/v21.0/${pageId}/posts`));
+const postRequests = (api: GraphFakeApi, pageId: string) => api.requests.filter((r) => r.path.startsWith(`/v26.0/${pageId}/posts`));
 
 let api: GraphFakeApi | undefined;
 afterEach(async () => {
@@ -39,6 +39,7 @@ describe('facebook connector', () => {
     expect(facebookConnector.defaultBaseUrl).toBe('https://graph.facebook.com');
     expect(facebookConnector.credentialFields.map((f) => [f.name, f.required])).toEqual([
       ['access_token', true],
+      ['app_secret', false],
       ['page_ids', false],
     ]);
     expect(facebookConnector.accessNotes).toMatch(/pages_read_engagement/);
@@ -64,7 +65,7 @@ describe('facebook connector', () => {
     expect(items.find((i) => i.id === '1002_6002')?.metrics).toEqual({ reactions: 9, comments: 2, shares: 0 });
     expect(items.find((i) => i.id === '1002_6000')?.author).toBe('Acme Outlet');
 
-    expect(api.requests[0].path).toMatch(/^\/v21\.0\/me\/accounts\?/);
+    expect(api.requests[0].path).toMatch(/^\/v26\.0\/me\/accounts\?/);
     const p1001 = postRequests(api, '1001');
     expect(p1001).toHaveLength(3); // 7 posts, 3 per page
     for (const r of p1001) {
@@ -153,7 +154,8 @@ describe('facebook connector', () => {
     });
     const { ctx, sleeps } = makeCtx(api);
     const err = await catchErr(facebookConnector.search(ctx));
-    expect(err.message).toMatch(/facebook rate limited: \(#4\) Application request limit reached \(Graph API error 4\); retry after 300 s/);
+    expect(err.message).toMatch(/facebook page list rate limited \(403\): \(#4\) Application request limit reached \(Graph API error 4\); retry after 300 s/);
+    expect(err.kind).toBe('rate');
     expect(err.retryAfterSeconds).toBe(300);
     expect(err.retryable).toBe(true);
     expect(sleeps).toEqual([]);
@@ -165,7 +167,7 @@ describe('facebook connector', () => {
     const err = await catchErr(facebookConnector.search(ctx));
     expect(err.message).toMatch(/^facebook page list rate limited \(429\)/);
     expect(err.retryable).toBe(true);
-    expect(sleeps).toEqual([1000, 1000]);
+    expect(sleeps).toEqual([1000, 1000, 1000]); // 4 attempts, Retry-After each time
   });
 
   it('explains how to fix a rejected token (Graph error 190 on 400 and on 401)', async () => {
@@ -196,9 +198,10 @@ describe('facebook connector', () => {
     api = await startFakeFacebook({ down: true });
     const { ctx, sleeps } = makeCtx(api);
     const err = await catchErr(facebookConnector.search(ctx));
-    expect(err.message).toMatch(/facebook page list API error \(500\)/);
+    expect(err.message).toMatch(/facebook page list is unavailable \(platform down\) \(500\)/);
     expect(err.retryable).toBe(true);
-    expect(sleeps).toEqual([1000, 2000]);
+    expect(err.kind).toBe('platform_down');
+    expect(sleeps).toEqual([1000, 2000, 4000]);
   });
 
   it('says so when the token manages no Page', async () => {

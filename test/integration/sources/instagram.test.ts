@@ -26,8 +26,8 @@ const makeCtx = (api: GraphFakeApi, over: { plan?: Partial<QueryPlan>; limit?: n
 
 const catchErr = catchSourceError;
 
-const mediaRequests = (api: GraphFakeApi, tag: string) => api.requests.filter((r) => r.path.startsWith(`/v21.0/${IG_HASHTAG_IDS[tag]}/recent_media`));
-const searchRequests = (api: GraphFakeApi) => api.requests.filter((r) => r.path.startsWith('/v21.0/ig_hashtag_search'));
+const mediaRequests = (api: GraphFakeApi, tag: string) => api.requests.filter((r) => r.path.startsWith(`/v26.0/${IG_HASHTAG_IDS[tag]}/recent_media`));
+const searchRequests = (api: GraphFakeApi) => api.requests.filter((r) => r.path.startsWith('/v26.0/ig_hashtag_search'));
 
 let api: GraphFakeApi | undefined;
 afterEach(async () => {
@@ -42,6 +42,7 @@ describe('instagram connector', () => {
     expect(instagramConnector.credentialFields.map((f) => [f.name, f.required])).toEqual([
       ['access_token', true],
       ['ig_user_id', true],
+      ['app_secret', false],
     ]);
     expect(instagramConnector.accessNotes).toMatch(/30 unique hashtags/);
     expect(instagramConnector.accessNotes).toMatch(/Instagram Public Content Access/);
@@ -113,21 +114,20 @@ describe('instagram connector', () => {
     expect(api.requests.filter((r) => r.path.includes('/recent_media'))).toHaveLength(1);
   });
 
-  it('respects the limit and stops paging early', async () => {
-    api = await startFakeInstagram();
+  it('respects the limit and stops paging once it has enough', async () => {
+    api = await startFakeInstagram({ order: 'newest' });
     const items = await instagramConnector.search(makeCtx(api, { limit: 4 }).ctx);
     expect(items.map((i) => i.id)).toEqual(['18000000000000001', '18000000000000002', '18000000000000003', '18000000000000004']);
     expect(mediaRequests(api, 'acme')).toHaveLength(2);
   });
 
-  it('applies the time window and stops at a page older than since', async () => {
-    api = await startFakeInstagram();
+  it('applies the time window without assuming an order: reads to the end of the list', async () => {
+    api = await startFakeInstagram(); // shuffled: an old page does not mean the rest is older
     const items = await instagramConnector.search(
       makeCtx(api, { plan: { since: iso(IG_NEWEST - 1.5 * HOUR), until: iso(IG_NEWEST - 0.5 * HOUR) } }).ctx,
     );
     expect(items.map((i) => i.id)).toEqual(['18000000000000002']);
-    // page 1 (0h, -1h, -2h) has newer media; page 2 (-3h..-5h) is all older → page 3 is never read
-    expect(mediaRequests(api, 'acme')).toHaveLength(2);
+    expect(mediaRequests(api, 'acme')).toHaveLength(3); // 7 media, 3 per page
   });
 
   it('applies exclusions client-side', async () => {
@@ -173,7 +173,7 @@ describe('instagram connector', () => {
   it('reports a wrong ig_user_id with the platform message', async () => {
     api = await startFakeInstagram();
     const err = await catchErr(instagramConnector.search(makeCtx(api, { credentials: { access_token: IG_TOKEN, ig_user_id: '42' } }).ctx));
-    expect(err.message).toMatch(/instagram API error \(400\): \(#100\) Invalid user id \(Graph API error 100\)/);
+    expect(err.message).toMatch(/instagram hashtag search #acme rejected the query \(invalid query\) \(400\): \(#100\) Invalid user id \(Graph API error 100\)/);
   });
 
   it('names the missing credentials and how to add them', async () => {
@@ -190,8 +190,8 @@ describe('instagram connector', () => {
     api = await startFakeInstagram({ down: true });
     const { ctx, sleeps } = makeCtx(api);
     const err = await catchErr(instagramConnector.search(ctx));
-    expect(err.message).toMatch(/instagram hashtag search #acme API error \(500\)/);
+    expect(err.message).toMatch(/instagram hashtag search #acme is unavailable \(platform down\) \(500\)/);
     expect(err.retryable).toBe(true);
-    expect(sleeps).toEqual([1000, 2000]);
+    expect(sleeps).toEqual([1000, 2000, 4000]);
   });
 });

@@ -10,7 +10,7 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const creds = (over: Record<string, string> = {}) => ({ client_id: 'reddit-client', client_secret: 'reddit-secret', ...over });
+const creds = (over: Record<string, string> = {}) => ({ client_id: 'reddit-client', client_secret: 'reddit-secret', app_id: 'com.example.brandwatch', username: 'brand_dev', ...over });
 const params = (f: FakeReddit, i: number) => new URL(f.requests[i].path, f.baseUrl).searchParams;
 
 describe('reddit connector (fake Reddit OAuth API)', () => {
@@ -36,7 +36,8 @@ describe('reddit connector (fake Reddit OAuth API)', () => {
     expect(p1.get('after')).toBeNull();
     expect(params(fake, 2).get('after')).toBe(fake.posts[9].name);
     expect(fake.requests[1].headers.authorization).toBe('bearer reddit-access-token');
-    expect(fake.requests[1].headers['user-agent']).toMatch(/^web:gleaner:/);
+    // Reddit's rule: <platform>:<app ID>:<version> (by /u/<username>), the tenant's own app and account.
+    expect(fake.requests[1].headers['user-agent']).toBe('web:com.example.brandwatch:v1.0 (by /u/brand_dev)');
   });
 
   it('maps posts (permalink URL, title + selftext, [deleted] author → null, metrics)', async () => {
@@ -73,10 +74,10 @@ describe('reddit connector (fake Reddit OAuth API)', () => {
 
   it('uses the password grant when username and password are given', async () => {
     fake = await startFakeReddit({ username: 'owner', password: 'pw', count: 3 });
-    const items = await redditConnector.search(testContext({ baseUrl: fake.baseUrl, credentials: creds({ username: 'owner', password: 'pw', user_agent: 'script:test:1.0 (by /u/owner)' }) }));
+    const items = await redditConnector.search(testContext({ baseUrl: fake.baseUrl, credentials: creds({ username: 'owner', password: 'pw', app_version: '2.0' }) }));
     expect(items).toHaveLength(3);
     expect(new URLSearchParams(fake.requests[0].body).get('grant_type')).toBe('password');
-    expect(fake.requests[1].headers['user-agent']).toBe('script:test:1.0 (by /u/owner)');
+    expect(fake.requests[1].headers['user-agent']).toBe('web:com.example.brandwatch:2.0 (by /u/owner)');
 
     const err = (await redditConnector
       .search(testContext({ baseUrl: fake.baseUrl, credentials: creds({ username: 'owner', password: 'bad' }) }))
@@ -114,7 +115,7 @@ describe('reddit connector (fake Reddit OAuth API)', () => {
       .search(testContext({ baseUrl: fake.baseUrl, credentials: { client_id: 'x' } }))
       .catch((e: unknown) => e)) as SourceError;
     expect(err.message).toBe(
-      'reddit credentials are missing (client_id, client_secret); add them with PUT /dashboard/api/sources/reddit {"client_id":"…","client_secret":"…"}',
+      'reddit credentials are missing (client_id, client_secret, app_id, username); add them with PUT /dashboard/api/sources/reddit {"client_id":"…","client_secret":"…","app_id":"…","username":"…"}',
     );
     expect(fake.requests).toHaveLength(0);
   });

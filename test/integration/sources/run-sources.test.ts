@@ -14,7 +14,7 @@ const FOUR: Four[] = ['x', 'reddit', 'youtube', 'tiktok'];
 
 const CREDS: Record<Four, Record<string, string>> = {
   x: { bearer_token: 'x-test-token' },
-  reddit: { client_id: 'reddit-client', client_secret: 'reddit-secret' },
+  reddit: { client_id: 'reddit-client', client_secret: 'reddit-secret', app_id: 'com.example.brandwatch', username: 'brand_dev' },
   youtube: { api_key: 'yt-test-key' },
   tiktok: { client_key: 'tt-client-key', client_secret: 'tt-client-secret' },
 };
@@ -107,14 +107,14 @@ describe('runSources against the fake platform APIs', () => {
 
   it('one source down → it is an error, the others are ok', async () => {
     const all = await startAll({ youtube: { down: true } });
-    const o = options(all);
+    const o = options(all, { random: () => 0 });
     const res = await runSources(o);
     expect(res.by_source.youtube).toMatchObject({ status: 'error', count: 0 });
-    expect(res.by_source.youtube.error).toMatch(/^youtube API error \(500\)/);
+    expect(res.by_source.youtube.error).toMatch(/^youtube is unavailable \(platform down\) \(500\)/);
     for (const s of ['x', 'reddit', 'tiktok'] as const) expect(res.by_source[s]).toMatchObject({ status: 'ok', count: 12 });
     expect(res.items).toHaveLength(36);
     expect(res.items.some((i) => i.source === 'youtube')).toBe(false);
-    expect(o.sleeps).toEqual([1000, 2000]); // youtube's retries, through the injected sleep
+    expect(o.sleeps).toEqual([500, 1000, 2000]); // youtube's backoff (jitter 0 → half steps), through the injected sleep
   });
 
   it('missing or rejected credentials are per-source errors that say how to fix them', async () => {

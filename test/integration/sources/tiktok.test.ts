@@ -88,7 +88,7 @@ describe('tiktok connector (fake Research API)', () => {
   it('final 429 → rate limited with the platform message', async () => {
     fake = await startFakeTiktok({ rateLimitFirst: 99, retryAfter: '2', rateLimitWhen: (r) => r.path.startsWith('/v2/research') });
     const err = (await tiktokConnector.search(testContext({ baseUrl: fake.baseUrl, credentials: creds() })).catch((e: unknown) => e)) as SourceError;
-    expect(err.message).toBe('tiktok rate limited (429): The API rate limit was exceeded. Please try again later.; retry after 2 s');
+    expect(err.message).toBe('tiktok rate limited (429): rate_limit_exceeded: The API rate limit was exceeded. Please try again later.; retry after 2 s');
     expect(err.retryAfterSeconds).toBe(2);
   });
 
@@ -117,8 +117,10 @@ describe('tiktok connector (fake Research API)', () => {
     });
     const err = (await tiktokConnector.search(ctx).catch((e: unknown) => e)) as SourceError;
     expect(err.message).toBe(
-      'tiktok rejected the credentials (401): The access token is invalid or not found in the request.; update them with PUT /dashboard/api/sources/tiktok',
+      'tiktok rejected the credentials (401): access_token_invalid: The access token is invalid or not found in the request.; update them with PUT /dashboard/api/sources/tiktok',
     );
+    // The stale token was refreshed once (two token requests), then reported.
+    expect(fake.requests.filter((r) => r.path.startsWith('/v2/oauth/token/'))).toHaveLength(2);
   });
 
   it('missing credentials → message naming both fields', async () => {

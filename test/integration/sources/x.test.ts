@@ -93,7 +93,7 @@ describe('x connector (fake X API v2)', () => {
     expect(ctx.sleeps[0]).toBeLessThanOrEqual(6000);
   });
 
-  it('gives up after 3 attempts with a rate-limited SourceError carrying retryAfter', async () => {
+  it('gives up after 4 attempts with a rate-limited SourceError carrying retryAfter', async () => {
     fake = await startFakeX({ rateLimitFirst: 10, retryAfter: '7' });
     const ctx = testContext({ baseUrl: fake.baseUrl, credentials: creds() });
 
@@ -102,7 +102,7 @@ describe('x connector (fake X API v2)', () => {
     expect(err).toBeInstanceOf(SourceError);
     expect((err as SourceError).message).toMatch(/^x rate limited \(429\)/);
     expect((err as SourceError).retryAfterSeconds).toBe(7);
-    expect(fake.requests).toHaveLength(3);
+    expect(fake.requests).toHaveLength(4);
   });
 
   it('does not wait for a Retry-After beyond 30 s', async () => {
@@ -143,9 +143,9 @@ describe('x connector (fake X API v2)', () => {
 
     const err = (await xConnector.search(ctx).catch((e: unknown) => e)) as SourceError;
 
-    expect(err.message).toMatch(/^x API error \(500\)/);
-    expect(fake.requests).toHaveLength(3);
-    expect(ctx.sleeps).toEqual([1000, 2000]);
+    expect(err.message).toMatch(/^x is unavailable \(platform down\) \(500\)/);
+    expect(fake.requests).toHaveLength(4);
+    expect(ctx.sleeps).toEqual([1000, 2000, 4000]);
   });
 
   it('400 carries the platform message', async () => {
@@ -156,7 +156,7 @@ describe('x connector (fake X API v2)', () => {
     const err = (await getJson(ctx, `${fake.baseUrl}/2/tweets/search/recent?query=a&max_results=5`, { headers: { authorization: 'Bearer x-test-token' } }, { source: 'x' }).catch(
       (e: unknown) => e,
     )) as SourceError;
-    expect(err.message).toMatch(/^x API error \(400\): The `max_results` query parameter value \[5\] is not between 10 and 100/);
+    expect(err.message).toMatch(/^x rejected the query \(invalid query\) \(400\): The `max_results` query parameter value \[5\] is not between 10 and 100/);
   });
 
   it('builds X query syntax from the plan', () => {

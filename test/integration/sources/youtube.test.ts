@@ -83,7 +83,8 @@ describe('youtube connector (fake YouTube Data API v3)', () => {
   it('quota exceeded (403) → quota message, not a credentials message', async () => {
     fake = await startFakeYoutube({ quotaExceeded: true });
     const err = (await youtubeConnector.search(testContext({ baseUrl: fake.baseUrl, credentials: creds() })).catch((e: unknown) => e)) as SourceError;
-    expect(err.message).toMatch(/^youtube quota exceeded \(403\): The request cannot be completed because you have exceeded your quota\./);
+    expect(err.message).toMatch(/^youtube quota exhausted: YouTube Data API daily quota \(units of the Google Cloud project\) \(403\): The request cannot be completed because you have exceeded your quota\.; it resets at \S+T0[78]:00:00\.000Z/);
+    expect(err.kind).toBe('quota');
     expect(fake.requests).toHaveLength(1);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, patternError, urlFilter } from '../../../functions/core/scrapers/url-patterns.js';
+import { compilePattern, MAX_MATCHED_URL_LENGTH, patternError, patternsError, urlFilter } from '../../../functions/core/scrapers/url-patterns.js';
 import { normalizeUrl, sameSite } from '../../../functions/core/scrapers/normalize-url.js';
 
 describe('URL patterns', () => {
@@ -49,5 +49,48 @@ describe('normalizeUrl / sameSite', () => {
     expect(sameSite('http://127.0.0.1:4100/a', 'http://127.0.0.1:4101/b')).toBe(false);
     expect(sameSite('https://s.example/', 'https://external.example/')).toBe(false);
     expect(sameSite('https://sub.s.example/', 'https://s.example/')).toBe(false);
+  });
+});
+
+describe('URL patterns are matched in linear time (RE2)', () => {
+  const long = (n: number) => `https://s.example/${'a'.repeat(n)}!`;
+
+  it.each([
+    '/(a+)+$/',
+    '/^https:\/\/s\.example\/(a|aa)*$/',
+    '/^https:\\/\\/s\\.example\\/(a*)*b/',
+    '/(.*a){20}$/',
+  ])('a catastrophic backtracking pattern %s finishes on a 2,000-character URL', (p) => {
+    // Prepare: with a backtracking engine each of these takes longer than the age of the universe.
+    const pattern = compilePattern(p);
+    // Act + Assess: the call returns (the test would time out otherwise) with the right answer.
+    expect(pattern.test(long(2_000))).toBe(false);
+  });
+
+  it('does not match URLs longer than the limit (their matching cost is bounded too)', () => {
+    expect(compilePattern('/a/').test(long(MAX_MATCHED_URL_LENGTH))).toBe(false);
+    expect(compilePattern('/a/').test(long(100))).toBe(true);
+  });
+
+  it.each([
+    ['/(a)\\1/', /backreference|escape/i],
+    ['/(?=a)b/', /lookahead|lookaround|Perl syntax/i],
+    ['/(?<!a)b/', /lookbehind|lookaround|Perl syntax/i],
+    ['/(.*a){1000}/', /too large|too complex/i],
+  ])('rejects %s with a clear message', (p, message) => {
+    expect(patternError(p)).toMatch(message);
+  });
+
+  it('bounds the combined size of a crawl\'s patterns', () => {
+    const big = '/(.*a){30}/';
+    expect(patternError(big)).toBeNull();
+    expect(patternsError(Array(50).fill(big))).toMatch(/too complex|too large/i);
+    expect(patternsError(['/blog/**', '/\\/a\\//'])).toBeNull();
+  });
+
+  it('keeps the JavaScript flags that make sense for URLs', () => {
+    expect(compilePattern('/\\/CRAWL\\//i').test('https://s.example/crawl/c')).toBe(true);
+    expect(compilePattern('/\\/CRAWL\\//').test('https://s.example/crawl/c')).toBe(false);
+    expect(compilePattern('/^https:\\/\\/s\\.example\\/(?<sect>docs|blog)\\//').test('https://s.example/blog/x')).toBe(true);
   });
 });

@@ -51,6 +51,8 @@ function scripted(responses: (Response | Error | (() => Response))[]) {
     sleep: async (ms) => {
       sleeps.push(ms);
     },
+    // No jitter in these tests: the backoff is the full step (1 s, 2 s, 4 s …).
+    random: () => 1,
   };
   return { ctx, calls, sleeps, ac };
 }
@@ -88,19 +90,22 @@ describe('getJson', () => {
 
   it('retries network errors, then reports the source as unreachable', async () => {
     const boom = Object.assign(new TypeError('fetch failed'), { cause: new Error('ECONNREFUSED') });
-    const { ctx, sleeps } = scripted([boom, boom, boom]);
+    const { ctx, sleeps } = scripted([boom, boom, boom, boom]);
     const err = (await getJson(ctx, 'https://h/a', undefined, { source: 'reddit' }).catch((e: unknown) => e)) as SourceError;
     expect(err.message).toBe('reddit unreachable: fetch failed (ECONNREFUSED)');
-    expect(sleeps).toEqual([1000, 2000]);
+    expect(err.kind).toBe('platform_down');
+    expect(sleeps).toEqual([1000, 2000, 4000]);
   });
 
-  it('maps 401/403 to the credentials message and other 4xx to the platform message', async () => {
-    const a = scripted([json(403, { error: { message: 'App not approved' } })]);
-    await expect(getJson(a.ctx, 'https://h/a', undefined, { source: 'linkedin' })).rejects.toThrow(
-      'linkedin rejected the credentials (403): App not approved; update them with PUT /dashboard/api/sources/linkedin',
+  it('classifies 401 as credentials, 403 as permission, 400 as an invalid query, other 4xx with the platform message', async () => {
+    const z = scripted([json(401, { message: 'bad token' })]);
+    await expect(getJson(z.ctx, 'https://h/a', undefined, { source: 'linkedin' })).rejects.toThrow(
+      'linkedin rejected the credentials (401): bad token; update them with PUT /dashboard/api/sources/linkedin',
     );
+    const a = scripted([json(403, { error: { message: 'App not approved' } })]);
+    await expect(getJson(a.ctx, 'https://h/a', undefined, { source: 'linkedin' })).rejects.toThrow('linkedin refused access (permission) (403): App not approved');
     const b = scripted([json(400, { errors: [{ message: 'bad query' }, { message: 'too long' }] })]);
-    await expect(getJson(b.ctx, 'https://h/a', undefined, { source: 'x' })).rejects.toThrow('x API error (400): bad query; too long');
+    await expect(getJson(b.ctx, 'https://h/a', undefined, { source: 'x' })).rejects.toThrow('x rejected the query (invalid query) (400): bad query; too long');
     const c = scripted([new Response('<html>nope</html>', { status: 404, statusText: 'Not Found' })]);
     await expect(getJson(c.ctx, 'https://h/a', undefined, { source: 'x' })).rejects.toThrow('x API error (404): Not Found');
   });
@@ -114,11 +119,12 @@ describe('getJson', () => {
     await expect(getJson(c.ctx, 'https://h/a', undefined, { source: 'x' })).resolves.toEqual({});
   });
 
-  it('does not wait for Retry-After beyond maxWaitSeconds', async () => {
-    const { ctx, sleeps } = scripted([json(503, {}, { 'retry-after': '120' })]);
+  it('does not wait for a rate-limit Retry-After beyond maxWaitSeconds', async () => {
+    const { ctx, sleeps } = scripted([json(429, {}, { 'retry-after': '120' })]);
     const err = (await getJson(ctx, 'https://h/a', undefined, { source: 'x' }).catch((e: unknown) => e)) as SourceError;
-    expect(err.message).toBe('x API error (503)');
+    expect(err.message).toBe('x rate limited (429); retry after 120 s');
     expect(err.retryAfterSeconds).toBe(120);
+    expect(err.kind).toBe('rate');
     expect(sleeps).toEqual([]);
   });
 

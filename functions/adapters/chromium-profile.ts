@@ -1,0 +1,147 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import puppeteer, { type Browser } from 'puppeteer-core';
+
+/**
+ * What every Gleaner Chromium (system binary, @sparticuz fallback, Lambda) shares: flags and
+ * profile preferences that keep all traffic on TCP through the egress proxy, and a profile
+ * directory whose life is tied to the browser process.
+ *
+ * UDP cannot go through an HTTP proxy, so anything that would send it must be off:
+ * - QUIC (`--disable-quic`);
+ * - WebRTC ICE: `--force-webrtc-ip-handling-policy` is honoured by the headless shell, while a
+ *   full Chrome takes the policy from the profile preference `webrtc.ip_handling_policy`, so both
+ *   are set; with `disable_non_proxied_udp` and a proxy without UDP, no STUN/TURN/host candidate
+ *   is gathered at all;
+ * - mDNS: host candidates are not registered as `*.local` names (`WebRtcHideLocalIpsWithMdns`);
+ * - and pages never see RTCPeerConnection or WebTransport (see NO_UDP_APIS_SCRIPT in
+ *   core/engine/fetch-browser.ts), so a binary that ignored both of the above would still not
+ *   open a peer connection.
+ */
+export const NO_UDP_FLAGS = [
+  '--disable-quic',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--enforce-webrtc-ip-permission-check',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
+
+/**
+ * Flags the @sparticuz/chromium defaults carry that Gleaner drops: with web security off, a page's
+ * scripts could read other sites' responses (with a runbook's logged-in cookies) through the proxy.
+ */
+export const DROPPED_FLAGS = ['--disable-web-security', '--allow-running-insecure-content'];
+
+/** Chromium features that would make requests of their own or send UDP. */
+export const DISABLED_FEATURES = [
+  'WebRtcHideLocalIpsWithMdns',
+  'WebRtcAllowInputVolumeAdjustment',
+  'MediaRouter',
+  'DialMediaRouteProvider',
+  'GlobalMediaControlsCastStartStop',
+  'Translate',
+  'OptimizationHints',
+  'InterestFeedContentSuggestions',
+];
+
+/** Profile preferences written before launch (full Chrome reads WebRTC policy from here). */
+export const PROFILE_PREFERENCES = {
+  webrtc: { ip_handling_policy: 'disable_non_proxied_udp', multiple_routes_enabled: false, nonproxied_udp_enabled: false },
+  local_discovery: { notifications_enabled: false },
+  media_router: { enable_media_router: false },
+};
+
+/**
+ * Add {@link NO_UDP_FLAGS}, drop {@link DROPPED_FLAGS}, and merge every `--disable-features` / `--enable-features` value into
+ * one switch each: Chromium keeps only the last occurrence of a switch, so appending a second
+ * `--disable-features` would silently drop the first list (the @sparticuz args carry one).
+ */
+export function hardenedArgs(args: string[]): string[] {
+  const disabled = new Set<string>(DISABLED_FEATURES);
+  const enabled = new Set<string>();
+  const rest: string[] = [];
+  for (const a of [...args, ...NO_UDP_FLAGS]) {
+    if (DROPPED_FLAGS.includes(a)) continue;
+    const m = /^--(disable|enable)-features=(.*)$/.exec(a);
+    if (m) for (const f of m[2].split(',').filter(Boolean)) (m[1] === 'disable' ? disabled : enabled).add(f);
+    else if (!rest.includes(a)) rest.push(a);
+  }
+  for (const f of disabled) enabled.delete(f);
+  return [...rest, `--disable-features=${[...disabled].join(',')}`, ...(enabled.size ? [`--enable-features=${[...enabled].join(',')}`] : [])];
+}
+
+/** Browsers started by this process and not yet closed (closed all at once on shutdown). */
+const live = new Set<Browser>();
+
+/** Every browser this process launched: its pid and profile dir (tests check both are gone). */
+const launched: Array<{ pid: number | undefined; profileDir: string }> = [];
+export const launchedBrowsers = (): ReadonlyArray<{ pid: number | undefined; profileDir: string }> => launched;
+
+/** How many browsers this process has running (tests, shutdown logs). */
+export const liveBrowsers = (): number => live.size;
+
+/** Close every browser this process started; each profile dir is removed after its process exited. */
+export async function closeAllBrowsers(): Promise<void> {
+  await Promise.allSettled([...live].map((b) => b.close()));
+}
+
+const exitOf = (proc: ChildProcess | null): Promise<void> =>
+  !proc || proc.exitCode !== null || proc.signalCode !== null ? Promise.resolve() : new Promise((r) => proc.once('exit', () => r()));
+
+/**
+ * Launch Chromium with a fresh `gleaner-chromium-*` profile. The returned browser's `close()`
+ * resolves only once the process has exited and the profile dir is gone (a removal racing a live
+ * Chromium leaves files behind: it keeps writing its profile until it exits). A browser that
+ * disconnects by itself (crash, killed) is killed if still alive, awaited, and removed the same way.
+ */
+export async function launchWithProfile(o: {
+  executablePath: string;
+  args: string[];
+  headless: boolean | 'shell';
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}): Promise<Browser> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'gleaner-chromium-'));
+  try {
+    await mkdir(join(userDataDir, 'Default'), { recursive: true });
+    await writeFile(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(PROFILE_PREFERENCES));
+    const browser = await puppeteer.launch({
+      executablePath: o.executablePath,
+      args: hardenedArgs(o.args),
+      headless: o.headless,
+      userDataDir,
+      env: o.env,
+      timeout: o.timeoutMs ?? 30_000,
+      protocolTimeout: 60_000,
+      defaultViewport: { width: 1280, height: 900 },
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    const proc = browser.process();
+    let cleaned: Promise<void> | undefined;
+    const cleanup = () =>
+      (cleaned ??= (async () => {
+        live.delete(browser);
+        if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+        await exitOf(proc);
+        await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
+      })());
+    const close = browser.close.bind(browser);
+    browser.close = async () => {
+      // Puppeteer's close asks Chromium to quit and waits for it; bounded, then killed by cleanup.
+      await Promise.race([close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000).unref())]);
+      await cleanup();
+    };
+    browser.once('disconnected', () => void cleanup());
+    live.add(browser);
+    launched.push({ pid: proc?.pid, profileDir: userDataDir });
+    return browser;
+  } catch (err) {
+    await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
+    throw err;
+  }
+}
