@@ -49,6 +49,11 @@ export interface FrontierCounters {
   max_pages: number;
   started_at: string;
   finished_at: string | null;
+  /** Request stats summed over every slice. */
+  requests?: number;
+  bytes?: number;
+  blocked_requests?: number;
+  robots_skipped?: number;
 }
 
 /** Items larger than this go to a blob; the table's limit is 400 KB per item. */
@@ -195,6 +200,13 @@ export class CrawlFrontier {
       });
   }
 
+  /** Add to the crawl's counters (request stats of a slice); returns them all after the add. */
+  async add(n: Record<string, number>): Promise<FrontierCounters> {
+    const after = await this.table.update(this.stateKey(), { add: n });
+    const { pk: _p, sk: _s, ...rest } = after;
+    return rest as unknown as FrontierCounters;
+  }
+
   /** Count a slice as outstanding before it is sent. */
   async sliceSent(count = 1): Promise<void> {
     await this.table.update(this.stateKey(), { add: { outstanding: count } });
@@ -256,3 +268,6 @@ export class CrawlFrontier {
     return { pages: res.items.map(({ pk: _p, sk: _s, ...rest }) => rest as unknown as FrontierPage), cursor: res.cursor };
   }
 }
+
+/** The frontier of a run's attempt: a retried start (new attempt) crawls afresh in its own partition. */
+export const frontierFor = (table: Table, run: { tenant_id: string; id: string; attempt: number }) => new CrawlFrontier(table, run.tenant_id, `${run.id}#a${run.attempt}`);
