@@ -67,6 +67,18 @@ export const consoleAssetHooks = (): NonNullable<BundlingOptions['commandHooks']
   ],
 });
 
+/** The handler that serves the reference page and its renderer; its bundle gets a copy of Scalar's standalone script. */
+export const DOCS_HANDLER = 'functions/http/docs-get.ts';
+
+/** Copies the renderer next to the bundled handler, where functions/http/docs-get.ts looks for it. */
+export const docsAssetHooks = (): NonNullable<BundlingOptions['commandHooks']> => ({
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir: string, outputDir: string) => [
+    `node -e "require('node:fs').copyFileSync(process.argv[1], process.argv[2])" "${join(inputDir, 'node_modules/@scalar/api-reference/dist/browser/standalone.js')}" "${join(outputDir, 'api-reference.js')}"`,
+  ],
+});
+
 /** 'runs.create' -> 'RunsCreate': construct ids from row ids. */
 export const pascal = (s: string): string =>
   s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep: string, c: string) => c.toUpperCase());
@@ -119,6 +131,7 @@ export function gleanerFunction(scope: Construct, id: string, props: GleanerFunc
     bundling: {
       ...bundlingOptions({ browser: props.browser }),
       ...(props.handler === CONSOLE_HANDLER ? { commandHooks: consoleAssetHooks() } : {}),
+      ...(props.handler === DOCS_HANDLER ? { commandHooks: docsAssetHooks() } : {}),
     },
     logGroup,
     description: props.description,

@@ -1,7 +1,7 @@
 import { api } from './pipeline/api.js';
-import { auditListQuery } from './schemas/foundation.js';
+import { contracts } from './contracts/audit.js';
 import { listAudit } from '../core/audit/audit.js';
 
-export const handler = api('audit.list', { query: auditListQuery }, async (req) => ({
+export const handler = api(contracts['audit.list'], async (req) => ({
   body: await listAudit(req.deps.table, { tenantId: req.tenant.tenant_id, ...req.query }),
 }));

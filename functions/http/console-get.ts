@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { api } from './pipeline/api.js';
-import { consoleAssetParams } from './schemas/console.js';
+import { contracts } from './contracts/session.js';
 import type { ApiRequest, ApiResult, Event, Result } from './pipeline/types.js';
 
 /**
@@ -115,8 +115,8 @@ async function serve(req: ApiRequest): Promise<ApiResult> {
   return { raw: asset.body, headers };
 }
 
-const index = api('console.index', {}, serve);
-const asset = api('console.asset', { params: consoleAssetParams }, serve);
+const index = api(contracts['console.index'], serve);
+const asset = api(contracts['console.asset'], serve);
 
 /** One module serves both console rows; the route key tells which (API Gateway and the local server set it). */
 export const handler = (event: Event, context: Context): Promise<Result> =>

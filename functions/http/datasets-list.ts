@@ -1,4 +1,5 @@
 import { api } from './pipeline/api.js';
-import { datasets, datasetsQuery } from '../core/console/overview.js';
+import { contracts } from './contracts/overview.js';
+import { datasets } from '../core/console/overview.js';
 
-export const handler = api('datasets.list', { query: datasetsQuery }, async (req) => ({ body: await datasets(req.deps, req.tenant, req.query) }));
+export const handler = api(contracts['datasets.list'], async (req) => ({ body: await datasets(req.deps, req.tenant, req.query) }));

@@ -1,25 +1,50 @@
-/** A readable HTML reference rendered from the OpenAPI document (no external assets). */
-export function renderDocsPage(doc: unknown): string {
-  const d = doc as { info: { title: string; version: string; description: string }; paths: Record<string, Record<string, Op>> };
-  const esc = (s: unknown) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-  const sections: string[] = [];
-  for (const [path, ops] of Object.entries(d.paths)) {
-    for (const [method, op] of Object.entries(ops)) {
-      const params = (op.parameters ?? []).map((p) => `<li><code>${esc(p.name)}</code> (${esc(p.in)}${p.required ? ', required' : ''})</li>`).join('');
-      const body = op.requestBody ? `<details><summary>Request body</summary><pre>${esc(JSON.stringify(op.requestBody.content['application/json'].schema, null, 2))}</pre></details>` : '';
-      sections.push(`<section><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${esc(path)}</code></h3><p>${esc(op.summary)}${op['x-required-scope'] ? ` &middot; scope <code>${esc(op['x-required-scope'])}</code>` : op.security ? ' &middot; any valid key' : ' &middot; no key needed'}</p>${params ? `<ul>${params}</ul>` : ''}${body}</section>`);
-    }
-  }
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(d.info.title)} reference</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}code,pre{background:#f4f4f4;border-radius:4px;padding:.1rem .3rem}pre{padding:.6rem;overflow:auto}.m{display:inline-block;min-width:4.2rem;font-size:.8rem;color:#fff;border-radius:4px;padding:.1rem .4rem;text-align:center}.get{background:#2b7}.post{background:#27b}.put,.patch{background:#b82}.delete{background:#c33}section{border-bottom:1px solid #eee;padding:.4rem 0}</style></head>
-<body><h1>${esc(d.info.title)} <small>${esc(d.info.version)}</small></h1><p>${esc(d.info.description)}</p>
-<p>Authenticate with <code>Authorization: Bearer &lt;API key&gt;</code>. Errors are JSON <code>{code, message, request_id}</code>. Lists take <code>?limit=</code> and <code>?cursor=</code>. Machine-readable: <a href="/v1/openapi.json">/v1/openapi.json</a>.</p>
-${sections.join('\n')}</body></html>`;
-}
-interface Op {
-  summary: string;
-  parameters?: { name: string; in: string; required: boolean }[];
-  requestBody?: { content: Record<string, { schema: unknown }> };
-  security?: unknown;
-  'x-required-scope'?: string;
+/** The renderer's file name, next to the bundled docs handler and in the page's script URL. */
+export const SCALAR_ASSET = 'api-reference.js';
+
+/**
+ * The API reference page: Scalar API Reference (bundled, served by GET /docs?asset=api-reference.js)
+ * rendering the served OpenAPI document, with navigation by tag, request and response shapes and
+ * examples. No CDN, no external fonts: it works offline.
+ */
+
+/**
+ * The console's CSP (functions/http/console-get.ts) with one difference, for this page only:
+ * `style-src` adds 'unsafe-inline', because the renderer (a Vue app) sets inline styles at run
+ * time. Scripts stay 'self' only; connect-src stays 'self' (the page fetches only the document).
+ */
+export const DOCS_CSP =
+  "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+
+/** Renderer options: no external fonts, no hosted proxy or AI agent, no telemetry; the document's own servers. */
+const CONFIG = {
+  withDefaultFonts: false,
+  proxyUrl: '',
+  telemetry: false,
+  agent: { disabled: true },
+  showDeveloperTools: 'never',
+  showToolbar: 'never',
+  documentDownloadType: 'json',
+  defaultOpenAllTags: false,
+  layout: 'modern',
+  theme: 'default',
+  metaData: { title: 'Gleaner API reference' },
+};
+
+const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+export function renderDocsPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Gleaner API reference</title>
+</head>
+<body>
+<noscript>This reference needs JavaScript. The machine-readable document is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</noscript>
+<script id="api-reference" data-url="/v1/openapi.json" data-configuration="${attr(JSON.stringify(CONFIG))}"></script>
+<script src="/docs?asset=${SCALAR_ASSET}"></script>
+</body>
+</html>
+`;
 }

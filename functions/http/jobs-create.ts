@@ -1,7 +1,8 @@
 import { api } from './pipeline/api.js';
-import { createJob, jobCreateSchema, publicJob } from '../core/jobs/jobs.js';
+import { contracts } from './contracts/jobs.js';
+import { createJob, publicJob } from '../core/jobs/jobs.js';
 
-export const handler = api('jobs.create', { body: jobCreateSchema }, async (req) => {
+export const handler = api(contracts['jobs.create'], async (req) => {
   const job = await createJob(req.deps, req.tenant.tenant_id, req.body, req.now);
   req.setResource(job.job_id);
   return { status: 201, body: publicJob(job, req.now), headers: { location: `/v1/jobs/${job.job_id}` } };

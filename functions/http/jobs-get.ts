@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
-import { jobIdParams } from './schemas/jobs.js';
+import { contracts } from './contracts/jobs.js';
 import { getJob, publicJob } from '../core/jobs/jobs.js';
 
-export const handler = api('jobs.get', { params: jobIdParams }, async (req) => {
+export const handler = api(contracts['jobs.get'], async (req) => {
   req.setResource(req.params.job_id);
   return { body: publicJob(await getJob(req.deps.table, req.tenant.tenant_id, req.params.job_id), req.now) };
 });

@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
-import { jobIdParams } from './schemas/jobs.js';
+import { contracts } from './contracts/jobs.js';
 import { runJobNow } from '../core/jobs/jobs.js';
 
-export const handler = api('jobs.run', { params: jobIdParams }, async (req) => {
+export const handler = api(contracts['jobs.run'], async (req) => {
   req.setResource(req.params.job_id);
   const q = await runJobNow(req.deps, req.tenant.tenant_id, req.params.job_id, req.now);
   return { status: 202, body: { query_id: q.query_id, job_id: req.params.job_id, status: q.status, created_at: q.created_at }, headers: { location: `/v1/queries/${q.query_id}` } };

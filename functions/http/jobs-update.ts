@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
-import { jobIdParams } from './schemas/jobs.js';
-import { jobUpdateSchema, publicJob, updateJob } from '../core/jobs/jobs.js';
+import { contracts } from './contracts/jobs.js';
+import { publicJob, updateJob } from '../core/jobs/jobs.js';
 
-export const handler = api('jobs.update', { params: jobIdParams, body: jobUpdateSchema }, async (req) => {
+export const handler = api(contracts['jobs.update'], async (req) => {
   req.setResource(req.params.job_id);
   const job = await updateJob(req.deps, req.tenant.tenant_id, req.params.job_id, req.body, req.now);
   return { body: publicJob(job, req.now) };

@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
-import { keyCreateBody } from './schemas/console.js';
+import { contracts } from './contracts/session.js';
 import { assertCanGrant, createApiKey, publicKey } from '../core/tenancy/api-keys.js';
 
-export const handler = api('keys.create', { body: keyCreateBody }, async (req) => {
+export const handler = api(contracts['keys.create'], async (req) => {
   const { body: b } = req;
   assertCanGrant(req.principal.scopes, b.scopes);
   const expiresAt = b.expires_in_days ? new Date(req.now.getTime() + b.expires_in_days * 86400_000) : null;

@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
-import { keyIdParams } from './schemas/console.js';
+import { contracts } from './contracts/session.js';
 import { revokeApiKey } from '../core/tenancy/api-keys.js';
 
-export const handler = api('keys.revoke', { params: keyIdParams }, async (req) => {
+export const handler = api(contracts['keys.revoke'], async (req) => {
   req.setResource(req.params.key_id);
   await revokeApiKey(req.deps.table, req.params.key_id, req.now, req.tenant.tenant_id);
   return { status: 204 };

@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
-import { keyIdParams, keyRotateBody } from './schemas/console.js';
+import { contracts } from './contracts/session.js';
 import { rotateApiKey, publicKey } from '../core/tenancy/api-keys.js';
 
-export const handler = api('keys.rotate', { params: keyIdParams, body: keyRotateBody }, async (req) => {
+export const handler = api(contracts['keys.rotate'], async (req) => {
   req.setResource(req.params.key_id);
   const r = await rotateApiKey(req.deps.table, req.params.key_id, req.now, req.body?.grace_seconds ?? 86400, req.tenant.tenant_id, req.principal.scopes);
   return { status: 201, body: { ...publicKey(r.key), api_key: r.api_key, old_key_expires_at: r.old_key_expires_at } };

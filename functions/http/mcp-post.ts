@@ -1,11 +1,11 @@
-import { z } from 'zod';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { api } from './pipeline/api.js';
+import { contracts } from './contracts/service.js';
 import { apiGuard } from './egress.js';
 import { buildMcpServer } from '../core/mcp/mcp-tools.js';
 
 /** Stateless Streamable HTTP MCP endpoint: a fresh server per request, JSON responses. */
-export const handler = api('mcp.post', { body: z.unknown() }, async (req) => {
+export const handler = api(contracts['mcp.post'], async (req) => {
   const called: string[] = [];
   const server = buildMcpServer({ deps: req.deps, tenant: req.tenant, scopes: req.principal.scopes, origin: req.origin, guard: apiGuard(req.deps.config), called });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

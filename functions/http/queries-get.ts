@@ -1,9 +1,9 @@
 import { api } from './pipeline/api.js';
-import { queryIdParams } from './schemas/queries.js';
+import { contracts } from './contracts/queries.js';
 import { getQuery, publicQuery } from '../core/queries/queries.js';
 import { readResultFile } from '../core/storage/result-files.js';
 
-export const handler = api('queries.get', { params: queryIdParams }, async (req) => {
+export const handler = api(contracts['queries.get'], async (req) => {
   req.setResource(req.params.query_id);
   const q = await getQuery(req.deps.table, req.tenant.tenant_id, req.params.query_id);
   const body: Record<string, unknown> = publicQuery(q);

@@ -1,7 +1,8 @@
 import { api } from './pipeline/api.js';
-import { assertSecretsScope, createRunbook, runbookBodySchema } from '../core/runbooks/runbooks.js';
+import { contracts } from './contracts/runbooks.js';
+import { assertSecretsScope, createRunbook } from '../core/runbooks/runbooks.js';
 
-export const handler = api('runbooks.create', { body: runbookBodySchema }, async (req) => {
+export const handler = api(contracts['runbooks.create'], async (req) => {
   assertSecretsScope(req.principal.scopes, req.body.steps);
   const rb = await createRunbook(req.deps.table, req.tenant.tenant_id, req.body, req.now);
   req.setResource(rb.id);

@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
-import { runbookIdParams } from './schemas/runs.js';
-import { assertSecretsScope, getRunbook, runbookBodySchema, updateRunbook } from '../core/runbooks/runbooks.js';
+import { contracts } from './contracts/runbooks.js';
+import { assertSecretsScope, getRunbook, updateRunbook } from '../core/runbooks/runbooks.js';
 
-export const handler = api('runbooks.put', { params: runbookIdParams, body: runbookBodySchema }, async (req) => {
+export const handler = api(contracts['runbooks.put'], async (req) => {
   req.setResource(req.params.id);
   assertSecretsScope(req.principal.scopes, req.body.steps);
   // Also when the new steps drop the secret: a key without the scope may not rewrite a runbook that uses one.

@@ -1,10 +1,9 @@
 import { api } from './pipeline/api.js';
-import { runbookIdParams } from './schemas/runs.js';
-import { runbookTestSchema } from '../core/runs/run-task.js';
+import { contracts } from './contracts/scrape.js';
 import { assertSecretsScope, getRunbook } from '../core/runbooks/runbooks.js';
 import { startTask, awaitTask } from '../core/runs/scrape-task.js';
 
-export const handler = api('runbooks.test', { params: runbookIdParams, body: runbookTestSchema }, async (req) => {
+export const handler = api(contracts['runbooks.test'], async (req) => {
   req.setResource(req.params.id);
   const rb = await getRunbook(req.deps.table, req.tenant.tenant_id, req.params.id); // 404 before any work
   assertSecretsScope(req.principal.scopes, rb.steps);

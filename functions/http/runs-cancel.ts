@@ -1,9 +1,9 @@
 import { api } from './pipeline/api.js';
-import { runIdParams } from './schemas/runs.js';
+import { contracts } from './contracts/runs.js';
 import { cancelRun } from '../core/runs/runs.js';
 import { publicRun } from '../core/runs/run-record.js';
 
-export const handler = api('runs.cancel', { params: runIdParams }, async (req) => {
+export const handler = api(contracts['runs.cancel'], async (req) => {
   req.setResource(req.params.id);
   return { status: 202, body: publicRun(await cancelRun(req.deps, req.tenant.tenant_id, req.params.id, req.now)) };
 });

@@ -1,10 +1,9 @@
 import { api } from './pipeline/api.js';
-import { pageQuery } from './schemas/common.js';
-import { runIdParams } from './schemas/runs.js';
+import { contracts } from './contracts/deliveries.js';
 import { getRun } from '../core/runs/runs.js';
 import { listOwnerDeliveries, publicDelivery } from '../core/webhooks/deliveries.js';
 
-export const handler = api('runs.deliveries', { params: runIdParams, query: pageQuery }, async (req) => {
+export const handler = api(contracts['runs.deliveries'], async (req) => {
   req.setResource(req.params.id);
   await getRun(req.deps, req.tenant.tenant_id, req.params.id); // 404 for unknown runs
   const page = await listOwnerDeliveries(req.deps.table, req.tenant.tenant_id, req.params.id, req.query);

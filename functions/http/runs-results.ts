@@ -1,9 +1,9 @@
 import { api } from './pipeline/api.js';
-import { runIdParams, runResultsQuery } from './schemas/runs.js';
+import { contracts } from './contracts/runs.js';
 import { getRun } from '../core/runs/runs.js';
 import { exportRunItems, readRunItems } from '../core/runs/run-items.js';
 
-export const handler = api('runs.results', { params: runIdParams, query: runResultsQuery }, async (req) => {
+export const handler = api(contracts['runs.results'], async (req) => {
   req.setResource(req.params.id);
   const run = await getRun(req.deps, req.tenant.tenant_id, req.params.id);
   const { format, limit, cursor } = req.query;

@@ -1,12 +1,12 @@
 import { api } from './pipeline/api.js';
+import { contracts } from './contracts/scrape.js';
 import { apiGuard } from './egress.js';
-import { scrapeRequestSchema } from '../core/runs/run-task.js';
 import { checkTargets } from '../core/runs/runs.js';
 import { assertQuota } from '../core/limits/usage.js';
 import { startTask, awaitTask } from '../core/runs/scrape-task.js';
 import { resolveProfile } from '../core/profiles/browser-profiles.js';
 
-export const handler = api('scrape.create', { body: scrapeRequestSchema }, async (req) => {
+export const handler = api(contracts['scrape.create'], async (req) => {
   await checkTargets(apiGuard(req.deps.config), req.tenant, [req.body.url]);
   await assertQuota(req.deps.table, req.tenant, 'pages', req.now);
   await resolveProfile(req.deps.table, req.tenant.tenant_id, req.body.browser_profile);

@@ -1,11 +1,11 @@
 import { api } from './pipeline/api.js';
-import { loginBody } from './schemas/console.js';
+import { contracts } from './contracts/session.js';
 import { login, SESSION_TTL_SECONDS } from '../core/tenancy/users.js';
 import { unauthorized } from '../core/errors.js';
 import { throttleLogin } from '../core/tenancy/login-throttle.js';
 import { SESSION_COOKIE } from './pipeline/authenticate.js';
 
-export const handler = api('session.login', { body: loginBody }, async (req) => {
+export const handler = api(contracts['session.login'], async (req) => {
   await throttleLogin(req.deps.rateLimiter, req.body.email, req.clientIp, req.now);
   const s = await login(req.deps.table, req.body.email, req.body.password, req.now);
   if (!s) throw unauthorized('Email or password is wrong');

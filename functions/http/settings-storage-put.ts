@@ -1,6 +1,7 @@
 import { api } from './pipeline/api.js';
-import { publicStorageSettings, putStorageSettings, storageSettingsPutSchema } from '../core/sync/settings.js';
+import { contracts } from './contracts/storage-settings.js';
+import { publicStorageSettings, putStorageSettings } from '../core/sync/settings.js';
 
-export const handler = api('settings.storage.put', { body: storageSettingsPutSchema }, async (req) => {
+export const handler = api(contracts['settings.storage.put'], async (req) => {
   return { body: publicStorageSettings(await putStorageSettings(req.deps, req.tenant.tenant_id, req.body, req.now)) };
 });

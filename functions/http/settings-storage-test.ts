@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
-import { storageTestBody } from './schemas/jobs.js';
+import { contracts } from './contracts/storage-settings.js';
 import { getStorageSettings, putStorageSettings } from '../core/sync/settings.js';
 import { testBucketSync } from '../core/sync/bucket-sync.js';
 import { badRequest } from '../core/errors.js';
@@ -9,7 +9,7 @@ import { badRequest } from '../core/errors.js';
  * credentials. A request that cannot be tested (no sync once the body is applied) is refused
  * before anything is saved.
  */
-export const handler = api('settings.storage.test', { body: storageTestBody }, async (req) => {
+export const handler = api(contracts['settings.storage.test'], async (req) => {
   const cur = await getStorageSettings(req.deps.table, req.tenant.tenant_id);
   const willSync = req.body?.sync !== undefined ? req.body.sync !== null : cur.sync !== null;
   if (!willSync) throw badRequest('Bucket sync is not configured: PUT /dashboard/api/settings/storage with sync first');

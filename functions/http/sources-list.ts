@@ -1,8 +1,9 @@
 import { api } from './pipeline/api.js';
+import { contracts } from './contracts/sources.js';
 import { listSourceCredentials } from '../core/sources/credentials.js';
 import { connectors } from '../core/sources/registry.js';
 
-export const handler = api('sources.list', {}, async (req) => {
+export const handler = api(contracts['sources.list'], async (req) => {
   const configured = new Map((await listSourceCredentials(req.deps.table, req.tenant.tenant_id)).map((c) => [c.source, c]));
   return {
     body: {

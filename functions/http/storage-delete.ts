@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
-import { storageKeyParams } from './schemas/queries.js';
+import { contracts } from './contracts/storage.js';
 import { deleteResultFile } from '../core/storage/result-files.js';
 
-export const handler = api('storage.delete', { params: storageKeyParams }, async (req) => {
+export const handler = api(contracts['storage.delete'], async (req) => {
   const f = await deleteResultFile(req.deps.table, req.deps.blobs, req.tenant.tenant_id, req.params.key);
   req.setResource(f.key);
   return { status: 204 };

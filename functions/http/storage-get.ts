@@ -1,9 +1,9 @@
 import { api } from './pipeline/api.js';
-import { storageGetQuery, storageKeyParams } from './schemas/queries.js';
+import { contracts } from './contracts/storage.js';
 import { readResultFile } from '../core/storage/result-files.js';
 
 /** The raw JSON result object, byte for byte as stored. */
-export const handler = api('storage.get', { params: storageKeyParams, query: storageGetQuery }, async (req) => {
+export const handler = api(contracts['storage.get'], async (req) => {
   const { file, body } = await readResultFile(req.deps.table, req.deps.blobs, req.tenant.tenant_id, req.params.key);
   req.setResource(file.key);
   const download = req.query.download === '1' || req.query.download === 'true';

@@ -1,7 +1,7 @@
 import { api } from './pipeline/api.js';
-import { storageListQuery } from './schemas/queries.js';
+import { contracts } from './contracts/storage.js';
 import { listResultFiles } from '../core/storage/result-files.js';
 
-export const handler = api('storage.list', { query: storageListQuery }, async (req) => ({
+export const handler = api(contracts['storage.list'], async (req) => ({
   body: await listResultFiles(req.deps.table, req.tenant.tenant_id, req.query),
 }));

@@ -1,4 +1,5 @@
 import { api } from './pipeline/api.js';
+import { contracts } from './contracts/overview.js';
 import { studio } from '../core/console/overview.js';
 
-export const handler = api('studio.get', {}, async (req) => ({ body: await studio(req.deps, req.tenant) }));
+export const handler = api(contracts['studio.get'], async (req) => ({ body: await studio(req.deps, req.tenant) }));

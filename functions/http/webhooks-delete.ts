@@ -1,8 +1,8 @@
 import { api } from './pipeline/api.js';
-import { webhookIdParams } from './schemas/jobs.js';
+import { contracts } from './contracts/webhooks.js';
 import { deleteWebhook } from '../core/webhooks/webhooks.js';
 
-export const handler = api('webhooks.delete', { params: webhookIdParams }, async (req) => {
+export const handler = api(contracts['webhooks.delete'], async (req) => {
   req.setResource(req.params.webhook_id);
   await deleteWebhook(req.deps.table, req.tenant.tenant_id, req.params.webhook_id);
 });

@@ -1,7 +1,7 @@
 import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { Hono } from 'hono';
+import { Hono, type Context as HonoContext } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Context as LambdaContext } from 'aws-lambda';
 import { routes, workers, type Route } from '../routes.js';
@@ -49,7 +49,12 @@ const fakeContext = (name: string): LambdaContext =>
   }) as LambdaContext;
 
 /** Load each route's handler module once (lazily) and serve it through Hono. */
-export function buildApp(routeTable: Route[] = routes): Hono {
+export interface AppOptions {
+  /** Sees every request and its response (a clone) before it is sent: the tests' contract check. */
+  observe?: (req: Request, res: Response) => Promise<void> | void;
+}
+
+export function buildApp(routeTable: Route[] = routes, opts: AppOptions = {}): Hono {
   const app = new Hono();
   const loaded = new Map<string, Promise<LambdaHandler>>();
   const load = (r: Route) => {
@@ -60,25 +65,36 @@ export function buildApp(routeTable: Route[] = routes): Hono {
     }
     return p;
   };
+  const serveRoute = (r: Route) => async (c: HonoContext) => {
+    const handler = await load(r);
+    const ip = (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? '127.0.0.1';
+    let event;
+    try {
+      event = await toApiGatewayEvent(c.req.raw, r, c.req.param() as Record<string, string>, ip.replace(/^::ffff:/, ''));
+    } catch (err) {
+      // An oversize body is refused here, before it is buffered (API Gateway's own limit on AWS);
+      // the connection is closed so the rest of the upload is not read.
+      if (err instanceof AppError) {
+        const refused = c.json({ code: err.code, message: err.message, request_id: newId('req') }, err.status as 413, { connection: 'close' });
+        if (opts.observe) await opts.observe(c.req.raw, refused.clone());
+        return refused;
+      }
+      throw err;
+    }
+    const res = fromApiGatewayResult((await handler(event, fakeContext(r.id))) as never);
+    if (opts.observe) await opts.observe(c.req.raw, res.clone());
+    return res;
+  };
   for (const r of routeTable) {
     const methods = r.method === 'ANY' ? ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : [r.method];
-    app.on(methods, toHonoPath(r.path), async (c) => {
-      const handler = await load(r);
-      const ip = (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? '127.0.0.1';
-      let event;
-      try {
-        event = await toApiGatewayEvent(c.req.raw, r, c.req.param() as Record<string, string>, ip.replace(/^::ffff:/, ''));
-      } catch (err) {
-        // An oversize body is refused here, before it is buffered (API Gateway's own limit on AWS);
-        // the connection is closed so the rest of the upload is not read.
-        if (err instanceof AppError) return c.json({ code: err.code, message: err.message, request_id: newId('req') }, err.status as 413, { connection: 'close' });
-        throw err;
-      }
-      return fromApiGatewayResult((await handler(event, fakeContext(r.id))) as never);
-    });
+    app.on(methods, toHonoPath(r.path), serveRoute(r));
   }
-  // Paths no row matches (`/` with another method, `/..` normalised to `/`) still get a request id.
-  app.notFound((c) => c.json({ code: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`, request_id: newId('req') }, 404));
+  // What the greedy catch-all cannot match (the bare `/` with another method than GET) goes to
+  // the same fallback handler as on AWS: 405 with Allow, or 404.
+  const fallback = routeTable.find((r) => r.method === 'ANY');
+  app.notFound(async (c) =>
+    fallback ? serveRoute(fallback)(c) : c.json({ code: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`, request_id: newId('req') }, 404),
+  );
   app.onError((err, c) => {
     const requestId = newId('req');
     log.error('local server error', { err, request_id: requestId });
@@ -108,7 +124,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stre
  * Everything in one process: embedded dynalite and s3rver, the in-process queue and scheduler,
  * the workers, and every route in the table over HTTP.
  */
-export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): Promise<LocalService> {
+export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOptions = {}): Promise<LocalService> {
   setConfig(cfg);
   setLogLevel(cfg.logLevel);
   const ephemeral = cfg.port === 0;
@@ -156,7 +172,7 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } = {}): P
   sweeper.unref();
   void sweep();
 
-  const app = buildApp();
+  const app = buildApp(routes, { observe: opts.observe });
   const server: ServerType = await new Promise((res) => {
     const s = serve({ fetch: app.fetch, port: cfg.port, hostname: '127.0.0.1' }, () => res(s));
     s.on('clientError', answerClientError);

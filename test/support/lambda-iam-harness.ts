@@ -6,7 +6,10 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import type { SQSEvent } from 'aws-lambda';
 import { bundlingOptions, REPO_ROOT } from '../../lib/gleaner-function.js';
-import { ENV } from '../../functions/config.js';
+import { ENV, ORIGIN_VERIFY_HEADER } from '../../functions/config.js';
+
+/** The origin secret the harness's functions run with (CloudFront's header carries it). */
+const HARNESS_ORIGIN_SECRET = 'harness-origin-secret-0123456789';
 import { routeById, workers, type WorkerDef } from '../../functions/routes.js';
 import { startEmbeddedStores, type EmbeddedStores } from '../../functions/local/embedded-stores.js';
 import { DynamoTable } from '../../functions/adapters/aws/dynamo-table.js';
@@ -121,6 +124,9 @@ export class LambdaIamHarness {
       AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       GLEANER_TEST_AWS_RECORD: record,
+      // CloudFront's origin secret is a Secrets Manager dynamic reference in the template; the
+      // harness plays CloudFront with a known value (route() sends the matching header).
+      [ENV.originSecret]: HARNESS_ORIGIN_SECRET,
       ...this.extraEnv,
     };
     for (const [q, name] of Object.entries(QUEUE_ENV) as [WorkerDef['id'], string][]) if (role.environment[name]) env[name] = this.queueUrl(role, q);
@@ -138,7 +144,7 @@ export class LambdaIamHarness {
   async route(routeId: string, req: { path: string; key?: string; body?: unknown; query?: string; headers?: Record<string, string> }): Promise<Invocation<LambdaResponse>> {
     const r = routeById(routeId);
     const role = this.app.functionRole({ routeId: r.id, method: r.method, path: r.path });
-    const headers: Record<string, string> = { host: 'api.example.com', ...(req.key ? { authorization: `Bearer ${req.key}` } : {}), ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...req.headers };
+    const headers: Record<string, string> = { host: 'api.example.com', [ORIGIN_VERIFY_HEADER]: HARNESS_ORIGIN_SECRET, ...(req.key ? { authorization: `Bearer ${req.key}` } : {}), ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...req.headers };
     const routeKey = `${r.method} ${r.path}`;
     const names = [...r.path.matchAll(/\{([^}+]+)\+?\}/g)].map((m) => m[1]!);
     const values = new RegExp(`^${r.path.replace(/\{[^}]+\+\}/g, '(.+)').replace(/\{[^}]+\}/g, '([^/]+)')}$`).exec(req.path)?.slice(1) ?? [];

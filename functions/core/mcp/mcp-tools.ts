@@ -36,7 +36,8 @@ const errorResult = (e: unknown) => {
 export function buildMcpServer(c: McpCaller): McpServer {
   const server = new McpServer({ name: 'gleaner', version: SERVICE_VERSION });
   const tool = <S extends z.ZodRawShape>(name: string, scope: string | null, description: string, shape: S, fn: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>) => {
-    server.registerTool(name, { description, inputSchema: shape }, (async (args: z.infer<z.ZodObject<S>>) => {
+    // Strict: an unknown argument is an error the agent sees, not silently dropped.
+    server.registerTool(name, { description, inputSchema: z.strictObject(shape) }, (async (args: z.infer<z.ZodObject<S>>) => {
       c.called.push(name);
       try {
         if (scope && !c.scopes.includes('*') && !c.scopes.includes(scope)) throw forbidden(scope);

@@ -14,17 +14,12 @@ import { cookie, header, origin, parseJsonBody, rawBody, userAgent } from './eve
 import { checkOrigin, viewerIp } from './edge.js';
 import { toErrorResult, zodDetails } from './errors.js';
 import type { ApiRequest, ApiResult, Event, PipelineState, Result } from './types.js';
+import type { Contract, Input } from '../contracts/contract.js';
 
 type Req = middy.Request<Event, Result, Error, Context, { gleaner?: PipelineState }>;
 /** Middy hands the core handler only the event; the per-request state is found through it. */
 const stateByEvent = new WeakMap<Event, PipelineState>();
 const st = (r: Req) => r.internal.gleaner!;
-
-export interface ApiSchemas<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
-  body?: B;
-  query?: Q;
-  params?: P;
-}
 
 /** Request id, timing, response headers, error mapping and the one audit record per call. */
 const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context> => {
@@ -71,9 +66,12 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
         request.response = toErrorResult(request.error, 'req_unknown');
         return;
       }
-      if (request.error instanceof AppError && request.error.status === 401)
-        log.security('unauthenticated request', { request_id: s.requestId, route: s.route.id, ip: viewerIp(request.event), reason: request.error.message });
+      const unauthenticated = request.error instanceof AppError && request.error.status === 401;
+      if (unauthenticated)
+        log.security('unauthenticated request', { request_id: s.requestId, route: s.route.id, ip: viewerIp(request.event), reason: (request.error as Error).message });
       request.response = toErrorResult(request.error, s.requestId);
+      // RFC 9110 §11.6.1: a 401 names the scheme the client should use.
+      if (unauthenticated) request.response.headers = { ...request.response.headers, 'www-authenticate': 'Bearer realm="gleaner"' };
       await finish(request);
     },
   };
@@ -89,9 +87,8 @@ const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
     const { principal, tenant } = await authenticate(request.event, s.route, s.deps, s.now);
     s.principal = principal;
     s.tenant = tenant;
-    if (principal.type === 'user') assertSameOrigin(request.event, origin(request.event, s.deps.config.publicUrl));
-    authorize(principal, s.route);
-    checkBilling(tenant);
+    // The limiter runs before scope and billing checks, so a 403 or 402 carries the RateLimit
+    // headers too and a key cannot probe scopes faster than its limit.
     const rate = s.deps.rateLimiter
       .take(tenant.tenant_id, 'api', tenant.limits.rate_requests, tenant.limits.rate_seconds, s.now)
       .then((d) => {
@@ -103,6 +100,10 @@ const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
       rate.catch(() => undefined); // awaited in after/onError; never an unhandled rejection
       s.pendingRate = rate;
     } else await rate;
+    // A cookie (console) request that changes state must come from the console's own origin (CSRF).
+    if (principal.type === 'user') assertSameOrigin(request.event, origin(request.event, s.deps.config.publicUrl));
+    authorize(principal, s.route);
+    checkBilling(tenant);
     const idem = header(request.event, 'idempotency-key');
     if (idem !== undefined && s.route.creates && s.route.method === 'POST') {
       const start = await beginIdempotent(s.deps.table, tenant.tenant_id, idem, 'POST', request.event.rawPath, rawBody(request.event), s.now, { timeoutSeconds: s.route.timeoutSeconds });
@@ -161,36 +162,38 @@ const serialise = (r: ApiResult | void): Result => {
   return { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8', ...res.headers }, body: JSON.stringify(res.body) };
 };
 
+/** The request a contract's handler sees: inputs already validated by the contract's schemas. */
+export type ContractRequest<C extends Contract<any, any, any>> = ApiRequest<Input<C['body']>, Input<C['query']>, Input<C['params']>>;
+
+/** A handler built by `api()`; `contractId` lets a test check each route row runs its own contract. */
+export type ApiHandler = ((event: Event, context: Context) => Promise<Result>) & { contractId: string };
+
 /**
- * Build a Lambda handler for one route: middy + shared middleware + zod schemas + one core call.
- * The same exported handler serves API Gateway on AWS and the local server.
+ * Build a Lambda handler for one route from its contract: middy + shared middleware + the
+ * contract's zod schemas + one core call. The same exported handler serves API Gateway on AWS
+ * and the local server; the OpenAPI document is generated from the same contract.
  */
-export function api<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
-  routeId: string,
-  schemas: ApiSchemas<B, Q, P>,
-  fn: (req: ApiRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<ApiResult | void>,
-) {
-  return middy<Event, Result, Error, Context>()
-    .use(lifecycle(routeId))
+export function api<C extends Contract<any, any, any>>(contract: C, fn: (req: ContractRequest<C>) => Promise<ApiResult | void>): ApiHandler {
+  const h = middy<Event, Result, Error, Context>()
+    .use(lifecycle(contract.id))
     .use({ before: (request: Req) => checkOrigin(request.event, st(request).deps.config) }) // 403 unless via CloudFront (aws mode)
     .use(guard())
-    .handler(async (event: Event) => runCore(event, routeId, schemas, fn));
+    .handler(async (event: Event) => runCore(event, contract, fn));
+  return Object.assign((event: Event, context: Context) => h(event, context), { contractId: contract.id });
 }
 
-
-async function runCore<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
-  event: Event, routeId: string, schemas: ApiSchemas<B, Q, P>,
-  fn: (req: ApiRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<ApiResult | void>,
-): Promise<Result> {
+async function runCore<C extends Contract<any, any, any>>(event: Event, contract: C, fn: (req: ContractRequest<C>) => Promise<ApiResult | void>): Promise<Result> {
   const s = stateByEvent.get(event);
-  if (!s) throw new Error(`pipeline state missing for ${routeId}`);
+  if (!s) throw new Error(`pipeline state missing for ${contract.id}`);
   if (s.replay) return s.replay;
-  parseInputFromEvent(event, s);
-  const req: ApiRequest<z.infer<B>, z.infer<Q>, z.infer<P>> = {
-    body: validate(schemas.body, s.body, 'body'),
-    query: validate(schemas.query, s.query ?? {}, 'query'),
-    params: validate(schemas.params, s.params ?? {}, 'params'),
+  if (!contract.ignoresInput) parseInputFromEvent(event, s);
+  const req: ContractRequest<C> = {
+    body: contract.ignoresInput ? undefined : validate(contract.body, s.body, 'body'),
+    query: contract.ignoresInput ? {} : validate(contract.query, s.query ?? {}, 'query'),
+    params: validate(contract.params, s.params ?? {}, 'params'),
     headers: event.headers ?? {},
+    method: event.requestContext.http.method,
+    path: event.rawPath,
     route: s.route,
     requestId: s.requestId,
     principal: s.principal!,

@@ -19,6 +19,9 @@ export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
   query: Q;
   params: P;
   headers: Record<string, string | undefined>;
+  /** The HTTP method and the raw path as the caller sent them. */
+  method: string;
+  path: string;
   route: Route;
   requestId: string;
   /** Present on authenticated routes. */

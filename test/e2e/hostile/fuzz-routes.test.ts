@@ -16,7 +16,7 @@ vi.mock('node:dns/promises', async (importOriginal) => {
 
 const { startTestService } = await import('../../support/local-service.js');
 const { routes, SCOPES } = await import('../../../functions/routes.js');
-const { docs } = await import('../../../functions/http/schemas/registry.js');
+const { allContracts: docs } = await import('../../../functions/http/contracts/index.js');
 const { createApiKey } = await import('../../../functions/core/tenancy/api-keys.js');
 const { setLimits } = await import('../../../functions/core/tenancy/tenants.js');
 const { keys } = await import('../../../functions/core/table-keys.js');

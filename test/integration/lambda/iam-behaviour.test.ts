@@ -105,7 +105,7 @@ describe('queries, sources and secrets', () => {
   });
 
   it('secrets.put encrypts with the secrets key', async () => {
-    const r = await h.route('secrets.put', { path: '/dashboard/api/secrets/site_password', key, body: { value: 's3cret' } });
+    const r = await h.route('secrets.put', { path: '/dashboard/api/secrets/site_password', key, body: { value: 's3cret', domains: ['login.example.com'] } });
     expect(granted(r).statusCode).toBeLessThan(300);
     expect(r.calls.map((c) => c.command)).toContain('EncryptCommand');
   });
@@ -215,7 +215,7 @@ describe('changing routes', () => {
 
   it('captcha.policy.put, secrets.delete, sources.delete', async () => {
     expect(granted(await h.route('captcha.policy.put', { path: '/v1/captcha/policy', key, body: { on_challenge: 'skip_page' } })).statusCode).toBe(200);
-    expect(granted(await h.route('secrets.put', { path: '/dashboard/api/secrets/to_delete', key, body: { value: 'x' } })).statusCode).toBeLessThan(300);
+    expect(granted(await h.route('secrets.put', { path: '/dashboard/api/secrets/to_delete', key, body: { value: 'x', domains: ['example.com'] } })).statusCode).toBeLessThan(300);
     expect(granted(await h.route('secrets.delete', { path: '/dashboard/api/secrets/to_delete', key })).statusCode).toBeLessThan(300);
     expect(granted(await h.route('sources.put', { path: '/dashboard/api/sources/x', key, body: { bearer_token: 'x-test-token' } })).statusCode).toBe(200);
     expect(granted(await h.route('sources.delete', { path: '/dashboard/api/sources/x', key })).statusCode).toBeLessThan(300);
