@@ -3,6 +3,7 @@ import { report, type BenchResult } from './stats.js';
 import { benchHotPath } from './hot-path.bench.js';
 import { benchQueries } from './queries.bench.js';
 import { benchBundleSizes } from './bundle-sizes.bench.js';
+import { benchColdStart } from './cold-start.bench.js';
 
 /** `npm run bench`: every benchmark prints a ratio against a baseline measured in the same run. */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -11,6 +12,8 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   'hot-path': () => benchHotPath(),
   queries: () => benchQueries(),
   bundles: () => benchBundleSizes(),
+  // GLEANER_BENCH_FILTER=<regex> limits it to some API handlers, GLEANER_BENCH_RUNS=<n> sets the rounds.
+  'cold-start': () => benchColdStart(),
   // The engine bench is its own script (it prints its table: http, browser, auto ratios).
   engine: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/engine.bench.ts'], { stdio: 'inherit' });

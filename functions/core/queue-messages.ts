@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Every message any queue carries, one zod schema per queue (a union over its kinds). Producers

@@ -1,6 +1,6 @@
-import { EgressGuard } from '../core/governance/index.js';
+import { EgressCheck } from '../core/governance/egress-check.js';
 import type { Config } from '../config.js';
 
-let guard: EgressGuard | undefined;
-/** One egress guard per API function instance, for up-front target checks (400 target_forbidden). */
-export const apiGuard = (c: Config) => (guard ??= new EgressGuard({ allow: c.egressAllow, userAgent: c.userAgent }));
+let guard: EgressCheck | undefined;
+/** One egress check per API function instance, for up-front target checks (400 target_forbidden). */
+export const apiGuard = (c: Config) => (guard ??= new EgressCheck({ allow: c.egressAllow, userAgent: c.userAgent }));

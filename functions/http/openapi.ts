@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { routes, type Route } from '../routes.js';
 import { allContracts } from './contracts/index.js';
 import type { Contract, HeaderName } from './contracts/contract.js';

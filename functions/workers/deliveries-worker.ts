@@ -1,7 +1,8 @@
 import { defineWorker } from './worker-kit.js';
 import { getQuery } from '../core/queries/queries.js';
 import { getJob } from '../core/jobs/jobs.js';
-import { fanOut, attemptDelivery } from '../core/webhooks/deliveries.js';
+import { fanOut } from '../core/webhooks/deliveries.js';
+import { attemptDelivery } from '../core/webhooks/attempt-delivery.js';
 import { jobCompletedPayload, runCompletedPayload } from '../core/webhooks/events.js';
 import { syncResult } from '../core/sync/bucket-sync.js';
 import { getStorageSettings } from '../core/sync/settings.js';

@@ -1,6 +1,6 @@
 import { defineWorker } from './worker-kit.js';
 import { executeRun, failRun, type RunWorkerDeps } from '../core/runs/execute-run.js';
-import { executeTask } from '../core/runs/run-task.js';
+import { executeTask } from '../core/runs/execute-task.js';
 import { failTask } from '../core/runs/scrape-task.js';
 import { executeCrawlSlice } from '../core/crawl/crawl-run.js';
 import { randomUUID } from 'node:crypto';

@@ -1,19 +1,23 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SchedulerClient, CreateScheduleCommand, UpdateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, ConflictException } from '@aws-sdk/client-scheduler';
-import { KMSClient, EncryptCommand, DecryptCommand } from '@aws-sdk/client-kms';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { config } from '../../config.js';
 import { setLogLevel } from '../../core/log.js';
 import { DynamoTable } from './dynamo-table.js';
 import { sqsQueue } from './sqs-queue.js';
 import { S3Blobs } from './s3-blobs.js';
+import { lazy } from './lazy.js';
 import { DirectAuditSink } from '../../core/audit/audit.js';
 import { RateLimiter } from '../../core/limits/rate-limiter.js';
 import { systemClock } from '../../ports/clock.js';
-import { toEventBridgeCron } from '../../core/jobs/cron.js';
 import type { Deps } from '../../runtime.js';
 import type { Scheduler } from '../../ports/scheduler.js';
 import type { Secrets } from '../../ports/secrets.js';
+
+// Cold start: every function reads the table (authentication, audit, rate limits), so the
+// DynamoDB client is created with the deps. Every other client, and its SDK module, is created on
+// the first call of a port method: `import()` of an external module stays a runtime import in the
+// bundle, so an API function that never sends to SQS, S3, Scheduler or KMS never loads those SDKs.
+// (A static import would be hoisted to the top of the bundle and loaded at init even when unused.)
 
 /** Lambda composition root: built once per cold start. */
 export function buildAwsDeps(): Deps {
@@ -23,9 +27,14 @@ export function buildAwsDeps(): Deps {
   // handlers against dynalite and s3rver); on AWS they are unset.
   const table = new DynamoTable(c.table, new DynamoDBClient(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint } : {}));
   const queue = sqsQueue(c);
-  const sched = new SchedulerClient({});
+  const sched = lazy(async () => {
+    const [sdk, cron] = await Promise.all([import('@aws-sdk/client-scheduler'), import('../../core/jobs/cron.js')]);
+    return { client: new sdk.SchedulerClient({}), sdk, toEventBridgeCron: cron.toEventBridgeCron };
+  });
   const scheduler: Scheduler = {
     async upsert(name, cron, payload, enabled) {
+      const { client, sdk, toEventBridgeCron } = await sched();
+      const { CreateScheduleCommand, UpdateScheduleCommand, ResourceNotFoundException, ConflictException } = sdk;
       const input = {
         Name: name,
         GroupName: c.schedulerGroup,
@@ -36,37 +45,47 @@ export function buildAwsDeps(): Deps {
         Target: { Arn: c.jobsQueueArn!, RoleArn: c.schedulerRoleArn!, Input: JSON.stringify({ kind: 'job.fire', ...payload, scheduled_for: '<aws.scheduler.scheduled-time>' }) },
       };
       try {
-        await sched.send(new UpdateScheduleCommand(input));
+        await client.send(new UpdateScheduleCommand(input));
       } catch (e) {
         if (!(e instanceof ResourceNotFoundException)) throw e;
         try {
-          await sched.send(new CreateScheduleCommand(input));
+          await client.send(new CreateScheduleCommand(input));
         } catch (e2) {
           if (!(e2 instanceof ConflictException)) throw e2;
-          await sched.send(new UpdateScheduleCommand(input));
+          await client.send(new UpdateScheduleCommand(input));
         }
       }
     },
     async remove(name) {
+      const { client, sdk } = await sched();
       try {
-        await sched.send(new DeleteScheduleCommand({ Name: name, GroupName: c.schedulerGroup }));
+        await client.send(new sdk.DeleteScheduleCommand({ Name: name, GroupName: c.schedulerGroup }));
       } catch (e) {
-        if (!(e instanceof ResourceNotFoundException)) throw e;
+        if (!(e instanceof sdk.ResourceNotFoundException)) throw e;
       }
     },
   };
-  const kms = new KMSClient({});
+
+  const kms = lazy(async () => {
+    const sdk = await import('@aws-sdk/client-kms');
+    return { client: new sdk.KMSClient({}), sdk };
+  });
   const secrets: Secrets = {
     async encrypt(plaintext, context) {
-      const r = await kms.send(new EncryptCommand({ KeyId: c.kmsKeyId!, Plaintext: Buffer.from(plaintext), EncryptionContext: context }));
+      const { client, sdk } = await kms();
+      const r = await client.send(new sdk.EncryptCommand({ KeyId: c.kmsKeyId!, Plaintext: Buffer.from(plaintext), EncryptionContext: context }));
       return `kms.${Buffer.from(r.CiphertextBlob!).toString('base64')}`;
     },
     async decrypt(ciphertext, context) {
-      const r = await kms.send(new DecryptCommand({ CiphertextBlob: Buffer.from(ciphertext.replace(/^kms\./, ''), 'base64'), EncryptionContext: context }));
+      const { client, sdk } = await kms();
+      const r = await client.send(new sdk.DecryptCommand({ CiphertextBlob: Buffer.from(ciphertext.replace(/^kms\./, ''), 'base64'), EncryptionContext: context }));
       return Buffer.from(r.Plaintext!).toString('utf8');
     },
   };
-  const s3 = new S3Client(c.s3Endpoint ? { endpoint: c.s3Endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {});
-  const blobs = new S3Blobs(s3, { results: c.resultsBucket, raw: c.rawBucket });
+
+  const s3Config: S3ClientConfig = c.s3Endpoint
+    ? { endpoint: c.s3Endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+    : {};
+  const blobs = new S3Blobs(async () => new (await import('@aws-sdk/client-s3')).S3Client(s3Config), { results: c.resultsBucket, raw: c.rawBucket });
   return { config: c, table, blobs, queue, scheduler, secrets, clock: systemClock, audit: new DirectAuditSink(table), rateLimiter: new RateLimiter(table) };
 }

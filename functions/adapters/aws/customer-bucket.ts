@@ -1,5 +1,6 @@
-import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { GuardedHttpAgent, GuardedHttpsAgent } from '../../core/sync/guarded-agent.js';
+import { lazy } from './lazy.js';
 import type { HostChecker } from '../../core/governance/guarded-connector.js';
 
 /** What bucket sync needs from a customer's S3-compatible bucket. */
@@ -30,23 +31,31 @@ export interface CustomerBucketConfig {
 export function customerBucket(guard: HostChecker, c: CustomerBucketConfig, opts: { timeoutMs?: number } = {}): CustomerBucket {
   const httpAgent = new GuardedHttpAgent(guard);
   const httpsAgent = new GuardedHttpsAgent(guard);
-  const client = new S3Client({
-    endpoint: c.endpoint,
-    region: c.region,
-    credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey },
-    forcePathStyle: c.forcePathStyle,
-    // Many S3-compatible stores reject the flexible checksum headers newer SDKs send by default.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 1,
-    requestHandler: { httpAgent, httpsAgent, connectionTimeout: 10_000, requestTimeout: opts.timeoutMs ?? 30_000 },
+  // The S3 SDK is loaded on the first put: the API function that imports bucket sync to test a
+  // bucket loads it only when it tests one.
+  let created: S3Client | undefined;
+  const client = lazy(async () => {
+    const { S3Client } = await import('@aws-sdk/client-s3');
+    created = new S3Client({
+      endpoint: c.endpoint,
+      region: c.region,
+      credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey },
+      forcePathStyle: c.forcePathStyle,
+      // Many S3-compatible stores reject the flexible checksum headers newer SDKs send by default.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      maxAttempts: 1,
+      requestHandler: { httpAgent, httpsAgent, connectionTimeout: 10_000, requestTimeout: opts.timeoutMs ?? 30_000 },
+    });
+    return created;
   });
   return {
     async put(key, body, contentType) {
-      await client.send(new PutObjectCommand({ Bucket: c.bucket, Key: key, Body: body, ContentType: contentType }));
+      const [{ PutObjectCommand }, s3] = await Promise.all([import('@aws-sdk/client-s3'), client()]);
+      await s3.send(new PutObjectCommand({ Bucket: c.bucket, Key: key, Body: body, ContentType: contentType }));
     },
     close() {
-      client.destroy();
+      created?.destroy();
       httpAgent.destroy();
       httpsAgent.destroy();
     },

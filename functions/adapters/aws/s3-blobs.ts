@@ -1,17 +1,31 @@
-import { S3Client, PutObjectCommand, GetObjectCommand, DeleteObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Blobs, BucketName } from '../../ports/blobs.js';
+import { lazy } from './lazy.js';
+
+/**
+ * The S3 SDK, loaded on first use: a function that never reads or writes a blob (most API
+ * functions) does not pay for loading it at cold start. Node caches the module after the first call.
+ */
+const sdk = () => import('@aws-sdk/client-s3');
 
 /** The Blobs port over the S3 API: AWS S3 in the cloud, s3rver locally. */
 export class S3Blobs implements Blobs {
-  constructor(private readonly s3: S3Client, private readonly buckets: Record<BucketName, string>) {}
+  private readonly s3Client: () => Promise<S3Client>;
+
+  /** @param s3 a client, or a factory called on first use (the Lambda composition root defers it). */
+  constructor(s3: S3Client | (() => Promise<S3Client>), private readonly buckets: Record<BucketName, string>) {
+    this.s3Client = lazy(async () => (typeof s3 === 'function' ? s3() : s3));
+  }
 
   async put(bucket: BucketName, key: string, body: string | Uint8Array, contentType = 'application/json'): Promise<void> {
-    await this.s3.send(new PutObjectCommand({ Bucket: this.buckets[bucket], Key: key, Body: body, ContentType: contentType }));
+    const [{ PutObjectCommand }, s3] = await Promise.all([sdk(), this.s3Client()]);
+    await s3.send(new PutObjectCommand({ Bucket: this.buckets[bucket], Key: key, Body: body, ContentType: contentType }));
   }
 
   async get(bucket: BucketName, key: string): Promise<Uint8Array | undefined> {
+    const [{ GetObjectCommand, NoSuchKey }, s3] = await Promise.all([sdk(), this.s3Client()]);
     try {
-      const r = await this.s3.send(new GetObjectCommand({ Bucket: this.buckets[bucket], Key: key }));
+      const r = await s3.send(new GetObjectCommand({ Bucket: this.buckets[bucket], Key: key }));
       return r.Body ? await r.Body.transformToByteArray() : undefined;
     } catch (e) {
       if (e instanceof NoSuchKey || (e as { name?: string }).name === 'NoSuchKey') return undefined;
@@ -20,6 +34,7 @@ export class S3Blobs implements Blobs {
   }
 
   async delete(bucket: BucketName, key: string): Promise<void> {
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.buckets[bucket], Key: key }));
+    const [{ DeleteObjectCommand }, s3] = await Promise.all([sdk(), this.s3Client()]);
+    await s3.send(new DeleteObjectCommand({ Bucket: this.buckets[bucket], Key: key }));
   }
 }

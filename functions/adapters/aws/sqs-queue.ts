@@ -1,14 +1,16 @@
-import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { encodeMessage, type QueueName } from '../../core/queue-messages.js';
+import { lazy } from './lazy.js';
 import type { Config } from '../../config.js';
 import type { Queue, QueueReceiver } from '../../ports/queue.js';
 
 /** SQS keeps a received message hidden for at most 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
 
-let client: SQSClient | undefined;
-/** Created on first use: a function that never touches a queue never pays for the client. */
-const sqs = () => (client ??= new SQSClient({}));
+/** Loaded and created on first use: a function that never touches a queue never loads the SQS SDK. */
+const sqs = lazy(async () => {
+  const sdk = await import('@aws-sdk/client-sqs');
+  return { client: new sdk.SQSClient({}), sdk };
+});
 
 const queueUrl = (c: Config, q: QueueName): string => {
   const url = { runs: c.queueRuns, queries: c.queueQueries, deliveries: c.queueDeliveries, jobs: c.queueJobs }[q];
@@ -21,7 +23,11 @@ export function sqsQueue(c: Config): Queue {
   return {
     async send(q, message, opts) {
       const body = encodeMessage(q, message);
-      await sqs().send(new SendMessageCommand({ QueueUrl: queueUrl(c, q), MessageBody: body, DelaySeconds: opts?.delaySeconds }));
+      const { client, sdk } = await sqs();
+      // SQS fair queues: the tenant is the message group, so one tenant's burst (a 100,000-page
+      // crawl) does not hold back another tenant's messages on the same standard queue.
+      const tenant = (message as { tenant_id?: string }).tenant_id;
+      await client.send(new sdk.SendMessageCommand({ QueueUrl: queueUrl(c, q), MessageBody: body, DelaySeconds: opts?.delaySeconds, ...(tenant ? { MessageGroupId: tenant } : {}) }));
     },
   };
 }
@@ -37,14 +43,16 @@ export function sqsReceiver(d: { config: Config }): QueueReceiver {
   return {
     async retryAfter(q, record, seconds) {
       const VisibilityTimeout = Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(seconds)));
-      await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl(c, q), ReceiptHandle: record.receiptHandle, VisibilityTimeout }));
+      const { client, sdk } = await sqs();
+      await client.send(new sdk.ChangeMessageVisibilityCommand({ QueueUrl: queueUrl(c, q), ReceiptHandle: record.receiptHandle, VisibilityTimeout }));
     },
     async deadLetter(q, record, reason) {
       // Without the DLQ's address the record is reported as failed instead: SQS itself moves it
       // to the DLQ once it has been received maxReceiveCount times, so it is never lost.
       if (!c.deadLetterQueue) throw new Error(`No dead-letter queue configured for the ${q} worker`);
-      await sqs().send(
-        new SendMessageCommand({
+      const { client, sdk } = await sqs();
+      await client.send(
+        new sdk.SendMessageCommand({
           QueueUrl: c.deadLetterQueue,
           MessageBody: record.body,
           MessageAttributes: {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
 import type { Table } from '../../ports/table.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { activitySeries } from './activity-series.js';
 import { listRuns } from '../runs/runs.js';
 import { listQueries } from '../queries/queries.js';

@@ -1,31 +1,8 @@
 import { load, type CheerioAPI } from 'cheerio';
-import { z } from 'zod';
 import { absoluteHttpUrl } from './parse.js';
+import type { FieldSpec, FieldValue } from './field-spec.js';
 
-/** One field to extract: a CSS selector, optionally an attribute, optionally every match. */
-export interface FieldSpec {
-  selector: string;
-  /** Attribute to read instead of the text (`href`/`src` are made absolute). */
-  attr?: string;
-  /** Return every match as an array instead of the first match. */
-  all?: boolean;
-}
-
-/** Extracted value: a string (or null when nothing matched), or an array when `all`. */
-export type FieldValue = string | null | string[];
-
-/** zod schema of a field map, shared by the scrape endpoint, css-extract and runbooks. */
-export const fieldSpecSchema = z
-  .object({
-    selector: z.string().min(1).max(500),
-    attr: z.string().min(1).max(100).optional(),
-    all: z.boolean().optional(),
-  })
-  .strict();
-
-export const fieldsSchema = z
-  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'field names are identifiers'), fieldSpecSchema)
-  .refine((f) => Object.keys(f).length >= 1 && Object.keys(f).length <= 50, 'between 1 and 50 fields');
+export { fieldSpecSchema, fieldsSchema, type FieldSpec, type FieldValue } from './field-spec.js';
 
 const URL_ATTRS = new Set(['href', 'src', 'action', 'poster', 'data-src']);
 

@@ -1,4 +1,4 @@
-import type { FieldSpec, FieldValue } from './extract.js';
+import type { FieldSpec, FieldValue } from './field-spec.js';
 import type { PageMetadata } from './parse.js';
 
 /** Engine a caller asks for. `auto` = http first, browser only when the page needs JavaScript. */

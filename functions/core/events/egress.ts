@@ -1,18 +1,20 @@
 import { AppError, badRequest } from '../errors.js';
-import { EgressGuard } from '../governance/index.js';
+import { EgressCheck } from '../governance/egress-check.js';
 import { parseTargetUrl } from '../governance/ip-classifier.js';
 import type { Config } from '../../config.js';
 
-let shared: { key: string; guard: EgressGuard } | undefined;
+let shared: { key: string; check: EgressCheck } | undefined;
 
 /**
- * The egress guard for outgoing webhook deliveries and bucket sync, built once per runtime
- * (and again only if the allow list changes, which happens between test services).
+ * The egress check for URLs the service will call later (webhook endpoints, bucket endpoints),
+ * built once per runtime (and again only if the allow list changes, which happens between test
+ * services). Address checks only: the connections themselves go through `egressGuard`
+ * (egress-guard.ts), so validating a URL never loads an HTTP client.
  */
-export function egressGuard(config: Pick<Config, 'egressAllow' | 'userAgent'>): EgressGuard {
+export function egressCheck(config: Pick<Config, 'egressAllow' | 'userAgent'>): EgressCheck {
   const key = `${config.egressAllow.join(',')}|${config.userAgent}`;
-  if (shared?.key !== key) shared = { key, guard: new EgressGuard({ allow: config.egressAllow, userAgent: config.userAgent }) };
-  return shared.guard;
+  if (shared?.key !== key) shared = { key, check: new EgressCheck({ allow: config.egressAllow, userAgent: config.userAgent }) };
+  return shared.check;
 }
 
 /** What {@link checkOutboundUrl} needs from the guard. */

@@ -3,6 +3,7 @@
  * Egress guard and proxy, robots.txt, challenge detection, target policy and host politeness.
  */
 export { classifyAddress, parseTargetUrl, isIpLiteral, type AddressClass } from './ip-classifier.js';
+export { EgressCheck, type EgressCheckOptions } from './egress-check.js';
 export { EgressGuard, hostPortKey, type EgressGuardOptions } from './egress-guard.js';
 export type { GuardedFetchInit, GuardedResponse } from './guarded-fetch.js';
 export { EgressTimeoutError, ResponseTooLargeError, TooManyRedirectsError } from './egress-errors.js';

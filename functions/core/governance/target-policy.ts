@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { targetNotAuthorized } from '../errors.js';
 import { isIpLiteral } from './ip-classifier.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
 import { AppError, ConditionFailedError, notFound } from '../errors.js';
@@ -7,7 +7,7 @@ import { nextRun, parseCron, toEventBridgeCron } from './cron.js';
 import { querySubmitSchema, submitQuery, listQueries, type QueryRecord } from '../queries/queries.js';
 import { resolveTimeWindow, type TimeWindowInput } from '../queries/time-window.js';
 import { assertQueryFits } from '../queries/query-length-check.js';
-import { checkOutboundUrl, egressGuard, type OutboundChecker } from '../events/egress.js';
+import { checkOutboundUrl, egressCheck, type OutboundChecker } from '../events/egress.js';
 import { SOURCE_NAMES, type SourceName } from '../../config.js';
 import type { Deps } from '../../runtime.js';
 import type { QueryPage, Table } from '../../ports/table.js';
@@ -102,7 +102,7 @@ const jobKey = (tenantId: string, jobId: string) => keys.record(tenantId, 'JOB',
 const firePayload = (j: JobRecord) => ({ tenant_id: j.tenant_id, job_id: j.job_id });
 
 async function checkWebhookUrl(d: Deps, url: string, guard?: OutboundChecker): Promise<string> {
-  return (await checkOutboundUrl(guard ?? egressGuard(d.config), url, 'webhook_url')).href;
+  return (await checkOutboundUrl(guard ?? egressCheck(d.config), url, 'webhook_url')).href;
 }
 
 /**

@@ -1,5 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AppError, forbidden } from '../errors.js';
 import { serviceInfo } from '../service-info.js';
 import { listScrapers } from '../runs/scraper-catalog.js';
@@ -9,7 +11,7 @@ import { readRunItems } from '../runs/run-items.js';
 import { querySubmitSchema, submitQuery, getQuery, publicQuery } from '../queries/queries.js';
 import { listResultFiles, readResultFile } from '../storage/result-files.js';
 import { SERVICE_VERSION } from '../service-info.js';
-import type { EgressGuard } from '../governance/egress-guard.js';
+import type { EgressCheck } from '../governance/egress-check.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 
@@ -18,7 +20,7 @@ export interface McpCaller {
   tenant: Tenant;
   scopes: string[];
   origin: string;
-  guard: EgressGuard;
+  guard: EgressCheck;
   /** Tools called in this request (for the audit record). */
   called: string[];
 }
@@ -29,12 +31,22 @@ const errorResult = (e: unknown) => {
   return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(err) }] };
 };
 
+let ajv: AjvJsonSchemaValidator | undefined;
+/**
+ * The SDK's server builds an Ajv instance (compiling its meta-schemas and formats) in every
+ * constructor, for one use: validating elicitation answers, which these stateless tools never
+ * request. Building it on first use instead spares each request (and every cold start) that work.
+ */
+const lazyJsonSchemaValidator: jsonSchemaValidator = {
+  getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+};
+
 /**
  * The agent surface: the same core calls as the REST API, each scope-checked for the caller's
  * key; errors come back as tool errors with the API's {code, message}.
  */
 export function buildMcpServer(c: McpCaller): McpServer {
-  const server = new McpServer({ name: 'gleaner', version: SERVICE_VERSION });
+  const server = new McpServer({ name: 'gleaner', version: SERVICE_VERSION }, { jsonSchemaValidator: lazyJsonSchemaValidator });
   const tool = <S extends z.ZodRawShape>(name: string, scope: string | null, description: string, shape: S, fn: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>) => {
     // Strict: an unknown argument is an error the agent sees, not silently dropped.
     server.registerTool(name, { description, inputSchema: z.strictObject(shape) }, (async (args: z.infer<z.ZodObject<S>>) => {

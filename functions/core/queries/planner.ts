@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { QueryPlan } from '../sources/types.js';
 import { planFromPrompt } from './rule-planner.js';
 import type { ResolvedTimeWindow } from './time-window.js';

@@ -6,7 +6,7 @@ import { HostGate } from '../governance/politeness.js';
 import { requireTenant } from '../tenancy/tenants.js';
 import { addUsage, getUsage } from '../limits/usage.js';
 import { getCaptchaPolicy, recordEncounter } from '../captcha/captcha.js';
-import { findScraper } from './scraper-catalog.js';
+import { findScraper } from './find-scraper.js';
 import { getRun } from './runs.js';
 import { ItemWriter } from './run-items.js';
 import { RawLogWriter } from './raw-log.js';

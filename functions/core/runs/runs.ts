@@ -1,15 +1,15 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
 import { AppError, badRequest, conflict, notFound, targetForbidden } from '../errors.js';
 import { checkOutboundUrl } from '../events/egress.js';
 import { checkTargetPolicy } from '../governance/target-policy.js';
 import { assertQuota } from '../limits/usage.js';
-import { findScraper } from './scraper-catalog.js';
+import { findScraperSpec } from './scraper-catalog.js';
 import { assertSecretsScope } from '../runbooks/runbooks.js';
 import { resolveProfile } from '../profiles/browser-profiles.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
-import type { EgressGuard } from '../governance/egress-guard.js';
+import type { EgressCheck } from '../governance/egress-check.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { QueryPage } from '../../ports/table.js';
 import type { Deps } from '../../runtime.js';
@@ -58,7 +58,7 @@ export function targetUrls(input: Record<string, unknown>): string[] {
 }
 
 /** Target policy (400 target_not_authorized) and egress (400 target_forbidden) before anything runs. */
-export async function checkTargets(guard: EgressGuard, tenant: Tenant, urls: string[]): Promise<void> {
+export async function checkTargets(guard: EgressCheck, tenant: Tenant, urls: string[]): Promise<void> {
   for (const u of urls) {
     let parsed: URL;
     try {
@@ -83,8 +83,8 @@ export async function checkTargets(guard: EgressGuard, tenant: Tenant, urls: str
  * Validate and accept a run: the scraper exists, its input passes the scraper's own schema,
  * its targets are allowed, the tenant has page quota; then store it queued and enqueue it.
  */
-export async function createRun(d: Deps, guard: EgressGuard, tenant: Tenant, body: RunCreate, now: Date, scopes: readonly string[]): Promise<RunRecord> {
-  const scraper = await findScraper(d.table, tenant.tenant_id, body.scraper_id, tenant.target_policy).catch((e) => {
+export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, body: RunCreate, now: Date, scopes: readonly string[]): Promise<RunRecord> {
+  const scraper = await findScraperSpec(d.table, tenant.tenant_id, body.scraper_id).catch((e) => {
     if (e.code === 'not_found') throw badRequest(`Unknown scraper_id ${body.scraper_id}; GET /v1/scrapers lists them`, [{ path: 'body.scraper_id', message: 'unknown scraper' }]);
     throw e;
   });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { badRequest, notFound } from '../errors.js';
 import { isIpLiteral } from '../governance/ip-classifier.js';

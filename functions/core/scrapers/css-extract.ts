@@ -1,36 +1,22 @@
 import { load } from 'cheerio';
-import { z } from 'zod';
-import { extractFields, extractItems, fieldsSchema, nextPageUrl } from '../engine/extract.js';
+import { extractFields, extractItems, nextPageUrl } from '../engine/extract.js';
 import { normalizeUrl } from './normalize-url.js';
-import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
+import { cssExtractSpec, type CssExtractInput } from './css-extract-spec.js';
 import { halted, type Scraper, type ScraperOutcome } from './types.js';
 
-const inputSchema = z.strictObject({
-  url: httpUrl.describe('First page'),
-  fields: fieldsSchema.describe('Field name -> { selector, attr?, all? }'),
-  item_selector: cssSelector
-    .optional()
-    .describe('One item per element matching this selector, fields relative to it; without it, one item per page'),
-  next_page: cssSelector.optional().describe('Selector of the link to the next page'),
-  max_pages: z.int().min(1).max(100).optional().describe('Pages to visit (default 10 with next_page, else 1)'),
-  engine: engineChoice.default('auto'),
-  wait_for: cssSelector.optional(),
-  timeout_ms: timeoutMs.optional(),
-});
-
-/** Input of {@link cssExtract}. */
-export type CssExtractInput = z.infer<typeof inputSchema>;
+export type { CssExtractInput } from './css-extract-spec.js';
 
 /** `css-extract`: field selectors on a page, optionally following a next-page link. */
 export const cssExtract: Scraper<CssExtractInput> = {
-  scraper_id: 'css-extract',
-  name: 'CSS extract',
-  description:
-    'Extracts fields with CSS selectors (text or an attribute, first match or all) from a page, one item per page or per item_selector match, following a next-page link up to max_pages.',
-  engine: 'auto',
-  builtin: true,
-  inputSchema,
-  input_schema: toInputJsonSchema(inputSchema),
+  scraper_id: cssExtractSpec.scraper_id,
+  name: cssExtractSpec.name,
+  description: cssExtractSpec.description,
+  engine: cssExtractSpec.engine,
+  builtin: cssExtractSpec.builtin,
+  inputSchema: cssExtractSpec.inputSchema,
+  get input_schema() {
+    return cssExtractSpec.input_schema;
+  },
   async run(input, ctx): Promise<ScraperOutcome> {
     const maxPages = input.max_pages ?? (input.next_page ? 10 : 1);
     const seen = new Set<string>();

@@ -1,5 +1,7 @@
-import { z } from 'zod';
-import { load } from 'cheerio';
+import * as z from 'zod';
+// The slim build: the same selector engine as the engine's cheerio, without its network and
+// encoding stack (undici, parse5, iconv-lite), so API functions validate selectors cheaply.
+import { load } from 'cheerio/slim';
 
 /** An absolute http(s) URL (the egress guard still decides whether it may be reached). */
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
@@ -24,9 +26,19 @@ export const cssSelector = z
 /** Per-page timeout in ms. */
 export const timeoutMs = z.int().min(1_000).max(120_000);
 
-/** JSON Schema of an input schema, as the API lists it (input side: defaults make fields optional). */
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/**
+ * JSON Schema of an input schema, as the API lists it (input side: defaults make fields optional).
+ * Computed on first use and kept: scrapers expose it through a getter, so a function that only
+ * validates inputs never pays for the conversion at cold start.
+ */
 export function toInputJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
+  let json = jsonSchemas.get(schema);
+  if (!json) {
+    json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    delete json.$schema;
+    jsonSchemas.set(schema, json);
+  }
   return json;
 }

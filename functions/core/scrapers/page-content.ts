@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import { halted, type Scraper } from './types.js';
 
@@ -20,7 +20,9 @@ export const pageContent: Scraper<PageContentInput> = {
   engine: 'auto',
   builtin: true,
   inputSchema,
-  input_schema: toInputJsonSchema(inputSchema),
+  get input_schema() {
+    return toInputJsonSchema(inputSchema);
+  },
   async run(input, ctx) {
     const stop = halted(ctx);
     if (stop) return { pages_done: 0, items: 0, stopped: stop };

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { fieldsSchema } from '../engine/extract.js';
+import * as z from 'zod';
+import { fieldsSchema } from '../engine/field-spec.js';
 import { cssSelector, httpUrl } from './input-fields.js';
 
 const refName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'names are identifiers');

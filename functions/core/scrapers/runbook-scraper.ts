@@ -1,47 +1,23 @@
-import { z } from 'zod';
 import { badRequest } from '../errors.js';
 import type { TargetPolicy } from '../governance/target-policy.js';
 import { executeRunbook } from './runbook.js';
-import { runbookReferences, type RunbookStep } from './runbook-schema.js';
-import type { SecretRedactor } from './secret-redactor.js';
+import { runbookScraperSpec, type RunbookDefinition, type RunbookInput } from './runbook-scraper-spec.js';
 import type { Scraper } from './types.js';
+import type { SecretRedactor } from './secret-redactor.js';
 
-/** The stored runbook fields a scraper needs (API.md: `{ id, name, description, input_schema, steps, published }`). */
-export interface RunbookDefinition {
-  id: string;
-  name: string;
-  description: string;
-  input_schema: Record<string, unknown>;
-  steps: RunbookStep[];
-}
-
-const scalarInput = z.record(z.string(), z.union([z.string().max(10_000), z.number(), z.boolean()]));
-export type RunbookInput = z.infer<typeof scalarInput>;
+export type { RunbookDefinition, RunbookInput } from './runbook-scraper-spec.js';
 
 /**
  * A published runbook as a scraper (`POST /v1/runs { scraper_id: "rbk_…" }`). Bound to the
  * tenant's target policy and secret resolver, which the run worker supplies. Inputs are scalar
- * values; every input the steps reference must be present.
+ * values; every input the steps reference must be present (runbookScraperSpec).
  */
 export function runbookScraper(
   rb: RunbookDefinition,
   deps: { policy: TargetPolicy; resolveSecret: (name: string) => Promise<{ value: string; domains: string[] }>; redactor?: SecretRedactor },
 ): Scraper<RunbookInput> {
-  const { inputs, secrets } = runbookReferences(rb.steps);
-  const inputSchema = scalarInput.superRefine((input, ctx) => {
-    for (const name of inputs) {
-      if (!(name in input)) ctx.addIssue({ code: 'custom', path: [name], message: `input ${name} is required by this runbook` });
-    }
-  });
   return {
-    scraper_id: rb.id,
-    name: rb.name,
-    description: rb.description,
-    engine: 'browser',
-    builtin: false,
-    secrets,
-    inputSchema,
-    input_schema: rb.input_schema,
+    ...runbookScraperSpec(rb),
     async run(input, ctx) {
       const res = await executeRunbook(rb.steps, {
         engine: ctx.engine,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../errors.js';
 import { engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import { normalizeUrl, sameSite } from './normalize-url.js';
@@ -55,7 +55,9 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
   engine: 'auto',
   builtin: true,
   inputSchema,
-  input_schema: toInputJsonSchema(inputSchema),
+  get input_schema() {
+    return toInputJsonSchema(inputSchema);
+  },
   async run(input, ctx): Promise<ScraperOutcome> {
     const start = normalizeUrl(input.start_url);
     if (!start) throw new AppError(400, 'invalid_request', 'start_url must be an http(s) URL');

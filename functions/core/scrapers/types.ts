@@ -60,6 +60,12 @@ export interface Scraper<I = unknown> {
   run(input: I, ctx: ScraperContext): Promise<ScraperOutcome>;
 }
 
+/**
+ * A scraper as the API sees it: what it is and what input it takes, without `run`. Kept apart
+ * from the running code so that validating a run request never bundles the engine.
+ */
+export type ScraperSpec<I = unknown> = Omit<Scraper<I>, 'run'>;
+
 /** Should the scraper stop before the next page? Cancellation, limits, or a stop_run challenge. */
 export function halted(ctx: ScraperContext): ScraperStop | null {
   if (ctx.engine.stopReason()) return 'challenge';

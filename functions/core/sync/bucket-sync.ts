@@ -1,5 +1,5 @@
 import { AppError, NonRetryableError, badRequest } from '../errors.js';
-import { egressGuard } from '../events/egress.js';
+import { egressCheck } from '../events/egress.js';
 import { getQuery } from '../queries/queries.js';
 import { keyTimestamp, readResultFile } from '../storage/result-files.js';
 import { customerBucket, s3ErrorMessage, type CustomerBucket, type CustomerBucketConfig } from '../../adapters/aws/customer-bucket.js';
@@ -24,7 +24,7 @@ async function openBucket(d: Deps, tenantId: string, s: StoredSync, factory?: Bu
     endpoint: s.endpoint, bucket: s.bucket, region: s.region, forcePathStyle: s.force_path_style,
     accessKeyId: s.access_key_id, secretAccessKey: await syncSecret(d.secrets, tenantId, s),
   };
-  return (factory ?? ((c) => customerBucket(egressGuard(d.config), c)))(cfg);
+  return (factory ?? ((c) => customerBucket(egressCheck(d.config), c)))(cfg);
 }
 
 /** A refused target or an S3 4xx (bad credentials, missing bucket) will not heal by itself. */

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { badRequest } from '../errors.js';
 import { checkForStore, parseStored } from '../stored.js';
-import { checkOutboundUrl, egressGuard } from '../events/egress.js';
+import { checkOutboundUrl, egressCheck } from '../events/egress.js';
 import type { Deps } from '../../runtime.js';
 import type { Table } from '../../ports/table.js';
 import type { Secrets } from '../../ports/secrets.js';
@@ -92,7 +92,7 @@ export async function putStorageSettings(d: Deps, tenantId: string, input: Stora
   let sync = cur.sync;
   if (input.sync === null) sync = null;
   else if (input.sync) {
-    const url = await checkOutboundUrl(egressGuard(d.config), input.sync.endpoint, 'sync.endpoint');
+    const url = await checkOutboundUrl(egressCheck(d.config), input.sync.endpoint, 'sync.endpoint');
     if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
       throw badRequest('sync.endpoint is the S3 API origin only (no path or query), e.g. https://s3.eu-central-1.amazonaws.com', [{ path: 'body.sync.endpoint', message: 'expected an origin' }]);
     const endpoint = url.origin;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { newId, randomBase62 } from '../ids.js';
 import { AppError, conflict, notFound } from '../errors.js';

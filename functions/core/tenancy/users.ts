@@ -1,6 +1,6 @@
 import { scrypt as scryptCb, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { newId, randomBase62 } from '../ids.js';
 import { ConditionFailedError, conflict } from '../errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { resultUrl, runResultsUrl } from '../events/public-url.js';
 import type { QueryRecord } from '../queries/queries.js';
 import type { Config } from '../../config.js';

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
 import { ConditionFailedError, notFound } from '../errors.js';
-import { checkOutboundUrl, egressGuard } from '../events/egress.js';
+import { checkOutboundUrl, egressCheck } from '../events/egress.js';
 import { generateWebhookSecret } from './signature.js';
 import type { Deps } from '../../runtime.js';
 import type { Table } from '../../ports/table.js';
@@ -53,7 +53,7 @@ const secretCtx = (tenantId: string, webhookId: string) => ({ tenant_id: tenantI
 
 /** Register an endpoint. Returns the record and its secret, which is stored encrypted and shown only now. */
 export async function createWebhook(d: Deps, tenantId: string, input: WebhookCreate, now: Date): Promise<{ webhook: WebhookRecord; secret: string }> {
-  const url = (await checkOutboundUrl(egressGuard(d.config), input.url, 'url')).href;
+  const url = (await checkOutboundUrl(egressCheck(d.config), input.url, 'url')).href;
   const webhookId = newId('whk');
   const secret = generateWebhookSecret();
   const webhook: WebhookRecord = {

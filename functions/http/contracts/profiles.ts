@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineContracts } from './contract.js';
 import { idParam, listOf, pageQuery } from '../schemas/common.js';
 import { profileBodySchema } from '../../core/profiles/browser-profiles.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineContracts } from './contract.js';
 import { listOf, pageQuery } from '../schemas/common.js';
 import { runbookBodySchema, runbookRecordSchema } from '../../core/runbooks/runbooks.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineContracts } from './contract.js';
 import { listOf } from '../schemas/common.js';
 import { scopeSchema } from '../../core/tenancy/api-keys.js';

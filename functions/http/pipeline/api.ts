@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { routeById } from '../../routes.js';
 import { deps } from '../../runtime.js';
 import { newId } from '../../core/ids.js';

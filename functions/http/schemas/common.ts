@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `?limit=` (1-200, default 50) and `?cursor=` on every list. */
 export const pageQuery = z.strictObject({

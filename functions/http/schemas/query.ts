@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { queryStatuses } from '../../core/queries/queries.js';
 import { SOURCE_NAMES } from '../../config.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RUN_STATUSES } from '../../core/runs/run-record.js';
 
 /**

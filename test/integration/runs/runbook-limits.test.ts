@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchedBrowsers, liveBrowsers } from '../../../functions/adapters/chromium-profile.js';
 import { LocalChromiumLauncher } from '../../../functions/adapters/local/chromium-launcher.js';
 import { BrowserSession } from '../../../functions/core/engine/fetch-browser.js';
-import { executeTask } from '../../../functions/core/runs/run-task.js';
+import { executeTask } from '../../../functions/core/runs/execute-task.js';
 import { getTask, type TaskRecord } from '../../../functions/core/runs/scrape-task.js';
 import { keys } from '../../../functions/core/table-keys.js';
 import { newId } from '../../../functions/core/ids.js';

@@ -4,8 +4,9 @@ import { startCanary, type Canary } from '../governance/loopback.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.js';
 import { createWebhook, getWebhook, tenantSigningSecret } from '../../../functions/core/webhooks/webhooks.js';
 import {
-  attemptDelivery, fanOut, getDelivery, listDeliveries, retryDelivery, setDeliveryPolicy, deliveryAttemptMessage, type DeliveryAttempt, type EventSpec,
+  fanOut, getDelivery, listDeliveries, retryDelivery, setDeliveryPolicy, deliveryAttemptMessage, type DeliveryAttempt, type EventSpec,
 } from '../../../functions/core/webhooks/deliveries.js';
+import { attemptDelivery } from '../../../functions/core/webhooks/attempt-delivery.js';
 import { verifySignature } from '../../../functions/core/webhooks/signature.js';
 import { keys } from '../../../functions/core/table-keys.js';
 import { setDeps } from '../../../functions/runtime.js';

@@ -1,0 +1,39 @@
+import { routes } from '../functions/routes.js';
+import { cdkBundle, ENGINE_INPUT, inputOwner } from './cdk-bundle.js';
+
+/**
+ * Why is a module in a Lambda bundle? `npx tsx bench/bundle-why.ts <route id|handler regex> [module regex]`
+ * bundles the matching API handlers as CDK does and prints, per handler, its size, the largest
+ * packages inlined and the import chain from the handler to the first input matching the module
+ * regex (default: ENGINE_INPUT, the engine and its HTTP/HTML stack).
+ */
+const [which = '.', target] = process.argv.slice(2);
+const sel = new RegExp(which);
+const want = target ? new RegExp(target) : ENGINE_INPUT;
+const seen = new Set<string>();
+for (const r of routes) {
+  if (seen.has(r.handler) || !(sel.test(r.id) || sel.test(r.handler))) continue;
+  seen.add(r.handler);
+  const b = await cdkBundle(r.handler);
+  const out = Object.values(b.metafile.outputs).find((o) => o.entryPoint)!;
+  const by = new Map<string, number>();
+  for (const [f, i] of Object.entries(out.inputs)) by.set(inputOwner(f), (by.get(inputOwner(f)) ?? 0) + i.bytesInOutput);
+  const top = [...by].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${(v / 1024).toFixed(0)}`).join(', ');
+  console.log(`\n${r.id} (${r.handler}): ${(b.bytes / 1024).toFixed(0)} KiB: ${top}`);
+  // Breadth-first from the entry: the shortest import chain to a matching input.
+  const prev = new Map<string, string | null>([[r.handler, null]]);
+  const queue = [r.handler];
+  let hit: string | undefined;
+  while (queue.length && !hit) {
+    const f = queue.shift()!;
+    for (const i of b.metafile.inputs[f]?.imports ?? []) {
+      if (i.external || prev.has(i.path)) continue;
+      prev.set(i.path, f);
+      if (want.test(i.path)) { hit = i.path; break; }
+      queue.push(i.path);
+    }
+  }
+  const chain: string[] = [];
+  for (let f: string | null | undefined = hit; f; f = prev.get(f)) chain.unshift(f);
+  console.log(chain.length ? `  ${chain.join('\n    -> ')}` : '  (no match)');
+}

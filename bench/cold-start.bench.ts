@@ -1,0 +1,171 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { routes, type Route } from '../functions/routes.js';
+import { ENV } from '../functions/config.js';
+import { REPO_ROOT } from '../lib/gleaner-function.js';
+import { cdkBundle, ENGINE_INPUT, inputOwner } from './cdk-bundle.js';
+import { percentile, type BenchResult } from './stats.js';
+
+/**
+ * Cold start of every API function, from the bundles CDK deploys: each handler and a bare handler
+ * (one DynamoDB client, bundled the same way) are started in fresh Node processes, round after
+ * round, so a drift in the machine's speed hits both alike. Measured inside the process: import
+ * (Lambda's Init phase) and import + first response to an unauthenticated request (the handler
+ * made ready: config, composition root, middleware). Node's own start-up is the same for all and
+ * is left out, which makes the ratio stricter, not looser.
+ *
+ * Env: GLEANER_BENCH_FILTER (regex on route id or handler path) runs a subset, GLEANER_BENCH_RUNS
+ * (default 5) sets the rounds.
+ */
+const TARGET = 1.5;
+const BARE_EVERY = 4;
+const BARE = 'bench/cold-start/bare-handler.ts';
+/** Design yardsticks, measured beside the handlers: what loading or creating the other SDK clients costs. */
+const YARDSTICKS = [
+  { handler: 'bench/cold-start/sdk-static-unused.ts', label: 'yardstick: 5 SDKs imported statically, 1 client created' },
+  { handler: 'bench/cold-start/sdk-eager-all.ts', label: 'yardstick: 5 SDK clients created at init (the old aws-deps)' },
+];
+const RUNNER = join(REPO_ROOT, 'bench/cold-start/runner.mjs');
+
+interface Sample {
+  importMs: number;
+  readyMs: number;
+  /** CPU time (user + system) of import + first response: steadier than wall time on a busy machine. */
+  cpuMs: number;
+  status?: number;
+}
+
+/** The first request a function receives: its own route, no credentials, so no table call is made. */
+function firstEvent(r: Route | undefined) {
+  const method = !r || r.method === 'ANY' ? 'GET' : r.method;
+  const path = (r?.path ?? '/').replace(/\{[^}]+\}/g, 'x');
+  const routeKey = r ? `${r.method} ${r.path}` : '$default';
+  return {
+    version: '2.0', routeKey, rawPath: path, rawQueryString: '', headers: { host: 'api.example.com', 'user-agent': 'bench' },
+    pathParameters: Object.fromEntries([...(r?.path ?? '').matchAll(/\{([^}+]+)\+?\}/g)].map((m) => [m[1]!, 'x'])),
+    requestContext: {
+      accountId: '1', apiId: 'bench', domainName: 'api.example.com', domainPrefix: 'api', requestId: 'bench', routeKey, stage: '$default', time: '', timeEpoch: Date.now(),
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'bench' },
+    },
+    isBase64Encoded: false,
+  };
+}
+
+/** The environment CDK gives an API function (lib/runtime-wiring.ts), with endpoints that are never called. */
+const lambdaEnv = (): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  NODE_OPTIONS: '--enable-source-maps',
+  AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  [ENV.mode]: 'aws', [ENV.env]: 'bench', [ENV.table]: 'bench', [ENV.resultsBucket]: 'bench-results', [ENV.rawBucket]: 'bench-raw',
+  [ENV.queueRuns]: 'http://127.0.0.1:9/runs', [ENV.queueQueries]: 'http://127.0.0.1:9/queries', [ENV.queueDeliveries]: 'http://127.0.0.1:9/deliveries', [ENV.queueJobs]: 'http://127.0.0.1:9/jobs',
+  [ENV.jobsQueueArn]: 'arn:aws:sqs:us-east-1:1:jobs', [ENV.schedulerRoleArn]: 'arn:aws:iam::1:role/s', [ENV.kmsKeyId]: 'bench-key',
+  [ENV.logLevel]: 'silent',
+});
+
+function coldStart(bundle: string, event: unknown): Sample {
+  const r = spawnSync(process.execPath, [RUNNER, bundle, JSON.stringify(event)], { env: lambdaEnv(), cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  const line = r.stdout?.trim().split('\n').pop() ?? '';
+  if (r.status !== 0 || !line.startsWith('{')) throw new Error(`cold start of ${bundle} failed (${r.status}): ${r.stderr?.slice(0, 2000)}`);
+  return JSON.parse(line) as Sample;
+}
+
+interface Built {
+  handler: string;
+  label: string;
+  route: Route | undefined;
+  file: string;
+  bytes: number;
+  heavy: string[];
+  event: unknown;
+  samples: Sample[];
+  /** Per sample: this function's time over the mean of the bare samples around it. */
+  ratios: number[];
+  cpuRatios: number[];
+}
+
+const median = (xs: number[]) => percentile(xs, 50);
+const shuffle = <T>(xs: T[]): T[] => {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+};
+const kib = (b: number) => b / 1024;
+
+export async function benchColdStart(): Promise<BenchResult[]> {
+  const filter = process.env.GLEANER_BENCH_FILTER ? new RegExp(process.env.GLEANER_BENCH_FILTER) : undefined;
+  const runs = Math.max(1, Number(process.env.GLEANER_BENCH_RUNS ?? 5));
+  const byHandler = new Map<string, Route>();
+  for (const r of routes) if (!byHandler.has(r.handler) && (!filter || filter.test(r.id) || filter.test(r.handler))) byHandler.set(r.handler, r);
+  const dir = mkdtempSync(join(REPO_ROOT, '.tmp-cold-start-'));
+  try {
+    const fns = [
+      { handler: BARE, label: 'bare', route: undefined as Route | undefined },
+      ...YARDSTICKS.map((y) => ({ ...y, route: undefined as Route | undefined })),
+      ...[...byHandler].map(([handler, route]) => ({ handler, label: route.id, route: route as Route | undefined })),
+    ];
+    const built: Built[] = [];
+    for (const [i, f] of fns.entries()) {
+      const b = await cdkBundle(f.handler, join(dir, String(i)));
+      const heavy = new Set(Object.keys(b.metafile.inputs).filter((input) => ENGINE_INPUT.test(input)).map(inputOwner));
+      built.push({ ...f, file: b.file, bytes: b.bytes, heavy: [...heavy].sort(), event: firstEvent(f.route), samples: [] as Sample[], ratios: [] as number[], cpuRatios: [] as number[] });
+    }
+    const run = (fn: number) => coldStart(built[fn]!.file, built[fn]!.event);
+    // Warm the file system cache and Node's compile of the runner once, outside the figures.
+    run(0);
+    // The machine's speed drifts (other processes): the bare handler runs before every BARE_EVERY
+    // others, in a shuffled order each round, and each sample is compared with the bare samples
+    // taken just before and just after it.
+    const seq: Array<{ fn: number; sample: Sample }> = [];
+    for (let round = 0; round < runs; round++) {
+      for (const [k, fn] of shuffle(built.slice(1).map((_, i) => i + 1)).entries()) {
+        if (k % BARE_EVERY === 0) seq.push({ fn: 0, sample: run(0) });
+        seq.push({ fn, sample: run(fn) });
+      }
+    }
+    seq.push({ fn: 0, sample: run(0) });
+    for (const [i, s] of seq.entries()) {
+      const b = built[s.fn]!;
+      b.samples.push(s.sample);
+      if (s.fn === 0) continue;
+      const before = seq.slice(0, i).reverse().find((x) => x.fn === 0)!.sample;
+      const after = seq.slice(i + 1).find((x) => x.fn === 0)!.sample;
+      b.ratios.push(s.sample.readyMs / ((before.readyMs + after.readyMs) / 2));
+      b.cpuRatios.push(s.sample.cpuMs / ((before.cpuMs + after.cpuMs) / 2));
+    }
+
+    const row = (b: Built) => ({
+      fn: b.label, kib: kib(b.bytes), imp: median(b.samples.map((s) => s.importMs)), ready: median(b.samples.map((s) => s.readyMs)), cpu: median(b.samples.map((s) => s.cpuMs)),
+      ratio: median(b.ratios), cpuRatio: median(b.cpuRatios), status: b.samples[0]?.status, heavy: b.heavy,
+    });
+    const bare = row(built[0]!);
+    const yardsticks = built.slice(1, 1 + YARDSTICKS.length).map(row);
+    const rows = built.slice(1 + YARDSTICKS.length).map(row);
+    console.log(`\nbare handler (one DynamoDB client): ${bare.kib.toFixed(1)} KiB, import ${bare.imp.toFixed(0)} ms, ready ${bare.ready.toFixed(0)} ms, CPU ${bare.cpu.toFixed(0)} ms (median of ${built[0]!.samples.length})`);
+    for (const y of yardsticks) console.log(`${y.fn}: ready ${y.ready.toFixed(0)} ms, ${y.ratio.toFixed(2)}x bare (CPU ${y.cpuRatio.toFixed(2)}x)`);
+    console.log('\n| function | bundle KiB | import ms | ready ms | CPU ms | ratio vs bare | CPU ratio | first status | engine modules inlined |\n|---|---|---|---|---|---|---|---|---|');
+    for (const r of [...rows].sort((a, b) => b.ratio - a.ratio))
+      console.log(`| ${r.fn} | ${r.kib.toFixed(0)} | ${r.imp.toFixed(0)} | ${r.ready.toFixed(0)} | ${r.cpu.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.cpuRatio.toFixed(2)} | ${r.status} | ${r.heavy.join(' ') || '-'} |`);
+    if (!rows.length) return [];
+    const worst = rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+    const worstCpu = rows.reduce((a, b) => (b.cpuRatio > a.cpuRatio ? b : a));
+    const medRatio = median(rows.map((r) => r.ratio));
+    const sizes = rows.map((r) => r.kib);
+    const over1MiB = sizes.filter((s) => s > 1024).length;
+    const withHeavy = rows.filter((r) => r.heavy.length).length;
+    console.log(
+      `\ncold init vs bare: median ${medRatio.toFixed(2)}x, worst ${worst.ratio.toFixed(2)}x (${worst.fn}); CPU time: median ${median(rows.map((r) => r.cpuRatio)).toFixed(2)}x, worst ${worstCpu.cpuRatio.toFixed(2)}x (${worstCpu.fn}); ` +
+        `bundles: median ${median(sizes).toFixed(0)} KiB, largest ${Math.max(...sizes).toFixed(0)} KiB, ${over1MiB} of ${rows.length} over 1 MiB, ${withHeavy} with engine/HTTP-client modules`,
+    );
+    return [
+      { name: `API cold init (import + first response), worst of ${rows.length} handlers vs bare DynamoDB handler`, measured: `${worst.ready.toFixed(0)} ms (${worst.fn}), median ${medRatio.toFixed(2)}x`, baseline: `${bare.ready.toFixed(0)} ms`, ratio: worst.ratio, target: `<= ${TARGET}x`, pass: worst.ratio <= TARGET },
+      { name: 'API cold init CPU time, worst handler vs bare (steadier on a busy machine)', measured: `${worstCpu.cpu.toFixed(0)} ms (${worstCpu.fn})`, baseline: `${bare.cpu.toFixed(0)} ms`, ratio: worstCpu.cpuRatio, target: `<= ${TARGET}x`, pass: worstCpu.cpuRatio <= TARGET },
+      { name: 'API bundle size, largest vs median', measured: `${Math.max(...sizes).toFixed(0)} KiB (${over1MiB} over 1 MiB)`, baseline: `${median(sizes).toFixed(0)} KiB`, ratio: Math.max(...sizes) / median(sizes), target: 'no engine modules', pass: withHeavy === 0 },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

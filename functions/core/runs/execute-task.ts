@@ -1,0 +1,69 @@
+import * as z from 'zod';
+import { AppError } from '../errors.js';
+import { createEngine } from '../engine/pipeline.js';
+import { requireTenant } from '../tenancy/tenants.js';
+import { getCaptchaPolicy, recordEncounter } from '../captcha/captcha.js';
+import { addUsage } from '../limits/usage.js';
+import { executeRunbook } from '../scrapers/runbook.js';
+import { getRunbook, runbookBodySchema } from '../runbooks/runbooks.js';
+import { getTask, completeTask, failTask } from './scrape-task.js';
+import { resolveProfile } from '../profiles/browser-profiles.js';
+import { resolveTenantSecret } from './tenant-secrets.js';
+import { shutdownSignal } from './shutdown.js';
+import { SecretRedactor } from '../scrapers/secret-redactor.js';
+import { scrapeRequestSchema } from './run-task.js';
+import type { RunWorkerDeps } from './execute-run.js';
+
+/** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
+export const RUNBOOK_TEST_BUDGET_MS = 25_000;
+
+/**
+ * Worker side of a synchronous scrape or runbook test: same engine, same governance as runs.
+ * A task ends within its budget (the scrape's timeout_ms plus a little; {@link RUNBOOK_TEST_BUDGET_MS}
+ * for a runbook test), when `signal` (the worker's deadline) aborts, or at shutdown; then its
+ * browser is closed at once and the task fails with 504 `timed_out`.
+ */
+export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: string, signal?: AbortSignal): Promise<void> {
+  const d = w.deps;
+  const task = await getTask(d, tenantId, taskId);
+  if (task.status !== 'pending') return;
+  const budgetMs = task.kind === 'scrape' ? Number((task.request as { timeout_ms?: number }).timeout_ms ?? 30_000) + 5_000 : RUNBOOK_TEST_BUDGET_MS;
+  const stop = AbortSignal.any([AbortSignal.timeout(budgetMs), shutdownSignal(), ...(signal ? [signal] : [])]);
+  const tenant = await requireTenant(d.table, tenantId);
+  const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
+  const profile = task.kind === 'scrape' ? await resolveProfile(d.table, tenantId, (task.request as { browser_profile?: string }).browser_profile) : undefined;
+  const engine = createEngine({
+    guard: w.guard, robots: w.robots, browser: () => w.startBrowser(w.guard, profile), policy: tenant.target_policy,
+    challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
+    onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
+  });
+  const onStop = () => void engine.close().catch(() => undefined);
+  stop.addEventListener('abort', onStop, { once: true });
+  try {
+    if (stop.aborted) throw new Error('stopped before it started');
+    if (task.kind === 'scrape') {
+      const req = scrapeRequestSchema.parse(task.request);
+      const page = await engine.scrapePage(req.url, { engine: req.engine, formats: req.formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms });
+      if (page.skipped === 'robots') throw new AppError(422, 'robots_disallowed', `robots.txt of ${new URL(req.url).host} disallows ${req.url} for Gleaner's user agent`);
+      if (page.blocked) throw new AppError(422, 'challenge_detected', `${req.url} answered with a ${page.blocked.kind} challenge (${page.blocked.reason}); Gleaner never solves challenges`);
+      await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
+      const { blocked: _b, skipped: _s, auto_reason: _a, fetched_at: _f, ...body } = page;
+      await completeTask(d, tenantId, taskId, body);
+    } else {
+      const req = task.request as { runbook_id?: string; runbook?: unknown; input: Record<string, unknown> };
+      const rb = req.runbook_id ? await getRunbook(d.table, tenantId, req.runbook_id) : runbookBodySchema.parse(req.runbook);
+      const res = await executeRunbook(rb.steps, { engine, policy: tenant.target_policy, input: req.input, resolveSecret: (n) => resolveTenantSecret(d, tenantId, n), signal: stop, redactor: new SecretRedactor() });
+      if (stop.aborted) throw new Error('stopped');
+      await addUsage(d.table, tenantId, 'pages', res.pages_done, d.clock.now());
+      await completeTask(d, tenantId, taskId, { ...res, stats: engine.stats() });
+    }
+  } catch (e) {
+    if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
+    else if (e instanceof AppError) await failTask(d, tenantId, taskId, { code: e.code, message: e.message, status: e.status });
+    else if (e instanceof z.ZodError) await failTask(d, tenantId, taskId, { code: 'invalid_request', message: e.message, status: 400 });
+    else await failTask(d, tenantId, taskId, { code: 'scrape_failed', message: (e as Error).message ?? 'The scrape failed', status: 502 });
+  } finally {
+    stop.removeEventListener('abort', onStop);
+    await engine.close().catch(() => undefined);
+  }
+}

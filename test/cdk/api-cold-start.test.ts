@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.js';
+import { REPO_ROOT } from '../../lib/gleaner-function.js';
+import { cdkBundle, ENGINE_INPUT } from '../../bench/cdk-bundle.js';
+
+// What an API function loads at cold start, read from its bundle (built as CDK builds it). The
+// timings are measured by `npm run bench cold-start`; these are the structural causes of a slow
+// init, each of which once made API functions 3-5x slower to start than a bare DynamoDB handler.
+
+/** SDK modules an API function may load at init: every function reads the table. */
+const INIT_SDK = new Set(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb']);
+
+const handlers = [...new Map(routes.map((r) => [r.handler, r])).values()].filter((r) => existsSync(join(REPO_ROOT, r.handler)));
+
+describe('API function bundles carry only what an API call needs', () => {
+  for (const r of handlers) {
+    it(`${r.id} (${r.handler})`, async () => {
+      const b = await cdkBundle(r.handler);
+      const out = Object.values(b.metafile.outputs).find((o) => o.entryPoint)!;
+      const inlined = Object.entries(out.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
+
+      // No engine code, HTML parser stack or HTTP client (undici, parse5, iconv-lite, domino, turndown, puppeteer).
+      const engine = inlined.filter((f) => ENGINE_INPUT.test(f));
+      expect(engine.slice(0, 5), `${engine.length} engine/HTTP-client modules inlined`).toEqual([]);
+
+      // zod is imported as a namespace (`import * as z`), so unused parts (every locale but the
+      // default English one) tree-shake away.
+      const locales = inlined.filter((f) => /node_modules\/zod\/v4\/locales\/(?!(index|en)\.js$)/.test(f));
+      expect(locales.length, 'zod locales inlined: some module imports `{ z }` from zod').toBe(0);
+
+      // External SDK modules imported statically are loaded at init even when unused; the others
+      // must be loaded with import() on first use (functions/adapters/aws/aws-deps.ts).
+      const atInit = [...new Set(out.imports.filter((i) => i.external && i.kind === 'import-statement' && i.path.startsWith('@aws-sdk/')).map((i) => i.path))];
+      expect(atInit.filter((m) => !INIT_SDK.has(m))).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from '../../../lib/gleaner-function.js';
+import { cdkBundle } from '../../../bench/cdk-bundle.js';
+import { memoryStores } from '../foundation/stores.js';
+import { createTenant } from '../../../functions/core/tenancy/tenants.js';
+import { createApiKey } from '../../../functions/core/tenancy/api-keys.js';
+import { putResultFile } from '../../../functions/core/storage/result-files.js';
+import { S3Blobs } from '../../../functions/adapters/aws/s3-blobs.js';
+import { ENV } from '../../../functions/config.js';
+import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
+
+// The AWS composition root creates an SDK client (and loads its SDK module) only when a port is
+// first used: a function that reads the table never loads the S3, SQS, Scheduler or KMS SDKs.
+// Observed from the outside: handlers bundled as CDK bundles them, run in a fresh Node process in
+// aws mode against dynalite and s3rver, report which @aws-sdk clients Node has loaded.
+let stores: EmbeddedStores;
+let dir: string;
+let key: string;
+let tenantId: string;
+const bundles: Record<string, string> = {};
+
+beforeAll(async () => {
+  const s = await memoryStores();
+  stores = s.stores;
+  const t = await createTenant(s.table, 'lazy', new Date());
+  tenantId = t.tenant_id;
+  key = (await createApiKey(s.table, { tenantId, scopes: ['*'] }, new Date())).api_key;
+  const blobs = new S3Blobs(stores.s3, { results: 'test-results', raw: 'test-raw' });
+  await putResultFile(s.table, blobs, tenantId, { key: 'q_lazy', query_id: 'q_lazy', job_id: null, created_at: new Date().toISOString() }, { hello: 'world' });
+  dir = mkdtempSync(join(REPO_ROOT, '.tmp-lazy-sdk-'));
+  for (const h of ['functions/http/tenant-get.ts', 'functions/http/storage-get.ts']) bundles[h] = (await cdkBundle(h, join(dir, h.split('/').pop()!.replace('.ts', '')))).file;
+  writeFileSync(
+    join(dir, 'invoke.mjs'),
+    [
+      "import { createRequire } from 'node:module';",
+      'const { handler } = await import(process.argv[2]);',
+      "const loaded = () => [...new Set(Object.keys(createRequire(import.meta.url).cache).map((k) => /@aws-sdk\\/(client-[a-z0-9-]+)\\//.exec(k)?.[1]).filter(Boolean))].sort();",
+      'const atInit = loaded();',
+      "const r = await handler(JSON.parse(process.argv[3]), { getRemainingTimeInMillis: () => 29000, awsRequestId: 'test' });",
+      'process.stdout.write(`\\n${JSON.stringify({ status: r.statusCode, body: r.body, atInit, afterCall: loaded() })}\\n`);',
+      'process.exit(0);',
+    ].join('\n'),
+  );
+}, 120_000);
+afterAll(async () => {
+  await stores?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function invoke(handler: string, path: string, params: Record<string, string>) {
+  const event = {
+    version: '2.0', routeKey: `GET ${path}`, rawPath: path, rawQueryString: '', headers: { host: 'api.example.com', authorization: `Bearer ${key}` }, pathParameters: params,
+    requestContext: { accountId: '1', apiId: 'x', domainName: 'api.example.com', domainPrefix: 'api', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'test' }, requestId: 'r', routeKey: `GET ${path}`, stage: '$default', time: '', timeEpoch: Date.now() },
+    isBase64Encoded: false,
+  };
+  const env = {
+    ...process.env,
+    [ENV.mode]: 'aws', [ENV.env]: 'test', [ENV.table]: 'test', [ENV.resultsBucket]: 'test-results', [ENV.rawBucket]: 'test-raw',
+    [ENV.dynamoEndpoint]: stores.dynamoEndpoint, [ENV.s3Endpoint]: stores.s3Endpoint, [ENV.queueQueries]: 'http://127.0.0.1:9/unused', [ENV.kmsKeyId]: 'unused',
+    AWS_REGION: 'us-east-1', // s3rver checks its own fixed credentials; dynalite accepts any.
+    AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', [ENV.logLevel]: 'error',
+  };
+  const { stdout } = await promisify(execFile)(process.execPath, [join(dir, 'invoke.mjs'), bundles[handler]!, JSON.stringify(event)], { env, cwd: dir });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as { status: number; body: string; atInit: string[]; afterCall: string[] };
+}
+
+describe('AWS SDK clients in a bundled API function', () => {
+  it('are not loaded at init beyond DynamoDB, and a table-only call loads nothing more', async () => {
+    const r = await invoke('functions/http/tenant-get.ts', '/v1/tenant', {});
+    expect(r.status).toBe(200);
+    expect(r.atInit).toEqual(['client-dynamodb']);
+    expect(r.afterCall).toEqual(['client-dynamodb']);
+  });
+
+  it('load S3 on the first blob read, and still no SQS, Scheduler or KMS', async () => {
+    const r = await invoke('functions/http/storage-get.ts', '/v1/storage/q_lazy', { key: 'q_lazy' });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toEqual({ hello: 'world' });
+    expect(r.atInit).toEqual(['client-dynamodb']);
+    expect(r.afterCall).toEqual(['client-dynamodb', 'client-s3']);
+  });
+});
