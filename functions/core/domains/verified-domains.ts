@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError, ConditionFailedError, notFound } from '../errors.js';
 import { keys } from '../table-keys.js';
 import type { Table } from '../../ports/table.js';
