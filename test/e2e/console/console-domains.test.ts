@@ -106,7 +106,7 @@ describe.skipIf(!CHROMIUM)('console: Settings > Domains and live crawl progress'
     expect((await svc.call('/dashboard/api/domains')).body.data.map((d: { host: string }) => d.host)).toEqual([`127.0.0.1:${site.port}`]);
   });
 
-  it('run detail shows a running crawl\'s progress live (done, queued, failed, rate) until it finishes', async () => {
+  it('run detail shows a running crawl\'s progress live (done, queued, failed) until it finishes', async () => {
     const run = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'site-crawl', input: { start_url: `${slow.baseUrl}/pages/1`, max_pages: 20, max_depth: 20 } } });
     expect(run.status).toBe(201);
     await go(`#/runs/${run.body.id}`);
