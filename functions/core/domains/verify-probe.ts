@@ -41,7 +41,7 @@ export function guardedDomainProbe(check: EgressCheck, opts: DomainProbeOptions)
           current = await check.checkUrl(new URL(r.location, current).href);
         }
       } catch (err) {
-        if (signal.aborted) throw new Error(`no answer within ${timeoutMs / 1000} s`);
+        if (signal.aborted) throw new Error(`no answer within ${timeoutMs / 1000} s`, { cause: err });
         throw err;
       } finally {
         agents.http.destroy();
