@@ -26,6 +26,7 @@ const ROUTES = [
   ['/settings/storage', './pages/settings.js', 'storageSettingsPage', 'settings'],
   ['/settings/sources', './pages/settings.js', 'sourcesPage', 'settings'],
   ['/settings/policy', './pages/settings.js', 'policyPage', 'settings'],
+  ['/settings/domains', './pages/domains.js', 'domainsPage', 'settings'],
   ['/settings/secrets', './pages/settings.js', 'secretsPage', 'settings'],
   ['/settings/profiles', './pages/settings.js', 'profilesPage', 'settings'],
   ['/settings/audit', './pages/settings.js', 'auditPage', 'settings'],

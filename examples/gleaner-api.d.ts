@@ -105,6 +105,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verified domains: hosts this tenant has added (pending or verified) and their limits */
+        get: operations["domains.list"];
+        put?: never;
+        /** Add a host to verify: returns the token to serve at verify_url (or publish as txt_record) */
+        post: operations["domains.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/domains/{host}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a domain: its runs go back to the polite defaults */
+        delete: operations["domains.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/domains/{host}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set this tenant's crawl limits on a verified host (replaces robots.txt crawl-delay) */
+        put: operations["domains.limits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/domains/{host}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the token now (the well-known file through the egress guard; DNS TXT on AWS)
+         * @description Answers 200 either way: `status` is `verified` on success, else `pending` with `error` saying what was found (wrong body, HTTP status, address refused by the egress guard, timeout). A verified domain stays verified when a later check fails.
+         */
+        post: operations["domains.verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/keys": {
         parameters: {
             query?: never;
@@ -2312,6 +2384,1049 @@ export interface operations {
             };
             /** @description The key lacks the scope this operation needs */
             403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every domain of the tenant (next_cursor is always null) */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description When verification was last attempted */
+                            checked_at: string | null;
+                            created_at: string;
+                            /** @description Why the last verification attempt failed; null after a success */
+                            error: string | null;
+                            host: string;
+                            /** @description This tenant's limits on the host; null = polite defaults and robots.txt crawl-delay */
+                            limits: {
+                                /** @description Requests in flight on this host for this tenant's runs */
+                                concurrency: number;
+                                /** @description Spacing between request starts; replaces robots.txt crawl-delay */
+                                delay_ms: number;
+                            } | null;
+                            /** @enum {string} */
+                            status: "pending" | "verified";
+                            /** @description Serve it as the whole body of verify_url, or publish txt_record */
+                            token: string;
+                            /** @description The DNS alternative (checked on AWS): _gleaner.<host> TXT "gleaner-verification=<token>" */
+                            txt_record: string;
+                            verified_at: string | null;
+                            /** @description <scheme>://<host>/.well-known/gleaner-verification/<token>.txt */
+                            verify_url: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry-safe creation: the same key and body within 24 h return the stored answer */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "host": "docs.example.com"
+                 *     }
+                 */
+                "application/json": {
+                    host: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The host was already added: the existing domain, same token */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description When verification was last attempted */
+                        checked_at: string | null;
+                        created_at: string;
+                        /** @description Why the last verification attempt failed; null after a success */
+                        error: string | null;
+                        host: string;
+                        /** @description This tenant's limits on the host; null = polite defaults and robots.txt crawl-delay */
+                        limits: {
+                            /** @description Requests in flight on this host for this tenant's runs */
+                            concurrency: number;
+                            /** @description Spacing between request starts; replaces robots.txt crawl-delay */
+                            delay_ms: number;
+                        } | null;
+                        /** @enum {string} */
+                        status: "pending" | "verified";
+                        /** @description Serve it as the whole body of verify_url, or publish txt_record */
+                        token: string;
+                        /** @description The DNS alternative (checked on AWS): _gleaner.<host> TXT "gleaner-verification=<token>" */
+                        txt_record: string;
+                        verified_at: string | null;
+                        /** @description <scheme>://<host>/.well-known/gleaner-verification/<token>.txt */
+                        verify_url: string;
+                    };
+                };
+            };
+            /** @description The new pending domain */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "host": "docs.example.com",
+                     *       "status": "pending",
+                     *       "token": "Yk3v9rJx2QwL0aPzN8sT1cUe",
+                     *       "verify_url": "https://docs.example.com/.well-known/gleaner-verification/Yk3v9rJx2QwL0aPzN8sT1cUe.txt",
+                     *       "txt_record": "_gleaner.docs.example.com TXT \"gleaner-verification=Yk3v9rJx2QwL0aPzN8sT1cUe\"",
+                     *       "created_at": "2026-11-23T10:00:00.000Z",
+                     *       "verified_at": null,
+                     *       "checked_at": null,
+                     *       "error": null,
+                     *       "limits": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description When verification was last attempted */
+                        checked_at: string | null;
+                        created_at: string;
+                        /** @description Why the last verification attempt failed; null after a success */
+                        error: string | null;
+                        host: string;
+                        /** @description This tenant's limits on the host; null = polite defaults and robots.txt crawl-delay */
+                        limits: {
+                            /** @description Requests in flight on this host for this tenant's runs */
+                            concurrency: number;
+                            /** @description Spacing between request starts; replaces robots.txt crawl-delay */
+                            delay_ms: number;
+                        } | null;
+                        /** @enum {string} */
+                        status: "pending" | "verified";
+                        /** @description Serve it as the whole body of verify_url, or publish txt_record */
+                        token: string;
+                        /** @description The DNS alternative (checked on AWS): _gleaner.<host> TXT "gleaner-verification=<token>" */
+                        txt_record: string;
+                        verified_at: string | null;
+                        /** @description <scheme>://<host>/.well-known/gleaner-verification/<token>.txt */
+                        verify_url: string;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An earlier request with this Idempotency-Key is still in flight */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send Content-Type: application/json) */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request body */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                host: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such domain for this tenant */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                host: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "concurrency": 16,
+                 *       "delay_ms": 0
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Requests in flight on this host for this tenant's runs */
+                    concurrency: number;
+                    /** @description Spacing between request starts; replaces robots.txt crawl-delay */
+                    delay_ms: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain with its limits */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description When verification was last attempted */
+                        checked_at: string | null;
+                        created_at: string;
+                        /** @description Why the last verification attempt failed; null after a success */
+                        error: string | null;
+                        host: string;
+                        /** @description This tenant's limits on the host; null = polite defaults and robots.txt crawl-delay */
+                        limits: {
+                            /** @description Requests in flight on this host for this tenant's runs */
+                            concurrency: number;
+                            /** @description Spacing between request starts; replaces robots.txt crawl-delay */
+                            delay_ms: number;
+                        } | null;
+                        /** @enum {string} */
+                        status: "pending" | "verified";
+                        /** @description Serve it as the whole body of verify_url, or publish txt_record */
+                        token: string;
+                        /** @description The DNS alternative (checked on AWS): _gleaner.<host> TXT "gleaner-verification=<token>" */
+                        txt_record: string;
+                        verified_at: string | null;
+                        /** @description <scheme>://<host>/.well-known/gleaner-verification/<token>.txt */
+                        verify_url: string;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such domain for this tenant */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description domain_not_verified: the host is not verified yet */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send Content-Type: application/json) */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                host: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain after the check */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description When verification was last attempted */
+                        checked_at: string | null;
+                        created_at: string;
+                        /** @description Why the last verification attempt failed; null after a success */
+                        error: string | null;
+                        host: string;
+                        /** @description This tenant's limits on the host; null = polite defaults and robots.txt crawl-delay */
+                        limits: {
+                            /** @description Requests in flight on this host for this tenant's runs */
+                            concurrency: number;
+                            /** @description Spacing between request starts; replaces robots.txt crawl-delay */
+                            delay_ms: number;
+                        } | null;
+                        /** @enum {string} */
+                        status: "pending" | "verified";
+                        /** @description Serve it as the whole body of verify_url, or publish txt_record */
+                        token: string;
+                        /** @description The DNS alternative (checked on AWS): _gleaner.<host> TXT "gleaner-verification=<token>" */
+                        txt_record: string;
+                        verified_at: string | null;
+                        /** @description <scheme>://<host>/.well-known/gleaner-verification/<token>.txt */
+                        verify_url: string;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such domain for this tenant */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send Content-Type: application/json) */
+            415: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
                     "RateLimit-Limit": number;
@@ -10503,9 +11618,13 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             progress: {
+                                eta_s?: number | null;
                                 items: number;
                                 pages_done: number;
+                                pages_failed?: number;
+                                pages_queued?: number;
                                 pages_total: number | null;
+                                rate_per_s?: number | null;
                             };
                             scraper_id: string;
                             started_at: string | null;
@@ -10732,9 +11851,13 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         progress: {
+                            eta_s?: number | null;
                             items: number;
                             pages_done: number;
+                            pages_failed?: number;
+                            pages_queued?: number;
                             pages_total: number | null;
+                            rate_per_s?: number | null;
                         };
                         scraper_id: string;
                         started_at: string | null;
@@ -11018,9 +12141,13 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         progress: {
+                            eta_s?: number | null;
                             items: number;
                             pages_done: number;
+                            pages_failed?: number;
+                            pages_queued?: number;
                             pages_total: number | null;
+                            rate_per_s?: number | null;
                         };
                         scraper_id: string;
                         started_at: string | null;
@@ -11203,9 +12330,13 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         progress: {
+                            eta_s?: number | null;
                             items: number;
                             pages_done: number;
+                            pages_failed?: number;
+                            pages_queued?: number;
                             pages_total: number | null;
+                            rate_per_s?: number | null;
                         };
                         scraper_id: string;
                         started_at: string | null;

@@ -130,6 +130,12 @@ export const routes: Route[] = [
   R({ id: 'profiles.get', method: 'GET', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-get.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'profiles.put', method: 'PUT', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-put.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'profiles.delete', method: 'DELETE', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-delete.ts', scope: 'admin', surface: 'console', grants: TR }),
+  // Verified domains (API.md "Verified domains and large crawls")
+  R({ id: 'domains.list', method: 'GET', path: '/dashboard/api/domains', handler: 'functions/http/domains-list.ts', scope: 'admin', surface: 'console', grants: RO }),
+  R({ id: 'domains.create', method: 'POST', path: '/dashboard/api/domains', handler: 'functions/http/domains-create.ts', scope: 'admin', surface: 'console', grants: TR, creates: true }),
+  R({ id: 'domains.delete', method: 'DELETE', path: '/dashboard/api/domains/{host}', handler: 'functions/http/domains-delete.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'domains.verify', method: 'POST', path: '/dashboard/api/domains/{host}/verify', handler: 'functions/http/domains-verify.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'domains.limits', method: 'PUT', path: '/dashboard/api/domains/{host}/limits', handler: 'functions/http/domains-limits.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: RO }),
   // Catch-all (last): unknown paths get the API's JSON 404 with a request id, locally and on AWS.
   R({ id: 'fallback', method: 'ANY', path: '/{proxy+}', handler: 'functions/http/not-found.ts', scope: null, surface: 'api', grants: [], memoryMb: 256 }),

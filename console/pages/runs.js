@@ -146,6 +146,31 @@ async function loadProfiles(sel, hint, signal) {
   }
 }
 
+/** Seconds each status poll of a running run waits on the server (the progress refresh period). */
+const LIVE_WAIT_S = 2;
+
+const fmtDuration = (s) => {
+  if (s < 60) return `${Math.round(s)} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+};
+
+/**
+ * A run's progress line. Site crawls also report pages queued and failed, the current rate and an
+ * ETA (API.md "Verified domains and large crawls"); those show while the run is running.
+ */
+export function fmtProgress(pr, terminal) {
+  const parts = [`${pr.pages_done ?? 0}${pr.pages_total ? ` / ${pr.pages_total}` : ''} pages done`];
+  if (pr.pages_queued !== undefined && !terminal) parts.push(`${pr.pages_queued} queued`);
+  if (pr.pages_failed !== undefined) parts.push(`${pr.pages_failed} failed`);
+  parts.push(`${pr.items ?? 0} items`);
+  if (!terminal) {
+    if (typeof pr.rate_per_s === 'number') parts.push(`${pr.rate_per_s < 10 ? pr.rate_per_s.toFixed(1) : Math.round(pr.rate_per_s)} pages/s`);
+    if (typeof pr.eta_s === 'number') parts.push(`ETA ${fmtDuration(pr.eta_s)}`);
+  }
+  return parts.join(' · ');
+}
+
 export async function runDetail(page, ctx) {
   const id = ctx.params.id;
   const info = h('div', { id: 'run-info' }, h('p', { class: 'loading' }, 'Loading…'));
@@ -177,7 +202,7 @@ export async function runDetail(page, ctx) {
         ['Created', time(r.created_at)],
         ['Started', time(r.started_at)],
         ['Finished', time(r.finished_at)],
-        ['Progress', `${pr.pages_done ?? 0}${pr.pages_total ? ` / ${pr.pages_total}` : ''} pages · ${pr.items ?? 0} items`],
+        ['Progress', h('span', { id: 'run-progress', 'aria-live': 'polite' }, fmtProgress(pr, TERMINAL.has(r.status)))],
         ['Requests', `${s.requests ?? 0} requests · ${fmtBytes(s.bytes ?? 0)} · ${s.blocked_requests ?? 0} blocked · ${s.robots_skipped ?? 0} skipped by robots.txt`],
         r.engines_used && Object.keys(r.engines_used).length ? ['Engines', fmtEngines(r.engines_used)] : null,
         r.stop_reason ? ['Stop reason', String(r.stop_reason)] : null,
@@ -248,11 +273,12 @@ export async function runDetail(page, ctx) {
   // A finished run's delivery may still be queued or in flight: settle() reloads until it is not.
   await Promise.all([busy(null, loadResults, 'Results'), TERMINAL.has(run.status) ? deliveries?.settle() : deliveries?.load()]);
   resultsLoadedFor = run.status;
-  // Long-poll until the run is terminal (the server waits up to 20 s per call).
+  // Poll until the run is terminal. The server holds each call until the run ends or `wait`
+  // passes; a short wait keeps a running crawl's progress (done, queued, rate, ETA) live.
   let failures = 0;
   while (!TERMINAL.has(run.status) && !ctx.signal.aborted) {
     try {
-      show(await get(`/v1/runs/${seg(id)}`, { wait: 20 }, { signal: ctx.signal }));
+      show(await get(`/v1/runs/${seg(id)}`, { wait: LIVE_WAIT_S }, { signal: ctx.signal }));
       failures = 0;
     } catch (err) {
       if (isAbort(err)) return;

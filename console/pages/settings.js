@@ -1,4 +1,4 @@
-// Settings: API keys, bucket sync + retention, source credentials, target policy, audit log.
+// Settings: API keys, bucket sync + retention, source credentials, target policy, verified domains (domains.js), audit log.
 import { h, clear, field, checkboxGroup, select, table, dl, badge, time, truncate, nextId } from '../lib/dom.js';
 import { auth, del, get, post, put, seg } from '../lib/api.js';
 import { busy, pageHeader, pager, secretBox, section, showError, showNotice, subnav } from '../lib/ui.js';
@@ -9,12 +9,13 @@ const TABS = [
   ['storage', 'Storage'],
   ['sources', 'Sources'],
   ['policy', 'Target policy'],
+  ['domains', 'Domains'],
   ['secrets', 'Secrets'],
   ['profiles', 'Browser profiles'],
   ['audit', 'Audit'],
 ];
 
-function settingsShell(page, active, title) {
+export function settingsShell(page, active, title) {
   const nav = subnav('Settings', TABS.map(([id, label]) => [`#/settings/${id}`, label, id]), active);
   const body = h('div', { class: 'settings-body' });
   page.append(pageHeader(`Settings · ${title}`), nav, body);

@@ -13,6 +13,15 @@ export const runStartMessage = z.object({ kind: z.literal('run.start'), tenant_i
 /** Scrape one task of a run. */
 export const taskRunMessage = z.object({ kind: z.literal('task.run'), tenant_id: z.string().min(1), task_id: z.string().min(1) });
 
+/** A slice of a distributed site crawl: admitted URLs (with their place in the results) to fetch. */
+export const crawlSliceMessage = z.object({
+  kind: z.literal('crawl.slice'),
+  tenant_id: z.string().min(1),
+  run_id: z.string().min(1),
+  attempt: z.number().int().min(1),
+  urls: z.array(z.object({ url: z.string().url().max(4096), depth: z.number().int().min(0).max(100), ord: z.number().int().min(0) })).min(1).max(50),
+});
+
 // --- queries ------------------------------------------------------------------------------
 /** Run one query (POST /v1/queries, a job run). */
 export const queryRunMessage = z.object({ kind: z.literal('query.run'), tenant_id: z.string().min(1), query_id: z.string().min(1) });
@@ -80,7 +89,7 @@ export type StorageSweep = z.infer<typeof storageSweepMessage>;
 
 /** One schema per queue: the union of the kinds that queue carries. */
 export const queueMessages = {
-  runs: z.discriminatedUnion('kind', [runStartMessage, taskRunMessage]),
+  runs: z.discriminatedUnion('kind', [runStartMessage, taskRunMessage, crawlSliceMessage]),
   queries: z.discriminatedUnion('kind', [queryRunMessage]),
   deliveries: z.discriminatedUnion('kind', [jobCompletedMessage, runCompletedMessage, deliveryAttemptMessage, syncPutMessage]),
   jobs: z.discriminatedUnion('kind', [jobFireMessage, storageSweepMessage]),

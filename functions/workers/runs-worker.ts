@@ -2,6 +2,8 @@ import { defineWorker } from './worker-kit.js';
 import { executeRun, failRun, type RunWorkerDeps } from '../core/runs/execute-run.js';
 import { executeTask } from '../core/runs/execute-task.js';
 import { failTask } from '../core/runs/scrape-task.js';
+import { executeCrawlSlice } from '../core/crawl/crawl-run.js';
+import { randomUUID } from 'node:crypto';
 import { EgressGuard, RobotsPolicy } from '../core/governance/index.js';
 import { BrowserSession } from '../core/engine/fetch-browser.js';
 import type { BrowserLauncher } from '../ports/browser.js';
@@ -47,6 +49,20 @@ export const { worker, handler } = defineWorker('runs', {
       const w = await runDeps(d);
       try {
         await executeRun(w, m.tenant_id, m.run_id, meta.signal);
+      } finally {
+        await w.guard.close().catch(() => undefined);
+      }
+    },
+    onDeadLetter: (m, d, error) => failRun(d, m.tenant_id, m.run_id, error),
+  },
+  'crawl.slice': {
+    // A slice is a few pages; the deadline is the invocation's, and the slice hands back what it
+    // cannot finish in time (crawl-slice.ts), so no crawl depends on one invocation.
+    timeoutMs: 880_000,
+    async run(m, d, meta) {
+      const w = await runDeps(d);
+      try {
+        await executeCrawlSlice(w, m, { deadline: meta.deadline, signal: meta.signal, holder: randomUUID() });
       } finally {
         await w.guard.close().catch(() => undefined);
       }

@@ -11,7 +11,8 @@ import type { QueueReceiver, ReceivedRecord } from '../ports/queue.js';
 /** One kind of message a worker handles: its time budget and what to do (crawlee's router habit). */
 export interface Kind<M> {
   timeoutMs: number;
-  run(message: M, d: Deps, meta: { receiveCount: number; signal: AbortSignal }): Promise<void>;
+  /** `deadline`: epoch ms by which the record must be done (its budget within the invocation). */
+  run(message: M, d: Deps, meta: { receiveCount: number; signal: AbortSignal; deadline: number }): Promise<void>;
   /** The message will not be retried (non-retryable, or out of receives): mark its record failed with this reason. */
   onDeadLetter?(message: M, d: Deps, error: string): Promise<void>;
 }
@@ -91,7 +92,7 @@ export function defineWorker<Q extends QueueName>(queue: Q, kinds: Kinds<Q>, opt
       }, limit);
     });
     try {
-      await Promise.race([k.run(m, d, { receiveCount, signal: ac.signal }), timeout]);
+      await Promise.race([k.run(m, d, { receiveCount, signal: ac.signal, deadline: Date.now() + limit }), timeout]);
     } finally {
       clearTimeout(timer);
     }

@@ -19,6 +19,12 @@ export interface HostGateOptions {
   maxWaitMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * A tenant that verified a host gets a gate of its own on it (its raised limits bind only its
+   * runs), and its delay replaces robots.txt's crawl-delay (API.md, verified domains).
+   */
+  tenantScope?: string;
+  ignoreCrawlDelay?: boolean;
 }
 
 /** Releases a slot acquired from {@link HostGate.acquire}. Safe to call more than once. */
@@ -36,7 +42,7 @@ interface GateItem extends Item {
   version: number;
 }
 
-const gateKey = (host: string): Key => ({ pk: `HOST#${host.toLowerCase().replace(/\.$/, '')}`, sk: 'GATE' });
+const gateKey = (host: string, tenantScope?: string): Key => ({ pk: `HOST#${host.toLowerCase().replace(/\.$/, '')}`, sk: tenantScope ? `GATE#TEN#${tenantScope}` : 'GATE' });
 
 const versionIs = (version: number): Condition => ({
   expression: '#version = :version',
@@ -76,8 +82,8 @@ export class HostGate {
    * @throws Error when no slot came free within `maxWaitMs` (retryable).
    */
   async acquire(host: string, crawlDelaySeconds?: number): Promise<ReleaseSlot> {
-    const key = gateKey(host);
-    const spacing = Math.max(this.opts.minDelayMs, (crawlDelaySeconds ?? 0) * 1000);
+    const key = gateKey(host, this.opts.tenantScope);
+    const spacing = this.opts.ignoreCrawlDelay ? this.opts.minDelayMs : Math.max(this.opts.minDelayMs, (crawlDelaySeconds ?? 0) * 1000);
     const leaseId = randomUUID();
     const deadline = this.now() + this.maxWaitMs;
     for (;;) {

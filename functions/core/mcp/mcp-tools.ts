@@ -7,7 +7,7 @@ import { serviceInfo } from '../service-info.js';
 import { listScrapers } from '../runs/scraper-catalog.js';
 import { createRun, getRun, waitForRun, runCreateSchema } from '../runs/runs.js';
 import { publicRun } from '../runs/run-record.js';
-import { readItems } from '../runs/run-items.js';
+import { readRunItems } from '../runs/run-items.js';
 import { querySubmitSchema, submitQuery, getQuery, publicQuery } from '../queries/queries.js';
 import { listResultFiles, readResultFile } from '../storage/result-files.js';
 import { SERVICE_VERSION } from '../service-info.js';
@@ -78,7 +78,7 @@ export function buildMcpServer(c: McpCaller): McpServer {
   tool('get_run', 'runs:read', 'Get a run; wait_seconds (0-25) long-polls until it finishes.', { run_id: z.string(), wait_seconds: z.number().int().min(0).max(25).optional() }, async (a) =>
     publicRun(a.wait_seconds ? await waitForRun(c.deps, t, a.run_id, a.wait_seconds) : await getRun(c.deps, t, a.run_id)));
   tool('get_run_results', 'runs:read', 'Items of a run in scrape order (cursor pages).', { run_id: z.string(), limit: z.number().int().min(1).max(200).optional(), cursor: z.string().optional() }, async (a) =>
-    readItems(c.deps.blobs, await getRun(c.deps, t, a.run_id), a.limit ?? 50, a.cursor));
+    readRunItems(c.deps, await getRun(c.deps, t, a.run_id), a.limit ?? 50, a.cursor));
   tool('submit_query', 'queries:write', 'Ask a natural-language question against social sources (x, reddit, linkedin, youtube, tiktok, instagram, facebook).', querySubmitSchema.shape, async (a) => {
     const q = await submitQuery(c.deps.table, c.deps.queue, t, querySubmitSchema.parse(a), now());
     return { query_id: q.query_id, status: q.status, created_at: q.created_at };

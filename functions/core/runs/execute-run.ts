@@ -13,6 +13,7 @@ import { RawLogWriter } from './raw-log.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
 import { resolveTenantSecret } from './tenant-secrets.js';
 import { shutdownSignal } from './shutdown.js';
+import { startCrawl } from '../crawl/crawl-start.js';
 import { SecretRedactor } from '../scrapers/secret-redactor.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { RobotsPolicy } from '../governance/robots.js';
@@ -65,7 +66,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   try {
     run = runRecordSchema.parse(await d.table.update(key, {
       set: {
-        status: 'running', started_at: run.started_at ?? now().toISOString(), attempt, item_pages: 0,
+        status: 'running', started_at: run.started_at ?? now().toISOString(), attempt, item_pages: 0, crawl: run.scraper_id === 'site-crawl',
         progress: { pages_done: 0, pages_total: null, items: 0 }, stats: { requests: 0, bytes: 0, blocked_requests: 0, robots_skipped: 0 }, engines_used: {},
       },
       condition: { expression: 'attempt = :a AND #s IN (:q, :r)', names: { '#s': 'status' }, values: { ':a': run.attempt, ':q': 'queued', ':r': 'running' } },
@@ -73,6 +74,18 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   } catch (e) {
     if ((e as Error).name === 'ConditionFailedError') return getRun(d, tenantId, runId); // another attempt owns it
     throw e;
+  }
+
+  // site-crawl runs as a distributed crawl: the start queues the first slice and returns; the
+  // runs workers share the rest through the queue and the table (core/crawl).
+  if (run.scraper_id === 'site-crawl') {
+    try {
+      await startCrawl(d, run);
+    } catch (e) {
+      if (e instanceof AppError && e.status < 500) return finish(d, run, 'failed', 'error', { code: e.code, message: e.message }, attempt);
+      throw e;
+    }
+    return getRun(d, tenantId, runId);
   }
 
   const tenant = await requireTenant(d.table, tenantId);

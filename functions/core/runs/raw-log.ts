@@ -5,8 +5,8 @@ import type { RawLogEntry } from '../engine/types.js';
 export const RAW_LOG_RETENTION_DAYS = 90;
 const FLUSH_EVERY = 500;
 
-const logKey = (tenantId: string, runId: string, attempt: number, seq: number) =>
-  `tenants/${tenantId}/runs/${runId}/log-a${attempt}-${String(seq).padStart(5, '0')}.ndjson`;
+const logKey = (tenantId: string, runId: string, attempt: number, seq: number, label?: string) =>
+  `tenants/${tenantId}/runs/${runId}/log-a${attempt}-${label ? `${label}-` : ''}${String(seq).padStart(5, '0')}.ndjson`;
 
 /**
  * The raw scrape log of a run (one line per request: url, status, bytes, timing, decision),
@@ -18,7 +18,8 @@ export class RawLogWriter {
   private buf: RawLogEntry[] = [];
   private seq = 0;
   private pending: Promise<void> = Promise.resolve();
-  constructor(private readonly table: Table, private readonly blobs: Blobs, private readonly tenantId: string, private readonly runId: string, private readonly attempt: number) {}
+  /** `label` keeps the chunks of writers that share one attempt apart (the slices of a distributed crawl). */
+  constructor(private readonly table: Table, private readonly blobs: Blobs, private readonly tenantId: string, private readonly runId: string, private readonly attempt: number, private readonly label?: string) {}
 
   add(e: RawLogEntry) {
     this.buf.push(e);
@@ -30,7 +31,7 @@ export class RawLogWriter {
     this.buf = [];
     this.pending = this.pending.then(async () => {
       if (!chunk.length) return;
-      const key = logKey(this.tenantId, this.runId, this.attempt, this.seq++);
+      const key = logKey(this.tenantId, this.runId, this.attempt, this.seq++, this.label);
       const now = new Date();
       await this.blobs.put('raw', key, chunk.map((l) => JSON.stringify(l)).join('\n') + '\n', 'application/x-ndjson');
       await this.table.put({

@@ -2,6 +2,33 @@ import { AppError, badRequest } from '../errors.js';
 import type { Blobs } from '../../ports/blobs.js';
 import type { ScrapeItem } from '../scrapers/types.js';
 import type { RunRecord } from './run-record.js';
+import type { Table } from '../../ports/table.js';
+import { frontierFor } from '../crawl/frontier.js';
+import { crawlItems, readCrawlItems } from '../crawl/crawl-results.js';
+
+/** The frontier a crawl run's items live in. */
+const crawlFrontier = (table: Table, run: RunRecord) => frontierFor(table, run);
+
+/** A run's items in order, cursor-paged: from the crawl frontier for crawls, else from item pages. */
+export async function readRunItems(store: { table: Table; blobs: Blobs }, run: RunRecord, limit: number, cursor?: string) {
+  return run.crawl ? readCrawlItems(crawlFrontier(store.table, run), store.blobs, limit, cursor) : readItems(store.blobs, run, limit, cursor);
+}
+
+/** A run's export (NDJSON or CSV), bounded like {@link exportItems}; crawls are read one table page at a time. */
+export async function exportRunItems(store: { table: Table; blobs: Blobs }, run: RunRecord, format: 'ndjson' | 'csv'): Promise<string> {
+  if (!run.crawl) return exportItems(store.blobs, run, format);
+  const items: ScrapeItem[] = [];
+  let bytes = 0;
+  for await (const it of crawlItems(crawlFrontier(store.table, run), store.blobs)) {
+    bytes += JSON.stringify(it).length;
+    if (bytes > EXPORT_MAX_BYTES) throw tooLarge(run);
+    items.push(it);
+  }
+  return format === 'ndjson' ? items.map((i) => JSON.stringify(i)).join('\n') + (items.length ? '\n' : '') : toCsv(items);
+}
+
+const tooLarge = (run: RunRecord) =>
+  new AppError(400, 'export_too_large', `The export is larger than ${EXPORT_MAX_BYTES} bytes; page through GET /v1/runs/${run.id}/results instead`);
 
 export const ITEMS_PER_PAGE = 100;
 const EXPORT_MAX_BYTES = 5 * 1024 * 1024;

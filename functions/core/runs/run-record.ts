@@ -13,7 +13,16 @@ export const runRecordSchema = z.object({
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
-  progress: z.object({ pages_done: z.number(), pages_total: z.number().nullable(), items: z.number() }),
+  progress: z.object({
+    pages_done: z.number(),
+    pages_total: z.number().nullable(),
+    items: z.number(),
+    // Distributed crawls (site-crawl) also report these (API.md, large crawls).
+    pages_queued: z.number().optional(),
+    pages_failed: z.number().optional(),
+    rate_per_s: z.number().nullable().optional(),
+    eta_s: z.number().nullable().optional(),
+  }),
   stats: z.object({ requests: z.number(), bytes: z.number(), blocked_requests: z.number(), robots_skipped: z.number() }),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** Why the run ended: completed, max_pages, max_bytes, max_runtime, quota, cancelled, challenge, error. */
@@ -25,6 +34,8 @@ export const runRecordSchema = z.object({
   attempt: z.number().int(),
   item_pages: z.number().int(),
   engines_used: z.record(z.string(), z.number()).default({}),
+  /** The run is a distributed crawl: its items live in the crawl frontier, not in item pages. */
+  crawl: z.boolean().default(false),
   /** Browser profile (rendering settings) for browser pages, if any. */
   browser_profile: z.string().nullable().default(null),
 });

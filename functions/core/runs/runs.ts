@@ -15,6 +15,11 @@ import type { QueryPage } from '../../ports/table.js';
 import type { Deps } from '../../runtime.js';
 
 export const DEFAULT_LIMITS = { max_pages: 1000, max_bytes: 200 * 1024 * 1024, max_runtime_seconds: 840 };
+/**
+ * A site crawl is distributed over many worker invocations (core/crawl), so it is not bound by
+ * one invocation's time: its defaults follow its input, and it may run up to a day.
+ */
+export const CRAWL_LIMITS = { max_pages: 100_000, max_bytes: 20 * 1024 ** 3, max_runtime_seconds: 86_400 };
 
 export const runCreateSchema = z.strictObject({
   scraper_id: z.string().min(1).max(100),
@@ -24,12 +29,23 @@ export const runCreateSchema = z.strictObject({
   limits: z
     .strictObject({
       max_pages: z.number().int().min(1).max(100_000).optional(),
-      max_bytes: z.number().int().min(1024).max(5 * 1024 ** 3).optional(),
-      max_runtime_seconds: z.number().int().min(5).max(DEFAULT_LIMITS.max_runtime_seconds).optional(),
+      max_bytes: z.number().int().min(1024).max(CRAWL_LIMITS.max_bytes).optional(),
+      max_runtime_seconds: z.number().int().min(5).max(CRAWL_LIMITS.max_runtime_seconds).optional(),
     })
     .optional(),
 });
 export type RunCreate = z.infer<typeof runCreateSchema>;
+
+/** A run's limits: the request's, over the defaults of its kind (one invocation, or a distributed crawl). */
+function runLimits(scraperId: string, asked: RunCreate['limits']) {
+  const crawl = scraperId === 'site-crawl';
+  const defaults = crawl ? CRAWL_LIMITS : DEFAULT_LIMITS;
+  if (!crawl && asked?.max_runtime_seconds && asked.max_runtime_seconds > DEFAULT_LIMITS.max_runtime_seconds)
+    throw badRequest(`limits.max_runtime_seconds may be at most ${DEFAULT_LIMITS.max_runtime_seconds} for this scraper (one worker invocation); only site-crawl runs longer`, [{ path: 'body.limits.max_runtime_seconds', message: `at most ${DEFAULT_LIMITS.max_runtime_seconds}` }]);
+  if (!crawl && asked?.max_bytes && asked.max_bytes > 5 * 1024 ** 3)
+    throw badRequest('limits.max_bytes may be at most 5 GiB for this scraper', [{ path: 'body.limits.max_bytes', message: 'at most 5368709120' }]);
+  return { ...defaults, ...asked };
+}
 
 /** Every URL a scraper input names (url, start_url, urls[]): checked before the run is accepted. */
 export function targetUrls(input: Record<string, unknown>): string[] {
@@ -87,6 +103,7 @@ export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, bod
     scraper_id: scraper.scraper_id,
     input: parsed.data as Record<string, unknown>,
     status: 'queued',
+    crawl: scraper.scraper_id === 'site-crawl',
     created_at: now.toISOString(),
     started_at: null,
     finished_at: null,
@@ -96,7 +113,7 @@ export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, bod
     stop_reason: null,
     webhook_url: body.webhook_url ?? null,
     cancel_requested: false,
-    limits: { ...DEFAULT_LIMITS, ...body.limits },
+    limits: runLimits(scraper.scraper_id, body.limits),
     attempt: 0,
     item_pages: 0,
     engines_used: {},

@@ -16,8 +16,8 @@ const pattern = z
 
 const inputSchema = z.strictObject({
   start_url: httpUrl.describe('Where the crawl starts (always fetched)'),
-  max_pages: z.int().min(1).max(1000).default(50).describe('Pages to fetch at most (robots-skipped pages do not count)'),
-  max_depth: z.int().min(0).max(10).default(2).describe('Link hops from the start page'),
+  max_pages: z.int().min(1).max(100_000).default(50).describe('Pages to fetch at most (up to 100,000; the crawl is spread over many workers)'),
+  max_depth: z.int().min(0).max(20).default(2).describe('Link hops from the start page'),
   include: z
     .array(pattern)
     .max(50)
@@ -25,7 +25,7 @@ const inputSchema = z.strictObject({
     .describe('Follow only URLs matching one of these: globs on the path (`/blog/**`) or full URL, or /regex/'),
   exclude: z.array(pattern).max(50).default([]).describe('Never follow URLs matching one of these'),
   engine: engineChoice.default('auto'),
-  concurrency: z.int().min(1).max(8).default(4).describe('Pages in flight at once (per-host politeness still applies)'),
+  concurrency: z.int().min(1).max(8).default(4).describe('Pages in flight at once per worker (per-host politeness across all workers still applies)'),
   timeout_ms: timeoutMs.optional(),
 }).superRefine((input, ctx) => {
   const err = patternsError([...input.include, ...input.exclude]);

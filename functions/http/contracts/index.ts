@@ -1,6 +1,7 @@
 import type { Contract } from './contract.js';
 import { contracts as audit } from './audit.js';
 import { contracts as deliveries } from './deliveries.js';
+import { contracts as domains } from './domains.js';
 import { contracts as jobs } from './jobs.js';
 import { contracts as overview } from './overview.js';
 import { contracts as profiles } from './profiles.js';
@@ -23,6 +24,7 @@ import { contracts as webhooks } from './webhooks.js';
 export const allContracts: Record<string, Contract> = {
   ...audit,
   ...deliveries,
+  ...domains,
   ...jobs,
   ...overview,
   ...profiles,

@@ -16,7 +16,16 @@ export const runSchema = z.object({
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
-  progress: z.object({ pages_done: z.number(), pages_total: z.number().nullable(), items: z.number() }),
+  progress: z.object({
+    pages_done: z.number(),
+    pages_total: z.number().nullable(),
+    items: z.number(),
+    // Site crawls (distributed) also report these (API.md, large crawls).
+    pages_queued: z.number().optional(),
+    pages_failed: z.number().optional(),
+    rate_per_s: z.number().nullable().optional(),
+    eta_s: z.number().nullable().optional(),
+  }),
   stats: z.object({ requests: z.number(), bytes: z.number(), blocked_requests: z.number(), robots_skipped: z.number() }),
   engines_used: z.record(z.string(), z.number()),
   stop_reason: z.string().nullable(),

@@ -42,6 +42,7 @@ async function preload(fill: (producer: LocalQueue) => Promise<unknown>) {
   producer.stop();
 }
 const noRun: Kinds<'runs'>['task.run'] = { timeoutMs: 1000, run: async () => undefined };
+const noSlice: Kinds<'runs'>['crawl.slice'] = { timeoutMs: 1000, run: async () => undefined };
 
 describe('LocalQueue running the worker interpreter', () => {
   it('retries a failing message with backoff, then dead-letters it after maxReceiveCount and marks its record failed', async () => {
@@ -58,6 +59,7 @@ describe('LocalQueue running the worker interpreter', () => {
         onDeadLetter: async (m, _d, e) => void failed.push(`${m.run_id}:${e}`),
       },
       'task.run': noRun,
+      'crawl.slice': noSlice,
     });
     await q.send('runs', { kind: 'run.start', tenant_id: 't', run_id: 'r1' });
     await q.idle();
@@ -176,6 +178,7 @@ describe('LocalQueue running the worker interpreter', () => {
         },
       },
       'task.run': noRun,
+      'crawl.slice': noSlice,
     }, { concurrency: 2, batchSize: 1 });
     await Promise.all(Array.from({ length: 40 }, (_, i) => q.send('runs', { kind: 'run.start', tenant_id: 't', run_id: `burst-${i}` })));
     await q.idle();

@@ -80,7 +80,10 @@ describe('site-crawl input', () => {
   it('rejects bad patterns and out-of-range limits', () => {
     const base = { start_url: 'https://example.com/' };
     expect(parse('site-crawl', { ...base, include: ['/(unclosed/'] }).success).toBe(false);
-    expect(parse('site-crawl', { ...base, max_depth: 11 }).success).toBe(false);
+    // Large crawls (API.md): up to 100,000 pages and 20 hops, no more.
+    expect(parse('site-crawl', { ...base, max_depth: 20, max_pages: 100_000 }).success).toBe(true);
+    expect(parse('site-crawl', { ...base, max_depth: 21 }).success).toBe(false);
+    expect(parse('site-crawl', { ...base, max_pages: 100_001 }).success).toBe(false);
     expect(parse('site-crawl', { ...base, max_pages: 0 }).success).toBe(false);
     expect(parse('site-crawl', { ...base, url: 'https://example.com/' }).success).toBe(false);
   });

@@ -1,0 +1,94 @@
+import { badRequest } from '../errors.js';
+import type { Blobs } from '../../ports/blobs.js';
+import type { ScrapeItem } from '../scrapers/types.js';
+import type { CrawlFrontier, FrontierCounters, FrontierPage } from './frontier.js';
+
+/** Blob key of an item too large for its page record. */
+export const crawlItemKey = (tenantId: string, runId: string, ord: number) => `tenants/${tenantId}/runs/${runId}/pages/${String(ord).padStart(10, '0')}.json`;
+
+const encode = (ord: number) => Buffer.from(JSON.stringify({ ord })).toString('base64url');
+function decode(c: string): number {
+  try {
+    const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
+    if (Number.isInteger(v.ord) && v.ord >= 0) return v.ord;
+  } catch {
+    /* fall through */
+  }
+  throw badRequest('The cursor is not valid');
+}
+
+async function itemOf(blobs: Blobs, page: FrontierPage): Promise<ScrapeItem | null> {
+  if (page.state !== 'done') return null;
+  if (page.item) return page.item as ScrapeItem;
+  if (!page.item_blob) return null;
+  const raw = await blobs.get('results', page.item_blob);
+  return raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as ScrapeItem) : null;
+}
+
+/**
+ * A crawl's items in result order (the order URLs entered the crawl: start page, then the pages
+ * it linked to, ...), cursor-paged by ordinal. Pages that failed, were skipped or are still
+ * queued have no item and are passed over.
+ */
+export async function readCrawlItems(frontier: CrawlFrontier, blobs: Blobs, limit: number, cursor?: string): Promise<{ data: ScrapeItem[]; next_cursor: string | null }> {
+  let after = cursor ? decode(cursor) - 1 : -1;
+  const data: ScrapeItem[] = [];
+  for (;;) {
+    const { pages } = await frontier.pages({ afterOrd: after, limit: Math.min(200, Math.max(limit - data.length, 25)) });
+    if (!pages.length) return { data, next_cursor: null };
+    for (const p of pages) {
+      after = p.ord;
+      const item = await itemOf(blobs, p);
+      if (item) data.push(item);
+      if (data.length >= limit) return { data, next_cursor: encode(after + 1) };
+    }
+  }
+}
+
+/**
+ * Every item of a crawl, one at a time (exports): memory stays at one table page of records
+ * whatever the crawl's size.
+ */
+export async function* crawlItems(frontier: CrawlFrontier, blobs: Blobs): AsyncGenerator<ScrapeItem> {
+  let after = -1;
+  for (;;) {
+    const { pages } = await frontier.pages({ afterOrd: after, limit: 200 });
+    if (!pages.length) return;
+    for (const p of pages) {
+      after = p.ord;
+      const item = await itemOf(blobs, p);
+      if (item) yield item;
+    }
+  }
+}
+
+/** API.md run `progress` of a crawl: done, queued, failed, the current rate and an ETA. */
+export interface CrawlProgress {
+  pages_done: number;
+  pages_total: number | null;
+  items: number;
+  pages_queued: number;
+  pages_failed: number;
+  rate_per_s: number | null;
+  eta_s: number | null;
+}
+
+/**
+ * Progress from the frontier's counters. The rate is pages finished per second since the crawl
+ * started; the ETA assumes that rate for what is queued (null until something finished).
+ */
+export function crawlProgress(c: FrontierCounters, now: Date): CrawlProgress {
+  const finished = c.done + c.failed + c.skipped;
+  const queued = Math.max(0, c.admitted - finished);
+  const elapsed = Math.max(0.001, (Date.parse(c.finished_at ?? now.toISOString()) - Date.parse(c.started_at)) / 1000);
+  const rate = finished > 0 ? finished / elapsed : null;
+  return {
+    pages_done: c.done + c.failed,
+    pages_total: c.finished_at ? c.done + c.failed : null,
+    items: c.done,
+    pages_queued: queued,
+    pages_failed: c.failed,
+    rate_per_s: rate === null ? null : Math.round(rate * 100) / 100,
+    eta_s: c.finished_at ? 0 : rate && queued ? Math.ceil(queued / rate) : null,
+  };
+}

@@ -1,0 +1,157 @@
+import type { Engine } from '../engine/pipeline.js';
+import { normalizeUrl, sameSite } from '../scrapers/normalize-url.js';
+import { urlFilter } from '../scrapers/url-patterns.js';
+import type { SiteCrawlInput } from '../scrapers/site-crawl.js';
+import type { ScrapeItem } from '../scrapers/types.js';
+import { INLINE_ITEM_MAX_BYTES, type CrawlFrontier, type FrontierUrl } from './frontier.js';
+
+/** URLs per queue message: small enough that a slice finishes well inside one invocation. */
+export const SLICE_SIZE = 10;
+
+/** What processing a slice needs from the worker around it. */
+export interface SliceEnv {
+  frontier: CrawlFrontier;
+  engine: Engine;
+  input: SiteCrawlInput;
+  /** Send a slice of admitted URLs to the runs queue (the frontier counts it before), optionally delayed. */
+  send(urls: FrontierUrl[], opts?: { delaySeconds?: number }): Promise<void>;
+  /** Store an item too big for the table; returns its blob key. */
+  putBlob(ord: number, item: ScrapeItem): Promise<string>;
+  now(): Date;
+  /** Milliseconds this invocation may still spend; below `reserveMs` no new page is started. */
+  remainingMs(): number;
+  /** A stop requested by the run (cancelled, max_runtime, quota, challenge): no new page starts. */
+  shouldStop(): boolean;
+  /** Who holds page leases (the invocation's id). */
+  holder: string;
+  /** A page's lease: longer than any one page can take (timeouts included). */
+  leaseMs?: number;
+  reserveMs?: number;
+}
+
+export interface SliceOutcome {
+  /** Pages of this slice fetched by this invocation. */
+  fetched: number;
+  /** URLs handed back to the queue because time ran low or the run stopped them. */
+  deferred: number;
+  /** True for exactly one invocation per crawl: the one whose finished slice ended it. */
+  crawlFinished: boolean;
+}
+
+/** Queue `urls` as slices of {@link SLICE_SIZE}, each counted as outstanding before it is sent. */
+export async function sendSlices(frontier: CrawlFrontier, urls: FrontierUrl[], send: SliceEnv['send'], opts?: { delaySeconds?: number }): Promise<void> {
+  for (let i = 0; i < urls.length; i += SLICE_SIZE) {
+    await frontier.sliceSent();
+    await send(urls.slice(i, i + SLICE_SIZE), opts);
+  }
+}
+
+/** SQS delays a message by at most 15 minutes. */
+const MAX_DELAY_S = 900;
+
+/**
+ * Work one slice of a distributed site crawl: for each URL still queued, take its lease, fetch it
+ * through the run's engine (governance, robots, politeness), store its item with the page record,
+ * admit its same-site links within max_depth and the include/exclude patterns, and queue them.
+ * The page is recorded only after its links are queued, so a worker killed at any point leaves
+ * the page queued (its lease expires) and a redelivery finishes it without losing or duplicating
+ * anything. When time runs low the rest of the slice goes back to the queue as a new slice.
+ */
+export async function processSlice(env: SliceEnv, urls: FrontierUrl[], startUrl: string): Promise<SliceOutcome> {
+  const { frontier, engine, input } = env;
+  const allowed = urlFilter(input.include, input.exclude);
+  const leaseMs = env.leaseMs ?? Math.max(120_000, (input.timeout_ms ?? 30_000) * 3);
+  const reserveMs = env.reserveMs ?? Math.max(30_000, (input.timeout_ms ?? 30_000) + 15_000);
+  let fetched = 0;
+  let deferred = 0;
+  const concurrency = Math.max(1, input.concurrency);
+  const pending = [...urls];
+  const busy: { u: FrontierUrl; until: number }[] = [];
+
+  const one = async (u: FrontierUrl) => {
+    const lease = await frontier.lease(u.ord, env.holder, leaseMs, env.now());
+    if (lease.state === 'done') return;
+    if (lease.state === 'busy') {
+      // Another worker holds it (a duplicate delivery, or a worker that may have died): look again
+      // when its lease ends, so the page is neither fetched twice nor lost.
+      busy.push({ u, until: lease.until });
+      return;
+    }
+    let page;
+    try {
+      page = await engine.scrapePage(u.url, { engine: input.engine, formats: ['markdown', 'text', 'links', 'metadata'], timeout_ms: input.timeout_ms });
+    } catch (err) {
+      // The start page failing fails the crawl (as before); any other page is recorded as failed and skipped.
+      if (u.depth === 0) {
+        await frontier.release(u.ord, env.holder);
+        throw err;
+      }
+      await frontier.record(u.ord, { state: 'failed', error: (err as Error).message }, env.now());
+      return;
+    }
+    fetched++;
+    if (page.skipped) {
+      await frontier.record(u.ord, { state: 'skipped' }, env.now());
+      return;
+    }
+    if (page.blocked) {
+      await frontier.record(u.ord, { state: 'failed', error: `challenge: ${page.blocked.kind}` }, env.now());
+      return;
+    }
+    const item: ScrapeItem = {
+      url: page.final_url,
+      fetched_at: page.fetched_at,
+      status_code: page.status_code,
+      data: {
+        title: page.title ?? '',
+        depth: u.depth,
+        markdown: page.markdown ?? '',
+        text: page.text ?? '',
+        links: page.links ?? [],
+        metadata: page.metadata ?? null,
+        engine_used: page.engine_used,
+      },
+    };
+    if (u.depth < input.max_depth) {
+      const next: { url: string; depth: number }[] = [];
+      for (const link of page.links ?? []) {
+        const n = normalizeUrl(link);
+        if (n && sameSite(n, startUrl) && allowed(n)) next.push({ url: n, depth: u.depth + 1 });
+      }
+      const admitted = await frontier.admit(next, u.ord);
+      await sendSlices(frontier, admitted, env.send);
+    }
+    const inline = Buffer.byteLength(JSON.stringify(item)) <= INLINE_ITEM_MAX_BYTES;
+    await frontier.record(u.ord, inline ? { state: 'done', item } : { state: 'done', item_blob: await env.putBlob(u.ord, item) }, env.now());
+  };
+
+  const active = new Set<Promise<void>>();
+  let failure: unknown;
+  while (pending.length || active.size) {
+    while (!failure && pending.length && active.size < concurrency) {
+      if (env.remainingMs() < reserveMs || env.shouldStop()) {
+        // Hand the rest back: a new slice, counted before it is sent, picked up by any worker.
+        deferred = pending.length;
+        if (!env.shouldStop()) await sendSlices(frontier, pending.splice(0), env.send);
+        else pending.splice(0);
+        break;
+      }
+      const u = pending.shift()!;
+      const task: Promise<void> = one(u)
+        .catch((err) => {
+          failure ??= err;
+        })
+        .finally(() => active.delete(task));
+      active.add(task);
+    }
+    if (!active.size) break;
+    await Promise.race(active);
+  }
+  if (failure) throw failure;
+  if (busy.length) {
+    const wait = Math.max(...busy.map((b) => b.until)) - env.now().getTime();
+    await sendSlices(frontier, busy.map((b) => b.u), env.send, { delaySeconds: Math.min(MAX_DELAY_S, Math.max(1, Math.ceil(wait / 1000) + 1)) });
+  }
+  const crawlFinished = await frontier.sliceFinished(env.now());
+  return { fetched, deferred, crawlFinished };
+}

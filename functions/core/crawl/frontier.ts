@@ -1,0 +1,273 @@
+import { createHash } from 'node:crypto';
+import { ConditionFailedError } from '../errors.js';
+import type { Item, Table } from '../../ports/table.js';
+
+/**
+ * A crawl's durable frontier (issue 12): one record per normalised URL in the table, so any number
+ * of workers can share one crawl and a worker killed mid-page loses nothing.
+ *
+ * Records, all in the run's own partition `TEN#<tenant>#CRAWL#<run_id>`:
+ * - `STATE`: counters, updated only with atomic ADDs and conditions:
+ *   `admitted` (URLs accepted into the crawl, never above max_pages), `done`, `failed`,
+ *   `outstanding` (slices sent and not finished), `finished_at` (set once, by the worker whose
+ *   finished slice brought `outstanding` to 0).
+ * - `URL#<hash>`: de-duplication. Created with `attribute_not_exists`, so a URL enters the crawl
+ *   once however many pages link to it and however many workers find it at the same time. It
+ *   carries the URL's ordinal `ord` (its place in the results) and its depth.
+ * - `ORD#<ord>`: the page's state (`queued` -> `done` | `failed` | `skipped`) and, once done, its
+ *   item (or the blob key of an item too big for the table). Results read this range in order.
+ *
+ * Work moves as slices: arrays of admitted URLs sent as queue messages. `outstanding` is raised
+ * before a slice is sent and lowered after it is finished, so it can only reach 0 when no slice is
+ * queued or being worked on: that worker, and only that one, completes the run.
+ */
+
+/** One URL in a slice. */
+export interface FrontierUrl {
+  url: string;
+  depth: number;
+  ord: number;
+}
+
+export type PageState = 'queued' | 'done' | 'failed' | 'skipped';
+
+/** The page record of one admitted URL. */
+export interface FrontierPage extends FrontierUrl {
+  state: PageState;
+  item?: unknown;
+  item_blob?: string;
+  error?: string;
+  finished_at?: string;
+}
+
+export interface FrontierCounters {
+  admitted: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  outstanding: number;
+  max_pages: number;
+  started_at: string;
+  finished_at: string | null;
+  /** Request stats summed over every slice. */
+  requests?: number;
+  bytes?: number;
+  blocked_requests?: number;
+  robots_skipped?: number;
+}
+
+/** Items larger than this go to a blob; the table's limit is 400 KB per item. */
+export const INLINE_ITEM_MAX_BYTES = 300 * 1024;
+
+const pad = (n: number) => String(n).padStart(10, '0');
+const urlHash = (url: string) => createHash('sha256').update(url).digest('base64url').slice(0, 32);
+
+export class CrawlFrontier {
+  private readonly pk: string;
+
+  constructor(
+    private readonly table: Table,
+    readonly tenantId: string,
+    readonly runId: string,
+  ) {
+    this.pk = `TEN#${tenantId}#CRAWL#${runId}`;
+  }
+
+  private stateKey() {
+    return { pk: this.pk, sk: 'STATE' };
+  }
+
+  /**
+   * Create the frontier (idempotent: a second call, e.g. a redelivered start message, changes
+   * nothing) and admit the start URL. Returns the first slice when this call created it.
+   */
+  async init(start: string, maxPages: number, now: Date): Promise<FrontierUrl[] | null> {
+    try {
+      await this.table.put(
+        { ...this.stateKey(), admitted: 0, done: 0, failed: 0, skipped: 0, outstanding: 0, max_pages: maxPages, started_at: now.toISOString(), finished_at: null },
+        { condition: { expression: 'attribute_not_exists(pk)' } },
+      );
+    } catch (err) {
+      if (err instanceof ConditionFailedError) return null;
+      throw err;
+    }
+    const admitted = await this.admit([{ url: start, depth: 0 }]);
+    return admitted.length ? admitted : null;
+  }
+
+  async counters(consistent = true): Promise<FrontierCounters | undefined> {
+    const s = await this.table.get(this.stateKey(), { consistent });
+    if (!s) return undefined;
+    const { pk: _p, sk: _s, ...rest } = s;
+    return rest as unknown as FrontierCounters;
+  }
+
+  /**
+   * Admit `candidates` (already normalised and filtered by the caller): each URL not seen before
+   * gets a de-duplication record and an ordinal, up to the run's max_pages in total across every
+   * worker. Returns the URLs admitted by this call, in the order given.
+   */
+  async admit(candidates: { url: string; depth: number }[], parentOrd: number | null = null): Promise<FrontierUrl[]> {
+    // 1. Claim each new URL (the conditional put decides between racing workers). A claim made
+    // earlier by the same parent page (a redelivered slice re-processing that page after a crash)
+    // is picked up again, so a crash between claiming and queueing loses no URL.
+    const claimed: { url: string; depth: number; ord?: number }[] = [];
+    const seen = new Set<string>();
+    for (const c of candidates) {
+      if (seen.has(c.url)) continue;
+      seen.add(c.url);
+      const key = { pk: this.pk, sk: `URL#${urlHash(c.url)}` };
+      try {
+        await this.table.put({ ...key, url: c.url, depth: c.depth, parent: parentOrd }, { condition: { expression: 'attribute_not_exists(pk)' } });
+        claimed.push(c);
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+        const prior = await this.table.get(key, { consistent: true });
+        if (parentOrd !== null && prior?.parent === parentOrd) claimed.push({ ...c, ord: typeof prior.ord === 'number' ? prior.ord : undefined });
+      }
+    }
+    const out: FrontierUrl[] = claimed.filter((c) => c.ord !== undefined).map((c) => ({ url: c.url, depth: c.depth, ord: c.ord! }));
+    const pending = claimed.filter((c) => c.ord === undefined);
+    if (!pending.length) return out;
+    // 2. Reserve ordinals within max_pages. URLs past the budget stay claimed and are never
+    // crawled: the budget never grows back, so nothing could admit them later anyway.
+    const range = await this.reserve(pending.length);
+    if (!range) return out;
+    for (let i = 0; i < pending.length && range.first + i <= range.last; i++) {
+      const c = pending[i]!;
+      const ord = range.first + i;
+      await this.table.put({ pk: this.pk, sk: `ORD#${pad(ord)}`, url: c.url, depth: c.depth, ord, state: 'queued' });
+      await this.table.update({ pk: this.pk, sk: `URL#${urlHash(c.url)}` }, { set: { ord } });
+      out.push({ url: c.url, depth: c.depth, ord });
+    }
+    return out;
+  }
+
+  /**
+   * Take the page for fetching. `taken` when it is still queued and nobody else holds a live lease
+   * on it; `done` when it was already recorded; `busy` (with the lease's end) while another
+   * worker holds it. A slice delivered twice therefore fetches each page once; a worker that died
+   * leaves a lease that expires, and then the page is fetched again.
+   */
+  async lease(ord: number, holder: string, leaseMs: number, now: Date): Promise<{ state: 'taken' } | { state: 'done' } | { state: 'busy'; until: number }> {
+    const key = { pk: this.pk, sk: `ORD#${pad(ord)}` };
+    try {
+      await this.table.update(key, {
+        set: { lease_until: now.getTime() + leaseMs, lease_holder: holder },
+        condition: {
+          expression: '#st = :queued AND (attribute_not_exists(lease_until) OR lease_until < :now OR lease_holder = :me)',
+          names: { '#st': 'state' },
+          values: { ':queued': 'queued', ':now': now.getTime(), ':me': holder },
+        },
+      });
+      return { state: 'taken' };
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+    }
+    const cur = await this.table.get(key, { consistent: true });
+    if (!cur || cur.state !== 'queued') return { state: 'done' };
+    return { state: 'busy', until: Number(cur.lease_until ?? 0) };
+  }
+
+  /** Reserve up to `n` ordinals within max_pages: [first, last], or null when the budget is spent. */
+  private async reserve(n: number): Promise<{ first: number; last: number } | null> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const s = await this.counters(true);
+      if (!s) throw new Error(`crawl frontier ${this.runId} is not initialised`);
+      const room = s.max_pages - s.admitted;
+      if (room <= 0) return null;
+      const take = Math.min(n, room);
+      try {
+        const after = await this.table.update<Item>(this.stateKey(), {
+          add: { admitted: take, next_ord: take },
+          condition: { expression: 'admitted <= :limit', values: { ':limit': s.max_pages - take } },
+        });
+        const next = Number(after.next_ord);
+        return { first: next - take, last: next - 1 };
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      }
+    }
+    return null;
+  }
+
+  /** Give a lease back (the page failed in a way the queue will retry): the retry may take it at once. */
+  async release(ord: number, holder: string): Promise<void> {
+    await this.table
+      .update({ pk: this.pk, sk: `ORD#${pad(ord)}` }, { set: { lease_until: 0 }, condition: { expression: 'lease_holder = :me', values: { ':me': holder } } })
+      .catch((err) => {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      });
+  }
+
+  /** Add to the crawl's counters (request stats of a slice); returns them all after the add. */
+  async add(n: Record<string, number>): Promise<FrontierCounters> {
+    const after = await this.table.update(this.stateKey(), { add: n });
+    const { pk: _p, sk: _s, ...rest } = after;
+    return rest as unknown as FrontierCounters;
+  }
+
+  /** Count a slice as outstanding before it is sent. */
+  async sliceSent(count = 1): Promise<void> {
+    await this.table.update(this.stateKey(), { add: { outstanding: count } });
+  }
+
+  /**
+   * A slice is finished (every URL in it recorded, every slice it produced already sent). Returns
+   * true for exactly one caller: the one that brought `outstanding` to 0, which completes the run.
+   */
+  async sliceFinished(now: Date): Promise<boolean> {
+    const after = await this.table.update<Item>(this.stateKey(), { add: { outstanding: -1 } });
+    if (Number(after.outstanding) > 0) return false;
+    try {
+      await this.table.update(this.stateKey(), {
+        set: { finished_at: now.toISOString() },
+        condition: { expression: 'outstanding = :zero AND finished_at = :null', values: { ':zero': 0, ':null': null } },
+      });
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionFailedError) return false;
+      throw err;
+    }
+  }
+
+  async page(ord: number): Promise<FrontierPage | undefined> {
+    const i = await this.table.get({ pk: this.pk, sk: `ORD#${pad(ord)}` }, { consistent: true });
+    if (!i) return undefined;
+    const { pk: _p, sk: _s, ...rest } = i;
+    return rest as unknown as FrontierPage;
+  }
+
+  /**
+   * Record the outcome of one page, once: a redelivered slice whose page was already recorded gets
+   * false and must not count it again. The item is stored with the page (or as `item_blob`).
+   */
+  async record(ord: number, outcome: { state: Exclude<PageState, 'queued'>; item?: unknown; item_blob?: string; error?: string }, now: Date): Promise<boolean> {
+    const set: Record<string, unknown> = { state: outcome.state, finished_at: now.toISOString() };
+    if (outcome.item !== undefined) set.item = outcome.item;
+    if (outcome.item_blob) set.item_blob = outcome.item_blob;
+    if (outcome.error) set.error = outcome.error.slice(0, 1000);
+    try {
+      await this.table.update({ pk: this.pk, sk: `ORD#${pad(ord)}` }, { set, condition: { expression: '#st = :queued', names: { '#st': 'state' }, values: { ':queued': 'queued' } } });
+    } catch (err) {
+      if (err instanceof ConditionFailedError) return false;
+      throw err;
+    }
+    await this.table.update(this.stateKey(), { add: { [outcome.state]: 1 } });
+    return true;
+  }
+
+  /** Pages in ordinal order (the crawl's result order), from `afterOrd` on. */
+  async pages(opts: { afterOrd?: number; limit: number; cursor?: string }): Promise<{ pages: FrontierPage[]; cursor: string | null }> {
+    const res = await this.table.query({
+      pk: this.pk,
+      ...(opts.afterOrd !== undefined ? { skBetween: [`ORD#${pad(opts.afterOrd + 1)}`, 'ORD#9999999999'] as [string, string] } : { skBeginsWith: 'ORD#' }),
+      limit: opts.limit,
+      cursor: opts.cursor,
+    });
+    return { pages: res.items.map(({ pk: _p, sk: _s, ...rest }) => rest as unknown as FrontierPage), cursor: res.cursor };
+  }
+}
+
+/** The frontier of a run's attempt: a retried start (new attempt) crawls afresh in its own partition. */
+export const frontierFor = (table: Table, run: { tenant_id: string; id: string; attempt: number }) => new CrawlFrontier(table, run.tenant_id, `${run.id}#a${run.attempt}`);
