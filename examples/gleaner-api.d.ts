@@ -2792,11 +2792,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3202,11 +3202,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -3412,11 +3412,11 @@ export interface operations {
             413: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
-                    "RateLimit-Limit": number;
+                    "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
-                    "RateLimit-Remaining": number;
+                    "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
-                    "RateLimit-Reset": number;
+                    "RateLimit-Reset"?: number;
                     /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
                     "X-Request-Id": string;
                     [name: string]: unknown;
