@@ -41,7 +41,7 @@ export class ApiError extends Error {
 
 /** Turn a non-2xx response into an ApiError, whatever its body. */
 async function toApiError(res) {
-  let body = null;
+  let body;
   const text = await res.text().catch(() => '');
   try {
     body = JSON.parse(text);

@@ -214,7 +214,7 @@ export async function runDetail(page, ctx) {
     );
   }
 
-  let resultsLoadedFor = null;
+  let resultsLoadedFor;
   /** Results table: columns from the first data keys seen (at most 6), rebuilt as pages load. */
   async function loadResults() {
     const cols = new Set();

@@ -9,7 +9,6 @@ export async function storagePage(page, ctx) {
   const preview = h('section', { class: 'card preview', id: 'storage-preview', 'aria-label': 'File preview', 'aria-live': 'polite' },
     h('p', { class: 'hint' }, 'Select a file to preview its JSON.'));
   let selected = null;
-  let count = 0;
 
   const empty = () => h('li', { class: 'empty' }, jobFilter ? 'No files for this job yet.' : 'No result files yet. Each completed query and each job run stores its JSON result here.');
 
@@ -70,11 +69,9 @@ export async function storagePage(page, ctx) {
     (rows, reset) => {
       if (reset) {
         clear(list);
-        count = 0;
       }
       if (reset && !rows.length) list.append(empty());
       for (const f of rows) {
-        count++;
         const b = h('button', { type: 'button', class: 'file', 'aria-pressed': 'false', dataset: { key: f.key } },
           h('span', { class: 'file-key mono' }, f.key),
           h('span', { class: 'file-meta' }, fmtBytes(f.size), ' · ', time(f.created_at), f.job_id ? ' · job' : ''));

@@ -38,7 +38,6 @@ export class IamEvaluator {
           identityPolicies: [{ name: 'execution-role', policy: { Version: '2012-10-17', Statement: role.statements } }],
           serviceControlPolicies: [],
           resourceControlPolicies: [],
-          // eslint-disable-next-line @typescript-eslint/no-explicit-any
           resourcePolicy: this.resourcePolicy(request.resource) as any,
           request: {
             principal: role.roleArn,

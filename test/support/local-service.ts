@@ -73,7 +73,7 @@ export async function startTestService(env: Record<string, string> = {}, dataDir
       }
       const res = await fetch(svc.url + path, { ...init, headers, body });
       const text = await res.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {

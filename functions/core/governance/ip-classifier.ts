@@ -49,6 +49,8 @@ export function isIpLiteral(host: string): boolean {
  * slashes, the slashes after the scheme are optional.
  */
 function rawHostOf(raw: string): string | null {
+  // Control characters are what the WHATWG URL parser strips here too: matching them is the point.
+  // eslint-disable-next-line no-control-regex
   const s = raw.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
   const m = /^[a-z][a-z0-9+.-]*:[/\\]*([^/\\?#]*)/i.exec(s);
   if (!m) return null;

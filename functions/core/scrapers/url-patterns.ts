@@ -87,7 +87,7 @@ function compileRe2(source: string, flags: number): RE2JS {
   try {
     re = RE2JS.compile(source, flags);
   } catch (err) {
-    throw new Error(`invalid regular expression: ${re2Message(err)}`);
+    throw new Error(`invalid regular expression: ${re2Message(err)}`, { cause: err });
   }
   const size = re.programSize();
   if (size > MAX_PATTERN_PROGRAM) {

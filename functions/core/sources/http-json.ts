@@ -456,7 +456,7 @@ function errMessage(err: unknown): string {
 }
 
 async function readBodySafe(res: Response): Promise<unknown> {
-  let text = '';
+  let text: string;
   try {
     text = await res.text();
   } catch {

@@ -92,7 +92,6 @@ export const publicDelivery = (r: DeliveryRecord) => ({
 });
 
 // The deliveries queue's messages live with every other queue message (core/queue-messages.ts).
-import type { DeliveryAttempt } from '../queue-messages.js';
 export { deliveryAttemptMessage, type DeliveryAttempt } from '../queue-messages.js';
 
 const DELIVERY_TTL_SECONDS = 30 * 86400;

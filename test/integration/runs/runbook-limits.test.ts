@@ -19,7 +19,7 @@ import { governance, TEST_UA } from '../engine/harness.js';
 let site: Server;
 let base = '';
 let port = 0;
-let waiters: Array<() => void> = [];
+const waiters: Array<() => void> = [];
 /** Resolves at the next request for /wait (the runbook is then inside its long wait step). */
 const nextVisit = () => new Promise<void>((r) => waiters.push(r));
 let svc: TestService | undefined;

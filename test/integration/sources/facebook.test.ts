@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { facebookConnector } from '../../../functions/core/sources/facebook.js';
-import { SourceError, type QueryPlan } from '../../../functions/core/sources/types.js';
+import type { QueryPlan } from '../../../functions/core/sources/types.js';
 import { catchSourceError, fakeContext } from '../../fixtures/fake-sources/server.js';
 import { FB_NEWEST, FB_USER_TOKEN, startFakeFacebook, type GraphFakeApi } from '../../fixtures/fake-sources/facebook.js';
 

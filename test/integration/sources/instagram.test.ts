@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashtagsForPlan, instagramConnector, MAX_HASHTAGS_PER_QUERY, toHashtag } from '../../../functions/core/sources/instagram.js';
-import { SourceError, type QueryPlan } from '../../../functions/core/sources/types.js';
+import type { QueryPlan } from '../../../functions/core/sources/types.js';
 import { catchSourceError, fakeContext } from '../../fixtures/fake-sources/server.js';
 import type { GraphFakeApi } from '../../fixtures/fake-sources/facebook.js';
 import { IG_HASHTAG_IDS, IG_NEWEST, IG_TOKEN, IG_USER_ID, igPermalink, startFakeInstagram } from '../../fixtures/fake-sources/instagram.js';

@@ -8,7 +8,6 @@ import { LI_NEWEST, LINKEDIN_TOKEN, startFakeLinkedIn } from '../../fixtures/fak
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const ORG1 = 'urn:li:organization:1001';
-const ORG2 = 'urn:li:organization:1002';
 
 function plan(over: Partial<QueryPlan> = {}): QueryPlan {
   return {

@@ -57,7 +57,7 @@ describe('URL patterns are matched in linear time (RE2)', () => {
 
   it.each([
     '/(a+)+$/',
-    '/^https:\/\/s\.example\/(a|aa)*$/',
+    '/^https://s.example/(a|aa)*$/',
     '/^https:\\/\\/s\\.example\\/(a*)*b/',
     '/(.*a){20}$/',
   ])('a catastrophic backtracking pattern %s finishes on a 2,000-character URL', (p) => {
