@@ -5,6 +5,7 @@ import type { Queue } from './ports/queue.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Secrets } from './ports/secrets.js';
 import type { Clock } from './ports/clock.js';
+import type { CustomerBuckets } from './ports/customer-bucket.js';
 import type { AuditSink } from './core/audit/audit.js';
 import type { RateLimiter } from './core/limits/rate-limiter.js';
 
@@ -19,6 +20,8 @@ export interface Deps {
   clock: Clock;
   audit: AuditSink;
   rateLimiter: RateLimiter;
+  /** Customers' own buckets (bucket sync), reached through the egress guard. */
+  buckets: CustomerBuckets;
 }
 
 let current: Deps | undefined;

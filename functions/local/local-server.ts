@@ -1,4 +1,6 @@
 import { resolve, dirname, join } from 'node:path';
+import { s3CustomerBuckets } from '../adapters/aws/customer-bucket.js';
+import { egressCheck } from '../core/events/egress.js';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { Hono, type Context as HonoContext } from 'hono';
@@ -149,6 +151,7 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
     clock: systemClock,
     audit: new BufferedAuditSink(table),
     rateLimiter: new RateLimiter(table),
+    buckets: s3CustomerBuckets(egressCheck(cfg)),
   };
   setDeps(deps);
 

@@ -10,6 +10,8 @@ import { DirectAuditSink } from '../../core/audit/audit.js';
 import { RateLimiter } from '../../core/limits/rate-limiter.js';
 import { systemClock } from '../../ports/clock.js';
 import type { Deps } from '../../runtime.js';
+import { s3CustomerBuckets } from './customer-bucket.js';
+import { egressCheck } from '../../core/events/egress.js';
 import type { Scheduler } from '../../ports/scheduler.js';
 import type { Secrets } from '../../ports/secrets.js';
 
@@ -87,5 +89,5 @@ export function buildAwsDeps(): Deps {
     ? { endpoint: c.s3Endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
     : {};
   const blobs = new S3Blobs(async () => new (await import('@aws-sdk/client-s3')).S3Client(s3Config), { results: c.resultsBucket, raw: c.rawBucket });
-  return { config: c, table, blobs, queue, scheduler, secrets, clock: systemClock, audit: new DirectAuditSink(table), rateLimiter: new RateLimiter(table) };
+  return { config: c, table, blobs, queue, scheduler, secrets, clock: systemClock, audit: new DirectAuditSink(table), rateLimiter: new RateLimiter(table), buckets: s3CustomerBuckets(egressCheck(c)) };
 }

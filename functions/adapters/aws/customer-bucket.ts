@@ -2,21 +2,9 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { GuardedHttpAgent, GuardedHttpsAgent } from '../../core/sync/guarded-agent.js';
 import { lazy } from './lazy.js';
 import type { HostChecker } from '../../core/governance/guarded-connector.js';
+import type { CustomerBucket, CustomerBucketConfig, CustomerBuckets } from '../../ports/customer-bucket.js';
 
-/** What bucket sync needs from a customer's S3-compatible bucket. */
-export interface CustomerBucket {
-  put(key: string, body: string | Uint8Array, contentType: string): Promise<void>;
-  close(): void;
-}
-
-export interface CustomerBucketConfig {
-  endpoint: string;
-  bucket: string;
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-}
+export type { CustomerBucket, CustomerBucketConfig } from '../../ports/customer-bucket.js';
 
 /**
  * An S3 client for the customer's endpoint whose every connection goes through the egress guard:
@@ -70,3 +58,9 @@ export function s3ErrorMessage(err: unknown): string {
   const msg = e.message && e.message !== code && e.message !== 'UnknownError' ? e.message : '';
   return [code && code !== 'Error' ? code : '', status ? `(HTTP ${status})` : '', msg].filter(Boolean).join(' ').trim() || 'Unknown error';
 }
+
+/** The CustomerBuckets port on S3, every connection vetted by `guard`. */
+export const s3CustomerBuckets = (guard: HostChecker): CustomerBuckets => ({
+  open: (c) => customerBucket(guard, c),
+  describeError: s3ErrorMessage,
+});

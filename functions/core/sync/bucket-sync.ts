@@ -1,8 +1,7 @@
 import { AppError, NonRetryableError, badRequest } from '../errors.js';
-import { egressCheck } from '../events/egress.js';
 import { getQuery } from '../queries/queries.js';
 import { keyTimestamp, readResultFile } from '../storage/result-files.js';
-import { customerBucket, s3ErrorMessage, type CustomerBucket, type CustomerBucketConfig } from '../../adapters/aws/customer-bucket.js';
+import type { CustomerBucket, CustomerBucketConfig } from '../../ports/customer-bucket.js';
 import { getStorageSettings, recordSyncOutcome, syncSecret, type StoredSync } from './settings.js';
 import type { Deps } from '../../runtime.js';
 
@@ -24,7 +23,7 @@ async function openBucket(d: Deps, tenantId: string, s: StoredSync, factory?: Bu
     endpoint: s.endpoint, bucket: s.bucket, region: s.region, forcePathStyle: s.force_path_style,
     accessKeyId: s.access_key_id, secretAccessKey: await syncSecret(d.secrets, tenantId, s),
   };
-  return (factory ?? ((c) => customerBucket(egressCheck(d.config), c)))(cfg);
+  return (factory ?? ((c) => d.buckets.open(c)))(cfg);
 }
 
 /** A refused target or an S3 4xx (bad credentials, missing bucket) will not heal by itself. */
@@ -52,7 +51,7 @@ export async function syncResult(d: Deps, tenantId: string, queryId: string, fac
   try {
     await bucket.put(key, body, 'application/json');
   } catch (err) {
-    const message = `Bucket sync to ${settings.sync.bucket} failed: ${s3ErrorMessage(err)}`;
+    const message = `Bucket sync to ${settings.sync.bucket} failed: ${d.buckets.describeError(err)}`;
     await recordSyncOutcome(d.table, tenantId, 'last_sync', { ok: false, at, key, query_id: queryId, error: message });
     throw classify(err, message);
   } finally {
@@ -75,7 +74,7 @@ export async function testBucketSync(d: Deps, tenantId: string, now: Date, facto
   try {
     await bucket.put(key, JSON.stringify({ service: 'gleaner', purpose: 'bucket sync verification', at }), 'application/json');
   } catch (err) {
-    const message = `Could not write to bucket ${settings.sync.bucket} at ${settings.sync.endpoint}: ${s3ErrorMessage(err)}`;
+    const message = `Could not write to bucket ${settings.sync.bucket} at ${settings.sync.endpoint}: ${d.buckets.describeError(err)}`;
     await recordSyncOutcome(d.table, tenantId, 'last_test', { ok: false, at, key, error: message });
     throw new AppError(400, 'bucket_test_failed', message);
   } finally {

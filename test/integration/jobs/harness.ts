@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { s3CustomerBuckets } from '../../../functions/adapters/aws/customer-bucket.js';
+import { egressCheck } from '../../../functions/core/events/egress.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryStores } from '../foundation/stores.js';
@@ -34,8 +36,9 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const sent: Sent[] = [];
   const schedules: Harness['schedules'] = new Map();
   const clock = { now: new Date() };
+  const config = loadConfig({ GLEANER_DATA_DIR: dir, ...env });
   const deps: Deps = {
-    config: loadConfig({ GLEANER_DATA_DIR: dir, ...env }),
+    config,
     table,
     blobs: new S3Blobs(stores.s3, { results: 'test-results', raw: 'test-raw' }),
     // Records what was sent, after the same schema check every real queue makes.
@@ -48,6 +51,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     clock: { now: () => clock.now },
     audit: new DirectAuditSink(table),
     rateLimiter: new RateLimiter(table),
+    buckets: s3CustomerBuckets(egressCheck(config)),
   };
   return {
     deps, sent, schedules, clock, stores,
