@@ -51,7 +51,7 @@ const ARMS = new Set((process.env.PEERS_ARMS ?? 'http,markdown,browser').split('
 const ROUNDS = Number(process.env.PEERS_ROUNDS ?? 4);
 const CONCURRENCY = Number(process.env.PEERS_CONCURRENCY ?? 4);
 const STATIC_PAGES = 100;
-const RICH_PAGES = 40;
+const RICH_PAGES = 32;
 const UA = 'GleanerBot/0.1 (+https://gleaner.invalid; bench)';
 
 // ---------------------------------------------------------------------------------------------
@@ -91,16 +91,16 @@ function tree(table: ProcInfo[], root: number): ProcInfo[] {
   return out;
 }
 const PAGE = 4096;
-/** CPU ms and RSS bytes of the browser processes an arm owns (identified by their root pids). */
-function browserUsage(roots: number[]): { cpuMs: number; rss: number } {
+/** CPU ms per process and total RSS bytes of the browser processes an arm owns (by root pid). */
+function browserUsage(roots: number[]): { cpu: Map<number, number>; rss: number } {
   const table = procTable();
-  let cpu = 0;
+  const cpu = new Map<number, number>();
   let rss = 0;
   for (const r of roots) for (const p of tree(table, r)) {
-    cpu += p.cpuTicks * TICK_MS;
+    cpu.set(p.pid, p.cpuTicks * TICK_MS);
     rss += p.rssPages * PAGE;
   }
-  return { cpuMs: cpu, rss };
+  return { cpu, rss };
 }
 
 interface ArmStats { pages: number; ms: number; nodeCpuMs: number; browserCpuMs: number; peakNodeRss: number; peakBrowserRss: number; ok: number }
@@ -116,11 +116,17 @@ interface Side {
 }
 
 async function measure(side: Side, urls: string[], tag: string, into: ArmStats): Promise<void> {
-  const roots = side.browserPids();
-  const b0 = browserUsage(roots);
+  // Browsers may be relaunched mid-pass (Crawlee retires one every 100 pages): CPU is the last
+  // value seen per process minus its value at the start (0 for processes born meanwhile).
+  const b0 = browserUsage(side.browserPids()).cpu;
+  const last = new Map(b0);
   const sample = () => {
     into.peakNodeRss = Math.max(into.peakNodeRss, process.memoryUsage.rss());
-    if (roots.length) into.peakBrowserRss = Math.max(into.peakBrowserRss, browserUsage(roots).rss);
+    const roots = side.browserPids();
+    if (!roots.length) return;
+    const u = browserUsage(roots);
+    for (const [pid, ms] of u.cpu) last.set(pid, ms);
+    into.peakBrowserRss = Math.max(into.peakBrowserRss, u.rss);
   };
   const timer = setInterval(sample, 200);
   const c0 = process.cpuUsage();
@@ -133,7 +139,7 @@ async function measure(side: Side, urls: string[], tag: string, into: ArmStats):
   into.pages += urls.length;
   into.ms += ms;
   into.nodeCpuMs += (c.user + c.system) / 1000;
-  into.browserCpuMs += browserUsage(roots).cpuMs - b0.cpuMs;
+  for (const [pid, ms] of last) into.browserCpuMs += ms - (b0.get(pid) ?? 0);
   into.ok += ok;
 }
 
@@ -248,7 +254,7 @@ function crawleeSide(name: string, make: (onDone: (ok: boolean) => void, config:
 
 // The pool looks for new work every maybeRunIntervalSecs (0.5 s by default): a pass must not
 // wait half a second to start.
-const crawleeCommon = { autoscaledPoolOptions: { maybeRunIntervalSecs: 0.02 }, keepAlive: true, minConcurrency: CONCURRENCY, maxConcurrency: CONCURRENCY, maxRequestRetries: 1, additionalMimeTypes: [] as string[] };
+const crawleeCommon = { autoscaledPoolOptions: { maybeRunIntervalSecs: 0.02 }, keepAlive: true, minConcurrency: CONCURRENCY, maxConcurrency: CONCURRENCY, maxRequestRetries: 1 };
 
 function cheerioHtmlSide(): Side {
   return crawleeSide('CheerioCrawler (body)', (onDone, config) => new CheerioCrawler({

@@ -12,6 +12,12 @@ export interface EgressProxy {
   blocked(): number;
   /** What was refused: absolute URLs for plain requests, `host:port` for CONNECT tunnels. */
   blockedUrls(): string[];
+  /**
+   * Screen a request the browser will not make (an image the engine does not load) exactly as
+   * the proxy would have: http URLs by URL, https/wss by `host:port` (what a CONNECT would carry).
+   * A refusal is counted in {@link blocked} and {@link blockedUrls}; nothing is dialled.
+   */
+  screen(url: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -163,6 +169,23 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
     url: `http://127.0.0.1:${port}`,
     blocked: () => refused.length,
     blockedUrls: () => [...refused],
+    async screen(raw) {
+      let u: URL;
+      try {
+        u = new URL(raw);
+      } catch {
+        return;
+      }
+      const tunnel = u.protocol === 'https:' || u.protocol === 'wss:';
+      const authority = `${u.hostname}:${Number(u.port) || 443}`;
+      try {
+        if (u.protocol === 'http:' || u.protocol === 'ws:') await guard.checkTarget(raw.replace(/^ws:/i, 'http:'));
+        else if (tunnel) await guard.checkHost(u.hostname, Number(u.port) || 443, authority);
+        // data:, blob: and the like never reach the network.
+      } catch (err) {
+        deny(tunnel ? authority : raw, err);
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,0 +1,158 @@
+import type { CDPSession, HTTPRequest, Page } from 'puppeteer-core';
+
+/**
+ * Resource types the browser engine does not load unless a screenshot needs them: they never
+ * change the DOM the text formats read, and they are most of a page's bytes and decode time.
+ * They are still screened by the egress guard (see {@link BrowserTab}), so a refused one is
+ * counted exactly as if the proxy had seen it.
+ */
+export const ASSET_TYPES = ['Image', 'Font', 'Media'] as const;
+
+/** Request types whose completion can still change the DOM (what readiness waits for). */
+const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet']);
+
+/** Readiness tuning: see {@link BrowserTab.settle}. */
+export interface SettleRule {
+  /** Quiet window: no DOM change and no content request in flight for this long (ms). */
+  quietMs: number;
+  /** Longest wait after `load` (ms): pages that never go quiet (tickers, long polls) stop here. */
+  capMs: number;
+}
+
+export const DEFAULT_SETTLE: SettleRule = { quietMs: 200, capMs: 3_000 };
+
+/**
+ * Runs in the page: resolves once no content mutation (child list or text; attribute changes are
+ * animation noise) happened for `quiet` ms, or after `cap` ms. Kept as source text: a compiled
+ * function would carry the bundler's helpers (`__name`) into a page that lacks them.
+ */
+const DOM_QUIET = `(quiet, cap) => new Promise((resolve) => {
+  let timer;
+  let capTimer;
+  const observer = new MutationObserver(() => {
+    clearTimeout(timer);
+    timer = setTimeout(finish, quiet);
+  });
+  function finish() {
+    observer.disconnect();
+    clearTimeout(timer);
+    clearTimeout(capTimer);
+    resolve();
+  }
+  observer.observe(document, { subtree: true, childList: true, characterData: true });
+  timer = setTimeout(finish, quiet);
+  capTimer = setTimeout(finish, cap);
+})`;
+
+/** A function that screens a URL with the egress guard, counting a refusal like the proxy does. */
+export type Screen = (url: string) => Promise<void>;
+
+/**
+ * A reusable tab of the browser engine. It tracks the content requests in flight (for
+ * {@link settle}) and, when asked, keeps images, fonts and media from loading: those requests are
+ * paused in the browser (CDP Fetch, only for those types, so nothing else makes a round trip to
+ * Node), screened by the egress guard (a forbidden one is refused and counted as the proxy would),
+ * then failed without any connection.
+ */
+export class BrowserTab {
+  /** Fetches this tab served; tabs are retired after a while so a leaky page cannot grow forever. */
+  uses = 0;
+  private readonly inflight = new Set<HTTPRequest>();
+  private lastNetwork = 0;
+  private blocking = false;
+  private idleWaiter: (() => void) | undefined;
+
+  private constructor(
+    readonly page: Page,
+    private readonly cdp: CDPSession,
+  ) {}
+
+  /** Wrap a fresh page: request tracking and the asset screen. */
+  static async attach(page: Page, screen: Screen): Promise<BrowserTab> {
+    const cdp = await page.createCDPSession();
+    const tab = new BrowserTab(page, cdp);
+    const touch = () => (tab.lastNetwork = performance.now());
+    page.on('request', (r) => {
+      if (!CONTENT_TYPES.has(r.resourceType())) return;
+      tab.inflight.add(r);
+      touch();
+    });
+    const done = (r: HTTPRequest) => {
+      if (!tab.inflight.delete(r)) return;
+      touch();
+      if (tab.inflight.size === 0) tab.idleWaiter?.();
+    };
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    // A dialog would block the tab until someone answers it; nobody will.
+    page.on('dialog', (d) => void d.dismiss().catch(() => {}));
+    cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { url: string } }) => {
+      void screen(e.request.url)
+        .catch(() => {})
+        .finally(() => cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' }).catch(() => {}));
+    });
+    return tab;
+  }
+
+  /** Load images, fonts and media (screenshots) or not (every other format). */
+  async blockAssets(block: boolean): Promise<void> {
+    if (block === this.blocking) return;
+    if (block) {
+      await this.cdp.send('Fetch.enable', { patterns: ASSET_TYPES.map((resourceType) => ({ resourceType, requestStage: 'Request' as const })) });
+    } else {
+      await this.cdp.send('Fetch.disable');
+    }
+    this.blocking = block;
+  }
+
+  /** Forget requests of the previous document (a new navigation cancels them). */
+  reset(): void {
+    this.inflight.clear();
+    this.lastNetwork = performance.now();
+  }
+
+  /**
+   * Readiness after `load`: wait until the DOM has been quiet for `quietMs` AND no content request
+   * (document, script, XHR/fetch, stylesheet) is in flight, so content an XHR brings after `load`
+   * is there; never longer than `capMs` after load nor past `deadline`. Cheaper than
+   * `networkidle2` (a fixed 500 ms of idle network, images included) and stricter about late XHRs.
+   */
+  async settle(rule: SettleRule, deadline: number): Promise<void> {
+    const end = Math.min(deadline, Date.now() + rule.capMs);
+    for (;;) {
+      const left = end - Date.now();
+      if (left <= 0) return;
+      try {
+        await this.page.evaluate(`(${DOM_QUIET})(${Number(rule.quietMs)}, ${Number(left)})`);
+      } catch {
+        // The document changed under us (a script navigation): settle the new one.
+        if (this.page.isClosed()) return;
+        await new Promise((r) => setTimeout(r, Math.min(50, left)));
+        continue;
+      }
+      const sinceNetwork = performance.now() - this.lastNetwork;
+      if (this.inflight.size === 0 && sinceNetwork >= rule.quietMs) return;
+      if (this.inflight.size > 0) await this.networkIdle(end - Date.now());
+    }
+  }
+
+  private networkIdle(ms: number): Promise<void> {
+    if (this.inflight.size === 0 || ms <= 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const t = setTimeout(finish, ms);
+      function finish() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.idleWaiter = () => {
+        this.idleWaiter = undefined;
+        finish();
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.cdp.detach().catch(() => {});
+    await this.page.close().catch(() => {});
+  }
+}
