@@ -19,29 +19,33 @@ export interface SettleRule {
   capMs: number;
 }
 
-export const DEFAULT_SETTLE: SettleRule = { quietMs: 200, capMs: 3_000 };
+export const DEFAULT_SETTLE: SettleRule = { quietMs: 150, capMs: 3_000 };
 
 /**
- * Runs in the page: resolves once no content mutation (child list or text; attribute changes are
- * animation noise) happened for `quiet` ms, or after `cap` ms. Kept as source text: a compiled
+ * Runs in the page: resolves once neither the DOM nor the network changed for `quiet` ms, or after
+ * `cap` ms. The network side comes from Node: it has been quiet for `netQuietFor` ms when the call
+ * starts. DOM changes are child-list and text mutations (attribute changes are animation noise),
+ * seen by one observer per document, installed on the first call. Kept as source text: a compiled
  * function would carry the bundler's helpers (`__name`) into a page that lacks them.
  */
-const DOM_QUIET = `(quiet, cap) => new Promise((resolve) => {
-  let timer;
-  let capTimer;
-  const observer = new MutationObserver(() => {
-    clearTimeout(timer);
-    timer = setTimeout(finish, quiet);
-  });
-  function finish() {
-    observer.disconnect();
-    clearTimeout(timer);
-    clearTimeout(capTimer);
-    resolve();
+const QUIET_SCRIPT = `(quiet, cap, netQuietFor) => new Promise((resolve) => {
+  const key = Symbol.for('gleaner.lastMutation');
+  let state = window[key];
+  if (!state) {
+    state = { t: 0 };
+    Object.defineProperty(window, key, { value: state });
+    new MutationObserver(() => { state.t = performance.now(); })
+      .observe(document, { subtree: true, childList: true, characterData: true });
   }
-  observer.observe(document, { subtree: true, childList: true, characterData: true });
-  timer = setTimeout(finish, quiet);
-  capTimer = setTimeout(finish, cap);
+  const start = performance.now();
+  const netSince = start - netQuietFor;
+  const tick = () => {
+    const now = performance.now();
+    const quietFor = now - Math.max(state.t, netSince);
+    if (quietFor >= quiet || now - start >= cap) return resolve();
+    setTimeout(tick, Math.max(1, Math.min(quiet - quietFor, cap - (now - start))));
+  };
+  tick();
 })`;
 
 /** A function that screens a URL with the egress guard, counting a refusal like the proxy does. */
@@ -112,27 +116,34 @@ export class BrowserTab {
   }
 
   /**
-   * Readiness after `load`: wait until the DOM has been quiet for `quietMs` AND no content request
-   * (document, script, XHR/fetch, stylesheet) is in flight, so content an XHR brings after `load`
-   * is there; never longer than `capMs` after load nor past `deadline`. Cheaper than
-   * `networkidle2` (a fixed 500 ms of idle network, images included) and stricter about late XHRs.
+   * Readiness after `load`: wait until no content request (document, script, XHR/fetch,
+   * stylesheet) is in flight and neither the DOM nor the network changed for `quietMs`, counted
+   * from `load` at the earliest. So content an XHR brings after `load` is there, and a page that
+   * is done at `load` costs one quiet window. Never longer than `capMs` after load nor past
+   * `deadline` (tickers, long polls). Cheaper than `networkidle2` (a fixed 500 ms of idle network,
+   * images included) and stricter about late XHRs.
    */
   async settle(rule: SettleRule, deadline: number): Promise<void> {
+    const loadAt = performance.now();
     const end = Math.min(deadline, Date.now() + rule.capMs);
     for (;;) {
       const left = end - Date.now();
       if (left <= 0) return;
+      if (this.inflight.size > 0) {
+        await this.networkIdle(left);
+        continue;
+      }
+      const mark = this.lastNetwork;
+      const netQuietFor = Math.max(0, performance.now() - Math.max(this.lastNetwork, loadAt));
       try {
-        await this.page.evaluate(`(${DOM_QUIET})(${Number(rule.quietMs)}, ${Number(left)})`);
+        await this.page.evaluate(`(${QUIET_SCRIPT})(${Number(rule.quietMs)}, ${Number(left)}, ${netQuietFor})`);
       } catch {
         // The document changed under us (a script navigation): settle the new one.
         if (this.page.isClosed()) return;
         await new Promise((r) => setTimeout(r, Math.min(50, left)));
         continue;
       }
-      const sinceNetwork = performance.now() - this.lastNetwork;
-      if (this.inflight.size === 0 && sinceNetwork >= rule.quietMs) return;
-      if (this.inflight.size > 0) await this.networkIdle(end - Date.now());
+      if (this.inflight.size === 0 && this.lastNetwork === mark) return;
     }
   }
 
