@@ -222,7 +222,13 @@ function gleanerSide(name: string, formats: ScrapeFormat[] | undefined, engineCh
  * like Gleaner's engine: each pass adds its requests (unique keys per pass) and waits until all
  * were handled.
  */
-function crawleeSide(name: string, make: (onDone: (ok: boolean) => void, config: InstanceType<typeof Configuration>) => { run(): Promise<unknown>; addRequests(r: { url: string; uniqueKey: string }[]): Promise<unknown>; teardown(): Promise<void> }, pids: () => number[] = () => []): Side {
+interface Crawler {
+  run(): Promise<unknown>;
+  addRequests(r: { url: string; uniqueKey: string }[]): Promise<unknown>;
+  teardown(): Promise<void>;
+  autoscaledPool?: { notify(): void };
+}
+function crawleeSide(name: string, make: (onDone: (ok: boolean) => void, config: InstanceType<typeof Configuration>) => Crawler, pids: () => number[] = () => []): Side {
   const config = new Configuration({ persistStorage: false, purgeOnStart: true, storageClientOptions: { persistStorage: false, localDataDirectory: storageDir } });
   let handled = 0;
   let good = 0;
@@ -241,6 +247,8 @@ function crawleeSide(name: string, make: (onDone: (ok: boolean) => void, config:
       target = handled + urls.length;
       const done = new Promise<void>((r) => (waiter = r));
       await crawler.addRequests(urls.map((u) => ({ url: u, uniqueKey: `${u}#${tag}` })));
+      // An idle pool looks for work every 0.5 s; start the pass now.
+      crawler.autoscaledPool?.notify();
       await done;
       return good - before;
     },
@@ -252,9 +260,7 @@ function crawleeSide(name: string, make: (onDone: (ok: boolean) => void, config:
   };
 }
 
-// The pool looks for new work every maybeRunIntervalSecs (0.5 s by default): a pass must not
-// wait half a second to start.
-const crawleeCommon = { autoscaledPoolOptions: { maybeRunIntervalSecs: 0.02 }, keepAlive: true, minConcurrency: CONCURRENCY, maxConcurrency: CONCURRENCY, maxRequestRetries: 1 };
+const crawleeCommon = { keepAlive: true, minConcurrency: CONCURRENCY, maxConcurrency: CONCURRENCY, maxRequestRetries: 1 };
 
 function cheerioHtmlSide(): Side {
   return crawleeSide('CheerioCrawler (body)', (onDone, config) => new CheerioCrawler({
@@ -332,16 +338,22 @@ type Row = Awaited<ReturnType<typeof compare>>;
 const rows: { row: Row; target: number }[] = [];
 const sides: Side[] = [];
 const track = (s: Side) => (sides.push(s), s);
+/** Close both sides of an arm before the next one starts (an idle crawler still has timers). */
+const closeAll = async () => {
+  for (const s of sides.splice(0)) await s.close().catch((e) => console.error(`close ${s.name}:`, e));
+};
 try {
   if (ARMS.has('http')) {
     const a = track(gleanerSide('Gleaner http [html]', ['html'], 'http', (r, u) => Boolean(r.html?.includes(staticMarker(u)))));
     const b = track(cheerioHtmlSide());
     rows.push({ row: await compare('http returning HTML', a, b, staticUrls), target: 1.2 });
+    await closeAll();
   }
   if (ARMS.has('markdown')) {
     const a = track(gleanerSide('Gleaner http default formats', undefined, 'http', (r, u) => Boolean(r.markdown?.includes(`# ${staticMarker(u)}`) && r.text && r.links?.length && r.metadata?.title)));
     const b = track(cheerioMarkdownSide());
     rows.push({ row: await compare('default formats (markdown, text, links, metadata)', a, b, staticUrls), target: 1.2 });
+    await closeAll();
   }
   if (ARMS.has('browser')) {
     const a = track(gleanerSide('Gleaner browser [html]', ['html'], 'browser', (r, u) => Boolean(r.html?.includes(richMarker(u)))));
@@ -349,7 +361,7 @@ try {
     rows.push({ row: await compare('browser on JS pages with subresources', a, b, richUrls), target: 1.5 });
   }
 } finally {
-  for (const s of sides) await s.close().catch((e) => console.error(`close ${s.name}:`, e));
+  await closeAll();
 }
 
 let memoryRows: string[] = [];

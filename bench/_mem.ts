@@ -1,0 +1,13 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { LocalChromiumLauncher } from '../functions/adapters/local/chromium-launcher.js';
+import { BrowserSession } from '../functions/core/engine/fetch-browser.js';
+import { EgressGuard } from '../functions/core/governance/egress-guard.js';
+import { startFixtureSite } from '../test/fixtures/site/server.js';
+const site = await startFixtureSite();
+const guard = new EgressGuard({ allow: [`127.0.0.1:${site.port}`], userAgent: 'x' });
+const s = await BrowserSession.start({ launcher: new LocalChromiumLauncher(), guard, userAgent: 'x' });
+const rss = () => { let t = 0; const root = s.browser.process()!.pid!; for (const d of readdirSync('/proc')) { if (!/^\d+$/.test(d)) continue; try { const st = readFileSync(`/proc/${d}/stat`, 'utf8'); const f = st.slice(st.lastIndexOf(')') + 2).split(' '); if (Number(d) === root || Number(f[1]) === root) t += Number(f[21]) * 4096; } catch {} } return Math.round(t / 1048576); };
+const N = Number(process.env.N ?? 300); let i = 0;
+const shots = process.env.SHOT === '1';
+await Promise.all(Array.from({ length: 4 }, async () => { while (i < N) { const k = ++i; await s.fetch(`${site.baseUrl}/js-rich/${k}`, { screenshot: shots }); if (k % 50 === 0) console.log(k, rss(), 'MB', (await s.browser.pages()).length, 'tabs'); } }));
+await s.close(); await guard.close(); await site.close();
