@@ -364,7 +364,7 @@ try {
   await closeAll();
 }
 
-let memoryRows: string[] = [];
+const memoryRows: string[] = [];
 if (process.env.PEERS_BROWSER_1000 === '1') {
   // Memory: the browser arm over 1,000 pages, RSS every 100 pages.
   const side = gleanerSide('Gleaner browser [html]', ['html'], 'browser', (r, u) => Boolean(r.html?.includes(richMarker(u))));

@@ -139,7 +139,7 @@ export class BrowserSession {
     const timeout = opts.timeoutMs ?? this.timeoutMs;
     const deadline = Date.now() + timeout;
     const blockedBefore = this.proxy.blocked();
-    let response: HTTPResponse | null = null;
+    let response: HTTPResponse | null;
     try {
       response = await page.goto(url, { waitUntil: opts.waitUntil ?? 'networkidle2', timeout });
       await opts.settle?.settle(this.settleRule, deadline);
