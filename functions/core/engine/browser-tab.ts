@@ -25,10 +25,13 @@ export const DEFAULT_SETTLE: SettleRule = { quietMs: 150, capMs: 3_000 };
  * Runs in the page: resolves once neither the DOM nor the network changed for `quiet` ms, or after
  * `cap` ms. The network side comes from Node: it has been quiet for `netQuietFor` ms when the call
  * starts. DOM changes are child-list and text mutations (attribute changes are animation noise),
- * seen by one observer per document, installed on the first call. Kept as source text: a compiled
+ * seen by one observer per document, installed on the first call. A document without any script
+ * (or meta refresh) is done at once: nothing can change it. Kept as source text: a compiled
  * function would carry the bundler's helpers (`__name`) into a page that lacks them.
  */
 const QUIET_SCRIPT = `(quiet, cap, netQuietFor) => new Promise((resolve) => {
+  // Without a script (nor a meta refresh) nothing can change the document after load.
+  if (!document.querySelector('script, meta[http-equiv="refresh" i]')) return resolve();
   const key = Symbol.for('gleaner.lastMutation');
   let state = window[key];
   if (!state) {
