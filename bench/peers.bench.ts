@@ -30,6 +30,8 @@ const storageDir = mkdtempSync(join(tmpdir(), 'gleaner-bench-crawlee-'));
 process.env.CRAWLEE_STORAGE_DIR = storageDir;
 process.env.CRAWLEE_PERSIST_STORAGE = 'false';
 process.env.CRAWLEE_PURGE_ON_START = 'true';
+// Removed however the script ends (a failed arm included).
+process.on('exit', () => rmSync(storageDir, { recursive: true, force: true }));
 
 const { CheerioCrawler } = await import('@crawlee/cheerio');
 const { PuppeteerCrawler } = await import('@crawlee/puppeteer');
