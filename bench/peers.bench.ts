@@ -16,7 +16,8 @@
  * the correctness count: pages whose marker came back (for the browser, the marker only the
  * late XHR of the page brings).
  *
- * Env: PEERS_ARMS=http,markdown,browser (default all), PEERS_ROUNDS (timed passes per side,
+ * Env: PEERS_ARMS=http,markdown,browser (the default; add browser-md for the browser with default
+ * formats on both sides, PuppeteerCrawler + turndown), PEERS_ROUNDS (timed passes per side,
  * default 4), PEERS_CONCURRENCY (default 4), PEERS_BROWSER_1000=1 adds a 1,000-page browser pass
  * reporting RSS every 100 pages (about 2-3 minutes), PEERS_BROWSER_PAGES=static runs the browser
  * arm on the static pages (Crawlee then only waits for `load`). Crawlee keeps its storage in memory (a temp CRAWLEE_STORAGE_DIR
@@ -37,6 +38,8 @@ const { CheerioCrawler } = await import('@crawlee/cheerio');
 const { PuppeteerCrawler } = await import('@crawlee/puppeteer');
 const { Configuration, log: crawleeLog, LogLevel } = await import('@crawlee/core');
 const { default: TurndownService } = await import('turndown');
+const { load: loadHtml } = await import('cheerio');
+type CheerioAPI = import('cheerio').CheerioAPI;
 const puppeteer = (await import('puppeteer-core')).default;
 const { LocalChromiumLauncher, sparticuzExecutable } = await import('../functions/adapters/local/chromium-launcher.js');
 const { hardenedArgs } = await import('../functions/adapters/chromium-profile.js');
@@ -281,27 +284,33 @@ function cheerioHtmlSide(): Side {
   }, config));
 }
 
+const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+turndown.remove(['script', 'style', 'noscript', 'template', 'iframe']);
+
+/** What a Crawlee user writes for Gleaner's default formats: markdown, text, links, metadata. */
+function crawleeDefaultFormats($: CheerioAPI, url: string) {
+  // Links, text and metadata read the whole page first; markdown then drops the navigation.
+  const text = $('body').text().replace(/\s+/g, ' ').trim();
+  const links = [...new Set($('a[href]').map((_, a) => { try { return new URL($(a).attr('href')!, url).href; } catch { return null; } }).get().filter(Boolean))];
+  const metadata = {
+    title: $('title').text(),
+    description: $('meta[name="description"]').attr('content') ?? null,
+    canonical: $('link[rel="canonical"]').attr('href') ?? null,
+    lang: $('html').attr('lang') ?? null,
+    og: Object.fromEntries($('meta[property^="og:"]').map((_, m) => [[$(m).attr('property')!.slice(3), $(m).attr('content')]]).get()),
+  };
+  const main = $('main').first().length ? $('main').first() : $('body');
+  main.find('nav, aside, script, style').remove();
+  const markdown = turndown.turndown($.html(main));
+  return { markdown, text, links, metadata };
+}
+
 function cheerioMarkdownSide(): Side {
-  const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-  td.remove(['script', 'style', 'noscript', 'template', 'iframe']);
   return crawleeSide('CheerioCrawler + turndown', (onDone, config) => new CheerioCrawler({
     ...crawleeCommon,
     requestHandler: async ({ request, $ }) => {
-      const text = $('body').text().replace(/\s+/g, ' ').trim();
-      const links = [...new Set($('a[href]').map((_, a) => { try { return new URL($(a).attr('href')!, request.loadedUrl ?? request.url).href; } catch { return null; } }).get().filter(Boolean))];
-      const metadata = {
-        title: $('title').text(),
-        description: $('meta[name="description"]').attr('content') ?? null,
-        canonical: $('link[rel="canonical"]').attr('href') ?? null,
-        lang: $('html').attr('lang') ?? null,
-        og: Object.fromEntries($('meta[property^="og:"]').map((_, m) => [[$(m).attr('property')!.slice(3), $(m).attr('content')]]).get()),
-      };
-      const main = $('main').first().length ? $('main').first() : $('body');
-      main.find('nav, aside, script, style').remove();
-      // Links, text and metadata read the whole page first; markdown drops the navigation.
-      const markdown = td.turndown($.html(main));
-      if (process.env.PEERS_DEBUG) console.log(JSON.stringify({ md: markdown.slice(0, 80), u: request.url, text: text.length, links: links.length, metadata }));
-      onDone(markdown.includes(`# ${staticMarker(request.url)}`) && text.length > 0 && links.length > 0 && Boolean(metadata.title));
+      const r = crawleeDefaultFormats($ as unknown as CheerioAPI, request.loadedUrl ?? request.url); // Crawlee bundles an older cheerio
+      onDone(r.markdown.includes(`# ${staticMarker(request.url)}`) && r.text.length > 0 && r.links.length > 0 && Boolean(r.metadata.title));
     },
     failedRequestHandler: async (_ctx, err) => {
       console.error('failed:', err.message);
@@ -310,9 +319,9 @@ function cheerioMarkdownSide(): Side {
   }, config));
 }
 
-function puppeteerSide(): Side {
+function puppeteerSide(markdown = false): Side {
   const pids = new Set<number>();
-  return crawleeSide('PuppeteerCrawler', (onDone, config) => new PuppeteerCrawler({
+  return crawleeSide(markdown ? 'PuppeteerCrawler + turndown' : 'PuppeteerCrawler', (onDone, config) => new PuppeteerCrawler({
     ...crawleeCommon,
     launchContext: {
       launcher: puppeteer,
@@ -333,7 +342,9 @@ function puppeteerSide(): Side {
         ? await page.content()
         : // A Crawlee user who knows the page renders late waits for it (Gleaner is not told).
           await page.waitForSelector('#marker', { timeout: 15_000 }).then(() => page.content());
-      onDone(html.includes(browserMarker(request.url)));
+      if (!markdown) return onDone(html.includes(browserMarker(request.url)));
+      const r = crawleeDefaultFormats(loadHtml(html), request.url);
+      onDone(r.markdown.includes(browserMarker(request.url)) && r.links.length > 0 && Boolean(r.metadata.title));
     },
     failedRequestHandler: async () => onDone(false),
   }, config), () => [...pids]);
@@ -368,6 +379,14 @@ try {
     const a = track(gleanerSide('Gleaner browser [html]', ['html'], 'browser', (r, u) => Boolean(r.html?.includes(browserMarker(u)))));
     const b = track(puppeteerSide());
     rows.push({ row: await compare(STATIC_BROWSER ? 'browser on static pages' : 'browser on JS pages with subresources', a, b, browserUrls), target: 1.5 });
+    await closeAll();
+  }
+  if (ARMS.has('browser-md')) {
+    // Not in the default set (it adds ~40 s): the browser with default formats on both sides.
+    const a = track(gleanerSide('Gleaner browser default formats', undefined, 'browser', (r, u) => Boolean(r.markdown?.includes(browserMarker(u)) && r.links?.length && r.metadata?.title)));
+    const b = track(puppeteerSide(true));
+    rows.push({ row: await compare('browser, default formats (markdown, text, links, metadata)', a, b, browserUrls), target: 1.5 });
+    await closeAll();
   }
 } finally {
   await closeAll();
