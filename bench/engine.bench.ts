@@ -12,7 +12,8 @@
 import { load } from 'cheerio';
 import puppeteer from 'puppeteer-core';
 import { request } from 'undici';
-import { LocalChromiumLauncher, LOCAL_CHROMIUM_FLAGS, SYSTEM_CHROMIUM_PATHS } from '../functions/adapters/local/chromium-launcher.js';
+import { LocalChromiumLauncher, LOCAL_CHROMIUM_FLAGS, SYSTEM_CHROMIUM_PATHS, sparticuzExecutable } from '../functions/adapters/local/chromium-launcher.js';
+import { hardenedArgs } from '../functions/adapters/chromium-profile.js';
 import { BrowserSession } from '../functions/core/engine/fetch-browser.js';
 import { parsePage } from '../functions/core/engine/parse.js';
 import { createEngine, type Engine } from '../functions/core/engine/pipeline.js';
@@ -109,12 +110,15 @@ const t0 = performance.now();
   const auto = await best(3, () => pool(urls, CONCURRENCY, (u) => engine.scrapePage(u, { engine: 'auto', formats: FORMATS })), 2);
   await engine.close();
 
-  const executablePath = SYSTEM_CHROMIUM_PATHS.find((p) => existsSync(p))!;
-  const browser = await puppeteer.launch({
-    executablePath,
-    headless: false,
-    args: [...LOCAL_CHROMIUM_FLAGS, `--user-agent=${UA}`],
-  });
+  // The same binary the engine ended up with: a system Chromium when one is installed, else the
+  // @sparticuz/chromium headless shell (what the engine's launcher falls back to).
+  const system = [process.env.GLEANER_CHROMIUM_PATH, ...SYSTEM_CHROMIUM_PATHS].find((p): p is string => Boolean(p) && existsSync(p!));
+  const fallback = system ? undefined : await sparticuzExecutable();
+  const browser = await puppeteer.launch(
+    system
+      ? { executablePath: system, headless: false, args: [...LOCAL_CHROMIUM_FLAGS, `--user-agent=${UA}`] }
+      : { executablePath: fallback!.executablePath, headless: 'shell', env: fallback!.env, args: [...hardenedArgs(fallback!.args), `--user-agent=${UA}`] },
+  );
   const bareOnce = async (u: string) => {
     const page = await browser.newPage();
     try {

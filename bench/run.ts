@@ -20,6 +20,12 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
     if (r.status !== 0) throw new Error('engine bench failed');
     return [];
   },
+  // Gleaner vs Crawlee 3 (http, markdown, browser): its own script too, env PEERS_ARMS filters arms.
+  peers: async () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/peers.bench.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('peers bench missed a target');
+    return [];
+  },
 };
 const results: BenchResult[] = [];
 for (const [name, fn] of Object.entries(suites)) {

@@ -1,8 +1,9 @@
-import type { Browser, HTTPResponse, Page } from 'puppeteer-core';
+import type { Browser, CDPSession, HTTPResponse, Page } from 'puppeteer-core';
 import { AppError, targetForbidden } from '../errors.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import { startEgressProxy, type EgressProxy } from '../governance/egress-proxy.js';
 import type { BrowserLauncher } from '../../ports/browser.js';
+import { BrowserTab, DEFAULT_SETTLE, type SettleRule } from './browser-tab.js';
 import type { FetchedPage, FetchOptions } from './types.js';
 
 /** Options of {@link BrowserSession.start}. */
@@ -15,7 +16,20 @@ export interface BrowserSessionOptions {
   timeoutMs?: number;
   /** Rendering settings applied to every tab (a tenant's browser profile). */
   profile?: RenderProfile;
+  /** Readiness rule of {@link BrowserSession.fetch} (default {@link DEFAULT_SETTLE}). */
+  settle?: SettleRule;
 }
+
+/** Idle tabs kept for reuse (more than the usual concurrency; beyond it tabs are closed). */
+const MAX_IDLE_TABS = 8;
+/** A tab is retired after this many fetches, so whatever a page leaks is bounded. */
+const TAB_MAX_USES = 50;
+/**
+ * Every this many fetches the browser is told memory is critically short: it drops its caches
+ * and collects garbage. Without it a long run's Chromium grows about 1 MB per page (the
+ * single-process headless shell keeps what closed documents used); with it RSS stays flat.
+ */
+const PURGE_EVERY = 50;
 
 /** How tabs render: never identity (the User-Agent stays Gleaner's). */
 export interface RenderProfile {
@@ -50,20 +64,26 @@ export const NO_UDP_APIS_SCRIPT = `(() => {
 const isErrorPage = (url: string) => url.startsWith('chrome-error://');
 
 /**
- * One headless Chromium per run, reused across pages (a new tab per URL). The browser is started
- * with `--proxy-server` pointing at a per-session egress proxy, so every navigation, redirect,
- * subresource and WebSocket is vetted by the same guard as the http engine. {@link close} stops
- * both; it is idempotent.
+ * One headless Chromium per run, reused across pages: {@link fetch} keeps a few tabs and reuses
+ * them (a new tab costs a renderer set-up per page). The browser is started with `--proxy-server`
+ * pointing at a per-session egress proxy, so every navigation, redirect, subresource and
+ * WebSocket is vetted by the same guard as the http engine; the images, fonts and media that
+ * {@link fetch} does not load are screened by that guard too. {@link close} stops both; it is
+ * idempotent.
  */
 export class BrowserSession {
   private closed = false;
   private readonly pages = new Set<Page>();
+  private readonly idle: BrowserTab[] = [];
+  private fetches = 0;
+  private browserCdp: Promise<CDPSession> | undefined;
 
   private constructor(
     readonly browser: Browser,
     private readonly proxy: EgressProxy,
     private readonly timeoutMs: number,
     private readonly profile?: RenderProfile,
+    private readonly settleRule: SettleRule = DEFAULT_SETTLE,
   ) {}
 
   /** Start the egress proxy, then the browser behind it. The proxy is closed if the launch fails. */
@@ -71,7 +91,7 @@ export class BrowserSession {
     const proxy = await startEgressProxy(opts.guard);
     try {
       const browser = await opts.launcher.launch({ proxyUrl: proxy.url, userAgent: opts.userAgent });
-      return new BrowserSession(browser, proxy, opts.timeoutMs ?? 30_000, opts.profile);
+      return new BrowserSession(browser, proxy, opts.timeoutMs ?? 30_000, opts.profile, opts.settle);
     } catch (err) {
       await proxy.close();
       throw err;
@@ -111,13 +131,18 @@ export class BrowserSession {
    * Navigate a page and throw `target_forbidden` when the main document (or a hop of its redirect
    * chain, or a script navigation) went to a destination the proxy refused.
    */
-  async navigate(page: Page, url: string, opts: { timeoutMs?: number; waitFor?: string } = {}): Promise<HTTPResponse | null> {
+  async navigate(
+    page: Page,
+    url: string,
+    opts: { timeoutMs?: number; waitFor?: string; waitUntil?: 'load' | 'networkidle2'; settle?: BrowserTab } = {},
+  ): Promise<HTTPResponse | null> {
     const timeout = opts.timeoutMs ?? this.timeoutMs;
     const deadline = Date.now() + timeout;
     const blockedBefore = this.proxy.blocked();
-    let response: HTTPResponse | null = null;
+    let response: HTTPResponse | null;
     try {
-      response = await page.goto(url, { waitUntil: 'networkidle2', timeout });
+      response = await page.goto(url, { waitUntil: opts.waitUntil ?? 'networkidle2', timeout });
+      await opts.settle?.settle(this.settleRule, deadline);
     } catch (err) {
       this.assertMainFrameAllowed(page, url, blockedBefore, null);
       throw err;
@@ -131,48 +156,81 @@ export class BrowserSession {
   }
 
   /**
-   * The browser engine's fetch stage: new tab, `networkidle2`, optional `wait_for`, final URL,
-   * status, rendered HTML, optional screenshot. The tab is always closed.
+   * The browser engine's fetch stage on a reused tab: navigate until `load`, then settle (DOM and
+   * content requests quiet, see {@link BrowserTab.settle}), optional `wait_for`, final URL,
+   * status, rendered HTML, optional screenshot. Images, fonts and media load only for a
+   * screenshot. A tab that failed is closed rather than reused.
    */
   async fetch(url: string, opts: FetchOptions = {}): Promise<FetchedPage> {
     const started = performance.now();
-    const page = await this.newPage();
+    const tab = await this.takeTab();
+    let reusable = false;
     try {
-      const response = await this.navigate(page, url, opts);
+      const page = tab.page;
+      await tab.blockAssets(!opts.screenshot);
+      tab.reset();
+      const response = await this.navigate(page, url, { ...opts, waitUntil: 'load', settle: tab });
       const html = await page.content();
       const headers = new Headers();
       for (const [k, v] of Object.entries(response?.headers() ?? {})) {
         for (const line of v.split('\n')) headers.append(k, line);
       }
-      let bytes = Buffer.byteLength(html);
-      try {
-        bytes = (await response?.buffer())?.length ?? bytes;
-      } catch {
-        /* body gone after client-side navigation: fall back to the rendered size */
-      }
       const screenshot = opts.screenshot
         ? ((await page.screenshot({ type: 'png', encoding: 'base64' })) as string)
         : undefined;
-      return {
+      const result: FetchedPage = {
         url,
         finalUrl: page.url(),
         status: response?.status() ?? 0,
         headers,
         html,
-        bytes,
+        bytes: await documentBytes(response, html),
         timingMs: Math.round(performance.now() - started),
         engine: 'browser',
         ...(screenshot ? { screenshot } : {}),
       };
+      reusable = true;
+      return result;
     } finally {
-      await page.close().catch(() => {});
+      this.releaseTab(tab, reusable);
     }
+  }
+
+  private async takeTab(): Promise<BrowserTab> {
+    const reused = this.idle.pop();
+    if (reused) return reused;
+    const page = await this.newPage();
+    try {
+      return await BrowserTab.attach(page, (u) => this.proxy.screen(u));
+    } catch (err) {
+      await page.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** See {@link PURGE_EVERY}. Best effort: a browser that refuses is no reason to fail a page. */
+  private purgeNow(): void {
+    this.browserCdp ??= this.browser.target().createCDPSession();
+    void this.browserCdp
+      .then((cdp) => cdp.send('Memory.simulatePressureNotification', { level: 'critical' }))
+      .catch(() => {});
+  }
+
+  private releaseTab(tab: BrowserTab, reusable: boolean): void {
+    tab.uses++;
+    if (++this.fetches % PURGE_EVERY === 0 && !this.closed) this.purgeNow();
+    if (reusable && !this.closed && !tab.page.isClosed() && tab.uses < TAB_MAX_USES && this.idle.length < MAX_IDLE_TABS) {
+      this.idle.push(tab);
+      return;
+    }
+    void tab.close();
   }
 
   /** Close every tab, the browser and the proxy. Safe to call twice. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.idle.length = 0;
     await Promise.allSettled([...this.pages].map((p) => p.close()));
     await this.browser.close().catch(() => {});
     await this.proxy.close();
@@ -192,6 +250,20 @@ export class BrowserSession {
     if (isErrorPage(page.url())) {
       throw targetForbidden(`Navigation from ${url} was blocked by the egress guard (${fresh[0]})`);
     }
+  }
+}
+
+/**
+ * Bytes of the main document as received: its Content-Length when the server sent one (no body
+ * round trip to the browser), else the body the browser kept, else the rendered size.
+ */
+async function documentBytes(response: HTTPResponse | null, html: string): Promise<number> {
+  const length = Number(response?.headers()['content-length']);
+  if (Number.isInteger(length) && length >= 0 && !response?.headers()['content-encoding']) return length;
+  try {
+    return (await response?.buffer())?.length ?? Buffer.byteLength(html);
+  } catch {
+    return Buffer.byteLength(html); // body gone after client-side navigation
   }
 }
 

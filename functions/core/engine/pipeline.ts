@@ -226,7 +226,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const browserNeeded = (ctx: PageContext, $: CheerioAPI): string | null => {
     if (ctx.formats.has('screenshot')) return 'screenshot requested';
     if (ctx.opts.wait_for) {
-      let found = false;
+      let found: boolean;
       try {
         found = $(ctx.opts.wait_for).length > 0;
       } catch {

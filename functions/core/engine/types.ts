@@ -32,7 +32,7 @@ export interface FetchedPage {
 /** Options of one fetch, shared by both fetchers. */
 export interface FetchOptions {
   timeoutMs?: number;
-  /** Browser only: wait for this selector after `networkidle2`. */
+  /** Browser only: wait for this selector after the page settled (load, then DOM and requests quiet). */
   waitFor?: string;
   /** Browser only: capture a PNG screenshot of the viewport. */
   screenshot?: boolean;

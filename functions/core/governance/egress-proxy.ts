@@ -12,6 +12,12 @@ export interface EgressProxy {
   blocked(): number;
   /** What was refused: absolute URLs for plain requests, `host:port` for CONNECT tunnels. */
   blockedUrls(): string[];
+  /**
+   * Screen a request the browser will not make (an image the engine does not load) exactly as
+   * the proxy would have: http URLs by URL, https/wss by `host:port` (what a CONNECT would carry).
+   * A refusal is counted in {@link blocked} and {@link blockedUrls}; nothing is dialled.
+   */
+  screen(url: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,6 +66,7 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
   const refused: string[] = [];
   const sockets = new Set<Duplex>();
   const track = <S extends Duplex>(s: S): S => {
+    if (sockets.has(s)) return s; // a pooled upstream socket serves many requests
     sockets.add(s);
     s.once('close', () => sockets.delete(s));
     s.on('error', () => s.destroy());
@@ -90,6 +97,12 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
     client.once('close', () => upstream.destroy());
   };
 
+  // Upstream connections are kept alive between requests: a page's subresources would otherwise
+  // each pay a connect and a close. The pool is keyed by the vetted address (what `host` is set
+  // to below), so a pooled socket only ever serves the address it was opened to after a check.
+  // Idle sockets go after 4 s, before common servers drop theirs (5 s), to avoid reuse races.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 4_000 });
+
   const server = http.createServer((req, res) => {
     void (async () => {
       let target: { url: URL; address: string };
@@ -104,7 +117,7 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
       const { url, address } = target;
       const upstream = http.request({
         host: address, port: Number(url.port) || 80, method: req.method, path: url.pathname + url.search,
-        headers: { ...forwardHeaders(req.headers, false), host: url.host }, agent: false,
+        headers: { ...forwardHeaders(req.headers, false), host: url.host }, agent,
       });
       upstream.on('response', (up) => {
         res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardHeaders(up.headers, false));
@@ -112,7 +125,10 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
       });
       upstream.on('socket', (s) => track(s));
       upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end('Bad gateway')));
-      res.on('close', () => upstream.destroy());
+      // The browser went away mid-response: drop the upstream exchange (a finished one keeps its socket).
+      res.on('close', () => {
+        if (!res.writableFinished) upstream.destroy();
+      });
       req.pipe(upstream);
     })();
   });
@@ -163,9 +179,27 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
     url: `http://127.0.0.1:${port}`,
     blocked: () => refused.length,
     blockedUrls: () => [...refused],
+    async screen(raw) {
+      let u: URL;
+      try {
+        u = new URL(raw);
+      } catch {
+        return;
+      }
+      const tunnel = u.protocol === 'https:' || u.protocol === 'wss:';
+      const authority = `${u.hostname}:${Number(u.port) || 443}`;
+      try {
+        if (u.protocol === 'http:' || u.protocol === 'ws:') await guard.checkTarget(raw.replace(/^ws:/i, 'http:'));
+        else if (tunnel) await guard.checkHost(u.hostname, Number(u.port) || 443, authority);
+        // data:, blob: and the like never reach the network.
+      } catch (err) {
+        deny(tunnel ? authority : raw, err);
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
+        agent.destroy();
         for (const s of sockets) s.destroy();
       }),
   };

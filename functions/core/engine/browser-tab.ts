@@ -1,0 +1,172 @@
+import type { CDPSession, HTTPRequest, Page } from 'puppeteer-core';
+
+/**
+ * Resource types the browser engine does not load unless a screenshot needs them: they never
+ * change the DOM the text formats read, and they are most of a page's bytes and decode time.
+ * They are still screened by the egress guard (see {@link BrowserTab}), so a refused one is
+ * counted exactly as if the proxy had seen it.
+ */
+export const ASSET_TYPES = ['Image', 'Font', 'Media'] as const;
+
+/** Request types whose completion can still change the DOM (what readiness waits for). */
+const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet']);
+
+/** Readiness tuning: see {@link BrowserTab.settle}. */
+export interface SettleRule {
+  /** Quiet window: no DOM change and no content request in flight for this long (ms). */
+  quietMs: number;
+  /** Longest wait after `load` (ms): pages that never go quiet (tickers, long polls) stop here. */
+  capMs: number;
+}
+
+export const DEFAULT_SETTLE: SettleRule = { quietMs: 150, capMs: 3_000 };
+
+/**
+ * Runs in the page: resolves once neither the DOM nor the network changed for `quiet` ms, or after
+ * `cap` ms. The network side comes from Node: it has been quiet for `netQuietFor` ms when the call
+ * starts. DOM changes are child-list and text mutations (attribute changes are animation noise),
+ * seen by one observer per document, installed on the first call. A document without any script
+ * (or meta refresh) is done at once: nothing can change it. Kept as source text: a compiled
+ * function would carry the bundler's helpers (`__name`) into a page that lacks them.
+ */
+const QUIET_SCRIPT = `(quiet, cap, netQuietFor) => new Promise((resolve) => {
+  // Without a script (nor a meta refresh) nothing can change the document after load.
+  if (!document.querySelector('script, meta[http-equiv="refresh" i]')) return resolve();
+  const key = Symbol.for('gleaner.lastMutation');
+  let state = window[key];
+  if (!state) {
+    state = { t: 0 };
+    Object.defineProperty(window, key, { value: state });
+    new MutationObserver(() => { state.t = performance.now(); })
+      .observe(document, { subtree: true, childList: true, characterData: true });
+  }
+  const start = performance.now();
+  const netSince = start - netQuietFor;
+  const tick = () => {
+    const now = performance.now();
+    const quietFor = now - Math.max(state.t, netSince);
+    if (quietFor >= quiet || now - start >= cap) return resolve();
+    setTimeout(tick, Math.max(1, Math.min(quiet - quietFor, cap - (now - start))));
+  };
+  tick();
+})`;
+
+/** A function that screens a URL with the egress guard, counting a refusal like the proxy does. */
+export type Screen = (url: string) => Promise<void>;
+
+/**
+ * A reusable tab of the browser engine. It tracks the content requests in flight (for
+ * {@link settle}) and, when asked, keeps images, fonts and media from loading: those requests are
+ * paused in the browser (CDP Fetch, only for those types, so nothing else makes a round trip to
+ * Node), screened by the egress guard (a forbidden one is refused and counted as the proxy would),
+ * then failed without any connection.
+ */
+export class BrowserTab {
+  /** Fetches this tab served; tabs are retired after a while so a leaky page cannot grow forever. */
+  uses = 0;
+  private readonly inflight = new Set<HTTPRequest>();
+  private lastNetwork = 0;
+  private blocking = false;
+  private idleWaiter: (() => void) | undefined;
+
+  private constructor(
+    readonly page: Page,
+    private readonly cdp: CDPSession,
+  ) {}
+
+  /** Wrap a fresh page: request tracking and the asset screen. */
+  static async attach(page: Page, screen: Screen): Promise<BrowserTab> {
+    const cdp = await page.createCDPSession();
+    const tab = new BrowserTab(page, cdp);
+    const touch = () => (tab.lastNetwork = performance.now());
+    page.on('request', (r) => {
+      if (!CONTENT_TYPES.has(r.resourceType())) return;
+      tab.inflight.add(r);
+      touch();
+    });
+    const done = (r: HTTPRequest) => {
+      if (!tab.inflight.delete(r)) return;
+      touch();
+      if (tab.inflight.size === 0) tab.idleWaiter?.();
+    };
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    // A dialog would block the tab until someone answers it; nobody will.
+    page.on('dialog', (d) => void d.dismiss().catch(() => {}));
+    cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { url: string } }) => {
+      void screen(e.request.url)
+        .catch(() => {})
+        .finally(() => cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' }).catch(() => {}));
+    });
+    return tab;
+  }
+
+  /** Load images, fonts and media (screenshots) or not (every other format). */
+  async blockAssets(block: boolean): Promise<void> {
+    if (block === this.blocking) return;
+    if (block) {
+      await this.cdp.send('Fetch.enable', { patterns: ASSET_TYPES.map((resourceType) => ({ resourceType, requestStage: 'Request' as const })) });
+    } else {
+      await this.cdp.send('Fetch.disable');
+    }
+    this.blocking = block;
+  }
+
+  /** Forget requests of the previous document (a new navigation cancels them). */
+  reset(): void {
+    this.inflight.clear();
+    this.lastNetwork = performance.now();
+  }
+
+  /**
+   * Readiness after `load`: wait until no content request (document, script, XHR/fetch,
+   * stylesheet) is in flight and neither the DOM nor the network changed for `quietMs`, counted
+   * from `load` at the earliest. So content an XHR brings after `load` is there, and a page that
+   * is done at `load` costs one quiet window. Never longer than `capMs` after load nor past
+   * `deadline` (tickers, long polls). Cheaper than `networkidle2` (a fixed 500 ms of idle network,
+   * images included) and stricter about late XHRs.
+   */
+  async settle(rule: SettleRule, deadline: number): Promise<void> {
+    const loadAt = performance.now();
+    const end = Math.min(deadline, Date.now() + rule.capMs);
+    for (;;) {
+      const left = end - Date.now();
+      if (left <= 0) return;
+      if (this.inflight.size > 0) {
+        await this.networkIdle(left);
+        continue;
+      }
+      const mark = this.lastNetwork;
+      const netQuietFor = Math.max(0, performance.now() - Math.max(this.lastNetwork, loadAt));
+      try {
+        await this.page.evaluate(`(${QUIET_SCRIPT})(${Number(rule.quietMs)}, ${Number(left)}, ${netQuietFor})`);
+      } catch {
+        // The document changed under us (a script navigation): settle the new one.
+        if (this.page.isClosed()) return;
+        await new Promise((r) => setTimeout(r, Math.min(50, left)));
+        continue;
+      }
+      if (this.inflight.size === 0 && this.lastNetwork === mark) return;
+    }
+  }
+
+  private networkIdle(ms: number): Promise<void> {
+    if (this.inflight.size === 0 || ms <= 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const t = setTimeout(finish, ms);
+      function finish() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.idleWaiter = () => {
+        this.idleWaiter = undefined;
+        finish();
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.cdp.detach().catch(() => {});
+    await this.page.close().catch(() => {});
+  }
+}
