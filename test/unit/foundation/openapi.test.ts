@@ -34,6 +34,9 @@ describe('OpenAPI document', () => {
         expect(op.responses['401']!.headers!['WWW-Authenticate']!.required).toBe(true);
         expect(op.responses['429']!.headers!['Retry-After']!.required).toBe(true);
         expect(op.responses['403']!.headers!['RateLimit-Remaining']!.required).toBe(true);
+      } else if (route.id === 'session.login') {
+        // The one public route with its own throttle (login attempts per account and client).
+        expect(op.responses['429']!.headers!['Retry-After']!.required).toBe(true);
       } else expect(s, op.operationId).not.toContain('429');
       if (route.creates) expect(s, op.operationId).toEqual(expect.arrayContaining(['409', '422']));
       if (['POST', 'PUT', 'PATCH'].includes(route.method)) expect(s, op.operationId).toEqual(expect.arrayContaining(['400', '413', '415']));
