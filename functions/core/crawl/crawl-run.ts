@@ -11,14 +11,13 @@ import { siteCrawl, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import { normalizeUrl } from '../scrapers/normalize-url.js';
 import { getRun } from '../runs/runs.js';
 import { RawLogWriter } from '../runs/raw-log.js';
-import { TERMINAL, type RunRecord } from '../runs/run-record.js';
+import { TERMINAL } from '../runs/run-record.js';
 import { finish, type RunWorkerDeps } from '../runs/execute-run.js';
 import { hostLimitsFor } from '../domains/verified-domains.js';
-import { CrawlFrontier, type FrontierUrl } from './frontier.js';
+import type { FrontierUrl } from './frontier.js';
 import { processSlice } from './crawl-slice.js';
 import { frontierOf, sender } from './crawl-start.js';
 import { crawlItemKey, crawlProgress } from './crawl-results.js';
-import type { Deps } from '../../runtime.js';
 
 /** A slice of a distributed crawl on the runs queue (see queue-messages.ts `crawl.slice`). */
 export interface CrawlSliceMessage {
