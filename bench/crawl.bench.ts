@@ -18,6 +18,8 @@ import type { BenchResult } from './stats.js';
  * items duplicated. Run alone: `npx tsx bench/run.ts crawl`.
  */
 const PAGES = Number(process.env.GLEANER_BENCH_CRAWL_PAGES ?? 10_000);
+/** Which arms to run (comma list of gleaner, crawlee, kill; default all). */
+const ARMS = new Set((process.env.GLEANER_BENCH_CRAWL_ARMS ?? 'gleaner,crawlee,kill').split(','));
 const KILL_PAGES = Number(process.env.GLEANER_BENCH_CRAWL_KILL_PAGES ?? Math.min(PAGES, 1000));
 /** Pages in flight: 4 runs invocations x 4 pages per slice; Crawlee gets the same. */
 const RUNS = 4;
@@ -34,7 +36,7 @@ const input = (site: FixtureSite, n: number) => ({ scraper_id: 'site-crawl', inp
 
 /** Count table calls by kind: the frontier's and the run's records, and the local queue's own (SQS on AWS). */
 function countTable(t: Table) {
-  const counts = { table: 0, queue: 0, byOp: {} as Record<string, number> };
+  const counts = { table: 0, queue: 0, byOp: {} as Record<string, number>, byRecord: {} as Record<string, number> };
   const target = t as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
   for (const op of ['get', 'put', 'update', 'delete', 'query', 'batchPut'] as const) {
     const orig = target[op]!.bind(t);
@@ -46,6 +48,10 @@ function countTable(t: Table) {
         counts.table++;
         const units = op === 'batchPut' ? Math.ceil((a as unknown[]).length / 25) : 1;
         counts.byOp[op] = (counts.byOp[op] ?? 0) + units;
+        // Which records: the frontier's (by sort-key kind) or the partition's kind (gate, run, ...).
+        const k = (Array.isArray(a) ? a[0] : a) as { pk?: string; sk?: string } | undefined;
+        const kind = k?.pk?.includes('#CRAWL#') ? `crawl:${String(k.sk).split('#')[0]}` : String(k?.pk ?? '?').replace(/#[^#]*$/, '').replace(/^TEN#[^#]+/, 'TEN');
+        counts.byRecord[`${op} ${kind}`] = (counts.byRecord[`${op} ${kind}`] ?? 0) + units;
       }
       return orig(...args);
     };
@@ -87,7 +93,7 @@ async function gleanerArm(site: FixtureSite) {
     clearInterval(sampler);
     if (r.status !== 'succeeded') throw new Error(`crawl ended ${r.status}: ${JSON.stringify(r.error)}`);
     const pages = r.progress.items as number;
-    return { pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, tablePerPage: counts.table / pages, queuePerPage: counts.queue / pages, byOp: Object.fromEntries(Object.entries(counts.byOp).map(([k, v]) => [k, +(v / pages).toFixed(2)])) };
+    return { pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, tablePerPage: counts.table / pages, queuePerPage: counts.queue / pages, byOp: Object.fromEntries(Object.entries(counts.byOp).map(([k, v]) => [k, +(v / pages).toFixed(2)])), byRecord: Object.fromEntries(Object.entries(counts.byRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])) };
   } finally {
     await svc.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -123,19 +129,23 @@ async function crawleeArm(site: FixtureSite) {
 async function killArm(site: FixtureSite) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-crawlkill-'));
   const host = new URL(site.baseUrl).host;
-  const svc = new LocalProcess({ ...env, GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host, GLEANER_LOG_LEVEL: 'warn' });
+  const { GLEANER_BOOTSTRAP_API_KEY: _own, ...childEnv } = env; // the child uses LocalProcess's key
+  const svc = new LocalProcess({ ...childEnv, GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host, GLEANER_LOG_LEVEL: 'warn' });
   try {
     await svc.start();
     const tenant = (await svc.call('/v1/tenant')).body.id as string;
     await verifyHost(svc.table(), tenant, host);
     const before = site.hitsByPath();
-    const id = (await svc.call('/v1/runs', { method: 'POST', json: input(site, KILL_PAGES) })).body.id as string;
+    const created = await svc.call('/v1/runs', { method: 'POST', json: input(site, KILL_PAGES) });
+    if (created.status !== 201) throw new Error(`run not created: ${created.status} ${created.text}`);
+    const id = created.body.id as string;
     const graphHits = () => {
       const m = new Map<string, number>();
       for (const [p, n] of site.hitsByPath()) if (p.startsWith('/graph/')) m.set(p, n - (before.get(p) ?? 0));
       return m;
     };
     while ([...graphHits().values()].filter((n) => n > 0).length < KILL_PAGES / 2) await new Promise((r) => setTimeout(r, 20));
+    console.log(`kill arm: SIGKILL after ${[...graphHits().values()].filter((n) => n > 0).length} pages`);
     await svc.kill('SIGKILL');
     await svc.start();
     let r;
@@ -157,14 +167,18 @@ export async function benchCrawl(): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
   const site = await startFixtureSite({ graphPages: PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
   try {
+    if (ARMS.has('gleaner') && ARMS.has('crawlee')) {
     const g = await gleanerArm(site);
     console.log(`gleaner: ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB; table ops/page ${g.tablePerPage.toFixed(1)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(1)}`);
+    console.log(`gleaner table calls per page by record: ${JSON.stringify(g.byRecord)}`);
     const c = await crawleeArm(site);
     console.log(`crawlee: ${c.pages} pages in ${c.secs.toFixed(1)} s = ${c.rate.toFixed(1)} pages/s`);
     const ratio = g.rate / c.rate;
     out.push({ name: `crawl ${PAGES} pages, pages/s (concurrency ${CONCURRENCY})`, measured: g.rate.toFixed(1), baseline: `${c.rate.toFixed(1)} (CheerioCrawler)`, ratio, target: '>= 0.3x', pass: ratio >= 0.3 && g.pages === PAGES });
     out.push({ name: 'crawl RSS growth, MB', measured: g.rssGrowthMb.toFixed(0), baseline: '150', ratio: g.rssGrowthMb / 150, target: '< 150 MB', pass: g.rssGrowthMb < 150 });
     out.push({ name: 'crawl table operations per page', measured: g.tablePerPage.toFixed(1), baseline: '-', ratio: 1, target: 'reported', pass: true });
+    }
+    if (!ARMS.has('kill')) return out;
     const k = await killArm(site);
     console.log(`kill arm (${KILL_PAGES} pages): ${k.status}, ${k.items} items, ${k.itemsDuplicated} duplicated, ${k.fetchedTwice} pages fetched twice`);
     out.push({ name: `crawl killed mid-way (${KILL_PAGES} pages): items duplicated`, measured: String(k.itemsDuplicated), baseline: '0', ratio: 1, target: '0', pass: k.itemsDuplicated === 0 && k.items === KILL_PAGES });
