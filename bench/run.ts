@@ -4,6 +4,7 @@ import { benchHotPath } from './hot-path.bench.js';
 import { benchQueries } from './queries.bench.js';
 import { benchBundleSizes } from './bundle-sizes.bench.js';
 import { benchColdStart } from './cold-start.bench.js';
+import { benchCrawl } from './crawl.bench.js';
 
 /** `npm run bench`: every benchmark prints a ratio against a baseline measured in the same run. */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -14,6 +15,8 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   bundles: () => benchBundleSizes(),
   // GLEANER_BENCH_FILTER=<regex> limits it to some API handlers, GLEANER_BENCH_RUNS=<n> sets the rounds.
   'cold-start': () => benchColdStart(),
+  // GLEANER_BENCH_CRAWL_PAGES=<n> sets the site size (default 10,000), GLEANER_BENCH_CRAWL_KILL_PAGES the kill arm's.
+  crawl: () => benchCrawl(),
   // The engine bench is its own script (it prints its table: http, browser, auto ratios).
   engine: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/engine.bench.ts'], { stdio: 'inherit' });

@@ -37,6 +37,7 @@ export const ENV = {
   concurrencyQueries: 'GLEANER_CONCURRENCY_QUERIES',
   concurrencyDeliveries: 'GLEANER_CONCURRENCY_DELIVERIES',
   concurrencyJobs: 'GLEANER_CONCURRENCY_JOBS',
+  tenantCrawlPages: 'GLEANER_TENANT_CRAWL_PAGES',
   /** Meta Graph API version of the Facebook and Instagram connectors (CDK context `graphApiVersion`). */
   graphApiVersion: 'GLEANER_GRAPH_API_VERSION',
   originSecret: 'GLEANER_ORIGIN_SECRET',
@@ -99,6 +100,8 @@ const schema = z.object({
   concurrencyQueries: z.coerce.number().int().min(1).max(64).default(4),
   concurrencyDeliveries: z.coerce.number().int().min(1).max(64).default(8),
   concurrencyJobs: z.coerce.number().int().min(1).max(64).default(4),
+  // Crawl pages one tenant may have in flight in the local queue (fair share with other tenants).
+  tenantCrawlPages: z.coerce.number().int().min(1).max(10_000).default(20),
   graphApiVersion: z
     .string()
     .regex(/^v\d{1,3}\.\d{1,2}$/, 'expected a Graph API version like v26.0')

@@ -159,7 +159,7 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
     const mod = (await import(pathToFileURL(join(ROOT, w.handler)).href)) as { worker?: Worker };
     if (!mod.worker) throw new Error(`${w.handler} does not export worker`);
     // The worker's own interpreter, as its Lambda runs it; concurrency bounded per queue from config.
-    queue.consume(w.id, mod.worker, { maxReceiveCount: w.maxReceiveCount, batchSize: w.batchSize, timeoutSeconds: w.timeoutSeconds, concurrency: workerConcurrency(cfg, w.id) });
+    queue.consume(w.id, mod.worker, { maxReceiveCount: w.maxReceiveCount, batchSize: w.batchSize, timeoutSeconds: w.timeoutSeconds, concurrency: workerConcurrency(cfg, w.id), tenantCrawlPages: cfg.tenantCrawlPages });
   }
   const recovered = await queue.recover();
   await scheduler.start();

@@ -21,6 +21,34 @@ export interface ConsumeOptions {
   timeoutSeconds: number;
   /** How long a failed record stays hidden when the worker did not set a retry delay. */
   visibilityTimeoutSeconds?: number;
+  /**
+   * Crawl pages (URLs of `crawl.slice` messages) one tenant may have in flight at once on this
+   * queue; further slices of that tenant wait while other tenants' messages go ahead. Default
+   * {@link DEFAULT_TENANT_CRAWL_PAGES}.
+   */
+  tenantCrawlPages?: number;
+}
+
+/** Default per-tenant cap on crawl pages in flight in the local queue (two slices of 10 URLs). */
+export const DEFAULT_TENANT_CRAWL_PAGES = 20;
+
+/** A visible message waiting for delivery: its tenant (for fairness) and crawl pages (for the cap). */
+interface Ready {
+  id: string;
+  tenant: string;
+  pages: number;
+}
+
+/** Tenant and crawl weight of a message body (queue messages carry `tenant_id`; anything else shares ''). */
+function routing(body: unknown): { tenant: string; pages: number } {
+  try {
+    const m = (typeof body === 'string' ? JSON.parse(body) : body) as { tenant_id?: unknown; kind?: unknown; urls?: unknown };
+    const tenant = typeof m?.tenant_id === 'string' ? m.tenant_id : '';
+    const pages = m?.kind === 'crawl.slice' && Array.isArray(m.urls) ? m.urls.length : 0;
+    return { tenant, pages };
+  } catch {
+    return { tenant: '', pages: 0 };
+  }
 }
 
 interface Consumer extends ConsumeOptions {
@@ -29,6 +57,9 @@ interface Consumer extends ConsumeOptions {
   /** Most invocations ever running at once, and most visible messages ever waiting for one. */
   peakActive: number;
   peakWaiting: number;
+  /** Crawl pages in flight per tenant, and the tenant served last (round-robin). */
+  crawlPages: Map<string, number>;
+  lastTenant: string | undefined;
 }
 
 /** How a queue's consumer has been loaded (the local counterpart of the SQS and Lambda metrics). */
@@ -52,7 +83,7 @@ const pk = (queue: QueueName) => `LQ#${queue}`;
 export class LocalQueue implements Queue, QueueReceiver {
   private consumers = new Map<QueueName, Consumer>();
   private timers = new Set<NodeJS.Timeout>();
-  private ready = new Map<QueueName, string[]>();
+  private ready = new Map<QueueName, Ready[]>();
   /** Visibility set by `retryAfter` for a record of the batch in progress. */
   private retryAt = new Map<string, number>();
   private pumping = new Set<QueueName>();
@@ -74,11 +105,11 @@ export class LocalQueue implements Queue, QueueReceiver {
     const id = `${Date.now().toString(36).padStart(9, '0')}-${randomUUID()}`;
     const visibleAt = Date.now() + (opts?.delaySeconds ?? 0) * 1000;
     await this.table.put({ pk: pk(queue), sk: id, body, receive_count: 0, visible_at: visibleAt });
-    this.schedule(queue, id, visibleAt);
+    this.schedule(queue, id, visibleAt, routing(body));
   }
 
   consume(queue: QueueName, worker: BatchWorker, opts: ConsumeOptions) {
-    this.consumers.set(queue, { worker, ...opts, active: 0, peakActive: 0, peakWaiting: 0 });
+    this.consumers.set(queue, { worker, ...opts, active: 0, peakActive: 0, peakWaiting: 0, crawlPages: new Map(), lastTenant: undefined });
   }
 
   stats(queue: QueueName): ConsumerStats {
@@ -99,7 +130,7 @@ export class LocalQueue implements Queue, QueueReceiver {
       do {
         const page = await this.table.query({ pk: pk(queue), cursor, limit: 200 });
         for (const i of page.items) {
-          this.schedule(queue, i.sk, Number(i.visible_at ?? 0));
+          this.schedule(queue, i.sk, Number(i.visible_at ?? 0), routing(i.body));
           n++;
         }
         cursor = page.cursor ?? undefined;
@@ -122,13 +153,13 @@ export class LocalQueue implements Queue, QueueReceiver {
 
   // --- delivery ---------------------------------------------------------------------------------
 
-  private schedule(queue: QueueName, id: string, visibleAt: number) {
+  private schedule(queue: QueueName, id: string, visibleAt: number, r: { tenant: string; pages: number }) {
     if (this.stopped) return;
     this.inflight++;
     const t = setTimeout(() => {
       this.timers.delete(t);
       const list = this.ready.get(queue) ?? [];
-      list.push(id);
+      list.push({ id, ...r });
       this.ready.set(queue, list);
       this.requestPump(queue);
     }, Math.max(0, visibleAt - Date.now()));
@@ -153,18 +184,79 @@ export class LocalQueue implements Queue, QueueReceiver {
     const list = this.ready.get(queue);
     if (!c || !list) return;
     while (c.active < c.concurrency && list.length && !this.stopped) {
-      const ids = list.splice(0, Math.max(1, c.batchSize));
+      const batch = this.takeFair(c, list);
+      if (!batch.length) break; // only capped tenants' crawl slices wait: a finishing batch pumps again
+      const ids = batch.map((b) => b.id);
       c.active++;
       c.peakActive = Math.max(c.peakActive, c.active);
+      for (const b of batch) if (b.pages) c.crawlPages.set(b.tenant, (c.crawlPages.get(b.tenant) ?? 0) + b.pages);
       void this.invoke(queue, ids, c)
         .catch((err) => log.error('local queue delivery failed', { queue, err }))
         .finally(() => {
           c.active--;
+          for (const b of batch) if (b.pages) c.crawlPages.set(b.tenant, (c.crawlPages.get(b.tenant) ?? 0) - b.pages);
           for (let i = 0; i < ids.length; i++) this.settle();
           this.pump(queue);
         });
     }
     c.peakWaiting = Math.max(c.peakWaiting, list.length);
+  }
+
+  /**
+   * Up to batchSize visible messages, one tenant at a time in turn (round-robin from the tenant
+   * after the one served last, oldest message first within a tenant), so a tenant with thousands
+   * of queued crawl slices does not hold back another tenant's single run. A tenant's crawl slice
+   * is passed over while that tenant has its cap of crawl pages in flight (a tenant with none in
+   * flight may always start one slice, whatever its size).
+   */
+  private takeFair(c: Consumer, list: Ready[]): Ready[] {
+    const cap = c.tenantCrawlPages ?? DEFAULT_TENANT_CRAWL_PAGES;
+    const byTenant = new Map<string, number[]>();
+    for (let i = 0; i < list.length; i++) {
+      const t = list[i]!.tenant;
+      const l = byTenant.get(t);
+      if (l) l.push(i);
+      else byTenant.set(t, [i]);
+    }
+    const tenants = [...byTenant.keys()].sort();
+    const start = c.lastTenant === undefined ? 0 : tenants.findIndex((t) => t > c.lastTenant!);
+    const order = start <= 0 ? tenants : [...tenants.slice(start), ...tenants.slice(0, start)];
+    const taken: number[] = [];
+    const planned = new Map<string, number>();
+    const size = Math.max(1, c.batchSize);
+    for (let progress = true; taken.length < size && progress; ) {
+      progress = false;
+      for (const t of order) {
+        if (taken.length >= size) break;
+        const idxs = byTenant.get(t)!;
+        while (idxs.length) {
+          const r = list[idxs[0]!]!;
+          const inFlight = (c.crawlPages.get(t) ?? 0) + (planned.get(t) ?? 0);
+          if (r.pages && inFlight > 0 && inFlight + r.pages > cap) {
+            // This tenant's oldest message is a slice over its cap; its other messages (runs, a
+            // delivery) may still go, crawl slices behind it are over the cap too.
+            const other = idxs.findIndex((i) => !list[i]!.pages);
+            if (other < 0) {
+              idxs.length = 0;
+              break;
+            }
+            taken.push(idxs.splice(other, 1)[0]!);
+          } else {
+            taken.push(idxs.shift()!);
+            if (r.pages) planned.set(t, (planned.get(t) ?? 0) + r.pages);
+          }
+          c.lastTenant = t;
+          progress = true;
+          break;
+        }
+      }
+    }
+    const out = taken.map((i) => list[i]!);
+    const drop = new Set(taken);
+    const rest = list.filter((_, i) => !drop.has(i));
+    list.length = 0;
+    list.push(...rest);
+    return out;
   }
 
   /** One "Lambda invocation": receive the records, run the interpreter, apply its batch response. */
@@ -212,7 +304,7 @@ export class LocalQueue implements Queue, QueueReceiver {
       }
       const at = retryAt ?? Date.now() + (c.visibilityTimeoutSeconds ?? c.timeoutSeconds) * 1000;
       if (retryAt === undefined) await this.table.update(key, { set: { visible_at: at } }).catch(() => undefined);
-      this.schedule(queue, r.messageId, at);
+      this.schedule(queue, r.messageId, at, routing(r.body));
     }
   }
 

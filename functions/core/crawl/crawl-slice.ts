@@ -24,7 +24,11 @@ export interface SliceEnv {
   shouldStop(): boolean;
   /** Who holds page leases (the invocation's id). */
   holder: string;
-  /** A page's lease: longer than any one page can take (timeouts included). */
+  /**
+   * A page's lease. Short, and renewed every third of it while the page is being worked on, so a
+   * page slower than the lease keeps it while a worker killed mid-page (kill -9, a Lambda cut
+   * off) holds its pages up for at most one lease before a redelivery takes them.
+   */
   leaseMs?: number;
   reserveMs?: number;
 }
@@ -46,6 +50,9 @@ export async function sendSlices(frontier: CrawlFrontier, urls: FrontierUrl[], s
   }
 }
 
+/** Default page lease; renewed while the page is in progress (see {@link SliceEnv.leaseMs}). */
+export const LEASE_MS = 15_000;
+
 /** SQS delays a message by at most 15 minutes. */
 const MAX_DELAY_S = 900;
 
@@ -60,7 +67,7 @@ const MAX_DELAY_S = 900;
 export async function processSlice(env: SliceEnv, urls: FrontierUrl[], startUrl: string): Promise<SliceOutcome> {
   const { frontier, engine, input } = env;
   const allowed = urlFilter(input.include, input.exclude);
-  const leaseMs = env.leaseMs ?? Math.max(120_000, (input.timeout_ms ?? 30_000) * 3);
+  const leaseMs = env.leaseMs ?? LEASE_MS;
   const reserveMs = env.reserveMs ?? Math.max(30_000, (input.timeout_ms ?? 30_000) + 15_000);
   let fetched = 0;
   let deferred = 0;
@@ -70,13 +77,28 @@ export async function processSlice(env: SliceEnv, urls: FrontierUrl[], startUrl:
 
   const one = async (u: FrontierUrl) => {
     const lease = await frontier.lease(u.ord, env.holder, leaseMs, env.now());
+    if (lease.state !== 'taken') return notTaken(u, lease);
+    // Renew the lease while this page is in progress (most pages finish before the first renewal).
+    const renew = setInterval(() => {
+      frontier.renew(u.ord, env.holder, leaseMs, env.now()).catch(() => undefined);
+    }, Math.max(1000, Math.floor(leaseMs / 3)));
+    try {
+      await work(u, lease.retaken);
+    } finally {
+      clearInterval(renew);
+    }
+  };
+
+  const notTaken = (u: FrontierUrl, lease: { state: 'done' } | { state: 'busy'; until: number }) => {
     if (lease.state === 'done') return;
     if (lease.state === 'busy') {
       // Another worker holds it (a duplicate delivery, or a worker that may have died): look again
       // when its lease ends, so the page is neither fetched twice nor lost.
       busy.push({ u, until: lease.until });
-      return;
     }
+  };
+
+  const work = async (u: FrontierUrl, retaken: boolean) => {
     let page;
     try {
       page = await engine.scrapePage(u.url, { engine: input.engine, formats: ['markdown', 'text', 'links', 'metadata'], timeout_ms: input.timeout_ms });
@@ -118,7 +140,7 @@ export async function processSlice(env: SliceEnv, urls: FrontierUrl[], startUrl:
         const n = normalizeUrl(link);
         if (n && sameSite(n, startUrl) && allowed(n)) next.push({ url: n, depth: u.depth + 1 });
       }
-      const admitted = await frontier.admit(next, u.ord);
+      const admitted = await frontier.admit(next, u.ord, { retake: retaken });
       await sendSlices(frontier, admitted, env.send);
     }
     const inline = Buffer.byteLength(JSON.stringify(item)) <= INLINE_ITEM_MAX_BYTES;

@@ -62,8 +62,33 @@ export const INLINE_ITEM_MAX_BYTES = 300 * 1024;
 const pad = (n: number) => String(n).padStart(10, '0');
 const urlHash = (url: string) => createHash('sha256').update(url).digest('base64url').slice(0, 32);
 
+/**
+ * URLs this process already knows to be claimed, per crawl. A claim is permanent, so a URL seen
+ * claimed once never needs its conditional put again: on a real site most links on a page (the
+ * navigation, the breadcrumb) point at pages already claimed, and this cache saves their table
+ * writes. Only an optimisation: a process without it (another worker, a restart) asks the table.
+ * Bounded; the whole cache is dropped when it grows past the bound.
+ */
+const knownClaimed = new Map<string, Set<string>>();
+let knownCount = 0;
+const KNOWN_MAX = 500_000;
+function remember(pk: string, url: string) {
+  if (knownCount >= KNOWN_MAX) {
+    knownClaimed.clear();
+    knownCount = 0;
+  }
+  let s = knownClaimed.get(pk);
+  if (!s) knownClaimed.set(pk, (s = new Set()));
+  if (!s.has(url)) {
+    s.add(url);
+    knownCount++;
+  }
+}
+
 export class CrawlFrontier {
   private readonly pk: string;
+  /** max_pages, once read: lets {@link reserve} try its update without reading the counters first. */
+  private maxPages: number | undefined;
 
   constructor(
     private readonly table: Table,
@@ -99,6 +124,7 @@ export class CrawlFrontier {
     const s = await this.table.get(this.stateKey(), { consistent });
     if (!s) return undefined;
     const { pk: _p, sk: _s, ...rest } = s;
+    this.maxPages = Number(s.max_pages);
     return rest as unknown as FrontierCounters;
   }
 
@@ -106,26 +132,42 @@ export class CrawlFrontier {
    * Admit `candidates` (already normalised and filtered by the caller): each URL not seen before
    * gets a de-duplication record and an ordinal, up to the run's max_pages in total across every
    * worker. Returns the URLs admitted by this call, in the order given.
+   *
+   * `retake` says the parent page may have been worked on before (its lease was taken over from a
+   * worker that died, or the caller cannot tell): then URLs found already claimed are read back to
+   * pick up this parent's own earlier claims, and the process's cache of claimed URLs is not
+   * trusted. A first visit (`retake: false`) skips both: nobody else can have claimed as this page.
    */
-  async admit(candidates: { url: string; depth: number }[], parentOrd: number | null = null): Promise<FrontierUrl[]> {
-    // 1. Claim each new URL (the conditional put decides between racing workers). A claim made
-    // earlier by the same parent page (a redelivered slice re-processing that page after a crash)
-    // is picked up again, so a crash between claiming and queueing loses no URL.
-    const claimed: { url: string; depth: number; ord?: number }[] = [];
+  async admit(candidates: { url: string; depth: number }[], parentOrd: number | null = null, opts: { retake?: boolean } = {}): Promise<FrontierUrl[]> {
+    const retake = opts.retake ?? true;
+    const known = retake ? undefined : knownClaimed.get(this.pk);
+    // 1. Claim each new URL (the conditional put decides between racing workers), all at once. A
+    // claim made earlier by the same parent page (a redelivered slice re-processing that page
+    // after a crash) is picked up again, so a crash between claiming and queueing loses no URL.
+    const unique: { url: string; depth: number }[] = [];
     const seen = new Set<string>();
     for (const c of candidates) {
-      if (seen.has(c.url)) continue;
+      if (seen.has(c.url) || known?.has(c.url)) continue;
       seen.add(c.url);
-      const key = { pk: this.pk, sk: `URL#${urlHash(c.url)}` };
-      try {
-        await this.table.put({ ...key, url: c.url, depth: c.depth, parent: parentOrd }, { condition: { expression: 'attribute_not_exists(pk)' } });
-        claimed.push(c);
-      } catch (err) {
-        if (!(err instanceof ConditionFailedError)) throw err;
-        const prior = await this.table.get(key, { consistent: true });
-        if (parentOrd !== null && prior?.parent === parentOrd) claimed.push({ ...c, ord: typeof prior.ord === 'number' ? prior.ord : undefined });
-      }
+      unique.push(c);
     }
+    const results = await Promise.all(
+      unique.map(async (c): Promise<{ url: string; depth: number; ord?: number } | null> => {
+        const key = { pk: this.pk, sk: `URL#${urlHash(c.url)}` };
+        try {
+          await this.table.put({ ...key, url: c.url, depth: c.depth, parent: parentOrd }, { condition: { expression: 'attribute_not_exists(pk)' } });
+          remember(this.pk, c.url);
+          return c;
+        } catch (err) {
+          if (!(err instanceof ConditionFailedError)) throw err;
+          remember(this.pk, c.url);
+          if (!retake || parentOrd === null) return null;
+          const prior = await this.table.get(key, { consistent: true });
+          return prior?.parent === parentOrd ? { ...c, ord: typeof prior.ord === 'number' ? prior.ord : undefined } : null;
+        }
+      }),
+    );
+    const claimed = results.filter((c): c is { url: string; depth: number; ord?: number } => c !== null);
     const out: FrontierUrl[] = claimed.filter((c) => c.ord !== undefined).map((c) => ({ url: c.url, depth: c.depth, ord: c.ord! }));
     const pending = claimed.filter((c) => c.ord === undefined);
     if (!pending.length) return out;
@@ -133,14 +175,11 @@ export class CrawlFrontier {
     // crawled: the budget never grows back, so nothing could admit them later anyway.
     const range = await this.reserve(pending.length);
     if (!range) return out;
-    for (let i = 0; i < pending.length && range.first + i <= range.last; i++) {
-      const c = pending[i]!;
-      const ord = range.first + i;
-      await this.table.put({ pk: this.pk, sk: `ORD#${pad(ord)}`, url: c.url, depth: c.depth, ord, state: 'queued' });
-      await this.table.update({ pk: this.pk, sk: `URL#${urlHash(c.url)}` }, { set: { ord } });
-      out.push({ url: c.url, depth: c.depth, ord });
-    }
-    return out;
+    // 3. Page records in one batch write, then the ordinal on each claim (a retake finds it there).
+    const fresh = pending.slice(0, range.last - range.first + 1).map((c, i) => ({ url: c.url, depth: c.depth, ord: range.first + i }));
+    await this.table.batchPut(fresh.map((c) => ({ pk: this.pk, sk: `ORD#${pad(c.ord)}`, url: c.url, depth: c.depth, ord: c.ord, state: 'queued' })));
+    await Promise.all(fresh.map((c) => this.table.update({ pk: this.pk, sk: `URL#${urlHash(c.url)}` }, { set: { ord: c.ord } })));
+    return [...out, ...fresh];
   }
 
   /**
@@ -149,18 +188,20 @@ export class CrawlFrontier {
    * worker holds it. A slice delivered twice therefore fetches each page once; a worker that died
    * leaves a lease that expires, and then the page is fetched again.
    */
-  async lease(ord: number, holder: string, leaseMs: number, now: Date): Promise<{ state: 'taken' } | { state: 'done' } | { state: 'busy'; until: number }> {
+  async lease(ord: number, holder: string, leaseMs: number, now: Date): Promise<{ state: 'taken'; retaken: boolean } | { state: 'done' } | { state: 'busy'; until: number }> {
     const key = { pk: this.pk, sk: `ORD#${pad(ord)}` };
     try {
-      await this.table.update(key, {
+      // `leases` counts takings: above 1, the page was worked on before (see admit's `retake`).
+      const after = await this.table.update<Item>(key, {
         set: { lease_until: now.getTime() + leaseMs, lease_holder: holder },
+        add: { leases: 1 },
         condition: {
           expression: '#st = :queued AND (attribute_not_exists(lease_until) OR lease_until < :now OR lease_holder = :me)',
           names: { '#st': 'state' },
           values: { ':queued': 'queued', ':now': now.getTime(), ':me': holder },
         },
       });
-      return { state: 'taken' };
+      return { state: 'taken', retaken: Number(after.leases) > 1 };
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
     }
@@ -169,8 +210,33 @@ export class CrawlFrontier {
     return { state: 'busy', until: Number(cur.lease_until ?? 0) };
   }
 
+  /** Keep a lease taken with {@link lease} while its page is still in progress. */
+  async renew(ord: number, holder: string, leaseMs: number, now: Date): Promise<void> {
+    await this.table
+      .update({ pk: this.pk, sk: `ORD#${pad(ord)}` }, {
+        set: { lease_until: now.getTime() + leaseMs },
+        condition: { expression: '#st = :queued AND lease_holder = :me', names: { '#st': 'state' }, values: { ':queued': 'queued', ':me': holder } },
+      })
+      .catch((err) => {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      });
+  }
+
   /** Reserve up to `n` ordinals within max_pages: [first, last], or null when the budget is spent. */
   private async reserve(n: number): Promise<{ first: number; last: number } | null> {
+    // Usually there is room for all n: one conditional update, no read.
+    if (this.maxPages !== undefined) {
+      try {
+        const after = await this.table.update<Item>(this.stateKey(), {
+          add: { admitted: n, next_ord: n },
+          condition: { expression: 'admitted <= :limit', values: { ':limit': this.maxPages - n } },
+        });
+        const next = Number(after.next_ord);
+        return { first: next - n, last: next - 1 };
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      }
+    }
     for (let attempt = 0; attempt < 20; attempt++) {
       const s = await this.counters(true);
       if (!s) throw new Error(`crawl frontier ${this.runId} is not initialised`);

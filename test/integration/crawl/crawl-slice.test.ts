@@ -103,6 +103,9 @@ describe('distributed site crawl slices', () => {
     const env = (engine: Engine, holder: string): SliceEnv => ({
       frontier: f, engine, input: input(), send, putBlob: async (ord) => `blob/${ord}`, now: () => new Date(clock),
       remainingMs: () => 600_000, shouldStop: () => false, holder, reserveMs: 1000,
+      // A long lease: its renewal (every third of it, in real time) never fires during this test,
+      // as a killed process renews nothing.
+      leaseMs: 90_000,
     });
     await sendSlices(f, (await f.init(url(0), 1000, new Date(clock)))!, send);
     expect((await processSlice(env(live, 'a'), queue.shift()!, url(0))).crawlFinished).toBe(false);

@@ -120,7 +120,7 @@ describe('crawl frontier on dynalite', () => {
     const f = frontier();
     const [start] = (await f.init('https://site.test/p/0', 100, now))!;
     // First attempt: claims and queues the children, then "dies" before sending or recording.
-    expect(await f.lease(start!.ord, 'dead-worker', 1_000, now)).toEqual({ state: 'taken' });
+    expect(await f.lease(start!.ord, 'dead-worker', 1_000, now)).toEqual({ state: 'taken', retaken: false });
     const children = links(2, 60).map((url) => ({ url, depth: 1 })); // three distinct pages
     const firstTry = await f.admit(children, start!.ord);
     expect(firstTry).toHaveLength(3);
@@ -129,7 +129,7 @@ describe('crawl frontier on dynalite', () => {
     // Redelivery after the lease expired: a new worker takes the page and gets the same children back.
     const later = new Date(now.getTime() + 5_000);
     expect(await f.lease(start!.ord, 'other', 60_000, now)).toEqual({ state: 'busy', until: now.getTime() + 1_000 });
-    expect(await f.lease(start!.ord, 'new-worker', 60_000, later)).toEqual({ state: 'taken' });
+    expect(await f.lease(start!.ord, 'new-worker', 60_000, later)).toEqual({ state: 'taken', retaken: true });
     expect(await f.admit(children, start!.ord)).toEqual(firstTry);
     expect(await f.record(start!.ord, { state: 'done', item: { n: 1 } }, later)).toBe(true);
     expect(await f.record(start!.ord, { state: 'done', item: { n: 2 } }, later)).toBe(false);

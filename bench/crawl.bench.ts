@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../functions/config.js';
+import { startLocal } from '../functions/local/local-server.js';
+import { createDomain, setDomainLimits, verifyDomain } from '../functions/core/domains/verified-domains.js';
+import type { Table } from '../functions/ports/table.js';
+import { startFixtureSite, type FixtureSite } from '../test/fixtures/site/server.js';
+import { LocalProcess } from '../test/e2e/crawl/local-process.js';
+import type { BenchResult } from './stats.js';
+
+/**
+ * Large-crawl bench (issue 12). A loopback site graph of GLEANER_BENCH_CRAWL_PAGES pages (default
+ * 10,000) crawled end to end through the API in local mode, host verified with limits 64/0,
+ * against Crawlee's CheerioCrawler (in-memory storage) on the same site at the same concurrency.
+ * Reports pages/s both and the ratio, RSS growth, table operations per page; a second arm kills
+ * the service (SIGKILL of an `npm start` process) mid-crawl and counts pages fetched twice and
+ * items duplicated. Run alone: `npx tsx bench/run.ts crawl`.
+ */
+const PAGES = Number(process.env.GLEANER_BENCH_CRAWL_PAGES ?? 10_000);
+/** Which arms to run (comma list of gleaner, crawlee, kill; default all). */
+const ARMS = new Set((process.env.GLEANER_BENCH_CRAWL_ARMS ?? 'gleaner,crawlee,kill').split(','));
+const KILL_PAGES = Number(process.env.GLEANER_BENCH_CRAWL_KILL_PAGES ?? Math.min(PAGES, 1000));
+/** Pages in flight: 4 runs invocations x 4 pages per slice; Crawlee gets the same. */
+const RUNS = 4;
+const PER_SLICE = 4;
+const CONCURRENCY = RUNS * PER_SLICE;
+const KEY = 'glr_crawlBench000000000000000000000000';
+const env = {
+  GLEANER_BOOTSTRAP_API_KEY: KEY,
+  GLEANER_CONCURRENCY_RUNS: String(RUNS),
+  GLEANER_TENANT_CRAWL_PAGES: String(RUNS * 10),
+  GLEANER_LOG_LEVEL: 'error',
+};
+const input = (site: FixtureSite, n: number) => ({ scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/graph/0`, max_pages: n, max_depth: 20, concurrency: PER_SLICE, engine: 'http' } });
+
+/** Count table calls by kind: the frontier's and the run's records, and the local queue's own (SQS on AWS). */
+function countTable(t: Table) {
+  const counts = { table: 0, queue: 0, byOp: {} as Record<string, number>, byRecord: {} as Record<string, number> };
+  const target = t as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  for (const op of ['get', 'put', 'update', 'delete', 'query', 'batchPut'] as const) {
+    const orig = target[op]!.bind(t);
+    target[op] = (...args: unknown[]) => {
+      const a = args[0] as { pk?: string } | { pk?: string }[];
+      const pk = Array.isArray(a) ? a[0]?.pk : a?.pk;
+      if (pk?.startsWith('LQ#')) counts.queue++;
+      else {
+        counts.table++;
+        const units = op === 'batchPut' ? Math.ceil((a as unknown[]).length / 25) : 1;
+        counts.byOp[op] = (counts.byOp[op] ?? 0) + units;
+        // Which records: the frontier's (by sort-key kind) or the partition's kind (gate, run, ...).
+        const k = (Array.isArray(a) ? a[0] : a) as { pk?: string; sk?: string } | undefined;
+        const kind = k?.pk?.includes('#CRAWL#') ? `crawl:${String(k.sk).split('#')[0]}` : String(k?.pk ?? '?').replace(/#[^#]*$/, '').replace(/^TEN#[^#]+/, 'TEN');
+        counts.byRecord[`${op} ${kind}`] = (counts.byRecord[`${op} ${kind}`] ?? 0) + units;
+      }
+      return orig(...args);
+    };
+  }
+  return counts;
+}
+
+const fetchText = async (url: string) => {
+  const r = await fetch(url);
+  return { status: r.status, body: await r.text() };
+};
+async function verifyHost(table: Table, tenant: string, host: string) {
+  await createDomain(table, tenant, host, [host], new Date());
+  await verifyDomain(table, tenant, host, { fetchText }, new Date());
+  await setDomainLimits(table, tenant, host, { concurrency: 64, delay_ms: 0 });
+}
+
+async function gleanerArm(site: FixtureSite) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-crawlbench-'));
+  const host = new URL(site.baseUrl).host;
+  const svc = await startLocal(loadConfig({ ...env, PORT: '0', GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host }), { quiet: true });
+  try {
+    await verifyHost(svc.deps.table, svc.tenantId, host);
+    const counts = countTable(svc.deps.table);
+    const call = async (path: string, json?: unknown) =>
+      (await fetch(`${svc.url}${path}`, { method: json ? 'POST' : 'GET', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: json ? JSON.stringify(json) : undefined })).json() as Promise<any>;
+    global.gc?.();
+    const rss0 = process.memoryUsage().rss;
+    let rssMax = rss0;
+    const sampler = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 100);
+    const t0 = performance.now();
+    const run = await call('/v1/runs', input(site, PAGES));
+    let r;
+    for (;;) {
+      r = await call(`/v1/runs/${run.id}?wait=20`);
+      if (!['queued', 'running'].includes(r.status)) break;
+    }
+    const secs = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    if (r.status !== 'succeeded') throw new Error(`crawl ended ${r.status}: ${JSON.stringify(r.error)}`);
+    const pages = r.progress.items as number;
+    return { pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, tablePerPage: counts.table / pages, queuePerPage: counts.queue / pages, byOp: Object.fromEntries(Object.entries(counts.byOp).map(([k, v]) => [k, +(v / pages).toFixed(2)])), byRecord: Object.fromEntries(Object.entries(counts.byRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])) };
+  } finally {
+    await svc.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function crawleeArm(site: FixtureSite) {
+  const { CheerioCrawler, Configuration } = await import('@crawlee/cheerio');
+  const { MemoryStorage } = await import('@crawlee/memory-storage');
+  const config = new Configuration({ persistStorage: false, storageClient: new MemoryStorage({ persistStorage: false, writeMetadata: false }), purgeOnStart: true });
+  let pages = 0;
+  const crawler = new CheerioCrawler(
+    {
+      maxConcurrency: CONCURRENCY,
+      minConcurrency: CONCURRENCY,
+      maxRequestsPerCrawl: PAGES,
+      maxRequestRetries: 0,
+      async requestHandler({ $, request, enqueueLinks }) {
+        // The same work per page as the crawl's item: title, text and links.
+        void { url: request.loadedUrl, title: $('title').text(), text: $('body').text(), links: $('a[href]').map((_, a) => $(a).attr('href')).get() };
+        pages++;
+        await enqueueLinks({ strategy: 'same-hostname' });
+      },
+    },
+    config,
+  );
+  const t0 = performance.now();
+  await crawler.run([`${site.baseUrl}/graph/0`]);
+  const secs = (performance.now() - t0) / 1000;
+  return { pages, secs, rate: pages / secs };
+}
+
+async function killArm(site: FixtureSite) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-crawlkill-'));
+  const host = new URL(site.baseUrl).host;
+  const { GLEANER_BOOTSTRAP_API_KEY: _own, ...childEnv } = env; // the child uses LocalProcess's key
+  const svc = new LocalProcess({ ...childEnv, GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host, GLEANER_LOG_LEVEL: 'warn' });
+  try {
+    await svc.start();
+    const tenant = (await svc.call('/v1/tenant')).body.id as string;
+    await verifyHost(svc.table(), tenant, host);
+    const before = site.hitsByPath();
+    const created = await svc.call('/v1/runs', { method: 'POST', json: input(site, KILL_PAGES) });
+    if (created.status !== 201) throw new Error(`run not created: ${created.status} ${created.text}`);
+    const id = created.body.id as string;
+    const graphHits = () => {
+      const m = new Map<string, number>();
+      for (const [p, n] of site.hitsByPath()) if (p.startsWith('/graph/')) m.set(p, n - (before.get(p) ?? 0));
+      return m;
+    };
+    while ([...graphHits().values()].filter((n) => n > 0).length < KILL_PAGES / 2) await new Promise((r) => setTimeout(r, 20));
+    console.log(`kill arm: SIGKILL after ${[...graphHits().values()].filter((n) => n > 0).length} pages`);
+    await svc.kill('SIGKILL');
+    await svc.start();
+    let r;
+    for (;;) {
+      r = (await svc.call(`/v1/runs/${id}?wait=20`)).body;
+      if (!['queued', 'running'].includes(r.status)) break;
+    }
+    const nd = (await svc.call(`/v1/runs/${id}/results?format=ndjson`)).text.trim().split('\n');
+    const urls = nd.map((l) => JSON.parse(l).url as string);
+    const fetchedTwice = [...graphHits().values()].filter((n) => n > 1).length;
+    return { status: r.status as string, items: urls.length, itemsDuplicated: urls.length - new Set(urls).size, fetchedTwice };
+  } finally {
+    await svc.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function benchCrawl(): Promise<BenchResult[]> {
+  const out: BenchResult[] = [];
+  const site = await startFixtureSite({ graphPages: PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
+  try {
+    if (ARMS.has('gleaner') && ARMS.has('crawlee')) {
+    const g = await gleanerArm(site);
+    console.log(`gleaner: ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB; table ops/page ${g.tablePerPage.toFixed(1)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(1)}`);
+    console.log(`gleaner table calls per page by record: ${JSON.stringify(g.byRecord)}`);
+    const c = await crawleeArm(site);
+    console.log(`crawlee: ${c.pages} pages in ${c.secs.toFixed(1)} s = ${c.rate.toFixed(1)} pages/s`);
+    const ratio = g.rate / c.rate;
+    out.push({ name: `crawl ${PAGES} pages, pages/s (concurrency ${CONCURRENCY})`, measured: g.rate.toFixed(1), baseline: `${c.rate.toFixed(1)} (CheerioCrawler)`, ratio, target: '>= 0.3x', pass: ratio >= 0.3 && g.pages === PAGES });
+    out.push({ name: 'crawl RSS growth, MB', measured: g.rssGrowthMb.toFixed(0), baseline: '150', ratio: g.rssGrowthMb / 150, target: '< 150 MB', pass: g.rssGrowthMb < 150 });
+    out.push({ name: 'crawl table operations per page', measured: g.tablePerPage.toFixed(1), baseline: '-', ratio: 1, target: 'reported', pass: true });
+    }
+    if (!ARMS.has('kill')) return out;
+    const k = await killArm(site);
+    console.log(`kill arm (${KILL_PAGES} pages): ${k.status}, ${k.items} items, ${k.itemsDuplicated} duplicated, ${k.fetchedTwice} pages fetched twice`);
+    out.push({ name: `crawl killed mid-way (${KILL_PAGES} pages): items duplicated`, measured: String(k.itemsDuplicated), baseline: '0', ratio: 1, target: '0', pass: k.itemsDuplicated === 0 && k.items === KILL_PAGES });
+    out.push({ name: 'crawl killed mid-way: pages fetched twice', measured: String(k.fetchedTwice), baseline: `<= ${CONCURRENCY} in flight`, ratio: k.fetchedTwice / CONCURRENCY, target: 'only pages in flight', pass: k.fetchedTwice <= CONCURRENCY });
+  } finally {
+    await site.close();
+  }
+  return out;
+}
+
+if (process.argv[1]?.endsWith('crawl.bench.ts')) {
+  const { report } = await import('./stats.js');
+  report(await benchCrawl());
+  process.exit(0);
+}

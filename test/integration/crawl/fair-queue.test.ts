@@ -1,0 +1,111 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { memoryStores } from '../foundation/stores.js';
+import { LocalQueue, type ConsumeOptions } from '../../../functions/adapters/local/local-queue.js';
+import { loadConfig } from '../../../functions/config.js';
+import { defineWorker, type Kinds } from '../../../functions/workers/worker-kit.js';
+import type { Deps } from '../../../functions/runtime.js';
+import type { DynamoTable } from '../../../functions/adapters/aws/dynamo-table.js';
+import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
+
+// Fairness of the local queue (issue 12): round-robin by tenant within a queue, and a cap on one
+// tenant's crawl pages in flight, so a tenant's big crawl does not hold back another's run.
+let table: DynamoTable;
+let stores: EmbeddedStores;
+beforeAll(async () => {
+  ({ table, stores } = await memoryStores());
+});
+afterAll(async () => stores?.close());
+const queues: LocalQueue[] = [];
+afterEach(() => {
+  for (const q of queues.splice(0)) q.stop();
+});
+const deps = { config: loadConfig({}) } as unknown as Deps;
+
+function setup(kinds: Kinds<'runs'>, opts: Partial<ConsumeOptions> = {}) {
+  const q = new LocalQueue(table);
+  queues.push(q);
+  const consume: ConsumeOptions = { maxReceiveCount: 3, batchSize: 1, concurrency: 1, timeoutSeconds: 30, ...opts };
+  const { worker } = defineWorker('runs', kinds, { deps: async () => deps, maxReceiveCount: 3, retryBaseSeconds: 0.01, retryMaxSeconds: 1 });
+  q.consume('runs', worker, consume);
+  return q;
+}
+/** Messages stored before the consumer starts (as after a restart): all visible at once. */
+async function preload(fill: (producer: LocalQueue) => Promise<unknown>) {
+  const producer = new LocalQueue(table);
+  await fill(producer);
+  producer.stop();
+}
+const urls = (n: number, from: number) => Array.from({ length: n }, (_, i) => ({ url: `https://a.test/p/${from + i}`, depth: 1, ord: from + i }));
+const tick = async () => {
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+};
+
+describe('local queue fairness', () => {
+  it("delivers round-robin by tenant: B's one run goes right after A's first slice, not after A's 30", async () => {
+    await preload(async (p) => {
+      for (let s = 0; s < 30; s++) await p.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_big', attempt: 1, urls: urls(10, s * 10) });
+      await p.send('runs', { kind: 'run.start', tenant_id: 'ten_b', run_id: 'run_small' });
+      await p.send('runs', { kind: 'run.start', tenant_id: 'ten_c', run_id: 'run_other' });
+    });
+    const order: string[] = [];
+    const q = setup({
+      'run.start': { timeoutMs: 1000, run: async (m) => void order.push(`${m.tenant_id}:${m.run_id}`) },
+      'task.run': { timeoutMs: 1000, run: async () => undefined },
+      'crawl.slice': { timeoutMs: 1000, run: async (m) => void order.push(`${m.tenant_id}:${m.urls[0]!.ord}`) },
+    });
+    expect(await q.recover()).toBe(32);
+    await q.idle();
+    expect(order).toHaveLength(32);
+    // One message per tenant in turn: A, B, C, then A's remaining slices in their own order.
+    expect(order.slice(0, 3)).toEqual(['ten_a:0', 'ten_b:run_small', 'ten_c:run_other']);
+    expect(order.slice(3)).toEqual(Array.from({ length: 29 }, (_, s) => `ten_a:${(s + 1) * 10}`));
+  });
+
+  it("caps one tenant's crawl pages in flight; the free workers serve other tenants", async () => {
+    await preload(async (p) => {
+      for (let s = 0; s < 8; s++) await p.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_cap', attempt: 1, urls: urls(10, s * 10) });
+      for (let r = 0; r < 3; r++) await p.send('runs', { kind: 'run.start', tenant_id: 'ten_b', run_id: `run_b${r}` });
+    });
+    let aPages = 0;
+    let aPeak = 0;
+    let bDoneWhileAWaiting = 0;
+    const releases: Array<() => void> = [];
+    const q = setup(
+      {
+        'run.start': {
+          timeoutMs: 5000,
+          run: async () => {
+            if (aPages > 0) bDoneWhileAWaiting++;
+          },
+        },
+        'task.run': { timeoutMs: 1000, run: async () => undefined },
+        'crawl.slice': {
+          timeoutMs: 5000,
+          run: async (m) => {
+            aPages += m.urls.length;
+            aPeak = Math.max(aPeak, aPages);
+            await new Promise<void>((r) => releases.push(r));
+            aPages -= m.urls.length;
+          },
+        },
+      },
+      { concurrency: 6, tenantCrawlPages: 20 },
+    );
+    expect(await q.recover()).toBe(11);
+    // Six workers, but A may hold only 20 pages (two slices): B's three runs take free workers.
+    while (releases.length < 2) await tick();
+    for (let i = 0; i < 20; i++) await tick();
+    expect(releases).toHaveLength(2);
+    expect(q.stats('runs')).toMatchObject({ active: 2 });
+    expect(bDoneWhileAWaiting).toBe(3);
+    // Release A's slices as they come: every one is delivered, never more than two at once.
+    const done = q.idle();
+    let finished = false;
+    void done.then(() => (finished = true));
+    while (!finished) {
+      releases.shift()?.();
+      await tick();
+    }
+    expect(aPeak).toBe(20);
+  });
+});
