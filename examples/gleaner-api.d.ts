@@ -11603,8 +11603,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @default null */
                             browser_profile: string | null;
                             created_at: string;
+                            /** @default {} */
                             engines_used: {
                                 [key: string]: number;
                             };
@@ -11836,8 +11838,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @default null */
                         browser_profile: string | null;
                         created_at: string;
+                        /** @default {} */
                         engines_used: {
                             [key: string]: number;
                         };
@@ -12126,8 +12130,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @default null */
                         browser_profile: string | null;
                         created_at: string;
+                        /** @default {} */
                         engines_used: {
                             [key: string]: number;
                         };
@@ -12315,8 +12321,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @default null */
                         browser_profile: string | null;
                         created_at: string;
+                        /** @default {} */
                         engines_used: {
                             [key: string]: number;
                         };

@@ -1,4 +1,4 @@
-import { AppError, isRetryable } from '../errors.js';
+import { AppError } from '../errors.js';
 import { log } from '../log.js';
 import { keys } from '../table-keys.js';
 import { createEngine } from '../engine/pipeline.js';
@@ -128,8 +128,7 @@ export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, 
       await finish(d, await getRun(d, run.tenant_id, run.id), 'failed', 'error', { code: 'target_unresolvable', message: (err as Error).message }, run.attempt);
       return;
     }
-    if (isRetryable(err)) throw err; // the queue retries this slice
-    throw err;
+    throw err; // the queue retries this slice (or dead-letters it when it is not retryable)
   }
   await closeAll();
 

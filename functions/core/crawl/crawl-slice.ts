@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/pipeline.js';
 import { normalizeUrl, sameSite } from '../scrapers/normalize-url.js';
 import { urlFilter } from '../scrapers/url-patterns.js';
-import type { SiteCrawlInput } from '../scrapers/site-crawl.js';
+import { crawlItem, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import type { ScrapeItem } from '../scrapers/types.js';
 import { INLINE_ITEM_MAX_BYTES, type CrawlFrontier, type FrontierUrl } from './frontier.js';
 
@@ -120,20 +120,7 @@ export async function processSlice(env: SliceEnv, urls: FrontierUrl[], startUrl:
       await frontier.record(u.ord, { state: 'failed', error: `challenge: ${page.blocked.kind}` }, env.now());
       return;
     }
-    const item: ScrapeItem = {
-      url: page.final_url,
-      fetched_at: page.fetched_at,
-      status_code: page.status_code,
-      data: {
-        title: page.title ?? '',
-        depth: u.depth,
-        markdown: page.markdown ?? '',
-        text: page.text ?? '',
-        links: page.links ?? [],
-        metadata: page.metadata ?? null,
-        engine_used: page.engine_used,
-      },
-    };
+    const item = crawlItem(page, u.depth);
     if (u.depth < input.max_depth) {
       const next: { url: string; depth: number }[] = [];
       for (const link of page.links ?? []) {

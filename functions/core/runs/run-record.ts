@@ -41,19 +41,13 @@ export const runRecordSchema = z.object({
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
-export const publicRun = (r: RunRecord) => ({
-  id: r.id,
-  scraper_id: r.scraper_id,
-  input: r.input,
-  status: r.status,
-  created_at: r.created_at,
-  started_at: r.started_at,
-  finished_at: r.finished_at,
-  progress: r.progress,
-  stats: r.stats,
-  engines_used: r.engines_used,
-  stop_reason: r.stop_reason,
-  error: r.error,
-  webhook_url: r.webhook_url,
-  browser_profile: r.browser_profile,
-});
+/** The fields of a run the API shows (API.md Run); the response schema is picked from the record's. */
+const PUBLIC_FIELDS = {
+  id: true, scraper_id: true, input: true, status: true, created_at: true, started_at: true, finished_at: true,
+  progress: true, stats: true, engines_used: true, stop_reason: true, error: true, webhook_url: true, browser_profile: true,
+} as const;
+export const publicRunSchema = runRecordSchema.pick(PUBLIC_FIELDS);
+export type PublicRun = z.infer<typeof publicRunSchema>;
+
+export const publicRun = (r: RunRecord): PublicRun =>
+  Object.fromEntries(Object.keys(PUBLIC_FIELDS).map((k) => [k, r[k as keyof PublicRun]])) as PublicRun;

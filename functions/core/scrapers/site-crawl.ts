@@ -3,7 +3,8 @@ import { AppError } from '../errors.js';
 import { engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import { normalizeUrl, sameSite } from './normalize-url.js';
 import { patternError, patternsError, urlFilter } from './url-patterns.js';
-import { halted, type Scraper, type ScraperOutcome, type ScraperStop } from './types.js';
+import { halted, type ScrapeItem, type Scraper, type ScraperOutcome, type ScraperStop } from './types.js';
+import type { PageResult } from '../engine/types.js';
 
 const pattern = z
   .string()
@@ -30,6 +31,22 @@ const inputSchema = z.strictObject({
 }).superRefine((input, ctx) => {
   const err = patternsError([...input.include, ...input.exclude]);
   if (err) ctx.addIssue({ code: 'custom', path: ['include'], message: err });
+});
+
+/** The item a crawled page becomes (in-process and distributed crawls alike). */
+export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({
+  url: page.final_url,
+  fetched_at: page.fetched_at,
+  status_code: page.status_code,
+  data: {
+    title: page.title ?? '',
+    depth,
+    markdown: page.markdown ?? '',
+    text: page.text ?? '',
+    links: page.links ?? [],
+    metadata: page.metadata ?? null,
+    engine_used: page.engine_used,
+  },
 });
 
 /** Input of {@link siteCrawl}. */
@@ -101,20 +118,7 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
         done++;
         ctx.progress({ pages_done: done, pages_total: null });
         if (page.blocked) return;
-        await ctx.emit({
-          url: page.final_url,
-          fetched_at: page.fetched_at,
-          status_code: page.status_code,
-          data: {
-            title: page.title ?? '',
-            depth: entry.depth,
-            markdown: page.markdown ?? '',
-            text: page.text ?? '',
-            links: page.links ?? [],
-            metadata: page.metadata ?? null,
-            engine_used: page.engine_used,
-          },
-        });
+        await ctx.emit(crawlItem(page, entry.depth));
         items++;
         // Links are resolved against the final URL; a redirect off-site yields off-site links, filtered here.
         await enqueue(page.links ?? [], entry.depth + 1);

@@ -50,7 +50,6 @@ export function jsonDepthExceeds(raw: string, max: number): boolean {
 export const rawBody = (e: Event): string =>
   e.body ? (e.isBase64Encoded ? Buffer.from(e.body, 'base64').toString('utf8') : e.body) : '';
 
-export const clientIp = (e: Event) => e.requestContext?.http?.sourceIp ?? null;
 export const userAgent = (e: Event) => e.requestContext?.http?.userAgent ?? header(e, 'user-agent') ?? null;
 
 /**

@@ -134,6 +134,11 @@ describe('LocalQueue running the worker interpreter', () => {
     let peak = 0;
     const done: number[] = [];
     const attempts = new Map<number, number>();
+    // Each first attempt waits until all ten have started (or 2 s pass), so the peak measures
+    // concurrency, not how fast a loaded machine happens to schedule the records.
+    let started = 0;
+    let release!: () => void;
+    const allStarted = new Promise<void>((r) => (release = r));
     // Queued before the consumer starts, so they arrive as one batch of 10.
     await preload((p) => Promise.all(Array.from({ length: 10 }, (_, seq) => p.send('deliveries', { kind: 'delivery.attempt', tenant_id: 't', delivery_id: `d${seq}`, seq }))));
     const consumer = setup('deliveries', {
@@ -142,7 +147,8 @@ describe('LocalQueue running the worker interpreter', () => {
         async run(m) {
           active++;
           peak = Math.max(peak, active);
-          for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+          if (++started === 10) release();
+          if (started <= 10) await Promise.race([allStarted, new Promise((r) => setTimeout(r, 2000))]);
           active--;
           attempts.set(m.seq, (attempts.get(m.seq) ?? 0) + 1);
           if (m.seq === 3 && attempts.get(3) === 1) throw new Error('endpoint slow');
