@@ -62,7 +62,7 @@ export const { worker, handler } = defineWorker('runs', {
     async run(m, d, meta) {
       const w = await runDeps(d);
       try {
-        await executeCrawlSlice(w, m, { deadline: meta.deadline, signal: meta.signal, holder: randomUUID() });
+        await executeCrawlSlice(w, m, { deadline: meta.deadline, signal: meta.signal, holder: randomUUID(), receiveCount: meta.receiveCount });
       } finally {
         await w.guard.close().catch(() => undefined);
       }

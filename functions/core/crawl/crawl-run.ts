@@ -3,29 +3,36 @@ import { log } from '../log.js';
 import { keys } from '../table-keys.js';
 import { createEngine } from '../engine/pipeline.js';
 import { HostGate } from '../governance/politeness.js';
-import { requireTenant } from '../tenancy/tenants.js';
-import { addUsage, getUsage } from '../limits/usage.js';
-import { getCaptchaPolicy, recordEncounter } from '../captcha/captcha.js';
-import { resolveProfile } from '../profiles/browser-profiles.js';
+import { addUsage } from '../limits/usage.js';
+import { recordEncounter } from '../captcha/captcha.js';
 import { siteCrawl, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import { normalizeUrl } from '../scrapers/normalize-url.js';
 import { getRun } from '../runs/runs.js';
 import { RawLogWriter } from '../runs/raw-log.js';
 import { TERMINAL } from '../runs/run-record.js';
 import { finish, type RunWorkerDeps } from '../runs/execute-run.js';
-import { hostLimitsFor } from '../domains/verified-domains.js';
-import type { FrontierUrl } from './frontier.js';
+import type * as z from 'zod';
+import type { crawlSliceMessage } from '../queue-messages.js';
 import { processSlice } from './crawl-slice.js';
 import { frontierOf, sender } from './crawl-start.js';
 import { crawlItemKey, crawlProgress } from './crawl-results.js';
+import { sliceContext } from './slice-context.js';
 
 /** A slice of a distributed crawl on the runs queue (see queue-messages.ts `crawl.slice`). */
-export interface CrawlSliceMessage {
-  kind: 'crawl.slice';
-  tenant_id: string;
-  run_id: string;
-  attempt: number;
-  urls: FrontierUrl[];
+export type CrawlSliceMessage = z.infer<typeof crawlSliceMessage>;
+
+/**
+ * The run's progress is rewritten at most this often per run by one process (slices of a crawl
+ * finish several times a second), and always by the slice that ends the crawl.
+ */
+const PROGRESS_EVERY_MS = 1_000;
+const progressWritten = new Map<string, number>();
+function progressDue(runKey: string, final: boolean): boolean {
+  const now = Date.now();
+  if (!final && now - (progressWritten.get(runKey) ?? 0) < PROGRESS_EVERY_MS) return false;
+  if (progressWritten.size > 1_000) progressWritten.clear();
+  progressWritten.set(runKey, now);
+  return true;
 }
 
 /** Why a crawl stops early, checked before every page. */
@@ -37,7 +44,7 @@ type StopCause = 'cancelled' | 'max_runtime' | 'quota' | 'max_bytes' | 'challeng
  * with this tenant's raised limits on hosts it verified. Keeps the run's progress current and
  * finishes the run when the crawl is over or stopped.
  */
-export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: { deadline: number; signal?: AbortSignal; holder: string }): Promise<void> {
+export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: { deadline: number; signal?: AbortSignal; holder: string; receiveCount?: number }): Promise<void> {
   const d = w.deps;
   const run = await getRun(d, m.tenant_id, m.run_id);
   // A finished run, or a slice of an attempt that is no longer the run's: nothing to do.
@@ -48,11 +55,8 @@ export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, 
   const counters = await f.counters(true);
   if (!counters) return; // never started (cannot happen: the start creates it before the first slice)
 
-  const tenant = await requireTenant(d.table, run.tenant_id);
-  const { on_challenge } = await getCaptchaPolicy(d.table, run.tenant_id);
-  const profile = await resolveProfile(d.table, run.tenant_id, run.browser_profile ?? undefined);
   const host = new URL(start).host;
-  const raised = await hostLimitsFor(d.table, run.tenant_id, host);
+  const { tenant, onChallenge: on_challenge, profile, raised, pagesUsed } = await sliceContext(d.table, run, host, d.clock.now());
   const politeness = raised ? { maxConcurrent: raised.concurrency, minDelayMs: raised.delay_ms, ignoreCrawlDelay: true, tenantScope: run.tenant_id } : w.politeness;
   const rawLog = new RawLogWriter(d.table, d.blobs, run.tenant_id, run.id, run.attempt, `s${m.urls[0]?.ord ?? 0}-${meta.holder.slice(-6)}`);
   const engine = createEngine({
@@ -72,11 +76,10 @@ export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, 
     },
   });
 
-  const usage = await getUsage(d.table, run.tenant_id, d.clock.now());
-  const quotaLeft = tenant.limits.monthly_pages == null ? Infinity : tenant.limits.monthly_pages - usage.pages;
+  const quotaLeft = tenant.limits.monthly_pages == null ? Infinity : tenant.limits.monthly_pages - pagesUsed;
   const startedAt = Date.parse(run.started_at ?? counters.started_at);
   let cause: StopCause | null = null;
-  let cancelChecked = 0;
+  let cancelChecked = Date.now(); // the run was just read
   let cancelRequested = false;
   const pollCancel = () => {
     if (Date.now() - cancelChecked < 1000) return;
@@ -113,8 +116,12 @@ export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, 
         remainingMs: () => (meta.signal?.aborted ? 0 : meta.deadline - Date.now()),
         shouldStop,
         holder: meta.holder,
+        stats: () => {
+          const s = engine.stats();
+          return { requests: s.requests, bytes: s.bytes, blocked_requests: s.blocked_requests, robots_skipped: s.robots_skipped };
+        },
       },
-      m.urls,
+      { slice_id: m.slice_id, urls: m.urls, redelivered: (meta.receiveCount ?? 1) > 1 },
       start,
     );
   } catch (err) {
@@ -137,12 +144,12 @@ export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, 
     await rawLog.flush().catch((err) => log.error('raw log flush failed', { err }));
   }
 
-  // Counters, usage and the run's progress (one read of the shared counters per slice).
+  // Usage and the run's progress, from the counters as the finished slice left them.
   const s = engine.stats();
-  const after = await f.add({ requests: s.requests, bytes: s.bytes, blocked_requests: s.blocked_requests, robots_skipped: s.robots_skipped });
+  const after = outcome.counters;
   await addUsage(d.table, run.tenant_id, 'pages', Math.max(0, outcome.fetched - s.robots_skipped - s.challenges), d.clock.now());
   const progress = crawlProgress(after, d.clock.now());
-  await d.table.update(keys.record(run.tenant_id, 'RUN', run.id), {
+  if (progressDue(`${run.tenant_id}/${run.id}`, outcome.crawlFinished || cause !== null)) await d.table.update(keys.record(run.tenant_id, 'RUN', run.id), {
     set: {
       progress,
       stats: { requests: after.requests ?? 0, bytes: after.bytes ?? 0, blocked_requests: after.blocked_requests ?? 0, robots_skipped: after.robots_skipped ?? 0 },

@@ -3,7 +3,7 @@ import { normalizeUrl, sameSite } from '../scrapers/normalize-url.js';
 import { urlFilter } from '../scrapers/url-patterns.js';
 import { crawlItem, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import type { ScrapeItem } from '../scrapers/types.js';
-import { INLINE_ITEM_MAX_BYTES, type CrawlFrontier, type FrontierUrl } from './frontier.js';
+import { INLINE_ITEM_MAX_BYTES, ownId, type CrawlFrontier, type FrontierCounters, type FrontierUrl, type SliceRef } from './frontier.js';
 
 /** URLs per queue message: small enough that a slice finishes well inside one invocation. */
 export const SLICE_SIZE = 10;
@@ -13,8 +13,8 @@ export interface SliceEnv {
   frontier: CrawlFrontier;
   engine: Engine;
   input: SiteCrawlInput;
-  /** Send a slice of admitted URLs to the runs queue (the frontier counts it before), optionally delayed. */
-  send(urls: FrontierUrl[], opts?: { delaySeconds?: number }): Promise<void>;
+  /** Send a recorded slice to the runs queue, optionally delayed. */
+  send(slice: SliceRef, opts?: { delaySeconds?: number }): Promise<void>;
   /** Store an item too big for the table; returns its blob key. */
   putBlob(ord: number, item: ScrapeItem): Promise<string>;
   now(): Date;
@@ -31,6 +31,8 @@ export interface SliceEnv {
    */
   leaseMs?: number;
   reserveMs?: number;
+  /** Request stats of the slice, added to the crawl's counters when it finishes (read after the last page). */
+  stats?: () => Record<string, number>;
 }
 
 export interface SliceOutcome {
@@ -40,14 +42,13 @@ export interface SliceOutcome {
   deferred: number;
   /** True for exactly one invocation per crawl: the one whose finished slice ended it. */
   crawlFinished: boolean;
+  /** The crawl's counters right after this slice's counts were added. */
+  counters: FrontierCounters;
 }
 
-/** Queue `urls` as slices of {@link SLICE_SIZE}, each counted as outstanding before it is sent. */
-export async function sendSlices(frontier: CrawlFrontier, urls: FrontierUrl[], send: SliceEnv['send'], opts?: { delaySeconds?: number }): Promise<void> {
-  for (let i = 0; i < urls.length; i += SLICE_SIZE) {
-    await frontier.sliceSent();
-    await send(urls.slice(i, i + SLICE_SIZE), opts);
-  }
+/** Queue `urls` as slices of {@link SLICE_SIZE} sent by slice `from`, each recorded before it is sent. */
+export async function sendSlices(frontier: CrawlFrontier, from: string, urls: FrontierUrl[], send: SliceEnv['send'], opts?: { delaySeconds?: number }): Promise<void> {
+  for (let i = 0; i < urls.length; i += SLICE_SIZE) await send(await frontier.openSlice(ownId(from), urls.slice(i, i + SLICE_SIZE)), opts);
 }
 
 /** Default page lease; renewed while the page is in progress (see {@link SliceEnv.leaseMs}). */
@@ -64,13 +65,22 @@ const MAX_DELAY_S = 900;
  * the page queued (its lease expires) and a redelivery finishes it without losing or duplicating
  * anything. When time runs low the rest of the slice goes back to the queue as a new slice.
  */
-export async function processSlice(env: SliceEnv, urls: FrontierUrl[], startUrl: string): Promise<SliceOutcome> {
+export async function processSlice(env: SliceEnv, slice: SliceRef & { redelivered?: boolean }, startUrl: string): Promise<SliceOutcome> {
   const { frontier, engine, input } = env;
+  const urls = slice.urls;
+  // An earlier delivery of this slice may have died between recording a slice and sending it:
+  // send every slice it recorded again (a duplicate message finds its pages done and is harmless).
+  if (slice.redelivered) for (const orphan of await frontier.sentBy(slice.slice_id)) await env.send(orphan);
   const allowed = urlFilter(input.include, input.exclude);
   const leaseMs = env.leaseMs ?? LEASE_MS;
   const reserveMs = env.reserveMs ?? Math.max(30_000, (input.timeout_ms ?? 30_000) + 15_000);
   let fetched = 0;
   let deferred = 0;
+  // Pages this invocation recorded, by outcome: added to the counters once, when the slice finishes.
+  const recorded = { done: 0, failed: 0, skipped: 0 };
+  const record = async (ord: number, outcome: Parameters<CrawlFrontier['record']>[1]) => {
+    if (await frontier.record(ord, outcome, env.now())) recorded[outcome.state]++;
+  };
   const concurrency = Math.max(1, input.concurrency);
   const pending = [...urls];
   const busy: { u: FrontierUrl; until: number }[] = [];
@@ -108,16 +118,16 @@ export async function processSlice(env: SliceEnv, urls: FrontierUrl[], startUrl:
         await frontier.release(u.ord, env.holder);
         throw err;
       }
-      await frontier.record(u.ord, { state: 'failed', error: (err as Error).message }, env.now());
+      await record(u.ord, { state: 'failed', error: (err as Error).message });
       return;
     }
     fetched++;
     if (page.skipped) {
-      await frontier.record(u.ord, { state: 'skipped' }, env.now());
+      await record(u.ord, { state: 'skipped' });
       return;
     }
     if (page.blocked) {
-      await frontier.record(u.ord, { state: 'failed', error: `challenge: ${page.blocked.kind}` }, env.now());
+      await record(u.ord, { state: 'failed', error: `challenge: ${page.blocked.kind}` });
       return;
     }
     const item = crawlItem(page, u.depth);
@@ -128,10 +138,10 @@ export async function processSlice(env: SliceEnv, urls: FrontierUrl[], startUrl:
         if (n && sameSite(n, startUrl) && allowed(n)) next.push({ url: n, depth: u.depth + 1 });
       }
       const admitted = await frontier.admit(next, u.ord, { retake: retaken });
-      await sendSlices(frontier, admitted, env.send);
+      await sendSlices(frontier, slice.slice_id, admitted, env.send);
     }
     const inline = Buffer.byteLength(JSON.stringify(item)) <= INLINE_ITEM_MAX_BYTES;
-    await frontier.record(u.ord, inline ? { state: 'done', item } : { state: 'done', item_blob: await env.putBlob(u.ord, item) }, env.now());
+    await record(u.ord, inline ? { state: 'done', item } : { state: 'done', item_blob: await env.putBlob(u.ord, item) });
   };
 
   const active = new Set<Promise<void>>();
@@ -141,7 +151,7 @@ export async function processSlice(env: SliceEnv, urls: FrontierUrl[], startUrl:
       if (env.remainingMs() < reserveMs || env.shouldStop()) {
         // Hand the rest back: a new slice, counted before it is sent, picked up by any worker.
         deferred = pending.length;
-        if (!env.shouldStop()) await sendSlices(frontier, pending.splice(0), env.send);
+        if (!env.shouldStop()) await sendSlices(frontier, slice.slice_id, pending.splice(0), env.send);
         else pending.splice(0);
         break;
       }
@@ -159,8 +169,8 @@ export async function processSlice(env: SliceEnv, urls: FrontierUrl[], startUrl:
   if (failure) throw failure;
   if (busy.length) {
     const wait = Math.max(...busy.map((b) => b.until)) - env.now().getTime();
-    await sendSlices(frontier, busy.map((b) => b.u), env.send, { delaySeconds: Math.min(MAX_DELAY_S, Math.max(1, Math.ceil(wait / 1000) + 1)) });
+    await sendSlices(frontier, slice.slice_id, busy.map((b) => b.u), env.send, { delaySeconds: Math.min(MAX_DELAY_S, Math.max(1, Math.ceil(wait / 1000) + 1)) });
   }
-  const crawlFinished = await frontier.sliceFinished(env.now());
-  return { fetched, deferred, crawlFinished };
+  const { finished, counters } = await frontier.finishSlice(slice.slice_id, env.now(), { ...recorded, ...env.stats?.() });
+  return { fetched, deferred, crawlFinished: finished, counters };
 }

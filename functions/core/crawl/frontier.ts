@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { ConditionFailedError } from '../errors.js';
 import type { Item, Table } from '../../ports/table.js';
 
@@ -7,20 +7,31 @@ import type { Item, Table } from '../../ports/table.js';
  * of workers can share one crawl and a worker killed mid-page loses nothing.
  *
  * Records, all in the run's own partition `TEN#<tenant>#CRAWL#<run_id>`:
- * - `STATE`: counters, updated only with atomic ADDs and conditions:
- *   `admitted` (URLs accepted into the crawl, never above max_pages), `done`, `failed`,
- *   `outstanding` (slices sent and not finished), `finished_at` (set once, by the worker whose
- *   finished slice brought `outstanding` to 0).
+ * - `STATE`: counters, updated only with atomic ADDs and conditions: `admitted` (URLs accepted
+ *   into the crawl, never above max_pages), `done`, `failed`, `skipped` (added per slice),
+ *   `finished_at` (set once, by the worker whose finished slice left no slice open).
  * - `URL#<hash>`: de-duplication. Created with `attribute_not_exists`, so a URL enters the crawl
  *   once however many pages link to it and however many workers find it at the same time. It
- *   carries the URL's ordinal `ord` (its place in the results) and its depth.
+ *   carries the URL's ordinal `ord` (its place in the results), its depth and the page that found it.
  * - `ORD#<ord>`: the page's state (`queued` -> `done` | `failed` | `skipped`) and, once done, its
  *   item (or the blob key of an item too big for the table). Results read this range in order.
+ * - `SLICE#<from>#<id>`: one record per slice of work not yet finished (an outbox): written with
+ *   its URLs before its queue message is sent, deleted when the slice is finished. `<from>` is the
+ *   id of the slice that sent it (`start` for the first).
  *
- * Work moves as slices: arrays of admitted URLs sent as queue messages. `outstanding` is raised
- * before a slice is sent and lowered after it is finished, so it can only reach 0 when no slice is
- * queued or being worked on: that worker, and only that one, completes the run.
+ * Work moves as slices: arrays of admitted URLs sent as queue messages. The crawl is over when no
+ * slice record is left; deleting one is idempotent, so a message delivered again after its slice
+ * was finished cannot end the crawl early (a counter of open slices could be lowered twice). A
+ * slice's children are recorded before the slice's own record is deleted, and a redelivered slice
+ * first re-sends every child record an earlier delivery left (it may have died between writing a
+ * record and sending its message), so no record is ever left without a message.
  */
+
+/** A slice of work: its id (`<from>#<id>`, the key of its record) and its URLs. */
+export interface SliceRef {
+  slice_id: string;
+  urls: FrontierUrl[];
+}
 
 /** One URL in a slice. */
 export interface FrontierUrl {
@@ -45,7 +56,6 @@ export interface FrontierCounters {
   done: number;
   failed: number;
   skipped: number;
-  outstanding: number;
   max_pages: number;
   started_at: string;
   finished_at: string | null;
@@ -60,6 +70,10 @@ export interface FrontierCounters {
 export const INLINE_ITEM_MAX_BYTES = 300 * 1024;
 
 const pad = (n: number) => String(n).padStart(10, '0');
+/** The parent recorded on the start URL's claim (no page found it). */
+const START_PARENT = -1;
+/** The last part of a slice id: what the slices it sends are recorded under. */
+export const ownId = (sliceId: string) => sliceId.slice(sliceId.lastIndexOf('#') + 1);
 const urlHash = (url: string) => createHash('sha256').update(url).digest('base64url').slice(0, 32);
 
 /**
@@ -103,21 +117,51 @@ export class CrawlFrontier {
   }
 
   /**
-   * Create the frontier (idempotent: a second call, e.g. a redelivered start message, changes
-   * nothing) and admit the start URL. Returns the first slice when this call created it.
+   * Create the frontier and admit the start URL; returns the first slice. Idempotent: a second
+   * call (a redelivered start message, or one after a crash half-way) admits nothing new and
+   * returns the same first slice (same id), so its record and message exist at least once.
    */
-  async init(start: string, maxPages: number, now: Date): Promise<FrontierUrl[] | null> {
+  async init(start: string, maxPages: number, now: Date): Promise<SliceRef | null> {
     try {
       await this.table.put(
-        { ...this.stateKey(), admitted: 0, done: 0, failed: 0, skipped: 0, outstanding: 0, max_pages: maxPages, started_at: now.toISOString(), finished_at: null },
+        { ...this.stateKey(), admitted: 0, done: 0, failed: 0, skipped: 0, max_pages: maxPages, started_at: now.toISOString(), finished_at: null },
         { condition: { expression: 'attribute_not_exists(pk)' } },
       );
     } catch (err) {
-      if (err instanceof ConditionFailedError) return null;
-      throw err;
+      if (!(err instanceof ConditionFailedError)) throw err;
     }
-    const admitted = await this.admit([{ url: start, depth: 0 }]);
-    return admitted.length ? admitted : null;
+    // The start page's "parent" is START_PARENT, so a retake finds its claim again.
+    const admitted = await this.admit([{ url: start, depth: 0 }], START_PARENT, { retake: true });
+    if (!admitted.length) return null;
+    return this.openSlice('start', admitted, '0');
+  }
+
+  /**
+   * Record a slice of work (before its message is sent). `from` is the id of the sending slice;
+   * `id` is random unless given (the first slice's is fixed, see {@link init}).
+   */
+  async openSlice(from: string, urls: FrontierUrl[], id = randomBytes(6).toString('base64url')): Promise<SliceRef> {
+    const slice_id = `${from}#${id}`;
+    await this.table.put({ pk: this.pk, sk: `SLICE#${slice_id}`, urls });
+    return { slice_id, urls };
+  }
+
+  /** Slices recorded by an earlier delivery of slice `sliceId` (to send again: their messages may be lost). */
+  async sentBy(sliceId: string): Promise<SliceRef[]> {
+    const own = ownId(sliceId);
+    const out: SliceRef[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.table.query({ pk: this.pk, skBeginsWith: `SLICE#${own}#`, consistent: true, limit: 100, cursor });
+      out.push(...page.items.map((i) => ({ slice_id: i.sk.slice('SLICE#'.length), urls: i.urls as FrontierUrl[] })));
+      cursor = page.cursor ?? undefined;
+    } while (cursor);
+    return out;
+  }
+
+  /** True while any slice of this crawl is recorded and not finished. */
+  async hasOpenSlices(): Promise<boolean> {
+    return (await this.table.query({ pk: this.pk, skBeginsWith: 'SLICE#', consistent: true, limit: 1 })).items.length > 0;
   }
 
   async counters(consistent = true): Promise<FrontierCounters | undefined> {
@@ -169,16 +213,26 @@ export class CrawlFrontier {
     );
     const claimed = results.filter((c): c is { url: string; depth: number; ord?: number } => c !== null);
     const out: FrontierUrl[] = claimed.filter((c) => c.ord !== undefined).map((c) => ({ url: c.url, depth: c.depth, ord: c.ord! }));
+    // A claim that already carries its ordinal (a retake) has its page record written first, but a
+    // batch write is not atomic: make sure the page record exists (never overwriting its state).
+    await Promise.all(out.map((c) => this.table.put({ pk: this.pk, sk: `ORD#${pad(c.ord)}`, url: c.url, depth: c.depth, ord: c.ord, state: 'queued' }, { condition: { expression: 'attribute_not_exists(pk)' } }).catch((err) => {
+      if (!(err instanceof ConditionFailedError)) throw err;
+    })));
     const pending = claimed.filter((c) => c.ord === undefined);
     if (!pending.length) return out;
     // 2. Reserve ordinals within max_pages. URLs past the budget stay claimed and are never
     // crawled: the budget never grows back, so nothing could admit them later anyway.
     const range = await this.reserve(pending.length);
     if (!range) return out;
-    // 3. Page records in one batch write, then the ordinal on each claim (a retake finds it there).
+    // 3. Page records, then the ordinal on each claim (a retake finds it there), in one batch write
+    // (25 records a call): the claims were created by this call, so rewriting them whole is safe.
+    // Page records come first in the list, so a claim carries its ordinal only after its page
+    // record was sent; a retake re-creates any page record a partial batch left out (above).
     const fresh = pending.slice(0, range.last - range.first + 1).map((c, i) => ({ url: c.url, depth: c.depth, ord: range.first + i }));
-    await this.table.batchPut(fresh.map((c) => ({ pk: this.pk, sk: `ORD#${pad(c.ord)}`, url: c.url, depth: c.depth, ord: c.ord, state: 'queued' })));
-    await Promise.all(fresh.map((c) => this.table.update({ pk: this.pk, sk: `URL#${urlHash(c.url)}` }, { set: { ord: c.ord } })));
+    await this.table.batchPut([
+      ...fresh.map((c) => ({ pk: this.pk, sk: `ORD#${pad(c.ord)}`, url: c.url, depth: c.depth, ord: c.ord, state: 'queued' })),
+      ...fresh.map((c) => ({ pk: this.pk, sk: `URL#${urlHash(c.url)}`, url: c.url, depth: c.depth, parent: parentOrd, ord: c.ord })),
+    ]);
     return [...out, ...fresh];
   }
 
@@ -266,35 +320,51 @@ export class CrawlFrontier {
       });
   }
 
-  /** Add to the crawl's counters (request stats of a slice); returns them all after the add. */
-  async add(n: Record<string, number>): Promise<FrontierCounters> {
-    const after = await this.table.update(this.stateKey(), { add: n });
-    const { pk: _p, sk: _s, ...rest } = after;
-    return rest as unknown as FrontierCounters;
-  }
-
-  /** Count a slice as outstanding before it is sent. */
-  async sliceSent(count = 1): Promise<void> {
-    await this.table.update(this.stateKey(), { add: { outstanding: count } });
-  }
-
   /**
-   * A slice is finished (every URL in it recorded, every slice it produced already sent). Returns
-   * true for exactly one caller: the one that brought `outstanding` to 0, which completes the run.
+   * A slice is finished: every URL in it recorded or handed on, every slice it produced recorded
+   * and sent. Deletes its record; the delivery that deleted it adds the slice's counts (`add`:
+   * pages done, failed, skipped; request stats) in one update. When no slice is left open the
+   * crawl is over: `finished` is true for exactly one caller, whose conditional write sets
+   * `finished_at`. A delivery of a slice already finished changes nothing.
    */
-  async sliceFinished(now: Date): Promise<boolean> {
-    const after = await this.table.update<Item>(this.stateKey(), { add: { outstanding: -1 } });
-    if (Number(after.outstanding) > 0) return false;
+  async finishSlice(sliceId: string, now: Date, add: Record<string, number> = {}): Promise<{ finished: boolean; counters: FrontierCounters }> {
+    const gone = await this.table.delete({ pk: this.pk, sk: `SLICE#${sliceId}` });
+    if (!gone) return { finished: false, counters: (await this.counters(true))! };
+    const counts = Object.fromEntries(Object.entries(add).filter(([, v]) => v !== 0));
+    const after = await this.table.update<Item>(this.stateKey(), { add: counts, ...(Object.keys(counts).length ? {} : { set: { touched_at: now.toISOString() } }) });
+    const { pk: _p, sk: _s, ...rest } = after;
+    const counters = rest as unknown as FrontierCounters;
+    if (counters.finished_at || (await this.hasOpenSlices())) return { finished: false, counters };
     try {
       await this.table.update(this.stateKey(), {
         set: { finished_at: now.toISOString() },
-        condition: { expression: 'outstanding = :zero AND finished_at = :null', values: { ':zero': 0, ':null': null } },
+        condition: { expression: 'finished_at = :null', values: { ':null': null } },
       });
-      return true;
+      return { finished: true, counters: { ...(await this.reconcile(counters)), finished_at: now.toISOString() } };
     } catch (err) {
-      if (err instanceof ConditionFailedError) return false;
+      if (err instanceof ConditionFailedError) return { finished: false, counters };
       throw err;
     }
+  }
+
+  /**
+   * Page counts are added per slice, when it finishes; a worker killed after recording pages but
+   * before finishing its slice takes their counts with it (the redelivered slice finds them
+   * recorded and does not count them again). When the crawl ends with fewer pages counted than
+   * admitted, count the page records once and set the counters to what they hold. Once per crawl
+   * at most, and only after such a loss or an early stop.
+   */
+  private async reconcile(c: FrontierCounters): Promise<FrontierCounters> {
+    if (c.done + c.failed + c.skipped >= c.admitted) return c;
+    const n = { done: 0, failed: 0, skipped: 0 };
+    let cursor: string | undefined;
+    do {
+      const page = await this.pages({ limit: 200, cursor });
+      for (const p of page.pages) if (p.state !== 'queued') n[p.state]++;
+      cursor = page.cursor ?? undefined;
+    } while (cursor);
+    await this.table.update(this.stateKey(), { set: n });
+    return { ...c, ...n };
   }
 
   async page(ord: number): Promise<FrontierPage | undefined> {
@@ -306,7 +376,8 @@ export class CrawlFrontier {
 
   /**
    * Record the outcome of one page, once: a redelivered slice whose page was already recorded gets
-   * false and must not count it again. The item is stored with the page (or as `item_blob`).
+   * false and must not count it again. The item is stored with the page (or as `item_blob`). The
+   * caller counts pages recorded with true and adds them with {@link sliceFinished}.
    */
   async record(ord: number, outcome: { state: Exclude<PageState, 'queued'>; item?: unknown; item_blob?: string; error?: string }, now: Date): Promise<boolean> {
     const set: Record<string, unknown> = { state: outcome.state, finished_at: now.toISOString() };
@@ -319,7 +390,6 @@ export class CrawlFrontier {
       if (err instanceof ConditionFailedError) return false;
       throw err;
     }
-    await this.table.update(this.stateKey(), { add: { [outcome.state]: 1 } });
     return true;
   }
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ConditionFailedError } from '../errors.js';
 import type { Condition, Item, Key, Table } from '../../ports/table.js';
 
-/** The two Table operations the gate uses; any Table satisfies it. */
-export type GateTable = Pick<Table, 'get' | 'put'>;
+/** The Table operations the gate uses; any Table satisfies it. */
+export type GateTable = Pick<Table, 'get' | 'put' | 'delete'>;
 
 /** Options of {@link HostGate}. */
 export interface HostGateOptions {
@@ -19,6 +19,8 @@ export interface HostGateOptions {
   maxWaitMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Random source for picking a slot to try first (tests pin it). */
+  random?: () => number;
   /**
    * A tenant that verified a host gets a gate of its own on it (its raised limits bind only its
    * runs), and its delay replaces robots.txt's crawl-delay (API.md, verified domains).
@@ -30,36 +32,41 @@ export interface HostGateOptions {
 /** Releases a slot acquired from {@link HostGate.acquire}. Safe to call more than once. */
 export type ReleaseSlot = () => Promise<void>;
 
-/**
- * Stored gate for one host. `leases` maps a lease id to its expiry (epoch ms), so a dead worker's
- * slot can be told apart and dropped; `active` mirrors its size for people reading the table.
- * `version` makes every write a compare-and-swap on the whole item (no transactions needed).
- */
-interface GateItem extends Item {
-  active: number;
-  next_allowed_at: number;
-  leases: Record<string, number>;
-  version: number;
-}
+/** Slots tried per round before waiting: bounds the writes a waiting worker spends per poll. */
+const PROBES_PER_ROUND = 4;
+/** DynamoDB TTL (seconds) on gate records: hosts nobody crawled for a day leave nothing behind. */
+const ttl = (nowMs: number) => Math.floor(nowMs / 1000) + 86_400;
 
-const gateKey = (host: string, tenantScope?: string): Key => ({ pk: `HOST#${host.toLowerCase().replace(/\.$/, '')}`, sk: tenantScope ? `GATE#TEN#${tenantScope}` : 'GATE' });
+const hostPk = (host: string) => `HOST#${host.toLowerCase().replace(/\.$/, '')}`;
+const scopeOf = (tenantScope?: string) => (tenantScope ? `TEN#${tenantScope}` : 'ALL');
+/** One record per concurrency slot: holding slot i is owning the record. */
+const slotKey = (host: string, i: number, tenantScope?: string): Key => ({ pk: hostPk(host), sk: `SLOT#${scopeOf(tenantScope)}#${i}` });
+/** The spacing record: when the next request on the host may start. */
+const spacingKey = (host: string, tenantScope?: string): Key => ({ pk: hostPk(host), sk: `NEXT#${scopeOf(tenantScope)}` });
 
-const versionIs = (version: number): Condition => ({
-  expression: '#version = :version',
-  names: { '#version': 'version' },
-  values: { ':version': version },
+const freeOrExpired = (now: number): Condition => ({
+  expression: 'attribute_not_exists(pk) OR lease_until < :now',
+  values: { ':now': now },
 });
-const absent: Condition = { expression: 'attribute_not_exists(pk)' };
-
-const liveLeases = (leases: Record<string, number> | undefined, now: number): Record<string, number> =>
-  Object.fromEntries(Object.entries(leases ?? {}).filter(([, expiresAt]) => expiresAt > now));
+const heldBy = (leaseId: string): Condition => ({ expression: '#holder = :me', names: { '#holder': 'holder' }, values: { ':me': leaseId } });
+const startAllowed = (now: number): Condition => ({
+  expression: 'attribute_not_exists(pk) OR next_allowed_at <= :now',
+  values: { ':now': now },
+});
 
 /**
  * Per-host politeness shared by every worker through the table: at most `maxConcurrent` requests
- * in flight and request starts spaced by max(minDelayMs, crawl-delay). Each acquire/release is a
- * read followed by a conditional put on the single item `HOST#<host>/GATE`; losing the race just
- * means reading again. The item is global to the host, not per tenant, on purpose: the site sees
- * one crawler, whoever the tenant is.
+ * in flight and request starts spaced by max(minDelayMs, crawl-delay). The item is global to the
+ * host, not per tenant, on purpose: the site sees one crawler, whoever the tenant is (a verified
+ * host's owner gets a scope of its own, see `tenantScope`).
+ *
+ * Concurrency is sharded into one record per slot (`SLOT#<scope>#<i>`), so taking a slot is one
+ * conditional put (free, or its lease ran out) and giving it back one conditional delete, with no
+ * read and no single hot record all workers fight over; a crashed worker's slot is taken over
+ * once its lease expires. Spacing is one record (`NEXT#<scope>`) moved forward with a conditional
+ * put, written only when the spacing is above zero. An uncontended page therefore costs two table
+ * writes without spacing and three with it (issue 12: the single compare-and-swap record this
+ * replaces cost 31 calls a page under contention).
  */
 export class HostGate {
   private readonly leaseMs: number;
@@ -67,6 +74,7 @@ export class HostGate {
   private readonly maxWaitMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
 
   constructor(private readonly table: GateTable, private readonly opts: HostGateOptions) {
     if (opts.maxConcurrent < 1) throw new Error('maxConcurrent must be at least 1');
@@ -75,62 +83,100 @@ export class HostGate {
     this.maxWaitMs = opts.maxWaitMs ?? 300_000;
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.random = opts.random ?? Math.random;
   }
 
   /**
-   * Wait for a slot on `host`, then take it. Resolves to the function that gives it back.
+   * Wait for a slot on `host` and for the spacing to allow a start, then take both. Resolves to
+   * the function that gives the slot back.
    * @throws Error when no slot came free within `maxWaitMs` (retryable).
    */
   async acquire(host: string, crawlDelaySeconds?: number): Promise<ReleaseSlot> {
-    const key = gateKey(host, this.opts.tenantScope);
     const spacing = this.opts.ignoreCrawlDelay ? this.opts.minDelayMs : Math.max(this.opts.minDelayMs, (crawlDelaySeconds ?? 0) * 1000);
     const leaseId = randomUUID();
     const deadline = this.now() + this.maxWaitMs;
     for (;;) {
-      const t = this.now();
-      const item = await this.table.get<GateItem>(key, { consistent: true });
-      const leases = liveLeases(item?.leases, t);
-      const nextAt = item?.next_allowed_at ?? 0;
-      const full = Object.keys(leases).length >= this.opts.maxConcurrent;
-      if (!full && t >= nextAt) {
-        leases[leaseId] = t + this.leaseMs;
-        // expires_at: DynamoDB TTL drops gates of hosts nobody crawled for a day.
-        const next: GateItem = { ...key, leases, active: Object.keys(leases).length, next_allowed_at: t + spacing, version: (item?.version ?? 0) + 1, expires_at: Math.floor(t / 1000) + 86_400 };
-        try {
-          await this.table.put(next, { condition: item ? versionIs(item.version) : absent });
-          return this.releaser(key, leaseId);
-        } catch (err) {
-          if (!(err instanceof ConditionFailedError)) throw err;
-          continue; // Another worker wrote first: re-read and decide again.
-        }
+      const slot = await this.takeSlot(host, leaseId, deadline);
+      if (spacing <= 0) return this.releaser(slot, leaseId);
+      const takenAt = this.now();
+      try {
+        await this.takeStart(host, spacing, deadline);
+      } catch (err) {
+        await this.releaser(slot, leaseId)();
+        throw err;
       }
-      // Sleep until the spacing allows a start, or poll (with jitter, so waiting workers do not
-      // stampede) until a slot is released or its lease runs out.
-      const soonestExpiry = full ? Math.min(...Object.values(leases)) - t : Infinity;
-      const wait = !full ? nextAt - t : Math.min(soonestExpiry, this.pollMs + Math.floor(Math.random() * this.pollMs));
-      if (t + wait > deadline) throw new Error(`Politeness gate for ${host} not available within ${this.maxWaitMs} ms`);
-      await this.sleep(Math.max(1, wait));
+      // Waiting for the spacing while holding the slot may outlast a third of its lease: extend
+      // it, and if another worker took it over meanwhile, find a slot again (the start just taken
+      // is simply spent, which is the polite side to err on).
+      if (this.now() - takenAt < this.leaseMs / 3 || (await this.extend(slot, leaseId))) return this.releaser(slot, leaseId);
     }
   }
 
-  private releaser(key: Key, leaseId: string): ReleaseSlot {
+  /** Take any free (or expired) slot; probes a few from a random start each round, then waits. */
+  private async takeSlot(host: string, leaseId: string, deadline: number): Promise<Key> {
+    const n = this.opts.maxConcurrent;
+    const probes = Math.min(n, PROBES_PER_ROUND);
+    for (;;) {
+      const first = Math.floor(this.random() * n);
+      for (let p = 0; p < probes; p++) {
+        const key = slotKey(host, (first + p) % n, this.opts.tenantScope);
+        const t = this.now();
+        try {
+          await this.table.put({ ...key, holder: leaseId, lease_until: t + this.leaseMs, expires_at: ttl(t) }, { condition: freeOrExpired(t) });
+          return key;
+        } catch (err) {
+          if (!(err instanceof ConditionFailedError)) throw err;
+        }
+      }
+      // Every slot tried is held: poll with jitter, so waiting workers do not stampede.
+      const wait = this.pollMs + Math.floor(this.random() * this.pollMs);
+      if (this.now() + wait > deadline) throw new Error(`Politeness gate for ${host} not available within ${this.maxWaitMs} ms`);
+      await this.sleep(wait);
+    }
+  }
+
+  /** Move the host's next allowed start forward by `spacing`, waiting until the current one has come. */
+  private async takeStart(host: string, spacing: number, deadline: number): Promise<void> {
+    const key = spacingKey(host, this.opts.tenantScope);
+    for (;;) {
+      const t = this.now();
+      try {
+        // Optimistic: usually the previous start is long enough ago, and no read is needed.
+        await this.table.put({ ...key, next_allowed_at: t + spacing, expires_at: ttl(t) }, { condition: startAllowed(t) });
+        return;
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      }
+      const cur = await this.table.get<Item & { next_allowed_at?: number }>(key, { consistent: true });
+      const wait = Math.max(1, Number(cur?.next_allowed_at ?? 0) - this.now());
+      if (this.now() + wait > deadline) throw new Error(`Politeness gate for ${host} not available within ${this.maxWaitMs} ms`);
+      await this.sleep(wait);
+    }
+  }
+
+  /** Renew a slot's lease; false when it was lost (expired and taken over). */
+  private async extend(slot: Key, leaseId: string): Promise<boolean> {
+    const t = this.now();
+    try {
+      await this.table.put({ ...slot, holder: leaseId, lease_until: t + this.leaseMs, expires_at: ttl(t) }, { condition: heldBy(leaseId) });
+      return true;
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      return false;
+    }
+  }
+
+  private releaser(slot: Key, leaseId: string): ReleaseSlot {
     let done = false;
     return async () => {
       if (done) return;
       done = true;
-      for (let attempt = 0; attempt < 20; attempt++) {
-        const item = await this.table.get<GateItem>(key, { consistent: true });
-        if (!item?.leases?.[leaseId]) return; // Already expired and pruned by someone else.
-        const leases = liveLeases(item.leases, this.now());
-        delete leases[leaseId];
-        try {
-          await this.table.put({ ...item, leases, active: Object.keys(leases).length, version: item.version + 1 }, { condition: versionIs(item.version) });
-          return;
-        } catch (err) {
-          if (!(err instanceof ConditionFailedError)) throw err;
-        }
+      try {
+        await this.table.delete(slot, { condition: heldBy(leaseId) });
+      } catch (err) {
+        // Not ours any more: it expired and another worker holds it now.
+        if (!(err instanceof ConditionFailedError)) throw err;
       }
-      // Could not win the race 20 times in a row: the lease expiry will free the slot anyway.
     };
   }
 }

@@ -22,7 +22,8 @@ beforeAll(async () => {
   svc = new LocalProcess({ GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host, GLEANER_CONCURRENCY_RUNS: '2' });
   await svc.start();
   // Verify the fixture host for the tenant and raise its limits (the site serves any token).
-  const tenant = (await svc.call('/v1/tenant')).body.id as string;
+  const tenant = (await svc.call('/v1/tenant')).body.tenant_id as string;
+  expect(tenant).toMatch(/^ten_/); // the crawl must run on the verified, raised limits
   const table = svc.table();
   await createDomain(table, tenant, host, [host], new Date());
   const fetchText = async (url: string) => {

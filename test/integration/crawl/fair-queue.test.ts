@@ -43,7 +43,7 @@ const tick = async () => {
 describe('local queue fairness', () => {
   it("delivers round-robin by tenant: B's one run goes right after A's first slice, not after A's 30", async () => {
     await preload(async (p) => {
-      for (let s = 0; s < 30; s++) await p.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_big', attempt: 1, urls: urls(10, s * 10) });
+      for (let s = 0; s < 30; s++) await p.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_big', attempt: 1, slice_id: `0#s${s}`, urls: urls(10, s * 10) });
       await p.send('runs', { kind: 'run.start', tenant_id: 'ten_b', run_id: 'run_small' });
       await p.send('runs', { kind: 'run.start', tenant_id: 'ten_c', run_id: 'run_other' });
     });
@@ -63,7 +63,7 @@ describe('local queue fairness', () => {
 
   it("caps one tenant's crawl pages in flight; the free workers serve other tenants", async () => {
     await preload(async (p) => {
-      for (let s = 0; s < 8; s++) await p.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_cap', attempt: 1, urls: urls(10, s * 10) });
+      for (let s = 0; s < 8; s++) await p.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_cap', attempt: 1, slice_id: `0#s${s}`, urls: urls(10, s * 10) });
       for (let r = 0; r < 3; r++) await p.send('runs', { kind: 'run.start', tenant_id: 'ten_b', run_id: `run_b${r}` });
     });
     let aPages = 0;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CrawlFrontier, type FrontierUrl } from '../../../functions/core/crawl/frontier.js';
+import { CrawlFrontier, ownId, type FrontierUrl, type SliceRef } from '../../../functions/core/crawl/frontier.js';
 import type { Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 import { memoryStores } from '../foundation/stores.js';
@@ -23,44 +23,43 @@ const pageNo = (url: string) => Number(url.split('/').pop());
 
 /**
  * Drives a crawl with `workers` concurrent consumers over an in-memory queue of slices, the way
- * the runs worker does: lease each page, "fetch" it, admit its links, send child slices (counted
- * first), record the page, then finish the slice. `chaos` duplicates some messages.
+ * the runs worker does: lease each page, "fetch" it, admit its links, record and send child
+ * slices, record the page, then finish the slice. `duplicateEvery` makes the queue deliver some
+ * messages twice (SQS is at-least-once), sometimes after the first delivery finished the slice.
  */
 async function crawl(f: CrawlFrontier, opts: { n: number; maxPages: number; workers: number; sliceSize?: number; duplicateEvery?: number }) {
-  const queue: FrontierUrl[][] = [];
+  const queue: SliceRef[] = [];
   const fetched: number[] = [];
   let completions = 0;
   let sent = 0;
-  const send = async (urls: FrontierUrl[]) => {
+  const send = async (from: string, urls: FrontierUrl[]) => {
     for (let i = 0; i < urls.length; i += opts.sliceSize ?? 5) {
-      await f.sliceSent();
-      queue.push(urls.slice(i, i + (opts.sliceSize ?? 5)));
+      const slice = await f.openSlice(ownId(from), urls.slice(i, i + (opts.sliceSize ?? 5)));
+      queue.push(slice);
       sent++;
-      if (opts.duplicateEvery && sent % opts.duplicateEvery === 0) {
-        await f.sliceSent();
-        queue.push(urls.slice(i, i + (opts.sliceSize ?? 5)));
-      }
+      if (opts.duplicateEvery && sent % opts.duplicateEvery === 0) queue.push(slice);
     }
   };
   const first = await f.init('https://site.test/p/0', opts.maxPages, now);
-  expect(first).toHaveLength(1);
-  await send(first!);
+  expect(first!.urls).toHaveLength(1);
+  queue.push(first!);
   const worker = async (id: number) => {
     for (;;) {
       const slice = queue.shift();
       if (!slice) {
-        if ((await f.counters())!.outstanding === 0) return;
+        if (!(await f.hasOpenSlices())) return;
         await new Promise((r) => setTimeout(r, 2));
         continue;
       }
-      for (const u of slice) {
+      let done = 0;
+      for (const u of slice.urls) {
         if ((await f.lease(u.ord, `w${id}`, 60_000, now)).state !== 'taken') continue;
         fetched.push(pageNo(u.url));
         const admitted = await f.admit(links(pageNo(u.url), opts.n).map((url) => ({ url, depth: u.depth + 1 })), u.ord);
-        await send(admitted);
-        await f.record(u.ord, { state: 'done', item: { url: u.url } }, now);
+        await send(slice.slice_id, admitted);
+        if (await f.record(u.ord, { state: 'done', item: { url: u.url } }, now)) done++;
       }
-      if (await f.sliceFinished(now)) completions++;
+      if ((await f.finishSlice(slice.slice_id, now, { done })).finished) completions++;
     }
   };
   await Promise.all(Array.from({ length: opts.workers }, (_, i) => worker(i)));
@@ -70,9 +69,11 @@ async function crawl(f: CrawlFrontier, opts: { n: number; maxPages: number; work
 describe('crawl frontier on dynalite', () => {
   it('init is idempotent: a second start admits nothing', async () => {
     const f = frontier();
-    expect(await f.init('https://site.test/', 10, now)).toEqual([{ url: 'https://site.test/', depth: 0, ord: 0 }]);
-    expect(await f.init('https://site.test/', 10, now)).toBeNull();
-    expect(await f.counters()).toMatchObject({ admitted: 1, max_pages: 10, outstanding: 0, finished_at: null });
+    const first = await f.init('https://site.test/', 10, now);
+    expect(first).toEqual({ slice_id: 'start#0', urls: [{ url: 'https://site.test/', depth: 0, ord: 0 }] });
+    // Again (a redelivered start): the same first slice, so it is sent at least once; nothing new admitted.
+    expect(await f.init('https://site.test/', 10, now)).toEqual(first);
+    expect(await f.counters()).toMatchObject({ admitted: 1, max_pages: 10, finished_at: null });
   });
 
   it('admits each URL once across racing workers, with unique ordinals', async () => {
@@ -102,7 +103,8 @@ describe('crawl frontier on dynalite', () => {
     expect(fetched.length).toBe(60);
     expect(new Set(fetched).size).toBe(60);
     const c = (await f.counters())!;
-    expect(c).toMatchObject({ admitted: 60, done: 60, outstanding: 0 });
+    expect(c).toMatchObject({ admitted: 60, done: 60 });
+    expect(await f.hasOpenSlices()).toBe(false);
     expect(c.finished_at).not.toBeNull();
     const { pages } = await f.pages({ limit: 100 });
     expect(pages.map((p) => p.ord)).toEqual(Array.from({ length: 60 }, (_, i) => i));
@@ -118,7 +120,7 @@ describe('crawl frontier on dynalite', () => {
 
   it('a page re-processed after a crash re-queues the links it had claimed (none lost) and records once', async () => {
     const f = frontier();
-    const [start] = (await f.init('https://site.test/p/0', 100, now))!;
+    const [start] = (await f.init('https://site.test/p/0', 100, now))!.urls;
     // First attempt: claims and queues the children, then "dies" before sending or recording.
     expect(await f.lease(start!.ord, 'dead-worker', 1_000, now)).toEqual({ state: 'taken', retaken: false });
     const children = links(2, 60).map((url) => ({ url, depth: 1 })); // three distinct pages
@@ -134,6 +136,43 @@ describe('crawl frontier on dynalite', () => {
     expect(await f.record(start!.ord, { state: 'done', item: { n: 1 } }, later)).toBe(true);
     expect(await f.record(start!.ord, { state: 'done', item: { n: 2 } }, later)).toBe(false);
     expect((await f.page(start!.ord))!.item).toEqual({ n: 1 });
-    expect((await f.counters())!.done).toBe(1);
+    // The slice adds what it recorded once, with its finish.
+    expect((await f.finishSlice('start#0', later, { done: 1 })).counters).toMatchObject({ done: 1 });
+  });
+
+  it('a slice delivered again after it finished neither counts twice nor ends the crawl while another slice is open', async () => {
+    const f = frontier();
+    const first = (await f.init('https://site.test/p/0', 100, now))!;
+    const [a, b] = [await f.openSlice(ownId(first.slice_id), first.urls), await f.openSlice(ownId(first.slice_id), first.urls)];
+    expect((await f.finishSlice(first.slice_id, now, { done: 1 })).finished).toBe(false);
+    expect((await f.finishSlice(a.slice_id, now, { done: 2 })).finished).toBe(false);
+    // `a` again (a duplicate delivery): no count, and `b` keeps the crawl open.
+    expect(await f.finishSlice(a.slice_id, now, { done: 2 })).toMatchObject({ finished: false, counters: { done: 3 } });
+    expect(await f.finishSlice(first.slice_id, now, { done: 1 })).toMatchObject({ finished: false, counters: { done: 3 } });
+    expect(await f.hasOpenSlices()).toBe(true);
+    expect((await f.finishSlice(b.slice_id, now)).finished).toBe(true);
+    expect((await f.finishSlice(b.slice_id, now)).finished).toBe(false); // exactly once
+  });
+
+  it('lists the slices a slice recorded, so a redelivery can send any whose message was lost', async () => {
+    const f = frontier();
+    const first = (await f.init('https://site.test/p/0', 100, now))!;
+    const child = await f.openSlice(ownId(first.slice_id), first.urls);
+    await f.openSlice(ownId(child.slice_id), first.urls); // a grandchild: not the first slice's
+    expect(await f.sentBy(first.slice_id)).toEqual([child]);
+  });
+
+  it('a retake re-creates a page record a partial batch write left out, never resetting one that exists', async () => {
+    const f = frontier();
+    const [start] = (await f.init('https://site.test/p/0', 100, now))!.urls;
+    const children = links(2, 60).map((url) => ({ url, depth: 1 }));
+    const firstTry = await f.admit(children, start!.ord);
+    // The batch wrote the claims (with their ordinals) but lost one page record; another is done.
+    await table.delete({ pk: `TEN#ten_test#CRAWL#${f.runId}`, sk: `ORD#${String(firstTry[0]!.ord).padStart(10, '0')}` });
+    await f.lease(firstTry[1]!.ord, 'w', 60_000, now);
+    await f.record(firstTry[1]!.ord, { state: 'done', item: { kept: true } }, now);
+    expect(await f.admit(children, start!.ord)).toEqual(firstTry);
+    expect(await f.page(firstTry[0]!.ord)).toMatchObject({ state: 'queued', url: firstTry[0]!.url });
+    expect(await f.page(firstTry[1]!.ord)).toMatchObject({ state: 'done', item: { kept: true } });
   });
 });

@@ -8,6 +8,9 @@ function fakeClock() {
   return clock;
 }
 
+/** Keys of the slot records currently held. */
+const heldSlots = (table: FakeGateTable) => [...table.items.entries()].filter(([k]) => k.includes('|SLOT#')).map(([k]) => k);
+
 describe('HostGate', () => {
   it('spaces request starts by minDelayMs', async () => {
     const clock = fakeClock();
@@ -54,8 +57,8 @@ describe('HostGate', () => {
       })),
     );
     expect(peak).toBe(2);
-    const item = await table.get({ pk: 'HOST#c.test', sk: 'GATE' });
-    expect(item).toMatchObject({ active: 0, leases: {} });
+    expect(heldSlots(table)).toEqual([]); // every slot given back
+    expect([...table.items.keys()].filter((k) => k.includes('SLOT#ALL#')).length).toBe(0);
   });
 
   it('keeps hosts independent', async () => {
@@ -80,24 +83,64 @@ describe('HostGate', () => {
     expect(clock.t - t0).toBeLessThan(62_000);
   });
 
-  it('retries after losing a conditional write to another worker', async () => {
+  it('takes another slot after losing one to another worker', async () => {
     const clock = fakeClock();
     const table = new FakeGateTable();
-    const gate = new HostGate(table, { maxConcurrent: 1, minDelayMs: 0, now: clock.now, sleep: clock.sleep });
+    // Always try slot 0 first, so the race is on that slot.
+    const gate = new HostGate(table, { maxConcurrent: 2, minDelayMs: 0, now: clock.now, sleep: clock.sleep, random: () => 0 });
     let raced = false;
-    table.beforePut = async () => {
-      if (raced) return;
+    table.beforePut = async (item) => {
+      if (raced || !item.sk.endsWith('#0')) return;
       raced = true;
-      table.beforePut = undefined;
-      // Another worker creates the item between our read and our write.
-      await table.put({ pk: 'HOST#g.test', sk: 'GATE', active: 0, next_allowed_at: 0, leases: {}, version: 1 });
+      // Another worker takes slot 0 between our choice and our write.
+      table.items.set(`${item.pk}|${item.sk}`, { pk: item.pk, sk: item.sk, holder: 'other', lease_until: clock.t + 60_000 });
     };
     const release = await gate.acquire('g.test');
     expect(raced).toBe(true);
-    expect((await table.get({ pk: 'HOST#g.test', sk: 'GATE' }))?.version).toBe(2);
+    expect(heldSlots(table).sort()).toEqual(['HOST#g.test|SLOT#ALL#0', 'HOST#g.test|SLOT#ALL#1']);
     await release();
     await release(); // idempotent
-    expect(await table.get({ pk: 'HOST#g.test', sk: 'GATE' })).toMatchObject({ active: 0, version: 3 });
+    expect(heldSlots(table)).toEqual(['HOST#g.test|SLOT#ALL#0']); // the other worker's slot is untouched
+  });
+
+  it('costs two table writes a page without spacing and three with it, and no read (issue 12)', async () => {
+    const clock = fakeClock();
+    const table = new FakeGateTable();
+    const gate = new HostGate(table, { maxConcurrent: 64, minDelayMs: 0, now: clock.now, sleep: clock.sleep });
+    for (let i = 0; i < 10; i++) await (await gate.acquire('cheap.test'))();
+    expect(table.calls).toBe(20);
+    const spaced = new HostGate(table, { maxConcurrent: 2, minDelayMs: 250, now: clock.now, sleep: clock.sleep });
+    table.calls = 0;
+    for (let i = 0; i < 10; i++) {
+      await (await spaced.acquire('spaced.test'))();
+      clock.t += 250; // the next page starts after the spacing: no waiting, no read
+    }
+    expect(table.calls).toBe(30);
+  });
+
+  it('keeps a verified tenant\'s slots apart from everybody else\'s on the same host', async () => {
+    const clock = fakeClock();
+    const table = new FakeGateTable();
+    const shared = new HostGate(table, { maxConcurrent: 1, minDelayMs: 0, now: clock.now, sleep: clock.sleep });
+    const owner = new HostGate(table, { maxConcurrent: 1, minDelayMs: 0, now: clock.now, sleep: clock.sleep, tenantScope: 't1' });
+    await shared.acquire('own.test');
+    await owner.acquire('own.test');
+    expect(clock.t).toBe(1_000_000); // neither waited for the other
+    expect(heldSlots(table).sort()).toEqual(['HOST#own.test|SLOT#ALL#0', 'HOST#own.test|SLOT#TEN#t1#0']);
+  });
+
+  it('extends its slot while a long crawl-delay keeps it waiting, so the slot is not taken over', async () => {
+    const clock = fakeClock();
+    const table = new FakeGateTable();
+    const gate = new HostGate(table, { maxConcurrent: 2, minDelayMs: 0, leaseMs: 60_000, now: clock.now, sleep: clock.sleep });
+    await gate.acquire('delay.test', 90); // a 90 s crawl-delay: the next start waits longer than a lease
+    const t0 = clock.t;
+    await gate.acquire('delay.test', 90);
+    expect(clock.t - t0).toBe(90_000);
+    const slots = [...table.items.values()].filter((i) => i.sk.startsWith('SLOT#'));
+    // The waiting worker's slot was extended when its start came (the first, never released, ran out).
+    expect(slots.filter((s) => Number(s.lease_until) > clock.t)).toHaveLength(1);
+    expect(slots.filter((s) => Number(s.lease_until) >= clock.t + 60_000)).toHaveLength(1);
   });
 
   it('gives up after maxWaitMs', async () => {
