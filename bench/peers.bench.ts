@@ -217,7 +217,7 @@ function gleanerSide(name: string, formats: ScrapeFormat[] | undefined, engineCh
         const r = await engine.scrapePage(u, { engine: engineChoice, ...(formats ? { formats } : {}) });
         if (check(r, u)) ok++;
       });
-      if (engineChoice === 'browser' && pid === undefined) pid = (await engine.browserSession()).browser.process()?.pid;
+      if (engineChoice === 'browser' && pid === undefined) pid = (await engine.browserSession()).browser.pid;
       return ok;
     },
     browserPids: () => (pid ? [pid] : []),

@@ -1,8 +1,7 @@
 import chromium from '@sparticuz/chromium';
-import type { Browser } from 'puppeteer-core';
 import { AppError } from '../../core/errors.js';
 import { chromiumProxyArgs } from '../../core/governance/egress-proxy.js';
-import type { BrowserLauncher } from '../../ports/browser.js';
+import type { Browser, BrowserLauncher } from '../../ports/browser.js';
 import { launchWithProfile } from '../chromium-profile.js';
 
 /**

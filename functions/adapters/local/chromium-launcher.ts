@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliDecompressSync } from 'node:zlib';
-import type { Browser } from 'puppeteer-core';
 import { config } from '../../config.js';
 import { AppError } from '../../core/errors.js';
 import { chromiumProxyArgs } from '../../core/governance/egress-proxy.js';
-import type { BrowserLauncher } from '../../ports/browser.js';
+import type { Browser, BrowserLauncher } from '../../ports/browser.js';
 import { launchWithProfile } from '../chromium-profile.js';
 
 /**

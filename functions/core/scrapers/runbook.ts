@@ -1,10 +1,10 @@
 import { load } from 'cheerio';
-import type { HTTPResponse, Page } from 'puppeteer-core';
 import { AppError, badRequest } from '../errors.js';
 import { extractFields, extractItems, type FieldSpec } from '../engine/extract.js';
 import type { Engine, NavigationResult } from '../engine/pipeline.js';
 import { absoluteHttpUrl } from '../engine/parse.js';
 import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
+import type { TabResponse } from '../../ports/browser.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
 import { SecretRedactor } from './secret-redactor.js';
 import type { ScrapeItem } from './types.js';
@@ -119,7 +119,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const signal = ctx.signal;
   if (signal?.aborted) return { ...result, status: 'stopped' };
   const session = await ctx.engine.browserSession();
-  const page = await session.newPage();
+  const page = await session.newTab();
   // One promise that rejects on abort; every step races it, and the tab is closed so the step's
   // own awaits (navigation, selector waits, locators) reject instead of running to their timeouts.
   let stopStep: (err: Error) => void = () => {};
@@ -135,18 +135,12 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   let status = 0;
 
   const redact = ctx.redactor ?? new SecretRedactor();
-  // The document (CDP loader id) a secret was typed into: screenshot and extract are refused there,
-  // whatever masking could do (a screenshot shows what the field shows; a page can move the value
-  // anywhere in its DOM). A navigation to another document lifts it.
-  let cdp: Awaited<ReturnType<Page['createCDPSession']>> | undefined;
-  const documentId = async (): Promise<string> => {
-    cdp ??= await page.createCDPSession();
-    const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { loaderId: string } } };
-    return tree.frameTree.frame.loaderId;
-  };
+  // The document a secret was typed into: screenshot and extract are refused there, whatever
+  // masking could do (a screenshot shows what the field shows; a page can move the value anywhere
+  // in its DOM). A navigation to another document lifts it.
   let secretDocument: string | null = null;
   const refuseOnSecretPage = async (what: string) => {
-    if (secretDocument && secretDocument === (await documentId())) {
+    if (secretDocument && secretDocument === (await page.documentId())) {
       throw new StepFailure('secret_on_page', `${what} is refused: a secret was filled on this page; navigate to another page first`);
     }
   };
@@ -177,22 +171,19 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const click = async (selector: string, navigation: boolean | undefined): Promise<string> => {
     const before = page.url();
     let started = false;
-    const onRequest = (req: { isNavigationRequest(): boolean; frame(): unknown }) => {
-      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) started = true;
-    };
-    page.on('request', onRequest as never);
+    const stopWatching = page.onMainFrameNavigation(() => (started = true));
     const nav =
       navigation === false
         ? null
-        : page.waitForNavigation({ waitUntil: 'networkidle2', timeout }).then(
-            (r: HTTPResponse | null) => ({ ok: true as const, r }),
+        : page.waitForNavigation({ timeoutMs: timeout }).then(
+            (r: TabResponse | null) => ({ ok: true as const, r }),
             (err: unknown) => ({ ok: false as const, err }),
           );
     try {
-      await page.locator(selector).setTimeout(timeout).click();
+      await page.click(selector, { timeoutMs: timeout });
       if (navigation === undefined) await sleep(300);
     } finally {
-      page.off('request', onRequest as never);
+      stopWatching();
     }
     if (!nav || (navigation === undefined && !started)) return 'no navigation';
     const outcome = await nav;
@@ -232,7 +223,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       );
     }
     redact.add(secret.value);
-    secretDocument = await documentId();
+    secretDocument = await page.documentId();
     return { value: secret.value, shown: `secret:${value.secret}` };
   };
 
@@ -260,11 +251,11 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         return click(step.selector, step.navigation);
       case 'fill': {
         const { value, shown } = await resolveValue(step.value);
-        await page.locator(step.selector).setTimeout(timeout).fill(value);
+        await page.fill(step.selector, value, { timeoutMs: timeout });
         return `filled ${step.selector} with ${shown}`;
       }
       case 'wait_for':
-        await page.waitForSelector(step.selector, { timeout: step.timeout_ms ?? timeout });
+        await page.waitForSelector(step.selector, { timeoutMs: step.timeout_ms ?? timeout });
         return undefined;
       case 'scroll':
         for (let i = 0; i < step.times; i++) {
@@ -283,10 +274,8 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         const seen = new Set([page.url()]);
         while (pages < step.max_pages) {
           if (ctx.shouldStop?.()) break;
-          const el = await page.$(step.next);
-          if (!el) break;
-          const href = await el.evaluate((n) => (n instanceof HTMLAnchorElement ? n.href : null));
-          await el.dispose();
+          const href = await page.linkHref(step.next);
+          if (href === undefined) break;
           if (href && /^https?:/i.test(href)) {
             if (seen.has(href)) break;
             seen.add(href);
@@ -301,7 +290,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       }
       case 'screenshot': {
         await refuseOnSecretPage('screenshot');
-        const png = (await page.screenshot({ type: 'png', encoding: 'base64', fullPage: step.full_page })) as string;
+        const png = await page.screenshot({ fullPage: step.full_page });
         const name = step.name ?? `screenshot-${result.screenshots.length + 1}`;
         result.screenshots.push({ name, url: redact.text(page.url()), png });
         return name;
@@ -338,7 +327,6 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    await cdp?.detach().catch(() => {});
     await page.close().catch(() => {});
   }
   return result;
