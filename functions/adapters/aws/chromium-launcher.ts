@@ -2,7 +2,7 @@ import chromium from '@sparticuz/chromium';
 import { AppError } from '../../core/errors.js';
 import { chromiumProxyArgs } from '../../core/governance/egress-proxy.js';
 import type { Browser, BrowserLauncher } from '../../ports/browser.js';
-import { launchWithProfile } from '../chromium-profile.js';
+import { launchWithProfile } from '../browser/chromium-profile.js';
 
 /**
  * Lambda {@link BrowserLauncher}: the @sparticuz/chromium headless shell (unpacked to /tmp on

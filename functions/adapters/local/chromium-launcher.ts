@@ -7,7 +7,7 @@ import { config } from '../../config.js';
 import { AppError } from '../../core/errors.js';
 import { chromiumProxyArgs } from '../../core/governance/egress-proxy.js';
 import type { Browser, BrowserLauncher } from '../../ports/browser.js';
-import { launchWithProfile } from '../chromium-profile.js';
+import { launchWithProfile } from '../browser/chromium-profile.js';
 
 /**
  * Flags for a system Chromium: background networking, component updates and sync are off so the

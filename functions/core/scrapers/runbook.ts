@@ -119,7 +119,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const signal = ctx.signal;
   if (signal?.aborted) return { ...result, status: 'stopped' };
   const session = await ctx.engine.browserSession();
-  const page = await session.newTab();
+  const tab = await session.newTab();
   // One promise that rejects on abort; every step races it, and the tab is closed so the step's
   // own awaits (navigation, selector waits, locators) reject instead of running to their timeouts.
   let stopStep: (err: Error) => void = () => {};
@@ -127,7 +127,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   stopped.catch(() => {});
   const onAbort = () => {
     stopStep(new RunbookStopped());
-    void page.close().catch(() => {});
+    void tab.close().catch(() => {});
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) onAbort();
@@ -140,7 +140,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   // in its DOM). A navigation to another document lifts it.
   let secretDocument: string | null = null;
   const refuseOnSecretPage = async (what: string) => {
-    if (secretDocument && secretDocument === (await page.documentId())) {
+    if (secretDocument && secretDocument === (await tab.documentId())) {
       throw new StepFailure('secret_on_page', `${what} is refused: a secret was filled on this page; navigate to another page first`);
     }
   };
@@ -148,7 +148,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const emit = async (items: Record<string, unknown>[]) => {
     for (const raw of items) {
       const data = redact.deep(raw);
-      const item: ScrapeItem = { url: redact.text(page.url()), fetched_at: new Date().toISOString(), status_code: status, data };
+      const item: ScrapeItem = { url: redact.text(tab.url()), fetched_at: new Date().toISOString(), status_code: status, data };
       result.items.push(item);
       await ctx.emit?.(item);
     }
@@ -164,23 +164,23 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   };
 
   const goto = async (url: string, waitFor?: string) => {
-    settle(await ctx.engine.navigatePage(page, url, { timeoutMs: timeout, waitFor }));
+    settle(await ctx.engine.navigatePage(tab, url, { timeoutMs: timeout, waitFor }));
   };
 
   /** Click; wait for (and govern) the navigation it causes, if any. */
   const click = async (selector: string, navigation: boolean | undefined): Promise<string> => {
-    const before = page.url();
+    const before = tab.url();
     let started = false;
-    const stopWatching = page.onMainFrameNavigation(() => (started = true));
+    const stopWatching = tab.onMainFrameNavigation(() => (started = true));
     const nav =
       navigation === false
         ? null
-        : page.waitForNavigation({ timeoutMs: timeout }).then(
+        : tab.waitForNavigation({ timeoutMs: timeout }).then(
             (r: TabResponse | null) => ({ ok: true as const, r }),
             (err: unknown) => ({ ok: false as const, err }),
           );
     try {
-      await page.click(selector, { timeoutMs: timeout });
+      await tab.click(selector, { timeoutMs: timeout });
       if (navigation === undefined) await sleep(300);
     } finally {
       stopWatching();
@@ -189,13 +189,13 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
     const outcome = await nav;
     if (!outcome.ok) {
       // A blocked navigation leaves Chromium's error page or the proxy's refusal.
-      if (page.url().startsWith('chrome-error://') || session.blockedUrls().some((b) => b === page.url())) {
+      if (tab.url().startsWith('chrome-error://') || session.blockedUrls().some((b) => b === tab.url())) {
         throw new AppError(400, 'target_forbidden', `Navigation after clicking ${selector} was blocked by the egress guard`);
       }
       throw outcome.err;
     }
-    settle(await ctx.engine.observeNavigation(page, before, outcome.r));
-    return `navigated to ${page.url()}`;
+    settle(await ctx.engine.observeNavigation(tab, before, outcome.r));
+    return `navigated to ${tab.url()}`;
   };
 
   const resolveValue = async (value: ValueRef): Promise<{ value: string; shown: string }> => {
@@ -207,7 +207,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       }
       return { value: String(v), shown: `input:${value.input}` };
     }
-    const here = page.url();
+    const here = tab.url();
     if (!/^https?:/.test(here) || !isAllowlisted(ctx.policy, here)) {
       const host = /^https?:/.test(here) ? new URL(here).hostname : here;
       throw new StepFailure(
@@ -223,14 +223,14 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       );
     }
     redact.add(secret.value);
-    secretDocument = await page.documentId();
+    secretDocument = await tab.documentId();
     return { value: secret.value, shown: `secret:${value.secret}` };
   };
 
   const extractNow = async (step: Extract<RunbookStep, { action: 'extract' }>) => {
     await refuseOnSecretPage('extract');
-    const $ = load(await page.content());
-    const here = page.url();
+    const $ = load(await tab.content());
+    const here = tab.url();
     const records = step.item_selector
       ? extractItems($, here, step.item_selector, step.fields as Record<string, FieldSpec>)
       : [extractFields($, here, step.fields as Record<string, FieldSpec>)];
@@ -242,7 +242,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
     switch (step.action) {
       case 'goto': {
         const raw = typeof step.url === 'string' ? step.url : (await resolveValue(step.url)).value;
-        const url = absoluteHttpUrl(raw, /^https?:/.test(page.url()) ? page.url() : raw);
+        const url = absoluteHttpUrl(raw, /^https?:/.test(tab.url()) ? tab.url() : raw);
         if (!url) throw new StepFailure('invalid_request', 'goto needs an http(s) URL');
         await goto(url, step.wait_for);
         return `status ${status}`;
@@ -251,15 +251,15 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         return click(step.selector, step.navigation);
       case 'fill': {
         const { value, shown } = await resolveValue(step.value);
-        await page.fill(step.selector, value, { timeoutMs: timeout });
+        await tab.fill(step.selector, value, { timeoutMs: timeout });
         return `filled ${step.selector} with ${shown}`;
       }
       case 'wait_for':
-        await page.waitForSelector(step.selector, { timeoutMs: step.timeout_ms ?? timeout });
+        await tab.waitForSelector(step.selector, { timeoutMs: step.timeout_ms ?? timeout });
         return undefined;
       case 'scroll':
         for (let i = 0; i < step.times; i++) {
-          await page.evaluate('window.scrollBy(0, document.documentElement.clientHeight || 800)');
+          await tab.evaluate('window.scrollBy(0, document.documentElement.clientHeight || 800)');
           if (step.delay_ms) await sleep(step.delay_ms);
         }
         return `scrolled ${step.times}x`;
@@ -271,10 +271,10 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         if (!lastExtract) throw new StepFailure('invalid_request', 'paginate needs a previous extract step');
         let pages = 1;
         let extracted = 0;
-        const seen = new Set([page.url()]);
+        const seen = new Set([tab.url()]);
         while (pages < step.max_pages) {
           if (ctx.shouldStop?.()) break;
-          const href = await page.linkHref(step.next);
+          const href = await tab.linkHref(step.next);
           if (href === undefined) break;
           if (href && /^https?:/i.test(href)) {
             if (seen.has(href)) break;
@@ -290,9 +290,9 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       }
       case 'screenshot': {
         await refuseOnSecretPage('screenshot');
-        const png = await page.screenshot({ fullPage: step.full_page });
+        const png = await tab.screenshot({ fullPage: step.full_page });
         const name = step.name ?? `screenshot-${result.screenshots.length + 1}`;
-        result.screenshots.push({ name, url: redact.text(page.url()), png });
+        result.screenshots.push({ name, url: redact.text(tab.url()), png });
         return name;
       }
     }
@@ -322,12 +322,12 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         break;
       } finally {
         entry.ms = Math.round(performance.now() - t0);
-        entry.url = !page.isClosed() && /^https?:/.test(page.url()) ? redact.text(page.url()) : null;
+        entry.url = !tab.isClosed() && /^https?:/.test(tab.url()) ? redact.text(tab.url()) : null;
       }
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    await page.close().catch(() => {});
+    await tab.close().catch(() => {});
   }
   return result;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { PuppeteerBrowser } from './browser/puppeteer-browser.js';
+import { PuppeteerBrowser } from './puppeteer-browser.js';
 
 /**
  * What every Gleaner Chromium (system binary, @sparticuz fallback, Lambda) shares: flags and
