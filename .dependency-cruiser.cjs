@@ -1,7 +1,9 @@
 /**
  * Dependency rules (DESIGN.md "The shape"): data flows http|workers -> core -> ports <- adapters.
- * The core never imports an adapter, an AWS SDK or a browser driver, and there are no runtime
- * import cycles. Run by `npm test` (npm run depcheck).
+ * The core never imports an adapter, an AWS SDK or a browser driver (not even its types), reaches
+ * the network only through the egress guard, and there are no runtime import cycles. Every rule is
+ * an error. Run by `npm test` (npm run depcheck); test/unit/architecture/dependency-rules.test.ts
+ * proves the rules bite.
  */
 module.exports = {
   forbidden: [
@@ -27,15 +29,31 @@ module.exports = {
       to: { path: '@aws-sdk/|@smithy/' },
     },
     {
-      // Known debt (issue 10): the engine's BrowserSession (core/engine/fetch-browser.ts) and the
-      // runbook interpreter still type tabs with puppeteer's Page/HTTPResponse (type imports only;
-      // no puppeteer code is bundled into core). Reported on every run until they move behind a
-      // tab port; a warning so the other rules can gate CI meanwhile.
+      // Type-only imports count too (tsPreCompilationDeps): a driver type in core is a driver
+      // dependency all the same. The core sees Chromium only through ports/browser.ts.
       name: 'core-not-to-browser-driver',
-      severity: 'warn',
-      comment: 'Chromium is reached through the Browser port; puppeteer lives in adapters.',
-      from: { path: '^functions/core/' },
-      to: { path: 'puppeteer|@sparticuz/chromium' },
+      severity: 'error',
+      comment: 'Chromium is reached through the Browser port (ports/browser.ts); puppeteer lives in adapters/browser.',
+      from: { path: '^functions/(core|ports)/' },
+      to: { path: 'puppeteer|@sparticuz/chromium|devtools-protocol|chromium-bidi' },
+    },
+    {
+      // Every outgoing connection goes through the egress guard (DESIGN.md "Governance is the
+      // product"). The guard itself (core/governance) and the two clients built on its vetted
+      // addresses (the domain verification probe, the bucket-sync agent) are the only core code
+      // that may touch the network stack; the engine, runbooks, runs and the rest use them.
+      name: 'core-network-through-governance',
+      severity: 'error',
+      comment: 'Outside governance, core reaches the network through the egress guard, never node:http/https/net/tls/dgram or undici.',
+      from: { path: '^functions/core/', pathNot: '^functions/core/(governance/|domains/verify-probe\\.ts$|sync/guarded-agent\\.ts$)' },
+      to: { path: '^(node:)?(http|https|http2|net|tls|dgram)$|(^|/)undici(/|$)' },
+    },
+    {
+      name: 'ports-plain',
+      severity: 'error',
+      comment: 'Ports are interfaces the core owns, in Gleaner types (core message types included): no adapter, SDK or driver module.',
+      from: { path: '^functions/ports/' },
+      to: { path: '^functions/(adapters|local|http|workers)/|@aws-sdk/|@smithy/|puppeteer|undici' },
     },
     {
       name: 'routes-plain-data',

@@ -13,7 +13,7 @@ import { load } from 'cheerio';
 import puppeteer from 'puppeteer-core';
 import { request } from 'undici';
 import { LocalChromiumLauncher, LOCAL_CHROMIUM_FLAGS, SYSTEM_CHROMIUM_PATHS, sparticuzExecutable } from '../functions/adapters/local/chromium-launcher.js';
-import { hardenedArgs } from '../functions/adapters/chromium-profile.js';
+import { hardenedArgs } from '../functions/adapters/browser/chromium-profile.js';
 import { BrowserSession } from '../functions/core/engine/fetch-browser.js';
 import { parsePage } from '../functions/core/engine/parse.js';
 import { createEngine, type Engine } from '../functions/core/engine/pipeline.js';

@@ -42,7 +42,7 @@ const { load: loadHtml } = await import('cheerio');
 type CheerioAPI = import('cheerio').CheerioAPI;
 const puppeteer = (await import('puppeteer-core')).default;
 const { LocalChromiumLauncher, sparticuzExecutable } = await import('../functions/adapters/local/chromium-launcher.js');
-const { hardenedArgs } = await import('../functions/adapters/chromium-profile.js');
+const { hardenedArgs } = await import('../functions/adapters/browser/chromium-profile.js');
 const { BrowserSession } = await import('../functions/core/engine/fetch-browser.js');
 const { createEngine } = await import('../functions/core/engine/pipeline.js');
 const { EgressGuard } = await import('../functions/core/governance/egress-guard.js');
@@ -217,7 +217,7 @@ function gleanerSide(name: string, formats: ScrapeFormat[] | undefined, engineCh
         const r = await engine.scrapePage(u, { engine: engineChoice, ...(formats ? { formats } : {}) });
         if (check(r, u)) ok++;
       });
-      if (engineChoice === 'browser' && pid === undefined) pid = (await engine.browserSession()).browser.process()?.pid;
+      if (engineChoice === 'browser' && pid === undefined) pid = (await engine.browserSession()).browser.pid;
       return ok;
     },
     browserPids: () => (pid ? [pid] : []),

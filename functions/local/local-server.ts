@@ -23,7 +23,7 @@ import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { sweepRawLogs } from '../core/runs/raw-log.js';
 import { requestShutdown } from '../core/runs/shutdown.js';
-import { closeAllBrowsers } from '../adapters/chromium-profile.js';
+import { closeAllBrowsers } from '../adapters/browser/chromium-profile.js';
 import { startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
 import { toApiGatewayEvent, fromApiGatewayResult, toHonoPath } from './api-gateway-event.js';
 import type { Worker } from '../workers/worker-kit.js';

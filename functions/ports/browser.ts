@@ -1,8 +1,141 @@
-import type { Browser } from 'puppeteer-core';
 /**
- * Headless Chromium. `launch` starts a browser whose traffic goes through `proxyUrl`
- * (the in-process egress proxy). Throws BrowserUnavailableError with install advice when none starts.
+ * Headless Chromium, as the core uses it (the engine's fetch stage and the runbook interpreter),
+ * in Gleaner's own types: the core never sees the driver (puppeteer, CDP). The adapter
+ * (adapters/browser/puppeteer-browser.ts) owns launch details, request tracking, request
+ * interception and the hardening every Gleaner browser gets (no-UDP flags, profile and page
+ * script); the core owns governance (egress proxy, target policy), tab reuse and the pipeline.
+ */
+
+/**
+ * Starts browsers. `launch` starts one whose traffic goes through `proxyUrl` (the in-process
+ * egress proxy). Throws AppError 503 `browser_unavailable` with install advice when none starts.
  */
 export interface BrowserLauncher {
   launch(opts: { proxyUrl: string; userAgent?: string }): Promise<Browser>;
+}
+
+/** How tabs render (a tenant's browser profile): never identity (the User-Agent stays Gleaner's). */
+export interface RenderProfile {
+  viewport: { width: number; height: number };
+  device_scale_factor: number;
+  is_mobile: boolean;
+  locale: string;
+  timezone: string;
+  color_scheme: 'light' | 'dark';
+}
+
+/** Options of {@link Browser.newTab}. */
+export interface TabOptions {
+  /** Default timeout (ms) of navigations and waits that are not given one. */
+  timeoutMs: number;
+  /** Rendering settings (viewport, time zone, colour scheme, Accept-Language). */
+  profile?: RenderProfile;
+}
+
+/**
+ * Screens a URL with the egress guard without dialling it, counting a refusal as the proxy does
+ * (rejects when refused). Called for every asset a {@link FetchTab} keeps from loading.
+ */
+export type Screen = (url: string) => Promise<void>;
+
+/** Options of {@link Browser.newFetchTab}. */
+export interface FetchTabOptions extends TabOptions {
+  /** Every image, font and media request held back by {@link FetchTab.blockAssets} goes through it. */
+  screen: Screen;
+}
+
+/** A running browser. Every tab runs the no-UDP page script before any page script. */
+export interface Browser {
+  /** A plain tab (runbooks drive it step by step). */
+  newTab(opts: TabOptions): Promise<Tab>;
+  /** A tab for the engine's fetch stage: readiness tracking, asset blocking, dialogs dismissed. */
+  newFetchTab(opts: FetchTabOptions): Promise<FetchTab>;
+  /** Tabs open in the browser right now (its initial blank tab included). */
+  tabCount(): Promise<number>;
+  /**
+   * Tell the browser memory is critically short: it drops caches and collects garbage. Best
+   * effort: never rejects.
+   */
+  purgeMemory(): Promise<void>;
+  /** Close every tab and the browser; resolves once its process and profile are gone. */
+  close(): Promise<void>;
+  /** OS process id, when known (benchmarks sample its memory). */
+  readonly pid: number | undefined;
+}
+
+/** The main document's response to a navigation. Plain data except the body. */
+export interface TabResponse {
+  /** URL of this (last) hop. */
+  url: string;
+  status: number;
+  /** Lower-case names; repeated headers joined with `\n`. */
+  headers: Record<string, string>;
+  /** URLs of the redirect hops that led here, oldest first. */
+  redirectChain: string[];
+  /** The body as received; rejects when the browser no longer has it (a client-side navigation). */
+  body(): Promise<Uint8Array>;
+}
+
+/** `load`: the load event; `networkidle2`: at most 2 connections for 500 ms. */
+export type WaitUntil = 'load' | 'networkidle2';
+
+/** Readiness tuning: see {@link FetchTab.settle}. */
+export interface SettleRule {
+  /** Quiet window: no DOM change and no content request in flight for this long (ms). */
+  quietMs: number;
+  /** Longest wait after `load` (ms): pages that never go quiet (tickers, long polls) stop here. */
+  capMs: number;
+}
+
+/**
+ * One browser tab. Selectors are CSS (puppeteer's extensions aside); waits reject with an Error
+ * named `TimeoutError` when they time out; every method rejects once the tab is closed.
+ */
+export interface Tab {
+  /** Current URL (`chrome-error://…` after a failed navigation). */
+  url(): string;
+  isClosed(): boolean;
+  /** Navigate; null when there is no main-document response (same-document navigation). */
+  goto(url: string, opts: { waitUntil: WaitUntil; timeoutMs: number }): Promise<TabResponse | null>;
+  /** Wait for the next main-frame navigation to reach `networkidle2`. */
+  waitForNavigation(opts: { timeoutMs: number }): Promise<TabResponse | null>;
+  /** Call `listener` whenever the main frame starts a navigation request; returns the unsubscribe. */
+  onMainFrameNavigation(listener: () => void): () => void;
+  /** Call `listener` once when the tab closes (whoever closed it). */
+  onClose(listener: () => void): void;
+  waitForSelector(selector: string, opts: { timeoutMs: number }): Promise<void>;
+  /** Wait for a visible, stable element, then click it. */
+  click(selector: string, opts: { timeoutMs: number }): Promise<void>;
+  /** Wait for an editable element, then replace its value. */
+  fill(selector: string, value: string, opts: { timeoutMs: number }): Promise<void>;
+  /** `href` of the first element matching `selector`: undefined when none, null when it is no link. */
+  linkHref(selector: string): Promise<string | null | undefined>;
+  /** Evaluate a JavaScript expression (source text) in the page. */
+  evaluate(expression: string): Promise<unknown>;
+  /** Serialized DOM of the main document. */
+  content(): Promise<string>;
+  /** base64 PNG of the viewport, or of the whole page. */
+  screenshot(opts?: { fullPage?: boolean }): Promise<string>;
+  /** Identifies the main frame's current document; changes with every navigation to a new one. */
+  documentId(): Promise<string>;
+  /** Close the tab (and anything attached to it). Never rejects: it may already be closed. */
+  close(): Promise<void>;
+}
+
+/** A tab of the engine's fetch stage, reused across pages. */
+export interface FetchTab extends Tab {
+  /**
+   * Keep images, fonts and media from loading (true) or load them (false, for screenshots).
+   * Held-back requests are screened (see {@link FetchTabOptions.screen}), then failed without
+   * any connection.
+   */
+  blockAssets(block: boolean): Promise<void>;
+  /** Forget requests of the previous document (before a new navigation). */
+  reset(): void;
+  /**
+   * Readiness after `load`: wait until no content request (document, script, XHR/fetch,
+   * stylesheet) is in flight and neither the DOM nor the network changed for `rule.quietMs`,
+   * never longer than `rule.capMs` after load nor past `deadline` (epoch ms).
+   */
+  settle(rule: SettleRule, deadline: number): Promise<void>;
 }

@@ -1,9 +1,8 @@
 import chromium from '@sparticuz/chromium';
-import type { Browser } from 'puppeteer-core';
 import { AppError } from '../../core/errors.js';
 import { chromiumProxyArgs } from '../../core/governance/egress-proxy.js';
-import type { BrowserLauncher } from '../../ports/browser.js';
-import { launchWithProfile } from '../chromium-profile.js';
+import type { Browser, BrowserLauncher } from '../../ports/browser.js';
+import { launchWithProfile } from '../browser/chromium-profile.js';
 
 /**
  * Lambda {@link BrowserLauncher}: the @sparticuz/chromium headless shell (unpacked to /tmp on

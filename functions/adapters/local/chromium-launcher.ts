@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { createRequire } from 'node:module';
 import { brotliDecompressSync } from 'node:zlib';
-import type { Browser } from 'puppeteer-core';
 import { config } from '../../config.js';
 import { AppError } from '../../core/errors.js';
 import { chromiumProxyArgs } from '../../core/governance/egress-proxy.js';
-import type { BrowserLauncher } from '../../ports/browser.js';
-import { launchWithProfile } from '../chromium-profile.js';
+import type { Browser, BrowserLauncher } from '../../ports/browser.js';
+import { launchWithProfile } from '../browser/chromium-profile.js';
 
 /**
  * Flags for a system Chromium: background networking, component updates and sync are off so the

@@ -1,10 +1,16 @@
-import type { Browser, CDPSession, HTTPResponse, Page } from 'puppeteer-core';
 import { AppError, targetForbidden } from '../errors.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import { startEgressProxy, type EgressProxy } from '../governance/egress-proxy.js';
-import type { BrowserLauncher } from '../../ports/browser.js';
-import { BrowserTab, DEFAULT_SETTLE, type SettleRule } from './browser-tab.js';
+import type { Browser, BrowserLauncher, FetchTab, RenderProfile, SettleRule, Tab, TabResponse, WaitUntil } from '../../ports/browser.js';
 import type { FetchedPage, FetchOptions } from './types.js';
+
+export type { RenderProfile, SettleRule } from '../../ports/browser.js';
+
+/**
+ * Readiness of {@link BrowserSession.fetch}: `load`, then 150 ms without a DOM change or a content
+ * request in flight, at most 3 s after `load` (see {@link FetchTab.settle}).
+ */
+export const DEFAULT_SETTLE: SettleRule = { quietMs: 150, capMs: 3_000 };
 
 /** Options of {@link BrowserSession.start}. */
 export interface BrowserSessionOptions {
@@ -31,52 +37,28 @@ const TAB_MAX_USES = 50;
  */
 const PURGE_EVERY = 50;
 
-/** How tabs render: never identity (the User-Agent stays Gleaner's). */
-export interface RenderProfile {
-  viewport: { width: number; height: number };
-  device_scale_factor: number;
-  is_mobile: boolean;
-  locale: string;
-  timezone: string;
-  color_scheme: 'light' | 'dark';
-}
-
-/**
- * Runs before any page script in every document of every tab (iframes included, the initial
- * `about:blank` of a scripted iframe too): removes the APIs that send UDP, which an HTTP egress
- * proxy cannot carry or vet (WebRTC ICE/STUN/TURN, WebTransport over QUIC), and `window.open`, whose
- * popups would be tabs the session does not track. The launchers' flags and profile already keep
- * Chromium from gathering any UDP candidate; this keeps a page from even trying on a binary that
- * ignored them.
- */
-export const NO_UDP_APIS_SCRIPT = `(() => {
-  const names = ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'RTCIceCandidate', 'RTCIceTransport',
-    'RTCDtlsTransport', 'RTCSctpTransport', 'RTCRtpSender', 'RTCRtpReceiver', 'RTCRtpTransceiver', 'RTCSessionDescription',
-    'RTCCertificate', 'WebTransport', 'WebTransportError', 'WebTransportBidirectionalStream', 'WebTransportDatagramDuplexStream'];
-  for (const n of names) {
-    try { delete globalThis[n]; } catch (e) {}
-    try { Object.defineProperty(globalThis, n, { value: undefined, writable: false, configurable: false }); } catch (e) {}
-  }
-  try { Object.defineProperty(globalThis, 'open', { value: () => null, writable: false, configurable: false }); } catch (e) {}
-})();`;
-
 /** Chromium's own error page: the navigation failed (blocked tunnel, refused connection, ...). */
 const isErrorPage = (url: string) => url.startsWith('chrome-error://');
 
+/** A fetch tab of the pool and how many fetches it served (retired at {@link TAB_MAX_USES}). */
+interface PooledTab {
+  tab: FetchTab;
+  uses: number;
+}
+
 /**
- * One headless Chromium per run, reused across pages: {@link fetch} keeps a few tabs and reuses
- * them (a new tab costs a renderer set-up per page). The browser is started with `--proxy-server`
- * pointing at a per-session egress proxy, so every navigation, redirect, subresource and
- * WebSocket is vetted by the same guard as the http engine; the images, fonts and media that
- * {@link fetch} does not load are screened by that guard too. {@link close} stops both; it is
- * idempotent.
+ * One headless Chromium per run (the Browser port), reused across pages: {@link fetch} keeps a
+ * few tabs and reuses them (a new tab costs a renderer set-up per page). The browser is started
+ * with `--proxy-server` pointing at a per-session egress proxy, so every navigation, redirect,
+ * subresource and WebSocket is vetted by the same guard as the http engine; the images, fonts and
+ * media that {@link fetch} does not load are screened by that guard too. {@link close} stops
+ * both; it is idempotent.
  */
 export class BrowserSession {
   private closed = false;
-  private readonly pages = new Set<Page>();
-  private readonly idle: BrowserTab[] = [];
+  private readonly tabs = new Set<Tab>();
+  private readonly idle: PooledTab[] = [];
   private fetches = 0;
-  private browserCdp: Promise<CDPSession> | undefined;
 
   private constructor(
     readonly browser: Browser,
@@ -108,23 +90,18 @@ export class BrowserSession {
     return this.proxy.blockedUrls();
   }
 
-  /** A fresh tab with the session's timeouts. The caller closes it (or {@link close} does). */
-  async newPage(): Promise<Page> {
+  /** A fresh tab with the session's timeouts and profile. The caller closes it (or {@link close} does). */
+  newTab(): Promise<Tab> {
+    return this.track(() => this.browser.newTab({ timeoutMs: this.timeoutMs, profile: this.profile }));
+  }
+
+  /** Open a tab that {@link close} closes too, unless it was closed before. */
+  private async track<T extends Tab>(open: () => Promise<T>): Promise<T> {
     if (this.closed) throw new AppError(503, 'browser_unavailable', 'The browser session is closed');
-    const page = await this.browser.newPage();
-    this.pages.add(page);
-    page.once('close', () => this.pages.delete(page));
-    await page.evaluateOnNewDocument(NO_UDP_APIS_SCRIPT);
-    page.setDefaultNavigationTimeout(this.timeoutMs);
-    page.setDefaultTimeout(this.timeoutMs);
-    const p = this.profile;
-    if (p) {
-      await page.setViewport({ ...p.viewport, deviceScaleFactor: p.device_scale_factor, isMobile: p.is_mobile, hasTouch: p.is_mobile });
-      await page.emulateTimezone(p.timezone);
-      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: p.color_scheme }]);
-      await page.setExtraHTTPHeaders({ 'accept-language': `${p.locale},${p.locale.split('-')[0]};q=0.9` });
-    }
-    return page;
+    const tab = await open();
+    this.tabs.add(tab);
+    tab.onClose(() => this.tabs.delete(tab));
+    return tab;
   }
 
   /**
@@ -132,56 +109,54 @@ export class BrowserSession {
    * chain, or a script navigation) went to a destination the proxy refused.
    */
   async navigate(
-    page: Page,
+    tab: Tab,
     url: string,
-    opts: { timeoutMs?: number; waitFor?: string; waitUntil?: 'load' | 'networkidle2'; settle?: BrowserTab } = {},
-  ): Promise<HTTPResponse | null> {
+    opts: { timeoutMs?: number; waitFor?: string; waitUntil?: WaitUntil; settle?: FetchTab } = {},
+  ): Promise<TabResponse | null> {
     const timeout = opts.timeoutMs ?? this.timeoutMs;
     const deadline = Date.now() + timeout;
     const blockedBefore = this.proxy.blocked();
-    let response: HTTPResponse | null;
+    let response: TabResponse | null;
     try {
-      response = await page.goto(url, { waitUntil: opts.waitUntil ?? 'networkidle2', timeout });
+      response = await tab.goto(url, { waitUntil: opts.waitUntil ?? 'networkidle2', timeoutMs: timeout });
       await opts.settle?.settle(this.settleRule, deadline);
     } catch (err) {
-      this.assertMainFrameAllowed(page, url, blockedBefore, null);
+      this.assertMainFrameAllowed(tab, url, blockedBefore, null);
       throw err;
     }
-    this.assertMainFrameAllowed(page, url, blockedBefore, response);
+    this.assertMainFrameAllowed(tab, url, blockedBefore, response);
     if (opts.waitFor) {
-      await page.waitForSelector(opts.waitFor, { timeout: Math.max(1_000, deadline - Date.now()) });
+      await tab.waitForSelector(opts.waitFor, { timeoutMs: Math.max(1_000, deadline - Date.now()) });
     }
-    this.assertMainFrameAllowed(page, url, blockedBefore, response);
+    this.assertMainFrameAllowed(tab, url, blockedBefore, response);
     return response;
   }
 
   /**
    * The browser engine's fetch stage on a reused tab: navigate until `load`, then settle (DOM and
-   * content requests quiet, see {@link BrowserTab.settle}), optional `wait_for`, final URL,
+   * content requests quiet, see {@link FetchTab.settle}), optional `wait_for`, final URL,
    * status, rendered HTML, optional screenshot. Images, fonts and media load only for a
    * screenshot. A tab that failed is closed rather than reused.
    */
   async fetch(url: string, opts: FetchOptions = {}): Promise<FetchedPage> {
     const started = performance.now();
-    const tab = await this.takeTab();
+    const pooled = await this.takeTab();
+    const tab = pooled.tab;
     let reusable = false;
     try {
-      const page = tab.page;
       await tab.blockAssets(!opts.screenshot);
       tab.reset();
-      const response = await this.navigate(page, url, { ...opts, waitUntil: 'load', settle: tab });
-      const html = await page.content();
+      const response = await this.navigate(tab, url, { ...opts, waitUntil: 'load', settle: tab });
+      const html = await tab.content();
       const headers = new Headers();
-      for (const [k, v] of Object.entries(response?.headers() ?? {})) {
+      for (const [k, v] of Object.entries(response?.headers ?? {})) {
         for (const line of v.split('\n')) headers.append(k, line);
       }
-      const screenshot = opts.screenshot
-        ? ((await page.screenshot({ type: 'png', encoding: 'base64' })) as string)
-        : undefined;
+      const screenshot = opts.screenshot ? await tab.screenshot() : undefined;
       const result: FetchedPage = {
         url,
-        finalUrl: page.url(),
-        status: response?.status() ?? 0,
+        finalUrl: tab.url(),
+        status: response?.status ?? 0,
         headers,
         html,
         bytes: await documentBytes(response, html),
@@ -192,35 +167,26 @@ export class BrowserSession {
       reusable = true;
       return result;
     } finally {
-      this.releaseTab(tab, reusable);
+      this.releaseTab(pooled, reusable);
     }
   }
 
-  private async takeTab(): Promise<BrowserTab> {
+  private async takeTab(): Promise<PooledTab> {
     const reused = this.idle.pop();
     if (reused) return reused;
-    const page = await this.newPage();
-    try {
-      return await BrowserTab.attach(page, (u) => this.proxy.screen(u));
-    } catch (err) {
-      await page.close().catch(() => {});
-      throw err;
-    }
+    const tab = await this.track(() =>
+      this.browser.newFetchTab({ timeoutMs: this.timeoutMs, profile: this.profile, screen: (u) => this.proxy.screen(u) }),
+    );
+    return { tab, uses: 0 };
   }
 
-  /** See {@link PURGE_EVERY}. Best effort: a browser that refuses is no reason to fail a page. */
-  private purgeNow(): void {
-    this.browserCdp ??= this.browser.target().createCDPSession();
-    void this.browserCdp
-      .then((cdp) => cdp.send('Memory.simulatePressureNotification', { level: 'critical' }))
-      .catch(() => {});
-  }
-
-  private releaseTab(tab: BrowserTab, reusable: boolean): void {
-    tab.uses++;
-    if (++this.fetches % PURGE_EVERY === 0 && !this.closed) this.purgeNow();
-    if (reusable && !this.closed && !tab.page.isClosed() && tab.uses < TAB_MAX_USES && this.idle.length < MAX_IDLE_TABS) {
-      this.idle.push(tab);
+  private releaseTab(pooled: PooledTab, reusable: boolean): void {
+    pooled.uses++;
+    // See PURGE_EVERY. Best effort: a browser that refuses is no reason to fail a page.
+    if (++this.fetches % PURGE_EVERY === 0 && !this.closed) void this.browser.purgeMemory();
+    const tab = pooled.tab;
+    if (reusable && !this.closed && !tab.isClosed() && pooled.uses < TAB_MAX_USES && this.idle.length < MAX_IDLE_TABS) {
+      this.idle.push(pooled);
       return;
     }
     void tab.close();
@@ -231,23 +197,23 @@ export class BrowserSession {
     if (this.closed) return;
     this.closed = true;
     this.idle.length = 0;
-    await Promise.allSettled([...this.pages].map((p) => p.close()));
+    await Promise.allSettled([...this.tabs].map((t) => t.close()));
     await this.browser.close().catch(() => {});
     await this.proxy.close();
   }
 
-  private assertMainFrameAllowed(page: Page, url: string, blockedBefore: number, response: HTTPResponse | null): void {
+  private assertMainFrameAllowed(tab: Tab, url: string, blockedBefore: number, response: TabResponse | null): void {
     const fresh = this.proxy.blockedUrls().slice(blockedBefore);
     if (fresh.length === 0) return;
     const chain = [
-      ...(response?.request().redirectChain().map((r) => r.url()) ?? []),
-      response?.url(),
-      page.url(),
+      ...(response?.redirectChain ?? []),
+      response?.url,
+      tab.url(),
       url,
     ].filter((u): u is string => Boolean(u) && !isErrorPage(u!));
     const hit = chain.find((u) => fresh.some((b) => sameTarget(b, u)));
     if (hit) throw targetForbidden(`Navigation to ${hit} was blocked by the egress guard`);
-    if (isErrorPage(page.url())) {
+    if (isErrorPage(tab.url())) {
       throw targetForbidden(`Navigation from ${url} was blocked by the egress guard (${fresh[0]})`);
     }
   }
@@ -257,11 +223,11 @@ export class BrowserSession {
  * Bytes of the main document as received: its Content-Length when the server sent one (no body
  * round trip to the browser), else the body the browser kept, else the rendered size.
  */
-async function documentBytes(response: HTTPResponse | null, html: string): Promise<number> {
-  const length = Number(response?.headers()['content-length']);
-  if (Number.isInteger(length) && length >= 0 && !response?.headers()['content-encoding']) return length;
+async function documentBytes(response: TabResponse | null, html: string): Promise<number> {
+  const length = Number(response?.headers['content-length']);
+  if (Number.isInteger(length) && length >= 0 && !response?.headers['content-encoding']) return length;
   try {
-    return (await response?.buffer())?.length ?? Buffer.byteLength(html);
+    return (await response?.body())?.length ?? Buffer.byteLength(html);
   } catch {
     return Buffer.byteLength(html); // body gone after client-side navigation
   }

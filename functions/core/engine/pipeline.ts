@@ -1,5 +1,4 @@
 import { load, type CheerioAPI } from 'cheerio';
-import type { HTTPResponse, Page } from 'puppeteer-core';
 import { AppError } from '../errors.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { RobotsPolicy } from '../governance/robots.js';
@@ -11,6 +10,7 @@ import type { BrowserSession } from './fetch-browser.js';
 import { fetchHttp } from './fetch-http.js';
 import { needsJs } from './needs-js.js';
 import { parsePage } from './parse.js';
+import type { Tab, TabResponse } from '../../ports/browser.js';
 import {
   DEFAULT_FORMATS,
   type ChallengeBlock,
@@ -59,12 +59,12 @@ export interface Engine {
    * target policy, egress, robots, politeness, then the browser fetch, then challenge detection.
    * Counted and logged like any page request.
    */
-  navigatePage(page: Page, url: string, opts?: { timeoutMs?: number; waitFor?: string }): Promise<NavigationResult>;
+  navigatePage(tab: Tab, url: string, opts?: { timeoutMs?: number; waitFor?: string }): Promise<NavigationResult>;
   /**
    * Account for a navigation the tab made by itself (a click, a form submit): target policy on
    * the new URL, counters, log, challenge detection.
    */
-  observeNavigation(page: Page, requestedUrl: string, response: HTTPResponse | null): Promise<NavigationResult>;
+  observeNavigation(tab: Tab, requestedUrl: string, response: TabResponse | null): Promise<NavigationResult>;
   /** Close the browser (if one was started). */
   close(): Promise<void>;
 }
@@ -277,14 +277,14 @@ export function createEngine(deps: EngineDeps): Engine {
   };
 
   /** Stages govern for a tab the caller drives: counters, log, target policy, challenge. */
-  const accountTab = async (ctx: PageContext, page: Page, response: HTTPResponse | null, t0: number): Promise<NavigationResult> => {
-    const html = await page.content();
+  const accountTab = async (ctx: PageContext, tab: Tab, response: TabResponse | null, t0: number): Promise<NavigationResult> => {
+    const html = await tab.content();
     const headers = new Headers();
-    for (const [k, v] of Object.entries(response?.headers() ?? {})) for (const line of v.split('\n')) headers.append(k, line);
+    for (const [k, v] of Object.entries(response?.headers ?? {})) for (const line of v.split('\n')) headers.append(k, line);
     const fetched: FetchedPage = {
       url: ctx.url,
-      finalUrl: page.url(),
-      status: response?.status() ?? 0,
+      finalUrl: tab.url(),
+      status: response?.status ?? 0,
       headers,
       html,
       bytes: Buffer.byteLength(html),
@@ -337,7 +337,7 @@ export function createEngine(deps: EngineDeps): Engine {
     stats: () => ({ ...counters, blocked_requests: counters.blocked_requests + (started?.blockedRequests() ?? 0) }),
     stopReason: () => stop,
     browserSession,
-    async navigatePage(page, url, opts = {}) {
+    async navigatePage(tab, url, opts = {}) {
       const ctx: PageContext = { url, opts: { engine: 'browser' }, formats: new Set(), crawlDelaySeconds: null };
       const admitted = await admit(url);
       if (admitted.skip) return { url, final_url: url, status_code: 0, skipped: 'robots' };
@@ -346,21 +346,21 @@ export function createEngine(deps: EngineDeps): Engine {
       counters.requests++;
       try {
         const session = await browserSession();
-        const response = await session.navigate(page, url, opts).catch((err: unknown) => {
+        const response = await session.navigate(tab, url, opts).catch((err: unknown) => {
           const forbidden = err instanceof AppError && err.code === 'target_forbidden';
           if (!forbidden) counters.errors++;
           log({ url, status: null, bytes: 0, timing_ms: Math.round(performance.now() - t0), engine: 'browser', decision: forbidden ? 'forbidden' : 'error', reason: reasonOf(err) });
           throw err;
         });
-        return await accountTab(ctx, page, response, t0);
+        return await accountTab(ctx, tab, response, t0);
       } finally {
         await release?.();
       }
     },
-    async observeNavigation(page, requestedUrl, response) {
+    async observeNavigation(tab, requestedUrl, response) {
       counters.requests++;
       const ctx: PageContext = { url: requestedUrl, opts: { engine: 'browser' }, formats: new Set(), crawlDelaySeconds: null };
-      return accountTab(ctx, page, response, performance.now());
+      return accountTab(ctx, tab, response, performance.now());
     },
     close() {
       // Every caller (an abort, the run's own finally) awaits the same closing, so nobody goes on

@@ -1,10 +1,10 @@
 import { load } from 'cheerio';
-import type { HTTPResponse, Page } from 'puppeteer-core';
 import { AppError, badRequest } from '../errors.js';
 import { extractFields, extractItems, type FieldSpec } from '../engine/extract.js';
 import type { Engine, NavigationResult } from '../engine/pipeline.js';
 import { absoluteHttpUrl } from '../engine/parse.js';
 import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
+import type { TabResponse } from '../../ports/browser.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
 import { SecretRedactor } from './secret-redactor.js';
 import type { ScrapeItem } from './types.js';
@@ -119,7 +119,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const signal = ctx.signal;
   if (signal?.aborted) return { ...result, status: 'stopped' };
   const session = await ctx.engine.browserSession();
-  const page = await session.newPage();
+  const tab = await session.newTab();
   // One promise that rejects on abort; every step races it, and the tab is closed so the step's
   // own awaits (navigation, selector waits, locators) reject instead of running to their timeouts.
   let stopStep: (err: Error) => void = () => {};
@@ -127,7 +127,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   stopped.catch(() => {});
   const onAbort = () => {
     stopStep(new RunbookStopped());
-    void page.close().catch(() => {});
+    void tab.close().catch(() => {});
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) onAbort();
@@ -135,18 +135,12 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   let status = 0;
 
   const redact = ctx.redactor ?? new SecretRedactor();
-  // The document (CDP loader id) a secret was typed into: screenshot and extract are refused there,
-  // whatever masking could do (a screenshot shows what the field shows; a page can move the value
-  // anywhere in its DOM). A navigation to another document lifts it.
-  let cdp: Awaited<ReturnType<Page['createCDPSession']>> | undefined;
-  const documentId = async (): Promise<string> => {
-    cdp ??= await page.createCDPSession();
-    const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { loaderId: string } } };
-    return tree.frameTree.frame.loaderId;
-  };
+  // The document a secret was typed into: screenshot and extract are refused there, whatever
+  // masking could do (a screenshot shows what the field shows; a page can move the value anywhere
+  // in its DOM). A navigation to another document lifts it.
   let secretDocument: string | null = null;
   const refuseOnSecretPage = async (what: string) => {
-    if (secretDocument && secretDocument === (await documentId())) {
+    if (secretDocument && secretDocument === (await tab.documentId())) {
       throw new StepFailure('secret_on_page', `${what} is refused: a secret was filled on this page; navigate to another page first`);
     }
   };
@@ -154,7 +148,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const emit = async (items: Record<string, unknown>[]) => {
     for (const raw of items) {
       const data = redact.deep(raw);
-      const item: ScrapeItem = { url: redact.text(page.url()), fetched_at: new Date().toISOString(), status_code: status, data };
+      const item: ScrapeItem = { url: redact.text(tab.url()), fetched_at: new Date().toISOString(), status_code: status, data };
       result.items.push(item);
       await ctx.emit?.(item);
     }
@@ -170,41 +164,38 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   };
 
   const goto = async (url: string, waitFor?: string) => {
-    settle(await ctx.engine.navigatePage(page, url, { timeoutMs: timeout, waitFor }));
+    settle(await ctx.engine.navigatePage(tab, url, { timeoutMs: timeout, waitFor }));
   };
 
   /** Click; wait for (and govern) the navigation it causes, if any. */
   const click = async (selector: string, navigation: boolean | undefined): Promise<string> => {
-    const before = page.url();
+    const before = tab.url();
     let started = false;
-    const onRequest = (req: { isNavigationRequest(): boolean; frame(): unknown }) => {
-      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) started = true;
-    };
-    page.on('request', onRequest as never);
+    const stopWatching = tab.onMainFrameNavigation(() => (started = true));
     const nav =
       navigation === false
         ? null
-        : page.waitForNavigation({ waitUntil: 'networkidle2', timeout }).then(
-            (r: HTTPResponse | null) => ({ ok: true as const, r }),
+        : tab.waitForNavigation({ timeoutMs: timeout }).then(
+            (r: TabResponse | null) => ({ ok: true as const, r }),
             (err: unknown) => ({ ok: false as const, err }),
           );
     try {
-      await page.locator(selector).setTimeout(timeout).click();
+      await tab.click(selector, { timeoutMs: timeout });
       if (navigation === undefined) await sleep(300);
     } finally {
-      page.off('request', onRequest as never);
+      stopWatching();
     }
     if (!nav || (navigation === undefined && !started)) return 'no navigation';
     const outcome = await nav;
     if (!outcome.ok) {
       // A blocked navigation leaves Chromium's error page or the proxy's refusal.
-      if (page.url().startsWith('chrome-error://') || session.blockedUrls().some((b) => b === page.url())) {
+      if (tab.url().startsWith('chrome-error://') || session.blockedUrls().some((b) => b === tab.url())) {
         throw new AppError(400, 'target_forbidden', `Navigation after clicking ${selector} was blocked by the egress guard`);
       }
       throw outcome.err;
     }
-    settle(await ctx.engine.observeNavigation(page, before, outcome.r));
-    return `navigated to ${page.url()}`;
+    settle(await ctx.engine.observeNavigation(tab, before, outcome.r));
+    return `navigated to ${tab.url()}`;
   };
 
   const resolveValue = async (value: ValueRef): Promise<{ value: string; shown: string }> => {
@@ -216,7 +207,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       }
       return { value: String(v), shown: `input:${value.input}` };
     }
-    const here = page.url();
+    const here = tab.url();
     if (!/^https?:/.test(here) || !isAllowlisted(ctx.policy, here)) {
       const host = /^https?:/.test(here) ? new URL(here).hostname : here;
       throw new StepFailure(
@@ -232,14 +223,14 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       );
     }
     redact.add(secret.value);
-    secretDocument = await documentId();
+    secretDocument = await tab.documentId();
     return { value: secret.value, shown: `secret:${value.secret}` };
   };
 
   const extractNow = async (step: Extract<RunbookStep, { action: 'extract' }>) => {
     await refuseOnSecretPage('extract');
-    const $ = load(await page.content());
-    const here = page.url();
+    const $ = load(await tab.content());
+    const here = tab.url();
     const records = step.item_selector
       ? extractItems($, here, step.item_selector, step.fields as Record<string, FieldSpec>)
       : [extractFields($, here, step.fields as Record<string, FieldSpec>)];
@@ -251,7 +242,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
     switch (step.action) {
       case 'goto': {
         const raw = typeof step.url === 'string' ? step.url : (await resolveValue(step.url)).value;
-        const url = absoluteHttpUrl(raw, /^https?:/.test(page.url()) ? page.url() : raw);
+        const url = absoluteHttpUrl(raw, /^https?:/.test(tab.url()) ? tab.url() : raw);
         if (!url) throw new StepFailure('invalid_request', 'goto needs an http(s) URL');
         await goto(url, step.wait_for);
         return `status ${status}`;
@@ -260,15 +251,15 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         return click(step.selector, step.navigation);
       case 'fill': {
         const { value, shown } = await resolveValue(step.value);
-        await page.locator(step.selector).setTimeout(timeout).fill(value);
+        await tab.fill(step.selector, value, { timeoutMs: timeout });
         return `filled ${step.selector} with ${shown}`;
       }
       case 'wait_for':
-        await page.waitForSelector(step.selector, { timeout: step.timeout_ms ?? timeout });
+        await tab.waitForSelector(step.selector, { timeoutMs: step.timeout_ms ?? timeout });
         return undefined;
       case 'scroll':
         for (let i = 0; i < step.times; i++) {
-          await page.evaluate('window.scrollBy(0, document.documentElement.clientHeight || 800)');
+          await tab.evaluate('window.scrollBy(0, document.documentElement.clientHeight || 800)');
           if (step.delay_ms) await sleep(step.delay_ms);
         }
         return `scrolled ${step.times}x`;
@@ -280,13 +271,11 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         if (!lastExtract) throw new StepFailure('invalid_request', 'paginate needs a previous extract step');
         let pages = 1;
         let extracted = 0;
-        const seen = new Set([page.url()]);
+        const seen = new Set([tab.url()]);
         while (pages < step.max_pages) {
           if (ctx.shouldStop?.()) break;
-          const el = await page.$(step.next);
-          if (!el) break;
-          const href = await el.evaluate((n) => (n instanceof HTMLAnchorElement ? n.href : null));
-          await el.dispose();
+          const href = await tab.linkHref(step.next);
+          if (href === undefined) break;
           if (href && /^https?:/i.test(href)) {
             if (seen.has(href)) break;
             seen.add(href);
@@ -301,9 +290,9 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       }
       case 'screenshot': {
         await refuseOnSecretPage('screenshot');
-        const png = (await page.screenshot({ type: 'png', encoding: 'base64', fullPage: step.full_page })) as string;
+        const png = await tab.screenshot({ fullPage: step.full_page });
         const name = step.name ?? `screenshot-${result.screenshots.length + 1}`;
-        result.screenshots.push({ name, url: redact.text(page.url()), png });
+        result.screenshots.push({ name, url: redact.text(tab.url()), png });
         return name;
       }
     }
@@ -333,13 +322,12 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         break;
       } finally {
         entry.ms = Math.round(performance.now() - t0);
-        entry.url = !page.isClosed() && /^https?:/.test(page.url()) ? redact.text(page.url()) : null;
+        entry.url = !tab.isClosed() && /^https?:/.test(tab.url()) ? redact.text(tab.url()) : null;
       }
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    await cdp?.detach().catch(() => {});
-    await page.close().catch(() => {});
+    await tab.close().catch(() => {});
   }
   return result;
 }

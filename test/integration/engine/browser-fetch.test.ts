@@ -107,6 +107,6 @@ describe('browser engine: subresources', () => {
     );
     expect(results.flat()).toHaveLength(24);
     const session = await h.engine.browserSession();
-    expect((await session.browser.pages()).length).toBeLessThanOrEqual(9);
+    expect(await session.browser.tabCount()).toBeLessThanOrEqual(9);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChromiumLauncher } from '../../../functions/adapters/local/chromium-launcher.js';
 import { LambdaChromiumLauncher } from '../../../functions/adapters/aws/chromium-launcher.js';
-import { hardenedArgs } from '../../../functions/adapters/chromium-profile.js';
+import { hardenedArgs } from '../../../functions/adapters/browser/chromium-profile.js';
 import { BrowserSession } from '../../../functions/core/engine/fetch-browser.js';
 import type { BrowserLauncher } from '../../../functions/ports/browser.js';
 import { governance, TEST_UA } from './harness.js';

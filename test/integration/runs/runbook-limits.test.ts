@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchedBrowsers, liveBrowsers } from '../../../functions/adapters/chromium-profile.js';
+import { launchedBrowsers, liveBrowsers } from '../../../functions/adapters/browser/chromium-profile.js';
 import { LocalChromiumLauncher } from '../../../functions/adapters/local/chromium-launcher.js';
 import { BrowserSession } from '../../../functions/core/engine/fetch-browser.js';
 import { executeTask } from '../../../functions/core/runs/execute-task.js';

@@ -1,25 +1,17 @@
 import type { CDPSession, HTTPRequest, Page } from 'puppeteer-core';
+import type { FetchTab, Screen, SettleRule } from '../../ports/browser.js';
+import { PuppeteerTab } from './puppeteer-tab.js';
 
 /**
  * Resource types the browser engine does not load unless a screenshot needs them: they never
  * change the DOM the text formats read, and they are most of a page's bytes and decode time.
- * They are still screened by the egress guard (see {@link BrowserTab}), so a refused one is
+ * They are still screened by the egress guard (see {@link PuppeteerFetchTab}), so a refused one is
  * counted exactly as if the proxy had seen it.
  */
 export const ASSET_TYPES = ['Image', 'Font', 'Media'] as const;
 
 /** Request types whose completion can still change the DOM (what readiness waits for). */
 const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet']);
-
-/** Readiness tuning: see {@link BrowserTab.settle}. */
-export interface SettleRule {
-  /** Quiet window: no DOM change and no content request in flight for this long (ms). */
-  quietMs: number;
-  /** Longest wait after `load` (ms): pages that never go quiet (tickers, long polls) stop here. */
-  capMs: number;
-}
-
-export const DEFAULT_SETTLE: SettleRule = { quietMs: 150, capMs: 3_000 };
 
 /**
  * Runs in the page: resolves once neither the DOM nor the network changed for `quiet` ms, or after
@@ -51,33 +43,31 @@ const QUIET_SCRIPT = `(quiet, cap, netQuietFor) => new Promise((resolve) => {
   tick();
 })`;
 
-/** A function that screens a URL with the egress guard, counting a refusal like the proxy does. */
-export type Screen = (url: string) => Promise<void>;
-
 /**
- * A reusable tab of the browser engine. It tracks the content requests in flight (for
- * {@link settle}) and, when asked, keeps images, fonts and media from loading: those requests are
- * paused in the browser (CDP Fetch, only for those types, so nothing else makes a round trip to
- * Node), screened by the egress guard (a forbidden one is refused and counted as the proxy would),
- * then failed without any connection.
+ * The port's {@link FetchTab}: a reusable tab of the browser engine. It tracks the content
+ * requests in flight (for {@link settle}) and, when asked, keeps images, fonts and media from
+ * loading: those requests are paused in the browser (CDP Fetch, only for those types, so nothing
+ * else makes a round trip to Node), screened by the egress guard (a forbidden one is refused and
+ * counted as the proxy would), then failed without any connection.
  */
-export class BrowserTab {
-  /** Fetches this tab served; tabs are retired after a while so a leaky page cannot grow forever. */
-  uses = 0;
+export class PuppeteerFetchTab extends PuppeteerTab implements FetchTab {
   private readonly inflight = new Set<HTTPRequest>();
   private lastNetwork = 0;
   private blocking = false;
   private idleWaiter: (() => void) | undefined;
 
   private constructor(
-    readonly page: Page,
-    private readonly cdp: CDPSession,
-  ) {}
+    page: Page,
+    private readonly fetchCdp: CDPSession,
+  ) {
+    super(page);
+    this.cdp = fetchCdp; // shared with documentId(), detached by close()
+  }
 
   /** Wrap a fresh page: request tracking and the asset screen. */
-  static async attach(page: Page, screen: Screen): Promise<BrowserTab> {
+  static async attach(page: Page, screen: Screen): Promise<PuppeteerFetchTab> {
     const cdp = await page.createCDPSession();
-    const tab = new BrowserTab(page, cdp);
+    const tab = new PuppeteerFetchTab(page, cdp);
     const touch = () => (tab.lastNetwork = performance.now());
     page.on('request', (r) => {
       if (!CONTENT_TYPES.has(r.resourceType())) return;
@@ -105,9 +95,9 @@ export class BrowserTab {
   async blockAssets(block: boolean): Promise<void> {
     if (block === this.blocking) return;
     if (block) {
-      await this.cdp.send('Fetch.enable', { patterns: ASSET_TYPES.map((resourceType) => ({ resourceType, requestStage: 'Request' as const })) });
+      await this.fetchCdp.send('Fetch.enable', { patterns: ASSET_TYPES.map((resourceType) => ({ resourceType, requestStage: 'Request' as const })) });
     } else {
-      await this.cdp.send('Fetch.disable');
+      await this.fetchCdp.send('Fetch.disable');
     }
     this.blocking = block;
   }
@@ -163,10 +153,5 @@ export class BrowserTab {
         finish();
       };
     });
-  }
-
-  async close(): Promise<void> {
-    await this.cdp.detach().catch(() => {});
-    await this.page.close().catch(() => {});
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { PuppeteerBrowser } from './puppeteer-browser.js';
 
 /**
  * What every Gleaner Chromium (system binary, @sparticuz fallback, Lambda) shares: flags and
@@ -17,8 +18,8 @@ import puppeteer, { type Browser } from 'puppeteer-core';
  *   is gathered at all;
  * - mDNS: host candidates are not registered as `*.local` names (`WebRtcHideLocalIpsWithMdns`);
  * - and pages never see RTCPeerConnection or WebTransport (see NO_UDP_APIS_SCRIPT in
- *   core/engine/fetch-browser.ts), so a binary that ignored both of the above would still not
- *   open a peer connection.
+ *   adapters/browser/puppeteer-browser.ts), so a binary that ignored both of the above would still
+ *   not open a peer connection.
  */
 export const NO_UDP_FLAGS = [
   '--disable-quic',
@@ -92,10 +93,11 @@ const exitOf = (proc: ChildProcess | null): Promise<void> =>
   !proc || proc.exitCode !== null || proc.signalCode !== null ? Promise.resolve() : new Promise((r) => proc.once('exit', () => r()));
 
 /**
- * Launch Chromium with a fresh `gleaner-chromium-*` profile. The returned browser's `close()`
- * resolves only once the process has exited and the profile dir is gone (a removal racing a live
- * Chromium leaves files behind: it keeps writing its profile until it exits). A browser that
- * disconnects by itself (crash, killed) is killed if still alive, awaited, and removed the same way.
+ * Launch Chromium with a fresh `gleaner-chromium-*` profile, as the Browser port. The returned
+ * browser's `close()` resolves only once the process has exited and the profile dir is gone (a
+ * removal racing a live Chromium leaves files behind: it keeps writing its profile until it
+ * exits). A browser that disconnects by itself (crash, killed) is killed if still alive, awaited,
+ * and removed the same way.
  */
 export async function launchWithProfile(o: {
   executablePath: string;
@@ -103,7 +105,7 @@ export async function launchWithProfile(o: {
   headless: boolean | 'shell';
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
-}): Promise<Browser> {
+}): Promise<PuppeteerBrowser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'gleaner-chromium-'));
   try {
     await mkdir(join(userDataDir, 'Default'), { recursive: true });
@@ -139,7 +141,7 @@ export async function launchWithProfile(o: {
     browser.once('disconnected', () => void cleanup());
     live.add(browser);
     launched.push({ pid: proc?.pid, profileDir: userDataDir });
-    return browser;
+    return new PuppeteerBrowser(browser);
   } catch (err) {
     await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
     throw err;

@@ -1,0 +1,100 @@
+import type { CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import type { Tab, TabResponse, WaitUntil } from '../../ports/browser.js';
+
+/** A puppeteer response as the port's plain {@link TabResponse} (the body stays lazy). */
+export function tabResponse(r: HTTPResponse | null): TabResponse | null {
+  if (!r) return null;
+  return {
+    url: r.url(),
+    status: r.status(),
+    headers: r.headers(),
+    redirectChain: r.request().redirectChain().map((q) => q.url()),
+    body: () => r.buffer(),
+  };
+}
+
+/**
+ * The port's {@link Tab} on a puppeteer page. Timeouts are passed on as given; puppeteer's own
+ * `TimeoutError` (name `TimeoutError`) is what the runbook log reports as `timeout`.
+ */
+export class PuppeteerTab implements Tab {
+  /** CDP session of the page (created on first use; a fetch tab opens it at once). */
+  protected cdp: CDPSession | undefined;
+
+  constructor(protected readonly page: Page) {}
+
+  url(): string {
+    return this.page.url();
+  }
+
+  isClosed(): boolean {
+    return this.page.isClosed();
+  }
+
+  async goto(url: string, opts: { waitUntil: WaitUntil; timeoutMs: number }): Promise<TabResponse | null> {
+    return tabResponse(await this.page.goto(url, { waitUntil: opts.waitUntil, timeout: opts.timeoutMs }));
+  }
+
+  async waitForNavigation(opts: { timeoutMs: number }): Promise<TabResponse | null> {
+    return tabResponse(await this.page.waitForNavigation({ waitUntil: 'networkidle2', timeout: opts.timeoutMs }));
+  }
+
+  onMainFrameNavigation(listener: () => void): () => void {
+    const onRequest = (req: HTTPRequest) => {
+      if (req.isNavigationRequest() && req.frame() === this.page.mainFrame()) listener();
+    };
+    this.page.on('request', onRequest);
+    return () => void this.page.off('request', onRequest);
+  }
+
+  onClose(listener: () => void): void {
+    this.page.once('close', listener);
+  }
+
+  async waitForSelector(selector: string, opts: { timeoutMs: number }): Promise<void> {
+    await this.page.waitForSelector(selector, { timeout: opts.timeoutMs });
+  }
+
+  async click(selector: string, opts: { timeoutMs: number }): Promise<void> {
+    await this.page.locator(selector).setTimeout(opts.timeoutMs).click();
+  }
+
+  async fill(selector: string, value: string, opts: { timeoutMs: number }): Promise<void> {
+    await this.page.locator(selector).setTimeout(opts.timeoutMs).fill(value);
+  }
+
+  async linkHref(selector: string): Promise<string | null | undefined> {
+    const el = await this.page.$(selector);
+    if (!el) return undefined;
+    try {
+      return await el.evaluate((n) => (n instanceof HTMLAnchorElement ? n.href : null));
+    } finally {
+      await el.dispose().catch(() => {});
+    }
+  }
+
+  evaluate(expression: string): Promise<unknown> {
+    return this.page.evaluate(expression);
+  }
+
+  content(): Promise<string> {
+    return this.page.content();
+  }
+
+  async screenshot(opts: { fullPage?: boolean } = {}): Promise<string> {
+    return (await this.page.screenshot({ type: 'png', encoding: 'base64', fullPage: opts.fullPage })) as string;
+  }
+
+  /** The main frame's CDP loader id: a new one for every document it loads. */
+  async documentId(): Promise<string> {
+    this.cdp ??= await this.page.createCDPSession();
+    const tree = (await this.cdp.send('Page.getFrameTree')) as { frameTree: { frame: { loaderId: string } } };
+    return tree.frameTree.frame.loaderId;
+  }
+
+  /** Never rejects: a tab already closed (by an abort, or the browser) is fine. */
+  async close(): Promise<void> {
+    await this.cdp?.detach().catch(() => {});
+    await this.page.close().catch(() => {});
+  }
+}
