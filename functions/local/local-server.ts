@@ -196,6 +196,9 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
       // Runs and tasks in progress stop (their messages stay for the next start) and every
       // browser this process launched is closed, its process awaited and its profile dir removed.
       requestShutdown();
+      // Let the messages in progress wind down (they see the shutdown and hand their work back)
+      // before the stores close under them; bounded, as a stuck one stays for the next start.
+      await Promise.race([queue.idle(), new Promise((r) => setTimeout(r, 15_000).unref())]);
       await closeAllBrowsers();
       await deps.audit.flush();
       await stores.close();
