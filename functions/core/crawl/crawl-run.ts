@@ -9,7 +9,7 @@ import { siteCrawl, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import { normalizeUrl } from '../scrapers/normalize-url.js';
 import { getRun } from '../runs/runs.js';
 import { RawLogWriter } from '../runs/raw-log.js';
-import { TERMINAL } from '../runs/run-record.js';
+import { TERMINAL, type RunRecord } from '../runs/run-record.js';
 import { finish, type RunWorkerDeps } from '../runs/execute-run.js';
 import type * as z from 'zod';
 import type { crawlSliceMessage } from '../queue-messages.js';
@@ -17,6 +17,7 @@ import { processSlice } from './crawl-slice.js';
 import { frontierOf, sender } from './crawl-start.js';
 import { crawlItemKey, crawlProgress } from './crawl-results.js';
 import { sliceContext } from './slice-context.js';
+import { TenantShare } from './tenant-share.js';
 
 /** A slice of a distributed crawl on the runs queue (see queue-messages.ts `crawl.slice`). */
 export type CrawlSliceMessage = z.infer<typeof crawlSliceMessage>;
@@ -44,12 +45,31 @@ type StopCause = 'cancelled' | 'max_runtime' | 'quota' | 'max_bytes' | 'challeng
  * with this tenant's raised limits on hosts it verified. Keeps the run's progress current and
  * finishes the run when the crawl is over or stopped.
  */
-export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: { deadline: number; signal?: AbortSignal; holder: string; receiveCount?: number }): Promise<void> {
+export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta): Promise<void> {
   const d = w.deps;
   const run = await getRun(d, m.tenant_id, m.run_id);
   // A finished run, or a slice of an attempt that is no longer the run's: nothing to do.
   if (TERMINAL.includes(run.status) || run.attempt !== m.attempt) return;
   const input = siteCrawl.inputSchema.parse(run.input) as SiteCrawlInput;
+  // The tenant's share of the workers: at its cap, the slice goes back to the queue for a moment
+  // (sent again before this message is acknowledged, so a crash in between loses nothing).
+  const share = new TenantShare(d.table, run.tenant_id, d.config.tenantCrawlPages, input.concurrency);
+  const slot = await share.take(meta.holder, Date.now(), Math.max(60_000, meta.deadline - Date.now() + 30_000));
+  if (!slot) {
+    await sender(d, run)({ slice_id: m.slice_id, urls: m.urls }, { delaySeconds: 2 + Math.floor(Math.random() * 3) });
+    return;
+  }
+  try {
+    await workSlice(w, m, meta, run, input);
+  } finally {
+    await share.release(slot, meta.holder).catch((err) => log.warn('tenant share slot not released (its lease frees it)', { err }));
+  }
+}
+
+type SliceMeta = { deadline: number; signal?: AbortSignal; holder: string; receiveCount?: number };
+
+async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta, run: RunRecord, input: SiteCrawlInput): Promise<void> {
+  const d = w.deps;
   const start = normalizeUrl(input.start_url)!;
   const f = frontierOf(d, run);
   const counters = await f.counters(true);

@@ -39,8 +39,6 @@ const ttl = (nowMs: number) => Math.floor(nowMs / 1000) + 86_400;
 
 const hostPk = (host: string) => `HOST#${host.toLowerCase().replace(/\.$/, '')}`;
 const scopeOf = (tenantScope?: string) => (tenantScope ? `TEN#${tenantScope}` : 'ALL');
-/** One record per concurrency slot: holding slot i is owning the record. */
-const slotKey = (host: string, i: number, tenantScope?: string): Key => ({ pk: hostPk(host), sk: `SLOT#${scopeOf(tenantScope)}#${i}` });
 /** The spacing record: when the next request on the host may start. */
 const spacingKey = (host: string, tenantScope?: string): Key => ({ pk: hostPk(host), sk: `NEXT#${scopeOf(tenantScope)}` });
 
@@ -114,20 +112,10 @@ export class HostGate {
 
   /** Take any free (or expired) slot; probes a few from a random start each round, then waits. */
   private async takeSlot(host: string, leaseId: string, deadline: number): Promise<Key> {
-    const n = this.opts.maxConcurrent;
-    const probes = Math.min(n, PROBES_PER_ROUND);
+    const pool = new SlotPool(this.table, hostPk(host), `SLOT#${scopeOf(this.opts.tenantScope)}`, this.opts.maxConcurrent, { random: this.random });
     for (;;) {
-      const first = Math.floor(this.random() * n);
-      for (let p = 0; p < probes; p++) {
-        const key = slotKey(host, (first + p) % n, this.opts.tenantScope);
-        const t = this.now();
-        try {
-          await this.table.put({ ...key, holder: leaseId, lease_until: t + this.leaseMs, expires_at: ttl(t) }, { condition: freeOrExpired(t) });
-          return key;
-        } catch (err) {
-          if (!(err instanceof ConditionFailedError)) throw err;
-        }
-      }
+      const key = await pool.tryTake(leaseId, this.now(), this.leaseMs);
+      if (key) return key;
       // Every slot tried is held: poll with jitter, so waiting workers do not stampede.
       const wait = this.pollMs + Math.floor(this.random() * this.pollMs);
       if (this.now() + wait > deadline) throw new Error(`Politeness gate for ${host} not available within ${this.maxWaitMs} ms`);
@@ -155,15 +143,8 @@ export class HostGate {
   }
 
   /** Renew a slot's lease; false when it was lost (expired and taken over). */
-  private async extend(slot: Key, leaseId: string): Promise<boolean> {
-    const t = this.now();
-    try {
-      await this.table.put({ ...slot, holder: leaseId, lease_until: t + this.leaseMs, expires_at: ttl(t) }, { condition: heldBy(leaseId) });
-      return true;
-    } catch (err) {
-      if (!(err instanceof ConditionFailedError)) throw err;
-      return false;
-    }
+  private extend(slot: Key, leaseId: string): Promise<boolean> {
+    return SlotPool.extend(this.table, slot, leaseId, this.now(), this.leaseMs);
   }
 
   private releaser(slot: Key, leaseId: string): ReleaseSlot {
@@ -171,12 +152,59 @@ export class HostGate {
     return async () => {
       if (done) return;
       done = true;
+      await SlotPool.release(this.table, slot, leaseId);
+    };
+  }
+}
+
+/**
+ * `n` concurrency slots shared by every worker through the table, one record each
+ * (`<pk>/<prefix>#<i>`): holding a slot is owning its record. Taking one is a conditional put
+ * (free, or its lease ran out: a crashed holder's slot is taken over), giving it back a
+ * conditional delete; no read, and no single record every worker fights over.
+ */
+export class SlotPool {
+  constructor(
+    private readonly table: GateTable,
+    private readonly pk: string,
+    private readonly prefix: string,
+    private readonly n: number,
+    private readonly opts: { random?: () => number } = {},
+  ) {}
+
+  /** One round: try a few slots from a random start; the slot's key, or null when all tried are held. */
+  async tryTake(holder: string, now: number, leaseMs: number): Promise<Key | null> {
+    const random = this.opts.random ?? Math.random;
+    const first = Math.floor(random() * this.n);
+    for (let p = 0; p < Math.min(this.n, PROBES_PER_ROUND); p++) {
+      const key = { pk: this.pk, sk: `${this.prefix}#${(first + p) % this.n}` };
       try {
-        await this.table.delete(slot, { condition: heldBy(leaseId) });
+        await this.table.put({ ...key, holder, lease_until: now + leaseMs, expires_at: ttl(now) }, { condition: freeOrExpired(now) });
+        return key;
       } catch (err) {
-        // Not ours any more: it expired and another worker holds it now.
         if (!(err instanceof ConditionFailedError)) throw err;
       }
-    };
+    }
+    return null;
+  }
+
+  /** Renew a slot's lease; false when it was lost (expired and taken over). */
+  static async extend(table: GateTable, slot: Key, holder: string, now: number, leaseMs: number): Promise<boolean> {
+    try {
+      await table.put({ ...slot, holder, lease_until: now + leaseMs, expires_at: ttl(now) }, { condition: heldBy(holder) });
+      return true;
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      return false;
+    }
+  }
+
+  /** Give a slot back; a slot no longer ours (expired, taken over) is left alone. */
+  static async release(table: GateTable, slot: Key, holder: string): Promise<void> {
+    try {
+      await table.delete(slot, { condition: heldBy(holder) });
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+    }
   }
 }
