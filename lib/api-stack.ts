@@ -4,7 +4,7 @@ import {
   AllowedMethods, CachePolicy, Distribution, OriginProtocolPolicy, OriginRequestPolicy, SecurityPolicyProtocol,
   ViewerProtocolPolicy, ResponseHeadersPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, RestApiOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -18,7 +18,7 @@ import { cloudFrontWebAcl, publicDomain } from './edge.js';
 import { pascal } from './gleaner-function.js';
 import { routeGroupOf, RouteGroupStack } from './route-groups.js';
 import { runtimeEnvironment, type RuntimeResources } from './runtime-wiring.js';
-import { cloudFrontPattern, StreamApi } from './stream-api.js';
+import { cloudFrontPattern, STREAM_STAGE, StreamApi } from './stream-api.js';
 
 export { ROUTE_DEFAULTS } from './route-groups.js';
 
@@ -174,7 +174,12 @@ export class ApiStack extends Stack {
         routes: streamed.map((route) => ({ route, fn: this.functions[route.id]! })),
         throttle: props.throttle ?? DEFAULT_THROTTLE,
       });
-      const origin = new RestApiOrigin(this.streamApi.api, {
+      // The origin is named from the API id and the stage name, not from the deployed stage
+      // (RestApiOrigin): the functions' environment names the distribution, and the stage's
+      // deployment needs the functions, so a reference to the stage would be a cycle.
+      const origin = new HttpOrigin(`${this.streamApi.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`, {
+        originPath: `/${STREAM_STAGE}`,
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
         customHeaders: { [ORIGIN_VERIFY_HEADER]: originSecretValue },
         // Between two chunks of a stream (the first comes after one page read); API Gateway's own idle limit is 5 minutes.
         readTimeout: Duration.seconds(60),

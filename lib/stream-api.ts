@@ -14,6 +14,9 @@ export interface StreamApiProps {
   throttle: { rateLimit: number; burstLimit: number };
 }
 
+/** The REST API's one stage: CloudFront's origin path. */
+export const STREAM_STAGE = 'api';
+
 /** Streams may run this long (API Gateway's limit for a streamed response). */
 export const STREAM_TIMEOUT = Duration.minutes(15);
 
@@ -37,7 +40,7 @@ export class StreamApi extends Construct {
       endpointTypes: [EndpointType.REGIONAL],
       cloudWatchRole: false,
       deployOptions: {
-        stageName: 'api',
+        stageName: STREAM_STAGE,
         throttlingRateLimit: props.throttle.rateLimit,
         throttlingBurstLimit: props.throttle.burstLimit,
         accessLogDestination: new LogGroupLogDestination(logs),
@@ -67,7 +70,7 @@ export class StreamApi extends Construct {
     this.api.addGatewayResponse('Failed', { type: ResponseType.DEFAULT_5XX, templates: error('internal_error', 'An unexpected error occurred; quote request id $context.requestId when reporting it') });
     for (const { route, fn } of props.routes) {
       if (route.method === 'ANY') throw new Error(`Streamed route ${route.id} must name its method`);
-      this.api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true, responseTransferMode: ResponseTransferMode.STREAM, timeout: STREAM_TIMEOUT }));
+      this.api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn, { proxy: true, responseTransferMode: ResponseTransferMode.STREAM, timeout: STREAM_TIMEOUT, allowTestInvoke: false }));
     }
   }
 }
