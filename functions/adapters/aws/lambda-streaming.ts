@@ -14,7 +14,7 @@ export interface StreamPrelude {
  */
 export interface StreamingRuntime {
   /** Marks a `(event, responseStream, context)` function as a streaming handler. */
-  streamify<F extends (...args: any[]) => Promise<void>>(fn: F): F;
+  streamify<F extends (...args: never[]) => Promise<void>>(fn: F): F;
   /** The response stream with its status and headers sent ahead of the body. */
   from(stream: Writable, prelude: StreamPrelude): Writable;
 }
