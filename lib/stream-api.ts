@@ -61,6 +61,8 @@ export class StreamApi extends Construct {
         ),
       },
     });
+    // Clients use the CloudFront domain (ApiUrl); the execute-api URL answers only CloudFront.
+    this.api.node.tryRemoveChild('Endpoint');
     const error = (code: string, message: string) => ({
       'application/json': JSON.stringify({ code, message, request_id: '$context.requestId' }),
     });
