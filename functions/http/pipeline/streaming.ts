@@ -32,7 +32,9 @@ export function streamingApi(h: ApiHandler, runtime: StreamingRuntime = awsLambd
     try {
       await pipeline(Readable.from(body, { objectMode: false }), out);
     } catch (err) {
-      log.error('streamed response failed after its first byte', { err, route: h.contractId, request_id: headers['x-request-id'] });
+      // A client that stops reading (closed the download) is not a server fault.
+      const gone = (err as NodeJS.ErrnoException)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+      (gone ? log.info : log.error)(gone ? 'streamed response: the client went away' : 'streamed response failed after its first byte', { err, route: h.contractId, request_id: headers['x-request-id'] });
       throw err;
     }
   };
