@@ -221,9 +221,14 @@ async function primed(stream: AsyncIterable<string>): Promise<AsyncIterable<stri
   const it = stream[Symbol.asyncIterator]();
   const first = await it.next();
   return (async function* () {
-    if (first.done) return;
-    yield first.value;
-    for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
+    try {
+      if (first.done) return;
+      yield first.value;
+      for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
+    } finally {
+      // A client that goes away ends the wrapper early: end the reader too (no further page reads).
+      await it.return?.();
+    }
   })();
 }
 

@@ -100,13 +100,18 @@ describe('streamingApi', () => {
     expect(w.destroyed).toBe(true);
   });
 
-  it('pulls the body only as the client takes it (a held client holds the reader within a few chunks)', async () => {
+  it('pulls the body only as the client takes it (a held client holds the reader within a few chunks), and ends it when the client goes away', async () => {
     const { runtime } = recordingRuntime();
     let produced = 0;
+    let ended = false;
     async function* body() {
-      for (let i = 0; i < 1000; i++) {
-        produced++;
-        yield 'x'.repeat(100_000);
+      try {
+        for (let i = 0; i < 1000; i++) {
+          produced++;
+          yield 'x'.repeat(100_000);
+        }
+      } finally {
+        ended = true;
       }
     }
     const held: (() => void)[] = [];
@@ -116,8 +121,11 @@ describe('streamingApi', () => {
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect(held).toHaveLength(1);
     expect(produced).toBeLessThanOrEqual(3);
+    // The client goes away: the reader is ended, not left waiting (no further page reads).
     slow.destroy();
     await done.catch(() => undefined);
+    expect(ended).toBe(true);
+    expect(produced).toBeLessThanOrEqual(3);
   });
 });
 
