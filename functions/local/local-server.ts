@@ -128,8 +128,9 @@ async function streamResponse(handler: StreamingApiHandler, event: unknown, r: R
   const { statusCode, headers: given, cookies } = started.p;
   const headers = new Headers(given);
   for (const ck of cookies ?? []) headers.append('set-cookie', ck);
-  if (statusCode === 204 || statusCode === 304) {
-    out.resume();
+  // HEAD (Hono answers it with the GET route, dropping the body) and bodiless statuses: end the reader now.
+  if (statusCode === 204 || statusCode === 304 || req.method === 'HEAD') {
+    out.destroy();
     const empty = new Response(null, { status: statusCode, headers });
     if (observe) await observe(req, empty.clone());
     return empty;

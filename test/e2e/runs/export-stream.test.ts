@@ -235,6 +235,15 @@ describe('streamed exports of item pages and errors before the first byte', () =
     expect(anon.body).toMatchObject({ code: 'unauthorized' });
   });
 
+  it('HEAD answers with the export headers and no body', async () => {
+    const run = runRecord(svc.tenantId, { crawl: false, attempt: 0, item_pages: 0 });
+    await svc.deps.table.put({ ...keys.record(svc.tenantId, 'RUN', run.id), ...run });
+    const r = await fetch(`${svc.url}/v1/runs/${run.id}/results?format=csv`, { method: 'HEAD', headers: { authorization: `Bearer ${svc.key}` } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-disposition')).toBe(`attachment; filename="${run.id}.csv"`);
+    expect(await r.text()).toBe('');
+  });
+
   it('a store failure on the first page is a 500 JSON error, not a 200 with a broken body', async () => {
     const run = runRecord(svc.tenantId, {});
     await svc.deps.table.put({ ...keys.record(svc.tenantId, 'RUN', run.id), ...run });
