@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { keys } from '../../../functions/core/table-keys.js';
-import { newId } from '../../../functions/core/ids.js';
-import { frontierFor } from '../../../functions/core/crawl/frontier.js';
+import { crawlHasItem, crawlItem, crawlUrl, finishedRun, seedFinishedCrawl } from '../../fixtures/finished-crawl.js';
 import { CRAWL_EXPORT_PAGE } from '../../../functions/core/crawl/crawl-results.js';
 import { ItemWriter } from '../../../functions/core/runs/run-items.js';
 import { exportRunItems } from '../../../functions/core/runs/run-export.js';
@@ -17,42 +16,12 @@ import type { QuerySpec, Table } from '../../../functions/ports/table.js';
 // it seeding). Memory is asserted structurally: reads are table pages, and none runs ahead of
 // what the consumer took.
 const N = Number(process.env.GLEANER_TEST_EXPORT_ITEMS ?? 20_000);
-const url = (i: number) => `https://docs.example.com/p/${i}`;
-const item = (i: number): ScrapeItem => ({
-  url: url(i),
-  fetched_at: '2026-11-23T10:00:00.000Z',
-  status_code: 200,
-  data: { title: `Page ${i}, part ${i % 7}`, n: i },
-});
+const url = crawlUrl;
+const item = crawlItem;
+const hasItem = crawlHasItem;
+const runRecord = (tenantId: string, over: Partial<RunRecord>) => finishedRun(tenantId, N, over);
 
 let svc: TestService;
-
-function runRecord(tenantId: string, over: Partial<RunRecord>): RunRecord {
-  return {
-    id: newId('run'), tenant_id: tenantId, scraper_id: 'site-crawl', input: { start_url: url(0) }, status: 'succeeded', crawl: true,
-    created_at: '2026-11-23T10:00:00.000Z', started_at: '2026-11-23T10:00:00.000Z', finished_at: '2026-11-23T10:30:00.000Z',
-    progress: { pages_done: N, pages_total: N, items: N }, stats: { requests: N, bytes: 0, blocked_requests: 0, robots_skipped: 0 },
-    error: null, stop_reason: 'completed', webhook_url: null, cancel_requested: false,
-    limits: { max_pages: 100_000, max_bytes: 1, max_runtime_seconds: 1 }, attempt: 1, item_pages: 0, engines_used: { http: N }, browser_profile: null,
-    ...over,
-  };
-}
-
-/** A finished crawl of `count` pages: the run record and its frontier's page records, written in batches. */
-async function seedCrawl(table: Table, tenantId: string, count: number): Promise<RunRecord> {
-  const run = runRecord(tenantId, {});
-  await table.put({ ...keys.record(tenantId, 'RUN', run.id), ...run });
-  const f = frontierFor(table, run);
-  const BATCH = 500;
-  const batches = Array.from({ length: Math.ceil(count / BATCH) }, (_, b) => b);
-  // A failed page every 997 ordinals: it has no item and must be passed over.
-  const record = (ord: number) => (ord % 997 === 500 ? { ...f.pageKey(ord), url: url(ord), ord, depth: 1, state: 'failed', error: 'http 500' } : { ...f.pageKey(ord), url: url(ord), ord, depth: 1, state: 'done', item: item(ord) });
-  for (let i = 0; i < batches.length; i += 8) {
-    await Promise.all(batches.slice(i, i + 8).map((b) => table.batchPut(Array.from({ length: Math.min(BATCH, count - b * BATCH) }, (_, k) => record(b * BATCH + k)))));
-  }
-  return run;
-}
-const hasItem = (ord: number) => ord % 997 !== 500;
 
 /** Counts (and can hold) the table reads of one crawl's frontier pages. */
 function watchFrontierReads(table: Table, runId: string) {
@@ -99,7 +68,7 @@ describe(`streamed exports of a ${N.toLocaleString('en')}-item crawl`, () => {
 
   beforeAll(async () => {
     const t0 = Date.now();
-    run = await seedCrawl(svc.deps.table, svc.tenantId, N);
+    run = await seedFinishedCrawl(svc.deps.table, svc.tenantId, N);
     console.log(`seeded ${N} frontier records in ${Date.now() - t0} ms`);
   }, 300_000);
 
