@@ -91,6 +91,11 @@ async function gleanerArm(site: FixtureSite) {
     }
     const secs = (performance.now() - t0) / 1000;
     clearInterval(sampler);
+    if (process.env.GLEANER_BENCH_CRAWL_MEM) {
+      global.gc?.();
+      const m = process.memoryUsage();
+      console.log(`memory after the crawl (after gc): rss +${((m.rss - rss0) / 1e6).toFixed(0)} MB, heapUsed ${(m.heapUsed / 1e6).toFixed(0)} MB, external ${(m.external / 1e6).toFixed(0)} MB, arrayBuffers ${(m.arrayBuffers / 1e6).toFixed(0)} MB; peak rss +${((rssMax - rss0) / 1e6).toFixed(0)} MB`);
+    }
     if (r.status !== 'succeeded') throw new Error(`crawl ended ${r.status}: ${JSON.stringify(r.error)}`);
     const pages = r.progress.items as number;
     return { pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, tablePerPage: counts.table / pages, queuePerPage: counts.queue / pages, byOp: Object.fromEntries(Object.entries(counts.byOp).map(([k, v]) => [k, +(v / pages).toFixed(2)])), byRecord: Object.fromEntries(Object.entries(counts.byRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])) };

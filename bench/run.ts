@@ -5,6 +5,7 @@ import { benchQueries } from './queries.bench.js';
 import { benchBundleSizes } from './bundle-sizes.bench.js';
 import { benchColdStart } from './cold-start.bench.js';
 import { benchCrawl } from './crawl.bench.js';
+import { benchExport } from './export.bench.js';
 
 /** `npm run bench`: every benchmark prints a ratio against a baseline measured in the same run. */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -17,6 +18,8 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   'cold-start': () => benchColdStart(),
   // GLEANER_BENCH_CRAWL_PAGES=<n> sets the site size (default 10,000), GLEANER_BENCH_CRAWL_KILL_PAGES the kill arm's.
   crawl: () => benchCrawl(),
+  // GLEANER_BENCH_EXPORT_ITEMS=<n> sets the crawl size (default 100,000).
+  export: () => benchExport(),
   // The engine bench is its own script (it prints its table: http, browser, auto ratios).
   engine: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/engine.bench.ts'], { stdio: 'inherit' });

@@ -42,6 +42,12 @@ export interface Route {
   timeoutSeconds?: number;
   /** A creating POST: Idempotency-Key applies. */
   creates?: boolean;
+  /**
+   * The response is streamed (exports): the handler is a streaming handler (pipeline/streaming.ts).
+   * On AWS the route is served by the REST API with response streaming (HTTP APIs cannot stream)
+   * and may run past API Gateway's 29 s; locally it is sent with chunked transfer encoding.
+   */
+  stream?: boolean;
 }
 
 const R = (r: Route) => r;
@@ -68,7 +74,7 @@ export const routes: Route[] = [
   R({ id: 'runs.list', method: 'GET', path: '/v1/runs', handler: 'functions/http/runs-list.ts', scope: 'runs:read', surface: 'api', grants: RO }),
   R({ id: 'runs.get', method: 'GET', path: '/v1/runs/{id}', handler: 'functions/http/runs-get.ts', scope: 'runs:read', surface: 'api', grants: RO, timeoutSeconds: 29 }),
   R({ id: 'runs.cancel', method: 'POST', path: '/v1/runs/{id}/cancel', handler: 'functions/http/runs-cancel.ts', scope: 'runs:write', surface: 'api', grants: TR }),
-  R({ id: 'runs.results', method: 'GET', path: '/v1/runs/{id}/results', handler: 'functions/http/runs-results.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'results:read'] }),
+  R({ id: 'runs.results', method: 'GET', path: '/v1/runs/{id}/results', handler: 'functions/http/runs-results.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'results:read'], stream: true, timeoutSeconds: 900 }),
   R({ id: 'runs.log', method: 'GET', path: '/v1/runs/{id}/log', handler: 'functions/http/runs-log.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'raw:read'] }),
   R({ id: 'scrape.create', method: 'POST', path: '/v1/scrape', handler: 'functions/http/scrape-create.ts', scope: 'scrape:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29 }),
   R({ id: 'runbooks.list', method: 'GET', path: '/v1/runbooks', handler: 'functions/http/runbooks-list.ts', scope: 'runbooks:read', surface: 'api', grants: RO }),

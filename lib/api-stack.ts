@@ -1,4 +1,4 @@
-import { CfnOutput, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods, CachePolicy, Distribution, OriginProtocolPolicy, OriginRequestPolicy, SecurityPolicyProtocol,
@@ -18,6 +18,7 @@ import { cloudFrontWebAcl, publicDomain } from './edge.js';
 import { pascal } from './gleaner-function.js';
 import { routeGroupOf, RouteGroupStack } from './route-groups.js';
 import { runtimeEnvironment, type RuntimeResources } from './runtime-wiring.js';
+import { cloudFrontPattern, STREAM_STAGE, StreamApi } from './stream-api.js';
 
 export { ROUTE_DEFAULTS } from './route-groups.js';
 
@@ -51,6 +52,8 @@ export class ApiStack extends Stack {
   /** The service origin (no trailing slash): the CloudFront domain, or `publicUrl` when given. */
   readonly origin: string;
   readonly originSecret: Secret;
+  /** The REST API serving the `stream: true` rows; undefined when there are none. */
+  readonly streamApi?: StreamApi;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -162,6 +165,34 @@ export class ApiStack extends Stack {
       });
       this.groups[group] = stack;
       Object.assign(this.functions, stack.functions);
+    }
+
+    const streamed = props.routes.filter((r) => r.stream);
+    if (streamed.length) {
+      this.streamApi = new StreamApi(this, 'Streams', {
+        stage: props.stage,
+        routes: streamed.map((route) => ({ route, fn: this.functions[route.id]! })),
+        throttle: props.throttle ?? DEFAULT_THROTTLE,
+      });
+      // The origin is named from the API id and the stage name, not from the deployed stage
+      // (RestApiOrigin): the functions' environment names the distribution, and the stage's
+      // deployment needs the functions, so a reference to the stage would be a cycle.
+      const origin = new HttpOrigin(`${this.streamApi.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`, {
+        originPath: `/${STREAM_STAGE}`,
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        customHeaders: { [ORIGIN_VERIFY_HEADER]: originSecretValue },
+        // Between two chunks of a stream (the first comes after one page read); API Gateway's own idle limit is 5 minutes.
+        readTimeout: Duration.seconds(60),
+      });
+      for (const route of streamed) {
+        this.distribution.addBehavior(cloudFrontPattern(route.path), origin, {
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+        });
+      }
     }
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.origin}/v1`, description: 'base_url' });

@@ -86,6 +86,7 @@ export function buildGleaner(app: App, props: GleanerProps): Gleaner {
     stage,
     workers,
     api: api.api,
+    streamApi: api.streamApi?.api,
     alarmEmail: props.alarmEmail,
     description: `Gleaner ${stage}: alarm topic and alarms`,
   });

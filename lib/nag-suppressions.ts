@@ -63,6 +63,31 @@ export const NAG_SUPPRESSIONS: readonly NagSuppression[] = [
     reason: 'Every route authenticates in its Lambda (API key or console session, scope per route; public routes are public by design), and the API answers only requests carrying the CloudFront origin secret.',
   },
   {
+    id: 'AwsSolutions-APIG4',
+    path: /^Api\/Streams\/Api\/Default\/.+\/(GET|POST|PUT|PATCH|DELETE)\/Resource$/,
+    reason: 'The streamed routes (exports) authenticate in their Lambda like every HTTP API route (API key or console session, scope per route), and answer only requests carrying the CloudFront origin secret.',
+  },
+  {
+    id: 'AwsSolutions-COG4',
+    path: /^Api\/Streams\/Api\/Default\/.+\/(GET|POST|PUT|PATCH|DELETE)\/Resource$/,
+    reason: 'Callers are API keys and console sessions, verified in the Lambda pipeline; there is no Cognito user pool to authorize against.',
+  },
+  {
+    id: 'AwsSolutions-APIG2',
+    path: /^Api\/Streams\/Api\/Resource$/,
+    reason: "Requests are validated in the function against the route contract's zod schemas (the same ones the OpenAPI document is built from), with the API's {code, message} errors; an API Gateway validator would answer in another shape.",
+  },
+  {
+    id: 'AwsSolutions-APIG3',
+    path: /^Api\/Streams\/Api\/DeploymentStage\.api\/Resource$/,
+    reason: 'The REST API is reached through the CloudFront distribution (origin secret checked in the functions), where the optional WAF web ACL applies to every request.',
+  },
+  {
+    id: 'AwsSolutions-APIG6',
+    path: /^Api\/Streams\/Api\/DeploymentStage\.api\/Resource$/,
+    reason: 'Access logs are on; execution logging needs the account-wide API Gateway CloudWatch role, which a stack should not take over, and every function logs each request with its request id.',
+  },
+  {
     id: 'AwsSolutions-SMG4',
     path: /^Api\/OriginSecret\/Resource$/,
     reason: 'The CloudFront origin secret reaches CloudFront and the functions as a deploy-time dynamic reference; a rotation would only take effect (and keep them in step) on the next deploy.',

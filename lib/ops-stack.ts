@@ -1,11 +1,12 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IAlarmAction, type Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -16,6 +17,8 @@ export interface OpsStackProps extends StackProps {
   stage: string;
   workers: { functions: Record<QueueId, IFunction>; deadLetterQueues: Record<QueueId, IQueue> };
   api: HttpApi;
+  /** The REST API serving streamed routes (exports), alarmed like the HTTP API. */
+  streamApi?: RestApi;
   /** Subscribed to the alarm topic (`-c alarmEmail=`). */
   alarmEmail?: string;
 }
@@ -91,22 +94,23 @@ export class OpsStack extends Stack {
       });
     }
 
-    alarm('Api5xxRateAlarm', {
-      alarmDescription: `Gleaner ${props.stage}: more than ${API_5XX_PERCENT}% of API requests answered 5xx`,
-      metric: new MathExpression({
-        expression: `IF(requests >= ${API_5XX_MIN_REQUESTS}, 100 * errors / requests, 0)`,
-        usingMetrics: {
-          errors: props.api.metricServerError({ statistic: 'Sum' }),
-          requests: props.api.metricCount({ statistic: 'Sum' }),
-        },
-        period: Duration.minutes(5),
-        label: 'API 5xx %',
-      }),
-      threshold: API_5XX_PERCENT,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 3,
-      datapointsToAlarm: 2,
-    });
+    const fiveXxRate = (id: string, what: string, errors: Metric, requests: Metric) =>
+      alarm(id, {
+        alarmDescription: `Gleaner ${props.stage}: more than ${API_5XX_PERCENT}% of ${what} answered 5xx`,
+        metric: new MathExpression({
+          expression: `IF(requests >= ${API_5XX_MIN_REQUESTS}, 100 * errors / requests, 0)`,
+          usingMetrics: { errors, requests },
+          period: Duration.minutes(5),
+          label: 'API 5xx %',
+        }),
+        threshold: API_5XX_PERCENT,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+      });
+    fiveXxRate('Api5xxRateAlarm', 'API requests', props.api.metricServerError({ statistic: 'Sum' }), props.api.metricCount({ statistic: 'Sum' }));
+    if (props.streamApi)
+      fiveXxRate('StreamApi5xxRateAlarm', 'streamed requests (exports)', props.streamApi.metricServerError({ statistic: 'Sum' }), props.streamApi.metricCount({ statistic: 'Sum' }));
 
     new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'subscribe more endpoints to be told about alarms' });
   }

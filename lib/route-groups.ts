@@ -39,7 +39,7 @@ export interface RouteGroupProps extends NestedStackProps {
   logGroup: ILogGroup;
 }
 
-/** One nested stack: one Lambda and one HTTP API route per row of its group. */
+/** One nested stack: one Lambda per row of its group, and an HTTP API route for each row that does not stream. */
 export class RouteGroupStack extends NestedStack {
   readonly functions: Record<string, NodejsFunction> = {};
 
@@ -57,12 +57,14 @@ export class RouteGroupStack extends NestedStack {
         description: `Gleaner ${props.stage}: ${key}`,
       });
       applyGrants(fn, route.grants, props.resources);
+      this.functions[route.id] = fn;
+      // A streamed route is served by the REST API (stream-api.ts), which alone can stream.
+      if (route.stream) continue;
       new HttpRoute(this, `${name}Route`, {
         httpApi: props.api,
         routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${name}Integration`, fn),
       });
-      this.functions[route.id] = fn;
     }
   }
 }

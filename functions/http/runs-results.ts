@@ -1,13 +1,18 @@
 import { api } from './pipeline/api.js';
+import { streamingApi } from './pipeline/streaming.js';
 import { contracts } from './contracts/runs.js';
 import { getRun } from '../core/runs/runs.js';
-import { exportRunItems, readRunItems } from '../core/runs/run-items.js';
+import { readRunItems } from '../core/runs/run-items.js';
+import { exportRunItems } from '../core/runs/run-export.js';
 
-export const handler = api(contracts['runs.results'], async (req) => {
-  req.setResource(req.params.id);
-  const run = await getRun(req.deps, req.tenant.tenant_id, req.params.id);
-  const { format, limit, cursor } = req.query;
-  if (format === 'json') return { body: await readRunItems(req.deps, run, limit, cursor) };
-  const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson';
-  return { raw: await exportRunItems(req.deps, run, format), headers: { 'content-type': type, 'content-disposition': `attachment; filename="${run.id}.${format}"` } };
-});
+/** Streamed (routes.ts `stream: true`): exports are written page by page as they are read. */
+export const handler = streamingApi(
+  api(contracts['runs.results'], async (req) => {
+    req.setResource(req.params.id);
+    const run = await getRun(req.deps, req.tenant.tenant_id, req.params.id);
+    const { format, limit, cursor } = req.query;
+    if (format === 'json') return { body: await readRunItems(req.deps, run, limit, cursor) };
+    const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson';
+    return { stream: exportRunItems(req.deps, run, format), headers: { 'content-type': type, 'content-disposition': `attachment; filename="${run.id}.${format}"` } };
+  }),
+);

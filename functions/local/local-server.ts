@@ -27,6 +27,9 @@ import { closeAllBrowsers } from '../adapters/browser/chromium-profile.js';
 import { startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
 import { toApiGatewayEvent, fromApiGatewayResult, toHonoPath } from './api-gateway-event.js';
 import type { Worker } from '../workers/worker-kit.js';
+import { Readable } from 'node:stream';
+import { LocalResponseStream } from '../adapters/local/local-response-stream.js';
+import type { StreamingApiHandler } from '../http/pipeline/streaming.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -84,6 +87,7 @@ export function buildApp(routeTable: Route[] = routes, opts: AppOptions = {}): H
       }
       throw err;
     }
+    if (r.stream) return streamResponse(handler as unknown as StreamingApiHandler, event, r, c.req.raw, opts.observe);
     const res = fromApiGatewayResult((await handler(event, fakeContext(r.id))) as never);
     if (opts.observe) await opts.observe(c.req.raw, res.clone());
     return res;
@@ -104,6 +108,49 @@ export function buildApp(routeTable: Route[] = routes, opts: AppOptions = {}): H
     return c.json({ code: 'internal_error', message: `An unexpected error occurred; quote request id ${requestId} when reporting it`, request_id: requestId }, 500);
   });
   return app;
+}
+
+/**
+ * A streamed route (`stream: true`), the way Lambda response streaming serves it: the handler
+ * writes to a response stream; its status and headers answer the request as soon as they are
+ * given, and the body follows chunk by chunk (chunked transfer encoding), with backpressure
+ * from the client's socket. The observer sees the status, headers and first chunk only, so it
+ * never holds an export whole.
+ */
+async function streamResponse(handler: StreamingApiHandler, event: unknown, r: Route, req: Request, observe: AppOptions['observe']): Promise<Response> {
+  if (!handler.streaming) throw new Error(`${r.handler} is marked stream: true but does not export a streaming handler`);
+  const out = new LocalResponseStream();
+  const done = handler(event as never, out, fakeContext(r.id));
+  // A failure before the status was given is the server's 500 (app.onError); after it, the body breaks off.
+  const started = await Promise.race([out.prelude.then((p) => ({ p })), done.then(() => out.prelude.then((p) => ({ p })), (err: unknown) => ({ err }))]);
+  if ('err' in started) throw started.err;
+  done.catch((err: unknown) => out.destroy(err as Error));
+  const { statusCode, headers: given, cookies } = started.p;
+  const headers = new Headers(given);
+  for (const ck of cookies ?? []) headers.append('set-cookie', ck);
+  // HEAD (Hono answers it with the GET route, dropping the body) and bodiless statuses: end the reader now.
+  if (statusCode === 204 || statusCode === 304 || req.method === 'HEAD') {
+    out.destroy();
+    const empty = new Response(null, { status: statusCode, headers });
+    if (observe) await observe(req, empty.clone());
+    return empty;
+  }
+  const reader = (Readable.toWeb(out) as ReadableStream<Uint8Array>).getReader();
+  const first = await reader.read();
+  if (observe) await observe(req, new Response(first.done ? null : Buffer.from(first.value), { status: statusCode, headers }));
+  const body = new ReadableStream<Uint8Array>({
+    start(ctrl) {
+      if (first.done) ctrl.close();
+      else ctrl.enqueue(first.value);
+    },
+    async pull(ctrl) {
+      const next = await reader.read();
+      if (next.done) ctrl.close();
+      else ctrl.enqueue(next.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  }, { highWaterMark: 0 });
+  return new Response(body, { status: statusCode, headers });
 }
 
 /**

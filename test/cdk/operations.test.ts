@@ -38,7 +38,7 @@ describe('CloudFormation limits', () => {
     const files = readdirSync(g.app.outdir).filter((f) => f.endsWith('.nested.template.json'));
     expect(files).toHaveLength(nested.length);
     const routeCount = nested.reduce((n, s) => n + Object.keys(templateOf(s).findResources('AWS::ApiGatewayV2::Route')).length, 0);
-    expect(routeCount).toBe(routes.length);
+    expect(routeCount).toBe(routes.filter((r) => !r.stream).length); // streamed rows are REST API methods (stream-api.ts)
   });
 
   it('keeps top-level stack dependencies acyclic: Data <- Workers <- Api <- Ops', () => {
@@ -58,9 +58,9 @@ describe('CloudFormation limits', () => {
 describe('alarms', () => {
   const alarmsByDescription = () => Object.values(ops.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties as Record<string, any>);
 
-  it('alarms on each worker DLQ, errors and throttles, and the API 5xx rate', () => {
+  it('alarms on each worker DLQ, errors and throttles, and the 5xx rate of the API and of the streamed-routes API', () => {
     const alarms = alarmsByDescription();
-    expect(alarms).toHaveLength(workers.length * 3 + 1);
+    expect(alarms).toHaveLength(workers.length * 3 + 2);
     for (const w of workers) {
       const dlq = alarms.find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions).includes(logicalId(g.workers.deadLetterQueues[w.id])));
       expect(dlq, `${w.id} DLQ alarm`).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
@@ -69,10 +69,13 @@ describe('alarms', () => {
         expect(a, `${w.id} ${metric} alarm`).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
       }
     }
-    const api = alarms.find((a) => a.Metrics)!;
+    const api = alarms.find((a) => a.Metrics && JSON.stringify(a.Metrics).includes('"MetricName":"5xx"'))!;
     expect(api.Threshold).toBe(API_5XX_PERCENT);
-    expect(JSON.stringify(api.Metrics)).toContain('"MetricName":"5xx"');
     expect(JSON.stringify(api.Metrics)).toContain('"MetricName":"Count"');
+    // The REST API (exports) reports 5XXError under AWS/ApiGateway by ApiName.
+    const streams = alarms.find((a) => a.Metrics && JSON.stringify(a.Metrics).includes('"MetricName":"5XXError"'))!;
+    expect(streams.Threshold).toBe(API_5XX_PERCENT);
+    expect(JSON.stringify(streams.Metrics)).toContain('"MetricName":"Count"');
   });
 
   it('notifies one SNS topic on ALARM and on OK for every alarm, and subscribes -c alarmEmail', () => {

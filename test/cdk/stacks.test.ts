@@ -4,11 +4,11 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENV } from '../../functions/config.js';
+import { ENV, ORIGIN_VERIFY_HEADER } from '../../functions/config.js';
 import { routes, workers, type Route } from '../../functions/routes.js';
 import { ROUTE_DEFAULTS } from '../../lib/api-stack.js';
 import { RAW_RETENTION_DAYS, RESULT_NONCURRENT_DAYS } from '../../lib/data-stack.js';
-import { bundlingOptions } from '../../lib/gleaner-function.js';
+import { bundlingOptions, pascal } from '../../lib/gleaner-function.js';
 import type { Gleaner } from '../../lib/gleaner.js';
 import { VISIBILITY_TIMEOUT_FACTOR } from '../../lib/workers-stack.js';
 import { cleanupSynth, synthApp as synth, templateOf } from './synth-app.js';
@@ -55,10 +55,57 @@ beforeAll(() => {
 afterAll(cleanupSynth);
 
 describe('ApiStack', () => {
-  it('has exactly one route per routes row, keyed "METHOD /path"', () => {
+  it('has exactly one route per routes row, keyed "METHOD /path": an HTTP API route, or a REST API method for a streamed row', () => {
     api.resourceCountIs('AWS::ApiGatewayV2::Route', 0);
     const keys = Object.values(groupResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
-    expect(keys.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    expect(keys.sort()).toEqual(routes.filter((r) => !r.stream).map((r) => `${r.method} ${r.path}`).sort());
+    expect(Object.keys(api.findResources('AWS::ApiGateway::Method'))).toHaveLength(routes.filter((r) => r.stream).length);
+  });
+
+  it('streams exactly the stream: true rows: their REST integration uses STREAM via response-streaming-invocations, every other route is buffered', () => {
+    const streamed = routes.filter((r) => r.stream);
+    expect(streamed.map((r) => r.id)).toContain('runs.results');
+    const methods = Object.values(api.findResources('AWS::ApiGateway::Method'));
+    expect(methods).toHaveLength(streamed.length);
+    for (const m of methods) {
+      const i = m.Properties.Integration;
+      expect(i).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST', ResponseTransferMode: 'STREAM', TimeoutInMillis: 900_000 });
+      const uri = JSON.stringify(i.Uri);
+      expect(uri).toContain('/response-streaming-invocations');
+      expect(uri).not.toContain('2015-03-31');
+    }
+    // Each streamed row's method invokes its own function (its ARN arrives from the nested stack).
+    for (const r of streamed) {
+      const nestedOutput = new RegExp(`"Outputs\\.\\w*${pascal(r.id)}Fn\\w*Arn"`);
+      expect(JSON.stringify(methods.map((m) => m.Properties.Integration.Uri))).toMatch(nestedOutput);
+      expect(g.api.functions[r.id]!.timeout?.toSeconds()).toBe(900);
+    }
+    // The HTTP API's integrations (everything else) stay buffered: they have no transfer mode at all.
+    for (const i of Object.values(groupResources('AWS::ApiGatewayV2::Integration'))) expect(i.Properties.ResponseTransferMode).toBeUndefined();
+    // API Gateway may invoke the streamed functions (InvokeFunction covers InvokeWithResponseStream).
+    const perms = Object.values(api.findResources('AWS::Lambda::Permission')).filter((p) => p.Properties.Principal === 'apigateway.amazonaws.com');
+    expect(perms.length).toBeGreaterThan(0);
+    expect(perms).toHaveLength(streamed.length); // the deployed stage only, no test-invoke grant
+    for (const p of perms) expect(p.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
+  });
+
+  it('sends the streamed paths from CloudFront to the REST API stage with the origin secret, and the rest to the HTTP API', () => {
+    const dist = Object.values(api.findResources('AWS::CloudFront::Distribution'))[0]!.Properties.DistributionConfig;
+    const behaviours = dist.CacheBehaviors as { PathPattern: string; TargetOriginId: string; AllowedMethods: string[] }[];
+    expect(behaviours.map((b) => b.PathPattern).sort()).toEqual(routes.filter((r) => r.stream).map((r) => r.path.replace(/\{[^}]+\}/g, '*')).sort());
+    const origins = dist.Origins as { Id: string; OriginPath?: string; OriginCustomHeaders?: { HeaderName: string }[] }[];
+    for (const b of behaviours) {
+      const o = origins.find((x) => x.Id === b.TargetOriginId)!;
+      expect(o.OriginPath).toBe('/api');
+      expect(o.OriginCustomHeaders?.map((h) => h.HeaderName)).toContain(ORIGIN_VERIFY_HEADER);
+    }
+    expect(dist.DefaultCacheBehavior.TargetOriginId).not.toBe(behaviours[0]!.TargetOriginId);
+    api.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'api',
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('\\$context.requestId') },
+      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() })]),
+    });
+    api.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
   });
 
   it('has one Lambda per route, sized from the row (defaults 512 MB / 29 s), arm64 on nodejs22.x', () => {

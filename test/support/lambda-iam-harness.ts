@@ -29,7 +29,44 @@ export interface Invocation<R> {
   logs: string;
 }
 
-export interface LambdaResponse { statusCode: number; headers: Record<string, string>; body: string }
+export interface LambdaResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The handler streamed its response (awslambda.streamifyResponse): metadata, then the body. */
+  streamed?: boolean;
+}
+
+/**
+ * Runs one bundled handler as the Lambda Node.js runtime does, including response streaming: the
+ * runtime's `awslambda` global is provided before the bundle loads; a handler marked by
+ * `streamifyResponse` is called with a response stream, and `HttpResponseStream.from` writes the
+ * metadata JSON and the 8-NUL delimiter ahead of the body, as the runtime sends them to API
+ * Gateway. The runner splits them again and prints `{ statusCode, headers, body, streamed }`.
+ */
+const RUNNER = [
+  "import { readFileSync } from 'node:fs';",
+  "import { Writable } from 'node:stream';",
+  "const STREAMING = Symbol.for('aws.lambda.runtime.handler.streaming');",
+  'const DELIMITER = Buffer.alloc(8);',
+  'globalThis.awslambda = Object.assign(globalThis.awslambda ?? {}, {',
+  "  streamifyResponse: (fn) => Object.assign(fn, { [STREAMING]: 'response' }),",
+  '  HttpResponseStream: { from(stream, metadata) { stream.write(JSON.stringify(metadata)); stream.write(DELIMITER); return stream; } },',
+  '});',
+  'const { handler } = await import(process.argv[2]);',
+  "const event = JSON.parse(readFileSync(process.argv[3], 'utf8'));",
+  "const context = { getRemainingTimeInMillis: () => 29000, awsRequestId: 'test' };",
+  'let r;',
+  'if (handler[STREAMING]) {',
+  '  const chunks = [];',
+  '  const sink = new Writable({ write(c, _e, cb) { chunks.push(Buffer.from(c)); cb(); } });',
+  '  await handler(event, sink, context);',
+  '  const all = Buffer.concat(chunks);',
+  '  const cut = all.indexOf(DELIMITER);',
+  "  r = { ...JSON.parse(all.subarray(0, cut).toString('utf8')), body: all.subarray(cut + DELIMITER.length).toString('utf8'), streamed: true };",
+  '} else r = await handler(event, context);',
+  "process.stdout.write('\\n' + JSON.stringify(r ?? null));",
+].join('\n');
 
 /**
  * Runs bundled handlers and workers the way Lambda does (fresh process, aws mode, the
@@ -102,14 +139,7 @@ export class LambdaIamHarness {
     const eventFile = join(this.dir, `${id}.event.json`);
     writeFileSync(eventFile, JSON.stringify(event));
     const runner = join(this.dir, 'invoke.mjs');
-    if (!existsSync(runner)) {
-      writeFileSync(runner, [
-        "import { readFileSync } from 'node:fs';",
-        'const { handler } = await import(process.argv[2]);',
-        "const r = await handler(JSON.parse(readFileSync(process.argv[3], 'utf8')), { getRemainingTimeInMillis: () => 29000, awsRequestId: 'test' });",
-        "process.stdout.write('\\n' + JSON.stringify(r ?? null));",
-      ].join('\n'));
-    }
+    if (!existsSync(runner)) writeFileSync(runner, RUNNER);
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       ...role.environment,
@@ -152,6 +182,19 @@ export class LambdaIamHarness {
     const names = [...r.path.matchAll(/\{([^}+]+)\+?\}/g)].map((m) => m[1]!);
     const values = new RegExp(`^${r.path.replace(/\{[^}]+\+\}/g, '(.+)').replace(/\{[^}]+\}/g, '([^/]+)')}$`).exec(req.path)?.slice(1) ?? [];
     const pathParameters = names.length ? Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(values[i] ?? '')])) : undefined;
+    if (r.stream) {
+      // Streamed routes are served by the REST API (lib/stream-api.ts): its proxy payload (v1).
+      const query = req.query ? new URLSearchParams(req.query) : undefined;
+      const rest = {
+        resource: r.path, path: req.path, httpMethod: r.method, headers, multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+        queryStringParameters: query ? Object.fromEntries(query) : null,
+        multiValueQueryStringParameters: query ? Object.fromEntries([...new Set(query.keys())].map((k) => [k, query.getAll(k)])) : null,
+        pathParameters: pathParameters ?? null, stageVariables: null,
+        requestContext: { accountId: ACCOUNT, apiId: 'x', domainName: 'api.example.com', domainPrefix: 'api', httpMethod: r.method, path: `/api${req.path}`, protocol: 'HTTP/1.1', requestId: 'r', requestTimeEpoch: Date.now(), resourcePath: r.path, stage: 'api', identity: { sourceIp: '203.0.113.7', userAgent: 'test' } },
+        body: req.body === undefined ? null : JSON.stringify(req.body), isBase64Encoded: false,
+      };
+      return this.run<LambdaResponse>(r.id, r.handler, role, rest);
+    }
     const event = {
       version: '2.0', routeKey, rawPath: req.path, rawQueryString: req.query ?? '', headers,
       pathParameters, queryStringParameters: req.query ? Object.fromEntries(new URLSearchParams(req.query)) : undefined,

@@ -46,20 +46,31 @@ export async function readCrawlItems(frontier: CrawlFrontier, blobs: Blobs, limi
 }
 
 /**
- * Every item of a crawl, one at a time (exports): memory stays at one table page of records
- * whatever the crawl's size.
+ * Every item of a crawl, one table page of records at a time (exports): memory stays at one page
+ * (at most {@link CRAWL_EXPORT_PAGE} records and their items) whatever the crawl's size. A page
+ * may yield no items (every record on it failed or was skipped).
  */
-export async function* crawlItems(frontier: CrawlFrontier, blobs: Blobs): AsyncGenerator<ScrapeItem> {
+export async function* crawlItemPages(frontier: CrawlFrontier, blobs: Blobs): AsyncGenerator<ScrapeItem[]> {
   let after = -1;
   for (;;) {
-    const { pages } = await frontier.pages({ afterOrd: after, limit: 200 });
+    const { pages } = await frontier.pages({ afterOrd: after, limit: CRAWL_EXPORT_PAGE });
     if (!pages.length) return;
+    const items: ScrapeItem[] = [];
     for (const p of pages) {
       after = p.ord;
       const item = await itemOf(blobs, p);
-      if (item) yield item;
+      if (item) items.push(item);
     }
+    yield items;
   }
+}
+
+/** Records read per table page by {@link crawlItemPages}. */
+export const CRAWL_EXPORT_PAGE = 200;
+
+/** Every item of a crawl, one at a time, read as {@link crawlItemPages} does. */
+export async function* crawlItems(frontier: CrawlFrontier, blobs: Blobs): AsyncGenerator<ScrapeItem> {
+  for await (const page of crawlItemPages(frontier, blobs)) yield* page;
 }
 
 /** API.md run `progress` of a crawl: done, queued, failed, the current rate and an ETA. */

@@ -116,6 +116,11 @@ export class CrawlFrontier {
     return { pk: this.pk, sk: 'STATE' };
   }
 
+  /** The table key of the page record with ordinal `ord` (its state and, once done, its item). */
+  pageKey(ord: number) {
+    return { pk: this.pk, sk: `ORD#${pad(ord)}` };
+  }
+
   /**
    * Create the frontier and admit the start URL; returns the first slice. Idempotent: a second
    * call (a redelivered start message, or one after a crash half-way) admits nothing new and
@@ -230,7 +235,7 @@ export class CrawlFrontier {
     // record was sent; a retake re-creates any page record a partial batch left out (above).
     const fresh = pending.slice(0, range.last - range.first + 1).map((c, i) => ({ url: c.url, depth: c.depth, ord: range.first + i }));
     await this.table.batchPut([
-      ...fresh.map((c) => ({ pk: this.pk, sk: `ORD#${pad(c.ord)}`, url: c.url, depth: c.depth, ord: c.ord, state: 'queued' })),
+      ...fresh.map((c) => ({ ...this.pageKey(c.ord), url: c.url, depth: c.depth, ord: c.ord, state: 'queued' })),
       ...fresh.map((c) => ({ pk: this.pk, sk: `URL#${urlHash(c.url)}`, url: c.url, depth: c.depth, parent: parentOrd, ord: c.ord })),
     ]);
     return [...out, ...fresh];
@@ -243,7 +248,7 @@ export class CrawlFrontier {
    * leaves a lease that expires, and then the page is fetched again.
    */
   async lease(ord: number, holder: string, leaseMs: number, now: Date): Promise<{ state: 'taken'; retaken: boolean } | { state: 'done' } | { state: 'busy'; until: number }> {
-    const key = { pk: this.pk, sk: `ORD#${pad(ord)}` };
+    const key = this.pageKey(ord);
     try {
       // `leases` counts takings: above 1, the page was worked on before (see admit's `retake`).
       const after = await this.table.update<Item>(key, {
@@ -267,7 +272,7 @@ export class CrawlFrontier {
   /** Keep a lease taken with {@link lease} while its page is still in progress. */
   async renew(ord: number, holder: string, leaseMs: number, now: Date): Promise<void> {
     await this.table
-      .update({ pk: this.pk, sk: `ORD#${pad(ord)}` }, {
+      .update(this.pageKey(ord), {
         set: { lease_until: now.getTime() + leaseMs },
         condition: { expression: '#st = :queued AND lease_holder = :me', names: { '#st': 'state' }, values: { ':queued': 'queued', ':me': holder } },
       })
@@ -314,7 +319,7 @@ export class CrawlFrontier {
   /** Give a lease back (the page failed in a way the queue will retry): the retry may take it at once. */
   async release(ord: number, holder: string): Promise<void> {
     await this.table
-      .update({ pk: this.pk, sk: `ORD#${pad(ord)}` }, { set: { lease_until: 0 }, condition: { expression: 'lease_holder = :me', values: { ':me': holder } } })
+      .update(this.pageKey(ord), { set: { lease_until: 0 }, condition: { expression: 'lease_holder = :me', values: { ':me': holder } } })
       .catch((err) => {
         if (!(err instanceof ConditionFailedError)) throw err;
       });
@@ -368,7 +373,7 @@ export class CrawlFrontier {
   }
 
   async page(ord: number): Promise<FrontierPage | undefined> {
-    const i = await this.table.get({ pk: this.pk, sk: `ORD#${pad(ord)}` }, { consistent: true });
+    const i = await this.table.get(this.pageKey(ord), { consistent: true });
     if (!i) return undefined;
     const { pk: _p, sk: _s, ...rest } = i;
     return rest as unknown as FrontierPage;
@@ -385,7 +390,7 @@ export class CrawlFrontier {
     if (outcome.item_blob) set.item_blob = outcome.item_blob;
     if (outcome.error) set.error = outcome.error.slice(0, 1000);
     try {
-      await this.table.update({ pk: this.pk, sk: `ORD#${pad(ord)}` }, { set, condition: { expression: '#st = :queued', names: { '#st': 'state' }, values: { ':queued': 'queued' } } });
+      await this.table.update(this.pageKey(ord), { set, condition: { expression: '#st = :queued', names: { '#st': 'state' }, values: { ':queued': 'queued' } } });
     } catch (err) {
       if (err instanceof ConditionFailedError) return false;
       throw err;

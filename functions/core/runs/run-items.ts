@@ -1,37 +1,20 @@
-import { AppError, badRequest } from '../errors.js';
+import { badRequest } from '../errors.js';
 import type { Blobs } from '../../ports/blobs.js';
 import type { ScrapeItem } from '../scrapers/types.js';
 import type { RunRecord } from './run-record.js';
 import type { Table } from '../../ports/table.js';
 import { frontierFor } from '../crawl/frontier.js';
-import { crawlItems, readCrawlItems } from '../crawl/crawl-results.js';
+import { readCrawlItems } from '../crawl/crawl-results.js';
 
 /** The frontier a crawl run's items live in. */
-const crawlFrontier = (table: Table, run: RunRecord) => frontierFor(table, run);
+export const crawlFrontier = (table: Table, run: RunRecord) => frontierFor(table, run);
 
 /** A run's items in order, cursor-paged: from the crawl frontier for crawls, else from item pages. */
 export async function readRunItems(store: { table: Table; blobs: Blobs }, run: RunRecord, limit: number, cursor?: string) {
   return run.crawl ? readCrawlItems(crawlFrontier(store.table, run), store.blobs, limit, cursor) : readItems(store.blobs, run, limit, cursor);
 }
 
-/** A run's export (NDJSON or CSV), bounded like {@link exportItems}; crawls are read one table page at a time. */
-export async function exportRunItems(store: { table: Table; blobs: Blobs }, run: RunRecord, format: 'ndjson' | 'csv'): Promise<string> {
-  if (!run.crawl) return exportItems(store.blobs, run, format);
-  const items: ScrapeItem[] = [];
-  let bytes = 0;
-  for await (const it of crawlItems(crawlFrontier(store.table, run), store.blobs)) {
-    bytes += JSON.stringify(it).length;
-    if (bytes > EXPORT_MAX_BYTES) throw tooLarge(run);
-    items.push(it);
-  }
-  return format === 'ndjson' ? items.map((i) => JSON.stringify(i)).join('\n') + (items.length ? '\n' : '') : toCsv(items);
-}
-
-const tooLarge = (run: RunRecord) =>
-  new AppError(400, 'export_too_large', `The export is larger than ${EXPORT_MAX_BYTES} bytes; page through GET /v1/runs/${run.id}/results instead`);
-
 export const ITEMS_PER_PAGE = 100;
-const EXPORT_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Item pages are per attempt, so a retried run rewrites its own pages and never duplicates items. */
 export const itemPageKey = (tenantId: string, runId: string, attempt: number, seq: number) =>
@@ -78,7 +61,8 @@ function decode(c: string): { p: number; o: number } {
   throw badRequest('The cursor is not valid');
 }
 
-async function readPage(blobs: Blobs, run: RunRecord, p: number): Promise<ScrapeItem[]> {
+/** One stored page of a run's items (at most ITEMS_PER_PAGE); empty when the object is missing. */
+export async function readPage(blobs: Blobs, run: RunRecord, p: number): Promise<ScrapeItem[]> {
   const raw = await blobs.get('results', itemPageKey(run.tenant_id, run.id, run.attempt, p));
   return raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as ScrapeItem[]) : [];
 }
@@ -98,34 +82,4 @@ export async function readItems(blobs: Blobs, run: RunRecord, limit: number, cur
     }
   }
   return { data, next_cursor: p < run.item_pages ? encode(p, o) : null };
-}
-
-/** All items as NDJSON or CSV (bounded: larger exports page through the JSON API). */
-export async function exportItems(blobs: Blobs, run: RunRecord, format: 'ndjson' | 'csv'): Promise<string> {
-  const items: ScrapeItem[] = [];
-  let bytes = 0;
-  for (let p = 0; p < run.item_pages; p++) {
-    for (const it of await readPage(blobs, run, p)) {
-      bytes += JSON.stringify(it).length;
-      if (bytes > EXPORT_MAX_BYTES)
-        throw new AppError(400, 'export_too_large', `The export is larger than ${EXPORT_MAX_BYTES} bytes; page through GET /v1/runs/${run.id}/results instead`);
-      items.push(it);
-    }
-  }
-  if (format === 'ndjson') return items.map((i) => JSON.stringify(i)).join('\n') + (items.length ? '\n' : '');
-  return toCsv(items);
-}
-
-const cell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"` : s;
-};
-
-/** CSV with url, fetched_at, status_code and one column per data field (union over items). Formula-like cells are neutralised. */
-export function toCsv(items: ScrapeItem[]): string {
-  const fields: string[] = [];
-  for (const i of items) for (const k of Object.keys(i.data ?? {})) if (!fields.includes(k)) fields.push(k);
-  const head = ['url', 'fetched_at', 'status_code', ...fields];
-  const rows = items.map((i) => [i.url, i.fetched_at, i.status_code, ...fields.map((f) => i.data?.[f])].map(cell).join(','));
-  return [head.join(','), ...rows].join('\r\n') + '\r\n';
 }

@@ -59,11 +59,18 @@ export const contracts = defineContracts({
   },
   'runs.results': {
     summary: 'Items in scrape order, cursor pages; ?format=ndjson|csv exports',
+    description:
+      'With `format=json` (default) a page of items and `next_cursor`. With `format=ndjson` or `format=csv` every item of the run, as an attachment, ' +
+      'streamed: items are read one stored page at a time and written as they are read (no size limit; a 100,000-item crawl exports in one response). ' +
+      'NDJSON is one item per line. CSV has a header row first: `url,fetched_at,status_code`, then one column per `data` field of the first page of ' +
+      'items (in the order first seen; the built-in scrapers give every item the same fields); a field that first appears later is not in the CSV ' +
+      '(NDJSON carries every field). Cells starting with `=`, `+`, `-` or `@` get a leading `\'`. Errors before the first byte (401, 403, 404, 400) ' +
+      'are JSON `{code, message}` with their status; a failure after it breaks the transfer off.',
     params: runIdParams,
     query: runResultsQuery,
     success: {
       200: {
-        description: 'A page of items (JSON), or every item as an attachment (NDJSON, CSV)',
+        description: 'A page of items (JSON), or every item as a streamed attachment (NDJSON, CSV; chunked, no Content-Length)',
         schema: listOf(itemSchema),
         example: itemsExample,
         media: { 'application/x-ndjson': { schema: text }, 'text/csv': { schema: text } },

@@ -156,7 +156,8 @@ const validate = <T extends z.ZodType>(schema: T | undefined, value: unknown, wh
 
 const serialise = (r: ApiResult | void): Result => {
   const res = r ?? {};
-  const status = res.status ?? (res.body === undefined && res.raw === undefined ? 204 : 200);
+  const status = res.status ?? (res.body === undefined && res.raw === undefined && res.stream === undefined ? 204 : 200);
+  if (res.stream !== undefined) return { statusCode: status, headers: { 'content-type': 'application/octet-stream', ...res.headers }, body: '', stream: res.stream };
   if (res.raw !== undefined) return { statusCode: status, headers: { 'content-type': 'text/plain; charset=utf-8', ...res.headers }, body: res.raw };
   if (res.body === undefined) return { statusCode: status, headers: res.headers ?? {}, body: '' };
   return { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8', ...res.headers }, body: JSON.stringify(res.body) };
@@ -207,7 +208,28 @@ async function runCore<C extends Contract<any, any, any>>(event: Event, contract
       s.resource = r;
     },
   };
-  return serialise(await fn(req));
+  const result = await fn(req);
+  if (result?.stream) result.stream = await primed(result.stream);
+  return serialise(result);
+}
+
+/**
+ * Reads a streamed body's first chunk now, inside the pipeline, so an error in it (a missing
+ * page, a store failure) is mapped like any other; the rest is read as the client takes it.
+ */
+async function primed(stream: AsyncIterable<string>): Promise<AsyncIterable<string>> {
+  const it = stream[Symbol.asyncIterator]();
+  const first = await it.next();
+  return (async function* () {
+    try {
+      if (first.done) return;
+      yield first.value;
+      for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
+    } finally {
+      // A client that goes away ends the wrapper early: end the reader too (no further page reads).
+      await it.return?.();
+    }
+  })();
 }
 
 function parseInputFromEvent(e: Event, s: PipelineState) {

@@ -4,7 +4,11 @@ import type { Tenant } from '../../core/tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 
 export type Event = APIGatewayProxyEventV2;
-export type Result = APIGatewayProxyStructuredResultV2;
+/**
+ * What a handler answers with. `stream` (from a result's `stream`) is the body as chunks, for the
+ * streaming interpreter (pipeline/streaming.ts); its first chunk was already read by the pipeline.
+ */
+export type Result = APIGatewayProxyStructuredResultV2 & { stream?: AsyncIterable<string> };
 
 export interface Principal {
   type: 'key' | 'user';
@@ -44,6 +48,12 @@ export interface ApiResult {
   headers?: Record<string, string>;
   /** Pre-serialised body (NDJSON, CSV, HTML); sent as is. */
   raw?: string;
+  /**
+   * A body produced chunk by chunk (exports), for routes the route table marks `stream: true`: it
+   * is written to the client as it is produced, never held whole. Its first chunk is read before
+   * the status is sent, so a failure to start is still a `{code, message}` error.
+   */
+  stream?: AsyncIterable<string>;
 }
 
 /** Per-request state shared by the middlewares (middy's request.internal is untyped). */

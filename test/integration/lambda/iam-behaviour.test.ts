@@ -83,6 +83,16 @@ describe('runs', () => {
     expect(json(got).status).toBe('succeeded');
     const results = granted(await h.route('runs.results', { path: `/v1/runs/${runId}/results`, key }));
     expect(json(results).data.length).toBeGreaterThan(0);
+    // The export streams (REST API payload, awslambda.streamifyResponse) with the same grants.
+    const nd = granted(await h.route('runs.results', { path: `/v1/runs/${runId}/results`, key, query: 'format=ndjson' }));
+    expect(nd).toMatchObject({ statusCode: 200, streamed: true, headers: { 'content-type': 'application/x-ndjson', 'content-disposition': `attachment; filename="${runId}.ndjson"` } });
+    expect(nd.body.trimEnd().split('\n').map((l) => JSON.parse(l).url)).toEqual(json(results).data.map((i: { url: string }) => i.url));
+    const csv = granted(await h.route('runs.results', { path: `/v1/runs/${runId}/results`, key, query: 'format=csv' }));
+    expect(csv.body.split('\r\n')[0]).toMatch(/^url,fetched_at,status_code,/);
+    // Before the first byte, errors are still {code, message} JSON with their status.
+    const missing = granted(await h.route('runs.results', { path: `/v1/runs/run_${'0'.repeat(26)}/results`, key, query: 'format=csv' }));
+    expect(missing).toMatchObject({ statusCode: 404, streamed: true });
+    expect(json(missing)).toMatchObject({ code: 'not_found' });
     const log = granted(await h.route('runs.log', { path: `/v1/runs/${runId}/log`, key }));
     expect(log.statusCode).toBe(200);
     h.take('deliveries');

@@ -1,0 +1,67 @@
+import type { Blobs } from '../../ports/blobs.js';
+import type { Table } from '../../ports/table.js';
+import type { ScrapeItem } from '../scrapers/types.js';
+import { crawlItemPages } from '../crawl/crawl-results.js';
+import type { RunRecord } from './run-record.js';
+import { crawlFrontier, readPage } from './run-items.js';
+
+export type ExportFormat = 'ndjson' | 'csv';
+
+/**
+ * A run's items in result order, one stored page at a time: an item page object (at most
+ * ITEMS_PER_PAGE items) for a single-invocation run, a table page of frontier records for a
+ * crawl. Nothing is read ahead: the next page is read only when the consumer asks for it, so a
+ * slow client holds the reader at one page.
+ */
+export async function* runItemPages(store: { table: Table; blobs: Blobs }, run: RunRecord): AsyncGenerator<ScrapeItem[]> {
+  if (run.crawl) {
+    yield* crawlItemPages(crawlFrontier(store.table, run), store.blobs);
+    return;
+  }
+  for (let p = 0; p < run.item_pages; p++) yield await readPage(store.blobs, run, p);
+}
+
+/**
+ * A run's export as text chunks, one per stored page, for a streamed response: memory is one
+ * page whatever the run's size (no cap). NDJSON is one item per line. CSV starts with its header
+ * row: url, fetched_at, status_code and one column per data field of the first page that holds
+ * items (union, in the order first seen). The built-in scrapers give every item the same fields,
+ * so that is every field; a field first appearing after that page is not in the CSV (NDJSON
+ * carries everything). A run without items exports an empty NDJSON body, or the CSV header alone.
+ */
+export async function* exportRunItems(store: { table: Table; blobs: Blobs }, run: RunRecord, format: ExportFormat): AsyncGenerator<string> {
+  let columns: string[] | undefined;
+  for await (const page of runItemPages(store, run)) {
+    if (!page.length) continue;
+    if (format === 'ndjson') {
+      yield page.map((i) => `${JSON.stringify(i)}\n`).join('');
+      continue;
+    }
+    let head = '';
+    if (!columns) {
+      columns = csvColumns(page);
+      head = csvLine(columns);
+    }
+    const cols = columns;
+    yield head + page.map((i) => csvLine([i.url, i.fetched_at, i.status_code, ...cols.slice(FIXED.length).map((f) => i.data?.[f])])).join('');
+  }
+  if (format === 'csv' && !columns) yield csvLine(csvColumns([]));
+}
+
+const FIXED = ['url', 'fetched_at', 'status_code'];
+
+/** The CSV columns for items shaped like `sample`: the fixed ones, then each data field in the order first seen. */
+export function csvColumns(sample: ScrapeItem[]): string[] {
+  const fields = new Set<string>();
+  for (const i of sample) for (const k of Object.keys(i.data ?? {})) fields.add(k);
+  return [...FIXED, ...fields];
+}
+
+/** One CSV cell. Formula-like cells (=, +, -, @) are neutralised with a leading quote (CSV injection). */
+const cell = (v: unknown) => {
+  const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const formula = /^[=+\-@]/.test(s);
+  return /[",\n\r]/.test(s) || formula ? `"${(formula ? `'${s}` : s).replace(/"/g, '""')}"` : s;
+};
+
+const csvLine = (values: unknown[]) => `${values.map(cell).join(',')}\r\n`;
