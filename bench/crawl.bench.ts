@@ -94,7 +94,7 @@ async function gleanerArm(site: FixtureSite) {
     if (process.env.GLEANER_BENCH_CRAWL_MEM) {
       global.gc?.();
       const m = process.memoryUsage();
-      console.log(`memory after the crawl (after gc): rss +${((m.rss - rss0) / 1e6).toFixed(0)} MB, heapUsed ${(m.heapUsed / 1e6).toFixed(0)} MB, external ${(m.external / 1e6).toFixed(0)} MB, arrayBuffers ${(m.arrayBuffers / 1e6).toFixed(0)} MB; peak rss +${((rssMax - rss0) / 1e6).toFixed(0)} MB`);
+      console.log(`memory after the crawl (after gc): rss +${((m.rss - rss0) / 1e6).toFixed(0)} MB, heapTotal ${(m.heapTotal / 1e6).toFixed(0)} MB, heapUsed ${(m.heapUsed / 1e6).toFixed(0)} MB, external ${(m.external / 1e6).toFixed(0)} MB, arrayBuffers ${(m.arrayBuffers / 1e6).toFixed(0)} MB; peak rss +${((rssMax - rss0) / 1e6).toFixed(0)} MB`);
     }
     if (r.status !== 'succeeded') throw new Error(`crawl ended ${r.status}: ${JSON.stringify(r.error)}`);
     const pages = r.progress.items as number;
