@@ -1,9 +1,27 @@
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
 import { badRequest } from '../errors.js';
 
 // The EventBridge translation lives in its own module, without cron-parser (and its luxon):
 // every Lambda's composition root loads it for the scheduler port (see aws-deps.ts).
 export { invalidSchedule, toEventBridgeCron } from './eventbridge-cron.js';
+
+type CronEngine = typeof import('./cron-engine.js');
+let engine: CronEngine | undefined;
+
+/**
+ * cron-parser (with luxon, ~100 KiB), loaded on the first schedule parsed rather than at import:
+ * the job functions list, get and delete jobs far more often than they read a schedule. In a
+ * bundle, esbuild turns this `require` of a bundled module into a lazy initialiser of that module;
+ * run from source (tsx, vitest: this file is .ts, ESM has no `require`), Node's require loads
+ * cron-parser's CommonJS build of the same version.
+ */
+function cronParser(): CronEngine['CronExpressionParser'] {
+  engine ??= import.meta.url.endsWith('.ts')
+    ? (createRequire(import.meta.url)('cron-parser') as CronEngine)
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild's lazy module init (see above)
+      (require('./cron-engine.js') as CronEngine);
+  return engine.CronExpressionParser;
+}
 
 const FIELD = /^[\d*/,\-A-Za-z?LW#]+$/;
 
@@ -13,7 +31,7 @@ export function parseCron(expr: string): void {
   if (fields.length !== 5 || !fields.every((f) => FIELD.test(f)))
     throw badRequest('schedule must be a 5-field cron expression in UTC, e.g. "0 8 * * *" for 08:00 daily', [{ path: 'body.schedule', message: 'expected 5 fields' }]);
   try {
-    CronExpressionParser.parse(expr, { tz: 'UTC' }).next();
+    cronParser().parse(expr, { tz: 'UTC' }).next();
   } catch (e) {
     throw badRequest(`schedule is not a valid cron expression: ${(e as Error).message}`, [{ path: 'body.schedule', message: (e as Error).message }]);
   }
@@ -21,5 +39,5 @@ export function parseCron(expr: string): void {
 
 /** Next fire time strictly after `from`. */
 export function nextRun(expr: string, from: Date): Date {
-  return CronExpressionParser.parse(expr, { tz: 'UTC', currentDate: from }).next().toDate();
+  return cronParser().parse(expr, { tz: 'UTC', currentDate: from }).next().toDate();
 }
