@@ -1,6 +1,6 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/runs.js';
-import { getRun } from '../core/runs/runs.js';
+import { getRun } from '../core/runs/run-reads.js';
 import { exportRunItems, readRunItems } from '../core/runs/run-items.js';
 
 export const handler = api(contracts['runs.results'], async (req) => {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { activitySeries } from './activity-series.js';
-import { listRuns } from '../runs/runs.js';
+import { listRuns } from '../runs/run-reads.js';
 import { listQueries } from '../queries/queries.js';
 import { listResultFiles } from '../storage/result-files.js';
 import { listEncounters } from '../captcha/captcha.js';

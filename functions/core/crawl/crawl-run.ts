@@ -9,7 +9,7 @@ import { getCaptchaPolicy, recordEncounter } from '../captcha/captcha.js';
 import { resolveProfile } from '../profiles/browser-profiles.js';
 import { siteCrawl, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import { normalizeUrl } from '../scrapers/normalize-url.js';
-import { getRun } from '../runs/runs.js';
+import { getRun } from '../runs/run-reads.js';
 import { RawLogWriter } from '../runs/raw-log.js';
 import { TERMINAL } from '../runs/run-record.js';
 import { finish, type RunWorkerDeps } from '../runs/execute-run.js';
