@@ -1,8 +1,8 @@
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
-import { AppError, badRequest, targetForbidden } from '../errors.js';
+import { badRequest } from '../errors.js';
+import { checkTargets, targetUrls } from './check-targets.js';
 import { checkOutboundUrl } from '../events/egress.js';
-import { checkTargetPolicy } from '../governance/target-policy.js';
 import { assertQuota } from '../limits/usage.js';
 import { findScraperSpec } from './scraper-catalog.js';
 import { assertSecretsScope } from '../runbooks/runbooks.js';
@@ -15,7 +15,7 @@ import type { Deps } from '../../runtime.js';
 
 export { CRAWL_LIMITS, DEFAULT_LIMITS, runCreateSchema, type RunCreate } from './run-create-schema.js';
 export { cancelRun, getRun, listRuns, waitForRun } from './run-reads.js';
-
+export { checkTargets, targetUrls } from './check-targets.js';
 
 /** A run's limits: the request's, over the defaults of its kind (one invocation, or a distributed crawl). */
 function runLimits(scraperId: string, asked: RunCreate['limits']) {
@@ -26,38 +26,6 @@ function runLimits(scraperId: string, asked: RunCreate['limits']) {
   if (!crawl && asked?.max_bytes && asked.max_bytes > 5 * 1024 ** 3)
     throw badRequest('limits.max_bytes may be at most 5 GiB for this scraper', [{ path: 'body.limits.max_bytes', message: 'at most 5368709120' }]);
   return { ...defaults, ...asked };
-}
-
-/** Every URL a scraper input names (url, start_url, urls[]): checked before the run is accepted. */
-export function targetUrls(input: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(input)) {
-    if (typeof v === 'string' && /(^|_)url$/.test(k)) out.push(v);
-    if (Array.isArray(v) && /(^|_)urls$/.test(k)) out.push(...v.filter((x): x is string => typeof x === 'string'));
-  }
-  return out;
-}
-
-/** Target policy (400 target_not_authorized) and egress (400 target_forbidden) before anything runs. */
-export async function checkTargets(guard: EgressCheck, tenant: Tenant, urls: string[]): Promise<void> {
-  for (const u of urls) {
-    let parsed: URL;
-    try {
-      parsed = new URL(u);
-    } catch {
-      throw badRequest(`${u} is not a valid URL`);
-    }
-    if (!/^https?:$/.test(parsed.protocol)) throw targetForbidden(`Only http and https targets are allowed (got ${parsed.protocol})`);
-    checkTargetPolicy(tenant.target_policy, parsed);
-    try {
-      await guard.checkUrl(parsed);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA')
-        throw new AppError(400, 'target_unresolvable', `The host ${parsed.hostname} could not be resolved (${code})`);
-      throw e;
-    }
-  }
 }
 
 /**
