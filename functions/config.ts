@@ -128,7 +128,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (v) sourceBaseUrls[s] = v;
   }
   raw.sourceBaseUrls = sourceBaseUrls;
-  const parsed = schema.safeParse(raw);
+  // Parsed once per process: zod's compiled fast path (generated with new Function on an object
+  // schema's first parse) would cost more to build than this one parse, at every cold start.
+  const parsed = schema.safeParse(raw, { jitless: true });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const key = String(i.path[0] ?? '');

@@ -19,8 +19,12 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __gleanerCreateRequire } from 'node:module'; const require = __gleanerCreateRequire(import.meta.url);";
 
-/** Provided by the nodejs22.x runtime; never bundled. Puppeteer is deliberately NOT here (see `bundlingOptions`). */
-export const EXTERNAL_MODULES = ['@aws-sdk/*'];
+/**
+ * The SDK clients, provided by the nodejs22.x runtime; never bundled. Puppeteer is deliberately NOT
+ * here (see `bundlingOptions`). Small self-contained SDK helpers (@aws-sdk/util-dynamodb, 10 KiB, no
+ * imports) are bundled: loading one more external package at init costs more than its code.
+ */
+export const EXTERNAL_MODULES = ['@aws-sdk/client-*'];
 
 /**
  * Installed (not bundled) into browser function assets: it ships Brotli-compressed Chromium
@@ -34,7 +38,7 @@ export function bundlingOptions(opts: { browser?: boolean } = {}): BundlingOptio
     format: OutputFormat.ESM,
     target: 'node22',
     banner: ESM_REQUIRE_BANNER,
-    // Only '@aws-sdk/*' is external. An API handler that (transitively) imports puppeteer-core
+    // Only the '@aws-sdk/client-*' packages are external. An API handler that (transitively) imports puppeteer-core
     // or @sparticuz/chromium must not be hidden behind an external: it either bundles (and
     // test/cdk/bundles.test.ts fails on it) or fails the build.
     externalModules: EXTERNAL_MODULES,

@@ -1,6 +1,6 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/overview.js';
-import { monitoring } from '../core/console/overview.js';
+import { monitoring } from '../core/console/monitoring.js';
 import { platformWarnings } from '../core/sources/source-status.js';
 
 export const handler = api(contracts['monitoring.get'], async (req) => ({

@@ -1,6 +1,6 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/deliveries.js';
-import { getRun } from '../core/runs/runs.js';
+import { getRun } from '../core/runs/run-reads.js';
 import { listOwnerDeliveries, publicDelivery } from '../core/webhooks/deliveries.js';
 
 export const handler = api(contracts['runs.deliveries'], async (req) => {

@@ -1,6 +1,6 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/runs.js';
-import { getRun, waitForRun } from '../core/runs/runs.js';
+import { getRun, waitForRun } from '../core/runs/run-reads.js';
 import { publicRun } from '../core/runs/run-record.js';
 
 const MAX_WAIT_SECONDS = 25;

@@ -1,6 +1,6 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/runs.js';
-import { listRuns } from '../core/runs/runs.js';
+import { listRuns } from '../core/runs/run-reads.js';
 import { publicRun } from '../core/runs/run-record.js';
 
 export const handler = api(contracts['runs.list'], async (req) => {

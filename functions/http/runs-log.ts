@@ -1,6 +1,6 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/runs.js';
-import { getRun } from '../core/runs/runs.js';
+import { getRun } from '../core/runs/run-reads.js';
 import { readRunLog } from '../core/runs/raw-log.js';
 
 export const handler = api(contracts['runs.log'], async (req) => {

@@ -1,7 +1,7 @@
 import { api } from './pipeline/api.js';
 import { streamingApi } from './pipeline/streaming.js';
 import { contracts } from './contracts/runs.js';
-import { getRun } from '../core/runs/runs.js';
+import { getRun } from '../core/runs/run-reads.js';
 import { readRunItems } from '../core/runs/run-items.js';
 import { exportRunItems } from '../core/runs/run-export.js';
 

@@ -1,7 +1,7 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/scrape.js';
 import { apiGuard } from './egress.js';
-import { checkTargets } from '../core/runs/runs.js';
+import { checkTargets } from '../core/runs/check-targets.js';
 import { assertQuota } from '../core/limits/usage.js';
 import { startTask, awaitTask } from '../core/runs/scrape-task.js';
 import { resolveProfile } from '../core/profiles/browser-profiles.js';

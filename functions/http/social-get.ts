@@ -1,6 +1,6 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/overview.js';
-import { social } from '../core/console/overview.js';
+import { social } from '../core/console/social.js';
 import { sourceStatus } from '../core/sources/source-status.js';
 
 export const handler = api(contracts['social.get'], async (req) => ({

@@ -10,7 +10,7 @@ import { cdkBundle, ENGINE_INPUT } from '../../bench/cdk-bundle.js';
 // init, each of which once made API functions 3-5x slower to start than a bare DynamoDB handler.
 
 /** SDK modules an API function may load at init: every function reads the table. */
-const INIT_SDK = new Set(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb']);
+const INIT_SDK = new Set(['@aws-sdk/client-dynamodb']);
 
 const handlers = [...new Map(routes.map((r) => [r.handler, r])).values()].filter((r) => existsSync(join(REPO_ROOT, r.handler)));
 

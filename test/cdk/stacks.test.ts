@@ -374,7 +374,7 @@ describe('every function', () => {
       expect(b.target).toBe('node22');
       expect(b.banner).toContain('createRequire');
       expect(b.forceDockerBundling).toBe(false);
-      expect(b.externalModules).toEqual(['@aws-sdk/*']);
+      expect(b.externalModules).toEqual(['@aws-sdk/client-*']);
       expect(b.nodeModules ?? []).toEqual(browser ? ['@sparticuz/chromium'] : []);
     }
   });

@@ -1,6 +1,6 @@
 // Preloaded (`node --import`) into the process that runs a bundled Lambda handler: records every
 // AWS SDK command the function sends, as one JSON line per command, to the file named by
-// GLEANER_TEST_AWS_RECORD. The bundles keep `@aws-sdk/*` external (as on Lambda), so every client
+// GLEANER_TEST_AWS_RECORD. The bundles keep the `@aws-sdk/client-*` packages external (as on Lambda), so every client
 // they create extends the one `Client` class of @smithy/core resolved from the repository; its
 // `send` is wrapped here. Also refuses any request to a non-loopback host: tests never reach AWS.
 import { appendFileSync } from 'node:fs';

@@ -30,7 +30,7 @@ export function buildAwsDeps(): Deps {
   const table = new DynamoTable(c.table, new DynamoDBClient(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint } : {}));
   const queue = sqsQueue(c);
   const sched = lazy(async () => {
-    const [sdk, cron] = await Promise.all([import('@aws-sdk/client-scheduler'), import('../../core/jobs/cron.js')]);
+    const [sdk, cron] = await Promise.all([import('@aws-sdk/client-scheduler'), import('../../core/jobs/eventbridge-cron.js')]);
     return { client: new sdk.SchedulerClient({}), sdk, toEventBridgeCron: cron.toEventBridgeCron };
   });
   const scheduler: Scheduler = {

@@ -1,27 +1,37 @@
-import { DynamoDBClient, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
-  DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand, DeleteCommand, QueryCommand, BatchWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+  DynamoDBClient, ConditionalCheckFailedException, GetItemCommand, PutItemCommand, UpdateItemCommand, DeleteItemCommand, QueryCommand,
+  BatchWriteItemCommand, type AttributeValue, type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError, ItemTooLargeError } from '../../core/errors.js';
 import { assertItemSize, MAX_ITEM_BYTES } from './item-size.js';
 import type { Condition, Item, Key, QueryPage, QuerySpec, Table, UpdateSpec } from '../../ports/table.js';
 
-/** The Table port over the DynamoDB API: AWS DynamoDB in the cloud, dynalite locally. */
+/** Plain values to DynamoDB attribute values, as lib-dynamodb's document client does it (undefined attributes left out). */
+const toAttrs = (v: object): Record<string, AttributeValue> => marshall(v as Record<string, unknown>, { removeUndefinedValues: true });
+const toAttrsIfAny = (v: Record<string, unknown> | undefined) => (v ? toAttrs(v) : undefined);
+const fromAttrs = <T>(v: Record<string, AttributeValue> | undefined): T | undefined => (v ? (unmarshall(v) as T) : undefined);
+
+/**
+ * The Table port over the DynamoDB API: AWS DynamoDB in the cloud, dynalite locally.
+ *
+ * Cold start: the low-level client with util-dynamodb's marshall/unmarshall (bundled, 10 KiB), not
+ * lib-dynamodb's document client: every function creates a table, and loading lib-dynamodb (a
+ * separate external package that pulls @smithy/core's whole index) cost every API function
+ * ~20 ms of init for the same conversion.
+ */
 export class DynamoTable implements Table {
-  private readonly doc: DynamoDBDocumentClient;
-  constructor(private readonly tableName: string, client: DynamoDBClient) {
-    this.doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  }
+  constructor(private readonly tableName: string, private readonly client: DynamoDBClient) {}
 
   async get<T extends Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined> {
-    const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: opts?.consistent }));
-    return r.Item as T | undefined;
+    const r = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: toAttrs(key), ConsistentRead: opts?.consistent }));
+    return fromAttrs<T>(r.Item);
   }
 
   async put(item: Item, opts?: { condition?: Condition }): Promise<void> {
     assertItemSize(item);
     await guard(() =>
-      this.doc.send(new PutCommand({ TableName: this.tableName, Item: item, ...conditionParams(opts?.condition) })),
+      this.client.send(new PutItemCommand({ TableName: this.tableName, Item: toAttrs(item), ...conditionParams(opts?.condition) })),
     );
   }
 
@@ -56,28 +66,28 @@ export class DynamoTable implements Table {
       removes.length ? `REMOVE ${removes.join(', ')}` : '',
     ].filter(Boolean).join(' ');
     const r = await guard(() =>
-      this.doc.send(
-        new UpdateCommand({
+      this.client.send(
+        new UpdateItemCommand({
           TableName: this.tableName,
-          Key: key,
+          Key: toAttrs(key),
           UpdateExpression: expr,
           ConditionExpression: spec.condition?.expression,
           ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-          ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+          ExpressionAttributeValues: Object.keys(values).length ? toAttrs(values) : undefined,
           ReturnValues: 'ALL_NEW',
         }),
       ),
     );
-    return r.Attributes as T;
+    return fromAttrs<T>(r.Attributes) as T;
   }
 
   async delete<T extends Item>(key: Key, opts?: { condition?: Condition }): Promise<T | undefined> {
     const r = await guard(() =>
-      this.doc.send(
-        new DeleteCommand({ TableName: this.tableName, Key: key, ReturnValues: 'ALL_OLD', ...conditionParams(opts?.condition) }),
+      this.client.send(
+        new DeleteItemCommand({ TableName: this.tableName, Key: toAttrs(key), ReturnValues: 'ALL_OLD', ...conditionParams(opts?.condition) }),
       ),
     );
-    return r.Attributes as T | undefined;
+    return fromAttrs<T>(r.Attributes);
   }
 
   async query<T extends Item>(q: QuerySpec): Promise<QueryPage<T>> {
@@ -100,29 +110,30 @@ export class DynamoTable implements Table {
       values[':gt'] = q.skGreaterThan;
       expr += ' AND #sk > :gt';
     }
-    const r = await this.doc.send(
+    const r = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
         IndexName: q.index,
         KeyConditionExpression: expr,
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ExpressionAttributeValues: toAttrs(values),
         Limit: q.limit,
         ScanIndexForward: !q.descending,
         ConsistentRead: q.index ? undefined : q.consistent,
-        ExclusiveStartKey: q.cursor ? decodeCursor(q.cursor, pkName, q.pk) : undefined,
+        ExclusiveStartKey: toAttrsIfAny(q.cursor ? decodeCursor(q.cursor, pkName, q.pk) : undefined),
       }),
     );
-    return { items: (r.Items ?? []) as T[], cursor: r.LastEvaluatedKey ? encodeCursor(r.LastEvaluatedKey) : null };
+    const last = fromAttrs<Record<string, unknown>>(r.LastEvaluatedKey);
+    return { items: (r.Items ?? []).map((i) => unmarshall(i) as T), cursor: last ? encodeCursor(last) : null };
   }
 
   async batchPut(items: Item[]): Promise<void> {
     items.forEach(assertItemSize);
     for (let i = 0; i < items.length; i += 25) {
-      let pending: Record<string, unknown>[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+      let pending: WriteRequest[] = items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: toAttrs(item) } }));
       for (let attempt = 0; pending.length && attempt < 8; attempt++) {
-        const r = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } }));
-        pending = (r.UnprocessedItems?.[this.tableName] ?? []) as Record<string, unknown>[];
+        const r = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.tableName]: pending } }));
+        pending = r.UnprocessedItems?.[this.tableName] ?? [];
         if (pending.length) await new Promise((res) => setTimeout(res, 20 * 2 ** attempt));
       }
       if (pending.length) throw new Error(`batchPut left ${pending.length} items unprocessed`);
@@ -135,7 +146,7 @@ const conditionParams = (c?: Condition) =>
     ? {
         ConditionExpression: c.expression,
         ExpressionAttributeNames: c.names && Object.keys(c.names).length ? c.names : undefined,
-        ExpressionAttributeValues: c.values && Object.keys(c.values).length ? c.values : undefined,
+        ExpressionAttributeValues: c.values && Object.keys(c.values).length ? toAttrs(c.values) : undefined,
       }
     : {};
 

@@ -1,4 +1,4 @@
-import { encodeMessage, type QueueName } from '../../core/queue-messages.js';
+import type { QueueName } from '../../core/queue-messages.js';
 import { lazy } from './lazy.js';
 import type { Config } from '../../config.js';
 import type { Queue, QueueReceiver } from '../../ports/queue.js';
@@ -12,6 +12,12 @@ const sqs = lazy(async () => {
   return { client: new sdk.SQSClient({}), sdk };
 });
 
+/**
+ * The queues' message schemas, built on the first send: every API function wires a queue, but
+ * most never send, and building every queue's zod schemas cost each of them a few ms of init.
+ */
+const messages = lazy(() => import('../../core/queue-messages.js'));
+
 const queueUrl = (c: Config, q: QueueName): string => {
   const url = { runs: c.queueRuns, queries: c.queueQueries, deliveries: c.queueDeliveries, jobs: c.queueJobs }[q];
   if (!url) throw new Error(`Queue ${q} is not configured for this function`);
@@ -22,7 +28,7 @@ const queueUrl = (c: Config, q: QueueName): string => {
 export function sqsQueue(c: Config): Queue {
   return {
     async send(q, message, opts) {
-      const body = encodeMessage(q, message);
+      const body = (await messages()).encodeMessage(q, message);
       const { client, sdk } = await sqs();
       // SQS fair queues: the tenant is the message group, so one tenant's burst (a 100,000-page
       // crawl) does not hold back another tenant's messages on the same standard queue.

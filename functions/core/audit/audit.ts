@@ -1,23 +1,12 @@
-import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
-import type { Item, QueryPage, Table } from '../../ports/table.js';
+import type { Item, Table } from '../../ports/table.js';
+import type { AuditRecord } from './audit-record.js';
 
-export const auditRecordSchema = z.object({
-  id: z.string(),
-  ts: z.string(),
-  request_id: z.string(),
-  tenant_id: z.string(),
-  principal: z.object({ type: z.enum(['key', 'user', 'system']), id: z.string() }),
-  surface: z.enum(['api', 'console', 'mcp', 'scheduler']),
-  action: z.string(),
-  resource: z.string().nullable(),
-  outcome: z.enum(['allowed', 'denied', 'error']),
-  status: z.number().int(),
-  ip: z.string().nullable(),
-  user_agent: z.string().nullable(),
-});
-export type AuditRecord = z.infer<typeof auditRecordSchema>;
+// Every API function loads this module (the pipeline's audit record), so it builds no zod
+// schema at import: the record's schema (audit-record.ts) and the listing (list-audit.ts) are
+// loaded only by the functions that read the log back.
+export type { AuditRecord } from './audit-record.js';
 
 export const outcomeFor = (status: number): AuditRecord['outcome'] =>
   status >= 500 ? 'error' : status === 401 || status === 402 || status === 403 || status === 429 ? 'denied' : status >= 400 ? 'error' : 'allowed';
@@ -76,34 +65,4 @@ export class BufferedAuditSink implements AuditSink {
     })();
     return this.inflight;
   }
-}
-
-export interface AuditQuery {
-  tenantId: string;
-  limit: number;
-  cursor?: string;
-  action?: string;
-  outcome?: string;
-}
-
-/**
- * Newest first, filtered by action/outcome. Each page asks only for as many records as are
- * still needed, so every record read is either returned or filtered out and the page cursor
- * is exact (no record is skipped between pages).
- */
-export async function listAudit(table: Table, q: AuditQuery): Promise<{ data: AuditRecord[]; next_cursor: string | null }> {
-  const data: AuditRecord[] = [];
-  let cursor: string | null | undefined = q.cursor;
-  for (let pages = 0; pages < 50 && data.length < q.limit; pages++) {
-    const page: QueryPage = await table.query({ pk: keys.auditPartition(q.tenantId), descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined });
-    for (const i of page.items) {
-      const rec = auditRecordSchema.parse(i);
-      if (q.action && rec.action !== q.action) continue;
-      if (q.outcome && rec.outcome !== q.outcome) continue;
-      data.push(rec);
-    }
-    cursor = page.cursor;
-    if (!cursor) break;
-  }
-  return { data, next_cursor: cursor ?? null };
 }

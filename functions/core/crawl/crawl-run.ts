@@ -7,7 +7,7 @@ import { addUsage } from '../limits/usage.js';
 import { recordEncounter } from '../captcha/captcha.js';
 import { siteCrawl, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import { normalizeUrl } from '../scrapers/normalize-url.js';
-import { getRun } from '../runs/runs.js';
+import { getRun } from '../runs/run-reads.js';
 import { RawLogWriter } from '../runs/raw-log.js';
 import { TERMINAL, type RunRecord } from '../runs/run-record.js';
 import { finish, type RunWorkerDeps } from '../runs/execute-run.js';

@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import { AppError, targetForbidden } from '../errors.js';
 import { assertTargetShape, classifyAddress, isIpLiteral, parseTargetUrl } from './ip-classifier.js';
 
@@ -14,8 +13,10 @@ export interface EgressCheckOptions {
   onBlocked?: (url: string, reason: string) => void;
 }
 
+// node:dns/promises is loaded on the first lookup: every API function wires the guard (bucket
+// sync), few resolve a host, and loading the module at init cost each of them.
 const defaultResolve = async (host: string): Promise<string[]> =>
-  (await lookup(host, { all: true })).map((a) => a.address);
+  (await (await import('node:dns/promises')).lookup(host, { all: true })).map((a) => a.address);
 
 /** Bracket a bare IPv6 literal so it can sit in a URL authority. */
 const bracket = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);

@@ -7,7 +7,7 @@ import { requireTenant } from '../tenancy/tenants.js';
 import { addUsage, getUsage } from '../limits/usage.js';
 import { getCaptchaPolicy, recordEncounter } from '../captcha/captcha.js';
 import { findScraper } from './find-scraper.js';
-import { getRun } from './runs.js';
+import { getRun } from './run-reads.js';
 import { ItemWriter } from './run-items.js';
 import { RawLogWriter } from './raw-log.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';

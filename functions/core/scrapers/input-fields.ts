@@ -1,7 +1,25 @@
+import { createRequire } from 'node:module';
 import * as z from 'zod';
-// The slim build: the same selector engine as the engine's cheerio, without its network and
-// encoding stack (undici, parse5, iconv-lite), so API functions validate selectors cheaply.
-import { load } from 'cheerio/slim';
+
+type SelectorEngine = typeof import('./selector-engine.js');
+let engine: SelectorEngine | undefined;
+
+/**
+ * cheerio's slim build, loaded on the first selector check rather than at import: many functions
+ * import these schemas (to list runs, runbooks, scrapers) but check no selector on most requests,
+ * and evaluating cheerio with its HTML parser and entity tables cost each ~15 ms of init. In a
+ * bundle, esbuild turns this `require` of a bundled module into a lazy initialiser of that module
+ * (the same ESM cheerio the engine uses, its code run on this first call). Run from source (tsx,
+ * vitest: this file is .ts, ESM has no `require`), Node's require loads cheerio's CommonJS build
+ * of the same version.
+ */
+function selectorEngine(): SelectorEngine {
+  engine ??= import.meta.url.endsWith('.ts')
+    ? (createRequire(import.meta.url)('cheerio/slim') as SelectorEngine)
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild's lazy module init (see above)
+      (require('./selector-engine.js') as SelectorEngine);
+  return engine;
+}
 
 /** An absolute http(s) URL (the egress guard still decides whether it may be reached). */
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
@@ -16,7 +34,7 @@ export const cssSelector = z
   .max(500)
   .refine((sel) => {
     try {
-      load('<p></p>')(sel);
+      selectorEngine().load('<p></p>')(sel);
       return true;
     } catch {
       return false;

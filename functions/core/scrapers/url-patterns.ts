@@ -1,4 +1,23 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
+
+type Re2Engine = typeof import('./re2-engine.js');
+let engine: Re2Engine | undefined;
+
+/**
+ * re2js (147 KiB, Unicode tables built at load), loaded on the first pattern compiled rather than
+ * at import: functions that import the crawl input schema mostly never compile a pattern. In a
+ * bundle, esbuild turns this `require` of a bundled module into a lazy initialiser of that module;
+ * run from source (tsx, vitest: this file is .ts, ESM has no `require`), Node's require loads
+ * re2js's CommonJS build of the same version.
+ */
+function re2(): Re2Engine['RE2JS'] {
+  engine ??= import.meta.url.endsWith('.ts')
+    ? (createRequire(import.meta.url)('re2js') as Re2Engine)
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild's lazy module init (see above)
+      (require('./re2-engine.js') as Re2Engine);
+  return engine.RE2JS;
+}
 
 /**
  * URL patterns for crawl include/exclude lists. A pattern written as `/…/flags` is a regular
@@ -85,7 +104,7 @@ function re2Message(err: unknown): string {
 function compileRe2(source: string, flags: number): RE2JS {
   let re: RE2JS;
   try {
-    re = RE2JS.compile(source, flags);
+    re = re2().compile(source, flags);
   } catch (err) {
     throw new Error(`invalid regular expression: ${re2Message(err)}`, { cause: err });
   }
@@ -102,7 +121,8 @@ export function compilePattern(pattern: string): UrlPattern {
   if (lit) {
     // JavaScript flags: g/y/d are meaningless for a yes/no test, u is RE2's default.
     const f = lit[2];
-    const flags = (f.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (f.includes('s') ? RE2JS.DOTALL : 0) | (f.includes('m') ? RE2JS.MULTILINE : 0);
+    const R = re2();
+    const flags = (f.includes('i') ? R.CASE_INSENSITIVE : 0) | (f.includes('s') ? R.DOTALL : 0) | (f.includes('m') ? R.MULTILINE : 0);
     const re = compileRe2(lit[1], flags);
     return { source: pattern, size: re.programSize(), test: (url) => url.length <= MAX_MATCHED_URL_LENGTH && re.test(url) };
   }

@@ -1,5 +1,4 @@
 import { scrypt as scryptCb, randomBytes, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
 import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { newId, randomBase62 } from '../ids.js';
@@ -8,7 +7,8 @@ import { hashKey } from './api-keys.js';
 import { parseStored } from '../stored.js';
 import type { Table } from '../../ports/table.js';
 
-const scrypt = promisify(scryptCb) as (p: string, s: Buffer, n: number) => Promise<Buffer>;
+// Wrapped by hand, not with util.promisify: node:util is not otherwise loaded by an API function.
+const scrypt = (p: string, s: Buffer, n: number) => new Promise<Buffer>((resolve, reject) => scryptCb(p, s, n, (err, key) => (err ? reject(err) : resolve(key))));
 export const SESSION_TTL_SECONDS = 12 * 3600;
 
 const userSchema = z.object({ user_id: z.string(), tenant_id: z.string(), email: z.string(), password_hash: z.string(), created_at: z.string() });

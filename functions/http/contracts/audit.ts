@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineContracts } from './contract.js';
 import { listOf, pageQuery } from '../schemas/common.js';
-import { auditRecordSchema } from '../../core/audit/audit.js';
+import { auditRecordSchema } from '../../core/audit/audit-record.js';
 
 /** Contracts of audit.list. */
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineContracts } from './contract.js';
 import { listOf } from '../schemas/common.js';
-import { datasetsQuery } from '../../core/console/overview.js';
+import { datasetsQuery } from '../../core/console/datasets.js';
 
 /** Contracts of datasets.list, monitoring.get, social.get, studio.get. */
 

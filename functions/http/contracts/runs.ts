@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineContracts } from './contract.js';
 import { listOf, pageQuery } from '../schemas/common.js';
 import { runSchema } from '../schemas/run.js';
-import { runCreateSchema } from '../../core/runs/runs.js';
+import { runCreateSchema } from '../../core/runs/run-create-schema.js';
 import { RUN_STATUSES } from '../../core/runs/run-record.js';
 
 /** Contracts of scrapers.list, runs.create, runs.list, runs.get, runs.cancel, runs.results, runs.log. */

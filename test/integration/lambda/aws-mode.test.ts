@@ -10,7 +10,7 @@ import { memoryStores } from '../foundation/stores.js';
 import { createTenant } from '../../../functions/core/tenancy/tenants.js';
 import { createApiKey } from '../../../functions/core/tenancy/api-keys.js';
 import { ENV, ORIGIN_VERIFY_HEADER } from '../../../functions/config.js';
-import { listAudit } from '../../../functions/core/audit/audit.js';
+import { listAudit } from '../../../functions/core/audit/list-audit.js';
 import type { DynamoTable } from '../../../functions/adapters/aws/dynamo-table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 

@@ -1,0 +1,18 @@
+import * as z from 'zod';
+
+/** One audit record as stored and as GET /dashboard/api/audit lists it. */
+export const auditRecordSchema = z.object({
+  id: z.string(),
+  ts: z.string(),
+  request_id: z.string(),
+  tenant_id: z.string(),
+  principal: z.object({ type: z.enum(['key', 'user', 'system']), id: z.string() }),
+  surface: z.enum(['api', 'console', 'mcp', 'scheduler']),
+  action: z.string(),
+  resource: z.string().nullable(),
+  outcome: z.enum(['allowed', 'denied', 'error']),
+  status: z.number().int(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+});
+export type AuditRecord = z.infer<typeof auditRecordSchema>;
