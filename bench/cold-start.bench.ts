@@ -55,7 +55,6 @@ function firstEvent(r: Route | undefined) {
 /** The environment CDK gives an API function (lib/runtime-wiring.ts), with endpoints that are never called. */
 const lambdaEnv = (): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
-  NODE_OPTIONS: '--enable-source-maps',
   AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   [ENV.mode]: 'aws', [ENV.env]: 'bench', [ENV.table]: 'bench', [ENV.resultsBucket]: 'bench-results', [ENV.rawBucket]: 'bench-raw',
   [ENV.queueRuns]: 'http://127.0.0.1:9/runs', [ENV.queueQueries]: 'http://127.0.0.1:9/queries', [ENV.queueDeliveries]: 'http://127.0.0.1:9/deliveries', [ENV.queueJobs]: 'http://127.0.0.1:9/jobs',

@@ -131,7 +131,9 @@ export function gleanerFunction(scope: Construct, id: string, props: GleanerFunc
     timeout: Duration.seconds(props.timeoutSeconds),
     // Chromium unpacks itself into /tmp.
     ephemeralStorageSize: props.browser ? Size.mebibytes(2048) : undefined,
-    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    // No --enable-source-maps: it indexes the whole map at every cold start; stacks are mapped
+    // when an error is logged instead (functions/adapters/aws/source-mapped-stacks.ts).
+    environment: { ...props.environment },
     bundling: {
       ...bundlingOptions({ browser: props.browser }),
       ...(props.handler === CONSOLE_HANDLER ? { commandHooks: consoleAssetHooks() } : {}),

@@ -5,10 +5,16 @@
 const SECRET_FIELD = /secret|password|authorization|api_key|token|credential|cookie/i;
 const SECRET_VALUE = /(glr_|whsec_|gls_)[0-9A-Za-z]{6,}|Bearer\s+[^\s"]+/g;
 
+/** Rewrites an error's stack before it is logged (the Lambda bundle maps it to the sources). */
+let mapStack: (stack: string) => string = (s) => s;
+export const setStackMapper = (f: (stack: string) => string) => {
+  mapStack = f;
+};
+
 export function redact(v: unknown, depth = 0): unknown {
   if (typeof v === 'string') return v.replace(SECRET_VALUE, (m) => `${m.slice(0, 4)}…[redacted]`);
   if (!v || typeof v !== 'object' || depth > 6) return v;
-  if (v instanceof Error) return { name: v.name, message: redact(v.message), stack: redact(v.stack) };
+  if (v instanceof Error) return { name: v.name, message: redact(v.message), stack: redact(v.stack === undefined ? undefined : mapStack(v.stack)) };
   if (Array.isArray(v)) return v.map((x) => redact(x, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) out[k] = SECRET_FIELD.test(k) ? '[redacted]' : redact(x, depth + 1);

@@ -1,7 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { config } from '../../config.js';
-import { setLogLevel } from '../../core/log.js';
+import { fileURLToPath } from 'node:url';
+import { setLogLevel, setStackMapper } from '../../core/log.js';
+import { bundleStackMapper } from './source-mapped-stacks.js';
 import { DynamoTable } from './dynamo-table.js';
 import { sqsQueue } from './sqs-queue.js';
 import { S3Blobs } from './s3-blobs.js';
@@ -25,6 +27,8 @@ import type { Secrets } from '../../ports/secrets.js';
 export function buildAwsDeps(): Deps {
   const c = config();
   setLogLevel(c.logLevel);
+  // In a bundle this module is the bundle itself: its map lies beside it.
+  setStackMapper(bundleStackMapper(fileURLToPath(import.meta.url)));
   // Endpoint overrides exist for DynamoDB-/S3-compatible stand-ins (tests run the bundled Lambda
   // handlers against dynalite and s3rver); on AWS they are unset.
   const table = new DynamoTable(c.table, new DynamoDBClient(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint } : {}));
