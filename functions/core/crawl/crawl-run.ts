@@ -53,18 +53,27 @@ export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, 
   const input = siteCrawl.inputSchema.parse(run.input) as SiteCrawlInput;
   // The tenant's share of the workers: at its cap, the slice goes back to the queue for a moment
   // (sent again before this message is acknowledged, so a crash in between loses nothing).
+  // The slot is leased briefly and renewed while the slice runs, so a worker that dies frees
+  // its tenant's slot within a lease, not after a whole invocation's timeout.
   const share = new TenantShare(d.table, run.tenant_id, d.config.tenantCrawlPages, input.concurrency);
-  const slot = await share.take(meta.holder, Date.now(), Math.max(60_000, meta.deadline - Date.now() + 30_000));
+  const slot = await share.take(meta.holder, Date.now(), SHARE_LEASE_MS);
   if (!slot) {
     await sender(d, run)({ slice_id: m.slice_id, urls: m.urls }, { delaySeconds: 2 + Math.floor(Math.random() * 3) });
     return;
   }
+  const renew = setInterval(() => {
+    share.renew(slot, meta.holder, Date.now(), SHARE_LEASE_MS).catch(() => undefined);
+  }, SHARE_LEASE_MS / 3);
   try {
     await workSlice(w, m, meta, run, input);
   } finally {
+    clearInterval(renew);
     await share.release(slot, meta.holder).catch((err) => log.warn('tenant share slot not released (its lease frees it)', { err }));
   }
 }
+
+/** Lease of a tenant-share slot; renewed every third of it while the slice runs. */
+const SHARE_LEASE_MS = 30_000;
 
 type SliceMeta = { deadline: number; signal?: AbortSignal; holder: string; receiveCount?: number };
 

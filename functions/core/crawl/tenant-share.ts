@@ -30,9 +30,14 @@ export class TenantShare {
     return Math.max(1, Math.floor(tenantCrawlPages / Math.max(1, concurrency)));
   }
 
-  /** Take a slot for a slice held until `leaseMs` from now at most; null when the tenant is at its cap. */
+  /** Take a slot for a slice, leased for `leaseMs` (renew it while the slice runs); null when the tenant is at its cap. */
   take(holder: string, now: number, leaseMs: number): Promise<Key | null> {
     return this.pool.tryTake(holder, now, leaseMs);
+  }
+
+  /** Keep a slot while its slice is still being worked on; false when it was lost (expired, taken over). */
+  renew(slot: Key, holder: string, now: number, leaseMs: number): Promise<boolean> {
+    return SlotPool.extend(this.table, slot, holder, now, leaseMs);
   }
 
   release(slot: Key, holder: string): Promise<void> {

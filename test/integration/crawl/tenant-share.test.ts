@@ -43,5 +43,9 @@ describe('tenant share of crawl workers', () => {
     expect(s5).toEqual(s2);
     await a.release(s2!, 'w2');
     expect(await a.take('w6', now + 62_000, 60_000)).toBeNull();
+    // A slice still at work renews its slot, so it is not taken over when the first lease ends.
+    expect(await a.renew(s5!, 'w5', now + 100_000, 60_000)).toBe(true);
+    expect(await a.take('w7', now + 130_000, 60_000)).toBeNull();
+    expect(await a.renew(s5!, 'w2', now + 130_000, 60_000)).toBe(false); // not the holder
   });
 });
