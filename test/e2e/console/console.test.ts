@@ -360,7 +360,16 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
       await page.waitForSelector(sel, { visible: true });
     }
     await page.waitForFunction(() => document.querySelectorAll('table.data tbody tr:not(.empty)').length > 0);
-    // Newest first (one page of 50): the pages just visited are the latest records.
+    // Newest first (one page of 50): the pages just visited are the latest records. Audit
+    // records are written after the response, so the policy page's own record may land just
+    // after the audit page read the list: open the audit page again until it is there (bounded).
+    for (let i = 0; i < 20 && !(await textOf('table.data')).includes('settings.target-policy.get'); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      await go('#/runs');
+      await page.waitForSelector('#run-input', { visible: true });
+      await go('#/settings/audit');
+      await page.waitForFunction(() => document.querySelectorAll('table.data tbody tr:not(.empty)').length > 0);
+    }
     expect(await textOf('table.data')).toContain('settings.target-policy.get');
     expect(pageErrors).toEqual([]);
     expect(cspViolations).toEqual([]);
