@@ -19,6 +19,7 @@ import { pascal } from './gleaner-function.js';
 import { routeGroupOf, RouteGroupStack } from './route-groups.js';
 import { runtimeEnvironment, type RuntimeResources } from './runtime-wiring.js';
 import { cloudFrontPattern, STREAM_STAGE, StreamApi } from './stream-api.js';
+import { accessLogJson } from './access-log.js';
 
 export { ROUTE_DEFAULTS } from './route-groups.js';
 
@@ -75,22 +76,7 @@ export class ApiStack extends Stack {
       throttle: props.throttle ?? DEFAULT_THROTTLE,
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            // The CloudFront edge; the viewer's address is in the audit record (CloudFront-Viewer-Address).
-            ip: '$context.identity.sourceIp',
-            requestTime: '$context.requestTime',
-            routeKey: '$context.routeKey',
-            status: '$context.status',
-            protocol: '$context.protocol',
-            responseLength: '$context.responseLength',
-            responseLatency: '$context.responseLatency',
-            integrationLatency: '$context.integrationLatency',
-            integrationError: '$context.integrationErrorMessage',
-            userAgent: '$context.identity.userAgent',
-          }),
-        ),
+        format: AccessLogFormat.custom(accessLogJson('$context.routeKey')),
       },
     });
 

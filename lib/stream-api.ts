@@ -6,6 +6,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Route } from '../functions/routes.js';
+import { accessLogJson } from './access-log.js';
 
 export interface StreamApiProps {
   stage: string;
@@ -44,21 +45,7 @@ export class StreamApi extends Construct {
         throttlingRateLimit: props.throttle.rateLimit,
         throttlingBurstLimit: props.throttle.burstLimit,
         accessLogDestination: new LogGroupLogDestination(logs),
-        accessLogFormat: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            ip: '$context.identity.sourceIp',
-            requestTime: '$context.requestTime',
-            routeKey: '$context.httpMethod $context.resourcePath',
-            status: '$context.status',
-            protocol: '$context.protocol',
-            responseLength: '$context.responseLength',
-            responseLatency: '$context.responseLatency',
-            integrationLatency: '$context.integrationLatency',
-            integrationError: '$context.integrationErrorMessage',
-            userAgent: '$context.identity.userAgent',
-          }),
-        ),
+        accessLogFormat: AccessLogFormat.custom(accessLogJson('$context.httpMethod $context.resourcePath')),
       },
     });
     // Clients use the CloudFront domain (ApiUrl); the execute-api URL answers only CloudFront.

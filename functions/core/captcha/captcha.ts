@@ -3,6 +3,7 @@ import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
 import type { Table } from '../../ports/table.js';
 import type { ChallengePolicy } from '../engine/pipeline.js';
+import { log } from '../log.js';
 
 export const captchaPolicySchema = z.strictObject({ on_challenge: z.enum(['stop_run', 'skip_page']) });
 export const CAPTCHA_KINDS = ['recaptcha', 'hcaptcha', 'turnstile', 'cloudflare_challenge', 'unknown'] as const;
@@ -33,6 +34,20 @@ export async function recordEncounter(table: Table, tenantId: string, e: Omit<En
   const rec: Encounter = { id: newId('cap'), ...e, kind };
   await table.put({ ...keys.record(tenantId, 'CAP', rec.id), ...rec });
   return rec;
+}
+
+/**
+ * The engine's `onChallenge` for one run: records each encounter with what the tenant's policy
+ * made of it. Recording never holds up or fails the run; a failed write is logged.
+ */
+export function encounterRecorder(table: Table, tenantId: string, runId: string, policy: ChallengePolicy, now: () => Date) {
+  return (c: { url: string; kind: string; reason: string }) => {
+    // recordEncounter files a kind it does not know as 'unknown'.
+    recordEncounter(table, tenantId, {
+      run_id: runId, url: c.url, kind: c.kind as Encounter['kind'], detected_at: now().toISOString(), reason: c.reason,
+      action: policy === 'stop_run' ? 'stopped_run' : 'skipped_page',
+    }).catch((err) => log.error('encounter record failed', { err }));
+  };
 }
 
 export async function listEncounters(table: Table, tenantId: string, q: { limit: number; cursor?: string; run_id?: string }) {

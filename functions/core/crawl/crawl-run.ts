@@ -4,7 +4,7 @@ import { keys } from '../table-keys.js';
 import { createEngine } from '../engine/pipeline.js';
 import { HostGate } from '../governance/politeness.js';
 import { addUsage } from '../limits/usage.js';
-import { recordEncounter } from '../captcha/captcha.js';
+import { encounterRecorder } from '../captcha/captcha.js';
 import { siteCrawl, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import { normalizeUrl } from '../scrapers/normalize-url.js';
 import { getRun } from '../runs/run-reads.js';
@@ -97,12 +97,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     challengePolicy: on_challenge,
     userAgent: d.config.userAgent,
     log: (e) => rawLog.add(e),
-    onChallenge: (c) => {
-      recordEncounter(d.table, run.tenant_id, {
-        run_id: run.id, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason,
-        action: on_challenge === 'stop_run' ? 'stopped_run' : 'skipped_page',
-      }).catch((err) => log.error('encounter record failed', { err }));
-    },
+    onChallenge: encounterRecorder(d.table, run.tenant_id, run.id, on_challenge, () => d.clock.now()),
   });
 
   const quotaLeft = tenant.limits.monthly_pages == null ? Infinity : tenant.limits.monthly_pages - pagesUsed;

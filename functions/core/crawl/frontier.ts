@@ -70,6 +70,8 @@ export interface FrontierCounters {
 export const INLINE_ITEM_MAX_BYTES = 300 * 1024;
 
 const pad = (n: number) => String(n).padStart(10, '0');
+/** A record's attributes without its key. */
+const stripKey = <T>({ pk: _p, sk: _s, ...rest }: Item): T => rest as unknown as T;
 /** The parent recorded on the start URL's claim (no page found it). */
 const START_PARENT = -1;
 /** The last part of a slice id: what the slices it sends are recorded under. */
@@ -172,9 +174,8 @@ export class CrawlFrontier {
   async counters(consistent = true): Promise<FrontierCounters | undefined> {
     const s = await this.table.get(this.stateKey(), { consistent });
     if (!s) return undefined;
-    const { pk: _p, sk: _s, ...rest } = s;
     this.maxPages = Number(s.max_pages);
-    return rest as unknown as FrontierCounters;
+    return stripKey<FrontierCounters>(s);
   }
 
   /**
@@ -285,35 +286,33 @@ export class CrawlFrontier {
   private async reserve(n: number): Promise<{ first: number; last: number } | null> {
     // Usually there is room for all n: one conditional update, no read.
     if (this.maxPages !== undefined) {
-      try {
-        const after = await this.table.update<Item>(this.stateKey(), {
-          add: { admitted: n, next_ord: n },
-          condition: { expression: 'admitted <= :limit', values: { ':limit': this.maxPages - n } },
-        });
-        const next = Number(after.next_ord);
-        return { first: next - n, last: next - 1 };
-      } catch (err) {
-        if (!(err instanceof ConditionFailedError)) throw err;
-      }
+      const range = await this.tryReserve(n, this.maxPages);
+      if (range) return range;
     }
     for (let attempt = 0; attempt < 20; attempt++) {
       const s = await this.counters(true);
       if (!s) throw new Error(`crawl frontier ${this.runId} is not initialised`);
       const room = s.max_pages - s.admitted;
       if (room <= 0) return null;
-      const take = Math.min(n, room);
-      try {
-        const after = await this.table.update<Item>(this.stateKey(), {
-          add: { admitted: take, next_ord: take },
-          condition: { expression: 'admitted <= :limit', values: { ':limit': s.max_pages - take } },
-        });
-        const next = Number(after.next_ord);
-        return { first: next - take, last: next - 1 };
-      } catch (err) {
-        if (!(err instanceof ConditionFailedError)) throw err;
-      }
+      const range = await this.tryReserve(Math.min(n, room), s.max_pages);
+      if (range) return range;
     }
     return null;
+  }
+
+  /** Take `take` ordinals if that keeps `admitted` within `maxPages`; null when another worker got there first. */
+  private async tryReserve(take: number, maxPages: number): Promise<{ first: number; last: number } | null> {
+    try {
+      const after = await this.table.update<Item>(this.stateKey(), {
+        add: { admitted: take, next_ord: take },
+        condition: { expression: 'admitted <= :limit', values: { ':limit': maxPages - take } },
+      });
+      const next = Number(after.next_ord);
+      return { first: next - take, last: next - 1 };
+    } catch (err) {
+      if (err instanceof ConditionFailedError) return null;
+      throw err;
+    }
   }
 
   /** Give a lease back (the page failed in a way the queue will retry): the retry may take it at once. */
@@ -336,9 +335,7 @@ export class CrawlFrontier {
     const gone = await this.table.delete({ pk: this.pk, sk: `SLICE#${sliceId}` });
     if (!gone) return { finished: false, counters: (await this.counters(true))! };
     const counts = Object.fromEntries(Object.entries(add).filter(([, v]) => v !== 0));
-    const after = await this.table.update<Item>(this.stateKey(), { add: counts, ...(Object.keys(counts).length ? {} : { set: { touched_at: now.toISOString() } }) });
-    const { pk: _p, sk: _s, ...rest } = after;
-    const counters = rest as unknown as FrontierCounters;
+    const counters = Object.keys(counts).length ? stripKey<FrontierCounters>(await this.table.update<Item>(this.stateKey(), { add: counts })) : (await this.counters(true))!;
     if (counters.finished_at || (await this.hasOpenSlices())) return { finished: false, counters };
     try {
       await this.table.update(this.stateKey(), {
@@ -374,15 +371,13 @@ export class CrawlFrontier {
 
   async page(ord: number): Promise<FrontierPage | undefined> {
     const i = await this.table.get(this.pageKey(ord), { consistent: true });
-    if (!i) return undefined;
-    const { pk: _p, sk: _s, ...rest } = i;
-    return rest as unknown as FrontierPage;
+    return i ? stripKey<FrontierPage>(i) : undefined;
   }
 
   /**
    * Record the outcome of one page, once: a redelivered slice whose page was already recorded gets
    * false and must not count it again. The item is stored with the page (or as `item_blob`). The
-   * caller counts pages recorded with true and adds them with {@link sliceFinished}.
+   * caller counts pages recorded with true and adds them with {@link finishSlice}.
    */
   async record(ord: number, outcome: { state: Exclude<PageState, 'queued'>; item?: unknown; item_blob?: string; error?: string }, now: Date): Promise<boolean> {
     const set: Record<string, unknown> = { state: outcome.state, finished_at: now.toISOString() };
@@ -406,7 +401,7 @@ export class CrawlFrontier {
       limit: opts.limit,
       cursor: opts.cursor,
     });
-    return { pages: res.items.map(({ pk: _p, sk: _s, ...rest }) => rest as unknown as FrontierPage), cursor: res.cursor };
+    return { pages: res.items.map((i) => stripKey<FrontierPage>(i)), cursor: res.cursor };
   }
 }
 

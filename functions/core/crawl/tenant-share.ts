@@ -21,8 +21,7 @@ export class TenantShare {
     tenantCrawlPages: number,
     concurrency: number,
   ) {
-    const pk = keys.record(tenantId, 'CRAWLSHARE', 'slots').pk;
-    this.pool = new SlotPool(table, pk, 'CRAWLSHARE', TenantShare.slices(tenantCrawlPages, concurrency));
+    this.pool = new SlotPool(table, keys.tenantPk(tenantId), 'CRAWLSHARE', TenantShare.slices(tenantCrawlPages, concurrency));
   }
 
   /** Slices of `concurrency` pages a tenant may have in flight. */

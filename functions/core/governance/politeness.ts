@@ -118,7 +118,7 @@ export class HostGate {
       if (key) return key;
       // Every slot tried is held: poll with jitter, so waiting workers do not stampede.
       const wait = this.pollMs + Math.floor(this.random() * this.pollMs);
-      if (this.now() + wait > deadline) throw new Error(`Politeness gate for ${host} not available within ${this.maxWaitMs} ms`);
+      if (this.now() + wait > deadline) throw this.unavailable(host);
       await this.sleep(wait);
     }
   }
@@ -137,9 +137,13 @@ export class HostGate {
       }
       const cur = await this.table.get<Item & { next_allowed_at?: number }>(key, { consistent: true });
       const wait = Math.max(1, Number(cur?.next_allowed_at ?? 0) - this.now());
-      if (this.now() + wait > deadline) throw new Error(`Politeness gate for ${host} not available within ${this.maxWaitMs} ms`);
+      if (this.now() + wait > deadline) throw this.unavailable(host);
       await this.sleep(wait);
     }
+  }
+
+  private unavailable(host: string): Error {
+    return new Error(`Politeness gate for ${host} not available within ${this.maxWaitMs} ms`);
   }
 
   /** Renew a slot's lease; false when it was lost (expired and taken over). */

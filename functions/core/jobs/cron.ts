@@ -1,27 +1,21 @@
-import { createRequire } from 'node:module';
 import { badRequest } from '../errors.js';
+import { lazyEngine } from '../lazy-engine.js';
 
 // The EventBridge translation lives in its own module, without cron-parser (and its luxon):
 // every Lambda's composition root loads it for the scheduler port (see aws-deps.ts).
 export { invalidSchedule, toEventBridgeCron } from './eventbridge-cron.js';
 
 type CronEngine = typeof import('./cron-engine.js');
-let engine: CronEngine | undefined;
 
 /**
  * cron-parser (with luxon, ~100 KiB), loaded on the first schedule parsed rather than at import:
- * the job functions list, get and delete jobs far more often than they read a schedule. In a
- * bundle, esbuild turns this `require` of a bundled module into a lazy initialiser of that module;
- * run from source (tsx, vitest: this file is .ts, ESM has no `require`), Node's require loads
- * cron-parser's CommonJS build of the same version.
+ * the job functions list, get and delete jobs far more often than they read a schedule.
  */
-function cronParser(): CronEngine['CronExpressionParser'] {
-  engine ??= import.meta.url.endsWith('.ts')
-    ? (createRequire(import.meta.url)('cron-parser') as CronEngine)
-    : // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild's lazy module init (see above)
-      (require('./cron-engine.js') as CronEngine);
-  return engine.CronExpressionParser;
-}
+const cronEngine = lazyEngine<CronEngine>(import.meta.url, 'cron-parser', () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild's lazy module init (lazy-engine.ts)
+  require('./cron-engine.js'),
+);
+const cronParser = (): CronEngine['CronExpressionParser'] => cronEngine().CronExpressionParser;
 
 const FIELD = /^[\d*/,\-A-Za-z?LW#]+$/;
 

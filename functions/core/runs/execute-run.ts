@@ -5,7 +5,7 @@ import { createEngine, type Engine } from '../engine/pipeline.js';
 import { HostGate } from '../governance/politeness.js';
 import { requireTenant } from '../tenancy/tenants.js';
 import { addUsage, getUsage } from '../limits/usage.js';
-import { getCaptchaPolicy, recordEncounter } from '../captcha/captcha.js';
+import { encounterRecorder, getCaptchaPolicy } from '../captcha/captcha.js';
 import { findScraper } from './find-scraper.js';
 import { getRun } from './run-reads.js';
 import { ItemWriter } from './run-items.js';
@@ -109,12 +109,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
       rawLog.add(redactor.active ? { ...e, url: redactor.text(e.url), reason: e.reason == null ? e.reason : redactor.text(e.reason) } : e);
       if (e.engine && e.decision === 'fetched') engines[e.engine] = (engines[e.engine] ?? 0) + 1;
     },
-    onChallenge: (c) => {
-      recordEncounter(d.table, tenantId, {
-        run_id: runId, url: c.url, kind: c.kind as never, detected_at: now().toISOString(), reason: c.reason,
-        action: on_challenge === 'stop_run' ? 'stopped_run' : 'skipped_page',
-      }).catch((err) => log.error('encounter record failed', { err }));
-    },
+    onChallenge: encounterRecorder(d.table, tenantId, runId, on_challenge, now),
   });
 
   // The run's own signal, aborted by whichever comes first: its max_runtime, a cancel request

@@ -1,25 +1,17 @@
-import { createRequire } from 'node:module';
 import * as z from 'zod';
+import { lazyEngine } from '../lazy-engine.js';
 
 type SelectorEngine = typeof import('./selector-engine.js');
-let engine: SelectorEngine | undefined;
 
 /**
  * cheerio's slim build, loaded on the first selector check rather than at import: many functions
  * import these schemas (to list runs, runbooks, scrapers) but check no selector on most requests,
- * and evaluating cheerio with its HTML parser and entity tables cost each ~15 ms of init. In a
- * bundle, esbuild turns this `require` of a bundled module into a lazy initialiser of that module
- * (the same ESM cheerio the engine uses, its code run on this first call). Run from source (tsx,
- * vitest: this file is .ts, ESM has no `require`), Node's require loads cheerio's CommonJS build
- * of the same version.
+ * and evaluating cheerio with its HTML parser and entity tables cost each ~15 ms of init.
  */
-function selectorEngine(): SelectorEngine {
-  engine ??= import.meta.url.endsWith('.ts')
-    ? (createRequire(import.meta.url)('cheerio/slim') as SelectorEngine)
-    : // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild's lazy module init (see above)
-      (require('./selector-engine.js') as SelectorEngine);
-  return engine;
-}
+const selectorEngine = lazyEngine<SelectorEngine>(import.meta.url, 'cheerio/slim', () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild's lazy module init (lazy-engine.ts)
+  require('./selector-engine.js'),
+);
 
 /** An absolute http(s) URL (the egress guard still decides whether it may be reached). */
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);

@@ -1,23 +1,17 @@
-import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
+import { lazyEngine } from '../lazy-engine.js';
 
 type Re2Engine = typeof import('./re2-engine.js');
-let engine: Re2Engine | undefined;
 
 /**
  * re2js (147 KiB, Unicode tables built at load), loaded on the first pattern compiled rather than
- * at import: functions that import the crawl input schema mostly never compile a pattern. In a
- * bundle, esbuild turns this `require` of a bundled module into a lazy initialiser of that module;
- * run from source (tsx, vitest: this file is .ts, ESM has no `require`), Node's require loads
- * re2js's CommonJS build of the same version.
+ * at import: functions that import the crawl input schema mostly never compile a pattern.
  */
-function re2(): Re2Engine['RE2JS'] {
-  engine ??= import.meta.url.endsWith('.ts')
-    ? (createRequire(import.meta.url)('re2js') as Re2Engine)
-    : // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild's lazy module init (see above)
-      (require('./re2-engine.js') as Re2Engine);
-  return engine.RE2JS;
-}
+const re2Engine = lazyEngine<Re2Engine>(import.meta.url, 're2js', () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild's lazy module init (lazy-engine.ts)
+  require('./re2-engine.js'),
+);
+const re2 = (): Re2Engine['RE2JS'] => re2Engine().RE2JS;
 
 /**
  * URL patterns for crawl include/exclude lists. A pattern written as `/…/flags` is a regular
