@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { DEFAULT_GRAPH_API_VERSION } from './core/sources/graph-versions.js';
 
 /**
@@ -53,64 +52,131 @@ export const ORIGIN_VERIFY_HEADER = 'x-gleaner-origin-verify';
 export const SOURCE_NAMES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
-const hostPort = z.string().regex(/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'expected host:port');
+type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
-const schema = z.object({
-  mode: z.enum(['local', 'aws']).default('local'),
-  env: z.string().min(1).default('local'),
-  port: z.coerce.number().int().min(0).max(65533).default(8787), // 0 = ephemeral (tests)
-  dataDir: z.string().min(1).default('./.data'),
-  bootstrapKey: z
-    .string()
-    .regex(/^glr_[0-9A-Za-z]{28,}$/, 'GLEANER_BOOTSTRAP_API_KEY must look like glr_ followed by 28+ base62 characters')
-    .optional(),
-  egressAllow: z
-    .string()
-    .default('')
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
-    .pipe(z.array(hostPort)),
-  publicUrl: z.string().url().optional(),
-  table: z.string().default('gleaner'),
-  resultsBucket: z.string().default('gleaner-results'),
-  rawBucket: z.string().default('gleaner-raw'),
-  queueRuns: z.string().optional(),
-  queueQueries: z.string().optional(),
-  queueDeliveries: z.string().optional(),
-  queueJobs: z.string().optional(),
-  jobsQueueArn: z.string().optional(),
-  schedulerGroup: z.string().default('gleaner'),
-  schedulerRoleArn: z.string().optional(),
-  kmsKeyId: z.string().optional(),
-  dynamoEndpoint: z.string().url().optional(),
-  s3Endpoint: z.string().url().optional(),
-  chromiumPath: z.string().optional(),
-  userAgent: z.string().default('GleanerBot/0.1 (+https://github.com/gleaner; governed scraper; respects robots.txt)'),
-  bedrockModel: z.string().optional(),
-  logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+/** The service's configuration, parsed from the environment (ENV names its variables). */
+export interface Config {
+  mode: 'local' | 'aws';
+  env: string;
+  /** 0 = ephemeral (tests). */
+  port: number;
+  dataDir: string;
+  bootstrapKey?: string;
+  egressAllow: string[];
+  publicUrl?: string;
+  table: string;
+  resultsBucket: string;
+  rawBucket: string;
+  queueRuns?: string;
+  queueQueries?: string;
+  queueDeliveries?: string;
+  queueJobs?: string;
+  jobsQueueArn?: string;
+  schedulerGroup: string;
+  schedulerRoleArn?: string;
+  kmsKeyId?: string;
+  dynamoEndpoint?: string;
+  s3Endpoint?: string;
+  chromiumPath?: string;
+  userAgent: string;
+  bedrockModel?: string;
+  logLevel: LogLevel;
   /** A worker's own dead-letter queue (set by CDK on each worker function). */
-  deadLetterQueue: z.string().optional(),
+  deadLetterQueue?: string;
   /** A failed retryable message waits base * 2^(receives - 1) seconds, at most max, before its next try. */
-  retryBaseSeconds: z.coerce.number().min(0).max(3600).default(10),
-  retryMaxSeconds: z.coerce.number().min(0).max(43_200).default(900), // SQS allows a visibility of at most 12 h
+  retryBaseSeconds: number;
+  /** SQS allows a visibility of at most 12 h. */
+  retryMaxSeconds: number;
   /**
    * Messages of one queue processed at once by the local server (on AWS the event source
    * mappings' MaximumConcurrency bounds the same thing). A burst queues up behind these.
    */
-  concurrencyRuns: z.coerce.number().int().min(1).max(64).default(2), // each may hold a Chromium
-  concurrencyQueries: z.coerce.number().int().min(1).max(64).default(4),
-  concurrencyDeliveries: z.coerce.number().int().min(1).max(64).default(8),
-  concurrencyJobs: z.coerce.number().int().min(1).max(64).default(4),
-  // Crawl pages one tenant may have in flight in the local queue (fair share with other tenants).
-  tenantCrawlPages: z.coerce.number().int().min(1).max(10_000).default(20),
-  graphApiVersion: z
-    .string()
-    .regex(/^v\d{1,3}\.\d{1,2}$/, 'expected a Graph API version like v26.0')
-    .default(DEFAULT_GRAPH_API_VERSION),
-  originSecret: z.string().min(16, 'GLEANER_ORIGIN_SECRET must be at least 16 characters').optional(),
-  sourceBaseUrls: z.record(z.string(), z.string().url()),
-});
+  concurrencyRuns: number;
+  concurrencyQueries: number;
+  concurrencyDeliveries: number;
+  concurrencyJobs: number;
+  /** Crawl pages one tenant may have in flight (fair share with other tenants). */
+  tenantCrawlPages: number;
+  graphApiVersion: string;
+  originSecret?: string;
+  sourceBaseUrls: Partial<Record<SourceName, string>>;
+}
 
-export type Config = z.infer<typeof schema>;
+// Parsed by hand, not with a schema library: every Lambda function reads its configuration on its
+// first request, and building and running a zod schema of 30 fields cost about 5 ms of each cold
+// start (bench/cold-start.bench.ts). Each field is one reader; a bad value is an error naming it.
+type Reader<T> = (raw: string | undefined) => T;
+class Bad extends Error {}
+
+const text = (def?: string, check?: { re: RegExp; msg: string } | { min: number; msg: string }): Reader<string | undefined> => (raw) => {
+  if (raw === undefined) return def;
+  if (check && 're' in check && !check.re.test(raw)) throw new Bad(check.msg);
+  if (check && 'min' in check && raw.length < check.min) throw new Bad(check.msg);
+  return raw;
+};
+const str = (def: string): Reader<string> => (raw) => raw ?? def;
+const url: Reader<string | undefined> = (raw) => {
+  if (raw === undefined) return undefined;
+  if (!URL.canParse(raw)) throw new Bad(`expected a URL, got ${JSON.stringify(raw)}`);
+  return raw;
+};
+const num = (min: number, max: number, def: number, int = true): Reader<number> => (raw) => {
+  if (raw === undefined) return def;
+  const n = Number(raw.trim());
+  if (raw.trim() === '' || !Number.isFinite(n) || (int && !Number.isInteger(n))) throw new Bad(`expected ${int ? 'an integer' : 'a number'}, got ${JSON.stringify(raw)}`);
+  if (n < min || n > max) throw new Bad(`expected a number from ${min} to ${max}, got ${n}`);
+  return n;
+};
+const oneOf = <T extends string>(values: readonly T[], def: T): Reader<T> => (raw) => {
+  if (raw === undefined) return def;
+  if (!(values as readonly string[]).includes(raw)) throw new Bad(`expected one of ${values.join(', ')}, got ${JSON.stringify(raw)}`);
+  return raw as T;
+};
+const HOST_PORT = /^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/;
+const hostPorts: Reader<string[]> = (raw) => {
+  const list = (raw ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = list.find((x) => !HOST_PORT.test(x));
+  if (bad !== undefined) throw new Bad(`expected host:port, got ${JSON.stringify(bad)}`);
+  return list;
+};
+const opt = text();
+
+const readers: { [K in keyof typeof ENV]: Reader<Config[K]> } = {
+  mode: oneOf(['local', 'aws'] as const, 'local'),
+  env: text('local', { min: 1, msg: 'must not be empty' }) as Reader<string>,
+  port: num(0, 65533, 8787),
+  dataDir: str('./.data'),
+  bootstrapKey: text(undefined, { re: /^glr_[0-9A-Za-z]{28,}$/, msg: 'GLEANER_BOOTSTRAP_API_KEY must look like glr_ followed by 28+ base62 characters' }),
+  egressAllow: hostPorts,
+  publicUrl: url,
+  table: str('gleaner'),
+  resultsBucket: str('gleaner-results'),
+  rawBucket: str('gleaner-raw'),
+  queueRuns: opt,
+  queueQueries: opt,
+  queueDeliveries: opt,
+  queueJobs: opt,
+  jobsQueueArn: opt,
+  schedulerGroup: str('gleaner'),
+  schedulerRoleArn: opt,
+  kmsKeyId: opt,
+  dynamoEndpoint: url,
+  s3Endpoint: url,
+  chromiumPath: opt,
+  userAgent: str('GleanerBot/0.1 (+https://github.com/gleaner; governed scraper; respects robots.txt)'),
+  bedrockModel: opt,
+  logLevel: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
+  deadLetterQueue: opt,
+  retryBaseSeconds: num(0, 3600, 10, false),
+  retryMaxSeconds: num(0, 43_200, 900, false),
+  concurrencyRuns: num(1, 64, 2), // each may hold a Chromium
+  concurrencyQueries: num(1, 64, 4),
+  concurrencyDeliveries: num(1, 64, 8),
+  concurrencyJobs: num(1, 64, 4),
+  tenantCrawlPages: num(1, 10_000, 20),
+  graphApiVersion: text(DEFAULT_GRAPH_API_VERSION, { re: /^v\d{1,3}\.\d{1,2}$/, msg: 'expected a Graph API version like v26.0' }) as Reader<string>,
+  originSecret: text(undefined, { min: 16, msg: 'GLEANER_ORIGIN_SECRET must be at least 16 characters' }),
+};
 
 /** Local concurrency bound of one queue's worker. */
 export const workerConcurrency = (c: Config, queue: 'runs' | 'queries' | 'deliveries' | 'jobs'): number =>
@@ -120,26 +186,29 @@ let cached: Config | undefined;
 
 /** Parse the environment (once). Throws a readable error naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const raw: Record<string, unknown> = {};
-  for (const [k, name] of Object.entries(ENV)) if (env[name] !== undefined && env[name] !== '') raw[k] = env[name];
-  const sourceBaseUrls: Record<string, string> = {};
+  const out: Record<string, unknown> = {};
+  const errors: string[] = [];
+  for (const [k, name] of Object.entries(ENV) as [keyof typeof ENV, string][]) {
+    const raw = env[name] === '' ? undefined : env[name];
+    try {
+      const v = readers[k](raw);
+      if (v !== undefined) out[k] = v;
+    } catch (e) {
+      if (!(e instanceof Bad)) throw e;
+      errors.push(`${name}: ${e.message}`);
+    }
+  }
+  const sourceBaseUrls: Partial<Record<SourceName, string>> = {};
   for (const s of SOURCE_NAMES) {
-    const v = env[`GLEANER_SOURCE_${s.toUpperCase()}_BASE_URL`];
-    if (v) sourceBaseUrls[s] = v;
+    const name = `GLEANER_SOURCE_${s.toUpperCase()}_BASE_URL`;
+    const v = env[name];
+    if (!v) continue;
+    if (URL.canParse(v)) sourceBaseUrls[s] = v;
+    else errors.push(`${name}: expected a URL, got ${JSON.stringify(v)}`);
   }
-  raw.sourceBaseUrls = sourceBaseUrls;
-  // Parsed once per process: zod's compiled fast path (generated with new Function on an object
-  // schema's first parse) would cost more to build than this one parse, at every cold start.
-  const parsed = schema.safeParse(raw, { jitless: true });
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => {
-      const key = String(i.path[0] ?? '');
-      const name = (ENV as Record<string, string>)[key] ?? key;
-      return `${name}: ${i.message}`;
-    });
-    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
-  return parsed.data;
+  out.sourceBaseUrls = sourceBaseUrls;
+  if (errors.length) throw new Error(`Invalid configuration:\n  ${errors.join('\n  ')}`);
+  return out as unknown as Config;
 }
 
 export function config(): Config {

@@ -10,7 +10,8 @@ export interface AddressClass {
 // 2000::/3 is the only IPv6 block IANA allocates for global unicast. ipaddr.js labels everything it
 // does not know as `unicast`, including ::7f00:1 (IPv4-compatible, deprecated) and unallocated
 // space, so we narrow it: anything outside 2000::/3 is not a public destination.
-const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+// Parsed on first use: module init is part of every API function's cold start.
+let globalUnicastV6: [ipaddr.IPv6, number] | undefined;
 
 /**
  * Classify an IP address as a scrape destination. Only the ipaddr.js range `unicast` is allowed;
@@ -33,7 +34,7 @@ export function classifyAddress(ip: string): AddressClass {
   const v6 = ipaddr.IPv6.parse(bare);
   const range = v6.range();
   if (range !== 'unicast') return { allowed: false, range };
-  if (!v6.match(GLOBAL_UNICAST_V6)) return { allowed: false, range: 'nonGlobalIPv6' };
+  if (!v6.match((globalUnicastV6 ??= ipaddr.IPv6.parseCIDR('2000::/3')))) return { allowed: false, range: 'nonGlobalIPv6' };
   return { allowed: true, range };
 }
 
