@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../functions/config.js';
@@ -69,10 +70,32 @@ async function verifyHost(table: Table, tenant: string, host: string) {
   await setDomainLimits(table, tenant, host, { concurrency: 64, delay_ms: 0 });
 }
 
+/** RSS of a process, in bytes (Linux). */
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
+/**
+ * dynalite and s3rver in a process of their own: they stand in for DynamoDB and S3, whose memory
+ * is not the service's on AWS, and LevelDB maps its files into memory as the table grows.
+ */
+async function startStoresProcess(dataDir: string) {
+  const child = spawn(process.execPath, [...(process.env.GLEANER_BENCH_STORES_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'functions/local/stores-main.ts', '--exit-with-stdin', dataDir, 'gleaner', 'gleaner-results', 'gleaner-raw'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((res, rej) => {
+    let buf = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      if (buf.includes('\n')) res(buf.split('\n')[0]!);
+    });
+    child.once('exit', (code) => rej(new Error(`stores process exited ${code}`)));
+  });
+  const ends = JSON.parse(line) as { dynamoEndpoint: string; s3Endpoint: string };
+  return { ...ends, pid: child.pid!, stop: () => new Promise<void>((r) => (child.once('exit', () => r()), child.stdin.end())) };
+}
+
 async function gleanerArm(site: FixtureSite) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-crawlbench-'));
   const host = new URL(site.baseUrl).host;
-  const svc = await startLocal(loadConfig({ ...env, PORT: '0', GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host }), { quiet: true });
+  const stores = await startStoresProcess(join(dataDir, 'stores'));
+  const svc = await startLocal(loadConfig({ ...env, PORT: '0', GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host, GLEANER_DYNAMODB_ENDPOINT: stores.dynamoEndpoint, GLEANER_S3_ENDPOINT: stores.s3Endpoint }), { quiet: true });
   try {
     await verifyHost(svc.deps.table, svc.tenantId, host);
     const counts = countTable(svc.deps.table);
@@ -80,27 +103,53 @@ async function gleanerArm(site: FixtureSite) {
       (await fetch(`${svc.url}${path}`, { method: json ? 'POST' : 'GET', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: json ? JSON.stringify(json) : undefined })).json() as Promise<any>;
     global.gc?.();
     const rss0 = process.memoryUsage().rss;
+    const storesRss0 = rssOf(stores.pid);
     let rssMax = rss0;
-    const sampler = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 100);
+    let storesRssMax = storesRss0;
+    const heap0 = process.memoryUsage().heapTotal;
+    let heapMax = heap0;
+    // RSS once the crawl has warmed up (10% of the pages): growth after it shows whether memory
+    // follows the crawl's size or only the process's working set.
+    let rssWarm: number | undefined;
+    let pagesSeen = 0;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      rssMax = Math.max(rssMax, m.rss);
+      heapMax = Math.max(heapMax, m.heapTotal);
+      if (rssWarm === undefined && pagesSeen >= PAGES / 10) rssWarm = m.rss;
+      storesRssMax = Math.max(storesRssMax, rssOf(stores.pid));
+    }, 100);
     const t0 = performance.now();
     const run = await call('/v1/runs', input(site, PAGES));
     let r;
     for (;;) {
-      r = await call(`/v1/runs/${run.id}?wait=20`);
+      r = await call(`/v1/runs/${run.id}`);
       if (!['queued', 'running'].includes(r.status)) break;
+      pagesSeen = r.progress?.pages_done ?? 0;
+      await new Promise((res) => setTimeout(res, 500));
     }
     const secs = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     if (process.env.GLEANER_BENCH_CRAWL_MEM) {
       global.gc?.();
       const m = process.memoryUsage();
+      const { getHeapSpaceStatistics } = await import('node:v8');
+      console.log(getHeapSpaceStatistics().map((x) => `${x.space_name} ${(x.space_size / 1e6).toFixed(0)}/${(x.space_used_size / 1e6).toFixed(0)}`).join(', '));
+      console.log(readFileSync('/proc/self/status', 'utf8').split('\n').filter((l) => /^(Rss|VmRSS|VmData)/.test(l)).join('; '));
+      const status = (pid: number | 'self') => readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').filter((l) => /^(VmRSS|RssAnon|RssFile)/.test(l)).join('; ').replace(/\s+/g, ' ');
+      console.log(`stores process: ${status(stores.pid)}`);
+      const maps = readFileSync(`/proc/${stores.pid}/smaps`, 'utf8').split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/).map((m) => ({ name: m.split('\n')[0]!.split(/\s+/).slice(5).join(' ') || '[anon]', rss: Number(/\nRss:\s+(\d+)/.exec(m)?.[1] ?? 0) }));
+      const byName = new Map<string, number>();
+      for (const m of maps) byName.set(m.name.replace(/\d{6}\.ldb$/, 'NNNNNN.ldb'), (byName.get(m.name.replace(/\d{6}\.ldb$/, 'NNNNNN.ldb')) ?? 0) + m.rss);
+      console.log(`stores process mappings (kB): ${[...byName].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${v}`).join(', ')}`);
       console.log(`memory after the crawl (after gc): rss +${((m.rss - rss0) / 1e6).toFixed(0)} MB, heapTotal ${(m.heapTotal / 1e6).toFixed(0)} MB, heapUsed ${(m.heapUsed / 1e6).toFixed(0)} MB, external ${(m.external / 1e6).toFixed(0)} MB, arrayBuffers ${(m.arrayBuffers / 1e6).toFixed(0)} MB; peak rss +${((rssMax - rss0) / 1e6).toFixed(0)} MB`);
     }
     if (r.status !== 'succeeded') throw new Error(`crawl ended ${r.status}: ${JSON.stringify(r.error)}`);
     const pages = r.progress.items as number;
-    return { pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, tablePerPage: counts.table / pages, queuePerPage: counts.queue / pages, byOp: Object.fromEntries(Object.entries(counts.byOp).map(([k, v]) => [k, +(v / pages).toFixed(2)])), byRecord: Object.fromEntries(Object.entries(counts.byRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])) };
+    return { pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, rssAfterWarmMb: ((rssMax - (rssWarm ?? rss0)) / 1e6), heapGrowthMb: (heapMax - heap0) / 1e6, storesRssGrowthMb: (storesRssMax - storesRss0) / 1e6, tablePerPage: counts.table / pages, queuePerPage: counts.queue / pages, byOp: Object.fromEntries(Object.entries(counts.byOp).map(([k, v]) => [k, +(v / pages).toFixed(2)])), byRecord: Object.fromEntries(Object.entries(counts.byRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])) };
   } finally {
     await svc.close();
+    await stores.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -175,7 +224,7 @@ export async function benchCrawl(): Promise<BenchResult[]> {
   try {
     const g = ARMS.has('gleaner') ? await gleanerArm(site) : undefined;
     if (g) {
-      console.log(`gleaner: ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB; table ops/page ${g.tablePerPage.toFixed(1)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(1)}`);
+      console.log(`gleaner: ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB (+${g.rssAfterWarmMb.toFixed(0)} MB after the first 10% of pages; V8 heap committed +${g.heapGrowthMb.toFixed(0)} MB) (stores process +${g.storesRssGrowthMb.toFixed(0)} MB); table ops/page ${g.tablePerPage.toFixed(1)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(1)}`);
       console.log(`gleaner table calls per page by record: ${JSON.stringify(g.byRecord)}`);
     }
     const c = ARMS.has('crawlee') ? await crawleeArm(site) : undefined;

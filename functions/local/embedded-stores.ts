@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { DynamoDBClient, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 
 const require = createRequire(import.meta.url);
 const LOCAL_CREDS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -85,6 +85,31 @@ export async function startEmbeddedStores(opts: { dataDir?: string; dynamoPort: 
       dynamo.destroy();
       await new Promise<void>((r) => dyn.close(() => r()));
       await s3rver.close();
+    },
+  };
+}
+
+/**
+ * Stores already running elsewhere (GLEANER_DYNAMODB_ENDPOINT and GLEANER_S3_ENDPOINT both set in
+ * local mode): DynamoDB Local or a dynalite of its own, MinIO or an s3rver of its own. The table
+ * and the buckets are created when missing; close() leaves the stores running.
+ */
+export async function connectStores(opts: { dynamoEndpoint: string; s3Endpoint: string; table: string; buckets: string[] }): Promise<EmbeddedStores> {
+  const dynamo = localDynamoClient(opts.dynamoEndpoint);
+  const s3 = localS3Client(opts.s3Endpoint);
+  await ensureTable(dynamo, opts.table);
+  for (const Bucket of opts.buckets) {
+    try {
+      await s3.send(new HeadBucketCommand({ Bucket }));
+    } catch {
+      await s3.send(new CreateBucketCommand({ Bucket }));
+    }
+  }
+  return {
+    dynamoEndpoint: opts.dynamoEndpoint, s3Endpoint: opts.s3Endpoint, dynamo, s3,
+    async close() {
+      dynamo.destroy();
+      s3.destroy();
     },
   };
 }

@@ -24,7 +24,7 @@ import { newId } from '../core/ids.js';
 import { sweepRawLogs } from '../core/runs/raw-log.js';
 import { requestShutdown } from '../core/runs/shutdown.js';
 import { closeAllBrowsers } from '../adapters/browser/chromium-profile.js';
-import { startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
+import { connectStores, startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
 import { toApiGatewayEvent, fromApiGatewayResult, toHonoPath } from './api-gateway-event.js';
 import type { Worker } from '../workers/worker-kit.js';
 import { Readable } from 'node:stream';
@@ -171,20 +171,19 @@ function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stre
 }
 
 /**
- * Everything in one process: embedded dynalite and s3rver, the in-process queue and scheduler,
- * the workers, and every route in the table over HTTP.
+ * Everything in one process: embedded dynalite and s3rver (or the stores at GLEANER_DYNAMODB_ENDPOINT
+ * and GLEANER_S3_ENDPOINT when both are set), the in-process queue and scheduler, the workers, and
+ * every route in the table over HTTP.
  */
 export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOptions = {}): Promise<LocalService> {
   setConfig(cfg);
   setLogLevel(cfg.logLevel);
   const ephemeral = cfg.port === 0;
-  const stores = await startEmbeddedStores({
-    dataDir: cfg.dataDir,
-    dynamoPort: ephemeral ? 0 : cfg.port + 1,
-    s3Port: ephemeral ? 0 : cfg.port + 2,
-    table: cfg.table,
-    buckets: [cfg.resultsBucket, cfg.rawBucket],
-  });
+  const buckets = [cfg.resultsBucket, cfg.rawBucket];
+  const stores =
+    cfg.dynamoEndpoint && cfg.s3Endpoint
+      ? await connectStores({ dynamoEndpoint: cfg.dynamoEndpoint, s3Endpoint: cfg.s3Endpoint, table: cfg.table, buckets })
+      : await startEmbeddedStores({ dataDir: cfg.dataDir, dynamoPort: ephemeral ? 0 : cfg.port + 1, s3Port: ephemeral ? 0 : cfg.port + 2, table: cfg.table, buckets });
   const table = new DynamoTable(cfg.table, stores.dynamo);
   const queue = new LocalQueue(table);
   const scheduler = new LocalScheduler(table, queue);
