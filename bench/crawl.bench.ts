@@ -91,6 +91,37 @@ async function startStoresProcess(dataDir: string) {
   return { ...ends, pid: child.pid!, stop: () => new Promise<void>((r) => (child.once('exit', () => r()), child.stdin.end())) };
 }
 
+/**
+ * Where the old generation's garbage comes from: V8's sampling heap profiler, keeping objects that
+ * survived a scavenge and died in a mark-compact (GLEANER_BENCH_CRAWL_HEAPPROF=1; diagnostics).
+ */
+async function promotedSampler() {
+  const { Session } = await import('node:inspector/promises');
+  const s = new Session();
+  s.connect();
+  await s.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true } as object);
+  return {
+    async stop() {
+      const { profile } = (await s.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: Node } };
+      type Node = { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: Node[] };
+      const by = new Map<string, number>();
+      const walk = (n: Node, stack: string[]) => {
+        const here = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/.*\/(node_modules|functions)\//, '$1/')}:${n.callFrame.lineNumber}`;
+        const st = [...stack, here];
+        if (n.selfSize) {
+          const key = st.filter((f) => /functions\/|node_modules\//.test(f)).slice(-3).join(' < ');
+          by.set(key, (by.get(key) ?? 0) + n.selfSize);
+        }
+        for (const c of n.children) walk(c, st);
+      };
+      walk(profile.head, []);
+      s.disconnect();
+      const total = [...by.values()].reduce((a, b) => a + b, 0);
+      return `sampled allocations (incl. promoted-then-collected), total ${(total / 1e6).toFixed(0)} MB:\n${[...by].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `  ${(v / 1e6).toFixed(1)} MB ${k}`).join('\n')}`;
+    },
+  };
+}
+
 async function gleanerArm(site: FixtureSite) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-crawlbench-'));
   const host = new URL(site.baseUrl).host;
@@ -119,6 +150,7 @@ async function gleanerArm(site: FixtureSite) {
       if (rssWarm === undefined && pagesSeen >= PAGES / 10) rssWarm = m.rss;
       storesRssMax = Math.max(storesRssMax, rssOf(stores.pid));
     }, 100);
+    const prof = process.env.GLEANER_BENCH_CRAWL_HEAPPROF ? await promotedSampler() : undefined;
     const t0 = performance.now();
     const run = await call('/v1/runs', input(site, PAGES));
     let r;
@@ -130,6 +162,7 @@ async function gleanerArm(site: FixtureSite) {
     }
     const secs = (performance.now() - t0) / 1000;
     clearInterval(sampler);
+    if (prof) console.log(await prof.stop());
     if (process.env.GLEANER_BENCH_CRAWL_MEM) {
       global.gc?.();
       const m = process.memoryUsage();

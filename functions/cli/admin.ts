@@ -8,6 +8,7 @@ import { createApiKey, listApiKeys, publicKey, revokeApiKey, rotateApiKey, scope
 import { createUser } from '../core/tenancy/users.js';
 import { parseDuration } from './duration.js';
 import type { Table } from '../ports/table.js';
+import { SDK_CLIENT_OPTIONS } from '../adapters/aws/sdk-options.js';
 
 const USAGE = `Usage: npm run admin -- <command> [--json]
 
@@ -30,7 +31,7 @@ class UsageError extends Error {}
 function tableFor(): Table {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const cfg = loadConfig();
-  if (cfg.mode === 'aws') return new DynamoTable(cfg.table, new DynamoDBClient({}));
+  if (cfg.mode === 'aws') return new DynamoTable(cfg.table, new DynamoDBClient({ ...SDK_CLIENT_OPTIONS }));
   return new DynamoTable(cfg.table, localDynamoClient(cfg.dynamoEndpoint ?? `http://127.0.0.1:${cfg.port + 1}`));
 }
 

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { DynamoDBClient, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { SDK_CLIENT_OPTIONS } from '../adapters/aws/sdk-options.js';
 import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 
 const require = createRequire(import.meta.url);
@@ -18,11 +19,12 @@ export interface EmbeddedStores {
 
 /** DynamoDB client for a dynalite (or DynamoDB Local) endpoint. */
 export const localDynamoClient = (endpoint: string) =>
-  new DynamoDBClient({ endpoint, region: 'local', credentials: LOCAL_CREDS, maxAttempts: 3 });
+  new DynamoDBClient({ ...SDK_CLIENT_OPTIONS, endpoint, region: 'local', credentials: LOCAL_CREDS, maxAttempts: 3 });
 
 /** S3 client for s3rver: path-style, and no flexible checksums (s3rver does not know them). */
 export const localS3Client = (endpoint: string) =>
   new S3Client({
+    ...SDK_CLIENT_OPTIONS,
     endpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true,
     requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
   });

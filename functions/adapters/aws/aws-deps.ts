@@ -8,6 +8,7 @@ import { DynamoTable } from './dynamo-table.js';
 import { sqsQueue } from './sqs-queue.js';
 import { S3Blobs } from './s3-blobs.js';
 import { lazy } from './lazy.js';
+import { SDK_CLIENT_OPTIONS } from './sdk-options.js';
 import { DirectAuditSink } from '../../core/audit/audit.js';
 import { RateLimiter } from '../../core/limits/rate-limiter.js';
 import { systemClock } from '../../ports/clock.js';
@@ -31,11 +32,11 @@ export function buildAwsDeps(): Deps {
   setStackMapper(bundleStackMapper(fileURLToPath(import.meta.url)));
   // Endpoint overrides exist for DynamoDB-/S3-compatible stand-ins (tests run the bundled Lambda
   // handlers against dynalite and s3rver); on AWS they are unset.
-  const table = new DynamoTable(c.table, new DynamoDBClient(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint } : {}));
+  const table = new DynamoTable(c.table, new DynamoDBClient({ ...SDK_CLIENT_OPTIONS, ...(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint } : {}) }));
   const queue = sqsQueue(c);
   const sched = lazy(async () => {
     const [sdk, cron] = await Promise.all([import('@aws-sdk/client-scheduler'), import('../../core/jobs/eventbridge-cron.js')]);
-    return { client: new sdk.SchedulerClient({}), sdk, toEventBridgeCron: cron.toEventBridgeCron };
+    return { client: new sdk.SchedulerClient({ ...SDK_CLIENT_OPTIONS }), sdk, toEventBridgeCron: cron.toEventBridgeCron };
   });
   const scheduler: Scheduler = {
     async upsert(name, cron, payload, enabled) {
@@ -74,7 +75,7 @@ export function buildAwsDeps(): Deps {
 
   const kms = lazy(async () => {
     const sdk = await import('@aws-sdk/client-kms');
-    return { client: new sdk.KMSClient({}), sdk };
+    return { client: new sdk.KMSClient({ ...SDK_CLIENT_OPTIONS }), sdk };
   });
   const secrets: Secrets = {
     async encrypt(plaintext, context) {
@@ -92,6 +93,6 @@ export function buildAwsDeps(): Deps {
   const s3Config: S3ClientConfig = c.s3Endpoint
     ? { endpoint: c.s3Endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
     : {};
-  const blobs = new S3Blobs(async () => new (await import('@aws-sdk/client-s3')).S3Client(s3Config), { results: c.resultsBucket, raw: c.rawBucket });
+  const blobs = new S3Blobs(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...SDK_CLIENT_OPTIONS, ...s3Config }), { results: c.resultsBucket, raw: c.rawBucket });
   return { config: c, table, blobs, queue, scheduler, secrets, clock: systemClock, audit: new DirectAuditSink(table), rateLimiter: new RateLimiter(table), buckets: s3CustomerBuckets(egressCheck(c)) };
 }

@@ -1,4 +1,5 @@
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
+import { SDK_CLIENT_OPTIONS } from './sdk-options.js';
 import {
   createLlmPlanner,
   PlannerOutputError,
@@ -37,7 +38,7 @@ export function createBedrockConverse(client?: ConverseClientLike, opts: Bedrock
   let resolved = client;
   return {
     async converse(req: LlmRequest): Promise<string> {
-      resolved ??= new BedrockRuntimeClient({});
+      resolved ??= new BedrockRuntimeClient({ ...SDK_CLIENT_OPTIONS });
       const command = new ConverseCommand({
         modelId: req.modelId,
         system: [{ text: req.system }],

@@ -131,12 +131,18 @@ export async function processSlice(env: SliceEnv, slice: SliceRef & { redelivere
       return;
     }
     const item = crawlItem(page, u.depth);
+    const next: { url: string; depth: number }[] = [];
     if (u.depth < input.max_depth) {
-      const next: { url: string; depth: number }[] = [];
       for (const link of page.links ?? []) {
         const n = normalizeUrl(link);
         if (n && sameSite(n, startUrl) && allowed(n)) next.push({ url: n, depth: u.depth + 1 });
       }
+    }
+    // The page (markdown, text, every link) is not needed past this point; an interpreted async
+    // function keeps its locals while it awaits the table, so drop it rather than let it be promoted.
+    // eslint-disable-next-line no-useless-assignment -- the assignment is the point: it frees the page
+    page = undefined;
+    if (next.length) {
       const admitted = await frontier.admit(next, u.ord, { retake: retaken });
       await sendSlices(frontier, slice.slice_id, admitted, env.send);
     }

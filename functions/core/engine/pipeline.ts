@@ -248,6 +248,22 @@ export function createEngine(deps: EngineDeps): Engine {
   });
 
   /** Stages parse + extract, shaped by the requested formats. */
+  /**
+   * Parse and shape in one synchronous step, so the document tree never lives in scrapePage's
+   * frame across an await (the gate's release is a table call): an interpreted async function
+   * keeps every local alive while suspended, and a tree that outlives a few young-generation
+   * collections is promoted, which grew a 10,000-page crawl's heap. Undefined when the auto engine
+   * decides the page needs the browser (ctx.autoReason says why).
+   */
+  const parseAndShape = (ctx: PageContext, page: FetchedPage, decideAuto: boolean): PageResult | undefined => {
+    const $ = load(page.html);
+    if (decideAuto) {
+      ctx.autoReason = browserNeeded(ctx, $);
+      if (ctx.autoReason) return undefined;
+    }
+    return shape(ctx, page, $);
+  };
+
   const shape = (ctx: PageContext, page: FetchedPage, $: CheerioAPI): PageResult => {
     const f = ctx.formats;
     const parsed = parsePage($, page.finalUrl, {
@@ -316,17 +332,12 @@ export function createEngine(deps: EngineDeps): Engine {
       let page = await fetchWith(opts.engine === 'browser' ? 'browser' : 'http', ctx);
       let blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
-      let $ = load(page.html);
-      if (opts.engine === 'auto') {
-        ctx.autoReason = browserNeeded(ctx, $);
-        if (ctx.autoReason) {
-          page = await fetchWith('browser', ctx);
-          blocked = govern(ctx, page);
-          if (blocked) return blockedResult(ctx, page, blocked);
-          $ = load(page.html);
-        }
-      }
-      return shape(ctx, page, $);
+      const first = parseAndShape(ctx, page, opts.engine === 'auto');
+      if (first) return first;
+      page = await fetchWith('browser', ctx);
+      blocked = govern(ctx, page);
+      if (blocked) return blockedResult(ctx, page, blocked);
+      return parseAndShape(ctx, page, false)!;
     } finally {
       await release?.();
     }

@@ -144,7 +144,10 @@ describe('runbook limits', () => {
     const visited = nextVisit();
     // Act
     const done = executeTask({ deps: svc!.deps, guard, robots, startBrowser: (g) => BrowserSession.start({ launcher, guard: g, userAgent: TEST_UA }) }, svc!.tenantId, task.task_id, deadline.signal);
-    await visited;
+    // A task that ends before it reaches /wait (say, a browser that did not start on a loaded
+    // machine) fails here with its own error instead of waiting for a visit that never comes.
+    const first = await Promise.race([visited.then(() => 'visited' as const), done.then(() => 'done' as const)]);
+    if (first === 'done') throw new Error(`the runbook test ended before it reached /wait: ${JSON.stringify((await getTask(svc!.deps, svc!.tenantId, task.task_id)).error)}`);
     deadline.abort();
     await done;
     await guard.close();
