@@ -6,8 +6,8 @@ import type { BenchResult } from './stats.js';
 
 const BROWSER = /node_modules\/(puppeteer|puppeteer-core|chromium-bidi|@sparticuz\/chromium|@puppeteer\/[^/]+)\//;
 
-async function bundle(handler: string, browser: boolean) {
-  const opts = bundlingOptions({ browser });
+async function bundle(handler: string, browser: boolean, validators?: boolean) {
+  const opts = bundlingOptions({ browser, validators });
   const r = await build({
     entryPoints: [join(REPO_ROOT, handler)], absWorkingDir: REPO_ROOT, bundle: true, platform: 'node', format: 'esm', minify: true,
     target: opts.target, banner: { js: opts.banner! }, external: [...(opts.externalModules ?? []), ...(opts.nodeModules ?? [])],
@@ -25,8 +25,8 @@ export async function benchBundleSizes(): Promise<BenchResult[]> {
   for (const r of routes) {
     if (seen.has(r.handler)) continue;
     seen.add(r.handler);
-    const b = await bundle(r.handler, false);
-    rows.push({ fn: r.handler.replace('functions/', ''), kb: b.bytes / 1024, browser: b.browserInputs });
+    const b = await bundle(r.handler, false, r.validators);
+    rows.push({ fn: `${r.handler.replace('functions/', '')}${r.validators ? ' (+ re2js, cheerio as node_modules)' : ''}`, kb: b.bytes / 1024, browser: b.browserInputs });
   }
   for (const w of workers) {
     const b = await bundle(w.handler, Boolean(w.browser));

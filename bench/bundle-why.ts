@@ -14,7 +14,7 @@ const seen = new Set<string>();
 for (const r of routes) {
   if (seen.has(r.handler) || !(sel.test(r.id) || sel.test(r.handler))) continue;
   seen.add(r.handler);
-  const b = await cdkBundle(r.handler);
+  const b = await cdkBundle(r.handler, undefined, { validators: r.validators });
   const out = Object.values(b.metafile.outputs).find((o) => o.entryPoint)!;
   const by = new Map<string, number>();
   for (const [f, i] of Object.entries(out.inputs)) by.set(inputOwner(f), (by.get(inputOwner(f)) ?? 0) + i.bytesInOutput);

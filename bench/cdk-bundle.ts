@@ -9,7 +9,7 @@ import { bundlingOptions, REPO_ROOT } from '../lib/gleaner-function.js';
  * --minify --sourcemap --sources-content=false --external:… --banner:js=…`), so a benchmark
  * measures the bundle that is deployed, not an approximation of it.
  */
-export function cdkEsbuildOptions(entry: string, outdir: string, opts: { browser?: boolean } = {}): BuildOptions {
+export function cdkEsbuildOptions(entry: string, outdir: string, opts: { browser?: boolean; validators?: boolean } = {}): BuildOptions {
   const b: BundlingOptions = bundlingOptions(opts);
   const sourcemap = b.sourceMapMode ?? b.sourceMap;
   return {
@@ -46,7 +46,7 @@ export interface CdkBundle {
 }
 
 /** Bundle one function as CDK does. With `outdir` the files are written (to run them), else kept in memory. */
-export async function cdkBundle(entry: string, outdir?: string, opts: { browser?: boolean } = {}): Promise<CdkBundle> {
+export async function cdkBundle(entry: string, outdir?: string, opts: { browser?: boolean; validators?: boolean } = {}): Promise<CdkBundle> {
   const o = cdkEsbuildOptions(entry, outdir ?? join(REPO_ROOT, '.tmp-bundle'), opts);
   const r = await build({ ...o, write: outdir !== undefined });
   const js = Object.entries(r.metafile!.outputs).find(([f]) => !f.endsWith('.map'))!;

@@ -123,7 +123,7 @@ export async function benchColdStart(): Promise<BenchResult[]> {
     ];
     const built: Built[] = [];
     for (const [i, f] of fns.entries()) {
-      const b = await cdkBundle(f.handler, join(dir, String(i)));
+      const b = await cdkBundle(f.handler, join(dir, String(i)), { validators: f.route?.validators });
       const heavy = new Set(Object.keys(b.metafile.inputs).filter((input) => ENGINE_INPUT.test(input)).map(inputOwner));
       built.push({ ...f, file: b.file, bytes: b.bytes, heavy: [...heavy].sort(), event: firstEvent(f.route), samples: [] as Sample[], ratios: [] as number[], cpuRatios: [] as number[] });
     }

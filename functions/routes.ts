@@ -48,6 +48,13 @@ export interface Route {
    * and may run past API Gateway's 29 s; locally it is sent with chunked transfer encoding.
    */
   stream?: boolean;
+  /**
+   * The handler checks CSS selectors or URL patterns (cheerio's selector engine, RE2), which it
+   * loads on first use. On AWS those libraries are installed beside its bundle instead of inlined:
+   * inlined, their ~360 KiB of code is parsed at every cold start even when no request needs them.
+   * test/cdk/bundles.test.ts fails when a bundle inlines them, so a new route needing them gets this.
+   */
+  validators?: boolean;
 }
 
 const R = (r: Route) => r;
@@ -69,20 +76,20 @@ export const routes: Route[] = [
   R({ id: 'keys.rotate', method: 'POST', path: '/dashboard/api/keys/{key_id}/rotate', handler: 'functions/http/keys-rotate.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'keys.revoke', method: 'DELETE', path: '/dashboard/api/keys/{key_id}', handler: 'functions/http/keys-revoke.ts', scope: 'admin', surface: 'console', grants: TR }),
   // Runs surface (SPEC.md 4.3) and the scrape, runbooks and captcha groups
-  R({ id: 'scrapers.list', method: 'GET', path: '/v1/scrapers', handler: 'functions/http/scrapers-list.ts', scope: 'scrapers:read', surface: 'api', grants: RO }),
-  R({ id: 'runs.create', method: 'POST', path: '/v1/runs', handler: 'functions/http/runs-create.ts', scope: 'runs:write', surface: 'api', grants: [...TR, 'queue:runs'], creates: true }),
+  R({ id: 'scrapers.list', method: 'GET', path: '/v1/scrapers', handler: 'functions/http/scrapers-list.ts', scope: 'scrapers:read', surface: 'api', grants: RO, validators: true }),
+  R({ id: 'runs.create', method: 'POST', path: '/v1/runs', handler: 'functions/http/runs-create.ts', scope: 'runs:write', surface: 'api', grants: [...TR, 'queue:runs'], creates: true, validators: true }),
   R({ id: 'runs.list', method: 'GET', path: '/v1/runs', handler: 'functions/http/runs-list.ts', scope: 'runs:read', surface: 'api', grants: RO }),
   R({ id: 'runs.get', method: 'GET', path: '/v1/runs/{id}', handler: 'functions/http/runs-get.ts', scope: 'runs:read', surface: 'api', grants: RO, timeoutSeconds: 29 }),
   R({ id: 'runs.cancel', method: 'POST', path: '/v1/runs/{id}/cancel', handler: 'functions/http/runs-cancel.ts', scope: 'runs:write', surface: 'api', grants: TR }),
   R({ id: 'runs.results', method: 'GET', path: '/v1/runs/{id}/results', handler: 'functions/http/runs-results.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'results:read'], stream: true, timeoutSeconds: 900 }),
   R({ id: 'runs.log', method: 'GET', path: '/v1/runs/{id}/log', handler: 'functions/http/runs-log.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'raw:read'] }),
   R({ id: 'scrape.create', method: 'POST', path: '/v1/scrape', handler: 'functions/http/scrape-create.ts', scope: 'scrape:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29 }),
-  R({ id: 'runbooks.list', method: 'GET', path: '/v1/runbooks', handler: 'functions/http/runbooks-list.ts', scope: 'runbooks:read', surface: 'api', grants: RO }),
-  R({ id: 'runbooks.create', method: 'POST', path: '/v1/runbooks', handler: 'functions/http/runbooks-create.ts', scope: 'runbooks:write', surface: 'api', grants: TR, creates: true }),
-  R({ id: 'runbooks.get', method: 'GET', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-get.ts', scope: 'runbooks:read', surface: 'api', grants: RO }),
-  R({ id: 'runbooks.put', method: 'PUT', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-put.ts', scope: 'runbooks:write', surface: 'api', grants: TR }),
-  R({ id: 'runbooks.delete', method: 'DELETE', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-delete.ts', scope: 'runbooks:write', surface: 'api', grants: TR }),
-  R({ id: 'runbooks.test', method: 'POST', path: '/v1/runbooks/{id}/test', handler: 'functions/http/runbooks-test.ts', scope: 'runbooks:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29 }),
+  R({ id: 'runbooks.list', method: 'GET', path: '/v1/runbooks', handler: 'functions/http/runbooks-list.ts', scope: 'runbooks:read', surface: 'api', grants: RO, validators: true }),
+  R({ id: 'runbooks.create', method: 'POST', path: '/v1/runbooks', handler: 'functions/http/runbooks-create.ts', scope: 'runbooks:write', surface: 'api', grants: TR, creates: true, validators: true }),
+  R({ id: 'runbooks.get', method: 'GET', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-get.ts', scope: 'runbooks:read', surface: 'api', grants: RO, validators: true }),
+  R({ id: 'runbooks.put', method: 'PUT', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-put.ts', scope: 'runbooks:write', surface: 'api', grants: TR, validators: true }),
+  R({ id: 'runbooks.delete', method: 'DELETE', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-delete.ts', scope: 'runbooks:write', surface: 'api', grants: TR, validators: true }),
+  R({ id: 'runbooks.test', method: 'POST', path: '/v1/runbooks/{id}/test', handler: 'functions/http/runbooks-test.ts', scope: 'runbooks:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29, validators: true }),
   R({ id: 'captcha.encounters', method: 'GET', path: '/v1/captcha/encounters', handler: 'functions/http/captcha-encounters.ts', scope: 'captcha:read', surface: 'api', grants: RO }),
   R({ id: 'captcha.policy.get', method: 'GET', path: '/v1/captcha/policy', handler: 'functions/http/captcha-policy-get.ts', scope: 'captcha:read', surface: 'api', grants: RO }),
   R({ id: 'captcha.policy.put', method: 'PUT', path: '/v1/captcha/policy', handler: 'functions/http/captcha-policy-put.ts', scope: 'captcha:write', surface: 'api', grants: TR }),
@@ -122,7 +129,7 @@ export const routes: Route[] = [
   R({ id: 'settings.storage.put', method: 'PUT', path: '/dashboard/api/settings/storage', handler: 'functions/http/settings-storage-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   R({ id: 'settings.storage.test', method: 'POST', path: '/dashboard/api/settings/storage/test', handler: 'functions/http/settings-storage-test.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   // Agent endpoint (MCP, Streamable HTTP, stateless)
-  R({ id: 'mcp.post', method: 'POST', path: '/mcp', handler: 'functions/http/mcp-post.ts', scope: 'authenticated', surface: 'mcp', grants: [...TR, 'queue:runs', 'queue:queries', 'results:read'], timeoutSeconds: 29 }),
+  R({ id: 'mcp.post', method: 'POST', path: '/mcp', handler: 'functions/http/mcp-post.ts', scope: 'authenticated', surface: 'mcp', grants: [...TR, 'queue:runs', 'queue:queries', 'results:read'], timeoutSeconds: 29, validators: true }),
   // Web console (static files from console/, served same-origin at console_url)
   R({ id: 'console.index', method: 'GET', path: '/', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
   R({ id: 'console.asset', method: 'GET', path: '/console/{proxy+}', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
@@ -130,7 +137,7 @@ export const routes: Route[] = [
   R({ id: 'datasets.list', method: 'GET', path: '/dashboard/api/datasets', handler: 'functions/http/datasets-list.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'monitoring.get', method: 'GET', path: '/dashboard/api/monitoring', handler: 'functions/http/monitoring-get.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'social.get', method: 'GET', path: '/dashboard/api/social', handler: 'functions/http/social-get.ts', scope: 'admin', surface: 'console', grants: RO }),
-  R({ id: 'studio.get', method: 'GET', path: '/dashboard/api/studio', handler: 'functions/http/studio-get.ts', scope: 'admin', surface: 'console', grants: RO }),
+  R({ id: 'studio.get', method: 'GET', path: '/dashboard/api/studio', handler: 'functions/http/studio-get.ts', scope: 'admin', surface: 'console', grants: RO, validators: true }),
   R({ id: 'profiles.list', method: 'GET', path: '/dashboard/api/antidetect/profiles', handler: 'functions/http/profiles-list.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'profiles.create', method: 'POST', path: '/dashboard/api/antidetect/profiles', handler: 'functions/http/profiles-create.ts', scope: 'admin', surface: 'console', grants: TR, creates: true }),
   R({ id: 'profiles.get', method: 'GET', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-get.ts', scope: 'admin', surface: 'console', grants: RO }),

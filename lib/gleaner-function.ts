@@ -32,8 +32,16 @@ export const EXTERNAL_MODULES = ['@aws-sdk/client-*'];
  */
 export const BROWSER_NODE_MODULES = ['@sparticuz/chromium'];
 
+/**
+ * Installed (not bundled) into the assets of API functions that check selectors or URL patterns
+ * (routes.ts `validators`): loaded with `require` on first use (core/lazy-engine.ts), so a cold
+ * start does not parse their code.
+ */
+export const VALIDATOR_NODE_MODULES = ['re2js', 'cheerio'];
+
 /** esbuild settings for every Gleaner function, the one place they are written down. */
-export function bundlingOptions(opts: { browser?: boolean } = {}): BundlingOptions {
+export function bundlingOptions(opts: { browser?: boolean; validators?: boolean } = {}): BundlingOptions {
+  const nodeModules = [...(opts.browser ? BROWSER_NODE_MODULES : []), ...(opts.validators ? VALIDATOR_NODE_MODULES : [])];
   return {
     format: OutputFormat.ESM,
     target: 'node22',
@@ -42,7 +50,7 @@ export function bundlingOptions(opts: { browser?: boolean } = {}): BundlingOptio
     // or @sparticuz/chromium must not be hidden behind an external: it either bundles (and
     // test/cdk/bundles.test.ts fails on it) or fails the build.
     externalModules: EXTERNAL_MODULES,
-    nodeModules: opts.browser ? BROWSER_NODE_MODULES : undefined,
+    nodeModules: nodeModules.length ? nodeModules : undefined,
     minify: true,
     sourceMap: true,
     sourcesContent: false,
@@ -50,7 +58,7 @@ export function bundlingOptions(opts: { browser?: boolean } = {}): BundlingOptio
     forceDockerBundling: false,
     // `nodeModules` runs `npm ci` in the asset directory: prefer the local npm cache so synth
     // works offline when the cache holds the packages.
-    environment: opts.browser
+    environment: nodeModules.length
       ? { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }
       : undefined,
   };
@@ -95,6 +103,8 @@ export interface GleanerFunctionProps {
   environment: Record<string, string>;
   /** Launches Chromium: bundles @sparticuz/chromium as a node module and runs on x86_64. */
   browser?: boolean;
+  /** Checks selectors or URL patterns: VALIDATOR_NODE_MODULES installed beside the bundle. */
+  validators?: boolean;
   description?: string;
   /**
    * A log group shared with other functions (the API's ~70 functions would otherwise spend 70
@@ -135,7 +145,7 @@ export function gleanerFunction(scope: Construct, id: string, props: GleanerFunc
     // when an error is logged instead (functions/adapters/aws/source-mapped-stacks.ts).
     environment: { ...props.environment },
     bundling: {
-      ...bundlingOptions({ browser: props.browser }),
+      ...bundlingOptions({ browser: props.browser, validators: props.validators }),
       ...(props.handler === CONSOLE_HANDLER ? { commandHooks: consoleAssetHooks() } : {}),
       ...(props.handler === DOCS_HANDLER ? { commandHooks: docsAssetHooks() } : {}),
     },

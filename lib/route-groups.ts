@@ -52,6 +52,7 @@ export class RouteGroupStack extends NestedStack {
         handler: route.handler,
         memoryMb: route.memoryMb ?? ROUTE_DEFAULTS.memoryMb,
         timeoutSeconds: route.timeoutSeconds ?? ROUTE_DEFAULTS.timeoutSeconds,
+        validators: route.validators,
         environment: props.environment,
         logGroup: props.logGroup,
         description: `Gleaner ${props.stage}: ${key}`,

@@ -10,7 +10,7 @@ import { ENV, ORIGIN_VERIFY_HEADER } from '../../functions/config.js';
 
 /** The origin secret the harness's functions run with (CloudFront's header carries it). */
 const HARNESS_ORIGIN_SECRET = 'harness-origin-secret-0123456789';
-import { routeById, workers, type WorkerDef } from '../../functions/routes.js';
+import { routeById, routes, workers, type WorkerDef } from '../../functions/routes.js';
 import { startEmbeddedStores, type EmbeddedStores } from '../../functions/local/embedded-stores.js';
 import { DynamoTable } from '../../functions/adapters/aws/dynamo-table.js';
 import { startAwsEmulator, emulatorCiphertext, type AwsEmulator, type SentMessage } from './aws-emulator.js';
@@ -123,10 +123,12 @@ export class LambdaIamHarness {
     const done = this.bundles.get(handler);
     if (done) return done;
     const out = join(this.dir, `${handler.split('/').pop()!.replace('.ts', '')}.mjs`);
-    const opts = bundlingOptions();
+    // As CDK bundles it: a `validators` route leaves re2js and cheerio to run time (installed beside
+    // the bundle on AWS; here the repository's node_modules, above the bundle's directory).
+    const opts = bundlingOptions({ validators: routes.find((r) => r.handler === handler)?.validators });
     await build({
       entryPoints: [join(REPO_ROOT, handler)], outfile: out, bundle: true, platform: 'node', format: 'esm', target: opts.target,
-      banner: { js: opts.banner! }, external: opts.externalModules ?? [], minify: true, logLevel: 'silent',
+      banner: { js: opts.banner! }, external: [...(opts.externalModules ?? []), ...(opts.nodeModules ?? [])], minify: true, logLevel: 'silent',
     });
     this.bundles.set(handler, out);
     return out;
