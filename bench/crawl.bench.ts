@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { getHeapStatistics } from 'node:v8';
+import { HEAP_FLAG } from '../functions/local/heap-bound.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,10 +77,11 @@ const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 /**
  * dynalite and s3rver in a process of their own: they stand in for DynamoDB and S3, whose memory
- * is not the service's on AWS, and LevelDB maps its files into memory as the table grows.
+ * is not the service's on AWS, and LevelDB maps its files into memory as the table grows. Under
+ * the same heap bound as in `npm start`, where they share the service's process.
  */
 async function startStoresProcess(dataDir: string) {
-  const child = spawn(process.execPath, [...(process.env.GLEANER_BENCH_STORES_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'functions/local/stores-main.ts', '--exit-with-stdin', dataDir, 'gleaner', 'gleaner-results', 'gleaner-raw'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [HEAP_FLAG, ...(process.env.GLEANER_BENCH_STORES_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'functions/local/stores-main.ts', '--exit-with-stdin', dataDir, 'gleaner', 'gleaner-results', 'gleaner-raw'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((res, rej) => {
     let buf = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -257,6 +260,7 @@ export async function benchCrawl(): Promise<BenchResult[]> {
   try {
     const g = ARMS.has('gleaner') ? await gleanerArm(site) : undefined;
     if (g) {
+      console.log(`service heap bound: ${(getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB (functions/local/heap-bound.ts)`);
       console.log(`gleaner: ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB (+${g.rssAfterWarmMb.toFixed(0)} MB after the first 10% of pages; V8 heap committed +${g.heapGrowthMb.toFixed(0)} MB) (stores process +${g.storesRssGrowthMb.toFixed(0)} MB); table ops/page ${g.tablePerPage.toFixed(1)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(1)}`);
       console.log(`gleaner table calls per page by record: ${JSON.stringify(g.byRecord)}`);
     }

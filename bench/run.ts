@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { report, type BenchResult } from './stats.js';
+import { HEAP_FLAG } from '../functions/local/heap-bound.js';
 import { benchHotPath } from './hot-path.bench.js';
 import { benchQueries } from './queries.bench.js';
 import { benchBundleSizes } from './bundle-sizes.bench.js';
@@ -9,6 +10,12 @@ import { benchExport } from './export.bench.js';
 
 /** `npm run bench`: every benchmark prints a ratio against a baseline measured in the same run. */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// The crawl bench hosts the local service in this process: give it the heap bound `npm start`
+// gives the service (functions/local/heap-bound.ts), also when started as `npx tsx bench/run.ts`.
+if (!process.execArgv.some((a) => a.startsWith('--max-old-space-size'))) {
+  const again = spawnSync(process.execPath, [HEAP_FLAG, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(again.status ?? 1);
+}
 const only = process.argv[2];
 const suites: Record<string, () => Promise<BenchResult[]>> = {
   'hot-path': () => benchHotPath(),

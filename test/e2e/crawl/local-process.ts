@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { DynamoTable } from '../../../functions/adapters/aws/dynamo-table.js';
 import { localDynamoClient } from '../../../functions/local/embedded-stores.js';
 import type { Table } from '../../../functions/ports/table.js';
+import { HEAP_FLAG } from '../../../functions/local/heap-bound.js';
 
 /** A fixed admin key, so the same key works across a restart of the process. */
 export const KEY = 'glr_crawlKillTest0123456789abcdefghij';
@@ -19,7 +20,7 @@ export class LocalProcess {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/main.ts'], {
+      const child = spawn(process.execPath, [HEAP_FLAG, '--import', 'tsx', 'functions/local/main.ts'], {
         env: { ...process.env, GLEANER_LOG_LEVEL: 'warn', GLEANER_BOOTSTRAP_API_KEY: KEY, ...this.env, PORT: String(this.port) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
