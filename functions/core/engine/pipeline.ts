@@ -247,7 +247,6 @@ export function createEngine(deps: EngineDeps): Engine {
     blocked,
   });
 
-  /** Stages parse + extract, shaped by the requested formats. */
   /**
    * Parse and shape in one synchronous step, so the document tree never lives in scrapePage's
    * frame across an await (the gate's release is a table call): an interpreted async function
@@ -264,6 +263,7 @@ export function createEngine(deps: EngineDeps): Engine {
     return shape(ctx, page, $);
   };
 
+  /** Stages parse + extract, shaped by the requested formats. */
   const shape = (ctx: PageContext, page: FetchedPage, $: CheerioAPI): PageResult => {
     const f = ctx.formats;
     const parsed = parsePage($, page.finalUrl, {
