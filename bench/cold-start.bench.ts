@@ -88,16 +88,14 @@ interface Built {
 }
 
 const median = (xs: number[]) => percentile(xs, 50);
-/** Screening figure per function: the median of its samples' ratios to the bare samples around them. */
-function pairRatios(seq: Array<{ fn: number; sample: Sample }>, n: number): Map<number, number> {
-  const by = new Map<number, number[]>();
-  for (const [i, s] of seq.entries()) {
-    if (s.fn === 0 || s.fn >= n) continue;
+/** Each non-bare sample's time over the mean of the bare samples just before and after it (ready and CPU). */
+function pairedRatios(seq: Array<{ fn: number; sample: Sample }>): Array<{ fn: number; ratio: number; cpuRatio: number }> {
+  return seq.flatMap((s, i) => {
+    if (s.fn === 0) return [];
     const before = seq.slice(0, i).reverse().find((x) => x.fn === 0)!.sample;
     const after = seq.slice(i + 1).find((x) => x.fn === 0)?.sample ?? before;
-    by.set(s.fn, [...(by.get(s.fn) ?? []), s.sample.readyMs / ((before.readyMs + after.readyMs) / 2)]);
-  }
-  return new Map([...by].map(([fn, rs]) => [fn, median(rs)]));
+    return [{ fn: s.fn, ratio: s.sample.readyMs / ((before.readyMs + after.readyMs) / 2), cpuRatio: s.sample.cpuMs / ((before.cpuMs + after.cpuMs) / 2) }];
+  });
 }
 const shuffle = <T>(xs: T[]): T[] => {
   const a = [...xs];
@@ -145,7 +143,9 @@ export async function benchColdStart(): Promise<BenchResult[]> {
     // the CONFIRM handlers with the highest ratios after the screening rounds are measured again,
     // CONFIRM_RUNS more rounds each, paired with the bare handler the same way, and their figures
     // are the median of all their samples.
-    const screened = pairRatios(seq, built.length);
+    const screening = new Map<number, number[]>();
+    for (const r of pairedRatios(seq)) screening.set(r.fn, [...(screening.get(r.fn) ?? []), r.ratio]);
+    const screened = new Map([...screening].map(([fn, rs]) => [fn, median(rs)]));
     const suspects = [...screened.keys()].filter((fn) => fn > YARDSTICKS.length).sort((a, b) => screened.get(b)! - screened.get(a)!).slice(0, CONFIRM);
     for (let round = 0; round < CONFIRM_RUNS; round++) {
       for (const [k, fn] of shuffle(suspects).entries()) {
@@ -154,14 +154,10 @@ export async function benchColdStart(): Promise<BenchResult[]> {
       }
     }
     seq.push({ fn: 0, sample: run(0) });
-    for (const [i, s] of seq.entries()) {
-      const b = built[s.fn]!;
-      b.samples.push(s.sample);
-      if (s.fn === 0) continue;
-      const before = seq.slice(0, i).reverse().find((x) => x.fn === 0)!.sample;
-      const after = seq.slice(i + 1).find((x) => x.fn === 0)!.sample;
-      b.ratios.push(s.sample.readyMs / ((before.readyMs + after.readyMs) / 2));
-      b.cpuRatios.push(s.sample.cpuMs / ((before.cpuMs + after.cpuMs) / 2));
+    for (const s of seq) built[s.fn]!.samples.push(s.sample);
+    for (const r of pairedRatios(seq)) {
+      built[r.fn]!.ratios.push(r.ratio);
+      built[r.fn]!.cpuRatios.push(r.cpuRatio);
     }
 
     const row = (b: Built) => ({

@@ -176,7 +176,10 @@ async function gleanerArm(site: FixtureSite) {
       console.log(`stores process: ${status(stores.pid)}`);
       const maps = readFileSync(`/proc/${stores.pid}/smaps`, 'utf8').split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/).map((m) => ({ name: m.split('\n')[0]!.split(/\s+/).slice(5).join(' ') || '[anon]', rss: Number(/\nRss:\s+(\d+)/.exec(m)?.[1] ?? 0) }));
       const byName = new Map<string, number>();
-      for (const m of maps) byName.set(m.name.replace(/\d{6}\.ldb$/, 'NNNNNN.ldb'), (byName.get(m.name.replace(/\d{6}\.ldb$/, 'NNNNNN.ldb')) ?? 0) + m.rss);
+      for (const m of maps) {
+        const name = m.name.replace(/\d{6}\.ldb$/, 'NNNNNN.ldb');
+        byName.set(name, (byName.get(name) ?? 0) + m.rss);
+      }
       console.log(`stores process mappings (kB): ${[...byName].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${v}`).join(', ')}`);
       console.log(`memory after the crawl (after gc): rss +${((m.rss - rss0) / 1e6).toFixed(0)} MB, heapTotal ${(m.heapTotal / 1e6).toFixed(0)} MB, heapUsed ${(m.heapUsed / 1e6).toFixed(0)} MB, external ${(m.external / 1e6).toFixed(0)} MB, arrayBuffers ${(m.arrayBuffers / 1e6).toFixed(0)} MB; peak rss +${((rssMax - rss0) / 1e6).toFixed(0)} MB`);
     }

@@ -1,6 +1,7 @@
 import { keys } from '../table-keys.js';
 import { auditRecordSchema, type AuditRecord } from './audit-record.js';
-import type { QueryPage, Table } from '../../ports/table.js';
+import type { Table } from '../../ports/table.js';
+import { listFiltered } from '../filtered-list.js';
 
 export interface AuditQuery {
   tenantId: string;
@@ -10,24 +11,10 @@ export interface AuditQuery {
   outcome?: string;
 }
 
-/**
- * Newest first, filtered by action/outcome. Each page asks only for as many records as are
- * still needed, so every record read is either returned or filtered out and the page cursor
- * is exact (no record is skipped between pages).
- */
-export async function listAudit(table: Table, q: AuditQuery): Promise<{ data: AuditRecord[]; next_cursor: string | null }> {
-  const data: AuditRecord[] = [];
-  let cursor: string | null | undefined = q.cursor;
-  for (let pages = 0; pages < 50 && data.length < q.limit; pages++) {
-    const page: QueryPage = await table.query({ pk: keys.auditPartition(q.tenantId), descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined });
-    for (const i of page.items) {
-      const rec = auditRecordSchema.parse(i);
-      if (q.action && rec.action !== q.action) continue;
-      if (q.outcome && rec.outcome !== q.outcome) continue;
-      data.push(rec);
-    }
-    cursor = page.cursor;
-    if (!cursor) break;
-  }
-  return { data, next_cursor: cursor ?? null };
+/** Newest first, filtered by action/outcome (exact cursors: core/filtered-list.ts). */
+export function listAudit(table: Table, q: AuditQuery): Promise<{ data: AuditRecord[]; next_cursor: string | null }> {
+  return listFiltered(table, { pk: keys.auditPartition(q.tenantId), descending: true }, q, (i) => {
+    const rec = auditRecordSchema.parse(i);
+    return (q.action && rec.action !== q.action) || (q.outcome && rec.outcome !== q.outcome) ? undefined : rec;
+  });
 }

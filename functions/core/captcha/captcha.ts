@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import type { Table } from '../../ports/table.js';
 import type { ChallengePolicy } from '../engine/pipeline.js';
 import { log } from '../log.js';
+import { listFiltered } from '../filtered-list.js';
 
 export const captchaPolicySchema = z.strictObject({ on_challenge: z.enum(['stop_run', 'skip_page']) });
 export const CAPTCHA_KINDS = ['recaptcha', 'hcaptcha', 'turnstile', 'cloudflare_challenge', 'unknown'] as const;
@@ -50,17 +51,9 @@ export function encounterRecorder(table: Table, tenantId: string, runId: string,
   };
 }
 
-export async function listEncounters(table: Table, tenantId: string, q: { limit: number; cursor?: string; run_id?: string }) {
-  const data: Encounter[] = [];
-  let cursor: string | null | undefined = q.cursor;
-  for (let i = 0; i < 50 && data.length < q.limit; i++) {
-    const page: { items: Record<string, unknown>[]; cursor: string | null } = await table.query({ pk: keys.tenantPk(tenantId), skBeginsWith: 'CAP#', descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined });
-    for (const it of page.items) {
-      const { pk: _p, sk: _s, ...rest } = it as Record<string, unknown>;
-      if (!q.run_id || rest.run_id === q.run_id) data.push(rest as unknown as Encounter);
-    }
-    cursor = page.cursor;
-    if (!cursor) break;
-  }
-  return { data, next_cursor: cursor ?? null };
+export function listEncounters(table: Table, tenantId: string, q: { limit: number; cursor?: string; run_id?: string }) {
+  return listFiltered(table, { pk: keys.tenantPk(tenantId), skBeginsWith: 'CAP#', descending: true }, q, (it) => {
+    const { pk: _p, sk: _s, ...rest } = it;
+    return !q.run_id || rest.run_id === q.run_id ? (rest as unknown as Encounter) : undefined;
+  });
 }

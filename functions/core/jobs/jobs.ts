@@ -10,7 +10,8 @@ import { assertQueryFits } from '../queries/query-length-check.js';
 import { checkOutboundUrl, egressCheck, type OutboundChecker } from '../events/egress.js';
 import { SOURCE_NAMES, type SourceName } from '../../config.js';
 import type { Deps } from '../../runtime.js';
-import type { QueryPage, Table } from '../../ports/table.js';
+import type { Table } from '../../ports/table.js';
+import { listFiltered } from '../filtered-list.js';
 
 /** A cron string checked with the same parser the scheduler uses; issues land on the field. */
 const scheduleSchema = z
@@ -150,19 +151,11 @@ export async function getJob(table: Table, tenantId: string, jobId: string): Pro
 }
 
 /** Newest first (job ids are ULIDs). */
-export async function listJobs(table: Table, tenantId: string, q: { limit: number; cursor?: string; status?: JobStatus }) {
-  const data: JobRecord[] = [];
-  let cursor: string | null | undefined = q.cursor;
-  for (let i = 0; i < 50 && data.length < q.limit; i++) {
-    const page: QueryPage = await table.query({ pk: keys.tenantPk(tenantId), skBeginsWith: keys.recordPrefix('JOB'), descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined });
-    for (const it of page.items) {
-      const j = jobRecordSchema.parse(it);
-      if (!q.status || j.status === q.status) data.push(j);
-    }
-    cursor = page.cursor;
-    if (!cursor) break;
-  }
-  return { data, next_cursor: cursor ?? null };
+export function listJobs(table: Table, tenantId: string, q: { limit: number; cursor?: string; status?: JobStatus }) {
+  return listFiltered(table, { pk: keys.tenantPk(tenantId), skBeginsWith: keys.recordPrefix('JOB'), descending: true }, q, (it) => {
+    const j = jobRecordSchema.parse(it);
+    return !q.status || j.status === q.status ? j : undefined;
+  });
 }
 
 /**

@@ -4,9 +4,10 @@ import { newId } from '../ids.js';
 import { notFound } from '../errors.js';
 import { SOURCE_NAMES, type SourceName } from '../../config.js';
 import { timeWindowSchema, resolveTimeWindow, type TimeWindowInput } from './time-window.js';
-import type { QueryPage, Table } from '../../ports/table.js';
+import type { Table } from '../../ports/table.js';
 import type { Queue } from '../../ports/queue.js';
 import { assertQueryFits } from './query-length-check.js';
+import { listFiltered } from '../filtered-list.js';
 
 /** POST /v1/queries body (API.md "Queries surface"). */
 export const querySubmitSchema = z.strictObject({
@@ -99,21 +100,14 @@ export async function getQuery(table: Table, tenantId: string, queryId: string):
   return queryRecordSchema.parse(i);
 }
 
-export async function listQueries(table: Table, tenantId: string, q: { limit: number; cursor?: string; status?: QueryStatus; job_id?: string }) {
-  const data: QueryRecord[] = [];
-  let cursor: string | null | undefined = q.cursor;
-  for (let i = 0; i < 50 && data.length < q.limit; i++) {
-    const page: QueryPage = q.job_id
-      ? await table.query({ index: 'gsi1', pk: `TEN#${tenantId}#JOBQ#${q.job_id}`, descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined })
-      : await table.query({ pk: keys.tenantPk(tenantId), skBeginsWith: keys.recordPrefix('QRY'), descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined });
-    for (const it of page.items) {
-      const rec = queryRecordSchema.parse(it);
-      if (!q.status || rec.status === q.status) data.push(rec);
-    }
-    cursor = page.cursor;
-    if (!cursor) break;
-  }
-  return { data, next_cursor: cursor ?? null };
+export function listQueries(table: Table, tenantId: string, q: { limit: number; cursor?: string; status?: QueryStatus; job_id?: string }) {
+  const spec = q.job_id
+    ? { index: 'gsi1' as const, pk: `TEN#${tenantId}#JOBQ#${q.job_id}`, descending: true }
+    : { pk: keys.tenantPk(tenantId), skBeginsWith: keys.recordPrefix('QRY'), descending: true };
+  return listFiltered(table, spec, q, (it) => {
+    const rec = queryRecordSchema.parse(it);
+    return !q.status || rec.status === q.status ? rec : undefined;
+  });
 }
 
 /** Move to a new state; the condition keeps terminal states terminal (retries cannot regress them). */

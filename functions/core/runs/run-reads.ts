@@ -1,8 +1,8 @@
 import { keys } from '../table-keys.js';
 import { conflict, notFound } from '../errors.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
-import type { QueryPage } from '../../ports/table.js';
 import type { Deps } from '../../runtime.js';
+import { listFiltered } from '../filtered-list.js';
 
 // Reading, listing and cancelling runs, apart from creating them (runs.ts, which needs every
 // scraper spec, the egress guard and the governance checks): the functions that only read runs
@@ -25,19 +25,11 @@ export async function waitForRun(d: Deps, tenantId: string, runId: string, waitS
   return run;
 }
 
-export async function listRuns(d: Deps, tenantId: string, q: { limit: number; cursor?: string; status?: RunStatus }) {
-  const data: RunRecord[] = [];
-  let cursor: string | null | undefined = q.cursor;
-  for (let i = 0; i < 50 && data.length < q.limit; i++) {
-    const page: QueryPage = await d.table.query({ pk: keys.tenantPk(tenantId), skBeginsWith: 'RUN#', descending: true, limit: q.limit - data.length, cursor: cursor ?? undefined });
-    for (const it of page.items) {
-      const r = runRecordSchema.parse(it);
-      if (!q.status || r.status === q.status) data.push(r);
-    }
-    cursor = page.cursor;
-    if (!cursor) break;
-  }
-  return { data, next_cursor: cursor ?? null };
+export function listRuns(d: Deps, tenantId: string, q: { limit: number; cursor?: string; status?: RunStatus }) {
+  return listFiltered(d.table, { pk: keys.tenantPk(tenantId), skBeginsWith: 'RUN#', descending: true }, q, (it) => {
+    const r = runRecordSchema.parse(it);
+    return !q.status || r.status === q.status ? r : undefined;
+  });
 }
 
 /** Cancel: a queued run ends at once; a running one stops before its next page. 409 when finished. */
