@@ -130,7 +130,10 @@ export async function launchWithProfile(o: {
         live.delete(browser);
         if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
         await exitOf(proc);
-        await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
+        // Chromium's helper processes (crashpad) can still be writing into the profile for a
+        // moment after the browser exits; on a loaded machine three quick retries were not enough
+        // (runbook-limits.test.ts found a profile dir left behind): retry for up to ~5 s.
+        await rm(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
       })());
     const close = browser.close.bind(browser);
     browser.close = async () => {
