@@ -63,7 +63,7 @@ const makeEngine = (): Engine =>
   createEngine({
     guard,
     robots,
-    browser: () => BrowserSession.start({ launcher, guard, userAgent: UA }),
+    browser: (signal) => BrowserSession.start({ launcher, guard, userAgent: UA, signal }),
     policy: { mode: 'open', domains: [] },
     challengePolicy: 'skip_page',
     userAgent: UA,

@@ -203,7 +203,7 @@ function gleanerSide(name: string, formats: ScrapeFormat[] | undefined, engineCh
   const engine = createEngine({
     guard,
     robots,
-    browser: () => BrowserSession.start({ launcher, guard, userAgent: UA }),
+    browser: (signal) => BrowserSession.start({ launcher, guard, userAgent: UA, signal }),
     policy: { mode: 'open', domains: [] },
     challengePolicy: 'skip_page',
     userAgent: UA,

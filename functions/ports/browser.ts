@@ -6,12 +6,25 @@
  * script); the core owns governance (egress proxy, target policy), tab reuse and the pipeline.
  */
 
+/** Options of {@link BrowserLauncher.launch}. */
+export interface LaunchOptions {
+  /** The in-process egress proxy every request of the browser goes through. */
+  proxyUrl: string;
+  userAgent?: string;
+  /**
+   * Aborting it gives the launch up at once: a Chromium still starting is killed, its profile
+   * removed, and no other executable is tried (a run cancelled or out of time, or shutdown).
+   */
+  signal?: AbortSignal;
+}
+
 /**
  * Starts browsers. `launch` starts one whose traffic goes through `proxyUrl` (the in-process
- * egress proxy). Throws AppError 503 `browser_unavailable` with install advice when none starts.
+ * egress proxy). Throws AppError 503 `browser_unavailable` with install advice when none starts,
+ * and the same error, saying so, when `signal` aborts first.
  */
 export interface BrowserLauncher {
-  launch(opts: { proxyUrl: string; userAgent?: string }): Promise<Browser>;
+  launch(opts: LaunchOptions): Promise<Browser>;
 }
 
 /** How tabs render (a tenant's browser profile): never identity (the User-Agent stays Gleaner's). */

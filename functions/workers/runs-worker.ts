@@ -37,7 +37,7 @@ const runDeps = async (d: Deps): Promise<RunWorkerDeps> => {
     deps: d,
     guard: new EgressGuard({ allow: d.config.egressAllow, userAgent: d.config.userAgent }),
     robots: robotsPolicy(d),
-    startBrowser: (guard, profile) => BrowserSession.start({ launcher: l, guard, userAgent: d.config.userAgent, profile }),
+    startBrowser: (guard, profile, signal) => BrowserSession.start({ launcher: l, guard, userAgent: d.config.userAgent, profile, signal }),
     politeness: { maxConcurrent: 2, minDelayMs: 250 },
   };
 };

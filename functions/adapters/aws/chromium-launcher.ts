@@ -1,8 +1,8 @@
 import chromium from '@sparticuz/chromium';
 import { AppError } from '../../core/errors.js';
 import { chromiumProxyArgs } from '../../core/governance/egress-proxy.js';
-import type { Browser, BrowserLauncher } from '../../ports/browser.js';
-import { launchWithProfile } from '../browser/chromium-profile.js';
+import type { Browser, BrowserLauncher, LaunchOptions } from '../../ports/browser.js';
+import { launchStopped, launchWithProfile } from '../browser/chromium-profile.js';
 
 /**
  * Lambda {@link BrowserLauncher}: the @sparticuz/chromium headless shell (unpacked to /tmp on
@@ -12,7 +12,7 @@ import { launchWithProfile } from '../browser/chromium-profile.js';
  * process exited; a warm container does not accumulate them in /tmp.
  */
 export class LambdaChromiumLauncher implements BrowserLauncher {
-  async launch(opts: { proxyUrl: string; userAgent?: string }): Promise<Browser> {
+  async launch(opts: LaunchOptions): Promise<Browser> {
     try {
       chromium.setGraphicsMode = false;
       return await launchWithProfile({
@@ -20,8 +20,10 @@ export class LambdaChromiumLauncher implements BrowserLauncher {
         args: [...chromium.args, ...chromiumProxyArgs(opts.proxyUrl), ...(opts.userAgent ? [`--user-agent=${opts.userAgent}`] : [])],
         headless: 'shell',
         timeoutMs: 30_000,
+        signal: opts.signal,
       });
     } catch (err) {
+      launchStopped(opts.signal);
       throw new AppError(503, 'browser_unavailable', `Chromium could not be started on Lambda: ${(err as Error).message.split('\n')[0]}`);
     }
   }

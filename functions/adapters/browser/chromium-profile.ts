@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { PuppeteerBrowser } from './puppeteer-browser.js';
+import { AppError } from '../../core/errors.js';
 
 /**
  * What every Gleaner Chromium (system binary, @sparticuz fallback, Lambda) shares: flags and
@@ -105,7 +106,10 @@ export async function launchWithProfile(o: {
   headless: boolean | 'shell';
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Aborting it kills a Chromium still starting (the launch rejects) or, later, the browser. */
+  signal?: AbortSignal;
 }): Promise<PuppeteerBrowser> {
+  launchStopped(o.signal);
   const userDataDir = await mkdtemp(join(tmpdir(), 'gleaner-chromium-'));
   try {
     await mkdir(join(userDataDir, 'Default'), { recursive: true });
@@ -116,6 +120,7 @@ export async function launchWithProfile(o: {
       headless: o.headless,
       userDataDir,
       env: o.env,
+      signal: o.signal,
       timeout: o.timeoutMs ?? 30_000,
       protocolTimeout: 60_000,
       defaultViewport: { width: 1280, height: 900 },
@@ -146,7 +151,14 @@ export async function launchWithProfile(o: {
     launched.push({ pid: proc?.pid, profileDir: userDataDir });
     return new PuppeteerBrowser(browser);
   } catch (err) {
-    await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
+    // A killed launch's Chromium may still be exiting; its profile goes as a closed browser's does.
+    await rm(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
+    launchStopped(o.signal);
     throw err;
   }
+}
+
+/** Throws AppError 503 `browser_unavailable` when the launch was given up (its signal aborted). */
+export function launchStopped(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AppError(503, 'browser_unavailable', 'The launch was stopped while Chromium was starting (the run ended, ran out of time or the service shut down)');
 }

@@ -6,8 +6,8 @@ import { brotliDecompressSync } from 'node:zlib';
 import { config } from '../../config.js';
 import { AppError } from '../../core/errors.js';
 import { chromiumProxyArgs } from '../../core/governance/egress-proxy.js';
-import type { Browser, BrowserLauncher } from '../../ports/browser.js';
-import { launchWithProfile } from '../browser/chromium-profile.js';
+import type { Browser, BrowserLauncher, LaunchOptions } from '../../ports/browser.js';
+import { launchStopped, launchWithProfile } from '../browser/chromium-profile.js';
 
 /**
  * Flags for a system Chromium: background networking, component updates and sync are off so the
@@ -79,7 +79,7 @@ export class LocalChromiumLauncher implements BrowserLauncher {
     this.opts = { ...opts, executablePath: opts.executablePath ?? configuredChromiumPath() };
   }
 
-  async launch(opts: { proxyUrl: string; userAgent?: string }): Promise<Browser> {
+  async launch(opts: LaunchOptions): Promise<Browser> {
     const errors: string[] = [];
     const tried = new Set<string>();
     const candidates = [this.opts.executablePath, ...(this.opts.candidates ?? SYSTEM_CHROMIUM_PATHS)].filter(
@@ -89,25 +89,30 @@ export class LocalChromiumLauncher implements BrowserLauncher {
       const real = normalize(path);
       if (tried.has(real) || !existsSync(real)) continue;
       tried.add(real);
+      launchStopped(opts.signal);
       try {
         const browser = await launchWithProfile({
           executablePath: real,
           args: [...LOCAL_CHROMIUM_FLAGS, ...chromiumProxyArgs(opts.proxyUrl), ...uaArgs(opts.userAgent)],
           headless: false, // --headless=new is in the flags
           timeoutMs: this.opts.launchTimeoutMs,
+          signal: opts.signal,
         });
         this.lastLaunch = { kind: 'system', executablePath: real };
         return browser;
       } catch (err) {
+        launchStopped(opts.signal);
         errors.push(`${real}: ${(err as Error).message.split('\n')[0]}`);
       }
     }
     if (this.opts.sparticuzFallback !== false) {
+      launchStopped(opts.signal);
       try {
         const browser = await launchSparticuz(opts, this.opts.launchTimeoutMs);
         this.lastLaunch = { kind: 'sparticuz', executablePath: browser.executablePath };
         return browser.browser;
       } catch (err) {
+        launchStopped(opts.signal);
         errors.push(`@sparticuz/chromium: ${(err as Error).message.split('\n')[0]}`);
       }
     }
@@ -143,7 +148,7 @@ export async function sparticuzExecutable(): Promise<{ executablePath: string; a
 }
 
 async function launchSparticuz(
-  opts: { proxyUrl: string; userAgent?: string },
+  opts: LaunchOptions,
   timeoutMs?: number,
 ): Promise<{ browser: Browser; executablePath: string }> {
   const s = await sparticuzExecutable();
@@ -153,6 +158,7 @@ async function launchSparticuz(
     headless: 'shell',
     env: s.env,
     timeoutMs,
+    signal: opts.signal,
   });
   return { browser, executablePath: s.executablePath };
 }

@@ -92,7 +92,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     guard: w.guard,
     robots: w.robots,
     gate: politeness ? new HostGate(d.table, politeness) : undefined,
-    browser: () => w.startBrowser(w.guard, profile),
+    browser: (signal) => w.startBrowser(w.guard, profile, signal),
     policy: tenant.target_policy,
     challengePolicy: on_challenge,
     userAgent: d.config.userAgent,

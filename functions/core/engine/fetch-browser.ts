@@ -24,6 +24,8 @@ export interface BrowserSessionOptions {
   profile?: RenderProfile;
   /** Readiness rule of {@link BrowserSession.fetch} (default {@link DEFAULT_SETTLE}). */
   settle?: SettleRule;
+  /** Aborting it gives up a launch in progress: the Chromium still starting is killed. */
+  signal?: AbortSignal;
 }
 
 /** Idle tabs kept for reuse (more than the usual concurrency; beyond it tabs are closed). */
@@ -72,7 +74,7 @@ export class BrowserSession {
   static async start(opts: BrowserSessionOptions): Promise<BrowserSession> {
     const proxy = await startEgressProxy(opts.guard);
     try {
-      const browser = await opts.launcher.launch({ proxyUrl: proxy.url, userAgent: opts.userAgent });
+      const browser = await opts.launcher.launch({ proxyUrl: proxy.url, userAgent: opts.userAgent, signal: opts.signal });
       return new BrowserSession(browser, proxy, opts.timeoutMs ?? 30_000, opts.profile, opts.settle);
     } catch (err) {
       await proxy.close();

@@ -33,8 +33,12 @@ export interface EngineDeps {
   robots: RobotsPolicy;
   /** Per-host concurrency and crawl-delay; absent = no politeness wait (single synchronous scrape). */
   gate?: HostGate;
-  /** Starts the run's one browser; called at most once, on the first page that needs it. */
-  browser: () => Promise<BrowserSession>;
+  /**
+   * Starts the run's one browser; called on the first page that needs it (again only after a
+   * failed launch). `signal` aborts when the engine is closed: a launch still in progress is
+   * given up at once instead of running to its timeout with nobody waiting for it.
+   */
+  browser: (signal: AbortSignal) => Promise<BrowserSession>;
   policy: TargetPolicy;
   challengePolicy: ChallengePolicy;
   userAgent: string;
@@ -114,11 +118,12 @@ export function createEngine(deps: EngineDeps): Engine {
 
   let closed = false;
   let closing: Promise<void> | undefined;
+  const launches = new AbortController();
   const browserSession = (): Promise<BrowserSession> => {
     // After close (run ended, timed out, cancelled) a late step must not start a new browser
     // that nothing would close.
     if (closed) return Promise.reject(new AppError(503, 'browser_unavailable', 'The run has ended; its browser is closed'));
-    session ??= deps.browser().then(
+    session ??= deps.browser(launches.signal).then(
       (s) => (started = s),
       (err) => {
         session = undefined; // a failed launch may be retried by the next page
@@ -377,6 +382,7 @@ export function createEngine(deps: EngineDeps): Engine {
       // Every caller (an abort, the run's own finally) awaits the same closing, so nobody goes on
       // before the browser is really gone.
       closed = true;
+      launches.abort();
       const s = session;
       session = undefined;
       closing ??= (async () => {

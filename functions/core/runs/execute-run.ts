@@ -27,7 +27,7 @@ export interface RunWorkerDeps {
   deps: Deps;
   guard: EgressGuard;
   /** Starts the run's one browser (behind its egress proxy), rendering with the profile if given. */
-  startBrowser: (guard: EgressGuard, profile?: RenderProfile) => Promise<BrowserSession>;
+  startBrowser: (guard: EgressGuard, profile?: RenderProfile, signal?: AbortSignal) => Promise<BrowserSession>;
   /** robots.txt rules, cached per origin for the worker's lifetime (at most 24 h), shared by its runs. */
   robots: RobotsPolicy;
   /** Per-host politeness shared by all workers through the table. */
@@ -101,7 +101,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
     guard: w.guard,
     robots: w.robots,
     gate: w.politeness ? new HostGate(d.table, w.politeness) : undefined,
-    browser: () => w.startBrowser(w.guard, profile),
+    browser: (signal) => w.startBrowser(w.guard, profile, signal),
     policy: tenant.target_policy,
     challengePolicy: on_challenge,
     userAgent: d.config.userAgent,

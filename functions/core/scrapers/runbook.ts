@@ -4,7 +4,8 @@ import { extractFields, extractItems, type FieldSpec } from '../engine/extract.j
 import type { Engine, NavigationResult } from '../engine/pipeline.js';
 import { absoluteHttpUrl } from '../engine/parse.js';
 import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
-import type { TabResponse } from '../../ports/browser.js';
+import type { Tab, TabResponse } from '../../ports/browser.js';
+import type { BrowserSession } from '../engine/fetch-browser.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
 import { SecretRedactor } from './secret-redactor.js';
 import type { ScrapeItem } from './types.js';
@@ -118,18 +119,33 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const timeout = ctx.stepTimeoutMs ?? 30_000;
   const signal = ctx.signal;
   if (signal?.aborted) return { ...result, status: 'stopped' };
-  const session = await ctx.engine.browserSession();
-  const tab = await session.newTab();
-  // One promise that rejects on abort; every step races it, and the tab is closed so the step's
-  // own awaits (navigation, selector waits, locators) reject instead of running to their timeouts.
+  // One promise that rejects on abort; the browser's start and every step race it, and the tab is
+  // closed so the step's own awaits (navigation, selector waits, locators) reject instead of
+  // running to their timeouts.
   let stopStep: (err: Error) => void = () => {};
   const stopped = new Promise<never>((_, reject) => (stopStep = reject));
   stopped.catch(() => {});
+  let openTab: Tab | undefined;
   const onAbort = () => {
     stopStep(new RunbookStopped());
-    void tab.close().catch(() => {});
+    void openTab?.close().catch(() => {});
   };
   signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  // A browser still starting when the run is stopped (its launch is given up by the engine's close)
+  // ends the runbook as stopped, not failed, and without waiting for the launch.
+  const opening = ctx.engine.browserSession().then((session) => session.newTab().then((t) => ({ session, tab: t })));
+  let opened: { session: BrowserSession; tab: Tab };
+  try {
+    opened = await Promise.race([opening, stopped]);
+  } catch (err) {
+    signal?.removeEventListener('abort', onAbort);
+    void opening.then((o) => o.tab.close()).catch(() => {});
+    if (signal?.aborted) return { ...result, status: 'stopped' };
+    throw err;
+  }
+  const { session, tab } = opened;
+  openTab = tab;
   if (signal?.aborted) onAbort();
   let lastExtract: Extract<RunbookStep, { action: 'extract' }> | null = null;
   let status = 0;

@@ -52,7 +52,7 @@ export function makeHarness(opts: {
   const engine = createEngine({
     guard,
     robots,
-    browser: () => BrowserSession.start({ launcher, guard, userAgent: TEST_UA }),
+    browser: (signal) => BrowserSession.start({ launcher, guard, userAgent: TEST_UA, signal }),
     gate: opts.gate,
     policy: opts.policy ?? { mode: 'open', domains: [] },
     challengePolicy: opts.challengePolicy ?? 'skip_page',

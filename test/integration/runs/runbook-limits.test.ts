@@ -1,4 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { keys } from '../../../functions/core/table-keys.js';
 import { newId } from '../../../functions/core/ids.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { governance, TEST_UA } from '../engine/harness.js';
+import { alive, hangingChromium } from '../../support/fake-chromium.js';
 
 /**
  * Runbook runs obey max_runtime and cancel, and every browser a run, a runbook test or the
@@ -87,15 +90,6 @@ function chromiumDescendants(): Map<number, string> {
   return out;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** Every browser this process launched is closed: process gone, profile dir removed. */
 function expectNoBrowserLeft() {
   expect(liveBrowsers()).toBe(0);
@@ -143,7 +137,7 @@ describe('runbook limits', () => {
     const deadline = new AbortController();
     const visited = nextVisit();
     // Act
-    const done = executeTask({ deps: svc!.deps, guard, robots, startBrowser: (g) => BrowserSession.start({ launcher, guard: g, userAgent: TEST_UA }) }, svc!.tenantId, task.task_id, deadline.signal);
+    const done = executeTask({ deps: svc!.deps, guard, robots, startBrowser: (g, _p, signal) => BrowserSession.start({ launcher, guard: g, userAgent: TEST_UA, signal }) }, svc!.tenantId, task.task_id, deadline.signal);
     // A task that ends before it reaches /wait (say, a browser that did not start on a loaded
     // machine) fails here with its own error instead of waiting for a visit that never comes.
     const first = await Promise.race([visited.then(() => 'visited' as const), done.then(() => 'done' as const)]);
@@ -156,6 +150,34 @@ describe('runbook limits', () => {
     expect(t.status).toBe('failed');
     expect(t.error).toMatchObject({ code: 'timed_out', status: 504 });
     expectNoBrowserLeft();
+  });
+
+  it('a runbook test stopped while its browser is still starting ends at once, nothing left running', async () => {
+    // Prepare: a Chromium that starts and never answers (as one wedged on a loaded machine), with
+    // a launch timeout far beyond this test's: only the stop can end the launch in time.
+    const dir = mkdtempSync(join(tmpdir(), 'gleaner-fake-chromium-'));
+    try {
+      const fake = hangingChromium(dir, 'chromium');
+      const launcher = new LocalChromiumLauncher({ executablePath: fake.path, candidates: [], sparticuzFallback: false, launchTimeoutMs: 600_000 });
+      const rb = await svc!.call('/v1/runbooks', { method: 'POST', json: { name: 'slow start', steps: slowSteps() } });
+      const task: TaskRecord = { task_id: newId('req'), kind: 'runbook.test', status: 'pending', request: { runbook_id: rb.body.id, input: {} }, error: null, created_at: new Date().toISOString(), expires_at: Math.floor(Date.now() / 1000) + 3600 };
+      await svc!.deps.table.put({ ...keys.record(svc!.tenantId, 'TASK', task.task_id), ...task });
+      const { guard, robots } = governance(port);
+      const deadline = new AbortController();
+      // Act
+      const done = executeTask({ deps: svc!.deps, guard, robots, startBrowser: (g, _p, signal) => BrowserSession.start({ launcher, guard: g, userAgent: TEST_UA, signal }) }, svc!.tenantId, task.task_id, deadline.signal);
+      const started = await fake.started();
+      deadline.abort();
+      await done;
+      await guard.close();
+      // Assess
+      expect((await getTask(svc!.deps, svc!.tenantId, task.task_id))).toMatchObject({ status: 'failed', error: { code: 'timed_out', status: 504 } });
+      expect(alive(started.pid)).toBe(false);
+      expect(existsSync(started.profileDir)).toBe(false);
+      expectNoBrowserLeft();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('server shutdown closes the browser of a run in progress; the run resumes on the next start', async () => {
