@@ -125,10 +125,10 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   let stopStep: (err: Error) => void = () => {};
   const stopped = new Promise<never>((_, reject) => (stopStep = reject));
   stopped.catch(() => {});
-  let openTab: Tab | undefined;
+  const open: { tab?: Tab } = {};
   const onAbort = () => {
     stopStep(new RunbookStopped());
-    void openTab?.close().catch(() => {});
+    void open.tab?.close().catch(() => {});
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) onAbort();
@@ -145,7 +145,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
     throw err;
   }
   const { session, tab } = opened;
-  openTab = tab;
+  open.tab = tab;
   if (signal?.aborted) onAbort();
   let lastExtract: Extract<RunbookStep, { action: 'extract' }> | null = null;
   let status = 0;
