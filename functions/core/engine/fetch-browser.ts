@@ -28,6 +28,9 @@ export interface BrowserSessionOptions {
   signal?: AbortSignal;
 }
 
+/** How long a session's close waits for its tabs before closing (killing) the browser. */
+const TAB_CLOSE_WAIT_MS = 2_000;
+
 /** Idle tabs kept for reuse (more than the usual concurrency; beyond it tabs are closed). */
 const MAX_IDLE_TABS = 8;
 /** A tab is retired after this many fetches, so whatever a page leaks is bounded. */
@@ -199,7 +202,10 @@ export class BrowserSession {
     if (this.closed) return;
     this.closed = true;
     this.idle.length = 0;
-    await Promise.allSettled([...this.tabs].map((t) => t.close()));
+    // Tabs are closed first (their close listeners run), but a Chromium that stopped answering
+    // must not hold up the browser's own close, which kills it: bounded.
+    const tabs = Promise.allSettled([...this.tabs].map((t) => t.close()));
+    await Promise.race([tabs, new Promise((r) => setTimeout(r, TAB_CLOSE_WAIT_MS).unref())]);
     await this.browser.close().catch(() => {});
     await this.proxy.close();
   }

@@ -134,21 +134,25 @@ describe('LocalQueue running the worker interpreter', () => {
     let peak = 0;
     const done: number[] = [];
     const attempts = new Map<number, number>();
-    // Each first attempt waits until all ten have started (or 2 s pass), so the peak measures
-    // concurrency, not how fast a loaded machine happens to schedule the records.
+    // Each first attempt waits until all ten have started, so the peak measures concurrency, not
+    // how fast a loaded machine happens to schedule the records. One shared fallback (20 s after
+    // the first start) ends the wait if they never all start: records run one after another then
+    // show a peak of 1, not a hang.
     let started = 0;
     let release!: () => void;
     const allStarted = new Promise<void>((r) => (release = r));
+    let fallback: Promise<unknown> | undefined;
     // Queued before the consumer starts, so they arrive as one batch of 10.
     await preload((p) => Promise.all(Array.from({ length: 10 }, (_, seq) => p.send('deliveries', { kind: 'delivery.attempt', tenant_id: 't', delivery_id: `d${seq}`, seq }))));
     const consumer = setup('deliveries', {
       'delivery.attempt': {
-        timeoutMs: 5000,
+        timeoutMs: 30_000,
         async run(m) {
           active++;
           peak = Math.max(peak, active);
+          fallback ??= new Promise((r) => setTimeout(r, 20_000).unref());
           if (++started === 10) release();
-          if (started <= 10) await Promise.race([allStarted, new Promise((r) => setTimeout(r, 2000))]);
+          if (started <= 10) await Promise.race([allStarted, fallback]);
           active--;
           attempts.set(m.seq, (attempts.get(m.seq) ?? 0) + 1);
           if (m.seq === 3 && attempts.get(3) === 1) throw new Error('endpoint slow');
