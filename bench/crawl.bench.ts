@@ -173,15 +173,16 @@ async function gleanerArm(site: FixtureSite) {
     const secs = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     if (prof) console.log(await prof.stop());
-    if (process.env.GLEANER_BENCH_CRAWL_MEM && stores) {
+    if (process.env.GLEANER_BENCH_CRAWL_MEM) {
       global.gc?.();
       const m = process.memoryUsage();
       const { getHeapSpaceStatistics } = await import('node:v8');
       console.log(getHeapSpaceStatistics().map((x) => `${x.space_name} ${(x.space_size / 1e6).toFixed(0)}/${(x.space_used_size / 1e6).toFixed(0)}`).join(', '));
       console.log(readFileSync('/proc/self/status', 'utf8').split('\n').filter((l) => /^(Rss|VmRSS|VmData)/.test(l)).join('; '));
       const status = (pid: number | 'self') => readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').filter((l) => /^(VmRSS|RssAnon|RssFile)/.test(l)).join('; ').replace(/\s+/g, ' ');
-      console.log(`stores process: ${status(stores.pid)}`);
-      const maps = readFileSync(`/proc/${stores.pid}/smaps`, 'utf8').split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/).map((m) => ({ name: m.split('\n')[0]!.split(/\s+/).slice(5).join(' ') || '[anon]', rss: Number(/\nRss:\s+(\d+)/.exec(m)?.[1] ?? 0) }));
+      const storesPid = stores?.pid ?? 'self';
+      console.log(`stores process (${stores ? 'own' : 'this one'}): ${status(storesPid)}`);
+      const maps = readFileSync(`/proc/${storesPid}/smaps`, 'utf8').split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/).map((m) => ({ name: m.split('\n')[0]!.split(/\s+/).slice(5).join(' ') || '[anon]', rss: Number(/\nRss:\s+(\d+)/.exec(m)?.[1] ?? 0) }));
       const byName = new Map<string, number>();
       for (const m of maps) {
         const name = m.name.replace(/\d{6}\.ldb$/, 'NNNNNN.ldb');
