@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { DynamoDBClient, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { SDK_CLIENT_OPTIONS } from '../adapters/aws/sdk-options.js';
 import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
+import { closeDynaliteIterators } from './dynalite-iterators.js';
 
 const require = createRequire(import.meta.url);
 const LOCAL_CREDS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -68,6 +69,7 @@ const listen = (server: Server, port: number) =>
  * and s3rver (dataDir/s3), create the table and the buckets.
  */
 export async function startEmbeddedStores(opts: { dataDir?: string; dynamoPort: number; s3Port: number; table: string; buckets: string[] }): Promise<EmbeddedStores> {
+  closeDynaliteIterators();
   const dynalite = require('dynalite');
   const S3rver = require('s3rver');
   const dataDir = opts.dataDir ? resolve(opts.dataDir) : undefined;
