@@ -58,7 +58,7 @@ function countTable(t: Table) {
         counts.byOp[op] = (counts.byOp[op] ?? 0) + units;
         // Which records: the frontier's (by sort-key kind) or the partition's kind (gate, run, ...).
         const k = (Array.isArray(a) ? a[0] : a) as { pk?: string; sk?: string } | undefined;
-        const kind = k?.pk?.includes('#CRAWL#') ? `crawl:${String(k.sk).split('#')[0]}` : `${String(k?.pk ?? '?').replace(/#[^#]*$/, '').replace(/^TEN#[^#]+/, 'TEN')}/${String(k?.sk ?? '').split('#')[0]}`;
+        const kind = k?.pk?.includes('#CRAWL#') ? `crawl:${String(k.sk).split('#')[0]}` : `${String(k?.pk ?? '?').replace(/#[^#]*$/, '').replace(/^TEN#[^#]+/, 'TEN')}/${String(k?.sk ?? '').split('#')[0]!.replace(/^\d{4}-\d\d-\d\dT.*/, '<time>')}`;
         counts.byRecord[`${op} ${kind}`] = (counts.byRecord[`${op} ${kind}`] ?? 0) + units;
       }
       return orig(...args);
