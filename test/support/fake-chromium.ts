@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Whether a process with this pid exists. */
@@ -15,7 +16,7 @@ export const alive = (pid: number) => {
  * An executable that records its pid and --user-data-dir, then sleeps without ever printing the
  * DevTools endpoint: puppeteer waits for it until its launch timeout.
  */
-export function hangingChromium(dir: string, name: string) {
+function hangingChromium(dir: string, name: string) {
   const path = join(dir, name);
   const out = join(dir, `${name}.started`);
   writeFileSync(path, `#!/bin/sh\nfor a in "$@"; do case "$a" in --user-data-dir=*) d="\${a#--user-data-dir=}";; esac; done\necho "$$ $d" > "${out}.tmp" && mv "${out}.tmp" "${out}"\nexec sleep 600\n`, { mode: 0o755 });
@@ -31,4 +32,10 @@ export function hangingChromium(dir: string, name: string) {
       return read();
     },
   };
+}
+
+/** A temp folder of fake Chromium executables ({@link hangingChromium}); `remove()` deletes it. */
+export function fakeChromiums() {
+  const dir = mkdtempSync(join(tmpdir(), 'gleaner-fake-chromium-'));
+  return { hanging: (name: string) => hangingChromium(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -89,7 +89,6 @@ export class LocalChromiumLauncher implements BrowserLauncher {
       const real = normalize(path);
       if (tried.has(real) || !existsSync(real)) continue;
       tried.add(real);
-      launchStopped(opts.signal);
       try {
         const browser = await launchWithProfile({
           executablePath: real,
@@ -106,7 +105,7 @@ export class LocalChromiumLauncher implements BrowserLauncher {
       }
     }
     if (this.opts.sparticuzFallback !== false) {
-      launchStopped(opts.signal);
+      launchStopped(opts.signal); // before unpacking the fallback binary
       try {
         const browser = await launchSparticuz(opts, this.opts.launchTimeoutMs);
         this.lastLaunch = { kind: 'sparticuz', executablePath: browser.executablePath };

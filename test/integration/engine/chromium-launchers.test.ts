@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { LocalChromiumLauncher, SYSTEM_CHROMIUM_PATHS, sparticuzExecutable } from '../../../functions/adapters/local/chromium-launcher.js';
 import { LambdaChromiumLauncher } from '../../../functions/adapters/aws/chromium-launcher.js';
 import { AppError } from '../../../functions/core/errors.js';
@@ -10,7 +8,7 @@ import { BrowserSession } from '../../../functions/core/engine/fetch-browser.js'
 import { parsePage } from '../../../functions/core/engine/parse.js';
 import { startCanary, startFixtureSite, type Canary, type FixtureSite } from '../../fixtures/site/server.js';
 import { governance, TEST_UA } from './harness.js';
-import { alive, hangingChromium } from '../../support/fake-chromium.js';
+import { alive, fakeChromiums } from '../../support/fake-chromium.js';
 
 let site: FixtureSite;
 let canary: Canary;
@@ -98,10 +96,10 @@ describe('chromium launchers', () => {
 
   it('a launch aborted while Chromium is still starting ends at once: process killed, profile removed, no other candidate tried', async () => {
     // Prepare: two "browsers" that start and never answer (a Chromium wedged on a loaded machine).
-    const dir = mkdtempSync(join(tmpdir(), 'gleaner-fake-chromium-'));
+    const fakes = fakeChromiums();
     try {
-      const first = hangingChromium(dir, 'first');
-      const second = hangingChromium(dir, 'second');
+      const first = fakes.hanging('first');
+      const second = fakes.hanging('second');
       const launcher = new LocalChromiumLauncher({ executablePath: first.path, candidates: [second.path], sparticuzFallback: false, launchTimeoutMs: 600_000 });
       const stop = new AbortController();
       // Act
@@ -117,20 +115,20 @@ describe('chromium launchers', () => {
       expect(existsSync(started.profileDir)).toBe(false);
       expect(second.wasStarted()).toBe(false);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      fakes.remove();
     }
   });
 
   it('a launch with an aborted signal starts nothing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gleaner-fake-chromium-'));
+    const fakes = fakeChromiums();
     try {
-      const fake = hangingChromium(dir, 'only');
+      const fake = fakes.hanging('only');
       const launcher = new LocalChromiumLauncher({ executablePath: fake.path, candidates: [], sparticuzFallback: false });
       const err = await launcher.launch({ proxyUrl: 'http://127.0.0.1:9', signal: AbortSignal.abort() }).catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 503, code: 'browser_unavailable' });
       expect(fake.wasStarted()).toBe(false);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      fakes.remove();
     }
   });
 });

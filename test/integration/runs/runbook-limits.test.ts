@@ -1,6 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +11,7 @@ import { keys } from '../../../functions/core/table-keys.js';
 import { newId } from '../../../functions/core/ids.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { governance, TEST_UA } from '../engine/harness.js';
-import { alive, hangingChromium } from '../../support/fake-chromium.js';
+import { alive, fakeChromiums } from '../../support/fake-chromium.js';
 
 /**
  * Runbook runs obey max_runtime and cancel, and every browser a run, a runbook test or the
@@ -62,6 +60,21 @@ async function finished(s: TestService, id: string) {
     const r = await s.call(`/v1/runs/${id}?wait=20`);
     if (['succeeded', 'failed', 'timed_out', 'cancelled', 'blocked'].includes(r.body.status)) return r.body;
   }
+}
+
+/**
+ * A runbook test (the slow steps) as the API queues it, stored without a queue message so only
+ * this call runs it (not the service's own worker), run here on `launcher` with a deadline the
+ * test aborts (the worker's deadline).
+ */
+async function startRunbookTest(launcher: LocalChromiumLauncher, name: string) {
+  const rb = await svc!.call('/v1/runbooks', { method: 'POST', json: { name, steps: slowSteps() } });
+  const task: TaskRecord = { task_id: newId('req'), kind: 'runbook.test', status: 'pending', request: { runbook_id: rb.body.id, input: {} }, error: null, created_at: new Date().toISOString(), expires_at: Math.floor(Date.now() / 1000) + 3600 };
+  await svc!.deps.table.put({ ...keys.record(svc!.tenantId, 'TASK', task.task_id), ...task });
+  const { guard, robots } = governance(port);
+  const deadline = new AbortController();
+  const done = executeTask({ deps: svc!.deps, guard, robots, startBrowser: (g, _p, signal) => BrowserSession.start({ launcher, guard: g, userAgent: TEST_UA, signal }) }, svc!.tenantId, task.task_id, deadline.signal);
+  return { done, taskId: task.task_id, deadline, guard };
 }
 
 /** Chromium processes in this process's tree (pid -> command), from /proc. */
@@ -128,25 +141,19 @@ describe('runbook limits', () => {
 
   it('a runbook test stopped by its time budget closes its browser', async () => {
     // Prepare: the task as the API queues it, run here with a signal we control (the worker's deadline).
-    const rb = await svc!.call('/v1/runbooks', { method: 'POST', json: { name: 'slow test', steps: slowSteps() } });
-    // Stored without a queue message, so only this call runs it (not the service's own worker).
-    const task: TaskRecord = { task_id: newId('req'), kind: 'runbook.test', status: 'pending', request: { runbook_id: rb.body.id, input: {} }, error: null, created_at: new Date().toISOString(), expires_at: Math.floor(Date.now() / 1000) + 3600 };
-    await svc!.deps.table.put({ ...keys.record(svc!.tenantId, 'TASK', task.task_id), ...task });
-    const { guard, robots } = governance(port);
     const launcher = new LocalChromiumLauncher();
-    const deadline = new AbortController();
     const visited = nextVisit();
     // Act
-    const done = executeTask({ deps: svc!.deps, guard, robots, startBrowser: (g, _p, signal) => BrowserSession.start({ launcher, guard: g, userAgent: TEST_UA, signal }) }, svc!.tenantId, task.task_id, deadline.signal);
+    const { done, taskId, deadline, guard } = await startRunbookTest(launcher, 'slow test');
     // A task that ends before it reaches /wait (say, a browser that did not start on a loaded
     // machine) fails here with its own error instead of waiting for a visit that never comes.
     const first = await Promise.race([visited.then(() => 'visited' as const), done.then(() => 'done' as const)]);
-    if (first === 'done') throw new Error(`the runbook test ended before it reached /wait: ${JSON.stringify((await getTask(svc!.deps, svc!.tenantId, task.task_id)).error)}`);
+    if (first === 'done') throw new Error(`the runbook test ended before it reached /wait: ${JSON.stringify((await getTask(svc!.deps, svc!.tenantId, taskId)).error)}`);
     deadline.abort();
     await done;
     await guard.close();
     // Assess
-    const t = await getTask(svc!.deps, svc!.tenantId, task.task_id);
+    const t = await getTask(svc!.deps, svc!.tenantId, taskId);
     expect(t.status).toBe('failed');
     expect(t.error).toMatchObject({ code: 'timed_out', status: 504 });
     expectNoBrowserLeft();
@@ -155,28 +162,23 @@ describe('runbook limits', () => {
   it('a runbook test stopped while its browser is still starting ends at once, nothing left running', async () => {
     // Prepare: a Chromium that starts and never answers (as one wedged on a loaded machine), with
     // a launch timeout far beyond this test's: only the stop can end the launch in time.
-    const dir = mkdtempSync(join(tmpdir(), 'gleaner-fake-chromium-'));
+    const fakes = fakeChromiums();
     try {
-      const fake = hangingChromium(dir, 'chromium');
+      const fake = fakes.hanging('chromium');
       const launcher = new LocalChromiumLauncher({ executablePath: fake.path, candidates: [], sparticuzFallback: false, launchTimeoutMs: 600_000 });
-      const rb = await svc!.call('/v1/runbooks', { method: 'POST', json: { name: 'slow start', steps: slowSteps() } });
-      const task: TaskRecord = { task_id: newId('req'), kind: 'runbook.test', status: 'pending', request: { runbook_id: rb.body.id, input: {} }, error: null, created_at: new Date().toISOString(), expires_at: Math.floor(Date.now() / 1000) + 3600 };
-      await svc!.deps.table.put({ ...keys.record(svc!.tenantId, 'TASK', task.task_id), ...task });
-      const { guard, robots } = governance(port);
-      const deadline = new AbortController();
       // Act
-      const done = executeTask({ deps: svc!.deps, guard, robots, startBrowser: (g, _p, signal) => BrowserSession.start({ launcher, guard: g, userAgent: TEST_UA, signal }) }, svc!.tenantId, task.task_id, deadline.signal);
+      const { done, taskId, deadline, guard } = await startRunbookTest(launcher, 'slow start');
       const started = await fake.started();
       deadline.abort();
       await done;
       await guard.close();
       // Assess
-      expect((await getTask(svc!.deps, svc!.tenantId, task.task_id))).toMatchObject({ status: 'failed', error: { code: 'timed_out', status: 504 } });
+      expect(await getTask(svc!.deps, svc!.tenantId, taskId)).toMatchObject({ status: 'failed', error: { code: 'timed_out', status: 504 } });
       expect(alive(started.pid)).toBe(false);
       expect(existsSync(started.profileDir)).toBe(false);
       expectNoBrowserLeft();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      fakes.remove();
     }
   });
 
