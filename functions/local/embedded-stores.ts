@@ -6,6 +6,7 @@ import { DynamoDBClient, CreateTableCommand, DescribeTableCommand, ResourceNotFo
 import { SDK_CLIENT_OPTIONS } from '../adapters/aws/sdk-options.js';
 import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { closeDynaliteIterators } from './dynalite-iterators.js';
+import { hardenS3rverStore } from './s3rver-store.js';
 
 const require = createRequire(import.meta.url);
 const LOCAL_CREDS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -70,6 +71,7 @@ const listen = (server: Server, port: number) =>
  */
 export async function startEmbeddedStores(opts: { dataDir?: string; dynamoPort: number; s3Port: number; table: string; buckets: string[] }): Promise<EmbeddedStores> {
   closeDynaliteIterators();
+  hardenS3rverStore();
   const dynalite = require('dynalite');
   const S3rver = require('s3rver');
   const dataDir = opts.dataDir ? resolve(opts.dataDir) : undefined;

@@ -1,6 +1,8 @@
 import { loadConfig } from '../config.js';
 import { setLogLevel, log } from '../core/log.js';
 import { startLocal } from './local-server.js';
+import { guardStoreErrors } from './store-error-guard.js';
+import { join } from 'node:path';
 
 /** `npm start`: the whole service in one process, data in ./.data. */
 async function main() {
@@ -14,6 +16,8 @@ async function main() {
     process.exit(2);
   }
   setLogLevel(cfg.logLevel);
+  // The embedded stores run in this process: an error escaping one must not end the service.
+  guardStoreErrors([join(cfg.dataDir, 's3'), join(cfg.dataDir, 'dynamo')]);
   const svc = await startLocal(cfg);
   const base = cfg.publicUrl ?? svc.url;
   const lines = [

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { startEmbeddedStores } from './embedded-stores.js';
+import { guardStoreErrors } from './store-error-guard.js';
 
 /**
  * The local data stores (dynalite and s3rver) in a process of their own:
@@ -17,6 +19,7 @@ if (!dataDir || !table || !Number.isInteger(port) || port < 0 || port > 65534) {
   console.error('usage: stores-main.ts [--exit-with-stdin] [--port=N (DynamoDB on N, S3 on N+1; default any free ports)] <dataDir> <table> <bucket>...');
   process.exit(2);
 }
+guardStoreErrors([join(dataDir, 's3'), join(dataDir, 'dynamo')]);
 const stores = await startEmbeddedStores({ dataDir, dynamoPort: port, s3Port: port ? port + 1 : 0, table, buckets });
 const stop = () => void stores.close().finally(() => process.exit(0));
 process.on('SIGTERM', stop);

@@ -24,6 +24,8 @@ export class RateLimiter {
   private readonly lastTat = new Map<string, number>();
   /** Tokens this process reserved in the table and has not handed out yet. */
   private readonly leases = new Map<string, { tokens: number; expiresAt: number; remaining: number }>();
+  /** The reservation in flight per bucket (see take). */
+  private readonly reserving = new Map<string, Promise<RateDecision>>();
   constructor(private readonly table: Table) {}
 
   /**
@@ -34,11 +36,32 @@ export class RateLimiter {
    */
   async take(tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateDecision> {
     const leaseKey = `${tenantId}|${bucket}|${limit}|${windowSeconds}`;
-    const lease = this.leases.get(leaseKey);
-    if (lease && lease.tokens > 0 && lease.expiresAt > now.getTime()) {
-      lease.tokens--;
-      return { allowed: true, limit, remaining: lease.remaining + lease.tokens, resetSeconds: windowSeconds, retryAfterSeconds: 0 };
+    for (;;) {
+      const lease = this.leases.get(leaseKey);
+      if (lease && lease.tokens > 0 && lease.expiresAt > now.getTime()) {
+        lease.tokens--;
+        return { allowed: true, limit, remaining: lease.remaining + lease.tokens, resetSeconds: windowSeconds, retryAfterSeconds: 0 };
+      }
+      // One reservation per bucket at a time in this process: concurrent callers each reserving a
+      // lease of their own took up to 20 leases at once, kept one, and the tokens of the others
+      // were lost until the window passed (a burst of 32 parallel calls under a 1000/60 limit got
+      // 429s). Callers that find a reservation in flight wait for it and take from its lease.
+      const pending = this.reserving.get(leaseKey);
+      if (!pending) break;
+      const d = await pending;
+      if (!d.allowed) return d;
     }
+    const reservation = this.reserveLease(leaseKey, tenantId, bucket, limit, windowSeconds, now);
+    this.reserving.set(leaseKey, reservation);
+    try {
+      return await reservation;
+    } finally {
+      this.reserving.delete(leaseKey);
+    }
+  }
+
+  /** Reserve a lease (or one token) in the table; the caller gets the first token of it. */
+  private async reserveLease(leaseKey: string, tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateDecision> {
     const size = Math.max(1, Math.min(100, Math.floor(limit / 20)));
     let d = await this.reserve(tenantId, bucket, limit, windowSeconds, now, size);
     if (!d.allowed && size > 1) d = await this.reserve(tenantId, bucket, limit, windowSeconds, now, 1);
