@@ -75,7 +75,8 @@ interface SitemapRead {
 
 /**
  * Read a site's sitemaps through the run's engine: the `Sitemap:` lines of robots.txt and
- * `<origin>/sitemap.xml`, then every sitemap index they lead to, breadth first. Each fetch goes
+ * `<origin>/sitemap.xml`, then every sitemap index they lead to (an index's children right after it, so URLs come out in
+ * sitemap order). Each fetch goes
  * through the engine's governance (target policy, egress guard, robots.txt, politeness) and is
  * counted in the run's requests. Work is bounded whatever the site serves: a fetch cap, an index
  * depth cap, a visited set (an index listing itself or a loop is fetched once), same-site sitemaps
@@ -95,10 +96,6 @@ export async function discoverSitemaps(engine: Engine, startUrl: string, opts: D
   const seenUrls = new Set<string>();
   const visited = new Set<string>();
   const queue: Pending[] = [];
-  const enqueue = (url: string, depth: number) => {
-    visited.add(url);
-    queue.push({ url, depth });
-  };
 
   const origin = new URL(startUrl).origin;
   let listed: string[] = [];
@@ -115,7 +112,8 @@ export async function discoverSitemaps(engine: Engine, startUrl: string, opts: D
       visited.add(u);
       continue;
     }
-    enqueue(u, 0);
+    visited.add(u);
+    queue.push({ url: u, depth: 0 });
   }
 
   let totalBytes = 0;
@@ -134,6 +132,8 @@ export async function discoverSitemaps(engine: Engine, startUrl: string, opts: D
       note(next.url, `sitemap discovery stopped: ${Math.round(maxTotal / 1048576)} MB of sitemaps read (the cap), ${queue.length + 1} not read`);
       break;
     }
+    // An index's children are read right after it, in its order: URLs come out in sitemap order.
+    const children: Pending[] = [];
     const r: SitemapRead = { urls: 0, children: 0, duplicates: 0, outOfScope: 0, invalid: 0, loops: 0, crossSite: 0, tooDeep: 0, overCap: 0, parse: null, body: null };
     const parser = new SitemapParser((e) => {
       const u = normalizeUrl(e.loc);
@@ -148,7 +148,8 @@ export async function discoverSitemaps(engine: Engine, startUrl: string, opts: D
         else if (visited.size >= maxSitemaps * 4) r.overCap++; // never queue more than could be fetched
         else {
           r.children++;
-          enqueue(u, next.depth + 1);
+          visited.add(u);
+          children.push({ url: u, depth: next.depth + 1 });
         }
         return true;
       }
@@ -178,8 +179,10 @@ export async function discoverSitemaps(engine: Engine, startUrl: string, opts: D
     } catch (err) {
       // Already logged by the engine (forbidden target, timeout, connection error).
       out.notes.push(`${next.url}: sitemap not read (${err instanceof AppError ? err.message : (err as Error).message})`);
+      queue.unshift(...children);
       continue;
     }
+    queue.unshift(...children);
     if (res.skipped) {
       out.notes.push(`${next.url}: sitemap skipped: disallowed by robots.txt`);
       continue;

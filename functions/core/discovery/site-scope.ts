@@ -9,6 +9,7 @@ const baseHost = (host: string) => host.toLowerCase().replace(/^www\./, '');
  * start's host counts too (`blog.example.com` for `example.com`), on http(s) only.
  */
 export function inSiteScope(url: string, start: string, includeSubdomains = false): boolean {
+  if (!/^https?:\/\//i.test(url)) return false;
   if (sameSite(url, start)) return true;
   if (!includeSubdomains) return false;
   try {
