@@ -98,12 +98,8 @@ export async function discoverSitemaps(engine: Engine, startUrl: string, opts: D
   const queue: Pending[] = [];
 
   const origin = new URL(startUrl).origin;
-  let listed: string[] = [];
-  try {
-    listed = await engine.robotsSitemaps(startUrl);
-  } catch {
-    listed = []; // robots.txt unreadable: the default location is still tried
-  }
+  // robots.txt unreadable: the default location is still tried.
+  const listed = await engine.robotsSitemaps(startUrl).catch(() => [] as string[]);
   for (const raw of [...listed, `${origin}/sitemap.xml`]) {
     const u = normalizeUrl(raw.trim(), origin);
     if (!u || visited.has(u)) continue;
