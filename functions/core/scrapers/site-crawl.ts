@@ -75,7 +75,7 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
   scraper_id: 'site-crawl',
   name: 'Site crawl',
   description:
-    'Crawls a site breadth-first from a start URL, following same-site links up to max_depth and max_pages with include/exclude patterns, and returns each page\'s title, markdown, text, links and metadata.',
+    'Crawls a site breadth-first from a start URL and its sitemaps (robots.txt Sitemap: lines, /sitemap.xml), following same-site links up to max_depth and max_pages with include/exclude patterns, and returns each page\'s title, markdown, text, links and metadata.',
   engine: 'auto',
   builtin: true,
   inputSchema,

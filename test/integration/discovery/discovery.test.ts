@@ -100,11 +100,17 @@ describe('hostile sitemaps get bounded work', () => {
       timeoutMs: 2_000,
     });
     expect(Date.now() - t0).toBeLessThan(45_000); // a bound, not a timing target: nothing hangs
-    for (const s of ['self-index.xml', 'loop-a.xml', 'loop-b.xml', 'bomb.xml.gz', 'endless.xml', 'xxe.xml', 'malformed.xml', 'hang.xml']) expect(site.hits(`/sitemaps/${s}`)).toBe(1);
+    for (const s of ['self-index.xml', 'loop-a.xml', 'loop-b.xml', 'bomb.xml.gz', 'encoded-bomb.xml', 'endless.xml', 'xxe.xml', 'malformed.xml', 'hang.xml']) expect(site.hits(`/sitemaps/${s}`)).toBe(1);
+    // Named by robots.txt but disallowed by it: never fetched, logged as a robots skip.
+    expect(site.hits('/private/sitemap.xml')).toBe(0);
+    expect(h.logs.some((l) => l.url.endsWith('/private/sitemap.xml') && l.decision === 'robots_skipped')).toBe(true);
+    expect(r.notes.some((n) => /private\/sitemap.xml: sitemap skipped: disallowed by robots.txt/.test(n))).toBe(true);
     // The endless body was read to the cap and no further (plus what sat in socket buffers).
     expect(site.endlessBytes()).toBeLessThan(40 * 1024 * 1024);
     const reason = (file: string) => h.logs.filter((l) => l.url.endsWith(`/sitemaps/${file}`)).map((l) => l.reason).join(' | ');
     expect(reason('bomb.xml.gz')).toMatch(/gzip.*truncated at 8 MB/);
+    // Its one entry (the bomb's) is a duplicate by then; inflated by the HTTP client, cut at the same cap.
+    expect(reason('encoded-bomb.xml')).toMatch(/^sitemap: 0 URL\(s\); 1 duplicate\(s\); body truncated at 8 MB/);
     expect(reason('endless.xml')).toMatch(/truncated at 8 MB/);
     expect(reason('self-index.xml')).toMatch(/already visited.*1 child sitemap\(s\) on another site skipped/);
     expect(reason('loop-b.xml')).toMatch(/2 index entries already visited/);
