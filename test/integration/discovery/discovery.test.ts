@@ -97,7 +97,8 @@ describe('hostile sitemaps get bounded work', () => {
       acceptUrl: scope(start),
       acceptSitemap: scope(start),
       maxBytes: 8 * 1024 * 1024,
-      timeoutMs: 2_000,
+      // Long enough for 8 MB on a busy machine; the hanging sitemap waits it out once.
+      timeoutMs: 10_000,
     });
     expect(Date.now() - t0).toBeLessThan(45_000); // a bound, not a timing target: nothing hangs
     for (const s of ['self-index.xml', 'loop-a.xml', 'loop-b.xml', 'bomb.xml.gz', 'encoded-bomb.xml', 'endless.xml', 'xxe.xml', 'malformed.xml', 'hang.xml']) expect(site.hits(`/sitemaps/${s}`)).toBe(1);
@@ -136,5 +137,31 @@ describe('hostile sitemaps get bounded work', () => {
     const few = await discoverSitemaps(h.engine, start, { maxUrls: 1_000_000, acceptUrl: scope(start), acceptSitemap: scope(start), maxSitemaps: 2, timeoutMs: 2_000, maxBytes: 1024 * 1024 });
     expect(few.fetched).toBe(2);
     expect(few.notes.some((n) => /2 sitemaps fetched \(the cap\)/.test(n))).toBe(true);
+  });
+});
+
+describe('sitemap indexes too wide or too deep', () => {
+  let site: SitemapSite;
+  let h: Harness;
+  beforeAll(async () => {
+    site = await startSitemapSite({ mode: 'hostile', robotsSitemaps: ['/sitemaps/deep-0.xml', '/sitemaps/wide-index.xml'] });
+    h = makeHarness({ fixturePort: site.port });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await site?.close();
+  });
+
+  it('follows index nesting to depth 4 only, and an index of 100,000 sitemaps costs at most the fetch cap', async () => {
+    const start = `${site.baseUrl}/`;
+    const r = await discoverSitemaps(h.engine, start, { maxUrls: 1_000_000, acceptUrl: scope(start), acceptSitemap: scope(start), timeoutMs: 5_000 });
+    // deep-0 (depth 0) .. deep-4 (depth 4) are read; deep-5 would be depth 5.
+    for (let i = 0; i <= 4; i++) expect(site.hits(`/sitemaps/deep-${i}.xml`), `deep-${i}`).toBe(1);
+    expect(site.hits('/sitemaps/deep-5.xml')).toBe(0);
+    expect(h.logs.find((l) => l.url.endsWith('/sitemaps/deep-4.xml'))?.reason).toMatch(/1 child sitemap\(s\) past the index depth cap skipped/);
+    expect(r.fetched).toBe(50);
+    expect(h.logs.find((l) => l.url.endsWith('/sitemaps/wide-index.xml'))?.reason).toMatch(/child sitemap\(s\) past the sitemap cap skipped/);
+    expect(r.notes.some((n) => /50 sitemaps fetched \(the cap\)/.test(n))).toBe(true);
+    expect(r.urls.length).toBeLessThanOrEqual(50);
   });
 });
