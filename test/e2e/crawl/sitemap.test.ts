@@ -11,13 +11,16 @@ import { run as admin } from '../../../functions/cli/admin.js';
 // map_site tool on the same site.
 let svc: TestService;
 let site: SitemapSite;
+let hostile: SitemapSite;
 beforeAll(async () => {
   site = await startSitemapSite();
-  svc = await startTestService({ GLEANER_EGRESS_ALLOW: new URL(site.baseUrl).host });
+  hostile = await startSitemapSite({ mode: 'hostile' });
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: [site, hostile].map((s) => new URL(s.baseUrl).host).join(',') });
 }, 120_000);
 afterAll(async () => {
   await svc?.destroy();
   await site?.close();
+  await hostile?.close();
 });
 
 type Item = { url: string; status_code: number; data: Record<string, unknown> };
@@ -89,6 +92,32 @@ describe('site-crawl with sitemaps', () => {
     const r = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/`, sitemap: 'sometimes' } } });
     expect(r.status).toBe(400);
     expect(r.body.details[0].path).toBe('body.input.sitemap');
+  });
+});
+
+describe('hostile sitemaps through the service', () => {
+  it('a crawl seeded from a gzip bomb, an endless body, loops, a cross-host index, XXE and 150,000 entries finishes within max_pages, and its log says why', async () => {
+    const { run, items } = await runToEnd({ scraper_id: 'site-crawl', input: { start_url: `${hostile.baseUrl}/`, max_pages: 40, max_depth: 2, engine: 'http', sitemap: 'only' } });
+    expect(run.status).toBe('succeeded');
+    expect(items.length).toBeLessThanOrEqual(40);
+    expect(items.some((i) => i.url.includes('/many/') && i.data.via === 'sitemap')).toBe(true);
+    expect(items.some((i) => /xxe|passwd/.test(i.url))).toBe(false);
+    // Read to the 50 MB cap and no further (plus what sat in socket buffers).
+    expect(hostile.endlessBytes()).toBeLessThan(80 * 1024 * 1024);
+    expect(hostile.hits('/sitemaps/self-index.xml')).toBe(1);
+    const log: { url: string; reason?: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await svc.call(`/v1/runs/${run.id}/log?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
+      log.push(...page.body.data);
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    const reason = (file: string) => log.filter((l) => l.url.endsWith(file)).map((l) => l.reason).join(' | ');
+    expect(reason('/sitemaps/bomb.xml.gz')).toMatch(/gzip.*truncated at 50 MB/);
+    expect(reason('/sitemaps/endless.xml')).toMatch(/truncated at 50 MB/);
+    expect(reason('/sitemaps/self-index.xml')).toMatch(/already visited.*on another site skipped/);
+    expect(reason('elsewhere.invalid/sitemap.xml')).toMatch(/another site/);
+    expect(reason('/sitemaps/many.xml')).toMatch(/URL limit 40 reached/);
   });
 });
 
