@@ -7,6 +7,7 @@ import { benchBundleSizes } from './bundle-sizes.bench.js';
 import { benchColdStart } from './cold-start.bench.js';
 import { benchCrawl } from './crawl.bench.js';
 import { benchExport } from './export.bench.js';
+import { benchSiteMap } from './site-map.bench.js';
 
 /** `npm run bench`: every benchmark prints a ratio against a baseline measured in the same run. */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -27,6 +28,8 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   crawl: () => benchCrawl(),
   // GLEANER_BENCH_EXPORT_ITEMS=<n> sets the crawl size (default 100,000).
   export: () => benchExport(),
+  // GLEANER_BENCH_SITEMAP_URLS=<n> sets the first arm's size (default 10,000); GLEANER_BENCH_SITEMAP_ARMS=10k skips the 100,000 arm.
+  'site-map': () => benchSiteMap(),
   // The engine bench is its own script (it prints its table: http, browser, auto ratios).
   engine: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/engine.bench.ts'], { stdio: 'inherit' });

@@ -21,7 +21,7 @@ export const crawlSliceMessage = z.object({
   attempt: z.number().int().min(1),
   /** The slice's record in the frontier (`<from>#<id>`), deleted when the slice is finished. */
   slice_id: z.string().min(1).max(100),
-  urls: z.array(z.object({ url: z.string().url().max(4096), depth: z.number().int().min(0).max(100), ord: z.number().int().min(0) })).min(1).max(50),
+  urls: z.array(z.object({ url: z.string().url().max(4096), depth: z.number().int().min(0).max(100), ord: z.number().int().min(0), via: z.literal('sitemap').optional() })).min(1).max(50),
 });
 
 // --- queries ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { normalizeUrl, sameSite } from '../scrapers/normalize-url.js';
 import { urlFilter } from '../scrapers/url-patterns.js';
 import { crawlItem, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import type { ScrapeItem } from '../scrapers/types.js';
+import { sitemapSeeds } from '../discovery/crawl-seeds.js';
 import { INLINE_ITEM_MAX_BYTES, ownId, type CrawlFrontier, type FrontierCounters, type FrontierUrl, type SliceRef } from './frontier.js';
 
 /** URLs per queue message: small enough that a slice finishes well inside one invocation. */
@@ -49,6 +50,30 @@ export interface SliceOutcome {
 /** Queue `urls` as slices of {@link SLICE_SIZE} sent by slice `from`, each recorded before it is sent. */
 export async function sendSlices(frontier: CrawlFrontier, from: string, urls: FrontierUrl[], send: SliceEnv['send'], opts?: { delaySeconds?: number }): Promise<void> {
   for (let i = 0; i < urls.length; i += SLICE_SIZE) await send(await frontier.openSlice(ownId(from), urls.slice(i, i + SLICE_SIZE)), opts);
+}
+
+/** Sitemap seeds admitted per frontier call. */
+const SEED_CHUNK = 500;
+/** Time the start page's slice may spend reading sitemaps at most. */
+const SITEMAP_BUDGET_MS = 60_000;
+
+/**
+ * Admit the site's sitemap URLs (depth 1, `via: "sitemap"`) as children of the start page, in
+ * chunks, and queue them. Discovery reads the sitemaps through the slice's engine, so each fetch
+ * is governed, logged and counted in the run's requests; it never touches the frontier. A retaken
+ * start page reads them again and picks up its own earlier claims (same parent), losing none.
+ */
+async function seedFromSitemaps(env: SliceEnv, sliceId: string, start: FrontierUrl, retaken: boolean, linked: Set<string>, reserveMs: number): Promise<void> {
+  const found = await sitemapSeeds(env.engine, start.url, env.input, {
+    maxUrls: env.input.max_pages,
+    deadline: Date.now() + Math.max(1_000, Math.min(SITEMAP_BUDGET_MS, env.remainingMs() - reserveMs)),
+    shouldStop: env.shouldStop,
+  });
+  const seeds = found.urls.map((d) => d.url).filter((u) => u !== start.url && !linked.has(u));
+  for (let i = 0; i < seeds.length; i += SEED_CHUNK) {
+    const admitted = await env.frontier.admit(seeds.slice(i, i + SEED_CHUNK).map((url) => ({ url, depth: 1 })), start.ord, { retake: retaken });
+    await sendSlices(env.frontier, sliceId, admitted.map((a) => ({ ...a, via: 'sitemap' as const })), env.send);
+  }
 }
 
 /** Default page lease; renewed while the page is in progress (see {@link SliceEnv.leaseMs}). */
@@ -131,8 +156,9 @@ export async function processSlice(env: SliceEnv, slice: SliceRef & { redelivere
       return;
     }
     const item = crawlItem(page, u.depth);
+    if (u.via) item.data.via = u.via;
     const next: { url: string; depth: number }[] = [];
-    if (u.depth < input.max_depth) {
+    if (u.depth < input.max_depth && input.sitemap !== 'only') {
       for (const link of page.links ?? []) {
         const n = normalizeUrl(link);
         if (n && sameSite(n, startUrl) && allowed(n)) next.push({ url: n, depth: u.depth + 1 });
@@ -146,6 +172,9 @@ export async function processSlice(env: SliceEnv, slice: SliceRef & { redelivere
       const admitted = await frontier.admit(next, u.ord, { retake: retaken });
       await sendSlices(frontier, slice.slice_id, admitted, env.send);
     }
+    // The start page also seeds the crawl from the site's sitemaps (after its own links, so a page
+    // it links to is not marked as found through a sitemap).
+    if (u.depth === 0 && (input.sitemap ?? 'skip') !== 'skip' && input.max_depth >= 1) await seedFromSitemaps(env, slice.slice_id, u, retaken, new Set(next.map((n) => n.url)), reserveMs);
     const inline = Buffer.byteLength(JSON.stringify(item)) <= INLINE_ITEM_MAX_BYTES;
     await record(u.ord, inline ? { state: 'done', item } : { state: 'done', item_blob: await env.putBlob(u.ord, item) });
   };

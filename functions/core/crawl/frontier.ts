@@ -38,6 +38,8 @@ export interface FrontierUrl {
   url: string;
   depth: number;
   ord: number;
+  /** `sitemap` when the URL entered the crawl from the site's sitemaps rather than a link. */
+  via?: 'sitemap';
 }
 
 export type PageState = 'queued' | 'done' | 'failed' | 'skipped';

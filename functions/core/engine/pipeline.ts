@@ -20,6 +20,9 @@ import {
   type LogDecision,
   type PageResult,
   type RawLogEntry,
+  type ResourceRead,
+  type ResourceResponse,
+  type ResourceResult,
   type ScrapeFormat,
   type ScrapeOptions,
 } from './types.js';
@@ -69,6 +72,17 @@ export interface Engine {
    * the new URL, counters, log, challenge detection.
    */
   observeNavigation(tab: Tab, requestedUrl: string, response: TabResponse | null): Promise<NavigationResult>;
+  /**
+   * A governed GET of a resource that is not a page (a sitemap): target policy, egress guard,
+   * robots.txt and politeness as for {@link scrapePage}, counted in the stats and logged as one
+   * request. `read` consumes the streamed body and bounds its own work; the body is cancelled
+   * when it returns. Resolves `{ skipped: 'robots' }` when robots.txt disallows the URL.
+   */
+  fetchResource<T>(url: string, opts: { timeoutMs?: number; accept?: string }, read: (res: ResourceResponse) => Promise<ResourceRead<T>>): Promise<ResourceResult<T>>;
+  /** The `Sitemap:` URLs of the robots.txt governing `url` (the robots check's cached fetch). */
+  robotsSitemaps(url: string): Promise<string[]>;
+  /** A raw-log line about `url` that is not a request of its own (a sitemap skipped, and why). */
+  note(url: string, reason: string): void;
   /** Close the browser (if one was started). */
   close(): Promise<void>;
 }
@@ -348,8 +362,44 @@ export function createEngine(deps: EngineDeps): Engine {
     }
   };
 
+  const fetchResource: Engine['fetchResource'] = async (url, opts, read) => {
+    const admitted = await admit(url);
+    if (admitted.skip) return { skipped: 'robots' };
+    const release = deps.gate ? await deps.gate.acquire(new URL(url).host, admitted.crawlDelaySeconds ?? undefined) : undefined;
+    const t0 = performance.now();
+    counters.requests++;
+    let body: ReadableStream<Uint8Array> | null = null;
+    try {
+      const res = await deps.guard.fetchResponse(url, {
+        headers: { 'user-agent': deps.userAgent, accept: opts.accept ?? '*/*' },
+        maxRedirects: 10,
+        timeoutMs: opts.timeoutMs ?? 30_000,
+      });
+      body = res.body;
+      const finalUrl = res.url || url;
+      // A redirect may leave the tenant's allowlist even when the egress guard is happy with it.
+      if (finalUrl !== url) checkTargetPolicy(deps.policy, finalUrl);
+      const out = await read({ url, finalUrl, status: res.status, headers: res.headers, body: (body ?? emptyBody()) as unknown as AsyncIterable<Uint8Array> });
+      counters.bytes += out.bytes;
+      log({ url, final_url: finalUrl, status: res.status, bytes: out.bytes, timing_ms: Math.round(performance.now() - t0), engine: 'http', decision: 'fetched', ...(out.note ? { reason: out.note } : {}) });
+      return { status: res.status, finalUrl, value: out.value };
+    } catch (err) {
+      const forbidden = err instanceof AppError && err.code === 'target_forbidden';
+      if (forbidden) counters.blocked_requests++;
+      else counters.errors++;
+      log({ url, status: null, bytes: 0, timing_ms: Math.round(performance.now() - t0), engine: 'http', decision: forbidden ? 'forbidden' : 'error', reason: reasonOf(err) });
+      throw err;
+    } finally {
+      await body?.cancel().catch(() => undefined);
+      await release?.();
+    }
+  };
+
   return {
     scrapePage,
+    fetchResource,
+    robotsSitemaps: (url) => deps.robots.sitemaps(url),
+    note: (url, reason) => log({ url, status: null, bytes: 0, timing_ms: 0, engine: null, decision: 'error', reason }),
     stats: () => ({ ...counters, blocked_requests: counters.blocked_requests + (started?.blockedRequests() ?? 0) }),
     stopReason: () => stop,
     browserSession,
@@ -392,6 +442,8 @@ export function createEngine(deps: EngineDeps): Engine {
     },
   };
 }
+
+const emptyBody = (): AsyncIterable<Uint8Array> => ({ async *[Symbol.asyncIterator]() {} });
 
 function reasonOf(err: unknown): string {
   if (err instanceof AppError) return `${err.code}: ${err.message}`;

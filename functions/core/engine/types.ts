@@ -107,3 +107,23 @@ export interface EngineStats {
   challenges: number;
   errors: number;
 }
+
+/** A response handed to the reader of `Engine.fetchResource` (a sitemap); the body is streamed, not buffered. */
+export interface ResourceResponse {
+  url: string;
+  /** After redirects (each hop checked by the egress guard). */
+  finalUrl: string;
+  status: number;
+  headers: Headers;
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** What the reader of `Engine.fetchResource` made of a body: its value, the bytes it read, a note for the log line. */
+export interface ResourceRead<T> {
+  value: T;
+  bytes: number;
+  note?: string;
+}
+
+/** Outcome of `Engine.fetchResource`: robots.txt disallowed it, or the reader's value. */
+export type ResourceResult<T> = { skipped: 'robots' } | { skipped?: undefined; status: number; finalUrl: string; value: T };

@@ -6,6 +6,7 @@ import * as robotsModule from 'robots-parser';
 type Parse = (url: string, body: string) => {
   isAllowed(url: string, ua?: string): boolean | undefined;
   getCrawlDelay(ua?: string): number | undefined;
+  getSitemaps(): string[];
 };
 const ns = robotsModule as unknown as { default?: unknown };
 const robotsParser = (typeof ns.default === 'function' ? ns.default : (ns.default as { default?: unknown } | undefined)?.default) as Parse;
@@ -81,6 +82,15 @@ export class RobotsPolicy {
       crawlDelaySeconds: typeof delay === 'number' && Number.isFinite(delay) && delay >= 0 ? delay : null,
       reason: allowed ? 'allowed by robots.txt' : `disallowed by robots.txt for ${this.token}`,
     };
+  }
+
+  /**
+   * The `Sitemap:` URLs of the robots.txt that governs `url` (none when the origin has no
+   * robots.txt or it could not be read), from the same cached fetch as {@link check}.
+   */
+  async sitemaps(url: string): Promise<string[]> {
+    const rules = await this.rulesFor(new URL(url).origin);
+    return rules.kind === 'parsed' ? rules.robots.getSitemaps() : [];
   }
 
   private rulesFor(origin: string): Promise<Rules> {

@@ -11,6 +11,7 @@ import { readRunItems } from '../runs/run-items.js';
 import { querySubmitSchema, submitQuery, getQuery, publicQuery } from '../queries/queries.js';
 import { listResultFiles, readResultFile } from '../storage/result-files.js';
 import { SERVICE_VERSION } from '../service-info.js';
+import { siteMapInputShape } from '../scrapers/site-map-spec.js';
 import type { EgressCheck } from '../governance/egress-check.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
@@ -93,5 +94,38 @@ export function buildMcpServer(c: McpCaller): McpServer {
     listResultFiles(c.deps.table, t, { limit: a.limit ?? 50, cursor: a.cursor, job_id: a.job_id }));
   tool('get_storage_file', 'storage:read', 'The raw JSON of a stored result (a file key or a query_id).', { key: z.string() }, async (a) =>
     JSON.parse(Buffer.from((await readResultFile(c.deps.table, c.deps.blobs, t, a.key)).body).toString('utf8')));
+  tool('map_site', 'runs:write', "List a site's URLs fast (sitemaps and the start page's links), ordered by relevance to search when given; waits up to 20 s and returns the URLs, else the run to poll.", siteMapInputShape, async (a) => mapSite(c, a));
   return server;
+}
+
+/** How long `map_site` waits for its run: the MCP function has 29 s (API Gateway's limit). */
+const MAP_WAIT_SECONDS = 20;
+/** URLs `map_site` returns inline; the rest are read with get_run_results from `next_cursor`. */
+const MAP_INLINE_URLS = 5000;
+
+/**
+ * `map_site`: a `site-map` run (same validation, governance, quota and audit as start_run),
+ * waited for up to {@link MAP_WAIT_SECONDS}; then its URLs (up to {@link MAP_INLINE_URLS}, with a
+ * cursor for the rest), or the run's id and status when it is not finished yet.
+ */
+async function mapSite(c: McpCaller, input: Record<string, unknown>) {
+  const t = c.tenant.tenant_id;
+  const run = await createRun(c.deps, c.guard, c.tenant, { scraper_id: 'site-map', input }, c.deps.clock.now(), c.scopes);
+  const done = await waitForRun(c.deps, t, run.id, MAP_WAIT_SECONDS);
+  if (done.status !== 'succeeded') {
+    return {
+      run_id: done.id,
+      status: done.status,
+      ...(done.error ? { error: done.error } : {}),
+      ...(done.status === 'queued' || done.status === 'running' ? { message: 'Still running: call get_run {run_id, wait_seconds: 25} until it succeeds, then get_run_results {run_id}.' } : {}),
+    };
+  }
+  const urls: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await readRunItems(c.deps, done, 200, cursor);
+    urls.push(...page.data.map((i) => i.url));
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor && urls.length < MAP_INLINE_URLS);
+  return { run_id: done.id, status: done.status, total: done.progress.items, urls, next_cursor: cursor ?? null };
 }

@@ -28,6 +28,10 @@ const inputSchema = z.strictObject({
   engine: engineChoice.default('auto'),
   concurrency: z.int().min(1).max(8).default(4).describe('Pages in flight at once per worker (per-host politeness across all workers still applies)'),
   timeout_ms: timeoutMs.optional(),
+  sitemap: z
+    .enum(['include', 'skip', 'only'])
+    .default('include')
+    .describe("Sitemaps: include = seed from robots.txt's Sitemap: lines and /sitemap.xml and follow links too; only = crawl the sitemap's URLs without following links; skip = links only"),
 }).superRefine((input, ctx) => {
   const err = patternsError([...input.include, ...input.exclude]);
   if (err) ctx.addIssue({ code: 'custom', path: ['include'], message: err });
@@ -49,8 +53,11 @@ export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({
   },
 });
 
-/** Input of {@link siteCrawl}. */
-export type SiteCrawlInput = z.infer<typeof inputSchema>;
+/**
+ * Input of {@link siteCrawl}. `sitemap` is always set on an input the schema parsed (default
+ * `include`); an input built by hand without it (engine tests) crawls by links only.
+ */
+export type SiteCrawlInput = Omit<z.infer<typeof inputSchema>, 'sitemap'> & { sitemap?: z.infer<typeof inputSchema>['sitemap'] };
 
 interface QueueEntry {
   url: string;
@@ -68,7 +75,7 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
   scraper_id: 'site-crawl',
   name: 'Site crawl',
   description:
-    'Crawls a site breadth-first from a start URL, following same-site links up to max_depth and max_pages with include/exclude patterns, and returns each page\'s title, markdown, text, links and metadata.',
+    'Crawls a site breadth-first from a start URL and its sitemaps (robots.txt Sitemap: lines, /sitemap.xml), following same-site links up to max_depth and max_pages with include/exclude patterns, and returns each page\'s title, markdown, text, links and metadata.',
   engine: 'auto',
   builtin: true,
   inputSchema,

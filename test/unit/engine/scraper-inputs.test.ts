@@ -4,11 +4,12 @@ import { BUILTIN_SCRAPERS, builtinScraper, describeScraper } from '../../../func
 const parse = (id: string, input: unknown) => builtinScraper(id)!.inputSchema.safeParse(input);
 
 describe('scraper registry', () => {
-  it('lists page-content, css-extract and site-crawl with JSON Schemas', () => {
-    expect(BUILTIN_SCRAPERS.map((s) => s.scraper_id)).toEqual(['page-content', 'css-extract', 'site-crawl']);
+  it('lists page-content, css-extract, site-crawl and site-map with JSON Schemas', () => {
+    expect(BUILTIN_SCRAPERS.map((s) => s.scraper_id)).toEqual(['page-content', 'css-extract', 'site-crawl', 'site-map']);
     for (const s of BUILTIN_SCRAPERS) {
       const d = describeScraper(s);
-      expect(d).toMatchObject({ builtin: true, engine: 'auto' });
+      // site-map reads sitemaps and one page's links over http only.
+      expect(d).toMatchObject({ builtin: true, engine: s.scraper_id === 'site-map' ? 'http' : 'auto' });
       expect(d.input_schema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(JSON.parse(JSON.stringify(d))).toEqual(d); // plain data
     }
@@ -74,6 +75,7 @@ describe('site-crawl input', () => {
       exclude: [],
       engine: 'auto',
       concurrency: 4,
+      sitemap: 'include',
     });
   });
 
@@ -86,5 +88,17 @@ describe('site-crawl input', () => {
     expect(parse('site-crawl', { ...base, max_pages: 100_001 }).success).toBe(false);
     expect(parse('site-crawl', { ...base, max_pages: 0 }).success).toBe(false);
     expect(parse('site-crawl', { ...base, url: 'https://example.com/' }).success).toBe(false);
+    expect(parse('site-crawl', { ...base, sitemap: 'only' }).success).toBe(true);
+    expect(parse('site-crawl', { ...base, sitemap: 'always' }).success).toBe(false);
+  });
+});
+
+describe('site-map input', () => {
+  it('applies defaults and bounds the limit', () => {
+    const r = parse('site-map', { url: 'https://example.com/' });
+    expect(r.success && r.data).toEqual({ url: 'https://example.com/', include_subdomains: false, sitemap: 'include', limit: 5000 });
+    expect(parse('site-map', { url: 'https://example.com/', limit: 100_000, search: 'pricing', include_subdomains: true, sitemap: 'skip' }).success).toBe(true);
+    for (const bad of [{ limit: 0 }, { limit: 100_001 }, { search: '' }, { sitemap: 'never' }, { start_url: 'https://example.com/' }]) expect(parse('site-map', { url: 'https://example.com/', ...bad }).success, JSON.stringify(bad)).toBe(false);
+    expect(parse('site-map', { url: 'ftp://example.com/' }).success).toBe(false);
   });
 });
