@@ -5,6 +5,8 @@ import { normalizeUrl, sameSite } from './normalize-url.js';
 import { patternError, patternsError, urlFilter } from './url-patterns.js';
 import { halted, type ScrapeItem, type Scraper, type ScraperOutcome, type ScraperStop } from './types.js';
 import type { PageResult } from '../engine/types.js';
+import { pageFormats, runFormats } from './run-formats.js';
+import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
 
 const pattern = z
   .string()
@@ -28,9 +30,12 @@ const inputSchema = z.strictObject({
   engine: engineChoice.default('auto'),
   concurrency: z.int().min(1).max(8).default(4).describe('Pages in flight at once per worker (per-host politeness across all workers still applies)'),
   timeout_ms: timeoutMs.optional(),
+  formats: runFormats.optional(),
+  json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object to extract from each page, and an optional prompt'),
 }).superRefine((input, ctx) => {
   const err = patternsError([...input.include, ...input.exclude]);
   if (err) ctx.addIssue({ code: 'custom', path: ['include'], message: err });
+  checkJsonFormat(input, ctx);
 });
 
 /** The item a crawled page becomes (in-process and distributed crawls alike). */
@@ -46,6 +51,7 @@ export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({
     links: page.links ?? [],
     metadata: page.metadata ?? null,
     engine_used: page.engine_used,
+    ...jsonItemFields(page),
   },
 });
 
@@ -108,8 +114,9 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
       try {
         const page = await ctx.engine.scrapePage(entry.url, {
           engine: input.engine,
-          formats: ['markdown', 'text', 'links', 'metadata'],
+          formats: pageFormats(input),
           timeout_ms: input.timeout_ms,
+          json: input.json_options,
         });
         if (page.skipped) {
           claimed--; // robots skips do not use the page budget
