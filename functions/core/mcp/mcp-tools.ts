@@ -12,6 +12,7 @@ import { querySubmitSchema, submitQuery, getQuery, publicQuery } from '../querie
 import { listResultFiles, readResultFile } from '../storage/result-files.js';
 import { SERVICE_VERSION } from '../service-info.js';
 import type { EgressCheck } from '../governance/egress-check.js';
+import { extractUrls, extractUrlsSchema } from '../extraction/extract-urls.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 
@@ -93,5 +94,7 @@ export function buildMcpServer(c: McpCaller): McpServer {
     listResultFiles(c.deps.table, t, { limit: a.limit ?? 50, cursor: a.cursor, job_id: a.job_id }));
   tool('get_storage_file', 'storage:read', 'The raw JSON of a stored result (a file key or a query_id).', { key: z.string() }, async (a) =>
     JSON.parse(Buffer.from((await readResultFile(c.deps.table, c.deps.blobs, t, a.key)).body).toString('utf8')));
+  tool('extract', 'scrape:write', 'Extract structured data with a model: one JSON object per URL (1-20), valid against your JSON Schema ("type": "object" at the top), with an optional prompt. Returns [{url, json}] or [{url, json_error}] per page.', extractUrlsSchema.shape, async (a) =>
+    extractUrls(c.deps, c.guard, c.tenant, extractUrlsSchema.parse(a), now()));
   return server;
 }
