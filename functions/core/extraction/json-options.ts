@@ -16,24 +16,30 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
  */
 export function schemaDepth(schema: unknown): number {
   let max = 0;
-  const stack: Array<[unknown, number]> = [[schema, 0]];
+  // [value, subschema depth, raw JSON nesting]: the raw nesting bounds what is not a subschema
+  // (an `enum` or `default` of arrays nested thousands deep), which later steps would recurse into.
+  const stack: Array<[unknown, number, number]> = [[schema, 0, 0]];
   while (stack.length) {
-    const [v, d] = stack.pop()!;
+    const [v, d, raw] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
+    if (raw > MAX_RAW_NESTING) return Number.POSITIVE_INFINITY;
     if (Array.isArray(v)) {
-      for (const child of v) stack.push([child, d]);
+      for (const child of v) stack.push([child, d, raw + 1]);
       continue;
     }
     const depth = d + 1;
     if (depth > max) max = depth;
     if (depth > SCHEMA_LIMITS.maxDepth) return depth; // already over: no need to walk on
     for (const [k, child] of Object.entries(v)) {
-      if (SCHEMA_MAPS.has(k) && child && typeof child === 'object' && !Array.isArray(child)) for (const sub of Object.values(child)) stack.push([sub, depth]);
-      else stack.push([child, depth]);
+      if (SCHEMA_MAPS.has(k) && child && typeof child === 'object' && !Array.isArray(child)) for (const sub of Object.values(child)) stack.push([sub, depth, raw + 2]);
+      else stack.push([child, depth, raw + 1]);
     }
   }
   return max;
 }
+
+/** JSON nesting allowed anywhere in a schema (10 subschemas take at most ~30). */
+const MAX_RAW_NESTING = 64;
 
 /**
  * The structural checks of a caller's schema, cheap enough for request validation: a JSON object
@@ -42,9 +48,10 @@ export function schemaDepth(schema: unknown): number {
  */
 export function schemaShapeError(schema: Record<string, unknown>): string | null {
   if (schema.type !== 'object') return 'must be a JSON Schema with "type": "object" at the top';
+  // Depth first: it is iterative, while serialising a hostile nesting would overflow the stack.
+  if (schemaDepth(schema) > SCHEMA_LIMITS.maxDepth) return `is nested more than ${SCHEMA_LIMITS.maxDepth} levels deep`;
   const bytes = Buffer.byteLength(JSON.stringify(schema));
   if (bytes > SCHEMA_LIMITS.maxBytes) return `is ${bytes} bytes; the limit is ${SCHEMA_LIMITS.maxBytes} bytes (32 KB)`;
-  if (schemaDepth(schema) > SCHEMA_LIMITS.maxDepth) return `is nested more than ${SCHEMA_LIMITS.maxDepth} levels deep`;
   return null;
 }
 

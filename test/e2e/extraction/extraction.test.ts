@@ -226,6 +226,17 @@ describe('runs and MCP', () => {
     expect(items[0].data.markdown).toContain('Blue kettle');
   });
 
+  it('site-crawl runs carry json in each item', async () => {
+    const c = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'site-crawl', input: { start_url: `${pages.baseUrl}/product`, max_depth: 0, formats: ['json'], json_options: { schema, prompt: 'The product' } } } });
+    expect(c.status).toBe(201);
+    let run = c.body;
+    for (let i = 0; i < 10 && !['succeeded', 'failed'].includes(run.status); i++) run = (await svc.call(`/v1/runs/${c.body.id}?wait=20`)).body;
+    expect(run.status).toBe('succeeded');
+    const items = (await svc.call(`/v1/runs/${c.body.id}/results`)).body.data;
+    expect(items).toHaveLength(1);
+    expect(items[0].data).toMatchObject({ depth: 0, json: KETTLE, json_usage: { model: 'openai:llama3.1' } });
+  });
+
   it('the MCP extract tool returns one object per URL', async () => {
     const client = new Client({ name: 'extract-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${svc.key}` } } }));
