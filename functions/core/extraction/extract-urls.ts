@@ -36,7 +36,7 @@ export async function extractUrls(d: Deps, guard: EgressCheck, tenant: Tenant, i
   await assertQuota(d.table, tenant, 'pages', now);
   await assertExtractionReady(d, tenant, { formats: ['json'], json_options: opts.data }, now);
   const tasks = await Promise.all(
-    input.urls.map((url) => startTask(d, tenant.tenant_id, 'scrape', { url, formats: ['json'], json_options: opts.data, timeout_ms: PAGE_TIMEOUT_MS }, now)),
+    input.urls.map((url) => startTask(d, tenant.tenant_id, 'scrape', { url, formats: ['json'], json_options: opts.data, timeout_ms: PAGE_TIMEOUT_MS }, now, 'mcp')),
   );
   return Promise.all(
     tasks.map(async (t, i): Promise<ExtractUrlResult> => {

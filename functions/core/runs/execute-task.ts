@@ -37,7 +37,7 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     guard: w.guard, robots: w.robots, browser: (signal) => w.startBrowser(w.guard, profile, signal), policy: tenant.target_policy,
     challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
-    extractJson: createJsonExtractor(d, { tenant, requestId: taskId, surface: 'api', signal: stop }),
+    extractJson: createJsonExtractor(d, { tenant, requestId: taskId, surface: task.surface ?? 'api', signal: stop }),
   });
   const onStop = () => void engine.close().catch(() => undefined);
   stop.addEventListener('abort', onStop, { once: true });

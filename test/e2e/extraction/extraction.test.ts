@@ -250,6 +250,9 @@ describe('runs and MCP', () => {
       expect(out[1]).toMatchObject({ url: `${pages.baseUrl}/hostile`, json_error: { code: 'schema_mismatch' } });
       expect(out[2].url).toBe(`${pages.baseUrl}/missing`);
       expect(out[2].json ?? out[2].json_error).toBeDefined();
+      await svc.deps.audit.flush();
+      const audit = await svc.call(`/dashboard/api/audit?action=model.extract&limit=200`);
+      expect(audit.body.data.filter((a: { surface: string; resource: string }) => a.surface === 'mcp' && a.resource === `${pages.baseUrl}/product`)).toHaveLength(1);
       const bad = await client.callTool({ name: 'extract', arguments: { urls: [`${pages.baseUrl}/product`], schema: { type: 'array' } } });
       expect(bad.isError).toBe(true);
       expect(JSON.parse((bad.content as Array<{ text: string }>)[0]!.text).code).toBe('invalid_request');
