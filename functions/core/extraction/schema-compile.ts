@@ -33,6 +33,9 @@ const OPTIONS: Options = {
   // Unknown keywords (titles, vendor extensions, OpenAPI's `example`) are allowed; the schema
   // itself must still be a valid JSON Schema (checked against the meta-schema).
   strict: false,
+  // Tenants' schemas share one instance: a schema's $id must not be remembered, or the next
+  // tenant's schema with the same $id would be refused (or resolve a $ref to someone else's).
+  addUsedSchema: false,
   allErrors: true,
   validateFormats: true,
   code: { regExp: re2RegExp as unknown as NonNullable<Options['code']>['regExp'] },

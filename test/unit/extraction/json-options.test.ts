@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { schemaDepth, schemaShapeError, jsonOptionsSchema, SCHEMA_LIMITS } from '../../../functions/core/extraction/json-options.js';
 import { scrapeRequestSchema } from '../../../functions/core/runs/run-task.js';
+import { compileSchema } from '../../../functions/core/extraction/schema-compile.js';
 
 const nested = (levels: number) => {
   let s: Record<string, unknown> = { type: 'string' };
@@ -52,5 +53,32 @@ describe('json in POST /v1/scrape', () => {
     const unused = scrapeRequestSchema.safeParse({ url, formats: ['markdown'], json_options: { schema } });
     expect(unused.error!.issues[0]).toMatchObject({ path: ['formats'] });
     expect(scrapeRequestSchema.safeParse({ url, json_options: { schema } }).success).toBe(false);
+  });
+});
+
+describe('compiling callers\' schemas', () => {
+  it('keeps schemas apart: the same $id in two schemas does not clash or leak between them', () => {
+    const a = compileSchema({ $id: 'https://example.com/item', type: 'object', properties: { n: { type: 'string' } }, required: ['n'] });
+    const b = compileSchema({ $id: 'https://example.com/item', type: 'object', properties: { n: { type: 'number' } }, required: ['n'] });
+    expect(a({ n: 'x' })).toBe(true);
+    expect(b({ n: 'x' })).toBe(false);
+    expect(b({ n: 1 })).toBe(true);
+  });
+
+  it('refuses what is not a valid JSON Schema, unresolvable refs and patterns RE2 cannot run, with 400', () => {
+    for (const bad of [
+      { type: 'object', properties: { a: { type: 'strnig' } } },
+      { type: 'object', properties: { a: { $ref: 'https://elsewhere.example/s.json' } } },
+      { type: 'object', properties: { a: { type: 'string', pattern: '(a)\\1' } } },
+      { type: 'object', required: 'a' },
+    ]) {
+      expect(() => compileSchema(bad)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_request' }));
+    }
+  });
+
+  it('runs patterns in linear time (RE2): a catastrophic pattern on a long string returns at once', () => {
+    const v = compileSchema({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } });
+    expect(v({ s: `${'a'.repeat(50_000)}!` })).toBe(false);
+    expect(v({ s: 'aaaa' })).toBe(true);
   });
 });
