@@ -29,6 +29,7 @@ describe('the extraction prompt', () => {
     expect(m[2]).toContain(HOSTILE);
     expect(p.user.replace(m[0], '')).not.toContain('Ignore previous');
     expect(p.user.indexOf('Task: The title')).toBeLessThan(p.user.indexOf(m[0]));
+    expect(m[2]).toMatch(/^Page URL: https:\/\/x\.example\/\n/); // the URL (a site can choose it) is inside too
     expect(p.system).toBe(EXTRACTION_SYSTEM_PROMPT);
     expect(buildExtractionPrompt({ url: 'u', markdown: 'm', maxInputTokens: 2000 }).user).not.toContain(m[1]); // a new nonce each time
   });
