@@ -11476,7 +11476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description robots.txt disallows the page, or it answered with a challenge (never solved) */
+            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured) */
             422: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -13261,7 +13261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description robots.txt disallows the page, or it answered with a challenge (never solved) */
+            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured) */
             422: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
