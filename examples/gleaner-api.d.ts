@@ -2162,6 +2162,11 @@ export interface operations {
                             action: string;
                             id: string;
                             ip: string | null;
+                            model?: {
+                                input_tokens: number;
+                                model: string;
+                                output_tokens: number;
+                            };
                             /** @enum {string} */
                             outcome: "allowed" | "denied" | "error";
                             principal: {
@@ -11471,7 +11476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description robots.txt disallows the page, or it answered with a challenge (never solved) */
+            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured) */
             422: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -13110,7 +13115,15 @@ export interface operations {
                             };
                         };
                     };
-                    formats?: ("markdown" | "html" | "text" | "links" | "metadata" | "screenshot")[];
+                    formats?: ("markdown" | "html" | "text" | "links" | "metadata" | "screenshot" | "json")[];
+                    json_options?: {
+                        /** @description What to extract, in your words (at most 4000 characters) */
+                        prompt?: string;
+                        /** @description JSON Schema of the object to extract ("type": "object" at the top; at most 32 KB and 10 levels deep) */
+                        schema: {
+                            [key: string]: unknown;
+                        };
+                    };
                     /** @default 30000 */
                     timeout_ms?: number;
                     /** Format: uri */
@@ -13248,7 +13261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description robots.txt disallows the page, or it answered with a challenge (never solved) */
+            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured) */
             422: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -13968,6 +13981,8 @@ export interface operations {
                         billing_status: "active" | "past_due" | "suspended";
                         created_at: string;
                         limits: {
+                            /** @default null */
+                            monthly_model_tokens: number | null;
                             monthly_pages: number | null;
                             monthly_results: number | null;
                             rate_requests: number;
@@ -13981,6 +13996,7 @@ export interface operations {
                         };
                         tenant_id: string;
                         usage: {
+                            model_tokens: number;
                             pages: number;
                             results: number;
                         };

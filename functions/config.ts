@@ -40,6 +40,16 @@ export const ENV = {
   /** Meta Graph API version of the Facebook and Instagram connectors (CDK context `graphApiVersion`). */
   graphApiVersion: 'GLEANER_GRAPH_API_VERSION',
   originSecret: 'GLEANER_ORIGIN_SECRET',
+  /** Bedrock model of the `json` format (CDK context `extractionModelId`). */
+  extractionModel: 'GLEANER_EXTRACTION_MODEL_ID',
+  /** Any OpenAI-compatible chat completions endpoint (Ollama, vLLM, LM Studio): base URL with /v1. */
+  llmBaseUrl: 'GLEANER_LLM_BASE_URL',
+  llmApiKey: 'GLEANER_LLM_API_KEY',
+  llmModel: 'GLEANER_LLM_MODEL',
+  /** Tokens one extraction's input may take (the page is cut at block boundaries to fit). */
+  modelInputTokens: 'GLEANER_MODEL_INPUT_TOKENS',
+  modelOutputTokens: 'GLEANER_MODEL_OUTPUT_TOKENS',
+  modelTimeoutMs: 'GLEANER_MODEL_TIMEOUT_MS',
 } as const;
 
 /**
@@ -99,6 +109,13 @@ export interface Config {
   tenantCrawlPages: number;
   graphApiVersion: string;
   originSecret?: string;
+  extractionModel?: string;
+  llmBaseUrl?: string;
+  llmApiKey?: string;
+  llmModel?: string;
+  modelInputTokens: number;
+  modelOutputTokens: number;
+  modelTimeoutMs: number;
   sourceBaseUrls: Partial<Record<SourceName, string>>;
 }
 
@@ -176,6 +193,13 @@ const readers: { [K in keyof typeof ENV]: Reader<Config[K]> } = {
   tenantCrawlPages: num(1, 10_000, 20),
   graphApiVersion: text(DEFAULT_GRAPH_API_VERSION, { re: /^v\d{1,3}\.\d{1,2}$/, msg: 'expected a Graph API version like v26.0' }) as Reader<string>,
   originSecret: text(undefined, { min: 16, msg: 'GLEANER_ORIGIN_SECRET must be at least 16 characters' }),
+  extractionModel: text(undefined, { re: /^[\w.:/-]{1,2048}$/, msg: 'expected a Bedrock model id, inference profile id or ARN' }),
+  llmBaseUrl: text(undefined, { re: /^https?:\/\/[^\s]+$/, msg: 'expected an http(s) base URL such as http://127.0.0.1:11434/v1' }),
+  llmApiKey: opt,
+  llmModel: text(undefined, { min: 1, msg: 'must not be empty' }),
+  modelInputTokens: num(500, 1_000_000, 16_000),
+  modelOutputTokens: num(16, 65_536, 4096),
+  modelTimeoutMs: num(1000, 600_000, 120_000),
 };
 
 /** Local concurrency bound of one queue's worker. */
@@ -207,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else errors.push(`${name}: expected a URL, got ${JSON.stringify(v)}`);
   }
   out.sourceBaseUrls = sourceBaseUrls;
+  if (out.llmBaseUrl && !out.llmModel) errors.push(`${ENV.llmModel}: required with ${ENV.llmBaseUrl} (the model name the endpoint serves, e.g. llama3.1)`);
   if (errors.length) throw new Error(`Invalid configuration:\n  ${errors.join('\n  ')}`);
   return out as unknown as Config;
 }

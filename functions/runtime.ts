@@ -8,6 +8,7 @@ import type { Clock } from './ports/clock.js';
 import type { CustomerBuckets } from './ports/customer-bucket.js';
 import type { AuditSink } from './core/audit/audit.js';
 import type { RateLimiter } from './core/limits/rate-limiter.js';
+import type { Model } from './ports/model.js';
 
 /** Everything a handler or worker needs, wired once per runtime (the composition root). */
 export interface Deps {
@@ -22,6 +23,8 @@ export interface Deps {
   rateLimiter: RateLimiter;
   /** Customers' own buckets (bucket sync), reached through the egress guard. */
   buckets: CustomerBuckets;
+  /** The model of the json format, when one is configured (Bedrock on AWS, OpenAI-compatible locally). */
+  model?: Model;
 }
 
 let current: Deps | undefined;

@@ -33,6 +33,8 @@ export interface ApiStackProps extends StackProps {
   certificateArn?: string;
   waf?: DeployOptions['waf'];
   bedrockModelId?: string;
+  /** Only its presence matters here: the API answers 422 model_not_configured without it. */
+  extractionModelId?: string;
   /** Stage-wide default route throttling. */
   throttle?: { rateLimit: number; burstLimit: number };
 }

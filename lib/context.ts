@@ -14,6 +14,7 @@ export const CONTEXT_KEYS = {
   webAclArn: 'attach an existing CloudFront (global, us-east-1) WAF web ACL instead',
   wafRateLimit: 'requests per 5 minutes per client address before the WAF blocks (default 2000)',
   bedrockModelId: 'plan queries with this Amazon Bedrock model',
+  extractionModelId: 'extract structured data (the json format) with this Amazon Bedrock model or inference profile',
   throttleRate: 'API stage steady-state requests per second (with throttleBurst)',
   throttleBurst: 'API stage burst (with throttleRate)',
   runsConcurrency: 'most concurrent runs-worker invocations (Chromium; default 5)',
@@ -39,6 +40,7 @@ export interface DeployOptions {
   alarmEmail?: string;
   waf?: { create: true; rateLimit: number } | { webAclArn: string };
   bedrockModelId?: string;
+  extractionModelId?: string;
   throttle?: { rateLimit: number; burstLimit: number };
   maxConcurrency: Record<QueueId, number>;
 }
@@ -90,6 +92,10 @@ export function readDeployOptions(get: (key: ContextKey) => unknown): DeployOpti
     waf = { webAclArn };
   }
 
+  const extractionModelId = ctx('extractionModelId');
+  if (extractionModelId !== undefined && !/^(arn:aws[\w-]*:bedrock:[\w-]+:\d{12}:[\w-]+\/[\w.:/-]+|[\w.:-]{1,200})$/.test(extractionModelId))
+    throw new ContextError(`-c extractionModelId=${extractionModelId}: expected a Bedrock model id (anthropic.claude-3-haiku-20240307-v1:0), an inference profile id (us.anthropic...) or ARN`);
+
   const alarmEmail = ctx('alarmEmail');
   if (alarmEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(alarmEmail)) throw new ContextError(`-c alarmEmail=${alarmEmail}: not an email address`);
 
@@ -100,6 +106,7 @@ export function readDeployOptions(get: (key: ContextKey) => unknown): DeployOpti
     alarmEmail,
     waf,
     bedrockModelId: ctx('bedrockModelId'),
+    extractionModelId,
     throttle: rate && burst ? { rateLimit: int('throttleRate', rate, 1, 1_000_000), burstLimit: int('throttleBurst', burst, 1, 1_000_000) } : undefined,
     maxConcurrency,
   };

@@ -19,6 +19,8 @@ export interface GleanerProps {
   alarmEmail?: string;
   waf?: DeployOptions['waf'];
   bedrockModelId?: string;
+  /** Bedrock model of the json format (model extraction). */
+  extractionModelId?: string;
   throttle?: { rateLimit: number; burstLimit: number };
   /** SQS event source MaximumConcurrency per worker (defaults in context.ts). */
   maxConcurrency?: Partial<Record<QueueId, number>>;
@@ -64,6 +66,7 @@ export function buildGleaner(app: App, props: GleanerProps): Gleaner {
     // Workers build links (result_url, webhooks) only from a known public origin.
     publicUrl: props.publicUrl,
     bedrockModelId: props.bedrockModelId,
+    extractionModelId: props.extractionModelId,
     maxConcurrency: props.maxConcurrency,
     description: `Gleaner ${stage}: queues, workers, job scheduler`,
   });
@@ -77,6 +80,7 @@ export function buildGleaner(app: App, props: GleanerProps): Gleaner {
     certificateArn: props.certificateArn,
     waf: props.waf,
     bedrockModelId: props.bedrockModelId,
+    extractionModelId: props.extractionModelId,
     throttle: props.throttle,
     description: `Gleaner ${stage}: HTTP API behind CloudFront`,
   });

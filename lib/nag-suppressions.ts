@@ -54,6 +54,11 @@ export const NAG_SUPPRESSIONS: readonly NagSuppression[] = [
     reason: 'The Bedrock model is deployment configuration (-c bedrockModelId) and cross-region inference profiles route to foundation models in other regions; only InvokeModel is granted.',
   },
   {
+    id: 'AwsSolutions-IAM5',
+    finding: /^Resource::arn:(<AWS::Partition>|aws[\w-]*):bedrock:\*::foundation-model\/[\w.:-]+$/,
+    reason: 'A cross-region inference profile (-c extractionModelId=us.…) routes each call to the one named foundation model in any region of its geography; only InvokeModel on that model is granted.',
+  },
+  {
     id: 'AwsSolutions-L1',
     reason: 'nodejs22.x is a Lambda-supported LTS runtime; bundles target node22 and the local server and tests run the same major. Moving to a newer runtime is a deliberate upgrade, not a deploy-time surprise.',
   },

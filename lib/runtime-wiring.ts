@@ -43,6 +43,7 @@ export interface RuntimeEnvOptions {
   /** Where the service is reachable, when known at synth time. */
   publicUrl?: string;
   bedrockModelId?: string;
+  extractionModelId?: string;
 }
 
 /** The environment every Gleaner function gets: what functions/config.ts reads in aws mode. */
@@ -62,6 +63,7 @@ export function runtimeEnvironment(r: RuntimeResources, opts: RuntimeEnvOptions)
   for (const [id, name] of Object.entries(QUEUE_URL_ENV) as [QueueId, string][]) env[name] = r.queues[id].queueUrl;
   if (opts.publicUrl) env[ENV.publicUrl] = opts.publicUrl;
   if (opts.bedrockModelId) env[ENV.bedrockModel] = opts.bedrockModelId;
+  if (opts.extractionModelId) env[ENV.extractionModel] = opts.extractionModelId;
   // Graph API version per deployment: `cdk deploy -c graphApiVersion=v26.0` (runtime default: the newest stable).
   const graphApiVersion = Stack.of(r.table).node.tryGetContext('graphApiVersion') as unknown;
   if (typeof graphApiVersion === 'string' && graphApiVersion.trim()) env[ENV.graphApiVersion] = graphApiVersion.trim();
@@ -105,7 +107,7 @@ export const OBJECT_PREFIX = 'tenants/';
  * Turns a row's `grants` into least-privilege IAM grants on `fn`. Nothing is granted that the
  * row does not name; a function with no grants gets only its basic execution role.
  */
-export function applyGrants(fn: IFunction, grants: readonly Grant[], r: RuntimeResources): void {
+export function applyGrants(fn: IFunction, grants: readonly Grant[], r: RuntimeResources, opts: { extractionModelId?: string } = {}): void {
   const has = (g: Grant) => grants.includes(g);
   const allow = (actions: readonly string[], resources: string[], conditions?: Record<string, unknown>) =>
     fn.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources, conditions }));
@@ -150,4 +152,25 @@ export function applyGrants(fn: IFunction, grants: readonly Grant[], r: RuntimeR
       stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: '*', region: '*' }),
     ]);
   }
+
+  if (has('model') && opts.extractionModelId) allow(GRANT_ACTIONS.bedrock, extractionModelArns(Stack.of(fn), opts.extractionModelId));
+}
+
+/** Cross-region inference profile ids start with a geography: `us.anthropic.claude-…`. */
+const PROFILE_ID = /^(us|us-gov|eu|apac|ca|jp|au|global)\.(.+)$/;
+
+/**
+ * What InvokeModel must be allowed on for one model id: a foundation model in this region; for a
+ * cross-region inference profile, the profile in this region and its model in every region it
+ * may route to; an ARN as given.
+ */
+export function extractionModelArns(stack: Stack, modelId: string): string[] {
+  if (modelId.startsWith('arn:')) return [modelId];
+  const profile = PROFILE_ID.exec(modelId);
+  if (profile)
+    return [
+      stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: modelId }),
+      `arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`,
+    ];
+  return [`arn:${stack.partition}:bedrock:${stack.region}::foundation-model/${modelId}`];
 }

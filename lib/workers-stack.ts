@@ -17,6 +17,7 @@ export interface WorkersStackProps extends StackProps {
   workers: readonly WorkerDef[];
   publicUrl?: string;
   bedrockModelId?: string;
+  extractionModelId?: string;
   /** SQS event source MaximumConcurrency per worker (context.ts defaults). */
   maxConcurrency?: Partial<Record<QueueId, number>>;
 }
@@ -98,7 +99,7 @@ export class WorkersStack extends Stack {
           maxConcurrency: props.maxConcurrency?.[w.id] ?? DEFAULT_MAX_CONCURRENCY[w.id],
         }),
       );
-      applyGrants(fn, w.grants, this.resources);
+      applyGrants(fn, w.grants, this.resources, { extractionModelId: props.extractionModelId });
       functions[w.id] = fn;
     }
     this.functions = functions as Record<QueueId, NodejsFunction>;

@@ -102,6 +102,7 @@ export async function monitoringPage(page, ctx) {
       ['Month', `${u.month ?? ''} (UTC)`],
       ['Pages', usageLine(u.pages, lim.monthly_pages)],
       ['Results', usageLine(u.results, lim.monthly_results)],
+      ['Model tokens', usageLine(u.model_tokens ?? 0, lim.monthly_model_tokens)],
       ['Rate limit', lim.rate_requests ? `${lim.rate_requests} requests per ${lim.rate_seconds} s` : '—'],
       ['Billing', h('span', { id: 'mon-billing' }, badge(m.billing_status ?? 'unknown', BILLING_BADGE[m.billing_status] ?? 'cancelled'),
         m.billing_status && m.billing_status !== 'active' ? h('span', { class: 'hint' }, ' New runs and queries are refused (402) until billing is active again.') : null)],

@@ -30,6 +30,7 @@ import type { Worker } from '../workers/worker-kit.js';
 import { Readable } from 'node:stream';
 import { LocalResponseStream } from '../adapters/local/local-response-stream.js';
 import type { StreamingApiHandler } from '../http/pipeline/streaming.js';
+import { configuredModel } from '../adapters/configured-model.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -198,6 +199,8 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
     audit: new BufferedAuditSink(table),
     rateLimiter: new RateLimiter(table),
     buckets: s3CustomerBuckets(egressCheck(cfg)),
+    // Locally an OpenAI-compatible endpoint (Ollama, vLLM) first; Bedrock if only that is set.
+    model: configuredModel(cfg, 'openai'),
   };
   setDeps(deps);
 

@@ -41,6 +41,11 @@ describe('cdk-nag AwsSolutions', () => {
     expect(nagFindings({ env: { account: '123456789012', region: 'eu-west-1' }, bedrockModelId: 'anthropic.claude-3-haiku-20240307-v1:0' })).toEqual([]);
   });
 
+  it('reports nothing with an extraction model, foundation model or cross-region inference profile', () => {
+    expect(nagFindings({ env: { account: '123456789012', region: 'eu-west-1' }, extractionModelId: 'anthropic.claude-3-haiku-20240307-v1:0' })).toEqual([]);
+    expect(nagFindings({ extractionModelId: 'us.anthropic.claude-3-5-haiku-20241022-v1:0' })).toEqual([]);
+  });
+
   it('keeps every suppression justified, in one list', () => {
     for (const s of NAG_SUPPRESSIONS) {
       expect(s.id).toMatch(/^AwsSolutions-[A-Z]+\d+$/);

@@ -17,6 +17,7 @@ import { s3CustomerBuckets } from './customer-bucket.js';
 import { egressCheck } from '../../core/events/egress.js';
 import type { Scheduler } from '../../ports/scheduler.js';
 import type { Secrets } from '../../ports/secrets.js';
+import { configuredModel } from '../configured-model.js';
 
 // Cold start: every function reads the table (authentication, audit, rate limits), so the
 // DynamoDB client is created with the deps. Every other client, and its SDK module, is created on
@@ -94,5 +95,6 @@ export function buildAwsDeps(): Deps {
     ? { endpoint: c.s3Endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
     : {};
   const blobs = new S3Blobs(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...SDK_CLIENT_OPTIONS, ...s3Config }), { results: c.resultsBucket, raw: c.rawBucket });
-  return { config: c, table, blobs, queue, scheduler, secrets, clock: systemClock, audit: new DirectAuditSink(table), rateLimiter: new RateLimiter(table), buckets: s3CustomerBuckets(egressCheck(c)) };
+  return { config: c, table, blobs, queue, scheduler, secrets, clock: systemClock, audit: new DirectAuditSink(table), rateLimiter: new RateLimiter(table), buckets: s3CustomerBuckets(egressCheck(c)), model: configuredModel(c, 'bedrock') };
 }
+

@@ -14,5 +14,7 @@ export const auditRecordSchema = z.object({
   status: z.number().int(),
   ip: z.string().nullable(),
   user_agent: z.string().nullable(),
+  /** Model calls (action `model.extract`): which model, and the tokens the call used. */
+  model: z.object({ model: z.string(), input_tokens: z.number().int(), output_tokens: z.number().int() }).optional(),
 });
 export type AuditRecord = z.infer<typeof auditRecordSchema>;

@@ -2,6 +2,7 @@ import { AppError } from '../errors.js';
 import { log } from '../log.js';
 import { keys } from '../table-keys.js';
 import { createEngine } from '../engine/pipeline.js';
+import { createJsonExtractor } from '../extraction/model-extractor.js';
 import { HostGate } from '../governance/politeness.js';
 import { addUsage } from '../limits/usage.js';
 import { encounterRecorder } from '../captcha/captcha.js';
@@ -98,6 +99,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     userAgent: d.config.userAgent,
     log: (e) => rawLog.add(e),
     onChallenge: encounterRecorder(d.table, run.tenant_id, run.id, on_challenge, () => d.clock.now()),
+    extractJson: createJsonExtractor(d, { tenant, requestId: run.id, surface: 'api', signal: meta.signal }),
   });
 
   const quotaLeft = tenant.limits.monthly_pages == null ? Infinity : tenant.limits.monthly_pages - pagesUsed;

@@ -11,6 +11,7 @@ import { fetchHttp } from './fetch-http.js';
 import { needsJs } from './needs-js.js';
 import { parsePage } from './parse.js';
 import type { Tab, TabResponse } from '../../ports/browser.js';
+import type { JsonExtractor } from '../extraction/types.js';
 import {
   DEFAULT_FORMATS,
   type ChallengeBlock,
@@ -49,6 +50,8 @@ export interface EngineDeps {
   log?: (entry: RawLogEntry) => void;
   /** Called once per challenge page, so the caller can record a captcha encounter. */
   onChallenge?: (encounter: ChallengeBlock & { url: string }) => void;
+  /** Model extraction for the `json` format (tenant quota, audit and metering wired in); absent = no model. */
+  extractJson?: JsonExtractor;
 }
 
 /** A run's engine: the page pipeline plus its counters and its (lazy) browser. */
@@ -106,6 +109,8 @@ interface PageContext {
   $?: CheerioAPI;
   autoReason?: string | null;
   crawlDelaySeconds: number | null;
+  /** Format `json`: the page's markdown, kept by shape for the extraction stage. */
+  modelInput?: string;
 }
 
 const now = () => new Date().toISOString();
@@ -287,9 +292,11 @@ export function createEngine(deps: EngineDeps): Engine {
     const f = ctx.formats;
     const parsed = parsePage($, page.finalUrl, {
       text: f.has('text'),
-      markdown: f.has('markdown'),
+      markdown: f.has('markdown') || f.has('json'),
       links: f.has('links'),
     });
+    // The model reads the markdown the formats above produced: the same text the policy let through.
+    if (f.has('json')) ctx.modelInput = parsed.markdown ?? '';
     const result: PageResult = {
       url: ctx.url,
       final_url: page.finalUrl,
@@ -336,6 +343,18 @@ export function createEngine(deps: EngineDeps): Engine {
     };
   };
 
+  /**
+   * Stage: model extraction (format `json`), after the host's politeness slot is released: a model
+   * call takes seconds and holds no connection to the site.
+   */
+  const extractStage = async (ctx: PageContext, page: PageResult): Promise<PageResult> => {
+    const markdown = ctx.modelInput ?? '';
+    ctx.modelInput = undefined;
+    if (!ctx.opts.json) return { ...page, json_error: { code: 'invalid_request', message: 'The json format needs json_options with a JSON Schema' } };
+    if (!deps.extractJson) return { ...page, json_error: { code: 'model_not_configured', message: 'No model provider is configured for the json format' } };
+    return { ...page, ...(await deps.extractJson({ url: page.final_url, markdown, schema: ctx.opts.json.schema, prompt: ctx.opts.json.prompt })) };
+  };
+
   const scrapePage = async (url: string, opts: ScrapeOptions): Promise<PageResult> => {
     const ctx: PageContext = {
       url,
@@ -343,6 +362,12 @@ export function createEngine(deps: EngineDeps): Engine {
       formats: new Set(opts.formats?.length ? opts.formats : DEFAULT_FORMATS),
       crawlDelaySeconds: null,
     };
+    const page = await fetchAndShape(ctx);
+    return ctx.modelInput === undefined ? page : extractStage(ctx, page);
+  };
+
+  const fetchAndShape = async (ctx: PageContext): Promise<PageResult> => {
+    const { url, opts } = ctx;
     const admitted = await admit(url);
     if (admitted.skip) return admitted.skip;
     const host = new URL(url).host;

@@ -1,13 +1,14 @@
 import type { FieldSpec, FieldValue } from './field-spec.js';
 import type { PageMetadata } from './parse.js';
+import type { JsonError, JsonUsage } from '../extraction/types.js';
 
 /** Engine a caller asks for. `auto` = http first, browser only when the page needs JavaScript. */
 export type EngineChoice = 'auto' | 'http' | 'browser';
 /** Engine that actually produced a page. */
 export type EngineUsed = 'http' | 'browser';
 
-/** Output formats of `POST /v1/scrape` (API.md). */
-export const SCRAPE_FORMATS = ['markdown', 'html', 'text', 'links', 'metadata', 'screenshot'] as const;
+/** Output formats of `POST /v1/scrape` (API.md). `json` = model extraction with `json_options`. */
+export const SCRAPE_FORMATS = ['markdown', 'html', 'text', 'links', 'metadata', 'screenshot', 'json'] as const;
 export type ScrapeFormat = (typeof SCRAPE_FORMATS)[number];
 /** Formats when the caller names none. */
 export const DEFAULT_FORMATS: ScrapeFormat[] = ['markdown', 'text', 'links', 'metadata'];
@@ -77,6 +78,11 @@ export interface PageResult {
   metadata?: PageMetadata;
   screenshot?: string;
   extracted?: Record<string, FieldValue>;
+  /** Model extraction (format `json`): the object, valid against the caller's schema... */
+  json?: unknown;
+  /** ...or why there is none. */
+  json_error?: JsonError;
+  json_usage?: JsonUsage;
   /** Present when robots.txt disallows the URL; nothing was fetched. */
   skipped?: 'robots';
   /** Present when the response is a challenge/CAPTCHA wall; the page has no content fields. */
@@ -92,6 +98,8 @@ export interface ScrapeOptions {
   extract?: Record<string, FieldSpec>;
   wait_for?: string;
   timeout_ms?: number;
+  /** Format `json`: the caller's schema and prompt. */
+  json?: { schema: Record<string, unknown>; prompt?: string };
 }
 
 /** Run counters (API.md run `stats`, plus a few the worker may use). */

@@ -3,7 +3,8 @@ import { paymentRequired } from '../errors.js';
 import type { Table } from '../../ports/table.js';
 import type { Tenant } from '../tenancy/tenants.js';
 
-export type Meter = 'pages' | 'results';
+/** `model_tokens`: input plus output tokens of model extraction (the json format). */
+export type Meter = 'pages' | 'results' | 'model_tokens';
 
 /** Monthly usage counters (one item per tenant and month; atomic ADD). */
 export async function addUsage(table: Table, tenantId: string, meter: Meter, n: number, now: Date): Promise<void> {
@@ -13,14 +14,24 @@ export async function addUsage(table: Table, tenantId: string, meter: Meter, n: 
 
 export async function getUsage(table: Table, tenantId: string, now: Date): Promise<Record<Meter, number>> {
   const i = await table.get(keys.usage(tenantId, monthOf(now)));
-  return { pages: Number(i?.pages ?? 0), results: Number(i?.results ?? 0) };
+  return { pages: Number(i?.pages ?? 0), results: Number(i?.results ?? 0), model_tokens: Number(i?.model_tokens ?? 0) };
 }
 
-/** 402 quota_exhausted when the plan's monthly quota for this meter is used up. */
+/** The tenant's monthly cap of a meter; null = unlimited. */
+export const quotaOf = (tenant: Tenant, meter: Meter): number | null =>
+  meter === 'pages' ? tenant.limits.monthly_pages : meter === 'results' ? tenant.limits.monthly_results : (tenant.limits.monthly_model_tokens ?? null);
+
+/**
+ * 402 when the plan's monthly quota for this meter is used up: `quota_exhausted` for pages and
+ * results, `quota_exceeded` for model tokens (API.md "Model extraction").
+ */
 export async function assertQuota(table: Table, tenant: Tenant, meter: Meter, now: Date): Promise<void> {
-  const cap = meter === 'pages' ? tenant.limits.monthly_pages : tenant.limits.monthly_results;
+  const cap = quotaOf(tenant, meter);
   if (cap == null) return;
   const used = (await getUsage(table, tenant.tenant_id, now))[meter];
-  if (used >= cap)
+  if (used >= cap) {
+    if (meter === 'model_tokens')
+      throw paymentRequired(`The monthly model token quota (${cap}) is used up (${used} used); it resets at the start of next month (UTC)`, 'quota_exceeded');
     throw paymentRequired(`The monthly ${meter} quota (${cap}) is used up; it resets at the start of next month (UTC)`, 'quota_exhausted');
+  }
 }

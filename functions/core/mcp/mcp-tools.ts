@@ -13,6 +13,7 @@ import { listResultFiles, readResultFile } from '../storage/result-files.js';
 import { SERVICE_VERSION } from '../service-info.js';
 import { siteMapInputShape } from '../scrapers/site-map-spec.js';
 import type { EgressCheck } from '../governance/egress-check.js';
+import { extractUrls, extractUrlsSchema } from '../extraction/extract-urls.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 
@@ -95,6 +96,8 @@ export function buildMcpServer(c: McpCaller): McpServer {
   tool('get_storage_file', 'storage:read', 'The raw JSON of a stored result (a file key or a query_id).', { key: z.string() }, async (a) =>
     JSON.parse(Buffer.from((await readResultFile(c.deps.table, c.deps.blobs, t, a.key)).body).toString('utf8')));
   tool('map_site', 'runs:write', "List a site's URLs fast (sitemaps and the start page's links), ordered by relevance to search when given; waits up to 20 s and returns the URLs, else the run to poll.", siteMapInputShape, async (a) => mapSite(c, a));
+  tool('extract', 'scrape:write', 'Extract structured data with a model: one JSON object per URL (1-20), valid against your JSON Schema ("type": "object" at the top), with an optional prompt. Returns [{url, json}] or [{url, json_error}] per page.', extractUrlsSchema.shape, async (a) =>
+    extractUrls(c.deps, c.guard, c.tenant, extractUrlsSchema.parse(a), now()));
   return server;
 }
 

@@ -22,6 +22,7 @@ import type { RenderProfile } from '../../ports/browser.js';
 import { resolveProfile } from '../profiles/browser-profiles.js';
 import type { ScraperOutcome } from '../scrapers/types.js';
 import type { Deps } from '../../runtime.js';
+import { createJsonExtractor } from '../extraction/model-extractor.js';
 
 export interface RunWorkerDeps {
   deps: Deps;
@@ -97,6 +98,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   const profile = await resolveProfile(d.table, tenantId, run.browser_profile ?? undefined);
   const rawLog = new RawLogWriter(d.table, d.blobs, tenantId, runId, attempt);
   const engines: Record<string, number> = {};
+  const runStop = new AbortController();
   const engine: Engine = createEngine({
     guard: w.guard,
     robots: w.robots,
@@ -110,12 +112,12 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
       if (e.engine && e.decision === 'fetched') engines[e.engine] = (engines[e.engine] ?? 0) + 1;
     },
     onChallenge: encounterRecorder(d.table, tenantId, runId, on_challenge, now),
+    extractJson: createJsonExtractor(d, { tenant, requestId: runId, surface: 'api', signal: runStop.signal }),
   });
 
   // The run's own signal, aborted by whichever comes first: its max_runtime, a cancel request
   // (polled every second, not only between pages), the worker's deadline, or shutdown. On abort
   // the browser is closed at once, so a runbook stuck in a long wait ends within seconds.
-  const runStop = new AbortController();
   let abortCause: AbortCause | null = null;
   const abort = (cause: AbortCause) => {
     if (runStop.signal.aborted) return;

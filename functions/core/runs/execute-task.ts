@@ -13,6 +13,7 @@ import { shutdownSignal } from './shutdown.js';
 import { SecretRedactor } from '../scrapers/secret-redactor.js';
 import { scrapeRequestSchema } from './run-task.js';
 import type { RunWorkerDeps } from './execute-run.js';
+import { createJsonExtractor } from '../extraction/model-extractor.js';
 
 /** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
 export const RUNBOOK_TEST_BUDGET_MS = 25_000;
@@ -36,6 +37,7 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     guard: w.guard, robots: w.robots, browser: (signal) => w.startBrowser(w.guard, profile, signal), policy: tenant.target_policy,
     challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
+    extractJson: createJsonExtractor(d, { tenant, requestId: taskId, surface: task.surface ?? 'api', signal: stop }),
   });
   const onStop = () => void engine.close().catch(() => undefined);
   stop.addEventListener('abort', onStop, { once: true });
@@ -43,7 +45,7 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     if (stop.aborted) throw new Error('stopped before it started');
     if (task.kind === 'scrape') {
       const req = scrapeRequestSchema.parse(task.request);
-      const page = await engine.scrapePage(req.url, { engine: req.engine, formats: req.formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms });
+      const page = await engine.scrapePage(req.url, { engine: req.engine, formats: req.formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options });
       if (page.skipped === 'robots') throw new AppError(422, 'robots_disallowed', `robots.txt of ${new URL(req.url).host} disallows ${req.url} for Gleaner's user agent`);
       if (page.blocked) throw new AppError(422, 'challenge_detected', `${req.url} answered with a ${page.blocked.kind} challenge (${page.blocked.reason}); Gleaner never solves challenges`);
       await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());

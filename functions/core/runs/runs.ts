@@ -12,6 +12,8 @@ import { CRAWL_LIMITS, DEFAULT_LIMITS, type RunCreate } from './run-create-schem
 import type { EgressCheck } from '../governance/egress-check.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
+import { assertExtractionReady } from '../extraction/readiness.js';
+import type { JsonOptions } from '../extraction/json-options.js';
 
 export { CRAWL_LIMITS, DEFAULT_LIMITS, runCreateSchema, type RunCreate } from './run-create-schema.js';
 export { cancelRun, getRun, listRuns, waitForRun } from './run-reads.js';
@@ -45,6 +47,7 @@ export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, bod
   await checkTargets(guard, tenant, targetUrls(parsed.data as Record<string, unknown>));
   if (body.webhook_url) await checkOutboundUrl(guard, body.webhook_url, 'webhook_url');
   await assertQuota(d.table, tenant, 'pages', now);
+  await assertExtractionReady(d, tenant, parsed.data as { formats?: string[]; json_options?: JsonOptions }, now);
   await resolveProfile(d.table, tenant.tenant_id, body.browser_profile);
   const run: RunRecord = {
     id: newId('run'),

@@ -19,13 +19,15 @@ export const taskRecordSchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), status: z.number() }).nullable(),
   created_at: z.string(),
   expires_at: z.number(),
+  /** Where the task was asked for (audit records of its model calls); absent = the REST API. */
+  surface: z.enum(['api', 'console', 'mcp', 'scheduler']).optional(),
 });
 export type TaskRecord = z.infer<typeof taskRecordSchema>;
 
 const resultKey = (tenantId: string, taskId: string) => `tenants/${tenantId}/tasks/${taskId}.json`;
 
-export async function startTask(d: Deps, tenantId: string, kind: TaskKind, request: Record<string, unknown>, now: Date): Promise<TaskRecord> {
-  const t: TaskRecord = { task_id: newId('req'), kind, status: 'pending', request, error: null, created_at: now.toISOString(), expires_at: Math.floor(now.getTime() / 1000) + 3600 };
+export async function startTask(d: Deps, tenantId: string, kind: TaskKind, request: Record<string, unknown>, now: Date, surface?: TaskRecord['surface']): Promise<TaskRecord> {
+  const t: TaskRecord = { task_id: newId('req'), kind, status: 'pending', request, error: null, created_at: now.toISOString(), expires_at: Math.floor(now.getTime() / 1000) + 3600, ...(surface ? { surface } : {}) };
   await d.table.put({ ...keys.record(tenantId, 'TASK', t.task_id), ...t });
   await d.queue.send('runs', { kind: 'task.run', tenant_id: tenantId, task_id: t.task_id });
   return t;

@@ -1,13 +1,17 @@
 import * as z from 'zod';
 import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import { halted, type Scraper } from './types.js';
+import { pageFormats, runFormats } from './run-formats.js';
+import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
 
 const inputSchema = z.strictObject({
   url: httpUrl.describe('Page to read'),
   engine: engineChoice.default('auto').describe('auto = http first, browser only when the page needs JavaScript'),
   wait_for: cssSelector.optional().describe('Browser: wait for this selector before reading the page'),
   timeout_ms: timeoutMs.optional(),
-});
+  formats: runFormats.optional(),
+  json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object, and an optional prompt'),
+}).superRefine(checkJsonFormat);
 
 /** Input of {@link pageContent}. */
 export type PageContentInput = z.infer<typeof inputSchema>;
@@ -29,9 +33,10 @@ export const pageContent: Scraper<PageContentInput> = {
     ctx.progress({ pages_done: 0, pages_total: 1 });
     const page = await ctx.engine.scrapePage(input.url, {
       engine: input.engine,
-      formats: ['markdown', 'text', 'links', 'metadata'],
+      formats: pageFormats(input),
       wait_for: input.wait_for,
       timeout_ms: input.timeout_ms,
+      json: input.json_options,
     });
     ctx.progress({ pages_done: 1, pages_total: 1 });
     if (page.skipped || page.blocked) {
@@ -48,6 +53,7 @@ export const pageContent: Scraper<PageContentInput> = {
         links: page.links ?? [],
         metadata: page.metadata ?? null,
         engine_used: page.engine_used,
+        ...jsonItemFields(page),
       },
     });
     return { pages_done: 1, items: 1, stopped: 'done' };

@@ -5,6 +5,8 @@ import { normalizeUrl, sameSite } from './normalize-url.js';
 import { patternError, patternsError, urlFilter } from './url-patterns.js';
 import { halted, type ScrapeItem, type Scraper, type ScraperOutcome, type ScraperStop } from './types.js';
 import type { PageResult } from '../engine/types.js';
+import { pageFormats, runFormats } from './run-formats.js';
+import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
 
 const pattern = z
   .string()
@@ -32,9 +34,12 @@ const inputSchema = z.strictObject({
     .enum(['include', 'skip', 'only'])
     .default('include')
     .describe("Sitemaps: include = seed from robots.txt's Sitemap: lines and /sitemap.xml and follow links too; only = crawl the sitemap's URLs without following links; skip = links only"),
+  formats: runFormats.optional(),
+  json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object to extract from each page, and an optional prompt'),
 }).superRefine((input, ctx) => {
   const err = patternsError([...input.include, ...input.exclude]);
   if (err) ctx.addIssue({ code: 'custom', path: ['include'], message: err });
+  checkJsonFormat(input, ctx);
 });
 
 /** The item a crawled page becomes (in-process and distributed crawls alike). */
@@ -50,6 +55,7 @@ export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({
     links: page.links ?? [],
     metadata: page.metadata ?? null,
     engine_used: page.engine_used,
+    ...jsonItemFields(page),
   },
 });
 
@@ -115,8 +121,9 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
       try {
         const page = await ctx.engine.scrapePage(entry.url, {
           engine: input.engine,
-          formats: ['markdown', 'text', 'links', 'metadata'],
+          formats: pageFormats(input),
           timeout_ms: input.timeout_ms,
+          json: input.json_options,
         });
         if (page.skipped) {
           claimed--; // robots skips do not use the page budget

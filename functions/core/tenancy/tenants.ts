@@ -21,13 +21,15 @@ export const tenantSchema = z.object({
     rate_seconds: z.number().int().positive(),
     monthly_pages: z.number().int().positive().nullable(),
     monthly_results: z.number().int().positive().nullable(),
+    /** Input plus output tokens of model extraction per month; absent in tenants stored before it existed. */
+    monthly_model_tokens: z.number().int().positive().nullable().default(null),
   }),
   target_policy: targetPolicySchema,
   created_at: z.string(),
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 
-export const DEFAULT_LIMITS: Tenant['limits'] = { rate_requests: 600, rate_seconds: 60, monthly_pages: null, monthly_results: null };
+export const DEFAULT_LIMITS: Tenant['limits'] = { rate_requests: 600, rate_seconds: 60, monthly_pages: null, monthly_results: null, monthly_model_tokens: null };
 
 const toItem = (t: Tenant) => ({ ...keys.tenant(t.tenant_id), gsi1pk: keys.tenantIndex(), gsi1sk: t.tenant_id, ...checkForStore(tenantSchema, t, 'tenant') });
 const fromItem = (i: Record<string, unknown>): Tenant | undefined => parseStored(tenantSchema, i, 'tenant');

@@ -1,0 +1,77 @@
+import { addUsage, getUsage } from '../limits/usage.js';
+import { log } from '../log.js';
+import { extractJson, type ModelCallReport } from './extract-json.js';
+import { MODEL_NOT_CONFIGURED_MESSAGE } from './readiness.js';
+import type { AuditRecord } from '../audit/audit-record.js';
+import type { Tenant } from '../tenancy/tenants.js';
+import type { Deps } from '../../runtime.js';
+import type { JsonExtractor } from './types.js';
+
+/** Who the model calls are made for: the audit record's request id, surface and resource. */
+export interface ExtractionScope {
+  tenant: Tenant;
+  /** The run or task id (audit `request_id`), so the calls can be found from the run. */
+  requestId: string;
+  surface: AuditRecord['surface'];
+  /** Aborted when the run or task must end: a model call in flight is given up. */
+  signal?: AbortSignal;
+  /** Fixed delimiter nonce (tests). */
+  nonce?: string;
+  /** Waits between throttled tries (tests pass a no-op). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const STATUS: Record<ModelCallReport['result'] | 'throttled' | 'invalid_request' | 'provider_error', number> = {
+  valid: 200, invalid: 422, error: 502, throttled: 429, invalid_request: 400, provider_error: 502,
+};
+
+/**
+ * The engine's extraction step for one tenant, governed like every other call: the model
+ * token quota is checked before each item (an item over it gets `json_error` quota_exceeded and
+ * no call is made), every call's tokens are metered to the tenant, and every call (and every
+ * refused one) leaves an audit record `model.extract` with the model and its tokens.
+ */
+export function createJsonExtractor(d: Deps, scope: ExtractionScope): JsonExtractor {
+  const tenantId = scope.tenant.tenant_id;
+  const cap = scope.tenant.limits.monthly_model_tokens ?? null;
+  const audit = (url: string, outcome: AuditRecord['outcome'], status: number, model?: AuditRecord['model']) =>
+    d.audit.record({
+      ts: d.clock.now().toISOString(),
+      request_id: scope.requestId,
+      tenant_id: tenantId,
+      principal: { type: 'system', id: 'model-extraction' },
+      surface: scope.surface,
+      action: 'model.extract',
+      resource: url,
+      outcome,
+      status,
+      ip: null,
+      user_agent: null,
+      ...(model ? { model } : {}),
+    }).catch((err) => log.error('audit write failed', { err, request_id: scope.requestId }));
+
+  return async (input) => {
+    const model = d.model;
+    if (!model) return { json_error: { code: 'model_not_configured', message: MODEL_NOT_CONFIGURED_MESSAGE } };
+    if (cap != null) {
+      const used = (await getUsage(d.table, tenantId, d.clock.now())).model_tokens;
+      if (used >= cap) {
+        await audit(input.url, 'denied', 402, { model: model.id, input_tokens: 0, output_tokens: 0 });
+        return { json_error: { code: 'quota_exceeded', message: `The monthly model token quota (${cap}) is used up; it resets at the start of next month (UTC)` } };
+      }
+    }
+    return extractJson(model, input, {
+      maxInputTokens: d.config.modelInputTokens,
+      maxOutputTokens: d.config.modelOutputTokens,
+      signal: scope.signal,
+      nonce: scope.nonce,
+      sleep: scope.sleep,
+      async onCall(call) {
+        const tokens = call.input_tokens + call.output_tokens;
+        if (tokens > 0) await addUsage(d.table, tenantId, 'model_tokens', tokens, d.clock.now());
+        const status = call.error ? STATUS[call.error.kind] : STATUS[call.result];
+        await audit(input.url, call.result === 'valid' ? 'allowed' : 'error', status, { model: call.model, input_tokens: call.input_tokens, output_tokens: call.output_tokens });
+      },
+    });
+  };
+}
