@@ -251,3 +251,23 @@ export function idChip(id, what = 'id') {
   });
   return h('span', { class: 'id-chip' }, h('code', {}, id), b);
 }
+
+const SOURCE_NAMES = { x: 'X', reddit: 'Reddit', linkedin: 'LinkedIn', youtube: 'YouTube', tiktok: 'TikTok', instagram: 'Instagram', facebook: 'Facebook' };
+
+/**
+ * Service text for console readers: "PUT /dashboard/api/sources/x {…}" (how an API client
+ * stores credentials) becomes a link to that source's credentials card in Settings → Sources.
+ */
+export function consoleText(text) {
+  const s = String(text ?? '');
+  const re = /PUT \/dashboard\/api\/sources\/(\w+)(?: \{[^}]*\})?/g;
+  const out = [];
+  let last = 0;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    out.push(s.slice(last, m.index));
+    out.push(h('a', { href: `#/settings/sources?source=${encodeURIComponent(m[1])}` }, `Settings → Sources → ${SOURCE_NAMES[m[1]] ?? m[1]}`));
+    last = m.index + m[0].length;
+  }
+  out.push(s.slice(last));
+  return out.filter((x) => x !== '');
+}

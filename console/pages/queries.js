@@ -1,7 +1,7 @@
 // Queries: submit a prompt against sources, poll it, show items, summary and per-source status.
 import { h, clear, field, select, checkboxGroup, table, dl, badge, time, truncate, extLink, sleep, isAbort } from '../lib/dom.js';
 import { get, post, seg } from '../lib/api.js';
-import { busy, groupNav, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+import { busy, consoleText, groupNav, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
 
 export const SOURCES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'];
 export const SOURCE_LABELS = { x: 'X', reddit: 'Reddit', linkedin: 'LinkedIn', youtube: 'YouTube', tiktok: 'TikTok', instagram: 'Instagram', facebook: 'Facebook' };
@@ -18,6 +18,7 @@ export const WINDOWS = [
 export function queryFields({ idPrefix = 'query' } = {}) {
   const prompt = h('textarea', { id: `${idPrefix}-prompt`, name: 'prompt', rows: '3', maxlength: '2000', required: true, placeholder: 'what are people saying about "acme shoes" last week' });
   const sources = checkboxGroup('Sources', SOURCES.map((value) => ({ value, label: sourceLabel(value) })), { checked: [], name: `${idPrefix}-sources`, hint: 'Each source needs its credentials (Settings → Sources).' });
+  markUnconfigured(sources);
   const windowSel = select(WINDOWS, '', { id: `${idPrefix}-window`, name: 'time_window' });
   const limit = h('input', { type: 'number', id: `${idPrefix}-limit`, name: 'limit', min: '1', max: '1000', step: '1', value: '100', required: true });
   return {
@@ -33,6 +34,25 @@ export function queryFields({ idPrefix = 'query' } = {}) {
 }
 
 export const queryStatus = (s) => badge(s, s);
+
+/**
+ * Marks the sources without credentials in a sources checkbox group ("no credentials", with a
+ * link to that source's card), from the social overview (admins); others see the plain list.
+ */
+async function markUnconfigured(group) {
+  let data;
+  try {
+    data = await get('/dashboard/api/social', {}, { quiet: true });
+  } catch {
+    return;
+  }
+  const configured = new Map((data.sources ?? []).map((s) => [s.source, s.configured]));
+  for (const b of group.boxes) {
+    if (configured.get(b.input.value) !== false) continue;
+    b.el.classList.add('unconfigured');
+    b.el.after(h('a', { href: `#/settings/sources?source=${encodeURIComponent(b.input.value)}`, class: 'no-creds', 'aria-label': `${sourceLabel(b.input.value)} has no credentials: add them in Settings → Sources` }, 'no credentials: add'));
+  }
+}
 
 export async function queriesPage(page, ctx) {
   const f = queryFields();
@@ -88,7 +108,7 @@ export async function queryDetail(page, ctx) {
         q.job_id ? ['Job', h('a', { href: `#/jobs/${encodeURIComponent(q.job_id)}` }, q.job_id)] : null,
         storageKey ? ['Stored result', h('a', { href: `#/storage?key=${encodeURIComponent(storageKey)}` }, storageKey)] : null,
       ]),
-      q.status === 'failed' ? h('div', { class: 'error-box', id: 'query-error', role: 'alert' }, h('strong', {}, 'Query failed: '), q.error ?? 'no message') : null,
+      q.status === 'failed' ? h('div', { class: 'error-box', id: 'query-error', role: 'alert' }, h('strong', {}, 'Query failed: '), consoleText(q.error ?? 'no message')) : null,
     );
     if (q.status === 'completed' && q.results) renderResults(results, q.results);
   };
@@ -125,7 +145,7 @@ function renderResults(host, r) {
       { label: 'Source', render: (x) => sourceLabel(x.source) },
       { label: 'Status', render: (x) => badge(x.status, x.status === 'ok' ? 'succeeded' : x.status === 'error' ? 'failed' : 'queued') },
       { label: 'Items', render: (x) => String(x.count ?? 0) },
-      { label: 'Message', render: (x) => x.error ?? '' },
+      { label: 'Message', render: (x) => consoleText(x.error ?? '') },
     ],
     { caption: 'By source', empty: 'No sources.' },
   );
