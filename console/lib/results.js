@@ -114,6 +114,13 @@ export function openItem(it, { index, total, onNav } = {}) {
   return dlg;
 }
 
+/** Data keys too long for a cell: shown in the item panel, not as default columns. */
+const BULKY = new Set(['markdown', 'text', 'html', 'content', 'links', 'metadata', 'headings', 'images', 'raw']);
+
+/**
+ * The columns to show: the user's last choice (kept in localStorage), else url, title and
+ * status, plus up to three short data fields (a runbook's or CSS extract's own fields).
+ */
 function loadColumns(available) {
   let saved;
   try {
@@ -121,8 +128,10 @@ function loadColumns(available) {
   } catch {
     saved = null;
   }
-  const chosen = (Array.isArray(saved) ? saved : DEFAULT_COLS).filter((c) => available.includes(c));
-  return chosen.length ? chosen : DEFAULT_COLS.filter((c) => available.includes(c));
+  const chosen = Array.isArray(saved) ? saved.filter((c) => available.includes(c)) : [];
+  if (chosen.length) return chosen;
+  const extra = available.filter((c) => c.startsWith('data.') && !BULKY.has(c.slice(5))).slice(0, 3);
+  return [...DEFAULT_COLS.filter((c) => available.includes(c)), ...extra];
 }
 
 /**

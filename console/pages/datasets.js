@@ -11,8 +11,8 @@ const TABS = [['#/datasets?kind=runs', 'Run datasets', 'runs'], ['#/datasets?kin
 /** The Data page's heading and tabs; `kind` is the active tab. */
 export function dataShell(page, kind, ...actions) {
   page.append(
-    pageHeader('Data', ...actions),
-    subnav('Data', TABS, kind),
+    pageHeader('Data & Storage', ...actions),
+    subnav('Data & Storage', TABS, kind),
   );
 }
 

@@ -1,7 +1,7 @@
 // Queries: submit a prompt against sources, poll it, show items, summary and per-source status.
 import { h, clear, field, select, checkboxGroup, table, dl, badge, time, truncate, extLink, sleep, isAbort } from '../lib/dom.js';
 import { get, post, seg } from '../lib/api.js';
-import { busy, consoleText, groupNav, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+import { busy, consoleText, groupNav, idChip, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
 
 export const SOURCES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'];
 export const SOURCE_LABELS = { x: 'X', reddit: 'Reddit', linkedin: 'LinkedIn', youtube: 'YouTube', tiktok: 'TikTok', instagram: 'Instagram', facebook: 'Facebook' };
@@ -69,8 +69,7 @@ export async function queriesPage(page, ctx) {
 
   const t = table(
     [
-      { label: 'Query', render: (q) => h('a', { href: `#/queries/${encodeURIComponent(q.query_id)}`, class: 'mono' }, q.query_id) },
-      { label: 'Prompt', render: (q) => truncate(q.prompt, 80) },
+      { label: 'Query', class: 'wide', render: (q) => h('div', { class: 'name-id' }, h('a', { href: `#/queries/${encodeURIComponent(q.query_id)}` }, truncate(q.prompt, 80)), idChip(q.query_id, 'query id')) },
       { label: 'Sources', render: (q) => (q.sources ?? []).join(', ') },
       { label: 'Status', render: (q) => queryStatus(q.status) },
       { label: 'Created', render: (q) => time(q.created_at) },
