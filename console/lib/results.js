@@ -34,8 +34,13 @@ const itemText = (it) => {
   return Object.entries(d).filter(([, v]) => typeof v === 'string').map(([k, v]) => `${k}: ${v}`).join('\n');
 };
 
-/** A one-line preview of any value for a table cell. */
-const cellText = (v, n = 120) => truncate((typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).replace(/\s+/g, ' ').trim(), n);
+/** A one-line preview of any value for a table cell; when cut, its title (on hover) holds all of it. */
+const cellText = (v, n = 120) => {
+  const full = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
+  const line = full.replace(/\s+/g, ' ').trim();
+  if (line.length <= n) return line;
+  return h('span', { class: 'clipped', title: full.length > 4000 ? `${full.slice(0, 3999)}…` : full }, `${line.slice(0, n - 1)}…`);
+};
 
 const httpKind = (code) => (code >= 400 ? 'failed' : code >= 300 ? 'blocked' : 'succeeded');
 const httpBadge = (code) => (code ? h('span', { class: ['badge', `badge-${httpKind(code)}`], title: `HTTP ${code}` }, String(code)) : '—');
@@ -114,6 +119,9 @@ export function openItem(it, { index, total, onNav } = {}) {
   return dlg;
 }
 
+/** The choice is kept per shape of item (the columns on offer), so each scraper keeps its own. */
+const colsKey = (available) => `${COLS_KEY}:${available.join(',')}`;
+
 /** Data keys too long for a cell: shown in the item panel, not as default columns. */
 const BULKY = new Set(['markdown', 'text', 'html', 'content', 'links', 'metadata', 'headings', 'images', 'raw']);
 
@@ -124,7 +132,7 @@ const BULKY = new Set(['markdown', 'text', 'html', 'content', 'links', 'metadata
 function loadColumns(available) {
   let saved;
   try {
-    saved = JSON.parse(localStorage.getItem(COLS_KEY) ?? 'null');
+    saved = JSON.parse(localStorage.getItem(colsKey(available)) ?? 'null');
   } catch {
     saved = null;
   }
@@ -141,6 +149,8 @@ function loadColumns(available) {
 export function itemsView({ caption = 'Results', empty = 'No items yet.', id } = {}) {
   let items = [];
   let chosen = null;
+  // Until the user picks columns, the defaults follow the items (their data fields appear as they load).
+  let userChose = false;
   const host = h('div', { class: 'items-table' });
   const pickerBody = h('div', { class: 'check-row' });
   const picker = h('details', { class: 'col-picker' }, h('summary', {}, 'Columns'), h('fieldset', { class: 'field checks' }, h('legend', { class: 'sr-only' }, 'Columns to show'), pickerBody));
@@ -171,13 +181,14 @@ export function itemsView({ caption = 'Results', empty = 'No items yet.', id } =
   };
   const render = () => {
     const avail = available();
-    chosen = chosen ? chosen.filter((c) => avail.includes(c)) : loadColumns(avail);
+    chosen = userChose ? chosen.filter((c) => avail.includes(c)) : loadColumns(avail);
     clear(pickerBody).append(avail.map((c) => {
       const box = h('input', { type: 'checkbox', id: nextId('col'), value: c, checked: chosen.includes(c) });
       box.addEventListener('change', () => {
+        userChose = true;
         chosen = box.checked ? avail.filter((x) => x === c || chosen.includes(x)) : chosen.filter((x) => x !== c);
         try {
-          localStorage.setItem(COLS_KEY, JSON.stringify(chosen));
+          localStorage.setItem(colsKey(avail), JSON.stringify(chosen));
         } catch {
           /* private mode: the choice lasts for this page only */
         }

@@ -185,13 +185,13 @@ function startRunForm(ctx) {
   const start = h('button', { type: 'submit', class: 'btn btn-primary', id: 'run-start' }, 'Start run');
   let scrapers = [];
   let sform = null;
-  // Which side was edited last: the JSON tab's text wins over the form when it is newer.
-  let lastEdited = 'form';
+  // The JSON text the form last wrote: when the JSON tab holds anything else, it was edited
+  // there after the form and wins.
+  let lastWritten = '';
 
   const syncJson = () => {
-    lastEdited = 'form';
     try {
-      input.value = JSON.stringify(sform ? sform.get() : {}, null, 2);
+      input.value = lastWritten = JSON.stringify(sform ? sform.get() : {}, null, 2);
       input.removeAttribute('aria-invalid');
       jsonNote.textContent = 'The run input as JSON; the Form tab follows it.';
     } catch (err) {
@@ -200,13 +200,13 @@ function startRunForm(ctx) {
   };
   let jsonTimer;
   input.addEventListener('input', () => {
-    lastEdited = 'json';
     clearTimeout(jsonTimer);
     jsonTimer = setTimeout(() => {
       try {
         const v = JSON.parse(input.value || '{}');
         if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('the input must be a JSON object');
         sform?.set(v);
+        lastWritten = input.value;
         input.removeAttribute('aria-invalid');
         jsonNote.textContent = 'The run input as JSON; the Form tab follows it.';
       } catch (err) {
@@ -249,7 +249,7 @@ function startRunForm(ctx) {
     e.preventDefault();
     let value;
     try {
-      if (lastEdited === 'json' || !sform) {
+      if (input.value !== lastWritten || !sform) {
         value = JSON.parse(input.value || '{}');
         if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('the input must be a JSON object');
       } else {
