@@ -199,8 +199,11 @@ export function itemsView({ caption = 'Results', empty = 'No items yet.', id } =
     drawTable();
   };
   const drawTable = () => {
+    // Each cell's content sits in a block with a bounded width, so a table with many columns
+    // grows wider than its card and scrolls (with the cue) instead of squeezing every column.
+    const boxed = (c) => ({ ...c, render: (it) => h('div', { class: 'cell' }, c.render(it)) });
     const t = table([
-      ...chosen.map(column),
+      ...chosen.map(column).map(boxed),
       { label: 'Item', class: 'open-col', render: (it) => h('button', { type: 'button', class: 'btn btn-small item-open', 'aria-label': `Open item ${items.indexOf(it) + 1}: ${itemTitle(it) || it.url}` }, 'Open') },
     ], { caption, empty });
     t.add(items);

@@ -9,7 +9,7 @@ import { monitoringQuery } from '../../core/console/monitoring.js';
 const count = z.record(z.string(), z.number().int());
 /** Console overview pages grow with the console: required fields are fixed, more may appear. */
 const monitoringSchema = z.looseObject({
-  window: z.object({ since: z.string(), until: z.string() }),
+  window: z.object({ since: z.string(), until: z.string(), range: z.enum(['1h', '24h', '7d', '30d']).optional() }),
   runs: z.looseObject({ total: z.number().int(), by_status: count }),
   queries: z.looseObject({ total: z.number().int(), by_status: count }),
   challenges: z.looseObject({ total: z.number().int(), by_kind: count }),
