@@ -35,6 +35,8 @@ export class ItemWriter {
   private seq = 0;
   private lastPartial = 0;
   private chain: Promise<void> = Promise.resolve();
+  /** A partial write due at the end of the current period (items arrived within it). */
+  private trailing: NodeJS.Timeout | undefined;
   total = 0;
   constructor(
     private readonly blobs: Blobs,
@@ -52,6 +54,14 @@ export class ItemWriter {
     this.total++;
     if (this.buf.length >= ITEMS_PER_PAGE) await this.flush();
     else if (this.nowMs() - this.lastPartial >= this.partialEveryMs) await this.writePartial();
+    else if (!this.trailing) {
+      // Items that came within the period are written at its end, not only with the next item.
+      this.trailing = setTimeout(() => {
+        this.trailing = undefined;
+        if (this.buf.length) void this.writePartial().catch(() => undefined);
+      }, Math.max(0, this.partialEveryMs - (this.nowMs() - this.lastPartial)));
+      this.trailing.unref?.();
+    }
   }
 
   /** The page being filled, as it stands, under its final key; item_pages counts it. */
@@ -67,6 +77,8 @@ export class ItemWriter {
   }
 
   async flush(): Promise<void> {
+    clearTimeout(this.trailing);
+    this.trailing = undefined;
     if (!this.buf.length) return this.chain;
     const page = this.buf;
     this.buf = [];

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ItemWriter, ITEMS_PER_PAGE, readItems } from '../../../functions/core/runs/run-items.js';
 import type { Blobs } from '../../../functions/ports/blobs.js';
 import type { RunRecord } from '../../../functions/core/runs/run-record.js';
@@ -68,5 +68,23 @@ describe('ItemWriter: items readable while the run is running', () => {
     expect(last).toEqual([2, ITEMS_PER_PAGE + 5]);
     const all = await readItems(blobs, runWith(2), 500);
     expect(all.data.map((x) => (x.data as { i: number }).i)).toEqual(Array.from({ length: ITEMS_PER_PAGE + 5 }, (_, i) => i));
+  });
+
+  it('items that arrive within the period are written at its end, without waiting for the next item', async () => {
+    vi.useFakeTimers();
+    try {
+      const blobs = mapBlobs();
+      const pages: Array<[number, number]> = [];
+      const w = new ItemWriter(blobs, 'ten_1', 'run_1', 1, async (p, n) => void pages.push([p, n]), 1000, () => Date.now());
+      await w.add(item(0)); // written at once (first of its period)
+      await w.add(item(1));
+      await w.add(item(2));
+      expect(pages).toEqual([[1, 1]]);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(pages.at(-1)).toEqual([1, 3]);
+      expect((await readItems(blobs, runWith(1), 50)).data).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
