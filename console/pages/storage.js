@@ -1,7 +1,7 @@
 // Stored files (SPEC.md 1, way 1), the second tab of Data: result files of queries and job runs,
 // named by their prompt; select one to preview it as a table (when it holds a list of records)
 // or as JSON; Download JSON, Delete.
-import { h, clear, fmtBytes, time, field, isAbort, table, truncate } from '../lib/dom.js';
+import { h, append, clear, fmtBytes, time, field, isAbort, table, truncate } from '../lib/dom.js';
 import { ApiError, del, download, get, request, seg } from '../lib/api.js';
 import { busy, idChip, jsonView, pager, showError, showNotice } from '../lib/ui.js';
 import { tabbed } from '../lib/results.js';
@@ -157,12 +157,12 @@ export async function fileBrowser(page, ctx) {
   refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Stored files'));
 
   dataShell(page, 'files', refresh);
-  page.append(
+  append(page, [
     h('p', { class: 'lead' }, 'Stored JSON results: one file per completed query and per job run, named by its prompt. Select one to preview it; Download JSON saves the raw result.'),
     filterForm,
     jobFilter ? h('p', { class: 'hint' }, 'Files of job ', idChip(jobFilter, 'job id'), ' · ', h('a', { href: '#/datasets?kind=files' }, 'all files')) : null,
     h('div', { class: 'split' }, h('section', { class: 'card files', 'aria-label': 'Files' }, list, p.el), preview),
-  );
+  ]);
   await busy(refresh, () => p.first(), 'Stored files');
   // #/storage?key=… opens that file (from a query's "Stored result" link).
   const wanted = ctx.query.get('key');
