@@ -232,6 +232,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     await page.click('#nav a[data-section="data"]');
     await page.waitForFunction(() => location.hash === '#/datasets' && document.querySelector('#nav a[data-section="data"]')?.getAttribute('aria-current') === 'page');
     expect(await page.$eval('#nav a[data-section="data"]', (a) => [a.textContent, a.getAttribute('aria-current')])).toEqual(['Data & Storage', 'page']);
+    await page.waitForSelector('nav.subnav a[href="#/datasets?kind=files"]', { visible: true });
     await page.click('nav.subnav a[href="#/datasets?kind=files"]');
     const fileButton = `button.file[data-key="${key}"]`;
     await page.waitForSelector(fileButton, { visible: true });
@@ -261,7 +262,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
 
     // A query's "Stored result" link opens the file directly.
     await go('#/runs');
-    await page.waitForSelector('#run-input');
+    await page.waitForSelector('#run-in-url');
     await go(`#/storage?key=${encodeURIComponent(key)}`);
     await waitText('#storage-preview-title', key);
     await page.waitForSelector('#storage-preview table.data', { visible: true });
@@ -284,7 +285,10 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     const runId = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
     await waitText('#run-status', 'succeeded', 60_000);
     await waitText('#run-results', `${site.baseUrl}/article`);
-    expect(await textOf('#run-results')).toContain('The article headline'.slice(0, 20));
+    // A row opens the item: its Markdown, rendered.
+    await page.click('#run-items tbody tr.clickable td:nth-child(2)');
+    await waitText('dialog.item-detail #item-markdown', 'The article headline');
+    await page.keyboard.press('Escape');
     await page.click('::-p-text(Export CSV)');
     const file = join(downloadDir, `${runId}.csv`);
     const deadline = Date.now() + 15_000;
@@ -358,7 +362,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
 
   it('renders every page without a script error', async () => {
     for (const [hash, sel] of [
-      ['#/runs', '#run-input'],
+      ['#/runs', '#run-in-url'],
       ['#/jobs', '#job-label'],
       ['#/webhooks', '#webhook-url'],
       ['#/settings/storage', '#sync-endpoint'],
@@ -376,7 +380,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     for (let i = 0; i < 20 && !(await textOf('table.data')).includes('settings.target-policy.get'); i++) {
       await new Promise((r) => setTimeout(r, 250));
       await go('#/runs');
-      await page.waitForSelector('#run-input', { visible: true });
+      await page.waitForSelector('#run-in-url', { visible: true });
       await go('#/settings/audit');
       await page.waitForFunction(() => document.querySelectorAll('table.data tbody tr:not(.empty)').length > 0);
     }
