@@ -19,7 +19,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (k === 'class') el.className = Array.isArray(v) ? v.filter(Boolean).join(' ') : String(v);
     else if (k === 'text') el.textContent = String(v);
     else if (k === 'dataset') Object.assign(el.dataset, v);
-    else if (k === 'for') el.htmlFor = String(v);
+    else if (k === 'for') el.setAttribute('for', String(v));
     else if (k === 'href') setSafeHref(el, v);
     else if (k === 'value' && tag === 'input') {
       el.setAttribute('value', String(v)); // also the default, so form.reset() goes back to it

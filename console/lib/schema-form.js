@@ -72,7 +72,8 @@ export const WIDGETS = [
         get: () => (sel.value === '' ? undefined : s.enum[Number(sel.value)]),
         set(v) {
           const i = s.enum.findIndex((x) => x === v);
-          sel.value = i >= 0 ? String(i) : '';
+          const want = i >= 0 ? String(i) : '';
+          for (const o of Array.from(sel.options)) o.selected = o.value === want;
         },
       };
     },
@@ -113,7 +114,7 @@ export const WIDGETS = [
         get() {
           const v = input.value.trim();
           if (!v) {
-            if (input.validity.badInput) throw new FieldError(ctx.label, 'is not a number', input);
+            if (input.validity?.badInput) throw new FieldError(ctx.label, 'is not a number', input);
             return undefined;
           }
           const n = Number(v);

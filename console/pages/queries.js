@@ -1,6 +1,7 @@
 // Queries: submit a prompt against sources, poll it, show items, summary and per-source status.
 import { h, clear, field, select, checkboxGroup, table, dl, badge, time, truncate, extLink, sleep, isAbort } from '../lib/dom.js';
 import { get, post, seg } from '../lib/api.js';
+import { backoff } from './runs.js';
 import { busy, consoleText, groupNav, idChip, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
 
 export const SOURCES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'];
@@ -76,7 +77,10 @@ export async function queriesPage(page, ctx) {
     ],
     { caption: 'Queries', empty: 'No queries yet.' },
   );
+  let shown = [];
   const p = pager((cursor) => get('/v1/queries', { cursor, limit: 25 }, { signal: ctx.signal }), (rows, reset) => {
+    if (reset) shown = [];
+    shown.push(...rows);
     if (reset) t.reset();
     t.add(rows);
   });
@@ -84,15 +88,28 @@ export async function queriesPage(page, ctx) {
   refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Queries'));
   page.append(pageHeader('Queries', refresh), groupNav('social', 'queries'), section('New query', form), section('Recent queries', t.el, p.el));
   await busy(refresh, () => p.first(), 'Queries');
+  // Live: while a listed query is queued or running, reload the list with back-off.
+  const wait = backoff();
+  while (!ctx.signal.aborted && shown.some((q) => q.status === 'queued' || q.status === 'running')) {
+    await sleep(wait.ms, ctx.signal).catch(() => undefined);
+    if (ctx.signal.aborted) return;
+    const before = JSON.stringify(shown.map((q) => q.status));
+    await p.first().catch(() => undefined);
+    if (JSON.stringify(shown.map((q) => q.status)) !== before) wait.reset();
+    else wait.next();
+  }
 }
 
 export async function queryDetail(page, ctx) {
   const id = ctx.params.id;
   const head = h('div', { id: 'query-info' }, h('p', { class: 'loading' }, 'Loading…'));
   const results = h('div', { id: 'query-results' });
-  page.append(pageHeader(`Query ${id}`), h('p', {}, h('a', { href: '#/queries' }, '← All queries')), section('Status', head), results);
+  const title = h('h1', { tabindex: '-1', class: 'break' }, 'Query');
+  const subtitle = h('p', { class: 'subtitle' }, 'Query ', idChip(id, 'query id'));
+  page.append(h('div', { class: 'page-head' }, title), subtitle, h('p', {}, h('a', { href: '#/queries' }, '← All queries')), section('Status', head), results);
 
   const show = (q) => {
+    title.textContent = q.prompt;
     const done = q.status === 'completed' || q.status === 'failed';
     const storageKey = q.result_url ? decodeURIComponent(q.result_url.split('/').pop() ?? '') : null;
     clear(head).append(
