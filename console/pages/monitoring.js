@@ -2,7 +2,7 @@
 // failures; usage this month against the plan.
 import { h, clear, table, dl, badge, time, truncate, nextId } from '../lib/dom.js';
 import { get } from '../lib/api.js';
-import { busy, pageHeader, section, subnav } from '../lib/ui.js';
+import { busy, idChip, pageHeader, section, subnav } from '../lib/ui.js';
 import { RUN_STATUSES } from './runs.js';
 import { timeChart } from '../lib/charts.js';
 
@@ -72,7 +72,13 @@ export async function monitoringPage(page, ctx) {
   const failures = table(
     [
       { label: 'What', render: (f) => (f.kind === 'run' ? 'Run' : 'Query') },
-      { label: 'Id', render: (f) => h('a', { href: f.kind === 'run' ? `#/runs/${encodeURIComponent(f.id)}` : `#/queries/${encodeURIComponent(f.id)}`, class: 'mono' }, f.id) },
+      {
+        label: 'Which',
+        class: 'wide',
+        render: (f) => h('div', { class: 'name-id' },
+          h('a', { href: f.kind === 'run' ? `#/runs/${encodeURIComponent(f.id)}` : `#/queries/${encodeURIComponent(f.id)}`, class: 'break' }, truncate(f.label ?? f.id, 80)),
+          idChip(f.id, `${f.kind} id`)),
+      },
       { label: 'Status', render: (f) => badge(f.status, f.status) },
       { label: 'When', render: (f) => time(f.at) },
       { label: 'Error', class: 'wide', render: (f) => truncate(f.error ?? '', 200) },

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { activitySeries } from './activity-series.js';
 import { listRuns } from '../runs/run-reads.js';
+import { runTarget } from './datasets.js';
 import { listQueries } from '../queries/queries.js';
 import { listEncounters } from '../captcha/captcha.js';
 import { getUsage } from '../limits/usage.js';
@@ -34,8 +35,9 @@ export async function monitoring(d: Deps, tenant: Tenant, now: Date, range: Moni
     queries: { total: queries.length, by_status: count(queries.map((q) => q.status)) },
     challenges: { total: enc.length, by_kind: count(enc.map((e) => e.kind)) },
     recent_failures: [
-      ...runs.filter((r) => ['failed', 'timed_out', 'blocked'].includes(r.status)).map((r) => ({ kind: 'run', id: r.id, status: r.status, at: r.finished_at, error: r.error?.message ?? null })),
-      ...queries.filter((q) => q.status === 'failed').map((q) => ({ kind: 'query', id: q.query_id, status: q.status, at: q.completed_at, error: q.error })),
+      // label: what people recognise the run or query by (its target URL, its prompt).
+      ...runs.filter((r) => ['failed', 'timed_out', 'blocked'].includes(r.status)).map((r) => ({ kind: 'run', id: r.id, status: r.status, at: r.finished_at, error: r.error?.message ?? null, label: runTarget(r.input) })),
+      ...queries.filter((q) => q.status === 'failed').map((q) => ({ kind: 'query', id: q.query_id, status: q.status, at: q.completed_at, error: q.error, label: q.prompt })),
     ].sort((a, b) => String(b.at).localeCompare(String(a.at))).slice(0, 20),
     usage: { month: now.toISOString().slice(0, 7), ...(await getUsage(d.table, tenant.tenant_id, now)), limits: tenant.limits },
     billing_status: tenant.billing_status,
