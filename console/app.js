@@ -97,6 +97,8 @@ async function route() {
   }
   hideError();
   expireNotice();
+  // An item panel (a modal <dialog>) belongs to the page it was opened on.
+  for (const d of document.querySelectorAll('dialog.item-detail')) d.remove();
   if (pendingMessage) {
     showError(pendingMessage.err, pendingMessage.context);
     pendingMessage = null;
