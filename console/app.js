@@ -19,7 +19,7 @@ const ROUTES = [
   ['/jobs', './pages/jobs.js', 'jobsList', 'social'],
   ['/jobs/:id', './pages/jobs.js', 'jobDetail', 'social'],
   ['/datasets', './pages/datasets.js', 'datasetsPage', 'data'],
-  ['/storage', './pages/storage.js', 'storagePage', 'storage'],
+  ['/storage', './pages/storage.js', 'storagePage', 'data'],
   ['/webhooks', './pages/webhooks.js', 'webhooksList', 'webhooks'],
   ['/webhooks/:id', './pages/webhooks.js', 'webhookDetail', 'webhooks'],
   ['/settings/keys', './pages/settings.js', 'keysPage', 'settings'],
@@ -97,6 +97,8 @@ async function route() {
   }
   hideError();
   expireNotice();
+  // An item panel (a modal <dialog>) belongs to the page it was opened on.
+  for (const d of document.querySelectorAll('dialog.item-detail')) d.remove();
   if (pendingMessage) {
     showError(pendingMessage.err, pendingMessage.context);
     pendingMessage = null;

@@ -236,7 +236,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Last 24 h of runs, queries and challenges; recent failures; usage this month against the plan */
+        /** Runs, queries and challenges of a window (range: 1h, 24h, 7d or 30d; default 24h); recent failures; usage this month against the plan */
         get: operations["monitoring.get"];
         put?: never;
         post?: never;
@@ -2170,6 +2170,7 @@ export interface operations {
                             /** @enum {string} */
                             outcome: "allowed" | "denied" | "error";
                             principal: {
+                                email?: string;
                                 id: string;
                                 /** @enum {string} */
                                 type: "key" | "user" | "system";
@@ -4235,7 +4236,9 @@ export interface operations {
     };
     "monitoring.get": {
         parameters: {
-            query?: never;
+            query?: {
+                range?: "1h" | "24h" | "7d" | "30d";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4298,12 +4301,31 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         window: {
+                            /** @enum {string} */
+                            range?: "1h" | "24h" | "7d" | "30d";
                             since: string;
                             until: string;
                         };
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, revoked or expired API key or console session */

@@ -10,21 +10,38 @@ const COLORS = ['#1f6f55', '#2f6fb0', '#b5542d', '#7a4fb3'];
  * Returns the wrapper element; the chart sizes itself to the wrapper's width and follows resizes.
  * Each chart also carries a visually hidden table with the same numbers for screen readers.
  */
-export function timeChart({ id, title, times, series }) {
+export function timeChart({ id, title, times, series, bucketLabel = 'Hour (UTC)' }) {
   const plotHost = h('div', { class: 'chart-plot', 'aria-hidden': 'true' });
+  // A legend that reads without hovering: each series' colour, name and total over the window
+  // (uPlot's own legend shows "--" until the pointer is over the plot).
+  const legend = h('ul', { class: 'chart-legend' }, series.map((s, i) => {
+    const sw = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+    sw.style.background = COLORS[i % COLORS.length];
+    const total = s.values.reduce((n, v) => n + (v ?? 0), 0);
+    return h('li', {}, sw, `${s.label}: ${total} in total`);
+  }));
+  const readout = h('p', { class: 'chart-readout hint', 'aria-hidden': 'true' }, 'Point at the chart to read one interval.');
   const summary = h('table', { class: 'sr-only' },
     h('caption', {}, title),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Hour (UTC)'), series.map((s) => h('th', { scope: 'col' }, s.label)))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, bucketLabel), series.map((s) => h('th', { scope: 'col' }, s.label)))),
     h('tbody', {}, times.map((t, i) => h('tr', {}, h('td', {}, t), series.map((s) => h('td', {}, String(s.values[i] ?? 0)))))));
-  const el = h('figure', { class: 'card chart', id, dataset: { points: String(times.length) } }, h('figcaption', { class: 'h2' }, title), plotHost, summary);
+  const el = h('figure', { class: 'card chart', id, dataset: { points: String(times.length) } }, h('figcaption', { class: 'h2' }, title), legend, plotHost, readout, summary);
   const data = [times.map((t) => Date.parse(t) / 1000), ...series.map((s) => s.values)];
   const opts = {
     width: 400,
     height: 180,
-    legend: { show: true },
+    legend: { show: false },
     // The console shows every time in UTC.
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     cursor: { drag: { x: false, y: false } },
+    hooks: {
+      setCursor: [(u) => {
+        const i = u.cursor.idx;
+        readout.textContent = i === null || i === undefined
+          ? 'Point at the chart to read one interval.'
+          : `${new Date(data[0][i] * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC: ${series.map((s) => `${s.label} ${s.values[i] ?? 0}`).join(', ')}`;
+      }],
+    },
     scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
     axes: [{ stroke: '#5b6b64', grid: { stroke: '#e3e9e6' } }, { stroke: '#5b6b64', grid: { stroke: '#e3e9e6' }, size: 44 }],
     series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, points: { show: times.length < 50 } }))],

@@ -19,7 +19,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (k === 'class') el.className = Array.isArray(v) ? v.filter(Boolean).join(' ') : String(v);
     else if (k === 'text') el.textContent = String(v);
     else if (k === 'dataset') Object.assign(el.dataset, v);
-    else if (k === 'for') el.htmlFor = String(v);
+    else if (k === 'for') el.setAttribute('for', String(v));
     else if (k === 'href') setSafeHref(el, v);
     else if (k === 'value' && tag === 'input') {
       el.setAttribute('value', String(v)); // also the default, so form.reset() goes back to it
@@ -111,7 +111,7 @@ export function select(options, value, attrs = {}) {
  */
 export function table(columns, { caption, empty = 'Nothing here yet.' } = {}) {
   const tbody = h('tbody');
-  const el = h(
+  const wrap = h(
     'div',
     { class: 'table-wrap' },
     h(
@@ -122,6 +122,7 @@ export function table(columns, { caption, empty = 'Nothing here yet.' } = {}) {
       tbody,
     ),
   );
+  const el = h('div', { class: 'table-box' }, scrollCue(wrap), wrap);
   let count = 0;
   const emptyRow = () => h('tr', { class: 'empty' }, h('td', { colspan: String(columns.length) }, empty));
   const rowEl = (row) => h('tr', {}, columns.map((c) => h('td', { class: c.class, 'data-label': c.label }, c.render(row) ?? '')));
@@ -149,6 +150,30 @@ export function table(columns, { caption, empty = 'Nothing here yet.' } = {}) {
       return count;
     },
   };
+}
+
+/**
+ * A visible cue for a box that scrolls sideways: the hint "Scroll sideways for more columns"
+ * shows (and the box gets class `scrolls`) only while its content is wider than it is.
+ * Returns the hint element; put it before the box.
+ */
+export function scrollCue(box) {
+  const hint = h('p', { class: 'scroll-hint', hidden: true }, 'Scroll sideways for more columns →');
+  const check = () => {
+    const wide = box.scrollWidth > box.clientWidth + 2;
+    hint.hidden = !wide;
+    box.classList.toggle('scrolls', wide);
+    const atEnd = box.scrollLeft + box.clientWidth >= box.scrollWidth - 2;
+    box.classList.toggle('at-end', atEnd);
+  };
+  if (typeof ResizeObserver !== 'undefined') {
+    const ro = new ResizeObserver(check);
+    ro.observe(box);
+    // The table inside grows as rows arrive.
+    queueMicrotask(() => box.firstElementChild && ro.observe(box.firstElementChild));
+  }
+  box.addEventListener('scroll', check, { passive: true });
+  return hint;
 }
 
 /** A definition list from [label, value] pairs. */

@@ -222,3 +222,52 @@ export async function loadInto(container, fn, context) {
     container.append(h('p', { class: 'load-error' }, `Could not load: ${err?.message ?? err}`));
   }
 }
+
+/** "1 page", "3 pages" (word's plural: word + s unless given). */
+export const plural = (n, word, many = `${word}s`) => `${n ?? 0} ${Number(n) === 1 ? word : many}`;
+
+/** Hide the success notice now (e.g. "Run … started" once that run has ended). */
+export function hideNotice() {
+  const el = notice();
+  if (el) el.hidden = true;
+  clearTimeout(noticeTimer);
+}
+
+/** An id shown second, small, with a copy button (names come first, ids second). */
+export function idChip(id, what = 'id') {
+  if (!id) return null;
+  const b = h('button', { type: 'button', class: 'copy-id', 'aria-label': `Copy ${what} ${id}`, title: `Copy ${id}` }, 'Copy');
+  b.addEventListener('click', async (e) => {
+    e.stopPropagation();
+    try {
+      await navigator.clipboard.writeText(id);
+      b.textContent = 'Copied';
+    } catch {
+      b.textContent = 'Select it';
+    }
+    setTimeout(() => {
+      b.textContent = 'Copy';
+    }, 1500);
+  });
+  return h('span', { class: 'id-chip' }, h('code', {}, id), b);
+}
+
+const SOURCE_NAMES = { x: 'X', reddit: 'Reddit', linkedin: 'LinkedIn', youtube: 'YouTube', tiktok: 'TikTok', instagram: 'Instagram', facebook: 'Facebook' };
+
+/**
+ * Service text for console readers: "PUT /dashboard/api/sources/x {…}" (how an API client
+ * stores credentials) becomes a link to that source's credentials card in Settings → Sources.
+ */
+export function consoleText(text) {
+  const s = String(text ?? '');
+  const re = /PUT \/dashboard\/api\/sources\/(\w+)(?: \{[^}]*\})?/g;
+  const out = [];
+  let last = 0;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    out.push(s.slice(last, m.index));
+    out.push(h('a', { href: `#/settings/sources?source=${encodeURIComponent(m[1])}` }, `Settings → Sources → ${SOURCE_NAMES[m[1]] ?? m[1]}`));
+    last = m.index + m[0].length;
+  }
+  out.push(s.slice(last));
+  return out.filter((x) => x !== '');
+}

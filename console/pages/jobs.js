@@ -1,7 +1,7 @@
 // Jobs: recurring queries (5-field UTC cron). List, create, pause/resume, run now, delete, runs.
 import { h, clear, field, table, dl, badge, time, truncate } from '../lib/dom.js';
 import { del, get, patch, post, seg } from '../lib/api.js';
-import { busy, groupNav, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+import { busy, groupNav, idChip, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
 import { queryFields, queryStatus } from './queries.js';
 import { ownDeliveries } from './webhooks.js';
 
@@ -108,6 +108,7 @@ export async function jobDetail(page, ctx) {
       ctx.navigate('#/jobs');
       return;
     }
+    title.textContent = j.label;
     clear(info).append(
       dl([
         ['Label', j.label],
@@ -130,7 +131,8 @@ export async function jobDetail(page, ctx) {
     empty: 'No webhook deliveries yet. When the job has a webhook URL, each run sends job.completed to it.',
     intro: 'Deliveries of job.completed to this job\'s own webhook URL (signed with the tenant\'s job-webhook secret).',
   });
-  page.append(pageHeader(`Job ${id}`), h('p', {}, h('a', { href: '#/jobs' }, '← All jobs')), section('Job', info), section('Runs', runs.el, p.el), deliveries.el);
+  const title = h('h1', { tabindex: '-1', class: 'break' }, 'Job');
+  page.append(h('div', { class: 'page-head' }, title), h('p', { class: 'subtitle' }, 'Job ', idChip(id, 'job id')), h('p', {}, h('a', { href: '#/jobs' }, '← All jobs')), section('Job', info), section('Runs', runs.el, p.el), deliveries.el);
   try {
     show(await get(`/v1/jobs/${seg(id)}`, {}, { signal: ctx.signal }));
   } catch (err) {

@@ -1,7 +1,8 @@
-// Monitoring: the last 24 h of runs, queries and challenges; recent failures; usage against the plan.
+// Monitoring: runs, queries and challenges over a chosen window (1 h, 24 h, 7 d, 30 d); recent
+// failures; usage this month against the plan.
 import { h, clear, table, dl, badge, time, truncate, nextId } from '../lib/dom.js';
 import { get } from '../lib/api.js';
-import { busy, pageHeader, section } from '../lib/ui.js';
+import { busy, idChip, pageHeader, section, subnav } from '../lib/ui.js';
 import { RUN_STATUSES } from './runs.js';
 import { timeChart } from '../lib/charts.js';
 
@@ -35,8 +36,12 @@ function usageLine(used, limit) {
 const pct = (x) => (x === null || x === undefined ? '—' : `${Math.round(x * 1000) / 10}%`);
 const dur = (ms) => (ms === null || ms === undefined ? '—' : ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
 
-/** Charts over the window (per hour) and the rates/durations beside them. */
+const RANGES = [['1h', 'Last hour'], ['24h', 'Last 24 hours'], ['7d', 'Last 7 days'], ['30d', 'Last 30 days']];
+const PER = { 300: ['per 5 minutes', '5 minutes from (UTC)'], 3600: ['per hour', 'Hour (UTC)'], 21600: ['per 6 hours', '6 hours from (UTC)'], 86400: ['per day', 'Day (UTC)'] };
+
+/** Charts over the window (per bucket) and the rates/durations beside them. */
 function activityView(a) {
+  const [per, bucketLabel] = PER[a?.bucket_seconds] ?? ['per interval', 'Interval (UTC)'];
   const b = a?.buckets ?? [];
   const times = b.map((x) => x.t);
   const col = (k) => b.map((x) => x[k] ?? 0);
@@ -52,34 +57,42 @@ function activityView(a) {
           ['Queries', h('span', { dataset: { duration: 'queries' } }, `${dur(a?.durations?.queries?.p50_ms)} / ${dur(a?.durations?.queries?.p95_ms)}`)],
         ]))),
     h('div', { class: 'charts', id: 'mon-charts' },
-      timeChart({ id: 'chart-work', title: 'Runs and queries per hour', times, series: [{ label: 'Runs', values: col('runs') }, { label: 'Queries', values: col('queries') }] }),
-      timeChart({ id: 'chart-pages', title: 'Pages per hour', times, series: [{ label: 'Pages', values: col('pages') }] }),
-      timeChart({ id: 'chart-errors', title: 'Errors per hour', times, series: [{ label: 'Errors', values: col('errors') }] })),
+      timeChart({ id: 'chart-work', title: `Runs and queries ${per}`, bucketLabel, times, series: [{ label: 'Runs', values: col('runs') }, { label: 'Queries', values: col('queries') }] }),
+      timeChart({ id: 'chart-pages', title: `Pages ${per}`, bucketLabel, times, series: [{ label: 'Pages', values: col('pages') }] }),
+      timeChart({ id: 'chart-errors', title: `Errors ${per}`, bucketLabel, times, series: [{ label: 'Errors', values: col('errors') }] })),
   ];
 }
 
 export async function monitoringPage(page, ctx) {
+  const range = RANGES.some(([r]) => r === ctx.query.get('range')) ? ctx.query.get('range') : '24h';
+  const rangeLabel = RANGES.find(([r]) => r === range)[1];
   const activityHost = h('div', { id: 'mon-activity' });
   const tiles = h('div', { class: 'stats', id: 'mon-tiles' }, h('p', { class: 'loading' }, 'Loading…'));
   const usageHost = h('div', { id: 'mon-usage' });
   const failures = table(
     [
       { label: 'What', render: (f) => (f.kind === 'run' ? 'Run' : 'Query') },
-      { label: 'Id', render: (f) => h('a', { href: f.kind === 'run' ? `#/runs/${encodeURIComponent(f.id)}` : `#/queries/${encodeURIComponent(f.id)}`, class: 'mono' }, f.id) },
+      {
+        label: 'Which',
+        class: 'wide',
+        render: (f) => h('div', { class: 'name-id' },
+          h('a', { href: f.kind === 'run' ? `#/runs/${encodeURIComponent(f.id)}` : `#/queries/${encodeURIComponent(f.id)}`, class: 'break' }, truncate(f.label ?? f.id, 80)),
+          idChip(f.id, `${f.kind} id`)),
+      },
       { label: 'Status', render: (f) => badge(f.status, f.status) },
       { label: 'When', render: (f) => time(f.at) },
       { label: 'Error', class: 'wide', render: (f) => truncate(f.error ?? '', 200) },
     ],
-    { caption: 'Recent failures', empty: 'No failed, timed-out or blocked runs and no failed queries in the last 24 hours.' },
+    { caption: 'Recent failures', empty: `No failed, timed-out or blocked runs and no failed queries in the ${rangeLabel.toLowerCase()}.` },
   );
-  const windowNote = h('p', { class: 'lead', id: 'mon-window' }, 'The last 24 hours.');
+  const windowNote = h('p', { class: 'lead', id: 'mon-window' }, `${rangeLabel}.`);
   const refresh = h('button', { type: 'button', class: 'btn' }, 'Refresh');
 
   const warningsHost = h('div', { id: 'mon-warnings' });
   const show = (m) => {
     // Platform warnings (e.g. the Graph API version retiring): before anything else, they need an action.
     clear(warningsHost).append(...(m.platform_warnings ?? []).map((w) => h('div', { class: 'callout', role: 'alert' }, h('strong', {}, 'Action needed: '), w)));
-    windowNote.replaceChildren('The last 24 hours: ', time(m.window?.since), ' to ', time(m.window?.until), '.');
+    windowNote.replaceChildren(`${rangeLabel}: `, time(m.window?.since), ' to ', time(m.window?.until), '. Counts are of runs and queries created in this window (the newest 200 of each).');
     const r = m.runs ?? {};
     clear(tiles).append(
       tile('mon-runs', 'Runs', r.total, r.by_status, RUN_STATUSES),
@@ -88,6 +101,7 @@ export async function monitoringPage(page, ctx) {
       h('section', { class: 'card stat', id: 'mon-pages', 'aria-label': 'Pages' },
         h('h2', {}, 'Pages'),
         h('p', { class: 'stat-num' }, String(r.pages ?? 0)),
+        h('p', { class: 'hint' }, 'Pages done by runs created in this window.'),
         dl([
           ['Blocked requests', String(r.blocked_requests ?? 0)],
           ['Skipped by robots.txt', String(r.robots_skipped ?? 0)],
@@ -100,7 +114,8 @@ export async function monitoringPage(page, ctx) {
     const lim = u.limits ?? {};
     clear(usageHost).append(dl([
       ['Month', `${u.month ?? ''} (UTC)`],
-      ['Pages', usageLine(u.pages, lim.monthly_pages)],
+      ['Pages', h('span', {}, usageLine(u.pages, lim.monthly_pages), h('small', { class: 'hint block', id: 'mon-usage-note' },
+        'Billed pages this calendar month (UTC): every page fetched by runs, crawls and /v1/scrape calls, minus pages stopped by a challenge and pages skipped by robots.txt. It can differ from the Pages tile above, which counts only runs created in the selected window.'))],
       ['Results', usageLine(u.results, lim.monthly_results)],
       ['Model tokens', usageLine(u.model_tokens ?? 0, lim.monthly_model_tokens)],
       ['Rate limit', lim.rate_requests ? `${lim.rate_requests} requests per ${lim.rate_seconds} s` : '—'],
@@ -108,11 +123,12 @@ export async function monitoringPage(page, ctx) {
         m.billing_status && m.billing_status !== 'active' ? h('span', { class: 'hint' }, ' New runs and queries are refused (402) until billing is active again.') : null)],
     ]));
   };
-  const load = async () => show(await get('/dashboard/api/monitoring', {}, { signal: ctx.signal }));
+  const load = async () => show(await get('/dashboard/api/monitoring', { range }, { signal: ctx.signal }));
   refresh.addEventListener('click', () => busy(refresh, load, 'Monitoring'));
 
   page.append(
     pageHeader('Monitoring', refresh),
+    subnav('Time range', RANGES.map(([r, label]) => [`#/monitoring?range=${r}`, label, r]), range, 'pills'),
     warningsHost,
     windowNote,
     tiles,

@@ -1,7 +1,8 @@
 // Queries: submit a prompt against sources, poll it, show items, summary and per-source status.
 import { h, clear, field, select, checkboxGroup, table, dl, badge, time, truncate, extLink, sleep, isAbort } from '../lib/dom.js';
 import { get, post, seg } from '../lib/api.js';
-import { busy, groupNav, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+import { backoff } from './runs.js';
+import { busy, consoleText, groupNav, idChip, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
 
 export const SOURCES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'];
 export const SOURCE_LABELS = { x: 'X', reddit: 'Reddit', linkedin: 'LinkedIn', youtube: 'YouTube', tiktok: 'TikTok', instagram: 'Instagram', facebook: 'Facebook' };
@@ -18,6 +19,7 @@ export const WINDOWS = [
 export function queryFields({ idPrefix = 'query' } = {}) {
   const prompt = h('textarea', { id: `${idPrefix}-prompt`, name: 'prompt', rows: '3', maxlength: '2000', required: true, placeholder: 'what are people saying about "acme shoes" last week' });
   const sources = checkboxGroup('Sources', SOURCES.map((value) => ({ value, label: sourceLabel(value) })), { checked: [], name: `${idPrefix}-sources`, hint: 'Each source needs its credentials (Settings → Sources).' });
+  markUnconfigured(sources);
   const windowSel = select(WINDOWS, '', { id: `${idPrefix}-window`, name: 'time_window' });
   const limit = h('input', { type: 'number', id: `${idPrefix}-limit`, name: 'limit', min: '1', max: '1000', step: '1', value: '100', required: true });
   return {
@@ -34,6 +36,25 @@ export function queryFields({ idPrefix = 'query' } = {}) {
 
 export const queryStatus = (s) => badge(s, s);
 
+/**
+ * Marks the sources without credentials in a sources checkbox group ("no credentials", with a
+ * link to that source's card), from the social overview (admins); others see the plain list.
+ */
+async function markUnconfigured(group) {
+  let data;
+  try {
+    data = await get('/dashboard/api/social', {}, { quiet: true });
+  } catch {
+    return;
+  }
+  const configured = new Map((data.sources ?? []).map((s) => [s.source, s.configured]));
+  for (const b of group.boxes) {
+    if (configured.get(b.input.value) !== false) continue;
+    b.el.classList.add('unconfigured');
+    b.el.after(h('a', { href: `#/settings/sources?source=${encodeURIComponent(b.input.value)}`, class: 'no-creds', 'aria-label': `${sourceLabel(b.input.value)} has no credentials: add them in Settings → Sources` }, 'no credentials: add'));
+  }
+}
+
 export async function queriesPage(page, ctx) {
   const f = queryFields();
   const submit = h('button', { type: 'submit', class: 'btn btn-primary', id: 'query-submit' }, 'Submit query');
@@ -49,15 +70,17 @@ export async function queriesPage(page, ctx) {
 
   const t = table(
     [
-      { label: 'Query', render: (q) => h('a', { href: `#/queries/${encodeURIComponent(q.query_id)}`, class: 'mono' }, q.query_id) },
-      { label: 'Prompt', render: (q) => truncate(q.prompt, 80) },
+      { label: 'Query', class: 'wide', render: (q) => h('div', { class: 'name-id' }, h('a', { href: `#/queries/${encodeURIComponent(q.query_id)}` }, truncate(q.prompt, 80)), idChip(q.query_id, 'query id')) },
       { label: 'Sources', render: (q) => (q.sources ?? []).join(', ') },
       { label: 'Status', render: (q) => queryStatus(q.status) },
       { label: 'Created', render: (q) => time(q.created_at) },
     ],
     { caption: 'Queries', empty: 'No queries yet.' },
   );
+  let shown = [];
   const p = pager((cursor) => get('/v1/queries', { cursor, limit: 25 }, { signal: ctx.signal }), (rows, reset) => {
+    if (reset) shown = [];
+    shown.push(...rows);
     if (reset) t.reset();
     t.add(rows);
   });
@@ -65,15 +88,28 @@ export async function queriesPage(page, ctx) {
   refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Queries'));
   page.append(pageHeader('Queries', refresh), groupNav('social', 'queries'), section('New query', form), section('Recent queries', t.el, p.el));
   await busy(refresh, () => p.first(), 'Queries');
+  // Live: while a listed query is queued or running, reload the list with back-off.
+  const wait = backoff();
+  while (!ctx.signal.aborted && shown.some((q) => q.status === 'queued' || q.status === 'running')) {
+    await sleep(wait.ms, ctx.signal).catch(() => undefined);
+    if (ctx.signal.aborted) return;
+    const before = JSON.stringify(shown.map((q) => q.status));
+    await p.first().catch(() => undefined);
+    if (JSON.stringify(shown.map((q) => q.status)) !== before) wait.reset();
+    else wait.next();
+  }
 }
 
 export async function queryDetail(page, ctx) {
   const id = ctx.params.id;
   const head = h('div', { id: 'query-info' }, h('p', { class: 'loading' }, 'Loading…'));
   const results = h('div', { id: 'query-results' });
-  page.append(pageHeader(`Query ${id}`), h('p', {}, h('a', { href: '#/queries' }, '← All queries')), section('Status', head), results);
+  const title = h('h1', { tabindex: '-1', class: 'break' }, 'Query');
+  const subtitle = h('p', { class: 'subtitle' }, 'Query ', idChip(id, 'query id'));
+  page.append(h('div', { class: 'page-head' }, title), subtitle, h('p', {}, h('a', { href: '#/queries' }, '← All queries')), section('Status', head), results);
 
   const show = (q) => {
+    title.textContent = q.prompt;
     const done = q.status === 'completed' || q.status === 'failed';
     const storageKey = q.result_url ? decodeURIComponent(q.result_url.split('/').pop() ?? '') : null;
     clear(head).append(
@@ -88,7 +124,7 @@ export async function queryDetail(page, ctx) {
         q.job_id ? ['Job', h('a', { href: `#/jobs/${encodeURIComponent(q.job_id)}` }, q.job_id)] : null,
         storageKey ? ['Stored result', h('a', { href: `#/storage?key=${encodeURIComponent(storageKey)}` }, storageKey)] : null,
       ]),
-      q.status === 'failed' ? h('div', { class: 'error-box', id: 'query-error', role: 'alert' }, h('strong', {}, 'Query failed: '), q.error ?? 'no message') : null,
+      q.status === 'failed' ? h('div', { class: 'error-box', id: 'query-error', role: 'alert' }, h('strong', {}, 'Query failed: '), consoleText(q.error ?? 'no message')) : null,
     );
     if (q.status === 'completed' && q.results) renderResults(results, q.results);
   };
@@ -125,7 +161,7 @@ function renderResults(host, r) {
       { label: 'Source', render: (x) => sourceLabel(x.source) },
       { label: 'Status', render: (x) => badge(x.status, x.status === 'ok' ? 'succeeded' : x.status === 'error' ? 'failed' : 'queued') },
       { label: 'Items', render: (x) => String(x.count ?? 0) },
-      { label: 'Message', render: (x) => x.error ?? '' },
+      { label: 'Message', render: (x) => consoleText(x.error ?? '') },
     ],
     { caption: 'By source', empty: 'No sources.' },
   );

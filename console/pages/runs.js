@@ -1,7 +1,10 @@
-// Runs: list, start a run of a scraper, run detail with long-poll, results, exports, cancel.
-import { h, clear, field, select, table, dl, badge, time, fmtBytes, truncate, extLink, sleep, isAbort } from '../lib/dom.js';
+// Runs: list (live while runs are unfinished), start a run from a form built from the scraper's
+// input schema, run detail with long-poll, results readable while running, exports, cancel.
+import { h, clear, field, select, table, dl, badge, time, fmtBytes, truncate, sleep, isAbort } from '../lib/dom.js';
 import { download, get, post, seg } from '../lib/api.js';
-import { busy, groupNav, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+import { busy, groupNav, hideNotice, idChip, jsonView, pageHeader, pager, plural, section, showError, showNotice } from '../lib/ui.js';
+import { itemsView, tabbed } from '../lib/results.js';
+import { hasFields, schemaForm } from '../lib/schema-form.js';
 import { ownDeliveries } from './webhooks.js';
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'timed_out', 'cancelled', 'blocked'];
@@ -40,99 +43,264 @@ export function exampleFor(schema, name = '', depth = 0) {
   }
 }
 
-export const statusBadge = (s) => badge(s, s);
+export const statusBadge = (s) => badge(s.replace(/_/g, ' '), s);
 
 /** {"http": 5, "browser": 1} -> "http × 5, browser × 1". */
 const fmtEngines = (e) =>
   Array.isArray(e) ? e.join(', ') : typeof e === 'object' ? Object.entries(e).map(([k, v]) => `${k} × ${v}`).join(', ') : String(e);
 
+/** The URL a run works on: input.url / start_url, or the first of urls / start_urls. */
+export function runTarget(input) {
+  const i = input ?? {};
+  for (const k of ['url', 'start_url']) if (typeof i[k] === 'string' && i[k]) return i[k];
+  for (const k of ['urls', 'start_urls']) if (Array.isArray(i[k]) && typeof i[k][0] === 'string') return i[k].length > 1 ? `${i[k][0]} (+${i[k].length - 1} more)` : i[k][0];
+  return null;
+}
+
+/**
+ * Scraper and runbook names by id, read once per page: /v1/scrapers (built-ins and published
+ * runbooks) and, for admins, the studio's runbook list (drafts too). Failures leave ids shown.
+ */
+export async function scraperNames(signal) {
+  const names = new Map();
+  const [sc, st] = await Promise.allSettled([get('/v1/scrapers', {}, { signal, quiet: true }), get('/dashboard/api/studio', {}, { signal, quiet: true })]);
+  if (st.status === 'fulfilled') for (const r of st.value.runbooks ?? []) names.set(r.id, r.name);
+  if (sc.status === 'fulfilled') for (const s of sc.value.data ?? []) names.set(s.scraper_id, s.name ?? s.scraper_id);
+  return { names, scrapers: sc.status === 'fulfilled' ? sc.value.data ?? [] : null, error: sc.status === 'rejected' ? sc.reason : null };
+}
+
+export const fmtDuration = (s) => {
+  if (s < 1) return `${Math.max(0, Math.round(s * 1000))} ms`;
+  if (s < 60) return `${Math.round(s)} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+};
+
+/** How long a run took (or has been running), from started_at (or created_at) to finished_at (or now). */
+export function runDuration(r, now = Date.now()) {
+  const from = Date.parse(r.started_at ?? r.created_at ?? '');
+  if (Number.isNaN(from)) return '—';
+  if (!r.started_at && !r.finished_at) return 'not started';
+  const to = r.finished_at ? Date.parse(r.finished_at) : now;
+  return `${fmtDuration((to - from) / 1000)}${r.finished_at ? '' : ' so far'}`;
+}
+
+/** Back-off for polling while something is unfinished: 2 s, growing to 15 s while nothing changes. */
+export function backoff(min = 2000, max = 15_000) {
+  let d = min;
+  return { next: () => (d = Math.min(max, Math.round(d * 1.5))), reset: () => (d = min), get ms() { return d; } };
+}
+
 export async function runsList(page, ctx) {
   const status = ctx.query.get('status') ?? '';
+  let names = new Map();
   const t = table(
     [
-      { label: 'Run', render: (r) => h('a', { href: `#/runs/${encodeURIComponent(r.id)}`, class: 'mono' }, r.id) },
-      { label: 'Scraper', render: (r) => r.scraper_id },
-      { label: 'Status', render: (r) => statusBadge(r.status) },
+      {
+        label: 'Target',
+        class: 'wide',
+        render: (r) => h('div', { class: 'name-id' },
+          h('a', { href: `#/runs/${encodeURIComponent(r.id)}`, class: 'break' }, truncate(runTarget(r.input) ?? names.get(r.scraper_id) ?? r.id, 80)),
+          idChip(r.id, 'run id')),
+      },
+      { label: 'Scraper', render: (r) => h('span', { title: r.scraper_id }, names.get(r.scraper_id) ?? r.scraper_id) },
+      { label: 'Status', render: (r) => h('span', { class: 'run-status' }, statusBadge(r.status), TERMINAL.has(r.status) ? null : h('span', { class: 'spinner', 'aria-hidden': 'true' })) },
       { label: 'Pages', render: (r) => `${r.progress?.pages_done ?? 0}${r.progress?.pages_total ? ` / ${r.progress.pages_total}` : ''}` },
       { label: 'Items', render: (r) => String(r.progress?.items ?? 0) },
+      { label: 'Duration', render: (r) => runDuration(r) },
       { label: 'Created', render: (r) => time(r.created_at) },
     ],
-    { caption: 'Runs', empty: 'No runs yet. Start one above.' },
+    {
+      caption: 'Runs',
+      empty: status ? h('span', {}, `No ${status.replace(/_/g, ' ')} runs. `, h('a', { href: '#/runs' }, 'Show all runs')) : 'No runs yet. Start one above.',
+    },
   );
+  let shown = [];
   const p = pager((cursor) => get('/v1/runs', { cursor, status: status || undefined, limit: 25 }, { signal: ctx.signal }), (rows, reset) => {
-    if (reset) t.reset();
+    if (reset) {
+      t.reset();
+      shown = [];
+    }
+    shown.push(...rows);
     t.add(rows);
   });
 
-  // New run form
+  const form = startRunForm(ctx);
+  const statusSel = select([{ value: '', label: 'All statuses' }, ...RUN_STATUSES.map((s) => ({ value: s, label: s.replace(/_/g, ' ') }))], status, { id: 'runs-status', 'aria-label': 'Filter by status' });
+  statusSel.addEventListener('change', () => ctx.navigate(statusSel.value ? `#/runs?status=${statusSel.value}` : '#/runs'));
+  const refresh = h('button', { type: 'button', class: 'btn' }, 'Refresh');
+  refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Runs'));
+  const liveNote = h('span', { class: 'hint', id: 'runs-live', 'aria-live': 'polite' });
+
+  page.append(
+    pageHeader('Runs', statusSel, refresh),
+    groupNav('runs', 'runs'),
+    h('details', { class: 'card new-run', open: true }, h('summary', {}, h('span', { class: 'h2' }, 'Start a run')), form.el),
+    section('Recent runs', liveNote, t.el, p.el),
+  );
+  const loaded = await scraperNames(ctx.signal).catch(() => ({ names: new Map(), scrapers: null, error: null }));
+  names = loaded.names;
+  await Promise.all([busy(refresh, () => p.first(), 'Runs'), form.load(loaded)]);
+  // Live: while a listed run is unfinished, reload the first page with back-off.
+  const wait = backoff();
+  let last = JSON.stringify(shown.map((r) => [r.id, r.status, r.progress]));
+  while (!ctx.signal.aborted && shown.some((r) => !TERMINAL.has(r.status))) {
+    liveNote.textContent = 'Updating while runs are unfinished…';
+    await sleep(wait.ms, ctx.signal).catch(() => undefined);
+    if (ctx.signal.aborted) return;
+    try {
+      await p.first();
+    } catch (err) {
+      if (isAbort(err)) return;
+      wait.next();
+      continue;
+    }
+    const now = JSON.stringify(shown.map((r) => [r.id, r.status, r.progress]));
+    if (now !== last) wait.reset();
+    else wait.next();
+    last = now;
+  }
+  liveNote.textContent = '';
+}
+
+/**
+ * The "Start a run" form: a scraper, its input as a form built from the scraper's input_schema
+ * with a JSON tab kept in sync both ways, an optional webhook and browser profile.
+ */
+function startRunForm(ctx) {
   const scraperSel = h('select', { id: 'run-scraper', name: 'scraper_id', required: true }, h('option', { value: '' }, 'Loading scrapers…'));
   const desc = h('small', { class: 'hint', id: 'run-scraper-desc' });
-  const input = h('textarea', { id: 'run-input', name: 'input', rows: '8', class: 'mono', spellcheck: 'false', required: true });
+  scraperSel.setAttribute('aria-describedby', desc.id);
+  const input = h('textarea', { id: 'run-input', name: 'input', rows: '10', class: 'mono', spellcheck: 'false', 'aria-label': 'Input (JSON)' });
+  const jsonNote = h('p', { class: 'hint', id: 'run-input-note', 'aria-live': 'polite' }, 'The run input as JSON; the Form tab follows it.');
+  input.setAttribute('aria-describedby', jsonNote.id);
+  const formHost = h('div', { id: 'run-form-fields' });
+  const inputTabs = tabbed('Run input', [['Form', formHost], ['JSON', h('div', {}, input, jsonNote)]]);
   const webhook = h('input', { type: 'url', id: 'run-webhook', name: 'webhook_url', placeholder: 'https://… (optional)' });
   const profileSel = h('select', { id: 'run-profile', name: 'browser_profile' }, h('option', { value: '' }, 'None (default rendering)'));
   const profileHint = h('small', { class: 'hint', id: 'run-profile-hint' },
     'Optional: how browser-engine pages render (viewport, locale, time zone, colour scheme). The User-Agent still identifies Gleaner. Manage them in ',
     h('a', { href: '#/settings/profiles' }, 'Settings → Browser profiles'), '.');
   profileSel.setAttribute('aria-describedby', profileHint.id);
-  const start = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Start run');
+  const start = h('button', { type: 'submit', class: 'btn btn-primary', id: 'run-start' }, 'Start run');
   let scrapers = [];
-  const fillExample = () => {
+  let sform = null;
+  // The JSON text the form last wrote: when the JSON tab holds anything else, it was edited
+  // there after the form and wins.
+  let lastWritten = '';
+
+  const syncJson = () => {
+    try {
+      input.value = lastWritten = JSON.stringify(sform ? sform.get() : {}, null, 2);
+      input.removeAttribute('aria-invalid');
+      jsonNote.textContent = 'The run input as JSON; the Form tab follows it.';
+    } catch (err) {
+      jsonNote.textContent = `The form has a problem: ${err.message}`;
+    }
+  };
+  let jsonTimer;
+  input.addEventListener('input', () => {
+    clearTimeout(jsonTimer);
+    jsonTimer = setTimeout(() => {
+      try {
+        const v = JSON.parse(input.value || '{}');
+        if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('the input must be a JSON object');
+        sform?.set(v);
+        lastWritten = input.value;
+        input.removeAttribute('aria-invalid');
+        jsonNote.textContent = 'The run input as JSON; the Form tab follows it.';
+      } catch (err) {
+        input.setAttribute('aria-invalid', 'true');
+        jsonNote.textContent = `Not valid JSON yet (${err.message}); the form keeps its last values.`;
+      }
+    }, 250);
+  });
+
+  const pick = () => {
     const s = scrapers.find((x) => x.scraper_id === scraperSel.value);
     desc.textContent = s ? `${s.description ?? ''}${s.engine ? ` (engine: ${s.engine})` : ''}` : '';
-    if (s) input.value = JSON.stringify(exampleFor(s.input_schema) ?? {}, null, 2);
+    const schema = s?.input_schema ?? { type: 'object' };
+    if (hasFields(schema)) {
+      sform = schemaForm(schema, { idPrefix: 'run-in', onChange: syncJson });
+      const example = exampleFor(schema) ?? {};
+      // Required URLs start empty (the placeholder shows the shape); other examples fill in.
+      for (const [k, v] of Object.entries(example)) if (typeof v === 'string' && /^https:\/\/example\.com\/?$/.test(v)) delete example[k];
+      sform.set(example);
+      clear(formHost).append(sform.el);
+      inputTabs.select(0);
+    } else {
+      sform = null;
+      clear(formHost).append(h('p', { class: 'hint' }, 'This scraper does not describe its input fields: write its input in the JSON tab.'));
+      inputTabs.select(1);
+    }
+    syncJson();
   };
-  scraperSel.addEventListener('change', fillExample);
-  const form = h('form', { class: 'form', 'aria-label': 'Start a run' },
+  scraperSel.addEventListener('change', pick);
+
+  const el = h('form', { class: 'form', 'aria-label': 'Start a run', novalidate: true },
     h('div', { class: 'field' }, h('label', { for: scraperSel.id }, 'Scraper'), scraperSel, desc),
-    field('Input (JSON)', input, 'Prefilled from the scraper\'s input schema; edit before starting.'),
+    h('div', { class: 'field' }, h('span', { class: 'label', id: 'run-input-label' }, 'Input'), inputTabs.el),
     h('div', { class: 'row' },
       field('Webhook URL', webhook, 'Optional: receives run.completed when the run ends.'),
       h('div', { class: 'field' }, h('label', { for: profileSel.id }, 'Browser profile'), profileSel, profileHint)),
     h('div', { class: 'form-actions' }, start));
-  form.addEventListener('submit', (e) => {
+
+  el.addEventListener('submit', (e) => {
     e.preventDefault();
-    let parsed;
+    let value;
     try {
-      parsed = JSON.parse(input.value || '{}');
+      if (input.value !== lastWritten || !sform) {
+        value = JSON.parse(input.value || '{}');
+        if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('the input must be a JSON object');
+      } else {
+        const bad = formHost.querySelector(':invalid');
+        if (bad) {
+          inputTabs.select(0);
+          bad.reportValidity();
+          bad.focus();
+          return;
+        }
+        value = sform.get();
+      }
     } catch (err) {
-      showError(new Error(`The input is not valid JSON: ${err.message}`), 'Start run');
-      input.focus();
+      showError(new Error(err.path ? `${err.path} ${err.message.slice(err.path.length + 2)}` : `The input is not valid JSON: ${err.message}`), 'Start run');
+      if (err.input) {
+        inputTabs.select(0);
+        err.input.focus();
+      } else {
+        inputTabs.select(1);
+        input.focus();
+      }
       return;
     }
     busy(start, async () => {
-      const body = { scraper_id: scraperSel.value, input: parsed };
+      const body = { scraper_id: scraperSel.value, input: value };
       if (webhook.value.trim()) body.webhook_url = webhook.value.trim();
       if (profileSel.value) body.browser_profile = profileSel.value;
       const run = await post('/v1/runs', body);
-      showNotice(`Run ${run.id} started`);
+      showNotice(`Run started: ${runTarget(run.input) ?? run.id}`);
       ctx.navigate(`#/runs/${encodeURIComponent(run.id)}`);
     }, 'Start run');
   });
 
-  const statusSel = select([{ value: '', label: 'All statuses' }, ...RUN_STATUSES], status, { id: 'runs-status', 'aria-label': 'Filter by status' });
-  statusSel.addEventListener('change', () => ctx.navigate(statusSel.value ? `#/runs?status=${statusSel.value}` : '#/runs'));
-  const refresh = h('button', { type: 'button', class: 'btn' }, 'Refresh');
-  refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Runs'));
-
-  page.append(
-    pageHeader('Runs', statusSel, refresh),
-    groupNav('runs', 'runs'),
-    h('details', { class: 'card new-run', open: true }, h('summary', {}, h('span', { class: 'h2' }, 'Start a run')), form),
-    section('Recent runs', t.el, p.el),
-  );
-  await Promise.all([
-    busy(refresh, () => p.first(), 'Runs'),
-    busy(start, async () => {
-      scrapers = (await get('/v1/scrapers', {}, { signal: ctx.signal })).data ?? [];
-      clear(scraperSel).append(...scrapers.map((s) => h('option', { value: s.scraper_id }, `${s.name ?? s.scraper_id} (${s.scraper_id})`)));
-      if (!scrapers.length) scraperSel.append(h('option', { value: '' }, 'No scrapers'));
-      // #/runs?scraper=rbk_… (from Studio) preselects that scraper.
-      const wanted = ctx.query.get('scraper');
-      if (wanted && scrapers.some((x) => x.scraper_id === wanted)) scraperSel.value = wanted;
-      fillExample();
-    }, 'Scrapers'),
-    loadProfiles(profileSel, profileHint, ctx.signal),
-  ]);
+  return {
+    el,
+    async load(loaded) {
+      await Promise.all([
+        busy(start, async () => {
+          if (loaded.error) throw loaded.error;
+          scrapers = loaded.scrapers ?? [];
+          clear(scraperSel).append(...scrapers.map((s) => h('option', { value: s.scraper_id }, s.name && s.name !== s.scraper_id ? `${s.name} (${s.scraper_id})` : s.scraper_id)));
+          if (!scrapers.length) scraperSel.append(h('option', { value: '' }, 'No scrapers'));
+          // #/runs?scraper=rbk_… (from Studio) preselects that scraper.
+          const wanted = ctx.query.get('scraper');
+          if (wanted && scrapers.some((x) => x.scraper_id === wanted)) scraperSel.value = wanted;
+          pick();
+        }, 'Scrapers'),
+        loadProfiles(profileSel, profileHint, ctx.signal),
+      ]);
+    },
+  };
 }
 
 /** Browser profiles for the run form (admin API): a key without admin just gets "None". */
@@ -149,112 +317,137 @@ async function loadProfiles(sel, hint, signal) {
 /** Seconds each status poll of a running run waits on the server (the progress refresh period). */
 const LIVE_WAIT_S = 2;
 
-const fmtDuration = (s) => {
-  if (s < 60) return `${Math.round(s)} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
-  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
-};
-
 /**
- * A run's progress line. Site crawls also report pages queued and failed, the current rate and an
- * ETA (API.md "Verified domains and large crawls"); those show while the run is running.
+ * A run's progress line. Until the total is known, pages show as done / the run's max_pages (its
+ * limit). Site crawls also report pages queued and failed and the current rate; an ETA shows only
+ * once the total is known (a crawl that keeps finding pages has no honest ETA).
  */
-export function fmtProgress(pr, terminal) {
-  const parts = [`${pr.pages_done ?? 0}${pr.pages_total ? ` / ${pr.pages_total}` : ''} pages done`];
+export function fmtProgress(pr, terminal, maxPages) {
+  const done = pr.pages_done ?? 0;
+  const of = pr.pages_total ? ` / ${pr.pages_total}` : !terminal && maxPages ? ` / ${maxPages} max` : '';
+  const parts = [`${done}${of} ${Number(done) === 1 && !of ? 'page' : 'pages'} done`];
   if (pr.pages_queued !== undefined && !terminal) parts.push(`${pr.pages_queued} queued`);
   if (pr.pages_failed !== undefined) parts.push(`${pr.pages_failed} failed`);
-  parts.push(`${pr.items ?? 0} items`);
+  parts.push(plural(pr.items ?? 0, 'item'));
   if (!terminal) {
     if (typeof pr.rate_per_s === 'number') parts.push(`${pr.rate_per_s < 10 ? pr.rate_per_s.toFixed(1) : Math.round(pr.rate_per_s)} pages/s`);
-    if (typeof pr.eta_s === 'number') parts.push(`ETA ${fmtDuration(pr.eta_s)}`);
+    if (typeof pr.eta_s === 'number' && pr.pages_total) parts.push(`about ${fmtDuration(pr.eta_s)} left`);
   }
   return parts.join(' · ');
 }
 
+/** The max_pages a run is limited to: its input's, else the scraper schema's default. */
+const maxPagesOf = (run, scraper) => {
+  const v = run.input?.max_pages;
+  if (typeof v === 'number') return v;
+  const d = scraper?.input_schema?.properties?.max_pages?.default;
+  return typeof d === 'number' ? d : null;
+};
+
+/** Items whose page answered an HTTP error: "2 pages answered HTTP errors (404 × 1, 503 × 1)". */
+function httpErrors(items) {
+  const bad = items.filter((it) => Number(it.status_code) >= 400);
+  if (!bad.length) return null;
+  const by = {};
+  for (const it of bad) by[it.status_code] = (by[it.status_code] ?? 0) + 1;
+  return { count: bad.length, text: Object.entries(by).map(([c, n]) => `${c} × ${n}`).join(', ') };
+}
+
+const RESULTS_PAGE = 100;
+
 export async function runDetail(page, ctx) {
   const id = ctx.params.id;
   const info = h('div', { id: 'run-info' }, h('p', { class: 'loading' }, 'Loading…'));
+  const warnings = h('div', { id: 'run-warnings' });
   const cancel = h('button', { type: 'button', class: 'btn btn-danger', hidden: true }, 'Cancel run');
   const csv = h('button', { type: 'button', class: 'btn' }, 'Export CSV');
   const ndjson = h('button', { type: 'button', class: 'btn' }, 'Export NDJSON');
-  const resultsBox = h('div', { id: 'run-results' });
+  const title = h('h1', { tabindex: '-1', class: 'break' }, 'Run');
+  const subtitle = h('p', { class: 'subtitle' }, 'Run ', idChip(id, 'run id'));
+  const items = itemsView({ caption: 'Results', empty: 'No items yet.', id: 'run-items' });
+  const more = h('button', { type: 'button', class: 'btn', hidden: true }, 'Load more');
+  const resultsNote = h('p', { class: 'hint', id: 'run-results-note', 'aria-live': 'polite' });
+  const resultsBox = h('div', { id: 'run-results' }, resultsNote, items.el, h('div', { class: 'pager' }, more));
   let run = null;
+  let names = new Map();
+  let scraper = null;
 
   csv.addEventListener('click', () => busy(csv, async () => showNotice(`Downloaded ${await download(`/v1/runs/${seg(id)}/results`, { format: 'csv' }, `${id}.csv`)}`), 'Export'));
   ndjson.addEventListener('click', () => busy(ndjson, async () => showNotice(`Downloaded ${await download(`/v1/runs/${seg(id)}/results`, { format: 'ndjson' }, `${id}.ndjson`)}`), 'Export'));
   cancel.addEventListener('click', () => {
-    if (!confirm(`Cancel run ${id}?`)) return;
+    if (!confirm(`Cancel this run (${id})?`)) return;
     busy(cancel, async () => {
       show(await post(`/v1/runs/${seg(id)}/cancel`));
       showNotice('Cancel requested');
     }, 'Cancel');
   });
 
+  /** Results: the first pages, reloaded while the run runs; "Load more" reads further. */
+  let all = [];
+  let cursor = null;
+  async function loadResults(reset = true) {
+    const pageRes = await get(`/v1/runs/${seg(id)}/results`, { cursor: reset ? undefined : cursor, limit: RESULTS_PAGE }, { signal: ctx.signal });
+    all = reset ? pageRes.data ?? [] : [...all, ...(pageRes.data ?? [])];
+    cursor = pageRes.next_cursor ?? null;
+    more.hidden = !cursor;
+    items.update(all);
+    showWarnings();
+  }
+  more.addEventListener('click', () => busy(more, () => loadResults(false), 'Results'));
+
+  function showWarnings() {
+    const bad = run ? httpErrors(all) : null;
+    clear(warnings).append(bad
+      ? h('div', { class: 'callout callout-warn', role: 'status', id: 'run-http-warning' },
+        h('strong', {}, `${bad.count === all.length && all.length === 1 ? 'The page' : plural(bad.count, 'page')} answered with an HTTP error (${bad.text}). `),
+        run.status === 'succeeded' ? 'The run itself succeeded (it fetched what it was asked for), but check the results: they may be an error page.' : '')
+      : null);
+  }
+
   function show(r) {
     run = r;
-    cancel.hidden = TERMINAL.has(r.status);
+    const terminal = TERMINAL.has(r.status);
+    cancel.hidden = terminal;
     const s = r.stats ?? {};
     const pr = r.progress ?? {};
+    title.textContent = runTarget(r.input) ?? names.get(r.scraper_id) ?? `Run ${id}`;
+    clear(subtitle).append(names.get(r.scraper_id) ?? r.scraper_id, ' run ', idChip(id, 'run id'));
     clear(info).append(
       dl([
-        ['Status', h('span', { id: 'run-status' }, statusBadge(r.status), TERMINAL.has(r.status) ? '' : h('span', { class: 'spinner', 'aria-hidden': 'true' }))],
-        ['Scraper', r.scraper_id],
+        ['Status', h('span', { id: 'run-status' }, statusBadge(r.status), terminal ? '' : h('span', { class: 'spinner', 'aria-hidden': 'true' }))],
+        ['Scraper', h('span', {}, names.get(r.scraper_id) ?? r.scraper_id, names.has(r.scraper_id) ? h('span', { class: 'hint' }, ' ', idChip(r.scraper_id, 'scraper id')) : null)],
         ['Created', time(r.created_at)],
-        ['Started', time(r.started_at)],
+        ['Duration', runDuration(r)],
         ['Finished', time(r.finished_at)],
-        ['Progress', h('span', { id: 'run-progress', 'aria-live': 'polite' }, fmtProgress(pr, TERMINAL.has(r.status)))],
-        ['Requests', `${s.requests ?? 0} requests · ${fmtBytes(s.bytes ?? 0)} · ${s.blocked_requests ?? 0} blocked · ${s.robots_skipped ?? 0} skipped by robots.txt`],
+        ['Progress', h('span', { id: 'run-progress', 'aria-live': 'polite' }, fmtProgress(pr, terminal, maxPagesOf(r, scraper)))],
+        ['Requests', `${plural(s.requests ?? 0, 'request')} · ${fmtBytes(s.bytes ?? 0)} · ${s.blocked_requests ?? 0} blocked · ${s.robots_skipped ?? 0} skipped by robots.txt`],
         r.engines_used && Object.keys(r.engines_used).length ? ['Engines', fmtEngines(r.engines_used)] : null,
-        r.stop_reason ? ['Stop reason', String(r.stop_reason)] : null,
+        r.stop_reason ? ['Stop reason', String(r.stop_reason).replace(/_/g, ' ')] : null,
         r.webhook_url ? ['Webhook', r.webhook_url] : null,
         r.browser_profile ? ['Browser profile', h('a', { href: `#/settings/profiles?id=${encodeURIComponent(r.browser_profile)}`, class: 'mono' }, r.browser_profile)] : null,
       ]),
-      r.error ? h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, `Run ${r.status}: `), r.error.message ?? '', r.error.code ? h('span', { class: 'hint' }, ` (${r.error.code})`) : null) : null,
+      r.error ? h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, `Run ${r.status.replace(/_/g, ' ')}: `), r.error.message ?? '', r.error.code ? h('span', { class: 'hint' }, ` (${r.error.code})`) : null) : null,
       h('details', { class: 'sub' }, h('summary', {}, 'Input'), jsonView(r.input ?? {}, { label: 'Run input' })),
     );
-  }
-
-  let resultsLoadedFor;
-  /** Results table: columns from the first data keys seen (at most 6), rebuilt as pages load. */
-  async function loadResults() {
-    const cols = new Set();
-    const all = [];
-    const host = h('div');
-    const p = pager((cursor) => get(`/v1/runs/${seg(id)}/results`, { cursor, limit: 50 }, { signal: ctx.signal }), (rows) => {
-      all.push(...rows);
-      for (const it of all) for (const k of Object.keys(it.data ?? {})) if (cols.size < 6) cols.add(k);
-      const tb = table(
-        [
-          { label: 'URL', render: (it) => extLink(it.url, truncate(it.url, 60)) },
-          { label: 'HTTP', render: (it) => String(it.status_code ?? '') },
-          ...[...cols].map((k) => ({
-            label: k,
-            class: 'data-col',
-            render: (it) => {
-              const v = it.data?.[k];
-              return truncate(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''), 80);
-            },
-          })),
-          { label: 'Fetched', render: (it) => time(it.fetched_at) },
-        ],
-        { caption: 'Results', empty: 'No items yet.' },
-      );
-      tb.add(all);
-      clear(host).append(tb.el);
-    });
-    clear(resultsBox).append(host, p.el);
-    await p.first();
+    resultsNote.textContent = terminal ? '' : 'The run is still running: results appear here as they are stored.';
+    showWarnings();
+    if (terminal) hideNotice();
   }
 
   page.append(
-    pageHeader(`Run ${id}`, cancel, csv, ndjson),
+    h('div', { class: 'page-head' }, title, h('div', { class: 'actions' }, cancel, csv, ndjson)),
+    subtitle,
     h('p', {}, h('a', { href: '#/runs' }, '← All runs')),
+    warnings,
     section('Status', info),
     section('Results', resultsBox),
   );
 
   try {
-    show(await get(`/v1/runs/${seg(id)}`, {}, { signal: ctx.signal }));
+    const [r, loaded] = await Promise.all([get(`/v1/runs/${seg(id)}`, {}, { signal: ctx.signal }), scraperNames(ctx.signal).catch(() => ({ names: new Map(), scrapers: [] }))]);
+    names = loaded.names;
+    scraper = (loaded.scrapers ?? []).find((x) => x.scraper_id === r.scraper_id) ?? null;
+    show(r);
   } catch (err) {
     if (isAbort(err)) return;
     clear(info).append(h('p', { class: 'load-error' }, `Could not load run ${id}.`));
@@ -271,11 +464,12 @@ export async function runDetail(page, ctx) {
     : null;
   if (deliveries) page.append(deliveries.el);
   // A finished run's delivery may still be queued or in flight: settle() reloads until it is not.
-  await Promise.all([busy(null, loadResults, 'Results'), TERMINAL.has(run.status) ? deliveries?.settle() : deliveries?.load()]);
-  resultsLoadedFor = run.status;
+  await Promise.all([busy(null, () => loadResults(), 'Results'), TERMINAL.has(run.status) ? deliveries?.settle() : deliveries?.load()]);
   // Poll until the run is terminal. The server holds each call until the run ends or `wait`
-  // passes; a short wait keeps a running crawl's progress (done, queued, rate, ETA) live.
+  // passes. Results are reloaded whenever the item count grew (while the first pages are what
+  // is shown), and once more at the end.
   let failures = 0;
+  let itemsSeen = run.progress?.items ?? 0;
   while (!TERMINAL.has(run.status) && !ctx.signal.aborted) {
     try {
       show(await get(`/v1/runs/${seg(id)}`, { wait: LIVE_WAIT_S }, { signal: ctx.signal }));
@@ -287,10 +481,14 @@ export async function runDetail(page, ctx) {
         return;
       }
       await sleep(2000 * failures, ctx.signal).catch(() => undefined);
+      continue;
     }
-    if (TERMINAL.has(run.status) && resultsLoadedFor !== run.status) {
-      resultsLoadedFor = run.status;
-      await Promise.all([busy(null, loadResults, 'Results'), deliveries?.settle()]);
+    const n = run.progress?.items ?? 0;
+    if (TERMINAL.has(run.status)) {
+      await Promise.all([busy(null, () => loadResults(), 'Results'), deliveries?.settle()]);
+    } else if (n !== itemsSeen && all.length < RESULTS_PAGE) {
+      itemsSeen = n;
+      await busy(null, () => loadResults(), 'Results');
     }
   }
 }

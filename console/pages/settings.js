@@ -1,7 +1,7 @@
 // Settings: API keys, bucket sync + retention, source credentials, target policy, verified domains (domains.js), audit log.
 import { h, clear, field, checkboxGroup, select, table, dl, badge, time, truncate, nextId } from '../lib/dom.js';
 import { auth, del, get, post, put, seg } from '../lib/api.js';
-import { busy, pageHeader, pager, secretBox, section, showError, showNotice, subnav } from '../lib/ui.js';
+import { busy, consoleText, idChip, pageHeader, pager, secretBox, section, showError, showNotice, subnav } from '../lib/ui.js';
 import { sourceLabel } from './queries.js';
 
 const TABS = [
@@ -232,6 +232,14 @@ export async function sourcesPage(page, ctx) {
     clear(host).append(...data.map((s) => sourceCard(s, load)));
   };
   await busy(null, load, 'Sources');
+  // #/settings/sources?source=x (from Social or a query's error) brings that card into view.
+  const wanted = ctx.query.get('source');
+  const card = wanted ? document.getElementById(`source-${wanted}`) : null;
+  if (card) {
+    card.classList.add('highlight');
+    card.scrollIntoView({ block: 'start' });
+    card.querySelector('input')?.focus({ preventScroll: true });
+  }
 }
 
 function sourceCard(s, reload) {
@@ -267,13 +275,13 @@ function sourceCard(s, reload) {
     }, `Remove ${s.source}`);
   });
   const id = nextId('src');
-  return h('section', { class: 'card source', 'aria-labelledby': id },
+  return h('section', { class: 'card source', id: `source-${s.source}`, 'aria-labelledby': id },
     h('div', { class: 'source-head' },
       h('h2', { id }, sourceLabel(s.source)),
       s.configured ? badge('configured', 'succeeded') : badge('not configured', 'cancelled'),
       s.updated_at ? h('small', { class: 'hint' }, ' updated ', time(s.updated_at)) : null),
     s.configured && s.fields?.length ? h('p', { class: 'hint' }, `Stored fields: ${s.fields.join(', ')}`) : null,
-    h('details', { class: 'sub' }, h('summary', {}, 'What access is needed'), h('p', { class: 'hint' }, s.access ?? '')),
+    h('details', { class: 'sub' }, h('summary', {}, 'What access is needed'), h('p', { class: 'hint' }, consoleText(s.access ?? ''))),
     form);
 }
 
@@ -327,7 +335,7 @@ export async function auditPage(page, ctx) {
   const t = table(
     [
       { label: 'Time', render: (r) => time(r.ts) },
-      { label: 'Principal', render: (r) => h('span', { class: 'mono' }, `${r.principal?.type ?? ''} ${r.principal?.id ?? ''}`) },
+      { label: 'Who', render: (r) => who(r.principal) },
       { label: 'Surface', render: (r) => r.surface },
       { label: 'Action', render: (r) => h('code', {}, r.action) },
       { label: 'Resource', render: (r) => h('span', { class: 'mono break' }, r.resource ?? '—') },
@@ -337,6 +345,20 @@ export async function auditPage(page, ctx) {
     ],
     { caption: 'Audit records', empty: 'No audit records match.' },
   );
+  // Names first: a user's email (recorded with each record), an API key's name (one list read).
+  const keyNames = new Map();
+  const who = (pr) => {
+    if (!pr) return '—';
+    if (pr.type === 'user') return h('div', { class: 'name-id' }, h('span', {}, pr.email ?? 'console user'), idChip(pr.id, 'user id'));
+    if (pr.type === 'key') return h('div', { class: 'name-id' }, h('span', {}, keyNames.has(pr.id) ? `key “${keyNames.get(pr.id)}”` : 'API key'), idChip(pr.id, 'key id'));
+    return h('span', {}, pr.type, ' ', pr.id);
+  };
+  try {
+    const keys = await get('/dashboard/api/keys', { limit: 200 }, { signal: ctx.signal, quiet: true });
+    for (const k of keys.data ?? []) keyNames.set(k.key_id, k.name);
+  } catch {
+    /* names are a convenience: ids stay */
+  }
   const p = pager(
     (cursor) => get('/dashboard/api/audit', { cursor, limit: 50, action: ctx.query.get('action') || undefined, outcome: ctx.query.get('outcome') || undefined }, { signal: ctx.signal }),
     (rows, reset) => {

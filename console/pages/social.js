@@ -3,19 +3,19 @@
 // Graph API version with its retirement warning.
 import { h, clear, table, badge, dl, time } from '../lib/dom.js';
 import { get } from '../lib/api.js';
-import { busy, groupNav, pageHeader, section } from '../lib/ui.js';
+import { busy, consoleText, groupNav, pageHeader, section } from '../lib/ui.js';
 import { sourceLabel } from './queries.js';
 
 export async function socialPage(page, ctx) {
   const t = table(
     [
       { label: 'Source', render: (s) => h('strong', {}, sourceLabel(s.source)) },
-      { label: 'Configured', render: (s) => (s.configured ? badge('yes', 'succeeded') : badge('no', 'cancelled')) },
+      { label: 'Credentials set', render: (s) => (s.configured ? badge('configured', 'succeeded') : badge('not configured', 'blocked')) },
       { label: 'Queries (7 days)', render: (s) => String(s.queries_7d ?? 0) },
-      { label: 'Access', class: 'wide', render: (s) => h('details', { class: 'access' }, h('summary', {}, s.configured ? 'What access it uses' : 'What access is needed'), h('p', { class: 'hint' }, s.access ?? '')) },
+      { label: 'Access', class: 'wide', render: (s) => h('details', { class: 'access' }, h('summary', {}, s.configured ? 'What access it uses' : 'What access is needed'), h('p', { class: 'hint' }, consoleText(s.access ?? ''))) },
       {
         label: 'Credentials',
-        render: (s) => h('a', { href: '#/settings/sources', class: 'btn btn-small', 'aria-label': `${s.configured ? 'Manage' : 'Add'} ${sourceLabel(s.source)} credentials in Settings → Sources` }, s.configured ? 'Manage' : 'Add credentials'),
+        render: (s) => h('a', { href: `#/settings/sources?source=${encodeURIComponent(s.source)}`, class: s.configured ? 'btn btn-small' : 'btn btn-small btn-primary', 'aria-label': `${s.configured ? 'Manage' : 'Add'} ${sourceLabel(s.source)} credentials in Settings → Sources` }, s.configured ? 'Manage' : 'Add credentials'),
       },
     ],
     { caption: 'Social sources', empty: 'No sources.' },

@@ -1,8 +1,11 @@
-// Studio: build declarative runbooks (steps as JSON), test one synchronously, publish it as a scraper.
+// Studio: build declarative runbooks (steps as JSON in a highlighting editor with completion of
+// step actions and fields), test one synchronously, publish it as a scraper.
 import { h, clear, field, table, dl, badge, time, truncate, extLink, isAbort } from '../lib/dom.js';
 import { ApiError, del, get, post, put, seg } from '../lib/api.js';
 import { busy, hideError, jsonView, pageHeader, section, showError, showNotice } from '../lib/ui.js';
 import { exampleFor } from './runs.js';
+import { codeEditor } from '../lib/code-editor.js';
+import { itemsView } from '../lib/results.js';
 
 const DEFAULT_INPUT_SCHEMA = { type: 'object', additionalProperties: true };
 const ACTION_HELP = {
@@ -57,6 +60,19 @@ const fieldList = (s) =>
     .filter((k) => k !== 'action')
     .map((k) => ((s.required ?? []).includes(k) ? `${k} (required)` : k))
     .join(', ') || 'no other fields';
+
+/**
+ * A validation path for people: "body.steps.2.max_pages" -> "step 3 (extract), max_pages";
+ * "body.name" -> "name". `list` is the step list as typed (for the step's action).
+ */
+export function humanPath(path, list) {
+  const p = String(path ?? '').replace(/^body\.?/, '');
+  const m = /^steps\.(\d+)(?:\.(.*))?$/.exec(p);
+  if (!m) return p === 'steps' ? 'steps' : p.replace(/\.(\d+)(?=\.|$)/g, (_, n) => ` ${Number(n) + 1}`);
+  const st = Array.isArray(list) ? list[Number(m[1])] : null;
+  const head = `step ${Number(m[1]) + 1}${typeof st?.action === 'string' ? ` (${st.action})` : ''}`;
+  return m[2] ? `${head}, ${m[2].replace(/\.(\d+)(?=\.|$)/g, (_, n) => `[${n}]`)}` : head;
+}
 
 /** Inputs a step list refers to ({input: name}), with a sample value for each. */
 function referencedInputs(steps) {
@@ -133,7 +149,14 @@ export async function runbookEditor(page, ctx) {
   const name = h('input', { type: 'text', id: 'rb-name', name: 'name', required: true, maxlength: '200', placeholder: 'Product prices' });
   const description = h('textarea', { id: 'rb-description', name: 'description', rows: '2', maxlength: '2000' });
   const published = h('input', { type: 'checkbox', id: 'rb-published', name: 'published' });
-  const steps = h('textarea', { id: 'rb-steps', name: 'steps', rows: '16', class: 'mono steps-editor', spellcheck: 'false', autocomplete: 'off', required: true });
+  const stepsHintId = 'rb-steps-hint';
+  const editor = codeEditor({ id: 'rb-steps', rows: 18, describedBy: stepsHintId, suggest: (c) => suggestFor(c, catalogue) });
+  const steps = editor.textarea;
+  steps.name = 'steps';
+  const setSteps = (text) => {
+    steps.value = text;
+    editor.refresh();
+  };
   const inputSchema = h('textarea', { id: 'rb-input-schema', name: 'input_schema', rows: '6', class: 'mono', spellcheck: 'false' });
   const actionSel = h('select', { id: 'rb-step-action', name: 'step_action' });
   const actionHelp = h('small', { class: 'hint', id: 'rb-step-help', 'aria-live': 'polite' });
@@ -143,9 +166,8 @@ export async function runbookEditor(page, ctx) {
   const errors = h('div', { id: 'rb-errors', 'aria-live': 'polite' });
   const dirty = h('span', { class: 'hint', id: 'rb-dirty', 'aria-live': 'polite' });
   const save = h('button', { type: 'submit', class: 'btn btn-primary', id: 'rb-save' }, id ? 'Save' : 'Create runbook');
-  const stepsHint = h('small', { class: 'hint', id: 'rb-steps-hint' },
-    'A JSON array of steps; the first is a goto. The server checks it and lists each problem with its path (steps.N = step N+1).');
-  steps.setAttribute('aria-describedby', stepsHint.id);
+  const stepsHint = h('small', { class: 'hint', id: stepsHintId },
+    'A JSON array of steps; the first is a goto. Problems are listed below the form, by step number.');
 
   const form = h('form', { class: 'form', 'aria-label': 'Runbook', novalidate: true },
     field('Name', name),
@@ -155,7 +177,7 @@ export async function runbookEditor(page, ctx) {
       h('small', { class: 'hint' }, 'A published runbook is a scraper: it appears under Runs with its rbk_… id as the scraper id.')),
     h('div', { class: 'field' },
       h('div', { class: 'label-row' }, h('label', { for: steps.id }, 'Steps (JSON)'), format),
-      steps, stepsHint),
+      editor.el, stepsHint),
     h('fieldset', { class: 'field add-step' },
       h('legend', {}, 'Add a step'),
       h('div', { class: 'inline-form' }, h('div', { class: 'field' }, h('label', { for: actionSel.id }, 'Action'), actionSel), addStep),
@@ -176,13 +198,12 @@ export async function runbookEditor(page, ctx) {
   const testForm = h('form', { class: 'form', 'aria-label': 'Test the runbook' },
     h('p', { class: 'hint' }, 'Runs the runbook once, now, in the browser engine (up to about 25 s), and shows each step and the items it extracted. Unsaved changes are saved first. Nothing is stored as a run.'),
     field('Input (JSON object)', testInput, 'Values for {"input": "name"} references: strings, numbers or booleans.'),
-    h('div', { class: 'form-actions' }, test),
-    testResult);
+    h('div', { class: 'form-actions' }, test));
 
   page.append(
     head,
     h('p', {}, h('a', { href: '#/studio' }, '← All runbooks')),
-    h('div', { class: 'studio-grid' }, section('Runbook', form), section('Test', testForm)),
+    h('div', { class: 'studio-stack' }, section('Runbook', form), section('Test', testForm, testResult)),
   );
 
   // ---- behaviour
@@ -222,7 +243,7 @@ export async function runbookEditor(page, ctx) {
       return;
     }
     list.push(templateFor(s));
-    steps.value = JSON.stringify(list, null, 2);
+    setSteps(JSON.stringify(list, null, 2));
     markDirty();
     clear(errors);
     showNotice(`Added a ${actionSel.value} step (step ${list.length}); edit its values in Steps.`);
@@ -231,7 +252,7 @@ export async function runbookEditor(page, ctx) {
   });
   format.addEventListener('click', () => {
     try {
-      steps.value = JSON.stringify(parseSteps(), null, 2);
+      setSteps(JSON.stringify(parseSteps(), null, 2));
       clear(errors);
     } catch (err) {
       showInlineErrors([{ path: 'steps', message: `not valid JSON: ${err.message}` }]);
@@ -248,13 +269,11 @@ export async function runbookEditor(page, ctx) {
     }
     clear(errors).append(
       h('div', { class: 'error-box', role: 'alert' },
-        h('strong', {}, `${heading}: `),
+        h('strong', {}, `${heading}: ${details.length === 1 ? 'one problem' : `${details.length} problems`} to fix`),
         h('ul', { class: 'detail-list' },
           details.map((d) => {
-            const path = String(d.path ?? '').replace(/^body\./, '');
-            const m = /^steps\.(\d+)/.exec(path);
-            const st = m && Array.isArray(list) ? list[Number(m[1])] : null;
-            return h('li', {}, path ? h('code', {}, path) : null, m ? h('span', { class: 'hint' }, ` (step ${Number(m[1]) + 1}${st?.action ? `, ${st.action}` : ''})`) : null, path ? ': ' : '', d.message ?? '');
+            const where = humanPath(d.path, list);
+            return h('li', { title: d.path ?? '' }, where ? h('strong', {}, `${where[0].toUpperCase()}${where.slice(1)}: `) : null, d.message ?? '');
           }))));
   }
 
@@ -288,7 +307,7 @@ export async function runbookEditor(page, ctx) {
     name.value = rb.name;
     description.value = rb.description ?? '';
     published.checked = !!rb.published;
-    steps.value = JSON.stringify(rb.steps ?? [], null, 2);
+    setSteps(JSON.stringify(rb.steps ?? [], null, 2));
     inputSchema.value = JSON.stringify(rb.input_schema ?? DEFAULT_INPUT_SCHEMA, null, 2);
     save.textContent = 'Save';
     remove.hidden = false;
@@ -320,7 +339,11 @@ export async function runbookEditor(page, ctx) {
       showNotice(`Runbook ${rb.name} ${created ? 'created' : 'saved'}`);
       return true;
     } catch (err) {
-      if (err instanceof ApiError && err.details?.length) showInlineErrors(err.details);
+      // Validation problems show once, next to the form (not in the banner as well).
+      if (err instanceof ApiError && err.details?.length) {
+        showInlineErrors(err.details);
+        err.shown = true;
+      }
       throw err;
     }
   }
@@ -396,7 +419,7 @@ export async function runbookEditor(page, ctx) {
     else {
       const gotoStep = catalogue.find((c) => actionOf(c) === 'goto');
       const extractStep = catalogue.find((c) => actionOf(c) === 'extract');
-      steps.value = JSON.stringify([gotoStep ? templateFor(gotoStep) : { action: 'goto', url: 'https://example.com/' }, extractStep ? templateFor(extractStep) : { action: 'extract', fields: { title: { selector: 'h1' } } }], null, 2);
+      setSteps(JSON.stringify([gotoStep ? templateFor(gotoStep) : { action: 'goto', url: 'https://example.com/' }, extractStep ? templateFor(extractStep) : { action: 'extract', fields: { title: { selector: 'h1' } } }], null, 2));
       inputSchema.value = JSON.stringify(DEFAULT_INPUT_SCHEMA, null, 2);
       testInput.value = '{}';
       name.focus();
@@ -407,6 +430,20 @@ export async function runbookEditor(page, ctx) {
     form.replaceChildren(h('p', { class: 'load-error' }, `Could not load ${id ? `runbook ${id}` : 'the studio'}: ${err.message ?? err}`));
     test.disabled = true;
   }
+}
+
+/** Completions for the steps editor: action names, and the fields of the step being edited. */
+function suggestFor(c, catalogue) {
+  if (c.kind === 'value' && c.key === 'action')
+    return catalogue.map((s) => ({ label: actionOf(s), detail: ACTION_HELP[actionOf(s)]?.split('.')[0] ?? '' }));
+  if (c.kind !== 'key') return [];
+  const action = /"action"\s*:\s*"([\w-]+)"/.exec(c.object)?.[1];
+  const s = catalogue.find((x) => actionOf(x) === action);
+  if (!s) return [{ label: 'action', detail: 'the step\'s action: goto, click, fill, …' }];
+  const present = new Set([...c.object.matchAll(/"([\w-]+)"\s*:/g)].map((m) => m[1]));
+  return Object.entries(s.properties ?? {})
+    .filter(([k]) => k !== 'action' && !present.has(k))
+    .map(([k, v]) => ({ label: k, detail: `${(s.required ?? []).includes(k) ? 'required' : 'optional'}${v.type ? `, ${v.type}` : ''}` }));
 }
 
 /** The test result: status, error, step log, items and screenshots. */
@@ -425,23 +462,8 @@ function renderTest(host, res) {
   );
   log.add(res.log ?? []);
   const items = res.items ?? [];
-  const cols = [];
-  for (const it of items) for (const k of Object.keys(it.data ?? {})) if (cols.length < 6 && !cols.includes(k)) cols.push(k);
-  const itemTable = table(
-    [
-      { label: 'URL', render: (it) => extLink(it.url, truncate(it.url, 50)) },
-      ...cols.map((k) => ({
-        label: k,
-        class: 'data-col',
-        render: (it) => {
-          const v = it.data?.[k];
-          return truncate(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''), 120);
-        },
-      })),
-    ],
-    { caption: 'Extracted items', empty: 'No items were extracted.' },
-  );
-  itemTable.add(items);
+  const itemTable = itemsView({ caption: 'Extracted items', empty: 'No items were extracted.' });
+  itemTable.update(items);
   const shots = (res.screenshots ?? []).filter((s) => typeof s.png === 'string' && /^[A-Za-z0-9+/=]+$/.test(s.png));
   const stats = res.stats ?? {};
   clear(host).append(

@@ -2,7 +2,7 @@ import { resolve, dirname, join } from 'node:path';
 import { s3CustomerBuckets } from '../adapters/aws/customer-bucket.js';
 import { egressCheck } from '../core/events/egress.js';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { Hono, type Context as HonoContext } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Context as LambdaContext } from 'aws-lambda';
@@ -171,6 +171,37 @@ function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stre
   socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
+/** A port `npm start` needs is taken: one line naming the port, what uses it and the variable to change. */
+export class PortInUseError extends Error {
+  readonly code = 'EADDRINUSE';
+  constructor(readonly port: number, readonly use: string) {
+    super(`Port ${port} (${use}) is already in use on 127.0.0.1. Set PORT to a value whose next two ports are free too, e.g. PORT=${port + 10} npm start.`);
+    this.name = 'PortInUseError';
+  }
+}
+
+/** Whether nothing listens on 127.0.0.1:port (a listen-and-close probe). */
+export const portFree = (port: number) =>
+  new Promise<boolean>((res) => {
+    const probe = createServer();
+    probe.once('error', () => res(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => res(true)));
+  });
+
+/**
+ * Every fixed port the local service will listen on, checked before anything starts: PORT (API
+ * and console), PORT+1 (embedded DynamoDB) and PORT+2 (embedded S3) unless external stores are
+ * configured. The first taken one throws a PortInUseError, instead of an EADDRINUSE stack from
+ * whichever server happened to start last.
+ */
+export async function checkPorts(cfg: Pick<Config, 'port' | 'dynamoEndpoint' | 's3Endpoint'>): Promise<void> {
+  if (cfg.port === 0) return;
+  const external = !!(cfg.dynamoEndpoint && cfg.s3Endpoint);
+  const wanted: Array<[number, string]> = [[cfg.port, 'PORT, the API and console']];
+  if (!external) wanted.push([cfg.port + 1, 'PORT+1, the embedded DynamoDB'], [cfg.port + 2, 'PORT+2, the embedded S3']);
+  for (const [port, use] of wanted) if (!(await portFree(port))) throw new PortInUseError(port, use);
+}
+
 /**
  * Everything in one process: embedded dynalite and s3rver (or the stores at GLEANER_DYNAMODB_ENDPOINT
  * and GLEANER_S3_ENDPOINT when both are set), the in-process queue and scheduler, the workers, and
@@ -179,6 +210,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stre
 export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOptions = {}): Promise<LocalService> {
   setConfig(cfg);
   setLogLevel(cfg.logLevel);
+  await checkPorts(cfg);
   const ephemeral = cfg.port === 0;
   const buckets = [cfg.resultsBucket, cfg.rawBucket];
   const stores =

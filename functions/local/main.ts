@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.js';
 import { setLogLevel, log } from '../core/log.js';
-import { startLocal } from './local-server.js';
+import { PortInUseError, startLocal } from './local-server.js';
 import { guardStoreErrors } from './store-error-guard.js';
 import { join } from 'node:path';
 
@@ -51,8 +51,10 @@ async function main() {
 }
 
 main().catch((e) => {
-  if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
-    console.error(`Port in use: ${(e as Error).message}. Set PORT to another value (PORT+1 and PORT+2 are used by the embedded stores).`);
+  // The ports are checked before anything starts (checkPorts): one line, no stack.
+  if (e instanceof PortInUseError) console.error(e.message);
+  else if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    console.error(`A port is already in use (${(e as Error).message}). Set PORT to another value: PORT, PORT+1 and PORT+2 must be free (the last two for the embedded stores).`);
   else console.error(e);
   process.exit(1);
 });

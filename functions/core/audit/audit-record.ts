@@ -6,7 +6,8 @@ export const auditRecordSchema = z.object({
   ts: z.string(),
   request_id: z.string(),
   tenant_id: z.string(),
-  principal: z.object({ type: z.enum(['key', 'user', 'system']), id: z.string() }),
+  // email: a console user's, recorded at write time (older records have none).
+  principal: z.object({ type: z.enum(['key', 'user', 'system']), id: z.string(), email: z.string().optional() }),
   surface: z.enum(['api', 'console', 'mcp', 'scheduler']),
   action: z.string(),
   resource: z.string().nullable(),

@@ -20,10 +20,23 @@ export const ITEMS_PER_PAGE = 100;
 export const itemPageKey = (tenantId: string, runId: string, attempt: number, seq: number) =>
   `tenants/${tenantId}/runs/${runId}/a${attempt}/items-${String(seq).padStart(6, '0')}.json`;
 
-/** Buffers items and writes them to the results bucket in pages of ITEMS_PER_PAGE. */
+/** How often a partly filled page is written, so a running run's first items can be read before its page fills. */
+export const PARTIAL_PAGE_EVERY_MS = 1000;
+
+/**
+ * Buffers items and writes them to the results bucket in pages of ITEMS_PER_PAGE. While a page
+ * fills, it is also written as it stands (at most every `partialEveryMs`) and counted in
+ * item_pages, so GET /v1/runs/{id}/results shows items while the run is running, not only at the
+ * end. Writes go through one chain in order: a late partial write can never overwrite the full
+ * page that followed it.
+ */
 export class ItemWriter {
-  private buf: ScrapeItem[] = [];
+  private buf: ItemBuffer = [];
   private seq = 0;
+  private lastPartial = 0;
+  private chain: Promise<void> = Promise.resolve();
+  /** A partial write due at the end of the current period (items arrived within it). */
+  private trailing: NodeJS.Timeout | undefined;
   total = 0;
   constructor(
     private readonly blobs: Blobs,
@@ -32,23 +45,60 @@ export class ItemWriter {
     private readonly attempt: number,
     /** Called after each page is durable: persist item_pages/items on the run record. */
     private readonly onPage: (pages: number, items: number) => Promise<void>,
+    private readonly partialEveryMs = PARTIAL_PAGE_EVERY_MS,
+    private readonly nowMs: () => number = Date.now,
   ) {}
 
   async add(item: ScrapeItem): Promise<void> {
     this.buf.push(item);
     this.total++;
     if (this.buf.length >= ITEMS_PER_PAGE) await this.flush();
+    else if (this.nowMs() - this.lastPartial >= this.partialEveryMs) await this.writePartial();
+    else if (!this.trailing) {
+      // Items that came within the period are written at its end, not only with the next item.
+      this.trailing = setTimeout(() => {
+        this.trailing = undefined;
+        if (this.buf.length) void this.writePartial().catch(() => undefined);
+      }, Math.max(0, this.partialEveryMs - (this.nowMs() - this.lastPartial)));
+      this.trailing.unref?.();
+    }
+  }
+
+  /** The page being filled, as it stands, under its final key; item_pages counts it. */
+  private writePartial(): Promise<void> {
+    this.lastPartial = this.nowMs();
+    const snapshot = this.buf.slice();
+    const seq = this.seq;
+    const total = this.total;
+    return this.enqueue(async () => {
+      await this.blobs.put('results', itemPageKey(this.tenantId, this.runId, this.attempt, seq), JSON.stringify(snapshot));
+      await this.onPage(seq + 1, total);
+    });
   }
 
   async flush(): Promise<void> {
-    if (!this.buf.length) return;
+    clearTimeout(this.trailing);
+    this.trailing = undefined;
+    if (!this.buf.length) return this.chain;
     const page = this.buf;
     this.buf = [];
-    await this.blobs.put('results', itemPageKey(this.tenantId, this.runId, this.attempt, this.seq), JSON.stringify(page));
-    this.seq++;
-    await this.onPage(this.seq, this.total);
+    const seq = this.seq++;
+    const total = this.total;
+    return this.enqueue(async () => {
+      await this.blobs.put('results', itemPageKey(this.tenantId, this.runId, this.attempt, seq), JSON.stringify(page));
+      await this.onPage(seq + 1, total);
+    });
+  }
+
+  private enqueue(write: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(write);
+    // A failed write fails its caller; later writes still run (the chain itself never rejects).
+    this.chain = next.catch(() => undefined);
+    return next;
   }
 }
+
+type ItemBuffer = ScrapeItem[];
 
 const encode = (p: number, o: number) => Buffer.from(JSON.stringify({ p, o })).toString('base64url');
 function decode(c: string): { p: number; o: number } {

@@ -2,13 +2,14 @@ import * as z from 'zod';
 import { defineContracts } from './contract.js';
 import { listOf } from '../schemas/common.js';
 import { datasetsQuery } from '../../core/console/datasets.js';
+import { monitoringQuery } from '../../core/console/monitoring.js';
 
 /** Contracts of datasets.list, monitoring.get, social.get, studio.get. */
 
 const count = z.record(z.string(), z.number().int());
 /** Console overview pages grow with the console: required fields are fixed, more may appear. */
 const monitoringSchema = z.looseObject({
-  window: z.object({ since: z.string(), until: z.string() }),
+  window: z.object({ since: z.string(), until: z.string(), range: z.enum(['1h', '24h', '7d', '30d']).optional() }),
   runs: z.looseObject({ total: z.number().int(), by_status: count }),
   queries: z.looseObject({ total: z.number().int(), by_status: count }),
   challenges: z.looseObject({ total: z.number().int(), by_kind: count }),
@@ -29,7 +30,7 @@ export const contracts = defineContracts({
     query: datasetsQuery,
     success: { 200: { description: 'Data sets', schema: listOf(datasetSchema) } },
   },
-  'monitoring.get': { summary: 'Last 24 h of runs, queries and challenges; recent failures; usage this month against the plan', success: { 200: { description: 'Monitoring', schema: monitoringSchema } } },
+  'monitoring.get': { summary: 'Runs, queries and challenges of a window (range: 1h, 24h, 7d or 30d; default 24h); recent failures; usage this month against the plan', query: monitoringQuery, success: { 200: { description: 'Monitoring', schema: monitoringSchema } } },
   'social.get': { summary: "Each social source's connection state and use by queries in the last 7 days", success: { 200: { description: 'Sources', schema: socialSchema } } },
   'studio.get': { summary: 'Runbook editor catalogue: JSON Schema of every step action, and the runbooks', success: { 200: { description: 'Catalogue', schema: studioSchema } } },
 });

@@ -33,7 +33,7 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
         ts: s.now.toISOString(),
         request_id: s.requestId,
         tenant_id: s.tenant.tenant_id,
-        principal: { type: s.principal?.type ?? 'key', id: s.principal?.id ?? 'unknown' },
+        principal: { type: s.principal?.type ?? 'key', id: s.principal?.id ?? 'unknown', ...(s.principal?.email ? { email: s.principal.email } : {}) },
         surface: s.route.surface,
         action: s.route.id,
         resource: s.resource,

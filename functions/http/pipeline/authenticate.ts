@@ -57,7 +57,7 @@ export async function authenticate(e: Event, route: Route, d: Deps, now: Date): 
     if (!s) throw unauthorized('The console session has expired; log in again');
     const tenant = await getTenant(d.table, s.tenant_id);
     if (!tenant) throw unauthorized('The console session is not valid');
-    return { principal: { type: 'user', id: s.user_id, scopes: ['*'], tenant_id: s.tenant_id }, tenant };
+    return { principal: { type: 'user', id: s.user_id, scopes: ['*'], tenant_id: s.tenant_id, email: s.email }, tenant };
   }
   throw unauthorized('Missing Authorization header: send "Authorization: Bearer <API key>"');
 }

@@ -15,6 +15,8 @@ export interface Principal {
   id: string;
   scopes: string[];
   tenant_id: string;
+  /** A console user's email (audit records carry it so the console shows people, not ids). */
+  email?: string;
 }
 
 /** What a handler's core call sees: already authenticated, authorised, limited and validated. */

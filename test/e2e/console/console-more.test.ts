@@ -74,7 +74,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await page.waitForFunction(() => location.hash.startsWith('#/runs'));
     await page.waitForSelector('#nav', { visible: true });
     const nav = await page.$$eval('#nav a', (as) => as.map((a) => a.textContent));
-    expect(nav).toEqual(['Monitoring', 'Runs', 'Studio', 'Social', 'Data', 'Storage', 'Webhooks', 'Settings']);
+    expect(nav).toEqual(['Monitoring', 'Runs', 'Studio', 'Social', 'Data & Storage', 'Webhooks', 'Settings']);
   });
 
   it('Monitoring shows the succeeded run, usage and billing, and fits 1280 and 800 px', async () => {
@@ -122,14 +122,17 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
       expect(fit).toEqual({ inside: true, scrolls: 'auto' });
     }
     await page.setViewport({ width: 1280, height: 900 });
-    // page-content's markdown is longer than a cell shows: the cell is cut and its title holds all of it.
+    // page-content's markdown is longer than a cell shows: with its column picked, the cell is
+    // cut and its title holds all of it.
     const results = await svc.call(`/v1/runs/${runId}/results`);
     const markdown: string = results.body.data[0].data.markdown;
+    await page.click('#run-items .col-picker summary');
+    await page.click('#run-items .col-picker input[value="data.markdown"]');
     const clipped = await page.$$eval('#run-results td .clipped', (els) => els.map((e) => ({ text: e.textContent ?? '', title: e.getAttribute('title') ?? '' })));
     expect(clipped.some((c) => c.title === markdown && c.text.endsWith('…') && c.text.length < markdown.length)).toBe(true);
   });
 
-  it('Datasets lists the run (linked to its results) and stored files (linked to their preview)', async () => {
+  it('Data & Storage lists the run (linked to its results) and stored files (previewed in place)', async () => {
     await go('#/datasets');
     await waitText('#datasets-table', runId);
     const href = await page.$eval(`#datasets-table a[href="#/runs/${runId}"]`, (a) => a.getAttribute('href'));
@@ -139,13 +142,14 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     const queryId = newId('qry');
     const key = `${queryId}_${keyTimestamp(new Date())}.json`;
     await putResultFile(svc.deps.table, svc.deps.blobs, svc.tenantId, { key, query_id: queryId, job_id: null, created_at: new Date().toISOString() }, { items: [{ text: '<b>not markup</b>' }] });
-    await page.click('nav.pills a[href="#/datasets?kind=files"]');
-    await waitText('#datasets-table', key);
-    await page.click(`#datasets-table a.mono[href="#/storage?key=${encodeURIComponent(key)}"]`);
+    await page.click('nav.subnav a[href="#/datasets?kind=files"]');
+    await waitText('#storage-files', key);
+    await page.click(`button.file[data-key="${key}"]`);
     await waitText('#storage-preview-title', key);
-    await waitText('#storage-preview .json-tree', '<b>not markup</b>');
+    await waitText('#storage-preview table.data', '<b>not markup</b>');
+    expect(await page.$$eval('#storage-preview b', (b) => b.length)).toBe(0);
     await go('#/datasets?kind=files');
-    await waitText('#datasets-table', key);
+    await waitText('#storage-files', key);
     await page.screenshot({ path: '/tmp/console-datasets.png', fullPage: true });
   });
 
@@ -153,7 +157,9 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await go('#/social');
     await waitText('#social-sources', 'Reddit');
     expect(await textOf('#social-summary')).toContain('0 of 7 sources have credentials');
-    expect(await page.$$eval('#social-sources a[href="#/settings/sources"]', (as) => as.length)).toBe(7);
+    // Each source's button goes to its own credentials card; unconfigured ones say so.
+    expect(await page.$$eval('#social-sources a.btn[href^="#/settings/sources?source="]', (as) => as.length)).toBe(7);
+    expect(await page.$$eval('#social-sources .badge', (bs) => bs.filter((b) => b.textContent === 'not configured').length)).toBe(7);
     // Quotas and the Graph API version of the deployment (issue 13).
     await waitText('#social-quotas', 'Graph API version');
     expect(await textOf('#graph-version')).toMatch(/^v\d+\.0/);
@@ -169,13 +175,12 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await page.type('#rb-name', 'Fixture article');
     await page.type('#rb-description', 'Headline and first paragraph');
 
-    // The server validates the steps; its paths are listed next to the form and in the banner.
+    // The server validates the steps; its problems are listed once, next to the form, by step.
     await setValue('#rb-steps', JSON.stringify([{ action: 'click', selector: 'a' }, { action: 'extract' }]));
     await page.click('#rb-save');
-    await waitText('#rb-errors', 'steps.1.fields');
-    expect(await textOf('#rb-errors')).toContain('step 2, extract');
-    await page.waitForSelector('#banner:not([hidden])', { visible: true });
-    expect(await textOf('#banner')).toContain('body.steps');
+    await waitText('#rb-errors', 'Step 2 (extract), fields');
+    expect(await textOf('#rb-errors')).not.toContain('body.');
+    expect(await page.$eval('#banner', (b) => (b as HTMLElement).hidden)).toBe(true);
 
     await setValue('#rb-steps', JSON.stringify([{ action: 'goto', url: `${site.baseUrl}/article` }, { action: 'extract', fields: { headline: { selector: 'article h1' } } }]));
     // "Add step" appends the catalogue's template for the chosen action.

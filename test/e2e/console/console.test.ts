@@ -172,10 +172,14 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     const keys = await svc.call('/dashboard/api/keys');
     expect(keys.body.data.filter((k: { name: string }) => k.name.startsWith('console session'))).toEqual([]);
 
-    // The Runs page loaded scrapers and prefilled the input from the schema.
+    // The Runs page loaded scrapers and built the input form from page-content's input schema;
+    // the JSON tab holds what the form holds (nothing filled yet: the service applies defaults).
     await page.waitForSelector('#run-scraper option[value="page-content"]');
+    await page.waitForSelector('#run-in-url');
+    expect(await page.$eval('#run-in-url', (el) => [(el as HTMLInputElement).type, el.getAttribute('aria-required')])).toEqual(['url', 'true']);
+    expect(await textOf('#run-form-fields')).toContain('Default (auto)');
     const input = await page.$eval('#run-input', (el) => (el as HTMLTextAreaElement).value);
-    expect(JSON.parse(input)).toEqual({ url: 'https://example.com/' });
+    expect(JSON.parse(input)).toEqual({});
   });
 
   it('creates an API key (plaintext shown once) and lists it', async () => {
@@ -222,14 +226,21 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     await putResultFile(svc.deps.table, svc.deps.blobs, svc.tenantId, { key, query_id: queryId, job_id: null, created_at: created.toISOString() }, result);
 
     // SPEC.md 1: "open Storage in the top navigation, select a file to preview it, use the Download JSON button".
+    // Storage is one area with the runs' datasets (Data & Storage), its files on the Stored files tab.
     await go('#/runs');
-    await page.waitForSelector('#nav a[data-section="storage"]', { visible: true });
-    await page.click('#nav a[data-section="storage"]');
-    await page.waitForFunction(() => location.hash === '#/storage' && document.querySelector('#nav a[data-section="storage"]')?.getAttribute('aria-current') === 'page');
-    expect(await page.$eval('#nav a[data-section="storage"]', (a) => [a.textContent, a.getAttribute('aria-current')])).toEqual(['Storage', 'page']);
+    await page.waitForSelector('#nav a[data-section="data"]', { visible: true });
+    await page.click('#nav a[data-section="data"]');
+    await page.waitForFunction(() => location.hash === '#/datasets' && document.querySelector('#nav a[data-section="data"]')?.getAttribute('aria-current') === 'page');
+    expect(await page.$eval('#nav a[data-section="data"]', (a) => [a.textContent, a.getAttribute('aria-current')])).toEqual(['Data & Storage', 'page']);
+    await page.waitForSelector('nav.subnav a[href="#/datasets?kind=files"]', { visible: true });
+    await page.click('nav.subnav a[href="#/datasets?kind=files"]');
     const fileButton = `button.file[data-key="${key}"]`;
     await page.waitForSelector(fileButton, { visible: true });
     await page.click(fileButton);
+    // A file holding a list of records previews as a table first; JSON is the other tab.
+    await page.waitForSelector('#storage-preview table.data', { visible: true });
+    expect(await textOf('#storage-preview table.data')).toContain('I love <b>acme</b> shoes');
+    await page.click('#storage-preview [role="tab"]:nth-child(2)');
     await page.waitForSelector('#storage-preview .json-tree', { visible: true });
     expect(await textOf('#storage-preview-title')).toBe(key);
     // The markup in the data stays text.
@@ -251,10 +262,10 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
 
     // A query's "Stored result" link opens the file directly.
     await go('#/runs');
-    await page.waitForSelector('#run-input');
+    await page.waitForSelector('#run-in-url');
     await go(`#/storage?key=${encodeURIComponent(key)}`);
     await waitText('#storage-preview-title', key);
-    await page.waitForSelector('#storage-preview .json-tree', { visible: true });
+    await page.waitForSelector('#storage-preview table.data', { visible: true });
 
     // Narrow window: still usable (the layout stacks).
     await page.setViewport({ width: 800, height: 900 });
@@ -274,7 +285,10 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     const runId = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
     await waitText('#run-status', 'succeeded', 60_000);
     await waitText('#run-results', `${site.baseUrl}/article`);
-    expect(await textOf('#run-results')).toContain('The article headline'.slice(0, 20));
+    // A row opens the item: its Markdown, rendered.
+    await page.click('#run-items tbody tr.clickable td:nth-child(2)');
+    await waitText('dialog.item-detail #item-markdown', 'The article headline');
+    await page.keyboard.press('Escape');
     await page.click('::-p-text(Export CSV)');
     const file = join(downloadDir, `${runId}.csv`);
     const deadline = Date.now() + 15_000;
@@ -348,7 +362,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
 
   it('renders every page without a script error', async () => {
     for (const [hash, sel] of [
-      ['#/runs', '#run-input'],
+      ['#/runs', '#run-in-url'],
       ['#/jobs', '#job-label'],
       ['#/webhooks', '#webhook-url'],
       ['#/settings/storage', '#sync-endpoint'],
@@ -366,7 +380,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     for (let i = 0; i < 20 && !(await textOf('table.data')).includes('settings.target-policy.get'); i++) {
       await new Promise((r) => setTimeout(r, 250));
       await go('#/runs');
-      await page.waitForSelector('#run-input', { visible: true });
+      await page.waitForSelector('#run-in-url', { visible: true });
       await go('#/settings/audit');
       await page.waitForFunction(() => document.querySelectorAll('table.data tbody tr:not(.empty)').length > 0);
     }
