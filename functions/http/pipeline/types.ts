@@ -15,6 +15,8 @@ export interface Principal {
   id: string;
   scopes: string[];
   tenant_id: string;
+  /** When the credential that authenticated the call expires (keys); null or absent = never. */
+  expires_at?: string | null;
 }
 
 /** What a handler's core call sees: already authenticated, authorised, limited and validated. */
