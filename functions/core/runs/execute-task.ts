@@ -37,6 +37,8 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
   });
+  // A runbook test fills secrets too: its answer and its error are masked like a run's writes.
+  const redactor = new SecretRedactor();
   const onStop = () => void engine.close().catch(() => undefined);
   stop.addEventListener('abort', onStop, { once: true });
   try {
@@ -52,16 +54,16 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     } else {
       const req = task.request as { runbook_id?: string; runbook?: unknown; input: Record<string, unknown> };
       const rb = req.runbook_id ? await getRunbook(d.table, tenantId, req.runbook_id) : runbookBodySchema.parse(req.runbook);
-      const res = await executeRunbook(rb.steps, { engine, policy: tenant.target_policy, input: req.input, resolveSecret: (n) => resolveTenantSecret(d, tenantId, n), signal: stop, redactor: new SecretRedactor() });
+      const res = await executeRunbook(rb.steps, { engine, policy: tenant.target_policy, input: req.input, resolveSecret: (n) => resolveTenantSecret(d, tenantId, n), signal: stop, redactor });
       if (stop.aborted) throw new Error('stopped');
       await addUsage(d.table, tenantId, 'pages', res.pages_done, d.clock.now());
-      await completeTask(d, tenantId, taskId, { ...res, stats: engine.stats() });
+      await completeTask(d, tenantId, taskId, redactor.deep({ ...res, stats: engine.stats() }));
     }
   } catch (e) {
     if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
-    else if (e instanceof AppError) await failTask(d, tenantId, taskId, { code: e.code, message: e.message, status: e.status });
+    else if (e instanceof AppError) await failTask(d, tenantId, taskId, { code: e.code, message: redactor.text(e.message), status: e.status });
     else if (e instanceof z.ZodError) await failTask(d, tenantId, taskId, { code: 'invalid_request', message: e.message, status: 400 });
-    else await failTask(d, tenantId, taskId, { code: 'scrape_failed', message: (e as Error).message ?? 'The scrape failed', status: 502 });
+    else await failTask(d, tenantId, taskId, { code: 'scrape_failed', message: redactor.text((e as Error).message ?? 'The scrape failed'), status: 502 });
   } finally {
     stop.removeEventListener('abort', onStop);
     await engine.close().catch(() => undefined);

@@ -1,6 +1,7 @@
 import { decodeCursor, encodeCursor, ordinalCursorCodec, runItemsCursor, type CursorBinding } from '../cursor.js';
 import type { Blobs } from '../../ports/blobs.js';
 import type { ScrapeItem } from '../scrapers/types.js';
+import type { Mask } from '../scrapers/secret-redactor.js';
 import type { RunRecord } from './run-record.js';
 import type { Table } from '../../ports/table.js';
 import { frontierFor } from '../crawl/frontier.js';
@@ -36,10 +37,12 @@ export class ItemWriter {
     private readonly attempt: number,
     /** Called after each page is durable: persist item_pages/items on the run record. */
     private readonly onPage: (pages: number, items: number) => Promise<void>,
+    /** Applied to every item before it is kept (a run's secret redactor): exports are built from these. */
+    private readonly mask?: Mask,
   ) {}
 
   async add(item: ScrapeItem): Promise<void> {
-    this.buf.push(item);
+    this.buf.push(this.mask ? this.mask(item) : item);
     this.total++;
     if (this.buf.length >= ITEMS_PER_PAGE) await this.flush();
   }
