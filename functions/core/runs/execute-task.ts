@@ -46,7 +46,8 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     if (task.kind === 'scrape') {
       const req = scrapeRequestSchema.parse(task.request);
       const page = await engine.scrapePage(req.url, { engine: req.engine, formats: req.formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms });
-      if (page.skipped === 'robots') throw new AppError(422, 'robots_disallowed', `robots.txt of ${new URL(req.url).host} disallows ${req.url} for Gleaner's user agent`);
+      // final_url: the hop a redirect reached, when that hop was the one disallowed.
+      if (page.skipped === 'robots') throw new AppError(422, 'robots_disallowed', `robots.txt of ${new URL(page.final_url).host} disallows ${page.final_url}${page.final_url === req.url ? '' : ` (redirected from ${req.url})`} for Gleaner's user agent`);
       if (page.blocked) throw new AppError(422, 'challenge_detected', `${req.url} answered with a ${page.blocked.kind} challenge (${page.blocked.reason}); Gleaner never solves challenges`);
       await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
       const { blocked: _b, skipped: _s, auto_reason: _a, fetched_at: _f, ...body } = page;
