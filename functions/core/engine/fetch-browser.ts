@@ -113,6 +113,15 @@ export class BrowserSession {
     this.admission = admit;
   }
 
+  /**
+   * Refuse every browser request (subresources, WebSockets and tunnels included) to a host
+   * `check` throws for: the engine passes the tenant's target policy. Refusals are counted
+   * with the proxy's ({@link blockedRequests}).
+   */
+  restrictHosts(check: (hostname: string) => void): void {
+    this.proxy.restrictHosts(check);
+  }
+
   /** The per-tab hook handed to the browser port: runs the session's admission, remembers a refusal. */
   private admitFor(ref: { tab?: Tab }): ((url: string) => Promise<void>) | undefined {
     const admit = this.admission;

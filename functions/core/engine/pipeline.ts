@@ -148,6 +148,8 @@ export function createEngine(deps: EngineDeps): Engine {
     session ??= deps.browser(launches.signal).then(
       (s) => {
         s.admitDocuments?.(browserDocument);
+        // Everything else the browser loads (subresources, WebSockets) stays inside the target policy too.
+        s.restrictHosts?.((hostname) => checkTargetPolicy(deps.policy, `http://${hostname.includes(':') ? `[${hostname}]` : hostname}/`));
         return (started = s);
       },
       (err) => {

@@ -48,6 +48,9 @@ beforeAll(async () => {
     if (p === '/to-open') return res.writeHead(301, { location: `${B}/open` }).end();
     if (p === '/chain') return res.writeHead(302, { location: '/to-private' }).end();
     if (p === '/loop') return res.writeHead(302, { location: '/loop' }).end();
+    if (p === '/with-assets') {
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>assets</title><link rel="stylesheet" href="${B}/style.css"><script src="${B}/app.js"></script><iframe src="${B}/frame"></iframe><p>assets</p>`);
+    }
     html(res, `tenant ${p}`);
   });
   A = `http://127.0.0.1:${a.port}`;
@@ -152,4 +155,20 @@ describe('redirect limits in the http engine', () => {
       await e.close();
     }
   });
+});
+
+describe('subresources in the browser engine', () => {
+  it('stay inside the target policy: scripts, styles and frames of a host outside the allowlist are refused', async () => {
+    const e = engineFor({ mode: 'allowlist', domains: ['127.0.0.1'] });
+    try {
+      const before = b.paths.length;
+      const blocked = e.engine.stats().blocked_requests;
+      const r = await e.engine.scrapePage(`${A}/with-assets`, { engine: 'browser' });
+      expect(r).toMatchObject({ status_code: 200, title: 'assets' });
+      expect(b.paths.slice(before)).toEqual([]);
+      expect(e.engine.stats().blocked_requests).toBeGreaterThanOrEqual(blocked + 2);
+    } finally {
+      await e.close();
+    }
+  }, 60_000);
 });
