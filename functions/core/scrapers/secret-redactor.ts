@@ -4,6 +4,9 @@ export type Mask = <T>(v: T) => T;
 /** What a secret value is replaced with wherever it would leave a run. */
 export const REDACTED = '[secret]';
 
+/** Values shorter than this (bytes) are not masked as base64 (see {@link secretSpellings}). */
+const MIN_BASE64_BYTES = 6;
+
 const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 
 /**
@@ -11,24 +14,18 @@ const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padSta
  * percent-encoded by `encodeURIComponent` and by `encodeURI` (paths); form-encoded as a browser
  * submits a GET form (application/x-www-form-urlencoded: `+` for spaces, `!'()~` encoded as
  * `%21 %27 %28 %29 %7E`), also with `%20` for spaces; and base64 / base64url (padded or not) of
- * its UTF-8 bytes. Percent-escapes match in either case of hex (see {@link SecretRedactor.text}).
+ * its UTF-8 bytes (values of 6 bytes or more). Percent-escapes match in either case of hex (see
+ * {@link SecretRedactor.text}).
  */
 export function secretSpellings(value: string): string[] {
   const component = encodeURIComponent(value);
   const form = component.replace(/[!'()~]/g, hex);
   const b64 = Buffer.from(value, 'utf8').toString('base64');
   const b64url = Buffer.from(value, 'utf8').toString('base64url');
-  return [
-    value,
-    component,
-    component.replace(/%20/g, '+'),
-    form,
-    form.replace(/%20/g, '+'),
-    encodeURI(value),
-    b64,
-    b64.replace(/=+$/, ''),
-    b64url,
-  ];
+  const texts = [value, component, component.replace(/%20/g, '+'), form, form.replace(/%20/g, '+'), encodeURI(value)];
+  // The base64 of a very short value is a few common letters: masking them everywhere would
+  // mangle results and protect nothing a guess would not find.
+  return Buffer.byteLength(value) < MIN_BASE64_BYTES ? texts : [...texts, b64, b64.replace(/=+$/, ''), b64url];
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
