@@ -9,6 +9,7 @@ export const ASSET_TYPES = ['Image', 'Font', 'Media'] as const;
 
 interface Paused {
   requestId: string;
+  frameId?: string;
   resourceType?: string;
   request: { url: string };
 }
@@ -24,12 +25,18 @@ interface Paused {
  */
 export class RequestPause {
   private blockingAssets = false;
+  /** The tab's main frame (its id stays the same across the tab's navigations). */
+  private mainFrameId: string | undefined;
 
   private constructor(private readonly cdp: CDPSession, private readonly admit: AdmitDocument | undefined, private readonly screen: Screen | undefined) {}
 
   /** Start holding documents (when `admit` is given) on `cdp`. */
   static async attach(cdp: CDPSession, admit: AdmitDocument | undefined, screen?: Screen): Promise<RequestPause> {
     const pause = new RequestPause(cdp, admit, screen);
+    if (admit) {
+      const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
+      pause.mainFrameId = tree.frameTree.frame.id;
+    }
     cdp.on('Fetch.requestPaused', (e: Paused) => void pause.onPaused(e));
     await pause.apply();
     return pause;
@@ -53,7 +60,7 @@ export class RequestPause {
     if (e.resourceType === 'Document' && this.admit) {
       let admitted = false;
       try {
-        await this.admit(e.request.url);
+        await this.admit(e.request.url, { mainFrame: e.frameId === undefined || e.frameId === this.mainFrameId });
         admitted = true;
       } catch {
         /* refused: failed below */

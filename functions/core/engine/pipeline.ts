@@ -197,7 +197,7 @@ export function createEngine(deps: EngineDeps): Engine {
    * target policy, the egress check and robots.txt of its own host, like the URL asked for. A
    * refusal is counted and logged with the hop's URL. Resolves to the hop host's crawl-delay.
    */
-  const admitHop = async (url: string, from: string, engine: EngineUsed): Promise<number | null> => {
+  const admitHop = async (url: string, from: string, engine: EngineUsed, kind: 'redirect' | 'frame' = 'redirect'): Promise<number | null> => {
     const refuse = (err: unknown): never => {
       if (err && typeof err === 'object') accounted.add(err);
       throw err;
@@ -207,13 +207,14 @@ export function createEngine(deps: EngineDeps): Engine {
       await deps.guard.checkUrl(url);
     } catch (err) {
       if (err instanceof AppError && err.code === 'target_forbidden') counters.blocked_requests++;
-      log({ url, status: null, bytes: 0, timing_ms: 0, engine, decision: 'forbidden', reason: `redirect from ${from}: ${reasonOf(err)}` });
+      log({ url, status: null, bytes: 0, timing_ms: 0, engine, decision: 'forbidden', reason: `${kind} from ${from}: ${reasonOf(err)}` });
       refuse(err);
     }
     const r = await deps.robots.check(url);
     if (!r.allowed) {
-      counters.robots_skipped++;
-      log({ url, status: null, bytes: 0, timing_ms: 0, engine, decision: 'robots_skipped', reason: `redirect from ${from}: ${r.reason}` });
+      // A page counts once: a redirect hop ends the page as a skip; a refused frame only stays empty.
+      if (kind === 'redirect') counters.robots_skipped++;
+      log({ url, status: null, bytes: 0, timing_ms: 0, engine, decision: 'robots_skipped', reason: `${kind} from ${from}: ${r.reason}` });
       refuse(new HopSkipped(url, r.reason));
     }
     return r.crawlDelaySeconds;
@@ -232,10 +233,10 @@ export function createEngine(deps: EngineDeps): Engine {
    * gate before it starts (the slot is given back as it starts: the page's own slot bounds the
    * page, and a frame waiting on its parent's host must not wait for the parent's slot).
    */
-  const browserDocument = async (url: string, { pageUrl }: { pageUrl: string | null }): Promise<void> => {
-    if (pageUrl !== null && sameUrl(url, pageUrl)) return;
+  const browserDocument = async (url: string, { pageUrl, mainFrame }: { pageUrl: string | null; mainFrame: boolean }): Promise<void> => {
+    if (mainFrame && pageUrl !== null && sameUrl(url, pageUrl)) return;
     if (!/^https?:/i.test(url)) return; // about:blank, data: documents never reach the network
-    const delay = await admitHop(url, pageUrl ?? url, 'browser');
+    const delay = await admitHop(url, pageUrl ?? url, 'browser', mainFrame ? 'redirect' : 'frame');
     const host = new URL(url).host;
     if (deps.gate && (pageUrl === null || new URL(pageUrl).host !== host)) await (await deps.gate.acquire(host, delay ?? undefined))();
   };

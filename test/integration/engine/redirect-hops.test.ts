@@ -48,6 +48,9 @@ beforeAll(async () => {
     if (p === '/to-open') return res.writeHead(301, { location: `${B}/open` }).end();
     if (p === '/chain') return res.writeHead(302, { location: '/to-private' }).end();
     if (p === '/loop') return res.writeHead(302, { location: '/loop' }).end();
+    if (p === '/with-private-frame') {
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>framed</title><p>framed</p><iframe src="${B}/private/frame"></iframe>`);
+    }
     if (p === '/with-assets') {
       return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>assets</title><link rel="stylesheet" href="${B}/style.css"><script src="${B}/app.js"></script><iframe src="${B}/frame"></iframe><p>assets</p>`);
     }
@@ -167,6 +170,21 @@ describe('subresources in the browser engine', () => {
       expect(r).toMatchObject({ status_code: 200, title: 'assets' });
       expect(b.paths.slice(before)).toEqual([]);
       expect(e.engine.stats().blocked_requests).toBeGreaterThanOrEqual(blocked + 2);
+    } finally {
+      await e.close();
+    }
+  }, 60_000);
+});
+
+describe('frames in the browser engine', () => {
+  it('a frame robots.txt disallows is not loaded, and the page itself is still read', async () => {
+    const e = engineFor();
+    try {
+      const r = await e.engine.scrapePage(`${A}/with-private-frame`, { engine: 'browser' });
+      expect(r).toMatchObject({ status_code: 200, title: 'framed' });
+      expect(victimHits('/private/frame')).toBe(0);
+      expect(e.logs).toContainEqual(expect.objectContaining({ url: `${B}/private/frame`, decision: 'robots_skipped', reason: expect.stringContaining('frame from') }));
+      expect(e.engine.stats().robots_skipped).toBe(0);
     } finally {
       await e.close();
     }
