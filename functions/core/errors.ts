@@ -3,6 +3,8 @@
  * `{code, message, request_id, details?}`; workers use `retryable` to decide
  * between retry and dead-letter.
  */
+import { redactUrlCredentials } from './redact-url.js';
+
 export interface ErrorDetail {
   path: string;
   message: string;
@@ -16,7 +18,8 @@ export class AppError extends Error {
     readonly details?: ErrorDetail[] | Record<string, unknown>,
     readonly headers?: Record<string, string>,
   ) {
-    super(message);
+    // Messages often quote a URL; its credentials never reach the caller (core/redact-url.ts).
+    super(redactUrlCredentials(message));
     this.name = 'AppError';
   }
   toJSON() {
@@ -52,7 +55,7 @@ export class ConditionFailedError extends Error {
 /** Worker-side classification (crawlee's NonRetryableError): never retry these. */
 export class NonRetryableError extends Error {
   constructor(message: string, readonly code = 'failed') {
-    super(message);
+    super(redactUrlCredentials(message));
     this.name = 'NonRetryableError';
   }
 }

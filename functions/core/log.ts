@@ -1,7 +1,10 @@
 /**
  * Structured JSON logs. Secrets never reach a log line: values that look like API keys,
- * webhook secrets or bearer tokens are masked, and fields with secret-ish names are dropped.
+ * webhook secrets or bearer tokens are masked, credentials in URLs too (core/redact-url.ts), and
+ * fields with secret-ish names are dropped.
  */
+import { redactUrlCredentials } from './redact-url.js';
+
 const SECRET_FIELD = /secret|password|authorization|api_key|token|credential|cookie/i;
 const SECRET_VALUE = /(glr_|whsec_|gls_)[0-9A-Za-z]{6,}|Bearer\s+[^\s"]+/g;
 
@@ -12,7 +15,7 @@ export const setStackMapper = (f: (stack: string) => string) => {
 };
 
 export function redact(v: unknown, depth = 0): unknown {
-  if (typeof v === 'string') return v.replace(SECRET_VALUE, (m) => `${m.slice(0, 4)}…[redacted]`);
+  if (typeof v === 'string') return redactUrlCredentials(v.replace(SECRET_VALUE, (m) => `${m.slice(0, 4)}…[redacted]`));
   if (!v || typeof v !== 'object' || depth > 6) return v;
   if (v instanceof Error) return { name: v.name, message: redact(v.message), stack: redact(v.stack === undefined ? undefined : mapStack(v.stack)) };
   if (Array.isArray(v)) return v.map((x) => redact(x, depth + 1));
@@ -30,7 +33,7 @@ export const setLogLevel = (l: Level | 'silent') => {
 
 function emit(level: Level, msg: string, fields?: Record<string, unknown>) {
   if (ORDER[level] < ORDER[threshold]) return;
-  const line = JSON.stringify({ level, ts: new Date().toISOString(), msg, ...(redact(fields ?? {}) as object) });
+  const line = JSON.stringify({ level, ts: new Date().toISOString(), msg: redact(msg), ...(redact(fields ?? {}) as object) });
   (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
 }
 

@@ -1,6 +1,7 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/service.js';
 import { apiGuard } from './egress.js';
+import { rateLimited } from '../core/errors.js';
 
 // The MCP SDK (and the tools built on it) load on the first request, not at module init: its
 // types.js calls zod at its own top level, and in the bundle zod is initialised lazily, so loading
@@ -14,6 +15,16 @@ const mcp = () =>
 
 /** Stateless Streamable HTTP MCP endpoint: a fresh server per request, JSON responses. */
 export const handler = api(contracts['mcp.post'], async (req) => {
+  // A JSON-RPC batch is one HTTP request but many calls (issue 19 finding 3): the pipeline took
+  // one rate-limit token for the request, every further message takes one more, before any of
+  // them runs. A long-polling get_run is a message like any other. Denied = the whole batch is
+  // refused (429); the tokens already taken stay spent, as the calls sent one by one would have.
+  const extra = Array.isArray(req.body) ? req.body.length - 1 : 0;
+  const { tenant_id, limits } = req.tenant;
+  for (let i = 0; i < extra; i++) {
+    const d = await req.deps.rateLimiter.take(tenant_id, 'api', limits.rate_requests, limits.rate_seconds, req.now);
+    if (!d.allowed) throw rateLimited(d.retryAfterSeconds);
+  }
   const { Transport, buildMcpServer } = await mcp();
   const called: string[] = [];
   const server = buildMcpServer({ deps: req.deps, tenant: req.tenant, scopes: req.principal.scopes, origin: req.origin, guard: apiGuard(req.deps.config), called });

@@ -43,7 +43,18 @@ export interface TabOptions {
   timeoutMs: number;
   /** Rendering settings (viewport, time zone, colour scheme, Accept-Language). */
   profile?: RenderProfile;
+  /**
+   * Every document request of the tab (a navigation, each hop of its redirect chain, a frame)
+   * is held before it is sent until this resolves; a rejection fails the request as blocked.
+   */
+  admitDocument?: AdmitDocument;
 }
+
+/**
+ * Governs a document request before the browser sends it (issue 19 finding 1: robots.txt, target
+ * policy and politeness of the hop's own host). Rejects to refuse it.
+ */
+export type AdmitDocument = (url: string, info: { mainFrame: boolean }) => Promise<void>;
 
 /**
  * Screens a URL with the egress guard without dialling it, counting a refusal as the proxy does

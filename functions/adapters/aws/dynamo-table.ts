@@ -4,6 +4,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError, ItemTooLargeError } from '../../core/errors.js';
+import { decodeTableCursor, encodeTableCursor } from '../../core/cursor.js';
 import { assertItemSize, MAX_ITEM_BYTES } from './item-size.js';
 import type { Condition, Item, Key, QueryPage, QuerySpec, Table, UpdateSpec } from '../../ports/table.js';
 
@@ -120,11 +121,11 @@ export class DynamoTable implements Table {
         Limit: q.limit,
         ScanIndexForward: !q.descending,
         ConsistentRead: q.index ? undefined : q.consistent,
-        ExclusiveStartKey: toAttrsIfAny(q.cursor ? decodeCursor(q.cursor, pkName, q.pk) : undefined),
+        ExclusiveStartKey: toAttrsIfAny(q.cursor ? decodeTableCursor(q, q.cursor) : undefined),
       }),
     );
     const last = fromAttrs<Record<string, unknown>>(r.LastEvaluatedKey);
-    return { items: (r.Items ?? []).map((i) => unmarshall(i) as T), cursor: last ? encodeCursor(last) : null };
+    return { items: (r.Items ?? []).map((i) => unmarshall(i) as T), cursor: last ? encodeTableCursor(q, last) : null };
   }
 
   async batchPut(items: Item[]): Promise<void> {
@@ -163,21 +164,3 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Cursors are opaque to clients: base64url JSON of the last evaluated key. */
-export const encodeCursor = (k: Record<string, unknown>) => Buffer.from(JSON.stringify(k)).toString('base64url');
-/** A cursor only continues the partition it came from (never another tenant's). */
-export function decodeCursor(c: string, pkName: string, pk: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
-    if (v && typeof v === 'object' && v[pkName] === pk && Object.values(v).every((x) => typeof x === 'string')) return v;
-  } catch {
-    /* fall through */
-  }
-  throw new InvalidCursorError();
-}
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('The cursor is not valid');
-    this.name = 'InvalidCursorError';
-  }
-}

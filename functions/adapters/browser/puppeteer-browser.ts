@@ -38,13 +38,20 @@ export class PuppeteerBrowser implements Browser {
   }
 
   async newTab(opts: TabOptions): Promise<Tab> {
-    return new PuppeteerTab(await this.openPage(opts));
+    const page = await this.openPage(opts);
+    if (!opts.admitDocument) return new PuppeteerTab(page);
+    try {
+      return await PuppeteerTab.withAdmission(page, opts.admitDocument);
+    } catch (err) {
+      await page.close().catch(() => {});
+      throw err;
+    }
   }
 
   async newFetchTab(opts: FetchTabOptions): Promise<FetchTab> {
     const page = await this.openPage(opts);
     try {
-      return await PuppeteerFetchTab.attach(page, opts.screen);
+      return await PuppeteerFetchTab.attach(page, opts.screen, opts.admitDocument);
     } catch (err) {
       await page.close().catch(() => {});
       throw err;

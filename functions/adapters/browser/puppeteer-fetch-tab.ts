@@ -1,14 +1,14 @@
 import type { CDPSession, HTTPRequest, Page } from 'puppeteer-core';
-import type { FetchTab, Screen, SettleRule } from '../../ports/browser.js';
+import type { AdmitDocument, FetchTab, Screen, SettleRule } from '../../ports/browser.js';
 import { PuppeteerTab } from './puppeteer-tab.js';
+import { RequestPause } from './request-pause.js';
 
 /**
- * Resource types the browser engine does not load unless a screenshot needs them: they never
- * change the DOM the text formats read, and they are most of a page's bytes and decode time.
- * They are still screened by the egress guard (see {@link PuppeteerFetchTab}), so a refused one is
- * counted exactly as if the proxy had seen it.
+ * Resource types the browser engine does not load unless a screenshot needs them (see
+ * request-pause.ts); still screened by the egress guard, so a refused one is counted exactly as
+ * if the proxy had seen it.
  */
-export const ASSET_TYPES = ['Image', 'Font', 'Media'] as const;
+export { ASSET_TYPES } from './request-pause.js';
 
 /** Request types whose completion can still change the DOM (what readiness waits for). */
 const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet']);
@@ -53,21 +53,22 @@ const QUIET_SCRIPT = `(quiet, cap, netQuietFor) => new Promise((resolve) => {
 export class PuppeteerFetchTab extends PuppeteerTab implements FetchTab {
   private readonly inflight = new Set<HTTPRequest>();
   private lastNetwork = 0;
-  private blocking = false;
   private idleWaiter: (() => void) | undefined;
+  private pause!: RequestPause;
 
   private constructor(
     page: Page,
-    private readonly fetchCdp: CDPSession,
+    fetchCdp: CDPSession,
   ) {
     super(page);
     this.cdp = fetchCdp; // shared with documentId(), detached by close()
   }
 
-  /** Wrap a fresh page: request tracking and the asset screen. */
-  static async attach(page: Page, screen: Screen): Promise<PuppeteerFetchTab> {
+  /** Wrap a fresh page: request tracking, the asset screen and the document admission. */
+  static async attach(page: Page, screen: Screen, admitDocument?: AdmitDocument): Promise<PuppeteerFetchTab> {
     const cdp = await page.createCDPSession();
     const tab = new PuppeteerFetchTab(page, cdp);
+    tab.pause = await RequestPause.attach(cdp, admitDocument, screen);
     const touch = () => (tab.lastNetwork = performance.now());
     page.on('request', (r) => {
       if (!CONTENT_TYPES.has(r.resourceType())) return;
@@ -83,23 +84,12 @@ export class PuppeteerFetchTab extends PuppeteerTab implements FetchTab {
     page.on('requestfailed', done);
     // A dialog would block the tab until someone answers it; nobody will.
     page.on('dialog', (d) => void d.dismiss().catch(() => {}));
-    cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { url: string } }) => {
-      void screen(e.request.url)
-        .catch(() => {})
-        .finally(() => cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' }).catch(() => {}));
-    });
     return tab;
   }
 
   /** Load images, fonts and media (screenshots) or not (every other format). */
   async blockAssets(block: boolean): Promise<void> {
-    if (block === this.blocking) return;
-    if (block) {
-      await this.fetchCdp.send('Fetch.enable', { patterns: ASSET_TYPES.map((resourceType) => ({ resourceType, requestStage: 'Request' as const })) });
-    } else {
-      await this.fetchCdp.send('Fetch.disable');
-    }
-    this.blocking = block;
+    await this.pause.blockAssets(block);
   }
 
   /** Forget requests of the previous document (a new navigation cancels them). */

@@ -1,5 +1,6 @@
 import type { CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
-import type { Tab, TabResponse, WaitUntil } from '../../ports/browser.js';
+import type { AdmitDocument, Tab, TabResponse, WaitUntil } from '../../ports/browser.js';
+import { RequestPause } from './request-pause.js';
 
 /** A puppeteer response as the port's plain {@link TabResponse} (the body stays lazy). */
 export function tabResponse(r: HTTPResponse | null): TabResponse | null {
@@ -22,6 +23,14 @@ export class PuppeteerTab implements Tab {
   protected cdp: CDPSession | undefined;
 
   constructor(protected readonly page: Page) {}
+
+  /** A tab whose every document request waits for `admit` (see request-pause.ts). */
+  static async withAdmission(page: Page, admit: AdmitDocument): Promise<PuppeteerTab> {
+    const tab = new PuppeteerTab(page);
+    tab.cdp = await page.createCDPSession();
+    await RequestPause.attach(tab.cdp, admit);
+    return tab;
+  }
 
   url(): string {
     return this.page.url();

@@ -1,21 +1,10 @@
-import { badRequest } from '../errors.js';
+import { ordinalCursorCodec } from '../cursor.js';
 import type { Blobs } from '../../ports/blobs.js';
 import type { ScrapeItem } from '../scrapers/types.js';
 import type { CrawlFrontier, FrontierCounters, FrontierPage } from './frontier.js';
 
 /** Blob key of an item too large for its page record. */
 export const crawlItemKey = (tenantId: string, runId: string, ord: number) => `tenants/${tenantId}/runs/${runId}/pages/${String(ord).padStart(10, '0')}.json`;
-
-const encode = (ord: number) => Buffer.from(JSON.stringify({ ord })).toString('base64url');
-function decode(c: string): number {
-  try {
-    const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
-    if (Number.isInteger(v.ord) && v.ord >= 0) return v.ord;
-  } catch {
-    /* fall through */
-  }
-  throw badRequest('The cursor is not valid');
-}
 
 async function itemOf(blobs: Blobs, page: FrontierPage): Promise<ScrapeItem | null> {
   if (page.state !== 'done') return null;
@@ -30,8 +19,8 @@ async function itemOf(blobs: Blobs, page: FrontierPage): Promise<ScrapeItem | nu
  * it linked to, ...), cursor-paged by ordinal. Pages that failed, were skipped or are still
  * queued have no item and are passed over.
  */
-export async function readCrawlItems(frontier: CrawlFrontier, blobs: Blobs, limit: number, cursor?: string): Promise<{ data: ScrapeItem[]; next_cursor: string | null }> {
-  let after = cursor ? decode(cursor) - 1 : -1;
+export async function readCrawlItems(frontier: CrawlFrontier, blobs: Blobs, limit: number, cursor?: string, codec = ordinalCursorCodec({ list: 'crawl-results' })): Promise<{ data: ScrapeItem[]; next_cursor: string | null }> {
+  let after = cursor ? codec.decode(cursor) - 1 : -1;
   const data: ScrapeItem[] = [];
   for (;;) {
     const { pages } = await frontier.pages({ afterOrd: after, limit: Math.min(200, Math.max(limit - data.length, 25)) });
@@ -40,7 +29,7 @@ export async function readCrawlItems(frontier: CrawlFrontier, blobs: Blobs, limi
       after = p.ord;
       const item = await itemOf(blobs, p);
       if (item) data.push(item);
-      if (data.length >= limit) return { data, next_cursor: encode(after + 1) };
+      if (data.length >= limit) return { data, next_cursor: codec.encode(after + 1) };
     }
   }
 }

@@ -3,7 +3,7 @@ import { log } from '../log.js';
 import { keys } from '../table-keys.js';
 import { createEngine } from '../engine/pipeline.js';
 import { createJsonExtractor } from '../extraction/model-extractor.js';
-import { HostGate } from '../governance/politeness.js';
+import { runGate } from '../governance/host-gates.js';
 import { addUsage } from '../limits/usage.js';
 import { encounterRecorder } from '../captcha/captcha.js';
 import { siteCrawl, type SiteCrawlInput } from '../scrapers/site-crawl.js';
@@ -87,12 +87,12 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
 
   const host = new URL(start).host;
   const { tenant, onChallenge: on_challenge, profile, raised, pagesUsed } = await sliceContext(d.table, run, host, d.clock.now());
-  const politeness = raised ? { maxConcurrent: raised.concurrency, minDelayMs: raised.delay_ms, ignoreCrawlDelay: true, tenantScope: run.tenant_id } : w.politeness;
   const rawLog = new RawLogWriter(d.table, d.blobs, run.tenant_id, run.id, run.attempt, `s${m.urls[0]?.ord ?? 0}-${meta.holder.slice(-6)}`);
   const engine = createEngine({
     guard: w.guard,
     robots: w.robots,
-    gate: politeness ? new HostGate(d.table, politeness) : undefined,
+    // Raised limits bind the verified host only (governance/host-gates.ts).
+    gate: runGate(d.table, w.politeness, raised ? { host, tenantId: run.tenant_id, concurrency: raised.concurrency, delayMs: raised.delay_ms } : null),
     browser: (signal) => w.startBrowser(w.guard, profile, signal),
     policy: tenant.target_policy,
     challengePolicy: on_challenge,

@@ -63,6 +63,18 @@ const storedSchema = z.object({
 
 const key = (tenantId: string, host: string) => keys.record(tenantId, 'DOM', host);
 
+/**
+ * A verification holds this long after the last successful check (issue 19 finding 1): control
+ * of a host can change hands (an expired domain, a new owner), so a domain verified longer ago
+ * than this counts as unverified (status `pending`, `error` saying it expired, raised limits not
+ * applied) until POST /dashboard/api/domains/{host}/verify succeeds again, which renews it.
+ */
+export const VERIFICATION_TTL_DAYS = 30;
+const TTL_MS = VERIFICATION_TTL_DAYS * 86_400_000;
+
+/** Is a stored verification still current at `now`? */
+const current = (d: VerifiedDomain, now: Date) => d.status === 'verified' && d.verified_at !== null && now.getTime() - Date.parse(d.verified_at) < TTL_MS;
+
 /** What verification reads from the outside world (both go through the egress guard / resolver). */
 export interface DomainProbe {
   /** GET `url` (through the egress guard); the body as text, or throws with a readable message. */
@@ -74,10 +86,14 @@ export interface DomainProbe {
 /** https, except hosts exempted for local tests (GLEANER_EGRESS_ALLOW), which may be http. */
 export const verifyScheme = (host: string, egressAllow: readonly string[]) => (egressAllow.includes(host) ? 'http' : 'https');
 
-const read = (item: Record<string, unknown> | undefined): VerifiedDomain | undefined => {
+/** A stored domain as callers see it at `now`: an expired verification reads as pending. */
+const read = (item: Record<string, unknown> | undefined, now = new Date()): VerifiedDomain | undefined => {
   if (!item) return undefined;
   const parsed = storedSchema.safeParse(item);
-  return parsed.success ? parsed.data : undefined;
+  if (!parsed.success) return undefined;
+  const d = parsed.data;
+  if (d.status !== 'verified' || current(d, now)) return d;
+  return { ...d, status: 'pending', error: `The verification of ${d.verified_at} expired after ${VERIFICATION_TTL_DAYS} days: verify again` };
 };
 
 export async function createDomain(table: Table, tenantId: string, host: string, egressAllow: readonly string[], now: Date): Promise<{ domain: VerifiedDomain; created: boolean }> {
@@ -155,7 +171,8 @@ export async function verifyDomain(table: Table, tenantId: string, host: string,
     }
   }
   const set: Record<string, unknown> = { checked_at: now.toISOString(), error: ok ? null : error };
-  if (ok && d.status !== 'verified') Object.assign(set, { status: 'verified', verified_at: now.toISOString() });
+  // Every successful check renews the verification (it expires VERIFICATION_TTL_DAYS after).
+  if (ok) Object.assign(set, { status: 'verified', verified_at: now.toISOString() });
   await table.update(key(tenantId, host), { set, condition: { expression: 'attribute_exists(pk)' } }).catch((err) => {
     if (err instanceof ConditionFailedError) throw notFound('Domain');
     throw err;
@@ -163,12 +180,16 @@ export async function verifyDomain(table: Table, tenantId: string, host: string,
   return getDomain(table, tenantId, host);
 }
 
-/** Raise (or lower) this tenant's limits on a verified host; 409 domain_not_verified before that. */
-export async function setDomainLimits(table: Table, tenantId: string, host: string, limits: DomainLimits): Promise<VerifiedDomain> {
+/** Raise (or lower) this tenant's limits on a verified host; 409 domain_not_verified before that (or once it expired). */
+export async function setDomainLimits(table: Table, tenantId: string, host: string, limits: DomainLimits, now = new Date()): Promise<VerifiedDomain> {
   try {
     await table.update(key(tenantId, host), {
       set: { limits },
-      condition: { expression: 'attribute_exists(pk) AND #st = :v', names: { '#st': 'status' }, values: { ':v': 'verified' } },
+      condition: {
+        expression: 'attribute_exists(pk) AND #st = :v AND verified_at > :since',
+        names: { '#st': 'status' },
+        values: { ':v': 'verified', ':since': new Date(now.getTime() - TTL_MS).toISOString() },
+      },
     });
   } catch (err) {
     if (!(err instanceof ConditionFailedError)) throw err;
@@ -178,8 +199,11 @@ export async function setDomainLimits(table: Table, tenantId: string, host: stri
   return getDomain(table, tenantId, host);
 }
 
-/** The limits a tenant's runs use on `host`: its own raised limits when verified, else null (polite defaults). */
-export async function hostLimitsFor(table: Table, tenantId: string, host: string): Promise<DomainLimits | null> {
-  const d = read(await table.get(key(tenantId, host.toLowerCase())));
+/**
+ * The limits a tenant's runs use on `host` itself (never on the hosts it links or redirects to):
+ * its own raised limits while its verification is current, else null (polite defaults).
+ */
+export async function hostLimitsFor(table: Table, tenantId: string, host: string, now = new Date()): Promise<DomainLimits | null> {
+  const d = read(await table.get(key(tenantId, host.toLowerCase())), now);
   return d?.status === 'verified' ? d.limits : null;
 }

@@ -38,7 +38,13 @@ export function guardedDomainProbe(check: EgressCheck, opts: DomainProbeOptions)
           const r = await getOnce(current, agents, check.userAgent, signal, maxBytes);
           if (r.location === undefined) return { status: r.status, body: r.body };
           if (hop >= maxRedirects) throw new Error(`more than ${maxRedirects} redirects`);
-          current = await check.checkUrl(new URL(r.location, current).href);
+          const next = new URL(r.location, current);
+          // The token proves control of the host asked about only when that host serves it: a
+          // redirect to another host (issue 19 finding 1) proves nothing about this one. Only an
+          // upgrade to https on the same name is followed across ports.
+          // The egress check comes first: a refused address is reported as such.
+          current = await check.checkUrl(next.href);
+          if (!sameHost(new URL(url), next)) throw new Error(`redirected to another host (${next.host}); the token must be served by the host itself`);
         }
       } catch (err) {
         if (signal.aborted) throw new Error(`no answer within ${timeoutMs / 1000} s`, { cause: err });
@@ -55,6 +61,9 @@ export function guardedDomainProbe(check: EgressCheck, opts: DomainProbeOptions)
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Same host: same authority, or the same name upgraded to https on its default port. */
+const sameHost = (from: URL, to: URL) => to.host === from.host || (to.hostname === from.hostname && to.protocol === 'https:' && to.port === '');
 
 function getOnce(
   url: URL,

@@ -45,6 +45,12 @@ const PURGE_EVERY = 50;
 /** Chromium's own error page: the navigation failed (blocked tunnel, refused connection, ...). */
 const isErrorPage = (url: string) => url.startsWith('chrome-error://');
 
+/**
+ * Governs a document request of one of the session's tabs (see {@link BrowserSession.admitDocuments}).
+ * `pageUrl` is what the tab was last asked to navigate to (null before any navigation).
+ */
+export type DocumentAdmission = (url: string, ctx: { pageUrl: string | null; mainFrame: boolean }) => Promise<void>;
+
 /** A fetch tab of the pool and how many fetches it served (retired at {@link TAB_MAX_USES}). */
 interface PooledTab {
   tab: FetchTab;
@@ -64,6 +70,9 @@ export class BrowserSession {
   private readonly tabs = new Set<Tab>();
   private readonly idle: PooledTab[] = [];
   private fetches = 0;
+  private admission: DocumentAdmission | undefined;
+  /** Per tab: the URL it was last sent to, and why a document request of it was refused since. */
+  private readonly navigations = new WeakMap<Tab, { pageUrl: string | null; refusal: unknown }>();
 
   private constructor(
     readonly browser: Browser,
@@ -95,9 +104,44 @@ export class BrowserSession {
     return this.proxy.blockedUrls();
   }
 
+  /**
+   * Govern every document request of the session's tabs from now on (navigations, each redirect
+   * hop Chromium follows, frames, script navigations): each waits for `admit`, and a refusal
+   * fails it as blocked; {@link navigate} then throws that refusal. Set once, before any tab.
+   */
+  admitDocuments(admit: DocumentAdmission): void {
+    this.admission = admit;
+  }
+
+  /**
+   * Refuse every browser request (subresources, WebSockets and tunnels included) to a host
+   * `check` throws for: the engine passes the tenant's target policy. Refusals are counted
+   * with the proxy's ({@link blockedRequests}).
+   */
+  restrictHosts(check: (hostname: string) => void): void {
+    this.proxy.restrictHosts(check);
+  }
+
+  /** The per-tab hook handed to the browser port: runs the session's admission, remembers a refusal. */
+  private admitFor(ref: { tab?: Tab }): ((url: string, info: { mainFrame: boolean }) => Promise<void>) | undefined {
+    const admit = this.admission;
+    if (!admit) return undefined;
+    return async (url, { mainFrame }) => {
+      const state = ref.tab ? this.navigations.get(ref.tab) : undefined;
+      try {
+        await admit(url, { pageUrl: state?.pageUrl ?? null, mainFrame });
+      } catch (err) {
+        // Only the main frame's refusal is the page's fate; a refused frame just stays empty.
+        if (state && mainFrame) state.refusal ??= err;
+        throw err;
+      }
+    };
+  }
+
   /** A fresh tab with the session's timeouts and profile. The caller closes it (or {@link close} does). */
   newTab(): Promise<Tab> {
-    return this.track(() => this.browser.newTab({ timeoutMs: this.timeoutMs, profile: this.profile }));
+    const ref: { tab?: Tab } = {};
+    return this.track(async () => (ref.tab = await this.browser.newTab({ timeoutMs: this.timeoutMs, profile: this.profile, admitDocument: this.admitFor(ref) })));
   }
 
   /** Open a tab that {@link close} closes too, unless it was closed before. */
@@ -121,14 +165,19 @@ export class BrowserSession {
     const timeout = opts.timeoutMs ?? this.timeoutMs;
     const deadline = Date.now() + timeout;
     const blockedBefore = this.proxy.blocked();
+    const state = { pageUrl: url, refusal: null as unknown };
+    this.navigations.set(tab, state);
     let response: TabResponse | null;
     try {
       response = await tab.goto(url, { waitUntil: opts.waitUntil ?? 'networkidle2', timeoutMs: timeout });
       await opts.settle?.settle(this.settleRule, deadline);
     } catch (err) {
+      // A hop refused by the document admission (robots.txt, target policy): that is the reason.
+      if (state.refusal) throw state.refusal;
       this.assertMainFrameAllowed(tab, url, blockedBefore, null);
       throw err;
     }
+    if (state.refusal && isErrorPage(tab.url())) throw state.refusal;
     this.assertMainFrameAllowed(tab, url, blockedBefore, response);
     if (opts.waitFor) {
       await tab.waitForSelector(opts.waitFor, { timeoutMs: Math.max(1_000, deadline - Date.now()) });
@@ -179,8 +228,9 @@ export class BrowserSession {
   private async takeTab(): Promise<PooledTab> {
     const reused = this.idle.pop();
     if (reused) return reused;
-    const tab = await this.track(() =>
-      this.browser.newFetchTab({ timeoutMs: this.timeoutMs, profile: this.profile, screen: (u) => this.proxy.screen(u) }),
+    const ref: { tab?: Tab } = {};
+    const tab = await this.track(async () =>
+      (ref.tab = await this.browser.newFetchTab({ timeoutMs: this.timeoutMs, profile: this.profile, screen: (u) => this.proxy.screen(u), admitDocument: this.admitFor(ref) })),
     );
     return { tab, uses: 0 };
   }

@@ -1,5 +1,6 @@
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { FetchedPage, FetchOptions } from './types.js';
+import { fetchFollowingRedirects, type AdmitHop } from './follow-redirects.js';
 
 /** Largest document the http engine accepts (the guard aborts beyond it). */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
@@ -26,21 +27,26 @@ export function decodeBody(body: Buffer, charset: string): string {
   }
 }
 
+/** Admits every hop as is (no robots, policy or gate): callers without governance (tests, tools). */
+const admitAll: AdmitHop = async () => undefined;
+
 /**
- * The http engine's fetch stage: one guarded GET (every redirect hop re-checked by the egress
- * guard), identifying User-Agent, capped body. Policy refusals surface as `target_forbidden`.
+ * The http engine's fetch stage: one guarded GET, identifying User-Agent, capped body. Redirects
+ * are followed one hop at a time (at most 10): every hop is admitted by `admitHop` (the engine's
+ * robots.txt, target policy and politeness gate of the hop's own host) and re-checked by the
+ * egress guard. Policy refusals surface as `target_forbidden`.
  */
 export async function fetchHttp(
   guard: EgressGuard,
   url: string,
-  opts: FetchOptions & { userAgent: string },
+  opts: FetchOptions & { userAgent: string; admitHop?: AdmitHop },
 ): Promise<FetchedPage> {
-  const res = await guard.fetch(url, {
+  const res = await fetchFollowingRedirects(guard, url, {
     headers: { 'user-agent': opts.userAgent, accept: ACCEPT, 'accept-language': 'en;q=1, *;q=0.5' },
     maxRedirects: 10,
     maxBytes: MAX_DOCUMENT_BYTES,
     timeoutMs: opts.timeoutMs ?? 30_000,
-  });
+  }, opts.admitHop ?? admitAll);
   const contentType = res.headers.get('content-type');
   const textual = !contentType || /text\/|html|xml|json|javascript/i.test(contentType);
   return {

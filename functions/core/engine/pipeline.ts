@@ -35,8 +35,11 @@ export type ChallengePolicy = 'stop_run' | 'skip_page';
 export interface EngineDeps {
   guard: EgressGuard;
   robots: RobotsPolicy;
-  /** Per-host concurrency and crawl-delay; absent = no politeness wait (single synchronous scrape). */
-  gate?: HostGate;
+  /**
+   * Per-host concurrency and crawl-delay, asked for every request's own host (redirect hops
+   * included); absent = no politeness wait (single synchronous scrape).
+   */
+  gate?: Pick<HostGate, 'acquire'>;
   /**
    * Starts the run's one browser; called on the first page that needs it (again only after a
    * failed launch). `signal` aborts when the engine is closed: a launch still in progress is
@@ -116,6 +119,25 @@ interface PageContext {
 const now = () => new Date().toISOString();
 
 /**
+ * A redirect hop that robots.txt of its own host disallows: the page ends as a robots skip
+ * (counted in `robots_skipped`, logged with the hop's URL), whichever engine followed it.
+ */
+class HopSkipped extends Error {
+  constructor(readonly hopUrl: string, readonly reason: string) {
+    super(`robots.txt disallows the redirect target ${hopUrl}: ${reason}`);
+    this.name = 'HopSkipped';
+  }
+}
+
+const sameUrl = (a: string, b: string) => {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+};
+
+/**
  * Build a run's engine (DESIGN.md habit 10: a pipeline, not an inheritance tree). Both engines
  * share every stage but fetch:
  *
@@ -143,7 +165,12 @@ export function createEngine(deps: EngineDeps): Engine {
     // that nothing would close.
     if (closed) return Promise.reject(new AppError(503, 'browser_unavailable', 'The run has ended; its browser is closed'));
     session ??= deps.browser(launches.signal).then(
-      (s) => (started = s),
+      (s) => {
+        s.admitDocuments?.(browserDocument);
+        // Everything else the browser loads (subresources, WebSockets) stays inside the target policy too.
+        s.restrictHosts?.((hostname) => checkTargetPolicy(deps.policy, `http://${hostname.includes(':') ? `[${hostname}]` : hostname}/`));
+        return (started = s);
+      },
       (err) => {
         session = undefined; // a failed launch may be retried by the next page
         throw err;
@@ -181,6 +208,68 @@ export function createEngine(deps: EngineDeps): Engine {
     return { skip: null, crawlDelaySeconds: r.crawlDelaySeconds };
   };
 
+  /** Errors the hop admission already counted and logged (fetchWith must not count them again). */
+  const accounted = new WeakSet<object>();
+
+  /**
+   * Admission of a redirect hop (issue 19 finding 1), for both engines: the hop's URL passes the
+   * target policy, the egress check and robots.txt of its own host, like the URL asked for. A
+   * refusal is counted and logged with the hop's URL. Resolves to the hop host's crawl-delay.
+   */
+  const admitHop = async (url: string, from: string, engine: EngineUsed, kind: 'redirect' | 'frame' = 'redirect'): Promise<number | null> => {
+    const refuse = (err: unknown): never => {
+      if (err && typeof err === 'object') accounted.add(err);
+      throw err;
+    };
+    try {
+      checkTargetPolicy(deps.policy, url);
+      await deps.guard.checkUrl(url);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'target_forbidden') counters.blocked_requests++;
+      log({ url, status: null, bytes: 0, timing_ms: 0, engine, decision: 'forbidden', reason: `${kind} from ${from}: ${reasonOf(err)}` });
+      refuse(err);
+    }
+    const r = await deps.robots.check(url);
+    if (!r.allowed) {
+      // A page counts once: a redirect hop ends the page as a skip; a refused frame only stays empty.
+      if (kind === 'redirect') counters.robots_skipped++;
+      log({ url, status: null, bytes: 0, timing_ms: 0, engine, decision: 'robots_skipped', reason: `${kind} from ${from}: ${r.reason}` });
+      refuse(new HopSkipped(url, r.reason));
+    }
+    return r.crawlDelaySeconds;
+  };
+
+  /** The http engine's hops: hop 0 was admitted by {@link admit}; every hop waits for its own host's gate. */
+  const httpHops = (pageUrl: string, firstDelay: number | null) => async (url: string, hop: number) => {
+    const delay = hop === 0 ? firstDelay : await admitHop(url, pageUrl, 'http');
+    return deps.gate?.acquire(new URL(url).host, delay ?? undefined);
+  };
+
+  /**
+   * The browser's document requests (see BrowserSession.admitDocuments): the page's own URL was
+   * admitted by {@link admit} and holds its host's slot; any other document (a redirect hop, a
+   * script navigation, a frame) is admitted as a hop and, on another host, waits for that host's
+   * gate before it starts (the slot is given back as it starts: the page's own slot bounds the
+   * page, and a frame waiting on its parent's host must not wait for the parent's slot).
+   */
+  const browserDocument = async (url: string, { pageUrl, mainFrame }: { pageUrl: string | null; mainFrame: boolean }): Promise<void> => {
+    if (mainFrame && pageUrl !== null && sameUrl(url, pageUrl)) return;
+    if (!/^https?:/i.test(url)) return; // about:blank, data: documents never reach the network
+    const delay = await admitHop(url, pageUrl ?? url, 'browser', mainFrame ? 'redirect' : 'frame');
+    const host = new URL(url).host;
+    if (deps.gate && (pageUrl === null || new URL(pageUrl).host !== host)) await (await deps.gate.acquire(host, delay ?? undefined))();
+  };
+
+  /** Hold the page host's gate slot around a browser fetch (its redirect hops: see browserDocument). */
+  const withHostSlot = async <T>(ctx: PageContext, fn: () => Promise<T>): Promise<T> => {
+    const release = deps.gate ? await deps.gate.acquire(new URL(ctx.url).host, ctx.crawlDelaySeconds ?? undefined) : undefined;
+    try {
+      return await fn();
+    } finally {
+      await release?.();
+    }
+  };
+
   /** Stage: fetch with one engine, counting and logging the request whatever happens. */
   const fetchWith = async (engine: EngineUsed, ctx: PageContext): Promise<FetchedPage> => {
     const t0 = performance.now();
@@ -193,11 +282,12 @@ export function createEngine(deps: EngineDeps): Engine {
       };
       const page =
         engine === 'http'
-          ? await fetchHttp(deps.guard, ctx.url, { ...fetchOpts, userAgent: deps.userAgent })
-          : await (await browserSession()).fetch(ctx.url, fetchOpts);
+          ? await fetchHttp(deps.guard, ctx.url, { ...fetchOpts, userAgent: deps.userAgent, admitHop: httpHops(ctx.url, ctx.crawlDelaySeconds) })
+          : await withHostSlot(ctx, async () => (await browserSession()).fetch(ctx.url, fetchOpts));
       counters.bytes += page.bytes;
       return page;
     } catch (err) {
+      if (err && typeof err === 'object' && accounted.has(err)) throw err;
       const forbidden = err instanceof AppError && err.code === 'target_forbidden';
       // Browser refusals are counted by the session's proxy; http ones only here.
       if (forbidden && engine === 'http') counters.blocked_requests++;
@@ -370,8 +460,9 @@ export function createEngine(deps: EngineDeps): Engine {
     const { url, opts } = ctx;
     const admitted = await admit(url);
     if (admitted.skip) return admitted.skip;
-    const host = new URL(url).host;
-    const release = deps.gate ? await deps.gate.acquire(host, admitted.crawlDelaySeconds ?? undefined) : undefined;
+    ctx.crawlDelaySeconds = admitted.crawlDelaySeconds;
+    // Each request waits for its own host's gate: the http engine per hop (fetchHttp), the
+    // browser for the page's host around its fetch and per document on other hosts.
     try {
       let page = await fetchWith(opts.engine === 'browser' ? 'browser' : 'http', ctx);
       let blocked = govern(ctx, page);
@@ -382,8 +473,9 @@ export function createEngine(deps: EngineDeps): Engine {
       blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
       return parseAndShape(ctx, page, false)!;
-    } finally {
-      await release?.();
+    } catch (err) {
+      if (err instanceof HopSkipped) return { url, final_url: err.hopUrl, status_code: 0, engine_used: null, fetched_at: now(), skipped: 'robots' };
+      throw err;
     }
   };
 
@@ -438,12 +530,16 @@ export function createEngine(deps: EngineDeps): Engine {
       try {
         const session = await browserSession();
         const response = await session.navigate(tab, url, opts).catch((err: unknown) => {
+          if (err && typeof err === 'object' && accounted.has(err)) throw err;
           const forbidden = err instanceof AppError && err.code === 'target_forbidden';
           if (!forbidden) counters.errors++;
           log({ url, status: null, bytes: 0, timing_ms: Math.round(performance.now() - t0), engine: 'browser', decision: forbidden ? 'forbidden' : 'error', reason: reasonOf(err) });
           throw err;
         });
         return await accountTab(ctx, tab, response, t0);
+      } catch (err) {
+        if (err instanceof HopSkipped) return { url, final_url: err.hopUrl, status_code: 0, skipped: 'robots' };
+        throw err;
       } finally {
         await release?.();
       }

@@ -18,6 +18,11 @@ export interface EgressProxy {
    * A refusal is counted in {@link blocked} and {@link blockedUrls}; nothing is dialled.
    */
   screen(url: string): Promise<void>;
+  /**
+   * Also refuse every request (navigation, subresource, WebSocket, tunnel) whose host `check`
+   * throws for: the tenant's target policy (issue 19 finding 1), applied before the guard.
+   */
+  restrictHosts(check: (hostname: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,9 @@ function parseAuthority(raw: string | undefined): { host: string; port: number }
  */
 export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy> {
   const refused: string[] = [];
+  let hostCheck: ((hostname: string) => void) | undefined;
+  /** The target policy first (a refusal is a 403 like the guard's), then the egress guard. */
+  const vetHost = (hostname: string) => hostCheck?.(hostname.replace(/^\[|\]$/g, ''));
   const sockets = new Set<Duplex>();
   const track = <S extends Duplex>(s: S): S => {
     if (sockets.has(s)) return s; // a pooled upstream socket serves many requests
@@ -73,7 +81,7 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
     return s;
   };
   const deny = (what: string, err: unknown): { status: number; text: string } => {
-    if (err instanceof AppError && err.code === 'target_forbidden') {
+    if (err instanceof AppError && (err.code === 'target_forbidden' || err.code === 'target_not_authorized')) {
       refused.push(what);
       return { status: 403, text: `Blocked by egress guard: ${err.message}` };
     }
@@ -108,6 +116,7 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
       let target: { url: URL; address: string };
       try {
         if (!/^http:\/\//i.test(req.url ?? '')) throw new AppError(400, 'bad_proxy_request', 'absolute http:// URI required');
+        vetHost(new URL(req.url!).hostname);
         target = await guard.checkTarget(req.url!);
       } catch (err) {
         const d = err instanceof AppError && err.code === 'bad_proxy_request' ? { status: 400, text: err.message } : deny(req.url ?? '', err);
@@ -140,17 +149,20 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
     track(client);
     const target = parseAuthority(req.url);
     if (!target) return rawReply(client, 400, 'CONNECT needs host:port');
-    guard.checkHost(target.host, target.port, req.url).then(
-      (address) =>
-        splice(client, target.port, address, (upstream) => {
-          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-          if (head.length) upstream.write(head);
-        }),
-      (err) => {
-        const d = deny(req.url ?? '', err);
-        rawReply(client, d.status, d.text);
-      },
-    );
+    Promise.resolve()
+      .then(() => vetHost(target.host))
+      .then(() => guard.checkHost(target.host, target.port, req.url))
+      .then(
+        (address) =>
+          splice(client, target.port, address, (upstream) => {
+            client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+            if (head.length) upstream.write(head);
+          }),
+        (err) => {
+          const d = deny(req.url ?? '', err);
+          rawReply(client, d.status, d.text);
+        },
+      );
   });
 
   // Plain ws:// through an absolute-URI Upgrade request: vet the URL, replay the request upstream.
@@ -158,19 +170,22 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
     track(client);
     // Only plaintext upgrades arrive here (wss is tunnelled with CONNECT), so only http:/ws: make sense.
     if (!/^(http|ws):\/\//i.test(req.url ?? '')) return rawReply(client, 400, 'absolute http:// or ws:// URI required');
-    guard.checkTarget((req.url ?? '').replace(/^ws:/i, 'http:')).then(
-      ({ url, address }) =>
-        splice(client, Number(url.port) || 80, address, (upstream) => {
-          const headers = { ...forwardHeaders(req.headers, true), host: url.host };
-          const lines = Object.entries(headers).flatMap(([k, v]) => [v ?? []].flat().map((x) => `${k}: ${x}`));
-          upstream.write(`${req.method} ${url.pathname}${url.search} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
-          if (head.length) upstream.write(head);
-        }),
-      (err) => {
-        const d = deny(req.url ?? '', err);
-        rawReply(client, d.status, d.text);
-      },
-    );
+    Promise.resolve()
+      .then(() => vetHost(new URL(req.url ?? '').hostname))
+      .then(() => guard.checkTarget((req.url ?? '').replace(/^ws:/i, 'http:')))
+      .then(
+        ({ url, address }) =>
+          splice(client, Number(url.port) || 80, address, (upstream) => {
+            const headers = { ...forwardHeaders(req.headers, true), host: url.host };
+            const lines = Object.entries(headers).flatMap(([k, v]) => [v ?? []].flat().map((x) => `${k}: ${x}`));
+            upstream.write(`${req.method} ${url.pathname}${url.search} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+            if (head.length) upstream.write(head);
+          }),
+        (err) => {
+          const d = deny(req.url ?? '', err);
+          rawReply(client, d.status, d.text);
+        },
+      );
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -189,12 +204,16 @@ export async function startEgressProxy(guard: EgressGuard): Promise<EgressProxy>
       const tunnel = u.protocol === 'https:' || u.protocol === 'wss:';
       const authority = `${u.hostname}:${Number(u.port) || 443}`;
       try {
+        if (u.protocol === 'http:' || u.protocol === 'ws:' || tunnel) vetHost(u.hostname);
         if (u.protocol === 'http:' || u.protocol === 'ws:') await guard.checkTarget(raw.replace(/^ws:/i, 'http:'));
         else if (tunnel) await guard.checkHost(u.hostname, Number(u.port) || 443, authority);
         // data:, blob: and the like never reach the network.
       } catch (err) {
         deny(tunnel ? authority : raw, err);
       }
+    },
+    restrictHosts(check) {
+      hostCheck = check;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -93,10 +93,13 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   const tenant = await requireTenant(d.table, tenantId);
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
   // Secret values a runbook fills are masked wherever the run writes: items, step errors, raw log.
+  // Every write of the run goes through `mask`: raw log entries (url, final_url, reason), items
+  // (and so exports), and the error the run record and its webhook carry (see `end`).
   const redactor = new SecretRedactor();
+  const mask = <T>(v: T): T => redactor.deep(v);
   const scraper = await findScraper(d.table, tenantId, run.scraper_id, tenant.target_policy, (name) => resolveTenantSecret(d, tenantId, name), redactor);
   const profile = await resolveProfile(d.table, tenantId, run.browser_profile ?? undefined);
-  const rawLog = new RawLogWriter(d.table, d.blobs, tenantId, runId, attempt);
+  const rawLog = new RawLogWriter(d.table, d.blobs, tenantId, runId, attempt, undefined, mask);
   const engines: Record<string, number> = {};
   const runStop = new AbortController();
   const engine: Engine = createEngine({
@@ -108,7 +111,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
     challengePolicy: on_challenge,
     userAgent: d.config.userAgent,
     log: (e) => {
-      rawLog.add(redactor.active ? { ...e, url: redactor.text(e.url), reason: e.reason == null ? e.reason : redactor.text(e.reason) } : e);
+      rawLog.add(e);
       if (e.engine && e.decision === 'fetched') engines[e.engine] = (engines[e.engine] ?? 0) + 1;
     },
     onChallenge: encounterRecorder(d.table, tenantId, runId, on_challenge, now),
@@ -191,7 +194,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   };
   const items = new ItemWriter(d.blobs, tenantId, runId, attempt, async (pages, total) => {
     await d.table.update(key, { set: { item_pages: pages, progress: { ...progress, items: total } }, condition: { expression: 'attempt = :a', values: { ':a': attempt } } });
-  });
+  }, mask);
 
   let outcome: ScraperOutcome | undefined;
   let failure: unknown;
@@ -237,27 +240,29 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   const billable = Math.max(0, (outcome?.pages_done ?? progress.pages_done) - stats.challenges);
   await addUsage(d.table, tenantId, 'pages', billable, now());
 
+  // The run record's error (and the run.completed webhook, built from the record) is masked too.
+  const end = async (status: RunStatus, reason: string, error: { code: string; message: string } | null, at: number) => finish(d, await getRun(d, tenantId, runId), status, reason, mask(error), at);
   // Cancel and time limits win over whatever the interrupted scraper threw (a closed tab, a stopped step).
-  if (abortCause === 'cancelled') return finish(d, await getRun(d, tenantId, runId), 'cancelled', 'cancelled', null, attempt);
+  if (abortCause === 'cancelled') return end('cancelled', 'cancelled', null, attempt);
   if (abortCause === 'max_runtime')
-    return finish(d, await getRun(d, tenantId, runId), 'timed_out', 'max_runtime', { code: 'timed_out', message: `The run reached its runtime limit of ${run.limits.max_runtime_seconds} s` }, attempt);
+    return end('timed_out', 'max_runtime', { code: 'timed_out', message: `The run reached its runtime limit of ${run.limits.max_runtime_seconds} s` }, attempt);
   if (failure) {
     const code = (failure as NodeJS.ErrnoException).code;
     if (code === 'ENOTFOUND' || code === 'ENODATA')
-      return finish(d, await getRun(d, tenantId, runId), 'failed', 'error', { code: 'target_unresolvable', message: (failure as Error).message }, attempt);
+      return end('failed', 'error', { code: 'target_unresolvable', message: (failure as Error).message }, attempt);
     if (isRetryable(failure) && !(failure instanceof AppError)) throw failure; // the queue retries (a new attempt)
     const err = failure instanceof AppError ? { code: failure.code, message: failure.message } : { code: (failure as NonRetryableError).code ?? 'failed', message: (failure as Error).message };
-    return finish(d, await getRun(d, tenantId, runId), 'failed', 'error', err, attempt);
+    return end('failed', 'error', err, attempt);
   }
   const stop = engine.stopReason();
   if (outcome?.stopped === 'challenge' || stop)
-    return finish(d, await getRun(d, tenantId, runId), 'blocked', 'challenge', { code: 'challenge', message: `Stopped at a ${stop?.kind ?? 'challenge'} on ${stop?.url ?? 'a page'}; challenges are never solved` }, attempt);
+    return end('blocked', 'challenge', { code: 'challenge', message: `Stopped at a ${stop?.kind ?? 'challenge'} on ${stop?.url ?? 'a page'}; challenges are never solved` }, attempt);
   // A limit only counts as the reason when the scraper actually stopped for it.
   if (outcome?.stopped !== 'stopped') stopReason = null;
-  if (stopReason === 'cancelled') return finish(d, await getRun(d, tenantId, runId), 'cancelled', 'cancelled', null, attempt);
+  if (stopReason === 'cancelled') return end('cancelled', 'cancelled', null, attempt);
   if (stopReason === 'max_runtime')
-    return finish(d, await getRun(d, tenantId, runId), 'timed_out', 'max_runtime', { code: 'timed_out', message: `The run reached its runtime limit of ${run.limits.max_runtime_seconds} s` }, attempt);
-  return finish(d, await getRun(d, tenantId, runId), 'succeeded', stopReason ?? 'completed', null, attempt);
+    return end('timed_out', 'max_runtime', { code: 'timed_out', message: `The run reached its runtime limit of ${run.limits.max_runtime_seconds} s` }, attempt);
+  return end('succeeded', stopReason ?? 'completed', null, attempt);
 }
 
 /** Terminal transition (only by the attempt that owns the run), then the run.completed event. */

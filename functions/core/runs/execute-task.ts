@@ -39,6 +39,8 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
     extractJson: createJsonExtractor(d, { tenant, requestId: taskId, surface: task.surface ?? 'api', signal: stop }),
   });
+  // A runbook test fills secrets too: its answer and its error are masked like a run's writes.
+  const redactor = new SecretRedactor();
   const onStop = () => void engine.close().catch(() => undefined);
   stop.addEventListener('abort', onStop, { once: true });
   try {
@@ -46,7 +48,8 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     if (task.kind === 'scrape') {
       const req = scrapeRequestSchema.parse(task.request);
       const page = await engine.scrapePage(req.url, { engine: req.engine, formats: req.formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options });
-      if (page.skipped === 'robots') throw new AppError(422, 'robots_disallowed', `robots.txt of ${new URL(req.url).host} disallows ${req.url} for Gleaner's user agent`);
+      // final_url: the hop a redirect reached, when that hop was the one disallowed.
+      if (page.skipped === 'robots') throw new AppError(422, 'robots_disallowed', `robots.txt of ${new URL(page.final_url).host} disallows ${page.final_url}${page.final_url === req.url ? '' : ` (redirected from ${req.url})`} for Gleaner's user agent`);
       if (page.blocked) throw new AppError(422, 'challenge_detected', `${req.url} answered with a ${page.blocked.kind} challenge (${page.blocked.reason}); Gleaner never solves challenges`);
       await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
       const { blocked: _b, skipped: _s, auto_reason: _a, fetched_at: _f, ...body } = page;
@@ -54,16 +57,16 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     } else {
       const req = task.request as { runbook_id?: string; runbook?: unknown; input: Record<string, unknown> };
       const rb = req.runbook_id ? await getRunbook(d.table, tenantId, req.runbook_id) : runbookBodySchema.parse(req.runbook);
-      const res = await executeRunbook(rb.steps, { engine, policy: tenant.target_policy, input: req.input, resolveSecret: (n) => resolveTenantSecret(d, tenantId, n), signal: stop, redactor: new SecretRedactor() });
+      const res = await executeRunbook(rb.steps, { engine, policy: tenant.target_policy, input: req.input, resolveSecret: (n) => resolveTenantSecret(d, tenantId, n), signal: stop, redactor });
       if (stop.aborted) throw new Error('stopped');
       await addUsage(d.table, tenantId, 'pages', res.pages_done, d.clock.now());
-      await completeTask(d, tenantId, taskId, { ...res, stats: engine.stats() });
+      await completeTask(d, tenantId, taskId, redactor.deep({ ...res, stats: engine.stats() }));
     }
   } catch (e) {
     if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
-    else if (e instanceof AppError) await failTask(d, tenantId, taskId, { code: e.code, message: e.message, status: e.status });
+    else if (e instanceof AppError) await failTask(d, tenantId, taskId, { code: e.code, message: redactor.text(e.message), status: e.status });
     else if (e instanceof z.ZodError) await failTask(d, tenantId, taskId, { code: 'invalid_request', message: e.message, status: 400 });
-    else await failTask(d, tenantId, taskId, { code: 'scrape_failed', message: (e as Error).message ?? 'The scrape failed', status: 502 });
+    else await failTask(d, tenantId, taskId, { code: 'scrape_failed', message: redactor.text((e as Error).message ?? 'The scrape failed'), status: 502 });
   } finally {
     stop.removeEventListener('abort', onStop);
     await engine.close().catch(() => undefined);

@@ -1,6 +1,7 @@
 import type { Blobs } from '../../ports/blobs.js';
 import type { Table } from '../../ports/table.js';
 import type { RawLogEntry } from '../engine/types.js';
+import type { Mask } from '../scrapers/secret-redactor.js';
 
 export const RAW_LOG_RETENTION_DAYS = 90;
 const FLUSH_EVERY = 500;
@@ -18,11 +19,15 @@ export class RawLogWriter {
   private buf: RawLogEntry[] = [];
   private seq = 0;
   private pending: Promise<void> = Promise.resolve();
-  /** `label` keeps the chunks of writers that share one attempt apart (the slices of a distributed crawl). */
-  constructor(private readonly table: Table, private readonly blobs: Blobs, private readonly tenantId: string, private readonly runId: string, private readonly attempt: number, private readonly label?: string) {}
+  /**
+   * `label` keeps the chunks of writers that share one attempt apart (the slices of a distributed
+   * crawl). `mask` is applied to every entry, every field (url, final_url, reason), before it is
+   * kept: a run that fills secrets passes its redactor's, so no spelling of one reaches the log.
+   */
+  constructor(private readonly table: Table, private readonly blobs: Blobs, private readonly tenantId: string, private readonly runId: string, private readonly attempt: number, private readonly label?: string, private readonly mask?: Mask) {}
 
   add(e: RawLogEntry) {
-    this.buf.push(e);
+    this.buf.push(this.mask ? this.mask(e) : e);
     if (this.buf.length >= FLUSH_EVERY) void this.flush();
   }
 

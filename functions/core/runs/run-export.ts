@@ -57,11 +57,14 @@ export function csvColumns(sample: ScrapeItem[]): string[] {
   return [...FIXED, ...fields];
 }
 
-/** One CSV cell. Formula-like cells (=, +, -, @) are neutralised with a leading quote (CSV injection). */
-const cell = (v: unknown) => {
+/**
+ * One CSV cell. Cells a spreadsheet may read as a formula (OWASP CSV injection: a leading `=`, `+`,
+ * `-`, `@`, tab or carriage return) are neutralised with a leading quote.
+ */
+export const csvCell = (v: unknown): string => {
   const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  const formula = /^[=+\-@]/.test(s);
+  const formula = /^[=+\-@\t\r]/.test(s);
   return /[",\n\r]/.test(s) || formula ? `"${(formula ? `'${s}` : s).replace(/"/g, '""')}"` : s;
 };
 
-const csvLine = (values: unknown[]) => `${values.map(cell).join(',')}\r\n`;
+const csvLine = (values: unknown[]) => `${values.map(csvCell).join(',')}\r\n`;

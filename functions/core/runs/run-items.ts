@@ -1,6 +1,7 @@
-import { badRequest } from '../errors.js';
+import { decodeCursor, encodeCursor, ordinalCursorCodec, runItemsCursor, type CursorBinding } from '../cursor.js';
 import type { Blobs } from '../../ports/blobs.js';
 import type { ScrapeItem } from '../scrapers/types.js';
+import type { Mask } from '../scrapers/secret-redactor.js';
 import type { RunRecord } from './run-record.js';
 import type { Table } from '../../ports/table.js';
 import { frontierFor } from '../crawl/frontier.js';
@@ -9,9 +10,13 @@ import { readCrawlItems } from '../crawl/crawl-results.js';
 /** The frontier a crawl run's items live in. */
 export const crawlFrontier = (table: Table, run: RunRecord) => frontierFor(table, run);
 
+/** A results cursor is bound to its run's attempt: another run's (or attempt's) is `invalid_cursor`. */
+const resultsBinding = (run: RunRecord, kind: 'run-items' | 'crawl-results'): CursorBinding => ({ list: kind, scope: `${run.tenant_id}/${run.id}/a${run.attempt}` });
+
 /** A run's items in order, cursor-paged: from the crawl frontier for crawls, else from item pages. */
 export async function readRunItems(store: { table: Table; blobs: Blobs }, run: RunRecord, limit: number, cursor?: string) {
-  return run.crawl ? readCrawlItems(crawlFrontier(store.table, run), store.blobs, limit, cursor) : readItems(store.blobs, run, limit, cursor);
+  if (!run.crawl) return readItems(store.blobs, run, limit, cursor);
+  return readCrawlItems(crawlFrontier(store.table, run), store.blobs, limit, cursor, ordinalCursorCodec(resultsBinding(run, 'crawl-results')));
 }
 
 export const ITEMS_PER_PAGE = 100;
@@ -45,12 +50,14 @@ export class ItemWriter {
     private readonly attempt: number,
     /** Called after each page is durable: persist item_pages/items on the run record. */
     private readonly onPage: (pages: number, items: number) => Promise<void>,
+    /** Applied to every item before it is kept (a run's secret redactor): exports are built from these. */
+    private readonly mask?: Mask,
     private readonly partialEveryMs = PARTIAL_PAGE_EVERY_MS,
     private readonly nowMs: () => number = Date.now,
   ) {}
 
   async add(item: ScrapeItem): Promise<void> {
-    this.buf.push(item);
+    this.buf.push(this.mask ? this.mask(item) : item);
     this.total++;
     if (this.buf.length >= ITEMS_PER_PAGE) await this.flush();
     else if (this.nowMs() - this.lastPartial >= this.partialEveryMs) await this.writePartial();
@@ -100,17 +107,6 @@ export class ItemWriter {
 
 type ItemBuffer = ScrapeItem[];
 
-const encode = (p: number, o: number) => Buffer.from(JSON.stringify({ p, o })).toString('base64url');
-function decode(c: string): { p: number; o: number } {
-  try {
-    const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
-    if (Number.isInteger(v.p) && Number.isInteger(v.o) && v.p >= 0 && v.o >= 0) return v;
-  } catch {
-    /* fall through */
-  }
-  throw badRequest('The cursor is not valid');
-}
-
 /** One stored page of a run's items (at most ITEMS_PER_PAGE); empty when the object is missing. */
 export async function readPage(blobs: Blobs, run: RunRecord, p: number): Promise<ScrapeItem[]> {
   const raw = await blobs.get('results', itemPageKey(run.tenant_id, run.id, run.attempt, p));
@@ -119,7 +115,8 @@ export async function readPage(blobs: Blobs, run: RunRecord, p: number): Promise
 
 /** Items in scrape order, cursor-paged. */
 export async function readItems(blobs: Blobs, run: RunRecord, limit: number, cursor?: string) {
-  let { p, o } = cursor ? decode(cursor) : { p: 0, o: 0 };
+  const binding = resultsBinding(run, 'run-items');
+  let { p, o } = cursor ? decodeCursor(binding, cursor, runItemsCursor) : { p: 0, o: 0 };
   const data: ScrapeItem[] = [];
   while (data.length < limit && p < run.item_pages) {
     const page = await readPage(blobs, run, p);
@@ -131,5 +128,5 @@ export async function readItems(blobs: Blobs, run: RunRecord, limit: number, cur
       o = 0;
     }
   }
-  return { data, next_cursor: p < run.item_pages ? encode(p, o) : null };
+  return { data, next_cursor: p < run.item_pages ? encodeCursor(binding, { p, o }) : null };
 }

@@ -1,3 +1,4 @@
+import { redactUrlCredentials } from '../redact-url.js';
 import type { SourceName } from '../../config.js';
 import type { RetryBudget, SourceErrorKind } from './retry-policy.js';
 import type { TokenCache } from './token-cache.js';
@@ -90,7 +91,8 @@ export class SourceError extends Error {
   readonly status?: number;
   readonly resetsAt?: Date;
   constructor(message: string, readonly retryAfterSeconds?: number, readonly retryable = false, info: SourceErrorInfo = {}) {
-    super(message);
+    // The message is shown to the user and quotes URLs that carry tokens (`access_token=`, `key=`).
+    super(redactUrlCredentials(message));
     this.name = 'SourceError';
     this.kind = info.kind ?? 'other';
     this.status = info.status;

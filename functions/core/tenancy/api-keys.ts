@@ -51,6 +51,19 @@ export interface CreateKeyInput {
   plaintext?: string;
 }
 
+/**
+ * The expiry of a key made (created or rotated) by a caller whose own credential expires at
+ * `makerExpiry`: the requested expiry, clamped so the child never outlives its maker (issue 19
+ * finding 5: an expiring key could otherwise mint a permanent one). Null = never expires, which
+ * only a maker that never expires (a permanent key, a console user) can hand out. Clamping rather
+ * than refusing keeps the call useful; the response's `expires_at` shows the result.
+ */
+export function childKeyExpiry(requested: Date | null, makerExpiry: string | null | undefined): Date | null {
+  if (!makerExpiry) return requested;
+  const limit = new Date(makerExpiry);
+  return !requested || requested.getTime() > limit.getTime() ? limit : requested;
+}
+
 /** Create a key. Returns the plaintext once; only its hash is stored. */
 export async function createApiKey(table: Table, input: CreateKeyInput, now: Date): Promise<{ key: ApiKey; api_key: string }> {
   const plaintext = input.plaintext ?? generateKey();
@@ -120,7 +133,7 @@ export async function revokeApiKey(table: Table, keyId: string, now: Date, tenan
  * (so deployed clients can switch), then expires.
  */
 export async function rotateApiKey(
-  table: Table, keyId: string, now: Date, graceSeconds: number, tenantId?: string, callerScopes?: readonly string[],
+  table: Table, keyId: string, now: Date, graceSeconds: number, tenantId?: string, callerScopes?: readonly string[], callerExpiry?: string | null,
 ): Promise<{ key: ApiKey; api_key: string; old_key_expires_at: string }> {
   const { key, record } = await locate(table, keyId, tenantId);
   if (record.revoked_at) throw notFound('API key');
@@ -130,7 +143,8 @@ export async function rotateApiKey(
   if (record.rotated_to) throw conflict(`The API key was already rotated to ${record.rotated_to}; rotate that key instead`);
   if (callerScopes) assertCanGrant(callerScopes, record.scopes);
   // The successor inherits the original's expiry: rotation renews the secret, not its lifetime.
-  const expiresAt = record.expires_at_iso ? new Date(record.expires_at_iso) : null;
+  // A caller that expires sooner than that binds the successor too (see childKeyExpiry).
+  const expiresAt = childKeyExpiry(record.expires_at_iso ? new Date(record.expires_at_iso) : null, callerExpiry);
   const created = await createApiKey(table, { tenantId: record.tenant_id, scopes: record.scopes, name: record.name, expiresAt }, now);
   const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
   const oldExpiry = record.expires_at_iso && new Date(record.expires_at_iso) < graceEnd ? record.expires_at_iso : graceEnd.toISOString();

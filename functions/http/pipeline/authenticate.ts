@@ -46,7 +46,7 @@ export async function authenticate(e: Event, route: Route, d: Deps, now: Date): 
       lastTouched.set(hash, nowMs);
       touchApiKey(d.table, hash, now).catch((err) => log.warn('last_used update failed', { err }));
     }
-    return { principal: { type: 'key', id: key.key_id, scopes: key.scopes, tenant_id: key.tenant_id }, tenant };
+    return { principal: { type: 'key', id: key.key_id, scopes: key.scopes, tenant_id: key.tenant_id, expires_at: key.expires_at_iso }, tenant };
   }
   // The console's one credential is its HttpOnly session cookie, for the console API and for the
   // /v1 calls its pages make; never for MCP (agents use keys). State-changing cookie requests must

@@ -8,7 +8,6 @@ import type { Result } from './types.js';
 export function toErrorResult(err: unknown, requestId: string): Result {
   let e: AppError;
   if (err instanceof AppError) e = err;
-  else if ((err as Error)?.name === 'InvalidCursorError') e = new AppError(400, 'invalid_request', 'The cursor is not valid');
   else {
     log.error('unhandled error', { request_id: requestId, err });
     e = new AppError(500, 'internal_error', `An unexpected error occurred; quote request id ${requestId} when reporting it`);

@@ -17,6 +17,8 @@ export interface Principal {
   tenant_id: string;
   /** A console user's email (audit records carry it so the console shows people, not ids). */
   email?: string;
+  /** When the credential that authenticated the call expires (keys); null or absent = never. */
+  expires_at?: string | null;
 }
 
 /** What a handler's core call sees: already authenticated, authorised, limited and validated. */

@@ -55,4 +55,27 @@ describe('API keys', () => {
     const ok = await createKey({ name: 'peer', scopes: ['admin'] }, admin.body.api_key);
     expect(ok.status).toBe(201);
   });
+
+  // Issue 19 finding 5: a key's children expire no later than it does (clamped, and the response
+  // shows the clamped expiry), whether made by create or by rotate.
+  it('a key that expires tomorrow cannot mint a key that outlives it', async () => {
+    const short = await createKey({ name: 'expires tomorrow', scopes: ['*'], expires_in_days: 1 });
+    expect(short.status).toBe(201);
+    const parentExpiry = Date.parse(short.body.expires_at);
+    for (const json of [{ name: 'forever', scopes: ['runs:read'] }, { name: 'a year', scopes: ['runs:read'], expires_in_days: 365 }]) {
+      const child = await createKey(json, short.body.api_key);
+      expect(child.status).toBe(201);
+      expect(child.body.expires_at).not.toBeNull();
+      expect(Date.parse(child.body.expires_at)).toBeLessThanOrEqual(parentExpiry);
+    }
+    // A shorter lifetime than the parent's is kept as asked.
+    const hour = await createApiKey(svc.deps.table, { tenantId: svc.tenantId, scopes: ['*'], name: 'an hour', expiresAt: new Date(Date.now() + 3_600_000) }, new Date());
+    const sub = await createKey({ name: 'sub', scopes: ['runs:read'], expires_in_days: 1 }, hour.api_key);
+    expect(Date.parse(sub.body.expires_at)).toBeLessThanOrEqual(Date.parse(hour.key.expires_at_iso!));
+    // Rotating a permanent key with the short-lived one: the successor is bound by the caller too.
+    const permanent = await createKey({ name: 'permanent', scopes: ['runs:read'] });
+    const rotated = await rotate(permanent.body.key_id, short.body.api_key);
+    expect(rotated.status).toBe(201);
+    expect(Date.parse(rotated.body.expires_at)).toBeLessThanOrEqual(parentExpiry);
+  });
 });

@@ -138,7 +138,9 @@ describe('engine pipeline: governance', () => {
     expect(canary.connections()).toBe(0);
     expect(h.engine.stats().blocked_requests).toBeGreaterThanOrEqual(blocked + 2);
     const refused = (await h.engine.browserSession()).blockedUrls();
-    expect(refused).toContain(`${canary.url}navigated`);
+    // The script navigation is a document request: the engine's document admission refuses it
+    // with the egress check before it reaches the proxy (issue 19 finding 1).
+    expect([...refused, ...h.refused]).toContain(`${canary.url}navigated`);
     expect(refused).toContain(`${canary.url}xhr`);
     // Chromium tunnels ws:// through the proxy with CONNECT, refused by host:port.
     expect(refused).toContain(`127.0.0.1:${canary.port}`);

@@ -31,7 +31,7 @@ describe('ItemWriter: items readable while the run is running', () => {
     const blobs = mapBlobs();
     const pages: Array<[number, number]> = [];
     let clock = 0;
-    const w = new ItemWriter(blobs, 'ten_1', 'run_1', 1, async (p, n) => void pages.push([p, n]), 1000, () => clock);
+    const w = new ItemWriter(blobs, 'ten_1', 'run_1', 1, async (p, n) => void pages.push([p, n]), undefined, 1000, () => clock);
     // Act
     clock = 5000;
     await w.add(item(0));
@@ -46,7 +46,7 @@ describe('ItemWriter: items readable while the run is running', () => {
     const blobs = mapBlobs();
     const pages: Array<[number, number]> = [];
     const clock = 5000;
-    const w = new ItemWriter(blobs, 'ten_1', 'run_1', 1, async (p, n) => void pages.push([p, n]), 1000, () => clock);
+    const w = new ItemWriter(blobs, 'ten_1', 'run_1', 1, async (p, n) => void pages.push([p, n]), undefined, 1000, () => clock);
     await w.add(item(0));
     await w.add(item(1));
     await w.add(item(2));
@@ -62,7 +62,7 @@ describe('ItemWriter: items readable while the run is running', () => {
     let last: [number, number] = [0, 0];
     let clock = 0;
     // Every add writes a partial page (period 0): the worst case for ordering.
-    const w = new ItemWriter(blobs, 'ten_1', 'run_1', 1, async (p, n) => void (last = [p, n]), 0, () => clock++);
+    const w = new ItemWriter(blobs, 'ten_1', 'run_1', 1, async (p, n) => void (last = [p, n]), undefined, 0, () => clock++);
     await Promise.all(Array.from({ length: ITEMS_PER_PAGE + 5 }, (_, i) => w.add(item(i))));
     await w.flush();
     expect(last).toEqual([2, ITEMS_PER_PAGE + 5]);
@@ -75,7 +75,7 @@ describe('ItemWriter: items readable while the run is running', () => {
     try {
       const blobs = mapBlobs();
       const pages: Array<[number, number]> = [];
-      const w = new ItemWriter(blobs, 'ten_1', 'run_1', 1, async (p, n) => void pages.push([p, n]), 1000, () => Date.now());
+      const w = new ItemWriter(blobs, 'ten_1', 'run_1', 1, async (p, n) => void pages.push([p, n]), undefined, 1000, () => Date.now());
       await w.add(item(0)); // written at once (first of its period)
       await w.add(item(1));
       await w.add(item(2));

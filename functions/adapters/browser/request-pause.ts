@@ -1,0 +1,78 @@
+import type { CDPSession } from 'puppeteer-core';
+import type { AdmitDocument, Screen } from '../../ports/browser.js';
+
+/**
+ * Resource types the browser engine does not load unless a screenshot needs them: they never
+ * change the DOM the text formats read, and they are most of a page's bytes and decode time.
+ */
+export const ASSET_TYPES = ['Image', 'Font', 'Media'] as const;
+
+interface Paused {
+  requestId: string;
+  frameId?: string;
+  resourceType?: string;
+  request: { url: string };
+}
+
+/**
+ * The requests a tab holds in the browser before they are sent (CDP Fetch, Request stage, only
+ * for the types asked for, so nothing else makes a round trip to Node):
+ *
+ * - documents (navigations, every redirect hop Chromium follows, frames), when the tab has an
+ *   {@link AdmitDocument}: sent once it resolves, failed as blocked when it rejects;
+ * - images, fonts and media while assets are blocked: screened by the egress guard (a refusal is
+ *   counted as the proxy would), then failed without any connection.
+ */
+export class RequestPause {
+  private blockingAssets = false;
+  /** The tab's main frame (its id stays the same across the tab's navigations). */
+  private mainFrameId: string | undefined;
+
+  private constructor(private readonly cdp: CDPSession, private readonly admit: AdmitDocument | undefined, private readonly screen: Screen | undefined) {}
+
+  /** Start holding documents (when `admit` is given) on `cdp`. */
+  static async attach(cdp: CDPSession, admit: AdmitDocument | undefined, screen?: Screen): Promise<RequestPause> {
+    const pause = new RequestPause(cdp, admit, screen);
+    if (admit) {
+      const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
+      pause.mainFrameId = tree.frameTree.frame.id;
+    }
+    cdp.on('Fetch.requestPaused', (e: Paused) => void pause.onPaused(e));
+    await pause.apply();
+    return pause;
+  }
+
+  /** Hold images, fonts and media (and fail them after screening) or let them load. */
+  async blockAssets(block: boolean): Promise<void> {
+    if (block === this.blockingAssets) return;
+    this.blockingAssets = block;
+    await this.apply();
+  }
+
+  private async apply(): Promise<void> {
+    const types = [...(this.admit ? ['Document'] : []), ...(this.blockingAssets ? ASSET_TYPES : [])];
+    if (types.length) await this.cdp.send('Fetch.enable', { patterns: types.map((resourceType) => ({ resourceType: resourceType as 'Document', requestStage: 'Request' as const })) });
+    else await this.cdp.send('Fetch.disable');
+  }
+
+  private async onPaused(e: Paused): Promise<void> {
+    const fail = () => this.cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' }).catch(() => {});
+    if (e.resourceType === 'Document' && this.admit) {
+      let admitted = false;
+      try {
+        await this.admit(e.request.url, { mainFrame: e.frameId === undefined || e.frameId === this.mainFrameId });
+        admitted = true;
+      } catch {
+        /* refused: failed below */
+      }
+      await (admitted ? this.cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {}) : fail());
+      return;
+    }
+    if (!this.blockingAssets) {
+      await this.cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {});
+      return;
+    }
+    await (this.screen?.(e.request.url) ?? Promise.resolve()).catch(() => {});
+    await fail();
+  }
+}
