@@ -1,5 +1,5 @@
 import { load, type CheerioAPI } from 'cheerio';
-import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { htmlToMarkdown } from '../content/markdown.js';
 
 /** Page metadata (API.md `metadata` format). */
 export interface PageMetadata {
@@ -40,18 +40,6 @@ const BLOCK = new Set([
   'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav',
   'ol', 'p', 'pre', 'section', 'table', 'tr', 'td', 'th', 'ul', 'title', 'option',
 ]);
-
-/**
- * HTML -> markdown. node-html-markdown was picked over turndown on our fixture pages: about 4x
- * less CPU per page, and it keeps tables as GFM tables (turndown without plugins flattens them
- * to one cell per line); headings, lists, code blocks and links come out the same (see the golden
- * test in test/unit/engine/markdown-golden.test.ts).
- */
-let converter: NodeHtmlMarkdown | undefined;
-function markdownService(): NodeHtmlMarkdown {
-  converter ??= new NodeHtmlMarkdown({ bulletMarker: '-', codeBlockStyle: 'fenced', ignore: ['script', 'style', 'noscript', 'template', 'iframe'] });
-  return converter;
-}
 
 /** Resolve `href` against `base`; only absolute http(s) URLs, without fragment. */
 export function absoluteHttpUrl(href: string | undefined, base: string): string | null {
@@ -287,7 +275,7 @@ export function pageMarkdown($: CheerioAPI, url: string): string {
     }
   });
   const html = $.html(main);
-  return markdownService().translate(html).trim();
+  return htmlToMarkdown(html, base);
 }
 
 /**
