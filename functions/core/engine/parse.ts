@@ -27,6 +27,8 @@ export interface ParseOptions {
   text?: boolean;
   markdown?: boolean;
   links?: boolean;
+  /** What `markdown` is made of (API.md "Content options"); text and links ignore it. */
+  content?: { onlyMainContent?: boolean; includeTags?: string[]; excludeTags?: string[] };
 }
 
 // Elements whose text is never content.

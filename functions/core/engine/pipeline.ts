@@ -275,6 +275,11 @@ export function createEngine(deps: EngineDeps): Engine {
       text: f.has('text'),
       markdown: f.has('markdown'),
       links: f.has('links'),
+      content: {
+        onlyMainContent: ctx.opts.only_main_content ?? true,
+        ...(ctx.opts.include_tags?.length ? { includeTags: ctx.opts.include_tags } : {}),
+        ...(ctx.opts.exclude_tags?.length ? { excludeTags: ctx.opts.exclude_tags } : {}),
+      },
     });
     const result: PageResult = {
       url: ctx.url,

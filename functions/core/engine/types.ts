@@ -92,6 +92,12 @@ export interface ScrapeOptions {
   extract?: Record<string, FieldSpec>;
   wait_for?: string;
   timeout_ms?: number;
+  /** `markdown` holds the main content only (default true); false: the whole page. */
+  only_main_content?: boolean;
+  /** CSS selectors: only these elements become `markdown`. */
+  include_tags?: string[];
+  /** CSS selectors: elements removed before `markdown` is made. */
+  exclude_tags?: string[];
 }
 
 /** Run counters (API.md run `stats`, plus a few the worker may use). */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { fieldsSchema } from '../engine/field-spec.js';
 import { SCRAPE_FORMATS } from '../engine/types.js';
+import { contentOptionsShape } from '../content/content-options.js';
 
 // The request contract of a synchronous scrape or runbook test, read by the API handlers. The
 // worker side (execute-task.ts) lives apart so that validating a request never bundles the engine.
@@ -14,6 +15,7 @@ export const scrapeRequestSchema = z.strictObject({
   wait_for: z.string().min(1).max(500).optional(),
   timeout_ms: z.number().int().min(1000).max(60_000).default(30_000),
   browser_profile: z.string().regex(/^prf_[0-9a-z]{26}$/, 'expected a prf_… id').optional(),
+  ...contentOptionsShape,
 });
 export type ScrapeRequest = z.infer<typeof scrapeRequestSchema>;
 

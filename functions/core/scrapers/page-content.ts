@@ -1,12 +1,14 @@
 import * as z from 'zod';
 import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import { halted, type Scraper } from './types.js';
+import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
 
 const inputSchema = z.strictObject({
   url: httpUrl.describe('Page to read'),
   engine: engineChoice.default('auto').describe('auto = http first, browser only when the page needs JavaScript'),
   wait_for: cssSelector.optional().describe('Browser: wait for this selector before reading the page'),
   timeout_ms: timeoutMs.optional(),
+  ...contentOptionsShape,
 });
 
 /** Input of {@link pageContent}. */
@@ -32,6 +34,7 @@ export const pageContent: Scraper<PageContentInput> = {
       formats: ['markdown', 'text', 'links', 'metadata'],
       wait_for: input.wait_for,
       timeout_ms: input.timeout_ms,
+      ...contentOptionsOf(input),
     });
     ctx.progress({ pages_done: 1, pages_total: 1 });
     if (page.skipped || page.blocked) {

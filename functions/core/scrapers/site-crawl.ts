@@ -4,7 +4,8 @@ import { engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fie
 import { normalizeUrl, sameSite } from './normalize-url.js';
 import { patternError, patternsError, urlFilter } from './url-patterns.js';
 import { halted, type ScrapeItem, type Scraper, type ScraperOutcome, type ScraperStop } from './types.js';
-import type { PageResult } from '../engine/types.js';
+import type { PageResult, ScrapeOptions } from '../engine/types.js';
+import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
 
 const pattern = z
   .string()
@@ -28,6 +29,7 @@ const inputSchema = z.strictObject({
   engine: engineChoice.default('auto'),
   concurrency: z.int().min(1).max(8).default(4).describe('Pages in flight at once per worker (per-host politeness across all workers still applies)'),
   timeout_ms: timeoutMs.optional(),
+  ...contentOptionsShape,
 }).superRefine((input, ctx) => {
   const err = patternsError([...input.include, ...input.exclude]);
   if (err) ctx.addIssue({ code: 'custom', path: ['include'], message: err });
@@ -51,6 +53,14 @@ export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({
 
 /** Input of {@link siteCrawl}. */
 export type SiteCrawlInput = z.infer<typeof inputSchema>;
+
+/** How a crawl scrapes each page (in-process and distributed crawls alike). */
+export const crawlPageOptions = (input: SiteCrawlInput): ScrapeOptions => ({
+  engine: input.engine,
+  formats: ['markdown', 'text', 'links', 'metadata'],
+  timeout_ms: input.timeout_ms,
+  ...contentOptionsOf(input),
+});
 
 interface QueueEntry {
   url: string;
@@ -106,11 +116,7 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
 
     const crawlOne = async (entry: QueueEntry) => {
       try {
-        const page = await ctx.engine.scrapePage(entry.url, {
-          engine: input.engine,
-          formats: ['markdown', 'text', 'links', 'metadata'],
-          timeout_ms: input.timeout_ms,
-        });
+        const page = await ctx.engine.scrapePage(entry.url, crawlPageOptions(input));
         if (page.skipped) {
           claimed--; // robots skips do not use the page budget
           return;
