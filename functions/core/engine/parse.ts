@@ -1,8 +1,9 @@
 import { load, type CheerioAPI } from 'cheerio';
 import { htmlToMarkdown } from '../content/markdown.js';
+import { articleMetadata, type ArticleMetadata } from '../content/metadata.js';
 
-/** Page metadata (API.md `metadata` format). */
-export interface PageMetadata {
+/** Page metadata (API.md `metadata` format): the fields below plus author, dates, site name… */
+export interface PageMetadata extends ArticleMetadata {
   title: string | null;
   description: string | null;
   /** Absolute canonical URL, when the page declares one. */
@@ -11,6 +12,8 @@ export interface PageMetadata {
   lang: string | null;
   /** `og:*` properties, keyed without the `og:` prefix (`og:title` -> `title`). */
   og: Record<string, string>;
+  /** Documents (PDF) only: their page count. */
+  pages?: number;
 }
 
 /** What the parse stage produces from one HTML document. */
@@ -27,6 +30,8 @@ export interface ParseOptions {
   text?: boolean;
   markdown?: boolean;
   links?: boolean;
+  /** Article metadata (author, dates, …: a second walk over the document); null fields when false. */
+  metadata?: boolean;
   /** What `markdown` is made of (API.md "Content options"); text and links ignore it. */
   content?: { onlyMainContent?: boolean; includeTags?: string[]; excludeTags?: string[] };
 }
@@ -214,7 +219,9 @@ function scanTitle(scan: DocumentScan): string {
   return squash(scan.title || scan.og.title || (scan.h1 ? rawText(scan.h1) : '') || '');
 }
 
-function scanMetadata(scan: DocumentScan, url: string): PageMetadata {
+const NO_ARTICLE: ArticleMetadata = { author: null, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null };
+
+function scanMetadata(scan: DocumentScan, url: string, root: RawNode | null): PageMetadata {
   let canonical: string | null = null;
   if (scan.canonicalHref) {
     try {
@@ -224,7 +231,8 @@ function scanMetadata(scan: DocumentScan, url: string): PageMetadata {
     }
   }
   const title = scanTitle(scan);
-  return { title: title || null, description: scan.description, canonical, lang: scan.lang, og: { ...scan.og } };
+  const article = root ? articleMetadata(root, scanBase(scan, url)) : NO_ARTICLE;
+  return { title: title || null, description: scan.description, canonical, lang: scan.lang, og: { ...scan.og }, ...article };
 }
 
 function scanLinks(scan: DocumentScan, url: string): string[] {
@@ -239,7 +247,7 @@ function scanLinks(scan: DocumentScan, url: string): string[] {
 
 /** Metadata: description, og:*, canonical (absolute), lang. */
 export function pageMetadata($: CheerioAPI, url: string): PageMetadata {
-  return scanMetadata(scanDocument($), url);
+  return scanMetadata(scanDocument($), url, $.root().get(0) as unknown as RawNode);
 }
 
 /** Absolute, de-duplicated http(s) links of the page, in document order, fragments removed. */
@@ -292,6 +300,6 @@ export function parsePage(html: string | CheerioAPI, url: string, opts: ParseOpt
     text: opts.text === false ? '' : linesOf([scan.body ?? ($.root().get(0) as unknown as RawNode)]),
     markdown: opts.markdown === false ? '' : pageMarkdown($, url),
     links: opts.links === false ? [] : scanLinks(scan, url),
-    metadata: scanMetadata(scan, url),
+    metadata: scanMetadata(scan, url, opts.metadata === false ? null : ($.root().get(0) as unknown as RawNode)),
   };
 }

@@ -275,6 +275,7 @@ export function createEngine(deps: EngineDeps): Engine {
       text: f.has('text'),
       markdown: f.has('markdown'),
       links: f.has('links'),
+      metadata: f.has('metadata'),
       content: {
         onlyMainContent: ctx.opts.only_main_content ?? true,
         ...(ctx.opts.include_tags?.length ? { includeTags: ctx.opts.include_tags } : {}),
