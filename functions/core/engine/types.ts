@@ -21,6 +21,8 @@ export interface FetchedPage {
   status: number;
   headers: Headers;
   html: string;
+  /** The body as received, when it is not text (a PDF, an image…); `html` is then ''. */
+  body?: Uint8Array;
   /** Bytes of the main document as received. */
   bytes: number;
   timingMs: number;
@@ -69,6 +71,8 @@ export interface PageResult {
   status_code: number;
   engine_used: EngineUsed | null;
   fetched_at: string;
+  /** Media type of the response (`text/html`, `application/pdf`…); absent when nothing was fetched. */
+  content_type?: string;
   title?: string;
   markdown?: string;
   html?: string;

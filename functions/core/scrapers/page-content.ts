@@ -4,7 +4,7 @@ import { halted, type Scraper } from './types.js';
 import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
 
 const inputSchema = z.strictObject({
-  url: httpUrl.describe('Page to read'),
+  url: httpUrl.describe('Page or PDF document to read'),
   engine: engineChoice.default('auto').describe('auto = http first, browser only when the page needs JavaScript'),
   wait_for: cssSelector.optional().describe('Browser: wait for this selector before reading the page'),
   timeout_ms: timeoutMs.optional(),
@@ -18,7 +18,8 @@ export type PageContentInput = z.infer<typeof inputSchema>;
 export const pageContent: Scraper<PageContentInput> = {
   scraper_id: 'page-content',
   name: 'Page content',
-  description: 'Reads one page and returns its title, readable text, markdown of the main content, links and metadata.',
+  description:
+    'Reads one page (HTML or PDF) and returns its title, readable text, markdown of the main content, links, metadata (incl. author, dates, site name, language, image) and content type.',
   engine: 'auto',
   builtin: true,
   inputSchema,
@@ -50,6 +51,7 @@ export const pageContent: Scraper<PageContentInput> = {
         markdown: page.markdown ?? '',
         links: page.links ?? [],
         metadata: page.metadata ?? null,
+        content_type: page.content_type ?? null,
         engine_used: page.engine_used,
       },
     });

@@ -47,6 +47,7 @@ export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({
     text: page.text ?? '',
     links: page.links ?? [],
     metadata: page.metadata ?? null,
+    content_type: page.content_type ?? null,
     engine_used: page.engine_used,
   },
 });
