@@ -120,8 +120,9 @@ function blocksOf(lines: Line[]): Block[] {
     const isHeading = headingSizes.includes(l.size);
     const bullet = BULLET.exec(l.text);
     const last = blocks[blocks.length - 1];
-    const sameRun =
-      prev !== null && last !== undefined && prev.page === l.page && prev.size === l.size && prev.y > l.y && prev.y - l.y <= spacing * 1.4 && Math.abs(prev.y - l.y) > 0;
+    // Body lines follow at the usual spacing; a heading's lines at about its own size.
+    const maxGap = isHeading ? l.size * 1.6 : spacing * 1.4;
+    const sameRun = prev !== null && last !== undefined && prev.page === l.page && prev.size === l.size && prev.y > l.y && prev.y - l.y <= maxGap;
     if (isHeading) {
       // A heading set on two lines stays one heading.
       if (sameRun && last!.kind === 'heading') last!.lines.push(l.text);
