@@ -83,7 +83,7 @@ export const routes: Route[] = [
   R({ id: 'runs.cancel', method: 'POST', path: '/v1/runs/{id}/cancel', handler: 'functions/http/runs-cancel.ts', scope: 'runs:write', surface: 'api', grants: TR }),
   R({ id: 'runs.results', method: 'GET', path: '/v1/runs/{id}/results', handler: 'functions/http/runs-results.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'results:read'], stream: true, timeoutSeconds: 900 }),
   R({ id: 'runs.log', method: 'GET', path: '/v1/runs/{id}/log', handler: 'functions/http/runs-log.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'raw:read'] }),
-  R({ id: 'scrape.create', method: 'POST', path: '/v1/scrape', handler: 'functions/http/scrape-create.ts', scope: 'scrape:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29 }),
+  R({ id: 'scrape.create', method: 'POST', path: '/v1/scrape', handler: 'functions/http/scrape-create.ts', scope: 'scrape:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29, validators: true }),
   R({ id: 'runbooks.list', method: 'GET', path: '/v1/runbooks', handler: 'functions/http/runbooks-list.ts', scope: 'runbooks:read', surface: 'api', grants: RO, validators: true }),
   R({ id: 'runbooks.create', method: 'POST', path: '/v1/runbooks', handler: 'functions/http/runbooks-create.ts', scope: 'runbooks:write', surface: 'api', grants: TR, creates: true, validators: true }),
   R({ id: 'runbooks.get', method: 'GET', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-get.ts', scope: 'runbooks:read', surface: 'api', grants: RO, validators: true }),
