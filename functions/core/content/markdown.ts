@@ -16,6 +16,8 @@ import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfig, type Transl
  *   their alt text (a base64 blob is not content); lazy images use `data-src` when `src` is a
  *   placeholder.
  * - nested lists indented by 3 spaces, so items under `1. ` nest in CommonMark too.
+ * - headings on one line, empty headings dropped; links only to http(s), mailto: and tel:
+ *   (a `javascript:` or app link keeps its text).
  * - at most one blank line in a row (outside code blocks), no trailing spaces on blank lines.
  */
 
@@ -26,10 +28,11 @@ let currentBase = 'http://invalid/';
 function resolveUrl(raw: string | undefined | null): string | null {
   const v = raw?.trim();
   if (!v) return null;
-  if (/^(?:javascript|vbscript):/i.test(v)) return null;
-  if (/^(?:data|mailto|tel):/i.test(v)) return v;
+  if (/^(?:mailto|tel):/i.test(v)) return v;
   try {
-    return new URL(v, currentBase).href;
+    const u = new URL(v, currentBase);
+    // javascript:, whatsapp:, sms:, app deep links… lead nowhere a reader of the markdown can follow.
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
   } catch {
     return null;
   }
@@ -144,7 +147,17 @@ const inlineCode: TranslatorConfig = {
   },
 };
 
+/** A heading on one line; an empty one (an icon, a dropped permalink) is dropped. */
+const headingTranslator = ({ node }: TranslatorContext): TranslatorConfig => ({
+  surroundingNewlines: 2,
+  postprocess: ({ content }) => {
+    const text = content.replace(/\s*\n+\s*/g, ' ').trim();
+    return text ? `${'#'.repeat(Number(node.tagName.charAt(1)) || 1)} ${text}` : PostProcessResult.RemoveNode;
+  },
+});
+
 const translators: TranslatorConfigObject = {
+  'h1,h2,h3,h4,h5,h6': headingTranslator,
   pre: preTranslator,
   // <code> outside <pre> is inline code; inside <pre> the pre's code-block translators apply.
   code: inlineCode,

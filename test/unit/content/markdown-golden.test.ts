@@ -129,6 +129,11 @@ describe('htmlToMarkdown on small shapes', () => {
   it('drops an image-less empty link and an alt-less data: image', () => {
     expect(md('<p>x<a href="/y"> </a><img src="data:image/png;base64,AA" alt="">y</p>')).toBe('xy');
   });
+  it('keeps only the text of links a reader cannot follow, drops empty headings, keeps headings on one line', () => {
+    expect(md('<p><a href="whatsapp://send?text=x">Share</a> <a href="javascript:void(0)">More</a> <a href="data:text/html,hi">Data</a></p>')).toBe('Share More Data');
+    expect(md('<h2><i class="icon"></i></h2><h3>Two<br>lines</h3><p>x</p>')).toBe('### Two lines\n\nx');
+  });
+
   it('renders a link whose text is its URL as an autolink', () => {
     expect(md('<p><a href="https://e.test/z">https://e.test/z</a></p>')).toBe('<https://e.test/z>');
   });
