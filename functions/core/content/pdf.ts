@@ -9,7 +9,8 @@ import { AppError } from '../errors.js';
  * into lines by baseline; the font size carrying most characters is body text, and lines set
  * clearly larger (at least 15%) are headings, the largest size `#`, the next `##`, and so on;
  * within body text, a vertical gap larger than the usual line spacing starts a new paragraph, and
- * lines starting with a bullet become list items. Hyphenated line ends are joined.
+ * lines starting with a bullet become list items. Hyphenated line ends are joined; page numbers
+ * and running heads and feet are left out.
  */
 
 /** Pages read at most; a longer document is 422 `document_too_large`. */
@@ -83,6 +84,31 @@ function pageLines(items: TextItem[], page: number): Line[] {
   }
   flush();
   return lines;
+}
+
+/**
+ * Drop page furniture: a page number alone on a page's first or last line, and running heads or
+ * feet (the first or last line of a page, digits aside, repeated on at least 3 pages and on at
+ * least 40% of them) after the first page.
+ */
+function withoutFurniture(pages: Line[][]): Line[] {
+  const key = (l: Line) => l.text.replace(/\d+/g, '#').toLowerCase();
+  const edges = (p: Line[]) => (p.length > 1 ? [p[0]!, p[p.length - 1]!] : p);
+  const seen = new Map<string, number>();
+  for (const p of pages) for (const k of new Set(edges(p).map(key))) seen.set(k, (seen.get(k) ?? 0) + 1);
+  const repeated = (l: Line) => pages.length >= 3 && (seen.get(key(l)) ?? 0) >= Math.max(3, pages.length * 0.4);
+  const pageNumber = (l: Line) => /^(?:(?:page|p\.|seite|página)\s*)?(?:\d{1,4}|[ivxlc]{1,7})(?:\s*(?:\/|of|de|von)\s*\d{1,4})?$/i.test(l.text) || /^[-–—]\s*\d{1,4}\s*[-–—]$/.test(l.text);
+  const out: Line[] = [];
+  pages.forEach((p, i) => {
+    const first = p[0];
+    const last = p[p.length - 1];
+    for (const l of p) {
+      // The first page keeps a repeated line: a document's title is often its running head too.
+      if ((l === first || l === last) && (pageNumber(l) || (i > 0 && repeated(l)))) continue;
+      out.push(l);
+    }
+  });
+  return out;
 }
 
 /** Body size: the font size carrying the most characters. */
@@ -208,17 +234,17 @@ export async function readPdf(bytes: Uint8Array, opts: { deadline?: number; maxP
     } catch {
       /* metadata is optional */
     }
-    const lines: Line[] = [];
+    const pages: Line[][] = [];
     for (let n = 1; n <= doc.numPages; n++) {
       if (opts.deadline !== undefined && Date.now() > opts.deadline) {
         throw new AppError(504, 'timed_out', `Reading the PDF did not finish in time (page ${n} of ${doc.numPages})`);
       }
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
-      lines.push(...pageLines(content.items as TextItem[], n));
+      pages.push(pageLines(content.items as TextItem[], n));
       page.cleanup();
     }
-    const { markdown, text } = render(blocksOf(lines));
+    const { markdown, text } = render(blocksOf(withoutFurniture(pages)));
     const str = (v: unknown) => (typeof v === 'string' && v.replace(/\s+/g, ' ').trim() ? v.replace(/\s+/g, ' ').trim() : null);
     const firstHeading = /^#{1,6} (.+)$/m.exec(markdown)?.[1]?.replace(/\\(.)/g, '$1') ?? null;
     return { title: str(info.Title) ?? firstHeading, author: str(info.Author), pages: doc.numPages, markdown, text };

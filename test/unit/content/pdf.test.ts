@@ -56,6 +56,12 @@ describe('readPdf', () => {
     expect(doc.title).toBeNull();
   });
 
+  it('leaves out page numbers and running heads, but keeps the title they repeat on page 1', async () => {
+    const page = (n: number, text: string): PdfLine[] => [{ text: 'Field Guide to Warblers', size: n === 1 ? 18 : 8, y: 760 }, ...body(700, text), { text: n === 2 ? `Page ${n} of 4` : String(n), size: 8, y: 40 }];
+    const doc = await readPdf(makePdf({ pages: [page(1, 'First page text.'), page(2, 'Second page text.'), page(3, 'Third page text.'), page(4, 'Fourth page text.')] }));
+    expect(doc.markdown).toBe('# Field Guide to Warblers\n\nFirst page text.\n\nSecond page text.\n\nThird page text.\n\nFourth page text.');
+  });
+
   it('refuses more pages than allowed, before reading them', async () => {
     const err = await failure(readPdf(makePdf({ pages: [body(700, 'a'), body(700, 'b'), body(700, 'c')] }), { maxPages: 2 }));
     expect(err).toMatchObject({ status: 422, code: 'document_too_large', message: 'The PDF has 3 pages; at most 2 are read' });
