@@ -360,16 +360,17 @@ export function createEngine(deps: EngineDeps): Engine {
   };
 
   /**
-   * The bytes of a document. The browser shows a PDF in its viewer and hands back the viewer's
-   * HTML, not the file: the document is then fetched again by the http engine (same guard, same
-   * limits, counted and logged as its own request).
+   * A document's result. The browser shows a PDF in its viewer and hands back the viewer's HTML,
+   * not the file: the document is then fetched again by the http engine (same guard, same limits,
+   * counted, logged and checked for a challenge as its own request).
    */
-  const documentBytes = async (ctx: PageContext, page: FetchedPage): Promise<FetchedPage> => {
-    if (page.body || documentKind(page.headers.get('content-type'), page.body) !== 'pdf') return page;
-    const again = await fetchWith('http', ctx);
-    const blocked = govern(ctx, again);
-    if (blocked) throw new AppError(422, 'challenge_detected', `${ctx.url} answered with a ${blocked.kind} challenge (${blocked.reason})`);
-    return again;
+  const documentResult = async (ctx: PageContext, page: FetchedPage): Promise<PageResult> => {
+    if (!page.body && documentKind(page.headers.get('content-type'), page.body) === 'pdf') {
+      page = await fetchWith('http', ctx);
+      const blocked = govern(ctx, page);
+      if (blocked) return blockedResult(ctx, page, blocked);
+    }
+    return readDocument(ctx, page);
   };
 
   /** Stages govern for a tab the caller drives: counters, log, target policy, challenge. */
@@ -413,13 +414,13 @@ export function createEngine(deps: EngineDeps): Engine {
       let page = await fetchWith(opts.engine === 'browser' ? 'browser' : 'http', ctx);
       let blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
-      if (isDocument(ctx, page)) return await readDocument(ctx, await documentBytes(ctx, page));
+      if (isDocument(ctx, page)) return await documentResult(ctx, page);
       const first = parseAndShape(ctx, page, opts.engine === 'auto');
       if (first) return first;
       page = await fetchWith('browser', ctx);
       blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
-      if (isDocument(ctx, page)) return await readDocument(ctx, await documentBytes(ctx, page));
+      if (isDocument(ctx, page)) return await documentResult(ctx, page);
       return parseAndShape(ctx, page, false)!;
     } finally {
       await release?.();

@@ -77,6 +77,9 @@ describe('PDF documents through the engine', () => {
     expect(page.content_type).toBe('application/pdf');
     expect(page.markdown).toBe(REPORT_MD);
     expect(page.metadata?.pages).toBe(2);
+    // Two requests, both logged: the browser's (which got the viewer) and the http engine's.
+    expect(page.engine_used).toBe('http');
+    expect(h.logs.filter((l) => l.url === url('/docs/report.pdf') && l.decision === 'fetched').map((l) => l.engine).slice(-2)).toEqual(['browser', 'http']);
   });
 
   it('refuses a PDF over the page limit with 422 document_too_large', async () => {
