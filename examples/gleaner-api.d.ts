@@ -10104,6 +10104,22 @@ export interface operations {
                                 next: string;
                             } | {
                                 /** @constant */
+                                action: "content";
+                                /** @description CSS selectors: elements removed before markdown is made */
+                                exclude_tags?: string[];
+                                /**
+                                 * @default [
+                                 *       "markdown",
+                                 *       "metadata"
+                                 *     ]
+                                 */
+                                formats: ("markdown" | "text" | "links" | "metadata")[];
+                                /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
+                                include_tags?: string[];
+                                /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                                only_main_content?: boolean;
+                            } | {
+                                /** @constant */
                                 action: "screenshot";
                                 /** @default false */
                                 full_page: boolean;
@@ -10321,6 +10337,22 @@ export interface operations {
                         next: string;
                     } | {
                         /** @constant */
+                        action: "content";
+                        /** @description CSS selectors: elements removed before markdown is made */
+                        exclude_tags?: string[];
+                        /**
+                         * @default [
+                         *       "markdown",
+                         *       "metadata"
+                         *     ]
+                         */
+                        formats?: ("markdown" | "text" | "links" | "metadata")[];
+                        /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
+                        include_tags?: string[];
+                        /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                        only_main_content?: boolean;
+                    } | {
+                        /** @constant */
                         action: "screenshot";
                         /** @default false */
                         full_page?: boolean;
@@ -10413,6 +10445,22 @@ export interface operations {
                             /** @default 5 */
                             max_pages: number;
                             next: string;
+                        } | {
+                            /** @constant */
+                            action: "content";
+                            /** @description CSS selectors: elements removed before markdown is made */
+                            exclude_tags?: string[];
+                            /**
+                             * @default [
+                             *       "markdown",
+                             *       "metadata"
+                             *     ]
+                             */
+                            formats: ("markdown" | "text" | "links" | "metadata")[];
+                            /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
+                            include_tags?: string[];
+                            /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                            only_main_content?: boolean;
                         } | {
                             /** @constant */
                             action: "screenshot";
@@ -10694,6 +10742,22 @@ export interface operations {
                             next: string;
                         } | {
                             /** @constant */
+                            action: "content";
+                            /** @description CSS selectors: elements removed before markdown is made */
+                            exclude_tags?: string[];
+                            /**
+                             * @default [
+                             *       "markdown",
+                             *       "metadata"
+                             *     ]
+                             */
+                            formats: ("markdown" | "text" | "links" | "metadata")[];
+                            /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
+                            include_tags?: string[];
+                            /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                            only_main_content?: boolean;
+                        } | {
+                            /** @constant */
                             action: "screenshot";
                             /** @default false */
                             full_page: boolean;
@@ -10906,6 +10970,22 @@ export interface operations {
                         next: string;
                     } | {
                         /** @constant */
+                        action: "content";
+                        /** @description CSS selectors: elements removed before markdown is made */
+                        exclude_tags?: string[];
+                        /**
+                         * @default [
+                         *       "markdown",
+                         *       "metadata"
+                         *     ]
+                         */
+                        formats?: ("markdown" | "text" | "links" | "metadata")[];
+                        /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
+                        include_tags?: string[];
+                        /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                        only_main_content?: boolean;
+                    } | {
+                        /** @constant */
                         action: "screenshot";
                         /** @default false */
                         full_page?: boolean;
@@ -10996,6 +11076,22 @@ export interface operations {
                             /** @default 5 */
                             max_pages: number;
                             next: string;
+                        } | {
+                            /** @constant */
+                            action: "content";
+                            /** @description CSS selectors: elements removed before markdown is made */
+                            exclude_tags?: string[];
+                            /**
+                             * @default [
+                             *       "markdown",
+                             *       "metadata"
+                             *     ]
+                             */
+                            formats: ("markdown" | "text" | "links" | "metadata")[];
+                            /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
+                            include_tags?: string[];
+                            /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                            only_main_content?: boolean;
                         } | {
                             /** @constant */
                             action: "screenshot";
@@ -13117,7 +13213,12 @@ export interface operations {
                  *       "url": "https://example.com/",
                  *       "formats": [
                  *         "markdown",
-                 *         "links"
+                 *         "links",
+                 *         "metadata"
+                 *       ],
+                 *       "only_main_content": true,
+                 *       "exclude_tags": [
+                 *         ".cookie-banner"
                  *       ]
                  *     }
                  */
@@ -13128,6 +13229,8 @@ export interface operations {
                      * @enum {string}
                      */
                     engine?: "auto" | "http" | "browser";
+                    /** @description CSS selectors: elements removed before markdown is made */
+                    exclude_tags?: string[];
                     extract?: {
                         fields: {
                             [key: string]: {
@@ -13138,6 +13241,8 @@ export interface operations {
                         };
                     };
                     formats?: ("markdown" | "html" | "text" | "links" | "metadata" | "screenshot" | "json")[];
+                    /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
+                    include_tags?: string[];
                     json_options?: {
                         /** @description What to extract, in your words (at most 4000 characters) */
                         prompt?: string;
@@ -13146,6 +13251,8 @@ export interface operations {
                             [key: string]: unknown;
                         };
                     };
+                    /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                    only_main_content?: boolean;
                     /** @default 30000 */
                     timeout_ms?: number;
                     /** Format: uri */

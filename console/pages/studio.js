@@ -16,6 +16,7 @@ const ACTION_HELP = {
   scroll: 'Scroll down (for lazy-loaded content).',
   extract: 'Collect fields by CSS selector; item_selector makes one item per matching element.',
   paginate: 'Follow a next-page link and repeat the previous extract step.',
+  content: 'Return the current page as one item: markdown of its main content (only_main_content, include_tags, exclude_tags), text, links, metadata.',
   screenshot: 'Take a PNG screenshot (shown in the test result).',
 };
 

@@ -1,8 +1,7 @@
 import type { Engine } from '../engine/pipeline.js';
 import { normalizeUrl, sameSite } from '../scrapers/normalize-url.js';
 import { urlFilter } from '../scrapers/url-patterns.js';
-import { crawlItem, type SiteCrawlInput } from '../scrapers/site-crawl.js';
-import { pageFormats } from '../scrapers/run-formats.js';
+import { crawlItem, crawlPageOptions, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import type { ScrapeItem } from '../scrapers/types.js';
 import { sitemapSeeds } from '../discovery/crawl-seeds.js';
 import { INLINE_ITEM_MAX_BYTES, ownId, type CrawlFrontier, type FrontierCounters, type FrontierUrl, type SliceRef } from './frontier.js';
@@ -137,7 +136,7 @@ export async function processSlice(env: SliceEnv, slice: SliceRef & { redelivere
   const work = async (u: FrontierUrl, retaken: boolean) => {
     let page;
     try {
-      page = await engine.scrapePage(u.url, { engine: input.engine, formats: pageFormats(input), timeout_ms: input.timeout_ms, json: input.json_options });
+      page = await engine.scrapePage(u.url, crawlPageOptions(input));
     } catch (err) {
       // The start page failing fails the crawl (as before); any other page is recorded as failed and skipped.
       if (u.depth === 0) {

@@ -1,9 +1,12 @@
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { FetchedPage, FetchOptions } from './types.js';
 import { fetchFollowingRedirects, type AdmitHop } from './follow-redirects.js';
+import { isTextual, looksLikePdf, MAX_PDF_BYTES } from '../content/document.js';
 
-/** Largest document the http engine accepts (the guard aborts beyond it). */
+/** Largest HTML or text document the http engine accepts (the pipeline refuses larger ones). */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+/** Largest body read at all (the guard aborts beyond it): the PDF limit, the larger one. */
+export const MAX_BODY_BYTES = Math.max(MAX_DOCUMENT_BYTES, MAX_PDF_BYTES);
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
 
@@ -44,17 +47,19 @@ export async function fetchHttp(
   const res = await fetchFollowingRedirects(guard, url, {
     headers: { 'user-agent': opts.userAgent, accept: ACCEPT, 'accept-language': 'en;q=1, *;q=0.5' },
     maxRedirects: 10,
-    maxBytes: MAX_DOCUMENT_BYTES,
+    maxBytes: MAX_BODY_BYTES,
     timeoutMs: opts.timeoutMs ?? 30_000,
   }, opts.admitHop ?? admitAll);
   const contentType = res.headers.get('content-type');
-  const textual = !contentType || /text\/|html|xml|json|javascript/i.test(contentType);
+  // Binary bodies (and PDFs served as text or octet-stream) stay bytes for the document readers.
+  const textual = isTextual(contentType) && !looksLikePdf(res.body);
   return {
     url,
     finalUrl: res.url,
     status: res.status,
     headers: res.headers,
     html: textual ? decodeBody(res.body, detectCharset(contentType, res.body)) : '',
+    ...(textual ? {} : { body: res.body }),
     bytes: res.body.length,
     timingMs: res.timingMs,
     engine: 'http',

@@ -1,8 +1,9 @@
 import { load, type CheerioAPI } from 'cheerio';
-import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { htmlToMarkdown } from '../content/markdown.js';
+import { articleMetadata, type ArticleMetadata } from '../content/metadata.js';
 
-/** Page metadata (API.md `metadata` format). */
-export interface PageMetadata {
+/** Page metadata (API.md `metadata` format): the fields below plus author, dates, site name… */
+export interface PageMetadata extends ArticleMetadata {
   title: string | null;
   description: string | null;
   /** Absolute canonical URL, when the page declares one. */
@@ -11,6 +12,8 @@ export interface PageMetadata {
   lang: string | null;
   /** `og:*` properties, keyed without the `og:` prefix (`og:title` -> `title`). */
   og: Record<string, string>;
+  /** Documents (PDF) only: their page count. */
+  pages?: number;
 }
 
 /** What the parse stage produces from one HTML document. */
@@ -27,6 +30,10 @@ export interface ParseOptions {
   text?: boolean;
   markdown?: boolean;
   links?: boolean;
+  /** Article metadata (author, dates, …: a second walk over the document); null fields when false. */
+  metadata?: boolean;
+  /** What `markdown` is made of (API.md "Content options"); text and links ignore it. */
+  content?: { onlyMainContent?: boolean; includeTags?: string[]; excludeTags?: string[] };
 }
 
 // Elements whose text is never content.
@@ -40,18 +47,6 @@ const BLOCK = new Set([
   'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav',
   'ol', 'p', 'pre', 'section', 'table', 'tr', 'td', 'th', 'ul', 'title', 'option',
 ]);
-
-/**
- * HTML -> markdown. node-html-markdown was picked over turndown on our fixture pages: about 4x
- * less CPU per page, and it keeps tables as GFM tables (turndown without plugins flattens them
- * to one cell per line); headings, lists, code blocks and links come out the same (see the golden
- * test in test/unit/engine/markdown-golden.test.ts).
- */
-let converter: NodeHtmlMarkdown | undefined;
-function markdownService(): NodeHtmlMarkdown {
-  converter ??= new NodeHtmlMarkdown({ bulletMarker: '-', codeBlockStyle: 'fenced', ignore: ['script', 'style', 'noscript', 'template', 'iframe'] });
-  return converter;
-}
 
 /** Resolve `href` against `base`; only absolute http(s) URLs, without fragment. */
 export function absoluteHttpUrl(href: string | undefined, base: string): string | null {
@@ -224,7 +219,9 @@ function scanTitle(scan: DocumentScan): string {
   return squash(scan.title || scan.og.title || (scan.h1 ? rawText(scan.h1) : '') || '');
 }
 
-function scanMetadata(scan: DocumentScan, url: string): PageMetadata {
+const NO_ARTICLE: ArticleMetadata = { author: null, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null };
+
+function scanMetadata(scan: DocumentScan, url: string, root: RawNode | null): PageMetadata {
   let canonical: string | null = null;
   if (scan.canonicalHref) {
     try {
@@ -234,7 +231,8 @@ function scanMetadata(scan: DocumentScan, url: string): PageMetadata {
     }
   }
   const title = scanTitle(scan);
-  return { title: title || null, description: scan.description, canonical, lang: scan.lang, og: { ...scan.og } };
+  const article = root ? articleMetadata(root, scanBase(scan, url)) : NO_ARTICLE;
+  return { title: title || null, description: scan.description, canonical, lang: scan.lang, og: { ...scan.og }, ...article };
 }
 
 function scanLinks(scan: DocumentScan, url: string): string[] {
@@ -249,7 +247,7 @@ function scanLinks(scan: DocumentScan, url: string): string[] {
 
 /** Metadata: description, og:*, canonical (absolute), lang. */
 export function pageMetadata($: CheerioAPI, url: string): PageMetadata {
-  return scanMetadata(scanDocument($), url);
+  return scanMetadata(scanDocument($), url, $.root().get(0) as unknown as RawNode);
 }
 
 /** Absolute, de-duplicated http(s) links of the page, in document order, fragments removed. */
@@ -287,7 +285,7 @@ export function pageMarkdown($: CheerioAPI, url: string): string {
     }
   });
   const html = $.html(main);
-  return markdownService().translate(html).trim();
+  return htmlToMarkdown(html, base);
 }
 
 /**
@@ -302,6 +300,6 @@ export function parsePage(html: string | CheerioAPI, url: string, opts: ParseOpt
     text: opts.text === false ? '' : linesOf([scan.body ?? ($.root().get(0) as unknown as RawNode)]),
     markdown: opts.markdown === false ? '' : pageMarkdown($, url),
     links: opts.links === false ? [] : scanLinks(scan, url),
-    metadata: scanMetadata(scan, url),
+    metadata: scanMetadata(scan, url, opts.metadata === false ? null : ($.root().get(0) as unknown as RawNode)),
   };
 }

@@ -10,6 +10,10 @@ import type { BrowserSession } from './fetch-browser.js';
 import { fetchHttp } from './fetch-http.js';
 import { needsJs } from './needs-js.js';
 import { parsePage } from './parse.js';
+import { documentKind, mediaType } from '../content/document.js';
+import { readPdf } from '../content/pdf.js';
+import { ResponseTooLargeError } from '../governance/egress-errors.js';
+import { MAX_BODY_BYTES, MAX_DOCUMENT_BYTES } from './fetch-http.js';
 import type { Tab, TabResponse } from '../../ports/browser.js';
 import type { JsonExtractor } from '../extraction/types.js';
 import {
@@ -114,6 +118,8 @@ interface PageContext {
   crawlDelaySeconds: number | null;
   /** Format `json`: the page's markdown, kept by shape for the extraction stage. */
   modelInput?: string;
+  /** When the page's work began (the PDF reader's deadline counts from here). */
+  startedAt?: number;
 }
 
 const now = () => new Date().toISOString();
@@ -286,8 +292,9 @@ export function createEngine(deps: EngineDeps): Engine {
           : await withHostSlot(ctx, async () => (await browserSession()).fetch(ctx.url, fetchOpts));
       counters.bytes += page.bytes;
       return page;
-    } catch (err) {
-      if (err && typeof err === 'object' && accounted.has(err)) throw err;
+    } catch (caught) {
+      if (caught && typeof caught === 'object' && accounted.has(caught)) throw caught;
+      const err = caught instanceof ResponseTooLargeError ? tooLarge(ctx.url, `larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`) : caught;
       const forbidden = err instanceof AppError && err.code === 'target_forbidden';
       // Browser refusals are counted by the session's proxy; http ones only here.
       if (forbidden && engine === 'http') counters.blocked_requests++;
@@ -358,8 +365,56 @@ export function createEngine(deps: EngineDeps): Engine {
     status_code: page.status,
     engine_used: page.engine,
     fetched_at: now(),
+    content_type: mediaType(page.headers.get('content-type')),
     blocked,
   });
+
+  /**
+   * Stage for bodies that are not HTML or text (content/document.ts): a PDF is read into
+   * markdown, text and metadata; any other binary type is refused with 422.
+   */
+  const readDocument = async (ctx: PageContext, page: FetchedPage): Promise<PageResult> => {
+    const type = mediaType(page.headers.get('content-type'));
+    if (documentKind(page.headers.get('content-type'), page.body) === 'unsupported') {
+      throw new AppError(422, 'unsupported_content_type', `${ctx.url} answered with ${type}; Gleaner reads HTML, text and PDF documents`);
+    }
+    const deadline = (ctx.startedAt ?? Date.now()) + (ctx.opts.timeout_ms ?? 30_000);
+    const doc = await readPdf(page.body ?? new Uint8Array(), { deadline });
+    const f = ctx.formats;
+    const result: PageResult = {
+      url: ctx.url,
+      final_url: page.finalUrl,
+      status_code: page.status,
+      engine_used: page.engine,
+      fetched_at: now(),
+      content_type: looksPdfType(type) ? type : 'application/pdf',
+      title: doc.title ?? '',
+    };
+    if (f.has('markdown')) result.markdown = doc.markdown;
+    // A PDF has no HTML; the bytes are not returned as a string.
+    if (f.has('html')) result.html = '';
+    if (f.has('text')) result.text = doc.text;
+    if (f.has('links')) result.links = [];
+    if (f.has('metadata')) {
+      result.metadata = {
+        title: doc.title, description: null, canonical: null, lang: null, og: {},
+        author: doc.author, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null,
+        pages: doc.pages,
+      };
+    }
+    if (ctx.opts.extract && Object.keys(ctx.opts.extract).length) result.extracted = extractFields(load(''), page.finalUrl, ctx.opts.extract);
+    if (ctx.opts.engine === 'auto') result.auto_reason = null;
+    return result;
+  };
+
+  /** Stage: which reader the fetched body needs; refuses a text body over the HTML limit. */
+  const isDocument = (ctx: PageContext, page: FetchedPage): boolean => {
+    if (documentKind(page.headers.get('content-type'), page.body) !== 'html') return true;
+    if (page.engine === 'http' && page.bytes > MAX_DOCUMENT_BYTES) {
+      throw tooLarge(ctx.url, `${Math.ceil(page.bytes / 1024 / 1024)} MB of ${mediaType(page.headers.get('content-type'))}; HTML and text documents are read up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB`);
+    }
+    return false;
+  };
 
   /**
    * Parse and shape in one synchronous step, so the document tree never lives in scrapePage's
@@ -384,6 +439,12 @@ export function createEngine(deps: EngineDeps): Engine {
       text: f.has('text'),
       markdown: f.has('markdown') || f.has('json'),
       links: f.has('links'),
+      metadata: f.has('metadata'),
+      content: {
+        onlyMainContent: ctx.opts.only_main_content ?? true,
+        ...(ctx.opts.include_tags?.length ? { includeTags: ctx.opts.include_tags } : {}),
+        ...(ctx.opts.exclude_tags?.length ? { excludeTags: ctx.opts.exclude_tags } : {}),
+      },
     });
     // The model reads the markdown the formats above produced: the same text the policy let through.
     if (f.has('json')) ctx.modelInput = parsed.markdown ?? '';
@@ -400,12 +461,27 @@ export function createEngine(deps: EngineDeps): Engine {
     if (f.has('text')) result.text = parsed.text;
     if (f.has('links')) result.links = parsed.links;
     if (f.has('metadata')) result.metadata = parsed.metadata;
+    result.content_type = mediaType(page.headers.get('content-type'));
     if (f.has('screenshot') && page.screenshot) result.screenshot = page.screenshot;
     if (ctx.opts.extract && Object.keys(ctx.opts.extract).length) {
       result.extracted = extractFields($, page.finalUrl, ctx.opts.extract);
     }
     if (ctx.opts.engine === 'auto') result.auto_reason = ctx.autoReason ?? null;
     return result;
+  };
+
+  /**
+   * A document's result. The browser shows a PDF in its viewer and hands back the viewer's HTML,
+   * not the file: the document is then fetched again by the http engine (same guard, same limits,
+   * counted, logged and checked for a challenge as its own request).
+   */
+  const documentResult = async (ctx: PageContext, page: FetchedPage): Promise<PageResult> => {
+    if (!page.body && documentKind(page.headers.get('content-type'), page.body) === 'pdf') {
+      page = await fetchWith('http', ctx);
+      const blocked = govern(ctx, page);
+      if (blocked) return blockedResult(ctx, page, blocked);
+    }
+    return readDocument(ctx, page);
   };
 
   /** Stages govern for a tab the caller drives: counters, log, target policy, challenge. */
@@ -451,6 +527,7 @@ export function createEngine(deps: EngineDeps): Engine {
       opts,
       formats: new Set(opts.formats?.length ? opts.formats : DEFAULT_FORMATS),
       crawlDelaySeconds: null,
+      startedAt: Date.now(),
     };
     const page = await fetchAndShape(ctx);
     return ctx.modelInput === undefined ? page : extractStage(ctx, page);
@@ -467,11 +544,13 @@ export function createEngine(deps: EngineDeps): Engine {
       let page = await fetchWith(opts.engine === 'browser' ? 'browser' : 'http', ctx);
       let blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
+      if (isDocument(ctx, page)) return await documentResult(ctx, page);
       const first = parseAndShape(ctx, page, opts.engine === 'auto');
       if (first) return first;
       page = await fetchWith('browser', ctx);
       blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
+      if (isDocument(ctx, page)) return await documentResult(ctx, page);
       return parseAndShape(ctx, page, false)!;
     } catch (err) {
       if (err instanceof HopSkipped) return { url, final_url: err.hopUrl, status_code: 0, engine_used: null, fetched_at: now(), skipped: 'robots' };
@@ -565,6 +644,10 @@ export function createEngine(deps: EngineDeps): Engine {
 }
 
 const emptyBody = (): AsyncIterable<Uint8Array> => ({ async *[Symbol.asyncIterator]() {} });
+const looksPdfType = (t: string) => /pdf/.test(t);
+
+/** 422 `document_too_large` (API.md "Content options"). */
+const tooLarge = (url: string, what: string) => new AppError(422, 'document_too_large', `${url} is too large to read: ${what}`);
 
 function reasonOf(err: unknown): string {
   if (err instanceof AppError) return `${err.code}: ${err.message}`;

@@ -22,6 +22,8 @@ export interface FetchedPage {
   status: number;
   headers: Headers;
   html: string;
+  /** The body as received, when it is not text (a PDF, an image…); `html` is then ''. */
+  body?: Uint8Array;
   /** Bytes of the main document as received. */
   bytes: number;
   timingMs: number;
@@ -70,6 +72,8 @@ export interface PageResult {
   status_code: number;
   engine_used: EngineUsed | null;
   fetched_at: string;
+  /** Media type of the response (`text/html`, `application/pdf`…); absent when nothing was fetched. */
+  content_type?: string;
   title?: string;
   markdown?: string;
   html?: string;
@@ -100,6 +104,12 @@ export interface ScrapeOptions {
   timeout_ms?: number;
   /** Format `json`: the caller's schema and prompt. */
   json?: { schema: Record<string, unknown>; prompt?: string };
+  /** `markdown` holds the main content only (default true); false: the whole page. */
+  only_main_content?: boolean;
+  /** CSS selectors: only these elements become `markdown`. */
+  include_tags?: string[];
+  /** CSS selectors: elements removed before `markdown` is made. */
+  exclude_tags?: string[];
 }
 
 /** Run counters (API.md run `stats`, plus a few the worker may use). */

@@ -12,6 +12,8 @@ import { querySubmitSchema, submitQuery, getQuery, publicQuery } from '../querie
 import { listResultFiles, readResultFile } from '../storage/result-files.js';
 import { SERVICE_VERSION } from '../service-info.js';
 import { siteMapInputShape } from '../scrapers/site-map-spec.js';
+import { scrapeRequestSchema } from '../runs/run-task.js';
+import { scrapeSync } from '../runs/sync-scrape.js';
 import type { EgressCheck } from '../governance/egress-check.js';
 import { extractUrls, extractUrlsSchema } from '../extraction/extract-urls.js';
 import type { Tenant } from '../tenancy/tenants.js';
@@ -33,6 +35,15 @@ const errorResult = (e: unknown) => {
   return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(err) }] };
 };
 
+/** A scrape as a tool result: the markdown as text, everything else as structured content. */
+const scrapeResult = (v: unknown) => {
+  const { markdown, ...rest } = (v ?? {}) as Record<string, unknown>;
+  return {
+    content: [{ type: 'text' as const, text: typeof markdown === 'string' ? markdown : JSON.stringify(rest, null, 2) }],
+    structuredContent: rest,
+  };
+};
+
 let ajv: AjvJsonSchemaValidator | undefined;
 /**
  * The SDK's server builds an Ajv instance (compiling its meta-schemas and formats) in every
@@ -49,13 +60,20 @@ const lazyJsonSchemaValidator: jsonSchemaValidator = {
  */
 export function buildMcpServer(c: McpCaller): McpServer {
   const server = new McpServer({ name: 'gleaner', version: SERVICE_VERSION }, { jsonSchemaValidator: lazyJsonSchemaValidator });
-  const tool = <S extends z.ZodRawShape>(name: string, scope: string | null, description: string, shape: S, fn: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>) => {
+  const tool = <S extends z.ZodRawShape>(
+    name: string,
+    scope: string | null,
+    description: string,
+    shape: S,
+    fn: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>,
+    present: (v: unknown) => unknown = text,
+  ) => {
     // Strict: an unknown argument is an error the agent sees, not silently dropped.
     server.registerTool(name, { description, inputSchema: z.strictObject(shape) }, (async (args: z.infer<z.ZodObject<S>>) => {
       c.called.push(name);
       try {
         if (scope && !c.scopes.includes('*') && !c.scopes.includes(scope)) throw forbidden(scope);
-        return text(await fn(args));
+        return present(await fn(args));
       } catch (e) {
         return errorResult(e);
       }
@@ -69,11 +87,22 @@ export function buildMcpServer(c: McpCaller): McpServer {
     return [
       `${info.service} ${info.version}: ${info.what}.`,
       `Rules: ${info.rules}`,
+      'One page now: scrape {url, formats?, only_main_content?} returns its markdown (and metadata, links… as structured content).',
       'Runs (scrape web pages): list_scrapers -> start_run {scraper_id, input} -> get_run {run_id, wait_seconds} until status is succeeded -> get_run_results {run_id}.',
       'Queries (social sources through official APIs): submit_query {prompt, sources, limit} -> get_query {query_id} until completed or failed. Results are also stored: list_storage, get_storage_file {key}.',
       `Your key's scopes: ${c.scopes.join(', ')}. REST reference: ${info.docs}.`,
     ].join('\n\n');
   });
+  // The REST route's body, scope and core call (POST /v1/scrape): fields added to the request
+  // schema reach agents too. The object schema is parsed again for its object-level rules.
+  tool(
+    'scrape',
+    'scrape:write',
+    'Scrape one URL now (HTML or PDF): markdown of the main content (as text) plus, as structured content, url, final_url, status_code, engine_used, content_type and the other formats asked for (html, text, links, metadata, screenshot, extracted). Options: formats, engine, only_main_content, include_tags, exclude_tags, extract, wait_for, timeout_ms.',
+    scrapeRequestSchema.shape,
+    async (a) => scrapeSync(c.deps, c.guard, c.tenant, scrapeRequestSchema.parse(a), now()),
+    scrapeResult,
+  );
   tool('list_scrapers', 'scrapers:read', 'List scrapers with their input JSON Schema.', {}, async () => listScrapers(c.deps.table, t));
   tool('start_run', 'runs:write', 'Start a run of a scraper with an input object.', { scraper_id: z.string(), input: z.record(z.string(), z.unknown()) }, async (a) =>
     publicRun(await createRun(c.deps, c.guard, c.tenant, runCreateSchema.parse(a), now(), c.scopes)));

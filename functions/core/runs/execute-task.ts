@@ -12,6 +12,7 @@ import { resolveTenantSecret } from './tenant-secrets.js';
 import { shutdownSignal } from './shutdown.js';
 import { SecretRedactor } from '../scrapers/secret-redactor.js';
 import { scrapeRequestSchema } from './run-task.js';
+import { contentOptionsOf } from '../content/content-options.js';
 import type { RunWorkerDeps } from './execute-run.js';
 import { createJsonExtractor } from '../extraction/model-extractor.js';
 
@@ -47,7 +48,7 @@ export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: st
     if (stop.aborted) throw new Error('stopped before it started');
     if (task.kind === 'scrape') {
       const req = scrapeRequestSchema.parse(task.request);
-      const page = await engine.scrapePage(req.url, { engine: req.engine, formats: req.formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options });
+      const page = await engine.scrapePage(req.url, { engine: req.engine, formats: req.formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options, ...contentOptionsOf(req) });
       // final_url: the hop a redirect reached, when that hop was the one disallowed.
       if (page.skipped === 'robots') throw new AppError(422, 'robots_disallowed', `robots.txt of ${new URL(page.final_url).host} disallows ${page.final_url}${page.final_url === req.url ? '' : ` (redirected from ${req.url})`} for Gleaner's user agent`);
       if (page.blocked) throw new AppError(422, 'challenge_detected', `${req.url} answered with a ${page.blocked.kind} challenge (${page.blocked.reason}); Gleaner never solves challenges`);

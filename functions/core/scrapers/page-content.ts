@@ -3,14 +3,16 @@ import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from
 import { halted, type Scraper } from './types.js';
 import { pageFormats, runFormats } from './run-formats.js';
 import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
+import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
 
 const inputSchema = z.strictObject({
-  url: httpUrl.describe('Page to read'),
+  url: httpUrl.describe('Page or PDF document to read'),
   engine: engineChoice.default('auto').describe('auto = http first, browser only when the page needs JavaScript'),
   wait_for: cssSelector.optional().describe('Browser: wait for this selector before reading the page'),
   timeout_ms: timeoutMs.optional(),
   formats: runFormats.optional(),
   json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object, and an optional prompt'),
+  ...contentOptionsShape,
 }).superRefine(checkJsonFormat);
 
 /** Input of {@link pageContent}. */
@@ -20,7 +22,8 @@ export type PageContentInput = z.infer<typeof inputSchema>;
 export const pageContent: Scraper<PageContentInput> = {
   scraper_id: 'page-content',
   name: 'Page content',
-  description: 'Reads one page and returns its title, readable text, markdown of the main content, links and metadata.',
+  description:
+    'Reads one page (HTML or PDF) and returns its title, readable text, markdown of the main content, links, metadata (incl. author, dates, site name, language, image) and content type.',
   engine: 'auto',
   builtin: true,
   inputSchema,
@@ -37,6 +40,7 @@ export const pageContent: Scraper<PageContentInput> = {
       wait_for: input.wait_for,
       timeout_ms: input.timeout_ms,
       json: input.json_options,
+      ...contentOptionsOf(input),
     });
     ctx.progress({ pages_done: 1, pages_total: 1 });
     if (page.skipped || page.blocked) {
@@ -52,6 +56,7 @@ export const pageContent: Scraper<PageContentInput> = {
         markdown: page.markdown ?? '',
         links: page.links ?? [],
         metadata: page.metadata ?? null,
+        content_type: page.content_type ?? null,
         engine_used: page.engine_used,
         ...jsonItemFields(page),
       },

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { fieldsSchema } from '../engine/field-spec.js';
 import { cssSelector, httpUrl } from './input-fields.js';
+import { contentOptionsShape } from '../content/content-options.js';
 
 const refName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'names are identifiers');
 
@@ -41,6 +42,16 @@ export const runbookStepSchema = z.discriminatedUnion('action', [
     /** Selector of the next-page link or button; the last `extract` step repeats on each page. */
     next: cssSelector,
     max_pages: z.int().min(1).max(50).default(5),
+  }),
+  z.strictObject({
+    /** The current page's content as one item: markdown (content options apply), text, links, metadata. */
+    action: z.literal('content'),
+    formats: z
+      .array(z.enum(['markdown', 'text', 'links', 'metadata']))
+      .min(1)
+      .max(4)
+      .default(['markdown', 'metadata']),
+    ...contentOptionsShape,
   }),
   z.strictObject({
     action: z.literal('screenshot'),

@@ -2,7 +2,7 @@ import { load } from 'cheerio';
 import { AppError, badRequest } from '../errors.js';
 import { extractFields, extractItems, type FieldSpec } from '../engine/extract.js';
 import type { Engine, NavigationResult } from '../engine/pipeline.js';
-import { absoluteHttpUrl } from '../engine/parse.js';
+import { absoluteHttpUrl, parsePage } from '../engine/parse.js';
 import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
 import type { Tab, TabResponse } from '../../ports/browser.js';
 import type { BrowserSession } from '../engine/fetch-browser.js';
@@ -254,6 +254,30 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
     return records.length;
   };
 
+  /** `content`: the current page as one item, made like page-content's (content options apply). */
+  const contentNow = async (step: Extract<RunbookStep, { action: 'content' }>) => {
+    await refuseOnSecretPage('content');
+    const f = new Set(step.formats);
+    const parsed = parsePage(load(await tab.content()), tab.url(), {
+      markdown: f.has('markdown'),
+      text: f.has('text'),
+      links: f.has('links'),
+      metadata: f.has('metadata'),
+      content: {
+        onlyMainContent: step.only_main_content ?? true,
+        ...(step.include_tags?.length ? { includeTags: step.include_tags } : {}),
+        ...(step.exclude_tags?.length ? { excludeTags: step.exclude_tags } : {}),
+      },
+    });
+    const data: Record<string, unknown> = { title: parsed.title, content_type: 'text/html' };
+    if (f.has('markdown')) data.markdown = parsed.markdown;
+    if (f.has('text')) data.text = parsed.text;
+    if (f.has('links')) data.links = parsed.links;
+    if (f.has('metadata')) data.metadata = parsed.metadata;
+    await emit([data]);
+    return '1 item';
+  };
+
   const run = async (step: RunbookStep): Promise<string | undefined> => {
     switch (step.action) {
       case 'goto': {
@@ -304,6 +328,8 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         }
         return `${pages} page(s), ${extracted} more item(s)`;
       }
+      case 'content':
+        return contentNow(step);
       case 'screenshot': {
         await refuseOnSecretPage('screenshot');
         const png = await tab.screenshot({ fullPage: step.full_page });

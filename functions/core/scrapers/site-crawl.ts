@@ -4,9 +4,10 @@ import { engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fie
 import { normalizeUrl, sameSite } from './normalize-url.js';
 import { patternError, patternsError, urlFilter } from './url-patterns.js';
 import { halted, type ScrapeItem, type Scraper, type ScraperOutcome, type ScraperStop } from './types.js';
-import type { PageResult } from '../engine/types.js';
+import type { PageResult, ScrapeOptions } from '../engine/types.js';
 import { pageFormats, runFormats } from './run-formats.js';
 import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
+import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
 
 const pattern = z
   .string()
@@ -36,6 +37,7 @@ const inputSchema = z.strictObject({
     .describe("Sitemaps: include = seed from robots.txt's Sitemap: lines and /sitemap.xml and follow links too; only = crawl the sitemap's URLs without following links; skip = links only"),
   formats: runFormats.optional(),
   json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object to extract from each page, and an optional prompt'),
+  ...contentOptionsShape,
 }).superRefine((input, ctx) => {
   const err = patternsError([...input.include, ...input.exclude]);
   if (err) ctx.addIssue({ code: 'custom', path: ['include'], message: err });
@@ -54,6 +56,7 @@ export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({
     text: page.text ?? '',
     links: page.links ?? [],
     metadata: page.metadata ?? null,
+    content_type: page.content_type ?? null,
     engine_used: page.engine_used,
     ...jsonItemFields(page),
   },
@@ -64,6 +67,15 @@ export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({
  * `include`); an input built by hand without it (engine tests) crawls by links only.
  */
 export type SiteCrawlInput = Omit<z.infer<typeof inputSchema>, 'sitemap'> & { sitemap?: z.infer<typeof inputSchema>['sitemap'] };
+
+/** How a crawl scrapes each page (in-process and distributed crawls alike). */
+export const crawlPageOptions = (input: SiteCrawlInput): ScrapeOptions => ({
+  engine: input.engine,
+  formats: pageFormats(input),
+  timeout_ms: input.timeout_ms,
+  json: input.json_options,
+  ...contentOptionsOf(input),
+});
 
 interface QueueEntry {
   url: string;
@@ -119,12 +131,7 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
 
     const crawlOne = async (entry: QueueEntry) => {
       try {
-        const page = await ctx.engine.scrapePage(entry.url, {
-          engine: input.engine,
-          formats: pageFormats(input),
-          timeout_ms: input.timeout_ms,
-          json: input.json_options,
-        });
+        const page = await ctx.engine.scrapePage(entry.url, crawlPageOptions(input));
         if (page.skipped) {
           claimed--; // robots skips do not use the page budget
           return;

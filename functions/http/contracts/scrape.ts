@@ -20,7 +20,7 @@ export const contracts = defineContracts({
   'scrape.create': {
     summary: 'Scrape one URL synchronously',
     body: scrapeRequestSchema,
-    requestExample: { url: 'https://example.com/', formats: ['markdown', 'links'] },
+    requestExample: { url: 'https://example.com/', formats: ['markdown', 'links', 'metadata'], only_main_content: true, exclude_tags: ['.cookie-banner'] },
     success: { 200: { description: 'The page in the formats asked for', schema: scrapeResultSchema } },
     errors: syncErrors,
   },

@@ -23,7 +23,7 @@ const url = (i: number) => `https://site.test/p/${i}`;
 const page = (u: string): PageResult => {
   const i = Number(u.split('/').pop());
   const kids = [i * 2 + 1, i * 2 + 2].filter((k) => k < N).map(url);
-  return { url: u, final_url: u, status_code: 200, engine_used: 'http', fetched_at: '2026-11-23T10:00:00.000Z', title: `Page ${i}`, markdown: `# ${i}`, text: `${i}`, links: [...kids, 'https://elsewhere.test/x', u], metadata: { title: null, description: null, canonical: null, lang: null, og: {} } };
+  return { url: u, final_url: u, status_code: 200, engine_used: 'http', fetched_at: '2026-11-23T10:00:00.000Z', title: `Page ${i}`, markdown: `# ${i}`, text: `${i}`, links: [...kids, 'https://elsewhere.test/x', u], metadata: { title: null, description: null, canonical: null, lang: null, og: {}, author: null, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null } };
 };
 const input = (over: Partial<SiteCrawlInput> = {}): SiteCrawlInput => ({ start_url: url(0), max_pages: 1000, max_depth: 20, include: [], exclude: [], engine: 'http', concurrency: 2, ...over });
 

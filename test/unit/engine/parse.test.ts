@@ -18,6 +18,14 @@ describe('parsePage', () => {
       canonical: `${BASE}/article`,
       lang: 'en-GB',
       og: { title: 'Article OG Title', description: 'Article OG description', type: 'article' },
+      // Article metadata (test/unit/content/metadata.test.ts): what this page states, null otherwise.
+      author: null,
+      published_at: null,
+      modified_at: null,
+      site_name: null,
+      language: 'en-GB',
+      image: null,
+      type: 'article',
     });
   });
 

@@ -1,0 +1,140 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { load } from 'cheerio';
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown, tidyMarkdown } from '../../../functions/core/content/markdown.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/markdown/${name}`, import.meta.url));
+
+/** The converter on a fixture's <body>, as the parse stage hands it a subtree. */
+function convert(name: string, url: string): string {
+  const $ = load(readFileSync(fixture(`${name}.html`), 'utf8'));
+  const base = $('base[href]').attr('href');
+  return htmlToMarkdown($.html($('body')), base ? new URL(base, url).href : url);
+}
+
+/** The lines of a markdown document that are not inside a fenced code block. */
+function outsideFences(md: string): string {
+  const kept: string[] = [];
+  let fence: string | null = null;
+  for (const line of md.split('\n')) {
+    const mark = /^(`{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (mark && mark.length >= fence.length && line.trim() === mark) fence = null;
+    } else if (mark) {
+      fence = mark;
+      kept.push('(code)');
+    } else kept.push(line);
+  }
+  return kept.join('\n');
+}
+
+const PAGES: [name: string, url: string][] = [
+  ['docs-code', 'https://docs.acme.test/v2/clients.html'],
+  ['table-pipes', 'https://ref.example.test/shell/ops'],
+  ['article-media', 'https://blog.example.test/2026/04/spring-birds'],
+];
+
+// Golden output of the HTML -> markdown converter on real-world page shapes (a Sphinx-style docs
+// page with code in several languages, a reference table with pipes, an article with images,
+// data: URIs and empty links). UPDATE_GOLDEN=1 rewrites the .md files after a deliberate change;
+// review the diff, the goldens are the contract.
+describe('markdown converter (golden output)', () => {
+  for (const [name, url] of PAGES) {
+    it(`converts ${name}.html exactly as recorded`, () => {
+      const md = convert(name, url);
+      if (process.env.UPDATE_GOLDEN) writeFileSync(fixture(`${name}.md`), `${md}\n`);
+      expect(md).toBe(readFileSync(fixture(`${name}.md`), 'utf8').trimEnd());
+    });
+  }
+});
+
+describe('markdown that survives a round trip', () => {
+  const docs = convert('docs-code', 'https://docs.acme.test/v2/clients.html');
+  const table = convert('table-pipes', 'https://ref.example.test/shell/ops');
+  const article = convert('article-media', 'https://blog.example.test/2026/04/spring-birds');
+
+  it('fences code with the language the page names, however it names it', () => {
+    expect(docs).toContain('```python\nimport acme\n'); // Sphinx: div.highlight-python
+    expect(docs).toContain('```js\nconst client'); // pre.lang-js
+    expect(docs).toContain('```go\npackage main'); // data-lang on a wrapper, whitespace around <code>
+    expect(docs).toContain('```bash\ncurl'); // code.language-bash (with hljs)
+    expect(docs).toContain('```\n  indented   text\n    keeps its spaces\n```'); // <pre> without <code>, nohighlight
+    // Blank lines inside code are code: kept.
+    expect(docs).toContain('client = acme.Client(token="…")\n\n\nprint(');
+    // A fence longer than the backtick runs inside.
+    expect(docs).toContain('````markdown\n```js\nnested()\n```\n````');
+    expect(docs).toContain('`` a`b ``');
+  });
+
+  it('drops heading permalinks and makes links absolute against <base>', () => {
+    expect(docs).toMatch(/^# Client libraries$/m);
+    expect(docs).toMatch(/^## Python$/m);
+    expect(docs).not.toContain('¶');
+    expect(docs).toContain('[API reference](https://docs.acme.test/reference/api.html#get)');
+  });
+
+  it('builds GFM tables with escaped pipes, a header row and one line per row', () => {
+    const rows = table.split('\n').filter((l) => l.startsWith('|'));
+    // Every row of the first table has exactly 3 cells: unescaped pipes are the cell borders.
+    const first = rows.slice(0, 6);
+    for (const r of first) expect(r.replace(/\\\|/g, '').split('|').length - 2).toBe(3);
+    expect(first[1]).toMatch(/^\| -+ \| -+ \| -+ \|$/);
+    expect(table).toContain('`ls \\| wc -l`');
+    expect(table).toContain('the output of one command<br>feeds the next');
+    expect(table).toContain('succeeds. Short-circuits.');
+    expect(table).toContain('[and-list](https://ref.example.test/docs/and?x=a\\|b)');
+    expect(table).toContain('__Operators by precedence__\n\n| Operator');
+  });
+
+  it('keeps images with alt text, never inlines data: URIs, drops empty links', () => {
+    expect(article).toContain('![A yellow warbler on a branch](https://blog.example.test/media/warbler.jpg "Yellow warbler")');
+    expect(article).not.toContain('data:');
+    expect(article).toMatch(/^Map of the route$/m); // a data: image becomes its alt text
+    expect(article).toContain('[![Thumbnail](https://blog.example.test/media/lazy-thumb.jpg)](https://birds.example.org/warbler)');
+    expect(article).toContain('[![](https://blog.example.test/media/gallery.png)](https://blog.example.test/gallery)');
+    expect(article).not.toMatch(/(?<!!)\[\s*\]\(/); // no [](…) (an image's empty alt is fine)
+    expect(article).toContain('We saw **31 species** this week.\n');
+    expect(article).not.toContain('javascript:');
+    expect(article).toContain('<jo@example.org>');
+  });
+
+  it('nests lists so CommonMark nests them too, and honours <ol start>', () => {
+    expect(article).toContain('- Warblers\n   - Yellow warbler\n   - Black-and-white warbler\n      1. first seen Monday\n      2. seen again Friday\n- Thrushes\n\n3. Step three\n   - detail\n4. Step four');
+  });
+
+  it('never leaves a run of blank lines or trailing blanks', () => {
+    for (const md of [docs, table, article]) {
+      const outsideCode = outsideFences(md);
+      expect(outsideCode).not.toMatch(/\n[ \t]*\n[ \t]*\n/);
+      expect(outsideCode).not.toMatch(/^[ \t]+$/m);
+    }
+  });
+});
+
+describe('tidyMarkdown', () => {
+  it('collapses blank runs outside code and keeps them inside', () => {
+    expect(tidyMarkdown('a\n\n\n  \nb\n```\nx\n\n\ny\n```\n\n\n')).toBe('a\n\nb\n```\nx\n\n\ny\n```');
+  });
+  it('keeps a hard break inside a paragraph, drops one before a blank line', () => {
+    expect(tidyMarkdown('one  \ntwo  \n\nthree')).toBe('one  \ntwo\n\nthree');
+  });
+});
+
+describe('htmlToMarkdown on small shapes', () => {
+  const md = (html: string) => htmlToMarkdown(html, 'https://e.test/a/b');
+  it('resolves relative links and images', () => {
+    expect(md('<p><a href="../c?q=1#x">c</a> <img src="i.png" alt="i"></p>')).toBe('[c](https://e.test/c?q=1#x) ![i](https://e.test/a/i.png)');
+  });
+  it('drops an image-less empty link and an alt-less data: image', () => {
+    expect(md('<p>x<a href="/y"> </a><img src="data:image/png;base64,AA" alt="">y</p>')).toBe('xy');
+  });
+  it('keeps only the text of links a reader cannot follow, drops empty headings, keeps headings on one line', () => {
+    expect(md('<p><a href="whatsapp://send?text=x">Share</a> <a href="javascript:void(0)">More</a> <a href="data:text/html,hi">Data</a></p>')).toBe('Share More Data');
+    expect(md('<h2><i class="icon"></i></h2><h3>Two<br>lines</h3><p>x</p>')).toBe('### Two lines\n\nx');
+  });
+
+  it('renders a link whose text is its URL as an autolink', () => {
+    expect(md('<p><a href="https://e.test/z">https://e.test/z</a></p>')).toBe('<https://e.test/z>');
+  });
+});
