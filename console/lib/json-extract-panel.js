@@ -6,7 +6,7 @@
 // Used by the Runs form (the json_options field of page-content and site-crawl) and Studio.
 import { h, clear, nextId, dl, isAbort } from './dom.js';
 import { get, post } from './api.js';
-import { copyButton, jsonView } from './ui.js';
+import { copyButton, hideError, jsonView } from './ui.js';
 import { codeEditor } from './code-editor.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -259,8 +259,7 @@ export function showRefusal(host, err) {
     h('strong', {}, headline), ' ',
     h('span', { class: 'extract-error-message' }, err?.message ?? String(err)),
     details.length ? h('ul', { class: 'detail-list' }, details.map((d) => h('li', {}, d.path ? h('strong', {}, `${String(d.path).replace(/^body\./, '')}: `) : null, d.message ?? ''))) : null,
-    err?.code ? h('span', { class: 'hint' }, ` (${err.code}${err.status ? `, HTTP ${err.status}` : ''})`) : null,
-    err?.code === 'model_not_configured' ? h('p', { class: 'hint' }, 'Locally: start the service with GLEANER_LLM_BASE_URL (an OpenAI-compatible endpoint such as Ollama\'s http://127.0.0.1:11434/v1) and GLEANER_LLM_MODEL. On AWS: deploy with -c extractionModelId=….') : null));
+    err?.code ? h('span', { class: 'hint' }, ` (${err.code}${err.status ? `, HTTP ${err.status}` : ''})`) : null));
 }
 
 /**
@@ -310,6 +309,7 @@ export function showExtraction(host, res, { heading = 'h3' } = {}) {
  * is the level of the two panes' headings, to fit the page's outline.
  */
 export async function runTest(host, request, { heading = 'h3' } = {}) {
+  hideError(); // an earlier banner (a refused start) is about something this Test replaces
   clear(host).append(h('p', { class: 'loading' }, `Fetching ${request.url} and extracting… `, h('span', { class: 'spinner', 'aria-hidden': 'true' })));
   try {
     const res = await testExtraction(request);

@@ -120,11 +120,10 @@ export const WIDGETS = [
           test.removeAttribute('aria-busy');
         }
       });
-      const hint = hintFor(ctx.schema);
       const el = h('fieldset', { class: 'field nested json-options-field', dataset: { field: ctx.path } },
         h('legend', {}, 'Model extraction (JSON)'),
         h('label', { class: 'check', for: on.id }, on, ' Extract structured data with a model (adds "json" to Formats)'),
-        hint ? h('small', { class: 'hint' }, hint) : null,
+        h('small', { class: 'hint' }, 'Give a JSON Schema (and optionally a prompt); each item\'s data then carries json, an object valid against it, read from the page\'s main content by a model.'),
         body);
       return {
         el,
