@@ -194,6 +194,18 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
     expect(run.body.input.json_options).toEqual({ schema: STARTER, prompt: 'The product on this page' });
     const results = await svc.call(`/v1/runs/${id}/results`);
     expect(results.body.data[0].data.json).toEqual({ title: 'Blue kettle', price: 24.5 });
+    // The run page says what was extracted and what it cost; an item opens on its extracted object.
+    await waitText('#run-json-summary', '1 object extracted');
+    expect(await textOf('#run-json-summary')).toContain('420 model tokens');
+    await page.click('#run-items tbody tr.clickable td:nth-child(2)');
+    await page.waitForSelector('dialog.item-detail[open] .item-extracted', { visible: true });
+    expect(await textOf('dialog.item-detail [role="tab"][aria-selected="true"]')).toBe('Extracted');
+    expect(await textOf('dialog.item-detail .item-extracted')).toContain('Blue kettle');
+    expect(await textOf('dialog.item-detail .item-extracted')).toContain('400 input + 20 output tokens');
+    expect(await a11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'run-json-item-1280.png') });
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('dialog.item-detail'));
   });
 
   it('Studio: a model extraction panel with URL, schema, prompt and Test', async () => {
