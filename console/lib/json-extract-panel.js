@@ -82,7 +82,9 @@ export function checkSchemaText(text) {
   } catch (err) {
     const at = errorOffset(text, err.message);
     const where = at === null ? '' : (({ line, column }) => `Line ${line}, column ${column}: `)(lineCol(text, at));
-    return { error: `Not valid JSON yet. ${where}${parseProblem(err.message)}.`, offset: at };
+    // A problem at the very end (outside a string) is text that stops early, whatever the parser expected next.
+    const problem = at !== null && at >= text.trimEnd().length && !/Unterminated string/i.test(err.message) ? 'the schema stops too early: a closing } or ] is missing' : parseProblem(err.message);
+    return { error: `Not valid JSON yet. ${where}${problem}.`, offset: at };
   }
   if (!schema || typeof schema !== 'object' || Array.isArray(schema))
     return { error: `The schema must be a JSON object ({ … }), not ${Array.isArray(schema) ? 'a list' : schema === null ? 'null' : `a ${typeof schema}`}.`, offset: null };

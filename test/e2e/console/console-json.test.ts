@@ -139,6 +139,23 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
     expect(await page.$$eval('[data-field="json_options"] .code-highlight .tk-key', (ks) => ks.length)).toBeGreaterThan(0);
   });
 
+  it('the schema checks name common mistakes in words (trailing comma, unquoted key, open string, lists, early end)', async () => {
+    // A string expression: the test runner would rewrite a dynamic import inside a function.
+    const out = (await page.evaluate(`(async () => {
+      const { checkSchemaText } = await import('/console/lib/json-extract-panel.js');
+      const cases = ['', '{ "type": "object", }', '{ type: "object" }', '{ "type": "object", "properties": { "a": { "type": "string } } }', '[{ "type": "object" }]', '{ "type": "object"', '{ "type": "object" } x', '{ "type": "object", "properties": [] }'];
+      return cases.map((c) => checkSchemaText(c).error ?? 'ok');
+    })()`)) as string[];
+    expect(out[0]).toContain('Write a JSON Schema here');
+    expect(out[1]).toMatch(/Line 1, column \d+: a field name in double quotes is expected here/);
+    expect(out[2]).toMatch(/Line 1, column 3: a field name in double quotes/);
+    expect(out[3]).toContain('a text value is not closed with a double quote');
+    expect(out[4]).toContain('must be a JSON object ({ … }), not a list');
+    expect(out[5]).toContain('the schema stops too early');
+    expect(out[6]).toContain('more text after the schema');
+    expect(out[7]).toContain('"properties" must be an object');
+  });
+
   it('Test shows the page\'s Markdown beside the extracted JSON, with the tokens and this month\'s usage', async () => {
     const engineIndex = await page.$eval('#run-in-engine', (s) => Array.from((s as HTMLSelectElement).options).find((o) => o.textContent === 'http')!.value);
     await page.select('#run-in-engine', engineIndex);
