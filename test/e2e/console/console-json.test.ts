@@ -263,6 +263,49 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
     expect(labels).toEqual(expect.arrayContaining(['Pages', 'Results', 'Model tokens']));
     await page.$eval('#mon-usage', (el) => el.scrollIntoView());
     await page.screenshot({ path: join(SHOTS, 'monitoring-model-tokens-1280.png'), fullPage: true });
+  });
+
+  it('the schema editor completes keywords and type names', async () => {
+    await go('#/studio');
+    await page.waitForSelector('#studio-extract-schema');
+    await page.click('#studio-extract-example');
+    await page.evaluate(() => {
+      const t = document.getElementById('studio-extract-schema') as HTMLTextAreaElement;
+      const i = t.value.indexOf('"description"', t.value.indexOf('"title"'));
+      t.focus();
+      t.setSelectionRange(i, i);
+    });
+    await page.keyboard.type('"ite');
+    await page.waitForSelector('ul.completions:not([hidden])');
+    expect(await textOf('ul.completions')).toContain('items');
+    await page.keyboard.press('Escape');
+    // A value of "type": the JSON Schema type names.
+    await page.evaluate(() => {
+      const t = document.getElementById('studio-extract-schema') as HTMLTextAreaElement;
+      const i = t.value.indexOf('"string"') + 1;
+      t.setSelectionRange(i, i + 6);
+    });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('int');
+    await page.waitForFunction(() => document.querySelector('ul.completions:not([hidden])')?.textContent?.includes('integer'));
+    await page.keyboard.press('Escape');
+  });
+
+  it('at the monthly model token limit, a Test says so (402 quota_exceeded)', async () => {
+    await admin(['tenants', 'set-limits', svc.tenantId, '--monthly-model-tokens', '100'], svc.deps.table);
+    clearAuthCache();
+    await go('#/studio');
+    await page.waitForSelector('#studio-extract-url');
+    await page.type('#studio-extract-url', `${pages.baseUrl}/product`);
+    await page.select('#studio-extract-engine', 'http');
+    await page.click('#studio-extract-example');
+    const before = fake.calls.length;
+    await page.click('#studio-extract-test');
+    await page.waitForSelector('#studio-extract-result .extract-error', { timeout: 30_000 });
+    expect(await page.$eval('#studio-extract-result .extract-error', (e) => (e as HTMLElement).dataset.code)).toBe('quota_exceeded');
+    expect(await textOf('#studio-extract-result .extract-error')).toContain('The model token limit for this month is used up');
+    expect(await textOf('#studio-extract-result .extract-error')).toContain('HTTP 402');
+    expect(fake.calls.length).toBe(before);
     expect(cb.pageErrors).toEqual([]);
     expect(cb.cspViolations).toEqual([]);
   });
