@@ -198,7 +198,8 @@ export function jsonOptionsEditor({ idPrefix = nextId('jx'), label = 'JSON optio
     check,
     get() {
       const r = check();
-      if (r.error) throw Object.assign(new Error(`${label}: ${r.error}`), { path: label, input: schemaInput });
+      // Shaped like a form field's error ("<path>: <message>"), so the Runs form words it the same way.
+      if (r.error) throw Object.assign(new Error(`${label}: is not usable yet. ${r.error}`), { path: label, input: schemaInput });
       const prompt = promptInput.value.trim();
       return prompt ? { schema: r.schema, prompt } : { schema: r.schema };
     },
