@@ -81,16 +81,17 @@ function enclosingObject(text, pos) {
 }
 
 /**
- * codeEditor({ id, label, rows, suggest }) -> { el, textarea, refresh() }.
- * suggest(ctx) returns [{ label, insert, detail }]; `insert` replaces the partial word.
+ * codeEditor({ id, label, rows, suggest, help }) -> { el, textarea, refresh() }.
+ * suggest(ctx) returns [{ label, insert, detail }]; `insert` replaces the partial word. `help`
+ * is the keyboard hint under the editor (what Ctrl+Space offers there).
  */
-export function codeEditor({ id = nextId('code'), rows = 16, suggest = () => [], describedBy } = {}) {
+export function codeEditor({ id = nextId('code'), rows = 16, suggest = () => [], describedBy, help: helpText = 'Ctrl+Space suggests step actions and fields; ↑ ↓ choose, Enter or Tab inserts, Esc closes. Tab indents; press Esc, then Tab, to leave the editor.' } = {}) {
   const textarea = h('textarea', { id, rows: String(rows), class: 'code-input mono', spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off', wrap: 'off', 'aria-autocomplete': 'list', 'aria-describedby': describedBy });
   const pre = h('pre', { class: 'code-highlight mono', 'aria-hidden': 'true' });
   const gutter = h('pre', { class: 'code-gutter mono', 'aria-hidden': 'true' });
   const listId = `${id}-completions`;
   const list = h('ul', { class: 'completions', id: listId, role: 'listbox', 'aria-label': 'Completions', hidden: true });
-  const help = h('small', { class: 'hint', id: `${id}-keys` }, 'Ctrl+Space suggests step actions and fields; ↑ ↓ choose, Enter or Tab inserts, Esc closes. Tab indents; press Esc, then Tab, to leave the editor.');
+  const help = h('small', { class: 'hint', id: `${id}-keys` }, helpText);
   textarea.setAttribute('aria-describedby', [describedBy, help.id].filter(Boolean).join(' '));
   textarea.setAttribute('aria-controls', listId);
   let items = [];

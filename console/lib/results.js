@@ -1,5 +1,6 @@
 // Scraped items as people read them: a table with a column picker (url, title, status by
-// default), rows that open a detail panel (rendered Markdown, raw text, JSON, each with Copy).
+// default), rows that open a detail panel (rendered Markdown, raw text, JSON, each with Copy;
+// first the extracted object when the run asked for model extraction).
 import { h, clear, table, time, truncate, extLink, nextId } from './dom.js';
 import { copyButton, jsonView } from './ui.js';
 import { renderMarkdown } from './markdown.js';
@@ -75,6 +76,23 @@ export function tabbed(label, tabs, { initial = 0 } = {}) {
   return { el, select: (k) => select(k), buttons, panels };
 }
 
+const fmtN = (n) => Number(n ?? 0).toLocaleString('en-US');
+
+/**
+ * Model extraction of an item (data.json with data.json_usage, or data.json_error): the object
+ * with Copy and its tokens, or why there is none. null when the item has neither.
+ */
+function extracted(it) {
+  const d = it?.data ?? {};
+  if (d.json === undefined && !d.json_error) return null;
+  const u = d.json_usage;
+  return h('div', { class: 'item-extracted' },
+    d.json !== undefined
+      ? [h('div', { class: 'panel-actions' }, copyButton(() => JSON.stringify(d.json, null, 2), null, 'Copy extracted JSON')), jsonView(d.json, { label: 'Extracted JSON' })]
+      : h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, 'No object was extracted: '), d.json_error.message ?? '', d.json_error.code ? h('span', { class: 'hint' }, ` (${d.json_error.code})`) : null),
+    u ? h('p', { class: 'hint' }, `Model ${u.model ?? '—'} · ${fmtN(u.input_tokens)} input + ${fmtN(u.output_tokens)} output tokens${u.truncated ? ' · the page was cut to the input budget' : ''}`) : null);
+}
+
 /** Open one item in a modal panel: Preview (rendered Markdown), Text and JSON, each with Copy. */
 export function openItem(it, { index, total, onNav } = {}) {
   document.querySelector('dialog.item-detail')?.remove();
@@ -88,6 +106,7 @@ export function openItem(it, { index, total, onNav } = {}) {
     ? h('div', { class: 'markdown', id: 'item-markdown' }, renderMarkdown(md))
     : h('pre', { class: 'plain-text' }, text || '(no text in this item)');
   const tabs = tabbed('Item view', [
+    ...(extracted(it) ? [['Extracted', extracted(it)]] : []),
     [md !== null ? 'Preview' : 'Text', h('div', {}, h('div', { class: 'panel-actions' }, md !== null ? copyButton(() => md, null, 'Copy Markdown') : copyButton(() => text, null, 'Copy text')), preview)],
     ...(md !== null ? [['Markdown', h('div', {}, h('div', { class: 'panel-actions' }, copyButton(() => md, null, 'Copy Markdown')), h('pre', { class: 'plain-text', tabindex: '0' }, md))]] : []),
     ...(md !== null && typeof it.data?.text === 'string' ? [['Text', h('div', {}, h('div', { class: 'panel-actions' }, copyButton(() => it.data.text, null, 'Copy text')), h('pre', { class: 'plain-text', tabindex: '0' }, it.data.text))]] : []),
@@ -123,7 +142,7 @@ export function openItem(it, { index, total, onNav } = {}) {
 const colsKey = (available) => `${COLS_KEY}:${available.join(',')}`;
 
 /** Data keys too long for a cell: shown in the item panel, not as default columns. */
-const BULKY = new Set(['markdown', 'text', 'html', 'content', 'links', 'metadata', 'headings', 'images', 'raw']);
+const BULKY = new Set(['markdown', 'text', 'html', 'content', 'links', 'metadata', 'headings', 'images', 'raw', 'json_usage']);
 
 /**
  * The columns to show: the user's last choice (kept in localStorage), else url, title and

@@ -4,9 +4,10 @@
 // JSON (fields left empty are omitted, so the service applies its own defaults; keys the schema
 // does not describe are kept).
 //
-// Widgets are looked up in WIDGETS, first match wins: a new field type (for example a JSON
-// Schema editor for a `json` format) is added by putting { match, render } in front of the list.
+// Widgets are looked up in WIDGETS, first match wins: a new field type is added by putting
+// { match, render } in front of the list (json_options, the model extraction schema editor, is one).
 import { h, clear, nextId } from './dom.js';
+import { jsonOptionsEditor, runTest } from './json-extract-panel.js';
 
 /** A problem with what is typed in a field; `path` names the field as people read it. */
 export class FieldError extends Error {
@@ -58,8 +59,119 @@ function wrapField(ctx, control, { inline = false } = {}) {
   return h('div', { class: 'field', dataset: { field: ctx.path } }, label, inline ? null : control, hintEl);
 }
 
-/** The widgets, first match wins. render(ctx) -> { el, get(): value | undefined, set(value) }. */
+/**
+ * The widgets, first match wins: match(schema, name). render(ctx) -> { el, get(): value | undefined,
+ * set(value), link?() }. ctx.sibling(name) is another field of the same object (after all are
+ * made, link() is called so a widget can follow a sibling); ctx.formValue() is the whole form's value.
+ */
 export const WIDGETS = [
+  {
+    // Model extraction options (page-content, site-crawl): a JSON Schema editor, a prompt and a
+    // Test button that scrapes the form's URL with the json format. Turning it on or off adds or
+    // removes "json" in the sibling formats field (the service needs both), and the other way round.
+    name: 'json-options',
+    match: (s, name) => name === 'json_options' && typeOf(s) === 'object' && !!s.properties?.schema,
+    render(ctx) {
+      const on = h('input', { type: 'checkbox', id: `${ctx.id}-on` });
+      const editor = jsonOptionsEditor({ idPrefix: ctx.id, label: 'Model extraction schema', onChange: () => ctx.changed() });
+      const test = h('button', { type: 'button', class: 'btn', id: `${ctx.id}-test` }, 'Test on the URL');
+      const result = h('div', { id: `${ctx.id}-result`, class: 'extract-host', 'aria-live': 'polite' });
+      const body = h('div', { class: 'json-options-body', hidden: true }, editor.el,
+        h('div', { class: 'form-actions' }, test, h('small', { class: 'hint' }, 'Scrapes the URL above once, now, with the json format, and shows the page beside the extracted object. Nothing is stored as a run; the model tokens count toward this month\'s usage.')),
+        result);
+      const formats = () => ctx.sibling('formats');
+      const show = (v) => {
+        on.checked = v;
+        body.hidden = !v;
+      };
+      on.addEventListener('change', () => {
+        show(on.checked);
+        const f = formats();
+        if (f) {
+          const cur = (f.get() ?? []).filter((x) => x !== 'json');
+          f.set(on.checked ? [...cur, 'json'] : cur);
+        }
+        if (on.checked && !editor.schemaInput.value.trim()) editor.set({ schema: { type: 'object', properties: {} } });
+        ctx.changed();
+      });
+      test.addEventListener('click', async () => {
+        let input;
+        let json_options;
+        try {
+          json_options = editor.get();
+          input = ctx.formValue();
+        } catch (err) {
+          err.input?.focus();
+          result.replaceChildren(h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, 'Not tested: '), err.message));
+          return;
+        }
+        const url = input.url ?? input.start_url;
+        if (!url) {
+          result.replaceChildren(h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, 'Not tested: '), 'fill in the URL first.'));
+          (ctx.sibling('url') ?? ctx.sibling('start_url'))?.el.querySelector('input')?.focus();
+          return;
+        }
+        test.disabled = true;
+        test.setAttribute('aria-busy', 'true');
+        try {
+          await runTest(result, { url, json_options, engine: input.engine, wait_for: input.wait_for, timeout_ms: input.timeout_ms }, { heading: 'h2' });
+        } finally {
+          test.disabled = false;
+          test.removeAttribute('aria-busy');
+        }
+      });
+      const el = h('fieldset', { class: 'field nested json-options-field', dataset: { field: ctx.path } },
+        h('legend', {}, 'Model extraction (JSON)'),
+        h('label', { class: 'check', for: on.id }, on, ' Extract structured data with a model (adds "json" to Formats)'),
+        h('small', { class: 'hint' }, 'Give a JSON Schema (and optionally a prompt); each item\'s data then carries json, an object valid against it, read from the page\'s main content by a model.'),
+        body);
+      return {
+        el,
+        get: () => (on.checked ? editor.get() : undefined),
+        set(v) {
+          const has = !!v && typeof v === 'object' && !Array.isArray(v);
+          show(has);
+          editor.set(has ? v : {});
+        },
+        link() {
+          // Ticking "json" in Formats turns extraction on too (and unticking turns it off).
+          formats()?.el.addEventListener('change', (e) => {
+            if (e.target?.value !== 'json') return;
+            show(e.target.checked);
+            if (on.checked && !editor.schemaInput.value.trim()) editor.set({ schema: { type: 'object', properties: {} } });
+          });
+        },
+      };
+    },
+  },
+  {
+    // Arrays of enum values (formats): one checkbox per value.
+    name: 'enum-list',
+    match: (s) => typeOf(s) === 'array' && Array.isArray(s.items?.enum) && s.items.enum.length > 0 && s.items.enum.length <= 12,
+    render(ctx) {
+      const values = ctx.schema.items.enum;
+      const boxes = values.map((v, i) => h('input', { type: 'checkbox', id: `${ctx.id}-${i}`, name: ctx.path, value: String(v) }));
+      const hint = hintFor(ctx.schema);
+      const hintEl = hint ? h('small', { class: 'hint', id: `${ctx.id}-hint` }, hint) : null;
+      const el = h('fieldset', { class: 'field checks', dataset: { field: ctx.path }, 'aria-describedby': hintEl?.id },
+        h('legend', {}, ctx.label, ctx.required ? h('span', { class: 'req' }, ' (required)') : null),
+        h('div', { class: 'check-row' }, boxes.map((b, i) => h('label', { class: 'check', for: b.id }, b, ' ', String(values[i])))),
+        hintEl);
+      return {
+        el,
+        get() {
+          const out = values.filter((_, i) => boxes[i].checked);
+          return out.length ? out : undefined;
+        },
+        set(v) {
+          const want = Array.isArray(v) ? v : [];
+          values.forEach((x, i) => {
+            boxes[i].checked = want.includes(x);
+          });
+        },
+      };
+    },
+  },
   {
     name: 'enum',
     match: (s) => Array.isArray(s.enum) && s.enum.length > 0,
@@ -213,7 +325,7 @@ export const WIDGETS = [
     name: 'object',
     match: (s) => typeOf(s) === 'object' && Object.keys(s.properties ?? {}).length > 0,
     render(ctx) {
-      const inner = objectFields(ctx.schema, { path: ctx.path, idPrefix: ctx.id, changed: ctx.changed });
+      const inner = objectFields(ctx.schema, { path: ctx.path, idPrefix: ctx.id, changed: ctx.changed, formValue: ctx.formValue });
       const hint = hintFor(ctx.schema);
       const el = h('fieldset', { class: 'field nested', dataset: { field: ctx.path } },
         h('legend', {}, ctx.label, ctx.required ? h('span', { class: 'req' }, ' (required)') : null),
@@ -268,17 +380,24 @@ export const WIDGETS = [
 ];
 
 /** The fields of an object schema. Returns { el, get(), set(value) }. */
-function objectFields(schema, { path = '', idPrefix = nextId('sf'), changed = () => undefined } = {}) {
+function objectFields(schema, { path = '', idPrefix = nextId('sf'), changed = () => undefined, formValue = () => ({}) } = {}) {
   const props = schema?.properties ?? {};
   const required = new Set(schema?.required ?? []);
   // Required fields first, then the schema's order.
   const names = [...Object.keys(props).filter((k) => required.has(k)), ...Object.keys(props).filter((k) => !required.has(k))];
+  const byName = new Map();
   const fields = names.map((name) => {
     const s = props[name] ?? {};
-    const ctx = { schema: s, name, label: s.title ?? human(name), path: path ? `${path}.${name}` : name, id: `${idPrefix}-${name}`.replace(/[^\w-]/g, '_'), required: required.has(name), changed };
-    const widget = WIDGETS.find((w) => w.match(s));
-    return { name, ...widget.render(ctx) };
+    const ctx = {
+      schema: s, name, label: s.title ?? human(name), path: path ? `${path}.${name}` : name, id: `${idPrefix}-${name}`.replace(/[^\w-]/g, '_'), required: required.has(name), changed,
+      sibling: (n) => byName.get(n), formValue,
+    };
+    const widget = WIDGETS.find((w) => w.match(s, name));
+    const f = { name, ...widget.render(ctx) };
+    byName.set(name, f);
+    return f;
   });
+  for (const f of fields) f.link?.();
   let extras = {};
   const el = h('div', { class: 'schema-fields' }, fields.map((f) => f.el));
   return {
@@ -311,7 +430,8 @@ export const hasFields = (schema) => typeOf(schema) === 'object' && Object.keys(
  * object ({} when nothing is filled) or throws a FieldError; set(value) fills the form.
  */
 export function schemaForm(schema, { idPrefix = nextId('sf'), onChange = () => undefined } = {}) {
-  const fields = objectFields(schema, { idPrefix, changed: onChange });
+  // formValue: the whole form's value, for widgets that act on it (the json_options Test reads the URL).
+  const fields = objectFields(schema, { idPrefix, changed: onChange, formValue: () => fields.get() ?? {} });
   const extrasNote = h('p', { class: 'hint', hidden: true });
   const el = h('div', { class: 'schema-form' }, fields.el, extrasNote);
   el.addEventListener('input', () => onChange());

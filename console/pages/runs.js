@@ -367,7 +367,8 @@ export async function runDetail(page, ctx) {
   const items = itemsView({ caption: 'Results', empty: 'No items yet.', id: 'run-items' });
   const more = h('button', { type: 'button', class: 'btn', hidden: true }, 'Load more');
   const resultsNote = h('p', { class: 'hint', id: 'run-results-note', 'aria-live': 'polite' });
-  const resultsBox = h('div', { id: 'run-results' }, resultsNote, items.el, h('div', { class: 'pager' }, more));
+  const jsonSummary = h('p', { class: 'hint', id: 'run-json-summary', hidden: true });
+  const resultsBox = h('div', { id: 'run-results' }, resultsNote, jsonSummary, items.el, h('div', { class: 'pager' }, more));
   let run = null;
   let names = new Map();
   let scraper = null;
@@ -392,6 +393,17 @@ export async function runDetail(page, ctx) {
     more.hidden = !cursor;
     items.update(all);
     showWarnings();
+    showJsonSummary();
+  }
+
+  /** Model extraction over the items shown: how many objects, how many failures, the tokens. */
+  function showJsonSummary() {
+    const withJson = all.filter((it) => it.data?.json !== undefined).length;
+    const failed = all.filter((it) => it.data?.json_error).length;
+    jsonSummary.hidden = !withJson && !failed;
+    if (jsonSummary.hidden) return;
+    const tokens = all.reduce((n, it) => n + (it.data?.json_usage?.input_tokens ?? 0) + (it.data?.json_usage?.output_tokens ?? 0), 0);
+    jsonSummary.textContent = `Model extraction: ${plural(withJson, 'object')} extracted${failed ? `, ${failed} without one (json_error)` : ''} · ${tokens.toLocaleString('en-US')} model tokens${cursor ? ' for the items shown' : ''}. Open an item to read its extracted object.`;
   }
   more.addEventListener('click', () => busy(more, () => loadResults(false), 'Results'));
 

@@ -1,11 +1,13 @@
 // Studio: build declarative runbooks (steps as JSON in a highlighting editor with completion of
-// step actions and fields), test one synchronously, publish it as a scraper.
+// step actions and fields), test one synchronously, publish it as a scraper; test a model
+// extraction schema on a page.
 import { h, clear, field, table, dl, badge, time, truncate, extLink, isAbort } from '../lib/dom.js';
 import { ApiError, del, get, post, put, seg } from '../lib/api.js';
 import { busy, hideError, jsonView, pageHeader, section, showError, showNotice } from '../lib/ui.js';
 import { exampleFor } from './runs.js';
 import { codeEditor } from '../lib/code-editor.js';
 import { itemsView } from '../lib/results.js';
+import { extractPanel } from '../lib/json-extract-panel.js';
 
 const DEFAULT_INPUT_SCHEMA = { type: 'object', additionalProperties: true };
 const ACTION_HELP = {
@@ -129,6 +131,14 @@ export async function studioPage(page, ctx) {
     h('p', { class: 'lead' },
       'A runbook automates a site with declarative browser steps. Test it here; publish it and it becomes a scraper you can start from Runs. Every page it opens goes through the same governance as runs: target policy, robots.txt and challenge detection (challenges are never solved).'),
     section('Runbooks', h('div', { id: 'studio-runbooks' }, t.el)),
+    // Runbook steps collect by selector and give no page Markdown, so model extraction is tested
+    // here on its own: a schema tried on a URL, to be used in a page-content or site-crawl run.
+    h('section', { class: 'card', id: 'studio-extract-card', 'aria-labelledby': 'studio-extract-h' },
+      h('h2', { id: 'studio-extract-h' }, 'Model extraction'),
+      h('p', { class: 'lead' },
+        'Get a typed object from any page without writing selectors: give a JSON Schema (and optionally a prompt) and test it on a URL. Then use it in a Page content or Site crawl run (Model extraction in the ',
+        h('a', { href: '#/runs' }, 'Runs form'), '), or with POST /v1/scrape and formats ["json"].'),
+      extractPanel({ idPrefix: 'studio-extract', signal: ctx.signal }).el),
     h('details', { class: 'card' }, h('summary', {}, h('span', { class: 'h2' }, 'Step catalogue')), catalogue),
   );
   await busy(refresh, load, 'Studio');
