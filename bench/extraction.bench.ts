@@ -1,0 +1,114 @@
+/**
+ * Main-content extraction, side by side in one run (`npm run bench -- extraction`):
+ *
+ *   - on the public article-extraction benchmark (181 news/blog pages, the benchmark's own
+ *     4-word-shingle scoring, bench/extraction/score.ts), and
+ *   - on Gleaner's own corpus (test/fixtures/content-corpus: docs, product, forum, listing,
+ *     non-English pages…), scored the same way against the marked main regions, plus the count of
+ *     pages whose must-include / must-exclude snippets all hold.
+ *
+ * Extractors: Gleaner's markdown (parsePage, the service path) scored twice: "md raw" is the
+ * markdown as returned (link URLs and markup count as predicted text), "md plain" is the same
+ * markdown with link/image targets removed (bench/extraction/plain.ts); @mozilla/readability on
+ * linkedom (textContent); defuddle on linkedom (its content's text); and the old main-content
+ * guess Gleaner had before (bench/extraction/baseline.ts, markdown made plain the same way).
+ * Then extraction ms per page (parse + extract) for Gleaner vs Readability on the benchmark.
+ *
+ * Env: EXTRACTION_ONLY=<regex> limits the benchmark pages by id; EXTRACTION_DUMP=<dir> writes
+ * Gleaner's per-page scores and output there (for tuning).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { load } from 'cheerio';
+import { parseHTML } from 'linkedom';
+import { Readability } from '@mozilla/readability';
+import { Defuddle } from 'defuddle/node';
+import { parsePage } from '../functions/core/engine/parse.js';
+import { aggregate, pageCounts, type PageCounts, type Scores } from './extraction/score.js';
+import { markdownToPlain } from './extraction/plain.js';
+import { oldMainContentMarkdown } from './extraction/baseline.js';
+import { benchmarkPages, corpusPages, type BenchPage } from './extraction/corpus.js';
+
+type Extractor = (p: BenchPage) => string | Promise<string>;
+
+const gleanerMd = (p: BenchPage) => parsePage(load(p.html), p.url, { text: false, links: false }).markdown;
+const extractors: Record<string, Extractor> = {
+  'Gleaner markdown (md raw)': gleanerMd,
+  'Gleaner markdown (md plain)': (p) => markdownToPlain(gleanerMd(p)),
+  'old main-content guess (md plain)': (p) => markdownToPlain(oldMainContentMarkdown(load(p.html))),
+  '@mozilla/readability (linkedom)': (p) => {
+    const { document } = parseHTML(p.html);
+    return new Readability(document as unknown as Document).parse()?.textContent ?? '';
+  },
+  'defuddle (linkedom)': async (p) => {
+    const { document } = parseHTML(p.html);
+    const r = await Defuddle(document as unknown as Document, p.url, {});
+    const $ = load(`<body>${r.content.replace(/<\/?(p|div|li|h[1-6]|tr|pre|br|blockquote)\b/gi, '\n$&')}</body>`);
+    return $('body').text();
+  },
+};
+
+/** Corpus snippet check: every include present, no exclude present (whitespace-normalised). */
+function snippetsHold(p: BenchPage, out: string): boolean {
+  const norm = (s: string) => s.replace(/\s+/g, ' ');
+  const text = norm(out);
+  return (p.include ?? []).every((s) => text.includes(norm(s))) && !(p.exclude ?? []).some((s) => text.includes(norm(s)));
+}
+
+interface Row { name: string; bench: Scores; corpus: Scores; snippets: string }
+
+const only = process.env.EXTRACTION_ONLY ? new RegExp(process.env.EXTRACTION_ONLY) : undefined;
+const bench = benchmarkPages().filter((p) => !only || only.test(p.id));
+const corpus = corpusPages();
+const dump = process.env.EXTRACTION_DUMP;
+if (dump) mkdirSync(dump, { recursive: true });
+
+const rows: Row[] = [];
+for (const [name, fn] of Object.entries(extractors)) {
+  const counts: PageCounts[] = [];
+  const perPage: string[] = [];
+  for (const p of bench) {
+    let out = '';
+    try {
+      out = await fn(p);
+    } catch (e) {
+      console.error(`${name} failed on ${p.id}: ${(e as Error).message}`);
+    }
+    const c = pageCounts(p.expected, out);
+    counts.push(c);
+    if (dump && name.startsWith('Gleaner') && name.includes('plain')) {
+      const s = aggregate([c]);
+      perPage.push(`${s.f1.toFixed(3)}\t${s.precision.toFixed(3)}\t${s.recall.toFixed(3)}\t${p.id}\t${p.url}`);
+      writeFileSync(`${dump}/${p.id}.out.txt`, out);
+      writeFileSync(`${dump}/${p.id}.truth.txt`, p.expected);
+    }
+  }
+  if (perPage.length) writeFileSync(`${dump}/scores.tsv`, perPage.sort().join('\n'));
+  const ccounts: PageCounts[] = [];
+  let ok = 0;
+  const failed: string[] = [];
+  for (const p of corpus) {
+    const out = await fn(p);
+    ccounts.push(pageCounts(p.expected, name.includes('raw') ? out : markdownToPlain(out)));
+    if (snippetsHold(p, out)) ok++;
+    else failed.push(p.id);
+  }
+  rows.push({ name, bench: aggregate(counts), corpus: aggregate(ccounts), snippets: `${ok}/${corpus.length}${failed.length && failed.length <= 4 ? ` (missed: ${failed.join(', ')})` : ''}` });
+  process.stdout.write(`  ${name} done\n`);
+}
+
+// Timing: parse + extract per page, Gleaner (cheerio + parse stage markdown) vs Readability (linkedom + parse).
+function timeIt(fn: (p: BenchPage) => unknown): number {
+  for (const p of bench.slice(0, 10)) fn(p); // warm-up
+  const t0 = performance.now();
+  for (const p of bench) fn(p);
+  return (performance.now() - t0) / bench.length;
+}
+const gleanerMs = timeIt(gleanerMd);
+const readabilityMs = timeIt(extractors['@mozilla/readability (linkedom)'] as (p: BenchPage) => string);
+
+const f = (n: number) => n.toFixed(3);
+console.log(`\nExtraction bench: public benchmark (${bench.length} pages) and Gleaner's corpus (${corpus.length} pages), 4-word shingles`);
+console.log('| extractor | bench F1 | bench P | bench R | corpus F1 | corpus P | corpus R | corpus snippets ok |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.name} | ${f(r.bench.f1)} | ${f(r.bench.precision)} | ${f(r.bench.recall)} | ${f(r.corpus.f1)} | ${f(r.corpus.precision)} | ${f(r.corpus.recall)} | ${r.snippets} |`);
+console.log(`\nms per page (parse + extract, benchmark pages): Gleaner markdown ${gleanerMs.toFixed(1)} ms, Readability on linkedom ${readabilityMs.toFixed(1)} ms (ratio ${(readabilityMs / gleanerMs).toFixed(2)}x)`);
