@@ -14,7 +14,8 @@
  * guess Gleaner had before (bench/extraction/baseline.ts, markdown made plain the same way).
  * Then extraction ms per page (parse + extract) for Gleaner vs Readability on the benchmark.
  *
- * Env: EXTRACTION_ONLY=<regex> limits the benchmark pages by id; EXTRACTION_DUMP=<dir> writes
+ * Env: EXTRACTION_ONLY=<regex> limits the benchmark pages by id; EXTRACTION_ARMS=<regex> the extractors
+ * by name (timing runs only when both Gleaner and Readability are in); EXTRACTION_DUMP=<dir> writes
  * Gleaner's per-page scores and output there (for tuning).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -63,7 +64,9 @@ const dump = process.env.EXTRACTION_DUMP;
 if (dump) mkdirSync(dump, { recursive: true });
 
 const rows: Row[] = [];
+const arms = process.env.EXTRACTION_ARMS ? new RegExp(process.env.EXTRACTION_ARMS, 'i') : undefined;
 for (const [name, fn] of Object.entries(extractors)) {
+  if (arms && !arms.test(name)) continue;
   const counts: PageCounts[] = [];
   const perPage: string[] = [];
   for (const p of bench) {
@@ -103,12 +106,13 @@ function timeIt(fn: (p: BenchPage) => unknown): number {
   for (const p of bench) fn(p);
   return (performance.now() - t0) / bench.length;
 }
-const gleanerMs = timeIt(gleanerMd);
-const readabilityMs = timeIt(extractors['@mozilla/readability (linkedom)'] as (p: BenchPage) => string);
+const timed = !arms || (arms.test('Gleaner markdown (md raw)') && arms.test('@mozilla/readability (linkedom)'));
+const gleanerMs = timed ? timeIt(gleanerMd) : NaN;
+const readabilityMs = timed ? timeIt(extractors['@mozilla/readability (linkedom)'] as (p: BenchPage) => string) : NaN;
 
 const f = (n: number) => n.toFixed(3);
 console.log(`\nExtraction bench: public benchmark (${bench.length} pages) and Gleaner's corpus (${corpus.length} pages), 4-word shingles`);
 console.log('| extractor | bench F1 | bench P | bench R | corpus F1 | corpus P | corpus R | corpus snippets ok |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.name} | ${f(r.bench.f1)} | ${f(r.bench.precision)} | ${f(r.bench.recall)} | ${f(r.corpus.f1)} | ${f(r.corpus.precision)} | ${f(r.corpus.recall)} | ${r.snippets} |`);
-console.log(`\nms per page (parse + extract, benchmark pages): Gleaner markdown ${gleanerMs.toFixed(1)} ms, Readability on linkedom ${readabilityMs.toFixed(1)} ms (ratio ${(readabilityMs / gleanerMs).toFixed(2)}x)`);
+if (timed) console.log(`\nms per page (parse + extract, benchmark pages): Gleaner markdown ${gleanerMs.toFixed(1)} ms, Readability on linkedom ${readabilityMs.toFixed(1)} ms (ratio ${(readabilityMs / gleanerMs).toFixed(2)}x)`);

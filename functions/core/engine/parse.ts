@@ -1,5 +1,7 @@
 import { load, type CheerioAPI } from 'cheerio';
 import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { AppError } from '../errors.js';
+import { extractMainContent, outermost, wholeContent, type DomNode } from '../content/main-content.js';
 
 /** Page metadata (API.md `metadata` format). */
 export interface PageMetadata {
@@ -27,31 +29,15 @@ export interface ParseOptions {
   text?: boolean;
   markdown?: boolean;
   links?: boolean;
+  /** What `markdown` holds (text and html are always the whole page). */
+  content?: ContentParseOptions;
 }
 
-// Elements whose text is never content.
-const NON_CONTENT = 'script, style, noscript, template, svg, iframe, object, embed, canvas';
-// Navigation is never main content; header/footer/forms only count as chrome when we fell back to <body>.
-const NAVIGATION = 'nav, aside, [role="navigation"], [aria-hidden="true"]';
-const BODY_CHROME = 'header, footer, form, [role="banner"], [role="contentinfo"]';
-const MAIN_CANDIDATES = ['main', 'article', '[role="main"]', '#content', '#main', '.content', '.post', '.article'];
 const BLOCK = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption',
   'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav',
   'ol', 'p', 'pre', 'section', 'table', 'tr', 'td', 'th', 'ul', 'title', 'option',
 ]);
-
-/**
- * HTML -> markdown. node-html-markdown was picked over turndown on our fixture pages: about 4x
- * less CPU per page, and it keeps tables as GFM tables (turndown without plugins flattens them
- * to one cell per line); headings, lists, code blocks and links come out the same (see the golden
- * test in test/unit/engine/markdown-golden.test.ts).
- */
-let converter: NodeHtmlMarkdown | undefined;
-function markdownService(): NodeHtmlMarkdown {
-  converter ??= new NodeHtmlMarkdown({ bulletMarker: '-', codeBlockStyle: 'fenced', ignore: ['script', 'style', 'noscript', 'template', 'iframe'] });
-  return converter;
-}
 
 /** Resolve `href` against `base`; only absolute http(s) URLs, without fragment. */
 export function absoluteHttpUrl(href: string | undefined, base: string): string | null {
@@ -65,23 +51,6 @@ export function absoluteHttpUrl(href: string | undefined, base: string): string 
     return u.href;
   } catch {
     return null;
-  }
-}
-
-/** `#fragment` of an href ('' when none). */
-const fragmentOf = (href: string | undefined) => {
-  const i = href?.indexOf('#') ?? -1;
-  return i >= 0 && href!.length > i + 1 ? href!.slice(i) : '';
-};
-
-/** The document's base URL: `<base href>` when present, else the page URL. */
-function baseUrl($: CheerioAPI, url: string): string {
-  const href = $('base[href]').first().attr('href');
-  if (!href) return url;
-  try {
-    return new URL(href, url).href;
-  } catch {
-    return url;
   }
 }
 
@@ -257,37 +226,81 @@ export function pageLinks($: CheerioAPI, url: string): string[] {
   return scanLinks(scanDocument($), url);
 }
 
-/** The main content element: the first non-trivial main/article candidate, else body. */
-function mainContent($: CheerioAPI): ReturnType<CheerioAPI> {
-  for (const sel of MAIN_CANDIDATES) {
-    const el = $(sel).first();
-    if (el.length && el.text().trim().length > 40) return el;
-  }
-  const body = $('body');
-  return body.length ? body : $.root();
+/** Content options (API.md "Content options"): what `markdown` holds. */
+export interface ContentParseOptions {
+  /** Default true: markdown is the page's main content; false: the whole body. */
+  onlyMainContent?: boolean;
+  /** CSS selectors: only these elements become markdown (document order). */
+  includeTags?: string[];
+  /** CSS selectors: these elements are removed before anything else. */
+  excludeTags?: string[];
 }
 
-/** Markdown of the main content, with absolute link and image URLs. */
-export function pageMarkdown($: CheerioAPI, url: string): string {
-  const base = baseUrl($, url);
-  const main = mainContent($).clone();
-  main.find(NON_CONTENT).remove();
-  main.find(NAVIGATION).remove();
-  if (main.is('body')) main.find(BODY_CHROME).remove();
-  main.find('a[href]').each((_, el) => {
-    // Unlike the links format, markdown keeps the fragment: it is part of where the text points.
-    const abs = absoluteHttpUrl($(el).attr('href'), base);
-    if (abs) $(el).attr('href', abs + fragmentOf($(el).attr('href')));
-  });
-  main.find('img[src]').each((_, el) => {
+/** Elements matching `selectors`, in document order; an invalid selector is a 400, not a 500. */
+function selectAll($: CheerioAPI, selectors: string[], option: string): DomNode[] {
+  const out: DomNode[] = [];
+  for (const sel of selectors) {
+    if (typeof sel !== 'string' || !sel.trim()) continue;
     try {
-      $(el).attr('src', new URL($(el).attr('src') ?? '', base).href);
+      for (const el of $(sel).get()) out.push(el as unknown as DomNode);
     } catch {
-      /* leave it */
+      throw new AppError(400, 'invalid_input', `${option}: "${sel}" is not a valid CSS selector`, [{ path: option, message: `invalid CSS selector: ${sel}` }]);
     }
-  });
-  const html = $.html(main);
-  return markdownService().translate(html).trim();
+  }
+  if (selectors.length < 2) return out;
+  // Several selectors: back into document order (one walk), each element once.
+  const wanted = new Set(out);
+  const ordered: DomNode[] = [];
+  const visit = (n: DomNode) => {
+    for (const c of n.children ?? []) {
+      if (wanted.has(c)) ordered.push(c);
+      visit(c);
+    }
+  };
+  visit($.root().get(0) as unknown as DomNode);
+  return ordered;
+}
+
+/**
+ * HTML -> markdown, the one place the converter is called (links and images arrive absolute).
+ * node-html-markdown was picked over turndown on our fixture pages: about 4x less CPU per page,
+ * and it keeps tables as GFM tables.
+ */
+let converter: NodeHtmlMarkdown | undefined;
+export function toMarkdown(html: string, _base: string): string {
+  converter ??= new NodeHtmlMarkdown({ bulletMarker: '-', codeBlockStyle: 'fenced', ignore: ['script', 'style', 'noscript', 'template', 'iframe'] });
+  return converter.translate(html).trim();
+}
+
+/**
+ * The HTML `markdown` is made of: the main content (functions/core/content), the whole body, or
+ * the `includeTags` elements; `excludeTags` elements left out of all three. Links and images
+ * absolute against the document's base URL.
+ */
+export function contentHtml($: CheerioAPI, url: string, content: ContentParseOptions = {}, scan: DocumentScan = scanDocument($)): { html: string; base: string } {
+  const base = scanBase(scan, url);
+  const excluded = content.excludeTags?.length ? new Set(selectAll($, content.excludeTags, 'exclude_tags')) : undefined;
+  const root = scan.body ?? ($.root().get(0) as unknown as DomNode);
+  const opts = { base, excluded };
+  if (content.includeTags?.length) {
+    const picked = outermost(selectAll($, content.includeTags, 'include_tags').filter((n) => !isExcluded(n, excluded)));
+    return { html: wholeContent(picked, opts).html, base };
+  }
+  if (content.onlyMainContent === false) return { html: wholeContent([root], opts).html, base };
+  return { html: extractMainContent(root, opts).html, base };
+}
+
+/** Whether `n` is inside (or is) an excluded element. */
+function isExcluded(n: DomNode, excluded: Set<DomNode> | undefined): boolean {
+  if (!excluded) return false;
+  for (let p: DomNode | null | undefined = n; p; p = p.parent) if (excluded.has(p)) return true;
+  return false;
+}
+
+/** Markdown of the main content (or what the content options ask for), with absolute link and image URLs. */
+export function pageMarkdown($: CheerioAPI, url: string, content?: ContentParseOptions, scan?: DocumentScan): string {
+  const { html, base } = contentHtml($, url, content, scan);
+  return toMarkdown(html, base);
 }
 
 /**
@@ -300,7 +313,7 @@ export function parsePage(html: string | CheerioAPI, url: string, opts: ParseOpt
   return {
     title: scanTitle(scan),
     text: opts.text === false ? '' : linesOf([scan.body ?? ($.root().get(0) as unknown as RawNode)]),
-    markdown: opts.markdown === false ? '' : pageMarkdown($, url),
+    markdown: opts.markdown === false ? '' : pageMarkdown($, url, opts.content, scan),
     links: opts.links === false ? [] : scanLinks(scan, url),
     metadata: scanMetadata(scan, url),
   };

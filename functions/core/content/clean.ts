@@ -1,0 +1,125 @@
+/**
+ * Phase 4, clean: boilerplate left inside the selected content. Walks the selection once and marks
+ * blocks to leave out, Readability-style ("clean conditionally"): a container whose class names
+ * furniture and scores below zero, or that has few commas and looks like a link list, a form, an
+ * image strip, an embed or an empty shell. Kept whatever they look like: code (`pre`, `code`), data
+ * tables (header cells, a caption, or a real grid), and records — same-kind siblings that together
+ * hold most of the content (listing items, posts), since a listing is link-dense by nature.
+ */
+import { HEADING_TAGS, isElement, type DomNode } from './dom.js';
+import { classWeight, linkDensity, type NodeStats, type Scored } from './score.js';
+import { keptChildren, signature } from './select.js';
+
+const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
+const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
+
+/** Whether a table holds data (kept) rather than page layout. */
+function isDataTable(el: DomNode, scored: Scored): boolean {
+  const a = el.attribs ?? {};
+  if (a.role === 'presentation' || a.datatable === '0') return false;
+  if (a.summary || a.role === 'table' || a.role === 'grid') return true;
+  let rows = 0;
+  let cols = 0;
+  let header = false;
+  let nested = false;
+  const visit = (n: DomNode) => {
+    for (const c of n.children ?? []) {
+      if (!isElement(c) || scored.dropped.has(c)) continue;
+      switch (c.name) {
+        case 'caption':
+        case 'thead':
+        case 'tfoot':
+        case 'th':
+        case 'colgroup':
+          header = true;
+          break;
+        case 'table':
+          nested = true;
+          continue;
+        case 'tr': {
+          rows++;
+          const cells = (c.children ?? []).filter((x) => x.name === 'td' || x.name === 'th');
+          cols = Math.max(cols, cells.length);
+          break;
+        }
+      }
+      visit(c);
+    }
+  };
+  visit(el);
+  if (nested) return false;
+  if (header) return true;
+  return rows >= 10 || cols > 4 || rows * cols > 10 || (rows >= 2 && cols === 2);
+}
+
+/** Whether a container inside the content is boilerplate. */
+function isBoilerplate(el: DomNode, s: NodeStats, scored: Scored): boolean {
+  const name = el.name ?? '';
+  const weight = classWeight(el);
+  if (weight + (scored.scores.get(el) ?? 0) < 0 && s.commas < 10) return true;
+  if (s.commas >= 10) return false;
+  const ld = linkDensity(s);
+  if (name === 'p') return s.text > 0 && s.text < 200 && ld > 0.8 && weight < 25;
+  const isList = name === 'ul' || name === 'ol' || name === 'dl' || (s.text > 0 && s.listText / s.text > 0.9);
+  if (s.text === 0 && s.images === 0) return true;
+  if (s.images > 1 && s.paragraphs / s.images < 0.5 && name !== 'figure') return true;
+  if (s.inputs > Math.floor(s.paragraphs / 3) && s.text < 200 * Math.max(1, s.inputs)) return true;
+  const headingDensity = s.text ? s.headingText / s.text : 0;
+  if (!isList && headingDensity < 0.9 && s.text < 25 && (s.images === 0 || s.images > 2) && ld > 0) return true;
+  if (!isList && weight < 25 && ld > 0.2 + 0.1 * Math.min(1, s.text / 2000)) return true;
+  if (isList && ld > 0.5 && weight < 25) return true;
+  if (weight >= 25 && ld > 0.5) return true;
+  if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return true;
+  return false;
+}
+
+/** Mark boilerplate inside the selected nodes; returns the marked elements. */
+export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
+  const removed = new Set<DomNode>();
+  const total = nodes.reduce((n, el) => n + (scored.stats.get(el)?.text ?? 0), 0);
+
+  /** Children that are records: a same-kind group holding half of the content or more. */
+  const recordsOf = (children: DomNode[]): Set<DomNode> | undefined => {
+    if (children.length < 3) return undefined;
+    const groups = new Map<string, DomNode[]>();
+    for (const c of children) {
+      const sig = signature(c);
+      if (sig === 'p.') continue;
+      const g = groups.get(sig);
+      if (g) g.push(c);
+      else groups.set(sig, [c]);
+    }
+    let out: Set<DomNode> | undefined;
+    for (const g of groups.values()) {
+      if (g.length < 3) continue;
+      const text = g.reduce((n, c) => n + (scored.stats.get(c)?.text ?? 0), 0);
+      if (text >= total * 0.5) (out ??= new Set()).add(g[0]), g.forEach((c) => out!.add(c));
+    }
+    return out;
+  };
+
+  const visit = (el: DomNode) => {
+    const children = keptChildren(el, scored);
+    const records = recordsOf(children);
+    for (const c of children) {
+      const name = c.name ?? '';
+      if (KEEP_WHOLE.has(name)) continue;
+      // A record is kept whole: a listing item's title link is its content.
+      if (records?.has(c)) continue;
+      const s = scored.stats.get(c)!;
+      if (HEADING_TAGS.has(name)) {
+        if (classWeight(c) < 0) removed.add(c);
+        continue;
+      }
+      if (name === 'table' && isDataTable(c, scored)) continue;
+      if (CONDITIONAL.has(name) && isBoilerplate(c, s, scored)) {
+        removed.add(c);
+        continue;
+      }
+      // A paragraph's inline content stays as written.
+      if (name !== 'p') visit(c);
+    }
+  };
+  for (const n of nodes) visit(n);
+  return removed;
+}

@@ -1,0 +1,131 @@
+/**
+ * Phase 3, select: pick the best-scoring candidate and widen it to what belongs with it.
+ *
+ * 1. The top candidate by `score × (1 − link density)`.
+ * 2. When three or more of the next best candidates (within 75% of the top) share an ancestor
+ *    with it, that ancestor is the content (an article split into sections, a docs page).
+ * 3. Climb while the parent scores higher (and not far lower); climb past single-child wrappers.
+ * 4. Records: when the path climbs through one of several siblings of the same kind (same tag and
+ *    class) that each hold prose, the content is all of them (every post of a forum thread, every
+ *    review, every result of a listing), not only the longest one.
+ * 5. Siblings of the winner join when they score near it, share its class, or are paragraphs of
+ *    prose with few links.
+ */
+import { classAndId, isElement, type DomNode } from './dom.js';
+import { finalScore, linkDensity, type Scored } from './score.js';
+
+const TOP_ALTERNATIVES = 5;
+const MIN_SHARED_ALTERNATIVES = 3;
+
+/** Element children that survived prepare. */
+export function keptChildren(el: DomNode, scored: Scored): DomNode[] {
+  return (el.children ?? []).filter((c) => isElement(c) && !scored.dropped.has(c) && scored.stats.has(c));
+}
+
+const isFrame = (el: DomNode | null | undefined) => !el || el.type === 'root' || el.name === 'body' || el.name === 'html';
+
+/** Same kind of element: same tag and the same class list (order and whitespace ignored). */
+export function signature(el: DomNode): string {
+  const cls = (el.attribs?.class ?? '').trim().split(/\s+/).sort().join(' ');
+  return `${el.name}.${cls}`;
+}
+
+function topCandidate(scored: Scored): DomNode | undefined {
+  const ranked: [DomNode, number][] = [];
+  for (const el of scored.scores.keys()) ranked.push([el, finalScore(scored, el)]);
+  ranked.sort((a, b) => b[1] - a[1]);
+  if (!ranked.length || ranked[0][1] <= 0) return undefined;
+  let [top, topScore] = ranked[0];
+  // 2. Shared ancestor of close alternatives.
+  const alternatives = ranked.slice(1, TOP_ALTERNATIVES + 1).filter(([, s]) => s >= topScore * 0.75).map(([el]) => el);
+  if (alternatives.length >= MIN_SHARED_ALTERNATIVES) {
+    for (let p = top.parent; p && !isFrame(p); p = p.parent) {
+      let containing = 0;
+      for (const alt of alternatives) if (contains(p, alt)) containing++;
+      if (containing >= MIN_SHARED_ALTERNATIVES) {
+        top = p;
+        break;
+      }
+    }
+  }
+  // 3. Climb while the parent is better, not while it is much worse.
+  let last = finalScore(scored, top);
+  const threshold = last / 3;
+  for (let p = top.parent; p && !isFrame(p); p = p.parent) {
+    if (!scored.scores.has(p)) continue;
+    const ps = finalScore(scored, p);
+    if (ps < threshold) break;
+    if (ps > last) {
+      top = p;
+      break;
+    }
+    last = ps;
+  }
+  topScore = finalScore(scored, top);
+  return top;
+}
+
+function contains(ancestor: DomNode, el: DomNode): boolean {
+  for (let n: DomNode | null | undefined = el; n; n = n.parent) if (n === ancestor) return true;
+  return false;
+}
+
+/** 4. The container of same-kind prose records the winner is one of, if any (up to 4 levels up). */
+function recordContainer(top: DomNode, scored: Scored): DomNode | undefined {
+  let node = top;
+  for (let level = 0; level < 4 && !isFrame(node.parent); level++, node = node.parent!) {
+    const parent = node.parent!;
+    const sig = signature(node);
+    if (sig === 'p.' || sig.startsWith('span.')) continue;
+    const kin = keptChildren(parent, scored).filter((c) => c !== node && signature(c) === sig);
+    if (!kin.length) continue;
+    const prose = kin.filter((k) => {
+      const s = scored.stats.get(k)!;
+      return s.blocks > 0 && linkDensity(s) < 0.35;
+    });
+    if (prose.length >= Math.max(1, kin.length / 2)) return parent;
+  }
+  return undefined;
+}
+
+const SENTENCE_END = /[.!?。！？]["'”’»)]?(\s|$)/;
+
+function textOf(el: DomNode, scored: Scored, out: string[] = []): string[] {
+  for (const c of el.children ?? []) {
+    if (c.type === 'text') out.push(c.data ?? '');
+    else if (isElement(c) && !scored.dropped.has(c)) textOf(c, scored, out);
+  }
+  return out;
+}
+
+/** The main-content nodes, in document order (one element, or the winner and its siblings). */
+export function selectMain(scored: Scored): DomNode[] {
+  let top = topCandidate(scored);
+  if (!top) return [scored.root];
+  top = recordContainer(top, scored) ?? top;
+  while (!isFrame(top.parent) && keptChildren(top.parent!, scored).length === 1) top = top.parent!;
+  if (isFrame(top.parent)) return [top];
+  // 5. Siblings.
+  const topScore = finalScore(scored, top);
+  const threshold = Math.max(10, topScore * 0.2);
+  const topClass = classAndId(top) && top.attribs?.class;
+  const out: DomNode[] = [];
+  for (const sib of keptChildren(top.parent!, scored)) {
+    if (sib === top) {
+      out.push(sib);
+      continue;
+    }
+    const bonus = topClass && sib.attribs?.class === topClass ? topScore * 0.2 : 0;
+    if (scored.scores.has(sib) && finalScore(scored, sib) + bonus >= threshold) {
+      out.push(sib);
+      continue;
+    }
+    if (sib.name === 'p' || (scored.stats.get(sib)?.blocks === 1 && scored.stats.get(sib)!.ownText >= 25)) {
+      const s = scored.stats.get(sib)!;
+      const ld = linkDensity(s);
+      if (s.text > 80 && ld < 0.25) out.push(sib);
+      else if (s.text > 0 && s.text <= 80 && ld === 0 && SENTENCE_END.test(textOf(sib, scored).join('').trim())) out.push(sib);
+    }
+  }
+  return out;
+}
