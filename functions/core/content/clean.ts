@@ -62,8 +62,10 @@ function isBoilerplate(el: DomNode, s: NodeStats, scored: Scored): boolean {
   if (name === 'p') return s.text > 0 && s.text < 200 && ld > 0.8 && weight < 25;
   const isList = name === 'ul' || name === 'ol' || name === 'dl' || (s.text > 0 && s.listText / s.text > 0.9);
   if (s.text === 0 && s.images === 0) return true;
-  if (s.images > 1 && s.paragraphs / s.images < 0.5 && name !== 'figure') return true;
-  if (s.inputs > Math.floor(s.paragraphs / 3) && s.text < 200 * Math.max(1, s.inputs)) return true;
+  // Paragraphs: <p>s, or div-soup blocks of text (a <br>-separated article is one block).
+  const paragraphs = Math.max(s.paragraphs, s.blocks);
+  if (s.images > 1 && paragraphs / s.images < 0.5 && s.text < 200 * s.images && name !== 'figure') return true;
+  if (s.inputs > Math.floor(paragraphs / 3) && s.text < 200 * Math.max(1, s.inputs)) return true;
   const headingDensity = s.text ? s.headingText / s.text : 0;
   if (!isList && headingDensity < 0.9 && s.text < 25 && (s.images === 0 || s.images > 2) && ld > 0) return true;
   if (!isList && weight < 25 && ld > 0.2 + 0.1 * Math.min(1, s.text / 2000)) return true;

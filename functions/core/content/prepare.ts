@@ -16,7 +16,7 @@ const NEVER_CONTENT = new Set([
   'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'applet',
   'button', 'input', 'select', 'textarea', 'option', 'optgroup', 'datalist', 'output', 'progress', 'meter',
   'head', 'link', 'meta', 'base', 'title', 'nav', 'aside', 'footer', 'dialog', 'menu', 'audio', 'video',
-  'map', 'area', 'frame', 'frameset', 'portal',
+  'map', 'area', 'frame', 'frameset', 'portal', 'figcaption',
 ]);
 
 const CHROME_ROLES = new Set([
@@ -39,7 +39,8 @@ const CHROME_CLASS = new RegExp(
     'comments', 'commentlist', 'comment-list', 'respond', 'byline', 'dateline', 'timestamp', 'author-bio',
     'authorbio', 'author-info', 'visually-hidden', 'visuallyhidden', 'sr-only', 'screen-reader', 'offscreen',
     'skip-link', 'skiplink', 'toolbar', 'print-only', 'newsfeed', 'jump-link', 'ad-slot', 'adslot', 'adunit',
-    'ad-unit', 'ad-container', 'ad-wrapper', 'dfp-', 'gpt-ad', 'banner', 'modal', 'overlay', 'lightbox',
+    'ad-unit', 'ad-container', 'ad-wrapper', 'dfp-', 'gpt-ad', 'banner', 'modal', 'overlay', 'lightbox', 'caption',
+    'credit',
   ].join('|') +
     '|(?:^|[\\s_-])(?:ad|ads|nav|navbar|menu|footer|header|meta|tags|tag-list|widget|author|share|social|rss|' +
     'breaking|extra|supplemental|community|remark|pager|cta|comment|login|search|rating|reactions|tools)(?=$|[\\s_-])',

@@ -109,10 +109,8 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
   const ancestors: DomNode[] = [];
 
   const credit = (el: DomNode, amount: number) => {
-    const name = el.name ?? '';
-    if (NOT_CANDIDATES.has(name)) return;
-    const prev = scores.get(el);
-    scores.set(el, (prev ?? tagWeight(name) + classWeight(el)) + amount);
+    if (NOT_CANDIDATES.has(el.name ?? '')) return;
+    scores.set(el, (scores.get(el) ?? 0) + amount);
   };
 
   const walk = (el: DomNode, insideArticle: boolean): NodeStats => {
@@ -191,6 +189,14 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
   };
 
   walk(root, false);
+  // Starting points from tag and class/id, added once the subtree is measured: a content class
+  // counts in full only on a container with some text (a `title-content` div of one line is not
+  // the article), a furniture class always.
+  for (const [el, points] of scores) {
+    const w = classWeight(el);
+    const text = stats.get(el)?.text ?? 0;
+    scores.set(el, points + tagWeight(el.name ?? '') + (w > 0 ? w * Math.min(1, text / 500) : w));
+  }
   return { root, stats, scores, dropped };
 }
 
