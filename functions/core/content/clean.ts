@@ -114,7 +114,9 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
         continue;
       }
       if (name === 'table' && isDataTable(c, scored)) continue;
-      if (CONDITIONAL.has(name) && isBoilerplate(c, s, scored)) {
+      // A block holding most of the content is the content, whatever it looks like (a story
+      // with an 80-image gallery): clean inside it instead.
+      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s, scored)) {
         removed.add(c);
         continue;
       }
