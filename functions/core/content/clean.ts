@@ -56,7 +56,9 @@ function isDataTable(el: DomNode, scored: Scored): boolean {
 function isBoilerplate(el: DomNode, s: NodeStats, scored: Scored): boolean {
   const name = el.name ?? '';
   const weight = classWeight(el);
-  if (weight + (scored.scores.get(el) ?? 0) < 0 && s.commas < 10) return true;
+  // Code is content whatever surrounds it (a copy button, a tab bar of languages).
+  if (s.code > 0 && s.code >= (s.text - s.code) * 0.5) return false;
+  if (weight < 0 && s.commas < 10) return true;
   if (s.commas >= 10) return false;
   const ld = linkDensity(s);
   if (name === 'p') return s.text > 0 && s.text < 200 && ld > 0.8 && weight < 25;

@@ -42,12 +42,12 @@ const CHROME_CLASS = new RegExp(
     'ad-unit', 'ad-container', 'ad-wrapper', 'dfp-', 'gpt-ad', 'banner', 'modal', 'overlay', 'lightbox', 'caption',
     'credit',
   ].join('|') +
-    '|(?:^|[\\s_-])(?:ad|ads|nav|navbar|menu|footer|header|meta|tags|tag-list|widget|author|share|social|rss|' +
+    '|(?:^|[\\s_-])(?:ad|ads|nav|navbar|menu|footer|header|tags|tag-list|widget|author|share|social|rss|' +
     'breaking|extra|supplemental|community|remark|pager|cta|comment|login|search|rating|reactions|tools)(?=$|[\\s_-])',
 );
 
 /** Class/id words that name the content: an element named both ways is kept (scoring decides). */
-const CONTENT_CLASS = /article|content|(?:^|[\s_-])(?:main|body|entry|story|text|post|prose|markdown)(?=$|[\s_-])/;
+const CONTENT_CLASS = /article|content|(?:^|[\s_-])(?:main|body|entry|story|text|prose|markdown)(?=$|[\s_-])/;
 
 /** Tags a class/id rule never drops (the page's frame, or its content by definition). */
 const NEVER_DROPPED_BY_CLASS = new Set(['html', 'body', 'main', 'article', 'a', 'tr', 'td', 'th', 'tbody', 'thead', 'code', 'pre']);

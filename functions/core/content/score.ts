@@ -19,6 +19,12 @@ export interface NodeStats {
   /** Text of this element itself and its inline descendants (not inside a nested block). */
   ownText: number;
   ownCommas: number;
+  /** Link text within the own text. */
+  ownLink: number;
+  /** Text of paragraph-like blocks that are mostly not links (the prose mass of the subtree). */
+  prose: number;
+  /** Text inside `<pre>` (code). */
+  code: number;
   paragraphs: number;
   images: number;
   listItems: number;
@@ -41,7 +47,7 @@ export interface Scored {
 }
 
 const POSITIVE = /article|body|content|entry|h-?entry|main|page|post|text|blog|story|prose|markdown|articlebody|column|thread|message|description|product|recipe|review|detail/;
-const NEGATIVE = /hidden|banner|combx|comment|com-|contact|foot|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|author|dateline|nav|menu|subscribe|newsletter|recommend|popular|trending|social|caption|credit|breadcrumb|pagination|login|signup|rating|teaser|card-list|ad-/;
+const NEGATIVE = /hidden|banner|combx|comment|contact|footer|footnote|gdpr|masthead|outbrain|promo|related|share|shoutbox|sidebar|skyscraper|sponsor|shopping|widget|byline|author|dateline|subscribe|newsletter|recommend|popular|trending|social|caption|credit|breadcrumb|pagination|signup|teaser|(?:^|[\s_-])(?:com|foot|meta|nav|navbar|menu|tags?|tools?|media|scroll|login|rating|ad|ads)(?=$|[\s_-])/;
 
 /** Class/id weight: +25 for names of content, −25 for names of page furniture (both can apply). */
 export function classWeight(el: DomNode): number {
@@ -89,12 +95,13 @@ function tagWeight(name: string): number {
   }
 }
 
-const CONTROLS = new Set(['input', 'select', 'textarea', 'button']);
+// Form fields (not buttons: copy, vote and follow buttons sit beside content everywhere).
+const CONTROLS = new Set(['input', 'select', 'textarea']);
 const EMBEDS = new Set(['iframe', 'object', 'embed', 'video', 'audio']);
 const NOT_CANDIDATES = new Set(['html', 'a', 'span', 'b', 'i', 'em', 'strong', 'tbody', 'thead', 'tr']);
 
 const emptyStats = (): NodeStats => ({
-  text: 0, link: 0, commas: 0, ownText: 0, ownCommas: 0, paragraphs: 0, images: 0, listItems: 0, listText: 0,
+  text: 0, link: 0, commas: 0, ownText: 0, ownCommas: 0, ownLink: 0, prose: 0, code: 0, paragraphs: 0, images: 0, listItems: 0, listText: 0,
   inputs: 0, embeds: 0, headingText: 0, blocks: 0,
 });
 
@@ -134,7 +141,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
       const name = child.name ?? '';
       if (isNonContent(child, inArticle, opts)) {
         dropped.add(child);
-        if (CONTROLS.has(name)) s.inputs++;
+        if (CONTROLS.has(name) && child.attribs?.type !== 'hidden') s.inputs++;
         else if (EMBEDS.has(name)) s.embeds++;
         continue;
       }
@@ -150,9 +157,12 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
       s.embeds += c.embeds;
       s.headingText += c.headingText;
       s.blocks += c.blocks;
+      s.prose += c.prose;
+      s.code += c.code;
       if (!BLOCK_TAGS.has(name)) {
         s.ownText += c.ownText;
         s.ownCommas += c.ownCommas;
+        s.ownLink += name === 'a' ? c.ownText : c.ownLink;
       }
     }
     ancestors.pop();
@@ -163,6 +173,9 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
         break;
       case 'p':
         s.paragraphs++;
+        break;
+      case 'pre':
+        s.code = s.text;
         break;
       case 'img':
       case 'picture':
@@ -178,6 +191,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
     // A paragraph-like block: credit the containers above it.
     if (s.ownText >= 25 && (BLOCK_TAGS.has(name) || el.parent?.type === 'root') && name !== 'body' && name !== 'html') {
       s.blocks++;
+      if (s.ownLink < s.ownText * 0.5) s.prose += s.ownText;
       const points = 1 + s.ownCommas + Math.min(Math.floor(s.ownText / 100), 3);
       const n = ancestors.length;
       for (let level = 0; level < 5 && n - 1 - level >= 0; level++) {

@@ -8,6 +8,7 @@
  * 4. Records: when the path climbs through one of several siblings of the same kind (same tag and
  *    class) that each hold prose, the content is all of them (every post of a forum thread, every
  *    review, every result of a listing), not only the longest one.
+ *    A product, recipe or event marked up with schema.org microdata is its whole item container.
  * 5. Siblings of the winner join when they score near it, share its class, or are paragraphs of
  *    prose with few links.
  */
@@ -24,10 +25,13 @@ export function keptChildren(el: DomNode, scored: Scored): DomNode[] {
 
 const isFrame = (el: DomNode | null | undefined) => !el || el.type === 'root' || el.name === 'body' || el.name === 'html';
 
-/** Same kind of element: same tag and the same class list (order and whitespace ignored). */
+/**
+ * Same kind of element: same tag and first class (`post bg1` and `post bg2` are both posts;
+ * frameworks put the base class first and state or parity classes after it).
+ */
 export function signature(el: DomNode): string {
-  const cls = (el.attribs?.class ?? '').trim().split(/\s+/).sort().join(' ');
-  return `${el.name}.${cls}`;
+  const cls = el.attribs?.class?.trim();
+  return `${el.name}.${cls ? cls.split(/\s+/, 1)[0] : ''}`;
 }
 
 function topCandidate(scored: Scored): DomNode | undefined {
@@ -70,20 +74,61 @@ function contains(ancestor: DomNode, el: DomNode): boolean {
   return false;
 }
 
-/** 4. The container of same-kind prose records the winner is one of, if any (up to 4 levels up). */
+/**
+ * 4. The container of same-kind prose records the winner is one of, if any (up to 4 levels up):
+ * two or more siblings of its kind hold prose, or one does with a third of its prose. Table rows
+ * and cells without a class are layout, not records.
+ */
 function recordContainer(top: DomNode, scored: Scored): DomNode | undefined {
   let node = top;
   for (let level = 0; level < 4 && !isFrame(node.parent); level++, node = node.parent!) {
     const parent = node.parent!;
     const sig = signature(node);
-    if (sig === 'p.' || sig.startsWith('span.')) continue;
+    if (sig === 'p.' || sig.startsWith('span.') || sig === 'td.' || sig === 'tr.' || sig === 'tbody.') continue;
     const kin = keptChildren(parent, scored).filter((c) => c !== node && signature(c) === sig);
     if (!kin.length) continue;
+    const own = scored.stats.get(node)!.prose;
     const prose = kin.filter((k) => {
       const s = scored.stats.get(k)!;
-      return s.blocks > 0 && linkDensity(s) < 0.35;
+      return s.prose > 0 && linkDensity(s) < 0.5;
     });
-    if (prose.length >= Math.max(1, kin.length / 2)) return parent;
+    const proseText = prose.reduce((n, k) => n + scored.stats.get(k)!.prose, 0);
+    if (prose.length >= 2 || (prose.length === 1 && proseText >= own / 3)) return widenByProse(parent, scored);
+  }
+  return undefined;
+}
+
+/**
+ * Records found: the content may go on beside their container (a question above its answers).
+ * Climb while the parent adds a fifth more prose and stays mostly text.
+ */
+function widenByProse(container: DomNode, scored: Scored): DomNode {
+  let best = container;
+  for (let level = 0; level < 2 && !isFrame(best.parent); level++) {
+    const parent = best.parent!;
+    const ps = scored.stats.get(parent)!;
+    if (ps.prose < scored.stats.get(best)!.prose * 1.2 || linkDensity(ps) >= 0.3) break;
+    best = parent;
+  }
+  return best;
+}
+
+// schema.org types whose microdata container is the whole item (not articles: their container
+// holds the headline, byline and share tools, which the scorer already judges).
+const ITEM_TYPES = /schema\.org\/(?:Product|IndividualProduct|ProductModel|Vehicle|Recipe|Event|JobPosting|Course|SoftwareApplication|Book|Movie|Hotel|LocalBusiness|Restaurant|Place|RealEstateListing|Offer)\b/i;
+
+/**
+ * 4b. A product, recipe, event or job posting marked up with microdata: the item's container is
+ * the content (name, price and specs sit beside the description, not inside it).
+ */
+function itemContainer(top: DomNode, scored: Scored): DomNode | undefined {
+  let n: DomNode | null | undefined = top;
+  for (let level = 0; level < 6 && n && !isFrame(n); level++, n = n.parent) {
+    const a = n.attribs;
+    if (a && a.itemscope !== undefined && ITEM_TYPES.test(a.itemtype ?? '')) {
+      const s = scored.stats.get(n);
+      return s && linkDensity(s) < 0.35 ? n : undefined;
+    }
   }
   return undefined;
 }
@@ -102,7 +147,7 @@ function textOf(el: DomNode, scored: Scored, out: string[] = []): string[] {
 export function selectMain(scored: Scored): DomNode[] {
   let top = topCandidate(scored);
   if (!top) return [scored.root];
-  top = recordContainer(top, scored) ?? top;
+  top = recordContainer(top, scored) ?? itemContainer(top, scored) ?? top;
   while (!isFrame(top.parent) && keptChildren(top.parent!, scored).length === 1) top = top.parent!;
   if (isFrame(top.parent)) return [top];
   // 5. Siblings.
