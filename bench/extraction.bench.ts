@@ -12,7 +12,8 @@
  * markdown with link/image targets removed (bench/extraction/plain.ts); @mozilla/readability on
  * linkedom (textContent); defuddle on linkedom (its content's text); and the old main-content
  * guess Gleaner had before (bench/extraction/baseline.ts, markdown made plain the same way).
- * Then extraction ms per page (parse + extract) for Gleaner vs Readability on the benchmark.
+ * Then CPU ms per page on the benchmark pages: Gleaner's markdown vs Readability, and Gleaner's
+ * default formats vs cheerio + turndown on the body (what a Crawlee user writes).
  *
  * Env: EXTRACTION_ONLY=<regex> limits the benchmark pages by id; EXTRACTION_ARMS=<regex> the extractors
  * by name (timing runs only when both Gleaner and Readability are in); EXTRACTION_DUMP=<dir> writes
@@ -21,6 +22,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { load } from 'cheerio';
 import { parseHTML } from 'linkedom';
+import TurndownService from 'turndown';
 import { Readability } from '@mozilla/readability';
 import { Defuddle } from 'defuddle/node';
 import { parsePage } from '../functions/core/engine/parse.js';
@@ -99,20 +101,54 @@ for (const [name, fn] of Object.entries(extractors)) {
   process.stdout.write(`  ${name} done\n`);
 }
 
-// Timing: parse + extract per page, Gleaner (cheerio + parse stage markdown) vs Readability (linkedom + parse).
-function timeIt(fn: (p: BenchPage) => unknown): number {
-  for (const p of bench.slice(0, 10)) fn(p); // warm-up
-  const t0 = performance.now();
+// Timing, CPU ms per page on the benchmark pages (process.cpuUsage; interleaved A B B A rounds,
+// so a busy machine hits both alike): Gleaner's markdown (cheerio parse + main content +
+// markdown) vs Readability (linkedom parse + Readability), and Gleaner's default formats
+// (markdown, text, links, metadata) vs what a Crawlee user writes (cheerio + turndown on the body).
+const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+turndown.remove(['script', 'style', 'noscript', 'template', 'iframe']);
+const timedArms: Record<string, (p: BenchPage) => unknown> = {
+  gleanerMd,
+  readability: extractors['@mozilla/readability (linkedom)'] as (p: BenchPage) => string,
+  gleanerDefault: (p) => parsePage(load(p.html), p.url),
+  turndownBody: (p) => {
+    const $ = load(p.html);
+    return turndown.turndown($.html($('body')));
+  },
+};
+function cpuMs(fn: (p: BenchPage) => unknown): number {
+  const c0 = process.cpuUsage();
   for (const p of bench) fn(p);
-  return (performance.now() - t0) / bench.length;
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000 / bench.length;
+}
+function comparePair(a: string, b: string, rounds = 4): [number, number] {
+  for (const p of bench.slice(0, 10)) {
+    timedArms[a](p); // warm-up
+    timedArms[b](p);
+  }
+  let ta = 0;
+  let tb = 0;
+  for (let r = 0; r < rounds; r++) {
+    const first = r % 2 === 0 ? a : b;
+    const firstMs = cpuMs(timedArms[first]);
+    const secondMs = cpuMs(timedArms[first === a ? b : a]);
+    ta += first === a ? firstMs : secondMs;
+    tb += first === a ? secondMs : firstMs;
+  }
+  return [ta / rounds, tb / rounds];
 }
 const timed = !arms || (arms.test('Gleaner markdown (md raw)') && arms.test('@mozilla/readability (linkedom)'));
-const gleanerMs = timed ? timeIt(gleanerMd) : NaN;
-const readabilityMs = timed ? timeIt(extractors['@mozilla/readability (linkedom)'] as (p: BenchPage) => string) : NaN;
+const [gleanerMs, readabilityMs] = timed ? comparePair('gleanerMd', 'readability', 2) : [NaN, NaN];
+const [defaultMs, turndownMs] = timed ? comparePair('gleanerDefault', 'turndownBody') : [NaN, NaN];
 
 const f = (n: number) => n.toFixed(3);
 console.log(`\nExtraction bench: public benchmark (${bench.length} pages) and Gleaner's corpus (${corpus.length} pages), 4-word shingles`);
 console.log('| extractor | bench F1 | bench P | bench R | corpus F1 | corpus P | corpus R | corpus snippets ok |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.name} | ${f(r.bench.f1)} | ${f(r.bench.precision)} | ${f(r.bench.recall)} | ${f(r.corpus.f1)} | ${f(r.corpus.precision)} | ${f(r.corpus.recall)} | ${r.snippets} |`);
-if (timed) console.log(`\nms per page (parse + extract, benchmark pages): Gleaner markdown ${gleanerMs.toFixed(1)} ms, Readability on linkedom ${readabilityMs.toFixed(1)} ms (ratio ${(readabilityMs / gleanerMs).toFixed(2)}x)`);
+if (timed) {
+  console.log(`\nCPU ms per page on the benchmark pages (parse included, ${bench.length} pages, interleaved rounds):`);
+  console.log(`  main content: Gleaner markdown ${gleanerMs.toFixed(1)} ms vs Readability on linkedom ${readabilityMs.toFixed(1)} ms (Gleaner ${(readabilityMs / gleanerMs).toFixed(2)}x faster)`);
+  console.log(`  default formats: Gleaner (markdown, text, links, metadata) ${defaultMs.toFixed(1)} ms vs cheerio + turndown on the body ${turndownMs.toFixed(1)} ms (Gleaner ${(turndownMs / defaultMs).toFixed(2)}x)`);
+}

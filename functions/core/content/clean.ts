@@ -53,7 +53,7 @@ function isDataTable(el: DomNode, scored: Scored): boolean {
 }
 
 /** Whether a container inside the content is boilerplate. */
-function isBoilerplate(el: DomNode, s: NodeStats, scored: Scored): boolean {
+function isBoilerplate(el: DomNode, s: NodeStats): boolean {
   const name = el.name ?? '';
   const weight = classWeight(el);
   // Code is content whatever surrounds it (a copy button, a tab bar of languages).
@@ -97,7 +97,9 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     for (const g of groups.values()) {
       if (g.length < 3) continue;
       const text = g.reduce((n, c) => n + (scored.stats.get(c)?.text ?? 0), 0);
-      if (text >= total * 0.5) (out ??= new Set()).add(g[0]), g.forEach((c) => out!.add(c));
+      if (text < total * 0.5) continue;
+      out ??= new Set();
+      for (const c of g) out.add(c);
     }
     return out;
   };
@@ -118,7 +120,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       if (name === 'table' && isDataTable(c, scored)) continue;
       // A block holding most of the content is the content, whatever it looks like (a story
       // with an 80-image gallery): clean inside it instead.
-      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s, scored)) {
+      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s)) {
         removed.add(c);
         continue;
       }

@@ -2,13 +2,22 @@
  * HTML of the selected content for the markdown converter: the selected nodes in document order,
  * without the subtrees earlier phases left out, links and images absolute against the page's base
  * URL (link fragments kept), lazy images' real source (`data-src`) when `src` is a placeholder,
- * and only the attributes markdown can use (so the converter parses less).
+ * and only the attributes markdown can use (so the converter parses less; of classes, only those
+ * naming a code language).
  */
 import { isElement, type DomNode } from './dom.js';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const RAW_TEXT = new Set(['script', 'style']);
-const KEPT_ATTRS = new Set(['href', 'src', 'alt', 'title', 'class', 'colspan', 'rowspan', 'start', 'lang', 'data-lang', 'data-language', 'data-src']);
+const KEPT_ATTRS = new Set(['href', 'src', 'alt', 'title', 'class', 'colspan', 'rowspan', 'start', 'data-lang', 'data-language', 'data-src']);
+// Of a class list, only the words that name a code language survive (`language-python`,
+// `lang-js`, `highlight-source-go`, `hljs`, `brush: sql`): the converter reads them, and every
+// other class costs it time (several times the conversion CPU on class-heavy pages).
+const LANGUAGE_WORD = /lang|highlight|hljs|brush|source/i;
+function languageClasses(v: string): string {
+  if (!LANGUAGE_WORD.test(v)) return '';
+  return v.split(/\s+/).filter((w) => LANGUAGE_WORD.test(w)).join(' ');
+}
 
 const escapeText = (s: string) => s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 const escapeAttr = (s: string) => s.replace(/[&"]/g, (c) => (c === '&' ? '&amp;' : '&quot;'));
@@ -54,7 +63,10 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string): Se
     for (const key in a) {
       if (!KEPT_ATTRS.has(key)) continue;
       let v = a[key];
-      if (key === 'href' && name === 'a') v = absolute(v, base);
+      if (key === 'class') {
+        v = languageClasses(v);
+        if (!v) continue;
+      } else if (key === 'href' && name === 'a') v = absolute(v, base);
       else if (key === 'src') {
         if ((!v.trim() || v.startsWith('data:')) && a['data-src']) v = a['data-src'];
         v = absolute(v, base);
