@@ -37,7 +37,9 @@ function run(body: DomNode, opts: ContentOptions, classRules: boolean): { out: S
   const nodes = selectMain(scored);
   const removed = cleanSelection(nodes, scored);
   const skip: Skip = (n) => scored.dropped.has(n) || removed.has(n);
-  return { out: serializeContent(nodes, skip, opts.base), scored, found: !(nodes.length === 1 && nodes[0] === body) };
+  const found = !(nodes.length === 1 && nodes[0] === body);
+  // The body itself is written as its children (no <body> tag in the content).
+  return { out: serializeContent(found ? nodes : (body.children ?? []), skip, opts.base), scored, found };
 }
 
 /** The main content of the page whose `<body>` (or document root) is `body`, as HTML. */
@@ -48,7 +50,7 @@ export function extractMainContent(body: DomNode, opts: ContentOptions): MainCon
   let best: MainContent = { ...strict.out, pass: strict.found ? 'strict' : 'body' };
   const lenient = run(body, opts, false);
   if (lenient.out.textLength > best.textLength && (lenient.found || !strict.found)) best = { ...lenient.out, pass: lenient.found ? 'lenient' : 'body' };
-  if (best.textLength === 0 && pageText > 0) best = { ...wholeContent([body], opts), pass: 'body' };
+  if (best.textLength === 0 && pageText > 0) best = { ...wholeContent(body.children ?? [], opts), pass: 'body' };
   return best;
 }
 

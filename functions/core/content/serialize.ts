@@ -78,6 +78,6 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string): Se
     for (const c of n.children ?? []) if (!skip(c)) write(c);
     out.push('</', name, '>');
   };
-  for (const n of nodes) write(n);
+  for (const n of nodes) if (!skip(n)) write(n);
   return { html: out.join(''), textLength };
 }

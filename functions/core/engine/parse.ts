@@ -286,7 +286,7 @@ export function contentHtml($: CheerioAPI, url: string, content: ContentParseOpt
     const picked = outermost(selectAll($, content.includeTags, 'include_tags').filter((n) => !isExcluded(n, excluded)));
     return { html: wholeContent(picked, opts).html, base };
   }
-  if (content.onlyMainContent === false) return { html: wholeContent([root], opts).html, base };
+  if (content.onlyMainContent === false) return { html: wholeContent(root.children ?? [], opts).html, base };
   return { html: extractMainContent(root, opts).html, base };
 }
 
