@@ -44,7 +44,10 @@ const extractors: Record<string, Extractor> = {
   },
   'defuddle (linkedom)': async (p) => {
     const { document } = parseHTML(p.html);
-    const r = await Defuddle(document as unknown as Document, p.url, {});
+    // defuddle logs every page's malformed JSON-LD to console.error; keep the table readable.
+    const error = console.error;
+    console.error = () => {};
+    const r = await Defuddle(document as unknown as Document, p.url, {}).finally(() => (console.error = error));
     const $ = load(`<body>${r.content.replace(/<\/?(p|div|li|h[1-6]|tr|pre|br|blockquote)\b/gi, '\n$&')}</body>`);
     return $('body').text();
   },

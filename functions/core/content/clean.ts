@@ -5,6 +5,7 @@
  * image strip, an embed or an empty shell. Kept whatever they look like: code (`pre`, `code`), data
  * tables (header cells, a caption, or a real grid), and records — same-kind siblings that together
  * hold most of the content (listing items, posts), since a listing is link-dense by nature.
+ * Also out: advertising labels, and headings left dangling at the end of the content.
  */
 import { HEADING_TAGS, isElement, type DomNode } from './dom.js';
 import { classWeight, linkDensity, type NodeStats, type Scored } from './score.js';
@@ -77,6 +78,38 @@ function isBoilerplate(el: DomNode, s: NodeStats): boolean {
   return false;
 }
 
+// A block whose whole text is an advertising label ("Advertisement", "Anzeige", "Реклама"…).
+const AD_LABEL = /^(?:advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|реклама|広告|광고|广告)(?:\s*[-–—:·]?\s*(?:continue reading below|scroll to continue(?: with content)?|story continues below))?$/i;
+
+function shortText(el: DomNode, scored: Scored): string {
+  const out: string[] = [];
+  const walk = (n: DomNode) => {
+    for (const c of n.children ?? []) {
+      if (c.type === 'text') out.push(c.data ?? '');
+      else if (isElement(c) && !scored.dropped.has(c)) walk(c);
+    }
+  };
+  walk(el);
+  return out.join('').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A heading with nothing after it closes the content on a dangling title ("Tell us what you
+ * think", "Related stories" whose list was removed): drop headings at the end of the selection.
+ */
+function dropTrailingHeadings(el: DomNode, scored: Scored, removed: Set<DomNode>): void {
+  const kids = keptChildren(el, scored).filter((c) => !removed.has(c) && (scored.stats.get(c)?.text ?? 0) > 0);
+  for (let i = kids.length - 1; i >= 0; i--) {
+    const c = kids[i];
+    if (HEADING_TAGS.has(c.name ?? '')) {
+      removed.add(c);
+      continue;
+    }
+    if (c.name !== 'p' && !KEEP_WHOLE.has(c.name ?? '')) dropTrailingHeadings(c, scored, removed);
+    return;
+  }
+}
+
 /** Mark boilerplate inside the selected nodes; returns the marked elements. */
 export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   const removed = new Set<DomNode>();
@@ -88,7 +121,8 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     const groups = new Map<string, DomNode[]>();
     for (const c of children) {
       const sig = signature(c);
-      if (sig === 'p.') continue;
+      // Paragraphs are prose, not records (a run of same-class <p> is the article itself).
+      if (c.name === 'p') continue;
       const g = groups.get(sig);
       if (g) g.push(c);
       else groups.set(sig, [c]);
@@ -113,6 +147,10 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       // A record is kept whole: a listing item's title link is its content.
       if (records?.has(c)) continue;
       const s = scored.stats.get(c)!;
+      if (s.text > 0 && s.text <= 60 && s.link === 0 && AD_LABEL.test(shortText(c, scored))) {
+        removed.add(c);
+        continue;
+      }
       if (HEADING_TAGS.has(name)) {
         if (classWeight(c) < 0) removed.add(c);
         continue;
@@ -129,5 +167,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     }
   };
   for (const n of nodes) visit(n);
+  const last = nodes[nodes.length - 1];
+  if (last && !HEADING_TAGS.has(last.name ?? '')) dropTrailingHeadings(last, scored, removed);
   return removed;
 }

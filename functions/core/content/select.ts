@@ -27,9 +27,16 @@ const isFrame = (el: DomNode | null | undefined) => !el || el.type === 'root' ||
 
 /**
  * Same kind of element: same tag and first class (`post bg1` and `post bg2` are both posts;
- * frameworks put the base class first and state or parity classes after it).
+ * frameworks put the base class first and state or parity classes after it), and a first child
+ * of the same tag and first class (two grid cells, one holding the story and one a widget, are
+ * not two records).
  */
 export function signature(el: DomNode): string {
+  const first = el.children?.find(isElement);
+  return first ? `${shallowSignature(el)}>${shallowSignature(first)}` : shallowSignature(el);
+}
+
+function shallowSignature(el: DomNode): string {
   const cls = el.attribs?.class?.trim();
   return `${el.name}.${cls ? cls.split(/\s+/, 1)[0] : ''}`;
 }
@@ -84,7 +91,7 @@ function recordContainer(top: DomNode, scored: Scored): DomNode | undefined {
   for (let level = 0; level < 4 && !isFrame(node.parent); level++, node = node.parent!) {
     const parent = node.parent!;
     const sig = signature(node);
-    if (sig === 'p.' || sig.startsWith('span.') || sig === 'td.' || sig === 'tr.' || sig === 'tbody.') continue;
+    if (/^(?:p|span|a|b|i|em|strong)\./.test(sig) || /^(?:td|tr|tbody)\.(?:>|$)/.test(sig)) continue;
     const kin = keptChildren(parent, scored).filter((c) => c !== node && signature(c) === sig);
     if (!kin.length) continue;
     const own = scored.stats.get(node)!.prose;

@@ -117,8 +117,9 @@ describe('select: winner and what belongs with it', () => {
     expect(selectMain(scoreTree(b, { classRules: true }))).toEqual([node('#item')]);
   });
 
-  it('signature: tag and first class', () => {
+  it('signature: tag and first class, and the first child\'s', () => {
     expect(signature(el('<div class="post bg1">x</div>', 'div'))).toBe('div.post');
+    expect(signature(el('<div class="post bg2"><div class="inner">x</div></div>', 'div'))).toBe('div.post>div.inner');
     expect(signature(el('<li>x</li>', 'li'))).toBe('li.');
   });
 });
