@@ -308,7 +308,17 @@ export function pageMarkdown($: CheerioAPI, url: string, content?: ContentParseO
  * `html` may be an already loaded document (the pipeline loads each page once).
  */
 export function parsePage(html: string | CheerioAPI, url: string, opts: ParseOptions = {}): ParsedPage {
-  const $ = typeof html === 'string' ? load(html) : html;
+  try {
+    return parseLoaded(typeof html === 'string' ? load(html) : html, url, opts);
+  } catch (e) {
+    // The tree walks recurse per level: a page nesting elements thousands deep (broken markup
+    // that never closes a tag) overflows the stack. A clear 422, not a 500.
+    if (e instanceof RangeError) throw new AppError(422, 'document_too_complex', `${url}: the page nests its elements too deeply to read`);
+    throw e;
+  }
+}
+
+function parseLoaded($: CheerioAPI, url: string, opts: ParseOptions): ParsedPage {
   const scan = scanDocument($);
   return {
     title: scanTitle(scan),

@@ -70,4 +70,10 @@ describe('content options on markdown', () => {
     expect(p.text).toContain('Home link');
     expect(p.text).toContain('Footer line');
   });
+
+  it('a page nested too deeply to walk is a 422, not a crash', () => {
+    const depth = 20000;
+    const html = `<html><body>${'<div>'.repeat(depth)}<p>deep</p>${'</div>'.repeat(depth)}</body></html>`;
+    expect(() => parsePage(html, URL_)).toThrow(expect.objectContaining({ status: 422, code: 'document_too_complex' }));
+  });
 });
