@@ -115,10 +115,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
   const dropped = new Set<DomNode>();
   const ancestors: DomNode[] = [];
 
-  const credit = (el: DomNode, amount: number) => {
-    if (NOT_CANDIDATES.has(el.name ?? '')) return;
-    scores.set(el, (scores.get(el) ?? 0) + amount);
-  };
+  const credit = (el: DomNode, amount: number) => scores.set(el, (scores.get(el) ?? 0) + amount);
 
   const walk = (el: DomNode, insideArticle: boolean): NodeStats => {
     const s = emptyStats();
@@ -193,10 +190,14 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
       s.blocks++;
       if (s.ownLink < s.ownText * 0.5) s.prose += s.ownText;
       const points = 1 + s.ownCommas + Math.min(Math.floor(s.ownText / 100), 3);
-      const n = ancestors.length;
-      for (let level = 0; level < 5 && n - 1 - level >= 0; level++) {
-        const target = ancestors[n - 1 - level];
+      // Up to five candidate levels: wrappers that cannot be candidates (a table's tbody and tr,
+      // inline elements) take no level, so a cell's text reaches the cell, not the layout table.
+      let level = 0;
+      for (let i = ancestors.length - 1; i >= 0 && level < 5; i--) {
+        const target = ancestors[i];
+        if (NOT_CANDIDATES.has(target.name ?? '')) continue;
         credit(target, level === 0 ? points : level === 1 ? points / 2 : points / (level * 3));
+        level++;
       }
     }
     return s;
@@ -204,12 +205,13 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
 
   walk(root, false);
   // Starting points from tag and class/id, added once the subtree is measured: a content class
-  // counts in full only on a container with some text (a `title-content` div of one line is not
-  // the article), a furniture class always.
+  // counts in full only on a container with some text and some prose of its own (a one-line
+  // `title-content` div is not the article, nor is a `#main` layout table whose text sits in
+  // cells further down), a furniture class always.
   for (const [el, points] of scores) {
     const w = classWeight(el);
     const text = stats.get(el)?.text ?? 0;
-    scores.set(el, points + tagWeight(el.name ?? '') + (w > 0 ? w * Math.min(1, text / 500) : w));
+    scores.set(el, points + tagWeight(el.name ?? '') + (w > 0 ? Math.min(w * Math.min(1, text / 500), Math.max(points * 2, 10)) : w));
   }
   return { root, stats, scores, dropped };
 }

@@ -5,7 +5,8 @@
  * 2. When three or more of the next best candidates (within 75% of the top) share an ancestor
  *    with it, that ancestor is the content (an article split into sections, a docs page).
  * 3. Climb while the parent scores higher (and not far lower); climb past single-child wrappers.
- * 4. Records: when the path climbs through one of several siblings of the same kind (same tag and
+ * 4. Same kind: blocks like the winner elsewhere on the page (a question's answers) join it.
+ *    Records: when the path climbs through one of several siblings of the same kind (same tag and
  *    class) that each hold prose, the content is all of them (every post of a forum thread, every
  *    review, every result of a listing), not only the longest one.
  *    A product, recipe or event marked up with schema.org microdata is its whole item container.
@@ -106,6 +107,31 @@ function recordContainer(top: DomNode, scored: Scored): DomNode | undefined {
 }
 
 /**
+ * 4a. Blocks of the winner's kind elsewhere on the page (same signature, holding prose): a
+ * question and its answers, posts in nested wrappers. The content is their lowest common
+ * ancestor, unless that is the whole page or mostly links.
+ */
+function sameKindContainer(top: DomNode, scored: Scored): DomNode | undefined {
+  const sig = signature(top);
+  if (!top.attribs?.class || /^(?:p|td|tr|li)\./.test(sig)) return undefined;
+  const own = scored.stats.get(top)!.prose;
+  const kin: DomNode[] = [];
+  let kinProse = 0;
+  for (const el of scored.scores.keys()) {
+    if (el === top || signature(el) !== sig || contains(top, el) || contains(el, top)) continue;
+    const s = scored.stats.get(el)!;
+    if (s.prose === 0 || linkDensity(s) >= 0.5) continue;
+    kin.push(el);
+    kinProse += s.prose;
+  }
+  if (!(kin.length >= 2 || (kin.length === 1 && kinProse >= own / 3))) return undefined;
+  let lca: DomNode | null | undefined = top.parent;
+  while (lca && !kin.every((k) => contains(lca!, k))) lca = lca.parent;
+  if (!lca || isFrame(lca) || linkDensity(scored.stats.get(lca)) >= 0.35) return undefined;
+  return lca;
+}
+
+/**
  * Records found: the content may go on beside their container (a question above its answers).
  * Climb while the parent adds a fifth more prose and stays mostly text.
  */
@@ -154,7 +180,7 @@ function textOf(el: DomNode, scored: Scored, out: string[] = []): string[] {
 export function selectMain(scored: Scored): DomNode[] {
   let top = topCandidate(scored);
   if (!top) return [scored.root];
-  top = recordContainer(top, scored) ?? itemContainer(top, scored) ?? top;
+  top = sameKindContainer(top, scored) ?? recordContainer(top, scored) ?? itemContainer(top, scored) ?? top;
   while (!isFrame(top.parent) && keptChildren(top.parent!, scored).length === 1) top = top.parent!;
   if (isFrame(top.parent)) return [top];
   // 5. Siblings.
