@@ -4,13 +4,17 @@
  * applied during the score walk), score (score.ts), select (select.ts) and clean (clean.ts), then
  * the selection is written back to HTML for the markdown converter (serialize.ts).
  *
- * Quality check, as trafilatura does with its fallbacks: when the strict pass (class/id rules on)
- * finds less than 500 characters while the page has clearly more, a lenient pass without the
- * class/id rules runs too (a page whose content is classed `comments`, say) and the longer result
- * wins; when both find nothing scoreable, the page's body without its chrome is the content.
+ * Quality checks, as trafilatura does with its fallbacks:
+ * - baseline: when the selection holds under a quarter of the page's prose and the page declares
+ *   its content element (`articleBody`, `<main>`, one `<article>`) with twice the text and few
+ *   links, that element (cleaned) is the content;
+ * - lenient pass: when the strict pass (class/id rules on) finds less than 500 characters, a pass
+ *   without the class/id rules runs too (a page whose content is classed `comments`, say) and
+ *   the longer result wins;
+ * - body: when both find nothing scoreable, the page's body without its chrome is the content.
  */
 import { isElement, type DomNode } from './dom.js';
-import { scoreTree, type Scored } from './score.js';
+import { linkDensity, scoreTree, type Scored } from './score.js';
 import { selectMain } from './select.js';
 import { cleanSelection } from './clean.js';
 import { serializeContent, type Serialized, type Skip } from './serialize.js';
@@ -26,7 +30,7 @@ export interface ContentOptions {
 
 export interface MainContent extends Serialized {
   /** Which pass produced it (for the bench and tests). */
-  pass: 'strict' | 'lenient' | 'body';
+  pass: 'strict' | 'baseline' | 'lenient' | 'body';
 }
 
 /** Below this many characters, a strict result is checked against the lenient pass. */
@@ -42,10 +46,44 @@ function run(body: DomNode, opts: ContentOptions, classRules: boolean): { out: S
   return { out: serializeContent(found ? nodes : (body.children ?? []), skip, opts.base), scored, found };
 }
 
+/**
+ * The baseline: the page's own declaration of its content (`[itemprop=articleBody]`, `<main>`,
+ * `[role=main]`, a single `<article>`), found in one walk that stops at the first of each.
+ */
+function declaredContent(body: DomNode, scored: Scored): DomNode | undefined {
+  let main: DomNode | undefined;
+  let itemBody: DomNode | undefined;
+  const articles: DomNode[] = [];
+  const walk = (n: DomNode) => {
+    for (const c of n.children ?? []) {
+      if (!isElement(c) || scored.dropped.has(c)) continue;
+      const a = c.attribs ?? {};
+      if (a.itemprop === 'articleBody') itemBody ??= c;
+      else if (c.name === 'main' || a.role === 'main') main ??= c;
+      else if (c.name === 'article') articles.push(c);
+      walk(c);
+    }
+  };
+  walk(body);
+  return itemBody ?? (articles.length === 1 ? articles[0] : main);
+}
+
 /** The main content of the page whose `<body>` (or document root) is `body`, as HTML. */
 export function extractMainContent(body: DomNode, opts: ContentOptions): MainContent {
   const strict = run(body, opts, true);
-  if (strict.out.textLength >= MIN_CONTENT_CHARS) return { ...strict.out, pass: 'strict' };
+  // Quality check against the baseline: a selection with under a quarter of the page's prose
+  // while the page declares a content element with twice the text and few links.
+  const bodyProse = strict.scored.stats.get(body)?.prose ?? 0;
+  if (strict.found && strict.out.textLength < bodyProse / 4) {
+    const declared = declaredContent(body, strict.scored);
+    const ds = declared && strict.scored.stats.get(declared);
+    if (declared && ds && ds.text >= strict.out.textLength * 2 && linkDensity(ds) < 0.3) {
+      const removed = cleanSelection([declared], strict.scored);
+      const out = serializeContent([declared], (n) => strict.scored.dropped.has(n) || removed.has(n), opts.base);
+      if (out.textLength > strict.out.textLength) return { ...out, pass: 'baseline' };
+    }
+  }
+  if (strict.out.textLength >= MIN_CONTENT_CHARS) return { ...strict.out, pass: strict.found ? 'strict' : 'body' };
   const pageText = strict.scored.stats.get(body)?.text ?? 0;
   let best: MainContent = { ...strict.out, pass: strict.found ? 'strict' : 'body' };
   const lenient = run(body, opts, false);

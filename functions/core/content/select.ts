@@ -47,7 +47,8 @@ function topCandidate(scored: Scored): DomNode | undefined {
   for (const el of scored.scores.keys()) ranked.push([el, finalScore(scored, el)]);
   ranked.sort((a, b) => b[1] - a[1]);
   if (!ranked.length || ranked[0][1] <= 0) return undefined;
-  let [top, topScore] = ranked[0];
+  let top = ranked[0][0];
+  const topScore = ranked[0][1];
   // 2. Shared ancestor of close alternatives.
   const alternatives = ranked.slice(1, TOP_ALTERNATIVES + 1).filter(([, s]) => s >= topScore * 0.75).map(([el]) => el);
   if (alternatives.length >= MIN_SHARED_ALTERNATIVES) {
@@ -73,7 +74,6 @@ function topCandidate(scored: Scored): DomNode | undefined {
     }
     last = ps;
   }
-  topScore = finalScore(scored, top);
   return top;
 }
 
