@@ -9,8 +9,8 @@
  *   its content element (`articleBody`, `<main>`, one `<article>`) with twice the text and few
  *   links, that element (cleaned) is the content;
  * - lenient pass: when the strict pass (class/id rules on) finds less than 500 characters, a pass
- *   without the class/id rules runs too (a page whose content is classed `comments`, say) and
- *   the longer result wins;
+ *   without the class/id rules runs too (a page whose content is classed `comments`, say); the
+ *   longer result wins when the strict one found nothing or under 250 characters;
  * - body: when both find nothing scoreable, the page's body without its chrome is the content.
  */
 import { isElement, type DomNode } from './dom.js';
@@ -35,15 +35,32 @@ export interface MainContent extends Serialized {
 
 /** Below this many characters, a strict result is checked against the lenient pass. */
 const MIN_CONTENT_CHARS = 500;
+/** A strict selection this long is kept even when the lenient pass finds more. */
+const MIN_STANDING_CHARS = 250;
 
-function run(body: DomNode, opts: ContentOptions, classRules: boolean): { out: Serialized; scored: Scored; found: boolean } {
+interface Pass {
+  out: Serialized;
+  scored: Scored;
+  /** Whether a candidate was selected (false: the body was the fallback). */
+  found: boolean;
+  /** Link density of the selected nodes. */
+  links: number;
+}
+
+function run(body: DomNode, opts: ContentOptions, classRules: boolean): Pass {
   const scored = scoreTree(body, { classRules, excluded: opts.excluded });
   const nodes = selectMain(scored);
   const removed = cleanSelection(nodes, scored);
   const skip: Skip = (n) => scored.dropped.has(n) || removed.has(n);
   const found = !(nodes.length === 1 && nodes[0] === body);
   // The body itself is written as its children (no <body> tag in the content).
-  return { out: serializeContent(found ? nodes : (body.children ?? []), skip, opts.base), scored, found };
+  let text = 0;
+  let link = 0;
+  for (const n of nodes) {
+    text += scored.stats.get(n)?.text ?? 0;
+    link += scored.stats.get(n)?.link ?? 0;
+  }
+  return { out: serializeContent(found ? nodes : (body.children ?? []), skip, opts.base), scored, found, links: text ? link / text : 0 };
 }
 
 /**
@@ -87,7 +104,10 @@ export function extractMainContent(body: DomNode, opts: ContentOptions): MainCon
   const pageText = strict.scored.stats.get(body)?.text ?? 0;
   let best: MainContent = { ...strict.out, pass: strict.found ? 'strict' : 'body' };
   const lenient = run(body, opts, false);
-  if (lenient.out.textLength > best.textLength && (lenient.found || !strict.found)) best = { ...lenient.out, pass: lenient.found ? 'lenient' : 'body' };
+  // A strict selection of a short post stands (its comments are not the content); a strict pass
+  // that found nothing, a few lines only, or mostly links, gives way to a longer lenient one.
+  const strictStands = strict.found && strict.out.textLength >= MIN_STANDING_CHARS && strict.links < 0.3;
+  if (!strictStands && lenient.out.textLength > best.textLength && (lenient.found || !strict.found)) best = { ...lenient.out, pass: lenient.found ? 'lenient' : 'body' };
   if (best.textLength === 0 && pageText > 0) best = { ...wholeContent(body.children ?? [], opts), pass: 'body' };
   return best;
 }
