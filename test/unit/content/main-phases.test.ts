@@ -169,6 +169,16 @@ describe('serialize and extract', () => {
     expect(r.html).not.toContain('menu');
   });
 
+  it('keeps a short post of prose against its longer comment thread', () => {
+    const post = '<p>A short open-thread post, with commas, asking readers what they think about the plan, and why.</p>'.repeat(3);
+    const comments = Array.from({ length: 6 }, (_, i) => `<div class="comment"><p>Comment ${i}, with an opinion, a reason, and a long enough sentence to count as prose here.</p></div>`).join('');
+    const { body: b } = body(`<body><article><div class="entry-content">${post}</div></article><div class="comments">${comments}</div></body>`);
+    const r = extractMainContent(b, { base: 'https://site.test/' });
+    expect(r.pass).toBe('strict');
+    expect(r.html).toContain('open-thread post');
+    expect(r.html).not.toContain('Comment 0');
+  });
+
   it('gives the body without chrome when nothing scores', () => {
     const { body: b } = body('<body><nav>menu</nav><h1>Title</h1><p>Short.</p></body>');
     const r = extractMainContent(b, { base: 'https://site.test/' });
