@@ -282,6 +282,7 @@ export function contentHtml($: CheerioAPI, url: string, content: ContentParseOpt
   const excluded = content.excludeTags?.length ? new Set(selectAll($, content.excludeTags, 'exclude_tags')) : undefined;
   const root = scan.body ?? ($.root().get(0) as unknown as DomNode);
   const opts = { base, excluded };
+  if (isExcluded(root, excluded)) return { html: '', base };
   if (content.includeTags?.length) {
     const picked = outermost(selectAll($, content.includeTags, 'include_tags').filter((n) => !isExcluded(n, excluded)));
     return { html: wholeContent(picked, opts).html, base };

@@ -39,6 +39,8 @@ describe('content options on markdown', () => {
     expect(whole).not.toContain('Home link');
     expect(whole).not.toContain('Footer line');
     expect(whole).toContain('Sidebar note');
+    expect(md({ excludeTags: ['body'] })).toBe('');
+    expect(md({ onlyMainContent: false, excludeTags: ['html'] })).toBe('');
   });
 
   it('include_tags: only those elements, in document order, each once; exclusions still apply', () => {
