@@ -5,6 +5,9 @@
  *   http     : Gleaner http engine, formats [html]          vs CheerioCrawler returning the body
  *   markdown : Gleaner http engine, default formats         vs CheerioCrawler + turndown (+ text,
  *              (markdown, text, links, metadata)               links, metadata the same way)
+ *   markdown-plain: Gleaner http engine, default formats    vs CheerioCrawler + turndown on the page
+ *              (main content, text, links, metadata)          body, nothing more (what Crawlee users
+ *                                                             write for markdown)
  *   browser  : Gleaner browser engine, formats [html]       vs PuppeteerCrawler + waitForSelector
  *              on JavaScript pages with subresources          (#marker) + page.content()
  *
@@ -16,7 +19,7 @@
  * the correctness count: pages whose marker came back (for the browser, the marker only the
  * late XHR of the page brings).
  *
- * Env: PEERS_ARMS=http,markdown,browser (the default; add browser-md for the browser with default
+ * Env: PEERS_ARMS=http,markdown,markdown-plain,browser (the default; add browser-md for the browser with default
  * formats on both sides, PuppeteerCrawler + turndown), PEERS_ROUNDS (timed passes per side,
  * default 4), PEERS_CONCURRENCY (default 4), PEERS_BROWSER_1000=1 adds a 1,000-page browser pass
  * reporting RSS every 100 pages (about 2-3 minutes), PEERS_BROWSER_PAGES=static runs the browser
@@ -53,7 +56,7 @@ type PageResult = import('../functions/core/engine/types.js').PageResult;
 
 crawleeLog.setLevel(LogLevel.WARNING);
 
-const ARMS = new Set((process.env.PEERS_ARMS ?? 'http,markdown,browser').split(',').map((s) => s.trim()));
+const ARMS = new Set((process.env.PEERS_ARMS ?? 'http,markdown,markdown-plain,browser').split(',').map((s) => s.trim()));
 const ROUNDS = Number(process.env.PEERS_ROUNDS ?? 4);
 const CONCURRENCY = Number(process.env.PEERS_CONCURRENCY ?? 4);
 const STATIC_PAGES = 100;
@@ -319,6 +322,21 @@ function cheerioMarkdownSide(): Side {
   }, config));
 }
 
+/** What a Crawlee user writes for markdown: turndown on the page body, nothing more. */
+function cheerioPlainMarkdownSide(): Side {
+  return crawleeSide('CheerioCrawler + turndown (body)', (onDone, config) => new CheerioCrawler({
+    ...crawleeCommon,
+    requestHandler: async ({ request, $ }) => {
+      const markdown = turndown.turndown(($ as unknown as CheerioAPI).html(($ as unknown as CheerioAPI)('body')));
+      onDone(markdown.includes(`# ${staticMarker(request.url)}`));
+    },
+    failedRequestHandler: async (_ctx, err) => {
+      console.error('failed:', err.message);
+      onDone(false);
+    },
+  }, config));
+}
+
 function puppeteerSide(markdown = false): Side {
   const pids = new Set<number>();
   return crawleeSide(markdown ? 'PuppeteerCrawler + turndown' : 'PuppeteerCrawler', (onDone, config) => new PuppeteerCrawler({
@@ -373,6 +391,12 @@ try {
     const a = track(gleanerSide('Gleaner http default formats', undefined, 'http', (r, u) => Boolean(r.markdown?.includes(`# ${staticMarker(u)}`) && r.text && r.links?.length && r.metadata?.title)));
     const b = track(cheerioMarkdownSide());
     rows.push({ row: await compare('default formats (markdown, text, links, metadata)', a, b, staticUrls), target: 1.2 });
+    await closeAll();
+  }
+  if (ARMS.has('markdown-plain')) {
+    const a = track(gleanerSide('Gleaner http default formats', undefined, 'http', (r, u) => Boolean(r.markdown?.includes(`# ${staticMarker(u)}`) && r.text && r.links?.length && r.metadata?.title)));
+    const b = track(cheerioPlainMarkdownSide());
+    rows.push({ row: await compare('default formats vs turndown on the body', a, b, staticUrls), target: 1.2 });
     await closeAll();
   }
   if (ARMS.has('browser')) {

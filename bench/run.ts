@@ -36,6 +36,12 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
     if (r.status !== 0) throw new Error('engine bench failed');
     return [];
   },
+  // Main-content extraction: F1/precision/recall on the public benchmark and the corpus (its own script).
+  extraction: async () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/extraction.bench.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('extraction bench failed');
+    return [];
+  },
   // Gleaner vs Crawlee 3 (http, markdown, browser): its own script too, env PEERS_ARMS filters arms.
   peers: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/peers.bench.ts'], { stdio: 'inherit' });

@@ -1,6 +1,8 @@
 import { load, type CheerioAPI } from 'cheerio';
 import { htmlToMarkdown } from '../content/markdown.js';
 import { articleMetadata, type ArticleMetadata } from '../content/metadata.js';
+import { AppError } from '../errors.js';
+import { extractMainContent, outermost, wholeContent, type DomNode } from '../content/main-content.js';
 
 /** Page metadata (API.md `metadata` format): the fields below plus author, dates, site name… */
 export interface PageMetadata extends ArticleMetadata {
@@ -32,16 +34,10 @@ export interface ParseOptions {
   links?: boolean;
   /** Article metadata (author, dates, …: a second walk over the document); null fields when false. */
   metadata?: boolean;
-  /** What `markdown` is made of (API.md "Content options"); text and links ignore it. */
-  content?: { onlyMainContent?: boolean; includeTags?: string[]; excludeTags?: string[] };
+  /** What `markdown` holds (text and html are always the whole page; API.md "Content options"). */
+  content?: ContentParseOptions;
 }
 
-// Elements whose text is never content.
-const NON_CONTENT = 'script, style, noscript, template, svg, iframe, object, embed, canvas';
-// Navigation is never main content; header/footer/forms only count as chrome when we fell back to <body>.
-const NAVIGATION = 'nav, aside, [role="navigation"], [aria-hidden="true"]';
-const BODY_CHROME = 'header, footer, form, [role="banner"], [role="contentinfo"]';
-const MAIN_CANDIDATES = ['main', 'article', '[role="main"]', '#content', '#main', '.content', '.post', '.article'];
 const BLOCK = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption',
   'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav',
@@ -60,23 +56,6 @@ export function absoluteHttpUrl(href: string | undefined, base: string): string 
     return u.href;
   } catch {
     return null;
-  }
-}
-
-/** `#fragment` of an href ('' when none). */
-const fragmentOf = (href: string | undefined) => {
-  const i = href?.indexOf('#') ?? -1;
-  return i >= 0 && href!.length > i + 1 ? href!.slice(i) : '';
-};
-
-/** The document's base URL: `<base href>` when present, else the page URL. */
-function baseUrl($: CheerioAPI, url: string): string {
-  const href = $('base[href]').first().attr('href');
-  if (!href) return url;
-  try {
-    return new URL(href, url).href;
-  } catch {
-    return url;
   }
 }
 
@@ -255,37 +234,76 @@ export function pageLinks($: CheerioAPI, url: string): string[] {
   return scanLinks(scanDocument($), url);
 }
 
-/** The main content element: the first non-trivial main/article candidate, else body. */
-function mainContent($: CheerioAPI): ReturnType<CheerioAPI> {
-  for (const sel of MAIN_CANDIDATES) {
-    const el = $(sel).first();
-    if (el.length && el.text().trim().length > 40) return el;
-  }
-  const body = $('body');
-  return body.length ? body : $.root();
+/** Content options (API.md "Content options"): what `markdown` holds. */
+export interface ContentParseOptions {
+  /** Default true: markdown is the page's main content; false: the whole body. */
+  onlyMainContent?: boolean;
+  /** CSS selectors: only these elements become markdown (document order). */
+  includeTags?: string[];
+  /** CSS selectors: these elements are removed before anything else. */
+  excludeTags?: string[];
 }
 
-/** Markdown of the main content, with absolute link and image URLs. */
-export function pageMarkdown($: CheerioAPI, url: string): string {
-  const base = baseUrl($, url);
-  const main = mainContent($).clone();
-  main.find(NON_CONTENT).remove();
-  main.find(NAVIGATION).remove();
-  if (main.is('body')) main.find(BODY_CHROME).remove();
-  main.find('a[href]').each((_, el) => {
-    // Unlike the links format, markdown keeps the fragment: it is part of where the text points.
-    const abs = absoluteHttpUrl($(el).attr('href'), base);
-    if (abs) $(el).attr('href', abs + fragmentOf($(el).attr('href')));
-  });
-  main.find('img[src]').each((_, el) => {
+/** Elements matching `selectors`, in document order; an invalid selector is a 400, not a 500. */
+function selectAll($: CheerioAPI, selectors: string[], option: string): DomNode[] {
+  const out: DomNode[] = [];
+  for (const sel of selectors) {
+    if (typeof sel !== 'string' || !sel.trim()) continue;
     try {
-      $(el).attr('src', new URL($(el).attr('src') ?? '', base).href);
+      for (const el of $(sel).get()) out.push(el as unknown as DomNode);
     } catch {
-      /* leave it */
+      throw new AppError(400, 'invalid_input', `${option}: "${sel}" is not a valid CSS selector`, [{ path: option, message: `invalid CSS selector: ${sel}` }]);
     }
-  });
-  const html = $.html(main);
+  }
+  if (selectors.length < 2) return out;
+  // Several selectors: back into document order (one walk), each element once.
+  const wanted = new Set(out);
+  const ordered: DomNode[] = [];
+  const visit = (n: DomNode) => {
+    for (const c of n.children ?? []) {
+      if (wanted.has(c)) ordered.push(c);
+      visit(c);
+    }
+  };
+  visit($.root().get(0) as unknown as DomNode);
+  return ordered;
+}
+
+/** HTML -> markdown, the one place the converter (functions/core/content/markdown.ts) is called. */
+export function toMarkdown(html: string, base: string): string {
   return htmlToMarkdown(html, base);
+}
+
+/**
+ * The HTML `markdown` is made of: the main content (functions/core/content), the whole body, or
+ * the `includeTags` elements; `excludeTags` elements left out of all three. Links and images
+ * absolute against the document's base URL.
+ */
+export function contentHtml($: CheerioAPI, url: string, content: ContentParseOptions = {}, scan: DocumentScan = scanDocument($)): { html: string; base: string } {
+  const base = scanBase(scan, url);
+  const excluded = content.excludeTags?.length ? new Set(selectAll($, content.excludeTags, 'exclude_tags')) : undefined;
+  const root = scan.body ?? ($.root().get(0) as unknown as DomNode);
+  const opts = { base, excluded };
+  if (isExcluded(root, excluded)) return { html: '', base };
+  if (content.includeTags?.length) {
+    const picked = outermost(selectAll($, content.includeTags, 'include_tags').filter((n) => !isExcluded(n, excluded)));
+    return { html: wholeContent(picked, opts).html, base };
+  }
+  if (content.onlyMainContent === false) return { html: wholeContent(root.children ?? [], opts).html, base };
+  return { html: extractMainContent(root, opts).html, base };
+}
+
+/** Whether `n` is inside (or is) an excluded element. */
+function isExcluded(n: DomNode, excluded: Set<DomNode> | undefined): boolean {
+  if (!excluded) return false;
+  for (let p: DomNode | null | undefined = n; p; p = p.parent) if (excluded.has(p)) return true;
+  return false;
+}
+
+/** Markdown of the main content (or what the content options ask for), with absolute link and image URLs. */
+export function pageMarkdown($: CheerioAPI, url: string, content?: ContentParseOptions, scan?: DocumentScan): string {
+  const { html, base } = contentHtml($, url, content, scan);
+  return toMarkdown(html, base);
 }
 
 /**
@@ -293,12 +311,22 @@ export function pageMarkdown($: CheerioAPI, url: string): string {
  * `html` may be an already loaded document (the pipeline loads each page once).
  */
 export function parsePage(html: string | CheerioAPI, url: string, opts: ParseOptions = {}): ParsedPage {
-  const $ = typeof html === 'string' ? load(html) : html;
+  try {
+    return parseLoaded(typeof html === 'string' ? load(html) : html, url, opts);
+  } catch (e) {
+    // The tree walks recurse per level: a page nesting elements thousands deep (broken markup
+    // that never closes a tag) overflows the stack. A clear 422, not a 500.
+    if (e instanceof RangeError) throw new AppError(422, 'document_too_complex', `${url}: the page nests its elements too deeply to read`);
+    throw e;
+  }
+}
+
+function parseLoaded($: CheerioAPI, url: string, opts: ParseOptions): ParsedPage {
   const scan = scanDocument($);
   return {
     title: scanTitle(scan),
     text: opts.text === false ? '' : linesOf([scan.body ?? ($.root().get(0) as unknown as RawNode)]),
-    markdown: opts.markdown === false ? '' : pageMarkdown($, url),
+    markdown: opts.markdown === false ? '' : pageMarkdown($, url, opts.content, scan),
     links: opts.links === false ? [] : scanLinks(scan, url),
     metadata: scanMetadata(scan, url, opts.metadata === false ? null : ($.root().get(0) as unknown as RawNode)),
   };

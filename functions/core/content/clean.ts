@@ -1,0 +1,173 @@
+/**
+ * Phase 4, clean: boilerplate left inside the selected content. Walks the selection once and marks
+ * blocks to leave out, Readability-style ("clean conditionally"): a container whose class names
+ * furniture and scores below zero, or that has few commas and looks like a link list, a form, an
+ * image strip, an embed or an empty shell. Kept whatever they look like: code (`pre`, `code`), data
+ * tables (header cells, a caption, or a real grid), and records — same-kind siblings that together
+ * hold most of the content (listing items, posts), since a listing is link-dense by nature.
+ * Also out: advertising labels, and headings left dangling at the end of the content.
+ */
+import { HEADING_TAGS, isElement, type DomNode } from './dom.js';
+import { classWeight, linkDensity, type NodeStats, type Scored } from './score.js';
+import { keptChildren, signature } from './select.js';
+
+const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
+const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
+
+/** Whether a table holds data (kept) rather than page layout. */
+function isDataTable(el: DomNode, scored: Scored): boolean {
+  const a = el.attribs ?? {};
+  if (a.role === 'presentation' || a.datatable === '0') return false;
+  if (a.summary || a.role === 'table' || a.role === 'grid') return true;
+  let rows = 0;
+  let cols = 0;
+  let header = false;
+  let nested = false;
+  const visit = (n: DomNode) => {
+    for (const c of n.children ?? []) {
+      if (!isElement(c) || scored.dropped.has(c)) continue;
+      switch (c.name) {
+        case 'caption':
+        case 'thead':
+        case 'tfoot':
+        case 'th':
+        case 'colgroup':
+          header = true;
+          break;
+        case 'table':
+          nested = true;
+          continue;
+        case 'tr': {
+          rows++;
+          const cells = (c.children ?? []).filter((x) => x.name === 'td' || x.name === 'th');
+          cols = Math.max(cols, cells.length);
+          break;
+        }
+      }
+      visit(c);
+    }
+  };
+  visit(el);
+  if (nested) return false;
+  if (header) return true;
+  return rows >= 10 || cols > 4 || rows * cols > 10 || (rows >= 2 && cols === 2);
+}
+
+/** Whether a container inside the content is boilerplate. */
+function isBoilerplate(el: DomNode, s: NodeStats): boolean {
+  const name = el.name ?? '';
+  const weight = classWeight(el);
+  // Code is content whatever surrounds it (a copy button, a tab bar of languages).
+  if (s.code > 0 && s.code >= (s.text - s.code) * 0.5) return false;
+  if (weight < 0 && s.commas < 10) return true;
+  if (s.commas >= 10) return false;
+  const ld = linkDensity(s);
+  if (name === 'p') return s.text > 0 && s.text < 200 && ld > 0.8 && weight < 25;
+  const isList = name === 'ul' || name === 'ol' || name === 'dl' || (s.text > 0 && s.listText / s.text > 0.9);
+  if (s.text === 0 && s.images === 0) return true;
+  // Paragraphs: <p>s, or div-soup blocks of text (a <br>-separated article is one block).
+  const paragraphs = Math.max(s.paragraphs, s.blocks);
+  if (s.images > 1 && paragraphs / s.images < 0.5 && s.text < 200 * s.images && name !== 'figure') return true;
+  if (s.inputs > Math.floor(paragraphs / 3) && s.text < 200 * Math.max(1, s.inputs)) return true;
+  const headingDensity = s.text ? s.headingText / s.text : 0;
+  if (!isList && headingDensity < 0.9 && s.text < 25 && (s.images === 0 || s.images > 2) && ld > 0) return true;
+  if (!isList && weight < 25 && ld > 0.2 + 0.1 * Math.min(1, s.text / 2000)) return true;
+  if (isList && ld > 0.5 && weight < 25) return true;
+  if (weight >= 25 && ld > 0.5) return true;
+  if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return true;
+  return false;
+}
+
+// A block whose whole text is an advertising label ("Advertisement", "Anzeige", "Реклама"…).
+const AD_LABEL = /^(?:advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|реклама|広告|광고|广告)(?:\s*[-–—:·]?\s*(?:continue reading below|scroll to continue(?: with content)?|story continues below))?$/i;
+
+function shortText(el: DomNode, scored: Scored): string {
+  const out: string[] = [];
+  const walk = (n: DomNode) => {
+    for (const c of n.children ?? []) {
+      if (c.type === 'text') out.push(c.data ?? '');
+      else if (isElement(c) && !scored.dropped.has(c)) walk(c);
+    }
+  };
+  walk(el);
+  return out.join('').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A heading with nothing after it closes the content on a dangling title ("Tell us what you
+ * think", "Related stories" whose list was removed): drop headings at the end of the selection.
+ */
+function dropTrailingHeadings(el: DomNode, scored: Scored, removed: Set<DomNode>): void {
+  const kids = keptChildren(el, scored).filter((c) => !removed.has(c) && (scored.stats.get(c)?.text ?? 0) > 0);
+  for (let i = kids.length - 1; i >= 0; i--) {
+    const c = kids[i];
+    if (HEADING_TAGS.has(c.name ?? '')) {
+      removed.add(c);
+      continue;
+    }
+    if (c.name !== 'p' && !KEEP_WHOLE.has(c.name ?? '')) dropTrailingHeadings(c, scored, removed);
+    return;
+  }
+}
+
+/** Mark boilerplate inside the selected nodes; returns the marked elements. */
+export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
+  const removed = new Set<DomNode>();
+  const total = nodes.reduce((n, el) => n + (scored.stats.get(el)?.text ?? 0), 0);
+
+  /** Children that are records: a same-kind group holding half of the content or more. */
+  const recordsOf = (children: DomNode[]): Set<DomNode> | undefined => {
+    if (children.length < 3) return undefined;
+    const groups = new Map<string, DomNode[]>();
+    for (const c of children) {
+      const sig = signature(c);
+      // Paragraphs are prose, not records (a run of same-class <p> is the article itself).
+      if (c.name === 'p') continue;
+      const g = groups.get(sig);
+      if (g) g.push(c);
+      else groups.set(sig, [c]);
+    }
+    let out: Set<DomNode> | undefined;
+    for (const g of groups.values()) {
+      if (g.length < 3) continue;
+      const text = g.reduce((n, c) => n + (scored.stats.get(c)?.text ?? 0), 0);
+      if (text < total * 0.5) continue;
+      out ??= new Set();
+      for (const c of g) out.add(c);
+    }
+    return out;
+  };
+
+  const visit = (el: DomNode) => {
+    const children = keptChildren(el, scored);
+    const records = recordsOf(children);
+    for (const c of children) {
+      const name = c.name ?? '';
+      if (KEEP_WHOLE.has(name)) continue;
+      // A record is kept whole: a listing item's title link is its content.
+      if (records?.has(c)) continue;
+      const s = scored.stats.get(c)!;
+      if (s.text > 0 && s.text <= 60 && s.link === 0 && AD_LABEL.test(shortText(c, scored))) {
+        removed.add(c);
+        continue;
+      }
+      if (HEADING_TAGS.has(name)) {
+        if (classWeight(c) < 0) removed.add(c);
+        continue;
+      }
+      if (name === 'table' && isDataTable(c, scored)) continue;
+      // A block holding most of the content is the content, whatever it looks like (a story
+      // with an 80-image gallery): clean inside it instead.
+      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s)) {
+        removed.add(c);
+        continue;
+      }
+      // A paragraph's inline content stays as written.
+      if (name !== 'p') visit(c);
+    }
+  };
+  for (const n of nodes) visit(n);
+  const last = nodes[nodes.length - 1];
+  if (last && !HEADING_TAGS.has(last.name ?? '')) dropTrailingHeadings(last, scored, removed);
+  return removed;
+}

@@ -1,0 +1,50 @@
+/**
+ * The slice of the cheerio/domhandler tree the content phases read. The pipeline parses each page
+ * once; the phases walk that tree without changing it (what they remove is a set of nodes the
+ * serializer skips), so `text`, `links`, `extract` and `html` still see the whole page.
+ */
+export interface DomNode {
+  type: string; // 'tag' | 'script' | 'style' | 'text' | 'comment' | 'root' | 'directive' | 'cdata'
+  name?: string;
+  data?: string;
+  attribs?: Record<string, string>;
+  children?: DomNode[];
+  parent?: DomNode | null;
+}
+
+/** Elements (domhandler types `<script>` and `<style>` apart from other tags). */
+export const isElement = (n: DomNode): boolean => n.type === 'tag' || n.type === 'script' || n.type === 'style';
+
+/** Block-level elements: text inside them is a paragraph of its own. */
+export const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html',
+  'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr',
+  'ul', 'caption', 'center', 'menu',
+]);
+
+export const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** `class` and `id` of an element, lowercased, one string (what the class/id patterns test). */
+export function classAndId(el: DomNode): string {
+  const a = el.attribs;
+  if (!a) return '';
+  const c = a.class ?? '';
+  const i = a.id ?? '';
+  return c || i ? `${c} ${i}`.toLowerCase() : '';
+}
+
+/** Readable length of a text node: its characters without the surrounding whitespace. */
+export function textLength(data: string): number {
+  let start = 0;
+  let end = data.length;
+  while (start < end && data.charCodeAt(start) <= 32) start++;
+  while (end > start && data.charCodeAt(end - 1) <= 32) end--;
+  return end - start;
+}
+
+// Commas in Latin, CJK and Arabic scripts: a sentence with commas is prose, not a menu.
+const COMMAS = /[,，、،]/g;
+export function commaCount(data: string): number {
+  return data.match(COMMAS)?.length ?? 0;
+}

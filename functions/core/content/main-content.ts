@@ -1,0 +1,134 @@
+/**
+ * Main content of an HTML page, on the tree the pipeline already parsed (no second parse, no
+ * copy of the document, the tree is not changed): the phases in order are prepare (prepare.ts,
+ * applied during the score walk), score (score.ts), select (select.ts) and clean (clean.ts), then
+ * the selection is written back to HTML for the markdown converter (serialize.ts).
+ *
+ * Quality checks, as trafilatura does with its fallbacks:
+ * - baseline: when the selection holds under a quarter of the page's prose and the page declares
+ *   its content element (`articleBody`, `<main>`, one `<article>`) with twice the text and few
+ *   links, that element (cleaned) is the content;
+ * - lenient pass: when the strict pass (class/id rules on) finds less than 500 characters, a pass
+ *   without the class/id rules runs too (a page whose content is classed `comments`, say); the
+ *   longer result wins when the strict one found nothing or under 250 characters;
+ * - body: when both find nothing scoreable, the page's body without its chrome is the content.
+ */
+import { isElement, type DomNode } from './dom.js';
+import { linkDensity, scoreTree, type Scored } from './score.js';
+import { selectMain } from './select.js';
+import { cleanSelection } from './clean.js';
+import { serializeContent, type Serialized, type Skip } from './serialize.js';
+
+export type { DomNode } from './dom.js';
+
+export interface ContentOptions {
+  /** Base URL links and images are resolved against. */
+  base: string;
+  /** Elements the caller removed (`exclude_tags`): left out of every result. */
+  excluded?: ReadonlySet<DomNode>;
+}
+
+export interface MainContent extends Serialized {
+  /** Which pass produced it (for the bench and tests). */
+  pass: 'strict' | 'baseline' | 'lenient' | 'body';
+}
+
+/** Below this many characters, a strict result is checked against the lenient pass. */
+const MIN_CONTENT_CHARS = 500;
+/** A strict selection this long is kept even when the lenient pass finds more. */
+const MIN_STANDING_CHARS = 250;
+
+interface Pass {
+  out: Serialized;
+  scored: Scored;
+  /** Whether a candidate was selected (false: the body was the fallback). */
+  found: boolean;
+  /** Link density of the selected nodes. */
+  links: number;
+}
+
+function run(body: DomNode, opts: ContentOptions, classRules: boolean): Pass {
+  const scored = scoreTree(body, { classRules, excluded: opts.excluded });
+  const nodes = selectMain(scored);
+  const removed = cleanSelection(nodes, scored);
+  const skip: Skip = (n) => scored.dropped.has(n) || removed.has(n);
+  const found = !(nodes.length === 1 && nodes[0] === body);
+  // The body itself is written as its children (no <body> tag in the content).
+  let text = 0;
+  let link = 0;
+  for (const n of nodes) {
+    text += scored.stats.get(n)?.text ?? 0;
+    link += scored.stats.get(n)?.link ?? 0;
+  }
+  return { out: serializeContent(found ? nodes : (body.children ?? []), skip, opts.base), scored, found, links: text ? link / text : 0 };
+}
+
+/**
+ * The baseline: the page's own declaration of its content (`[itemprop=articleBody]`, `<main>`,
+ * `[role=main]`, a single `<article>`), found in one walk that stops at the first of each.
+ */
+function declaredContent(body: DomNode, scored: Scored): DomNode | undefined {
+  let main: DomNode | undefined;
+  let itemBody: DomNode | undefined;
+  const articles: DomNode[] = [];
+  const walk = (n: DomNode) => {
+    for (const c of n.children ?? []) {
+      if (!isElement(c) || scored.dropped.has(c)) continue;
+      const a = c.attribs ?? {};
+      if (a.itemprop === 'articleBody') itemBody ??= c;
+      else if (c.name === 'main' || a.role === 'main') main ??= c;
+      else if (c.name === 'article') articles.push(c);
+      walk(c);
+    }
+  };
+  walk(body);
+  return itemBody ?? (articles.length === 1 ? articles[0] : main);
+}
+
+/** The main content of the page whose `<body>` (or document root) is `body`, as HTML. */
+export function extractMainContent(body: DomNode, opts: ContentOptions): MainContent {
+  const strict = run(body, opts, true);
+  // Quality check against the baseline: a selection with under a quarter of the page's prose
+  // while the page declares a content element with twice the text and few links.
+  const bodyProse = strict.scored.stats.get(body)?.prose ?? 0;
+  if (strict.found && strict.out.textLength < bodyProse / 4) {
+    const declared = declaredContent(body, strict.scored);
+    const ds = declared && strict.scored.stats.get(declared);
+    if (declared && ds && ds.text >= strict.out.textLength * 2 && linkDensity(ds) < 0.3) {
+      const removed = cleanSelection([declared], strict.scored);
+      const out = serializeContent([declared], (n) => strict.scored.dropped.has(n) || removed.has(n), opts.base);
+      if (out.textLength > strict.out.textLength) return { ...out, pass: 'baseline' };
+    }
+  }
+  if (strict.out.textLength >= MIN_CONTENT_CHARS) return { ...strict.out, pass: strict.found ? 'strict' : 'body' };
+  const pageText = strict.scored.stats.get(body)?.text ?? 0;
+  let best: MainContent = { ...strict.out, pass: strict.found ? 'strict' : 'body' };
+  const lenient = run(body, opts, false);
+  // A strict selection of a short post stands (its comments are not the content); a strict pass
+  // that found nothing, a few lines only, or mostly links, gives way to a longer lenient one.
+  const strictStands = strict.found && strict.out.textLength >= MIN_STANDING_CHARS && strict.links < 0.3;
+  if (!strictStands && lenient.out.textLength > best.textLength && (lenient.found || !strict.found)) best = { ...lenient.out, pass: lenient.found ? 'lenient' : 'body' };
+  if (best.textLength === 0 && pageText > 0) best = { ...wholeContent(body.children ?? [], opts), pass: 'body' };
+  return best;
+}
+
+// What is never content even when the whole page is asked for.
+const NEVER = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'head', 'link', 'meta', 'base', 'title', 'button', 'input', 'select', 'textarea', 'option', 'dialog']);
+
+/** `nodes` whole (only_main_content false, or include_tags), without scripts, styles, embeds and form controls. */
+export function wholeContent(nodes: DomNode[], opts: ContentOptions): Serialized {
+  const hidden = (n: DomNode) => n.attribs?.hidden !== undefined || /(?:^|;)\s*display\s*:\s*none/i.test(n.attribs?.style ?? '');
+  const skip: Skip = (n) => isElement(n) && (NEVER.has(n.name ?? '') || hidden(n) || (opts.excluded?.has(n) ?? false));
+  return serializeContent(nodes, skip, opts.base);
+}
+
+/** Keep only the outermost of `nodes` (an element inside another selected one comes with it), in document order. */
+export function outermost(nodes: DomNode[]): DomNode[] {
+  const set = new Set(nodes);
+  const out = nodes.filter((n) => {
+    for (let p = n.parent; p; p = p.parent) if (set.has(p)) return false;
+    return true;
+  });
+  return [...new Set(out)];
+}
+

@@ -1,0 +1,86 @@
+/**
+ * Phase 1, prepare: which elements are never main content. Decided per element on the way down the
+ * tree (nothing is removed: the score walk skips these subtrees and the serializer leaves them out).
+ *
+ * - by tag: scripts, styles, embedded objects, form controls, navigation, asides, footers, dialogs;
+ *   a `<header>` outside the article (the site's masthead);
+ * - by ARIA role: navigation, banner, contentinfo, complementary, dialogs, menus, search;
+ * - hidden: `hidden`, `aria-hidden="true"`, inline `display:none` / `visibility:hidden`;
+ * - by class/id (the lenient pass turns this off): sidebars, comments, share bars, related links,
+ *   newsletter boxes, cookie banners, ads, bylines…, unless the same class/id also names content
+ *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`).
+ */
+import { classAndId, type DomNode } from './dom.js';
+
+const NEVER_CONTENT = new Set([
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'applet',
+  'button', 'input', 'select', 'textarea', 'option', 'optgroup', 'datalist', 'output', 'progress', 'meter',
+  'head', 'link', 'meta', 'base', 'title', 'nav', 'aside', 'footer', 'dialog', 'menu', 'audio', 'video',
+  'map', 'area', 'frame', 'frameset', 'portal', 'figcaption',
+]);
+
+const CHROME_ROLES = new Set([
+  'navigation', 'banner', 'contentinfo', 'complementary', 'dialog', 'alertdialog', 'menu', 'menubar',
+  'search', 'toolbar', 'tooltip', 'tablist', 'directory',
+]);
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
+/**
+ * Class/id words that name page furniture. Long words match inside a longer name
+ * (`c-sidebar__inner`, `relatedStories`); short ones only as a whole dash/underscore-delimited part.
+ */
+const CHROME_CLASS = new RegExp(
+  [
+    'sidebar', 'side-bar', 'breadcrumb', 'disqus', 'newsletter', 'related', 'recommend', 'social', 'sponsor',
+    'advert', 'cookie', 'consent', 'gdpr', 'popup', 'pop-up', 'pagination', 'paginat', 'promo', 'masthead',
+    'outbrain', 'taboola', 'skyscraper', 'trending', 'subscri', 'signup', 'sign-up', 'most-popular', 'mostpopular',
+    'more-stories', 'morestories', 'read-more', 'readmore', 'share', 'sharing', 'shoutbox', 'comment-form',
+    'comments', 'commentlist', 'comment-list', 'respond', 'byline', 'dateline', 'timestamp', 'author-bio',
+    'authorbio', 'author-info', 'visually-hidden', 'visuallyhidden', 'sr-only', 'screen-reader', 'offscreen',
+    'skip-link', 'skiplink', 'toolbar', 'print-only', 'newsfeed', 'jump-link', 'ad-slot', 'adslot', 'adunit',
+    'ad-unit', 'ad-container', 'ad-wrapper', 'dfp-', 'gpt-ad', 'banner', 'modal', 'overlay', 'lightbox', 'caption',
+    'credit',
+  ].join('|') +
+    '|(?:^|[\\s_-])(?:ad|ads|nav|navbar|menu|footer|header|tags|tag-list|widget|author|share|social|rss|' +
+    'breaking|extra|supplemental|community|remark|pager|cta|comment|login|search|rating|reactions|tools)(?=$|[\\s_-])',
+);
+
+/** Class/id words that name the content: an element named both ways is kept (scoring decides). */
+const CONTENT_CLASS = /article|content|(?:^|[\s_-])(?:main|body|entry|story|text|prose|markdown)(?=$|[\s_-])/;
+
+/** Tags a class/id rule never drops (the page's frame, or its content by definition). */
+const NEVER_DROPPED_BY_CLASS = new Set(['html', 'body', 'main', 'article', 'a', 'tr', 'td', 'th', 'tbody', 'thead', 'code', 'pre']);
+
+export interface PrepareOptions {
+  /** Drop elements whose class/id names page furniture (false in the lenient pass). */
+  classRules: boolean;
+  /** Elements removed by the caller's `exclude_tags` selectors. */
+  excluded?: ReadonlySet<DomNode>;
+}
+
+/** Whether an element (and everything under it) is never main content. */
+export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareOptions): boolean {
+  const name = el.name ?? '';
+  if (NEVER_CONTENT.has(name)) return true;
+  if (opts.excluded?.has(el)) return true;
+  const a = el.attribs;
+  if (!a) return false;
+  if (name === 'header' && !insideArticle) return true;
+  if (a.hidden !== undefined || a['aria-hidden'] === 'true') return true;
+  if (a.style && HIDDEN_STYLE.test(a.style)) return true;
+  const role = a.role?.toLowerCase();
+  if (role && CHROME_ROLES.has(role)) return true;
+  if (!opts.classRules || NEVER_DROPPED_BY_CLASS.has(name)) return false;
+  if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
+  const names = classAndId(el);
+  return names !== '' && CHROME_CLASS.test(names) && !CONTENT_CLASS.test(names);
+}
+
+/** Elements that open the article scope (a `<header>` inside them is the article's own). */
+export function opensArticle(el: DomNode): boolean {
+  const name = el.name;
+  if (name === 'article' || name === 'main') return true;
+  const a = el.attribs;
+  return a?.role === 'main' || a?.itemprop === 'articleBody';
+}

@@ -1,0 +1,209 @@
+/**
+ * Phase 3, select: pick the best-scoring candidate and widen it to what belongs with it.
+ *
+ * 1. The top candidate by `score × (1 − link density)`.
+ * 2. When three or more of the next best candidates (within 75% of the top) share an ancestor
+ *    with it, that ancestor is the content (an article split into sections, a docs page).
+ * 3. Climb while the parent scores higher (and not far lower); climb past single-child wrappers.
+ * 4. Same kind: blocks like the winner elsewhere on the page (a question's answers) join it.
+ *    Records: when the path climbs through one of several siblings of the same kind (same tag and
+ *    class) that each hold prose, the content is all of them (every post of a forum thread, every
+ *    review, every result of a listing), not only the longest one.
+ *    A product, recipe or event marked up with schema.org microdata is its whole item container.
+ * 5. Siblings of the winner join when they score near it, share its class, or are paragraphs of
+ *    prose with few links.
+ */
+import { classAndId, isElement, type DomNode } from './dom.js';
+import { finalScore, linkDensity, type Scored } from './score.js';
+
+const TOP_ALTERNATIVES = 5;
+const MIN_SHARED_ALTERNATIVES = 3;
+
+/** Element children that survived prepare. */
+export function keptChildren(el: DomNode, scored: Scored): DomNode[] {
+  return (el.children ?? []).filter((c) => isElement(c) && !scored.dropped.has(c) && scored.stats.has(c));
+}
+
+const isFrame = (el: DomNode | null | undefined) => !el || el.type === 'root' || el.name === 'body' || el.name === 'html';
+
+/**
+ * Same kind of element: same tag and first class (`post bg1` and `post bg2` are both posts;
+ * frameworks put the base class first and state or parity classes after it), and a first child
+ * of the same tag and first class (two grid cells, one holding the story and one a widget, are
+ * not two records).
+ */
+export function signature(el: DomNode): string {
+  const first = el.children?.find(isElement);
+  return first ? `${shallowSignature(el)}>${shallowSignature(first)}` : shallowSignature(el);
+}
+
+function shallowSignature(el: DomNode): string {
+  const cls = el.attribs?.class?.trim();
+  return `${el.name}.${cls ? cls.split(/\s+/, 1)[0] : ''}`;
+}
+
+function topCandidate(scored: Scored): DomNode | undefined {
+  const ranked: [DomNode, number][] = [];
+  for (const el of scored.scores.keys()) ranked.push([el, finalScore(scored, el)]);
+  ranked.sort((a, b) => b[1] - a[1]);
+  if (!ranked.length || ranked[0][1] <= 0) return undefined;
+  let top = ranked[0][0];
+  const topScore = ranked[0][1];
+  // 2. Shared ancestor of close alternatives.
+  const alternatives = ranked.slice(1, TOP_ALTERNATIVES + 1).filter(([, s]) => s >= topScore * 0.75).map(([el]) => el);
+  if (alternatives.length >= MIN_SHARED_ALTERNATIVES) {
+    for (let p = top.parent; p && !isFrame(p); p = p.parent) {
+      let containing = 0;
+      for (const alt of alternatives) if (contains(p, alt)) containing++;
+      if (containing >= MIN_SHARED_ALTERNATIVES) {
+        top = p;
+        break;
+      }
+    }
+  }
+  // 3. Climb while the parent is better, not while it is much worse.
+  let last = finalScore(scored, top);
+  const threshold = last / 3;
+  for (let p = top.parent; p && !isFrame(p); p = p.parent) {
+    if (!scored.scores.has(p)) continue;
+    const ps = finalScore(scored, p);
+    if (ps < threshold) break;
+    if (ps > last) {
+      top = p;
+      break;
+    }
+    last = ps;
+  }
+  return top;
+}
+
+function contains(ancestor: DomNode, el: DomNode): boolean {
+  for (let n: DomNode | null | undefined = el; n; n = n.parent) if (n === ancestor) return true;
+  return false;
+}
+
+/**
+ * 4. The container of same-kind prose records the winner is one of, if any (up to 4 levels up):
+ * two or more siblings of its kind hold prose, or one does with a third of its prose. Table rows
+ * and cells without a class are layout, not records.
+ */
+function recordContainer(top: DomNode, scored: Scored): DomNode | undefined {
+  let node = top;
+  for (let level = 0; level < 4 && !isFrame(node.parent); level++, node = node.parent!) {
+    const parent = node.parent!;
+    const sig = signature(node);
+    if (/^(?:p|span|a|b|i|em|strong)\./.test(sig) || /^(?:td|tr|tbody)\.(?:>|$)/.test(sig)) continue;
+    const kin = keptChildren(parent, scored).filter((c) => c !== node && signature(c) === sig);
+    if (!kin.length) continue;
+    const own = scored.stats.get(node)!.prose;
+    const prose = kin.filter((k) => {
+      const s = scored.stats.get(k)!;
+      return s.prose > 0 && linkDensity(s) < 0.5;
+    });
+    const proseText = prose.reduce((n, k) => n + scored.stats.get(k)!.prose, 0);
+    if (prose.length >= 2 || (prose.length === 1 && proseText >= own / 3)) return widenByProse(parent, scored);
+  }
+  return undefined;
+}
+
+/**
+ * 4a. Blocks of the winner's kind elsewhere on the page (same signature, holding prose): a
+ * question and its answers, posts in nested wrappers. The content is their lowest common
+ * ancestor, unless that is the whole page or mostly links.
+ */
+function sameKindContainer(top: DomNode, scored: Scored): DomNode | undefined {
+  const sig = signature(top);
+  if (!top.attribs?.class || /^(?:p|td|tr|li)\./.test(sig)) return undefined;
+  const own = scored.stats.get(top)!.prose;
+  const kin: DomNode[] = [];
+  let kinProse = 0;
+  for (const el of scored.scores.keys()) {
+    if (el === top || signature(el) !== sig || contains(top, el) || contains(el, top)) continue;
+    const s = scored.stats.get(el)!;
+    if (s.prose === 0 || linkDensity(s) >= 0.5) continue;
+    kin.push(el);
+    kinProse += s.prose;
+  }
+  if (!(kin.length >= 2 || (kin.length === 1 && kinProse >= own / 3))) return undefined;
+  let lca: DomNode | null | undefined = top.parent;
+  while (lca && !kin.every((k) => contains(lca!, k))) lca = lca.parent;
+  if (!lca || isFrame(lca) || linkDensity(scored.stats.get(lca)) >= 0.35) return undefined;
+  return lca;
+}
+
+/**
+ * Records found: the content may go on beside their container (a question above its answers).
+ * Climb while the parent adds a fifth more prose and stays mostly text.
+ */
+function widenByProse(container: DomNode, scored: Scored): DomNode {
+  let best = container;
+  for (let level = 0; level < 2 && !isFrame(best.parent); level++) {
+    const parent = best.parent!;
+    const ps = scored.stats.get(parent)!;
+    if (ps.prose < scored.stats.get(best)!.prose * 1.2 || linkDensity(ps) >= 0.3) break;
+    best = parent;
+  }
+  return best;
+}
+
+// schema.org types whose microdata container is the whole item (not articles: their container
+// holds the headline, byline and share tools, which the scorer already judges).
+const ITEM_TYPES = /schema\.org\/(?:Product|IndividualProduct|ProductModel|Vehicle|Recipe|Event|JobPosting|Course|SoftwareApplication|Book|Movie|Hotel|LocalBusiness|Restaurant|Place|RealEstateListing|Offer)\b/i;
+
+/**
+ * 4b. A product, recipe, event or job posting marked up with microdata: the item's container is
+ * the content (name, price and specs sit beside the description, not inside it).
+ */
+function itemContainer(top: DomNode, scored: Scored): DomNode | undefined {
+  let n: DomNode | null | undefined = top;
+  for (let level = 0; level < 6 && n && !isFrame(n); level++, n = n.parent) {
+    const a = n.attribs;
+    if (a && a.itemscope !== undefined && ITEM_TYPES.test(a.itemtype ?? '')) {
+      const s = scored.stats.get(n);
+      return s && linkDensity(s) < 0.35 ? n : undefined;
+    }
+  }
+  return undefined;
+}
+
+const SENTENCE_END = /[.!?。！？]["'”’»)]?(\s|$)/;
+
+function textOf(el: DomNode, scored: Scored, out: string[] = []): string[] {
+  for (const c of el.children ?? []) {
+    if (c.type === 'text') out.push(c.data ?? '');
+    else if (isElement(c) && !scored.dropped.has(c)) textOf(c, scored, out);
+  }
+  return out;
+}
+
+/** The main-content nodes, in document order (one element, or the winner and its siblings). */
+export function selectMain(scored: Scored): DomNode[] {
+  let top = topCandidate(scored);
+  if (!top) return [scored.root];
+  top = sameKindContainer(top, scored) ?? recordContainer(top, scored) ?? itemContainer(top, scored) ?? top;
+  while (!isFrame(top.parent) && keptChildren(top.parent!, scored).length === 1) top = top.parent!;
+  if (isFrame(top.parent)) return [top];
+  // 5. Siblings.
+  const topScore = finalScore(scored, top);
+  const threshold = Math.max(10, topScore * 0.2);
+  const topClass = classAndId(top) && top.attribs?.class;
+  const out: DomNode[] = [];
+  for (const sib of keptChildren(top.parent!, scored)) {
+    if (sib === top) {
+      out.push(sib);
+      continue;
+    }
+    const bonus = topClass && sib.attribs?.class === topClass ? topScore * 0.2 : 0;
+    if (scored.scores.has(sib) && finalScore(scored, sib) + bonus >= threshold) {
+      out.push(sib);
+      continue;
+    }
+    if (sib.name === 'p' || (scored.stats.get(sib)?.blocks === 1 && scored.stats.get(sib)!.ownText >= 25)) {
+      const s = scored.stats.get(sib)!;
+      const ld = linkDensity(s);
+      if (s.text > 80 && ld < 0.25) out.push(sib);
+      else if (s.text > 0 && s.text <= 80 && ld === 0 && SENTENCE_END.test(textOf(sib, scored).join('').trim())) out.push(sib);
+    }
+  }
+  return out;
+}

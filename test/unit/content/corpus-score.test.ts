@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { aggregate, pageCounts, shingles, tokenize } from '../../../bench/extraction/score.js';
+import { markdownToPlain } from '../../../bench/extraction/plain.js';
+import { markedText } from '../../../bench/extraction/corpus.js';
+
+// The extraction bench's scoring (the article-extraction benchmark's evaluate.py, re-implemented).
+describe('benchmark scoring', () => {
+  it('tokenizes word characters in any script, keeping case', () => {
+    expect(tokenize('Héllo, wörld! Привет мир 東京 snake_case 42')).toEqual(['Héllo', 'wörld', 'Привет', 'мир', '東京', 'snake_case', '42']);
+  });
+
+  it('counts 4-token shingles with multiplicity; shorter texts are one shingle', () => {
+    expect([...shingles('a b c d e').values()]).toEqual([1, 1]);
+    expect(shingles('a b c d a b c d').get(['a', 'b', 'c', 'd'].join('\u0001'))).toBe(2);
+    expect([...shingles('only two').keys()]).toHaveLength(1);
+    expect(shingles('').size).toBe(0);
+  });
+
+  it('normalises each page to tp+fp+fn = 1 and averages precision and recall over pages', () => {
+    // truth: 3 shingles; prediction: 2 of them plus 1 extra -> tp 2, fp 1, fn 1 (of 4).
+    const [tp, fp, fn] = pageCounts('w1 w2 w3 w4 w5 w6', 'w2 w3 w4 w5 w6 x1');
+    expect([tp, fp, fn].map((x) => x * 4)).toEqual([2, 1, 1]);
+    const s = aggregate([pageCounts('a b c d', 'a b c d'), pageCounts('a b c d e', '')]);
+    // Page 2 predicts nothing: it has no precision (tp+fp = 0) and recall 0.
+    expect(s.precision).toBe(1);
+    expect(s.recall).toBe(0.5);
+    expect(s.f1).toBeCloseTo(2 / 3, 10);
+  });
+
+  it('plain markdown drops link targets, images and emphasis underscores', () => {
+    expect(markdownToPlain('The _Star Trek_ film, see [docs](https://x.test/a_b) ![logo](https://x.test/l.png) snake_case')).toBe('The Star Trek film, see docs  snake_case');
+  });
+
+  it('reads the expected text of a corpus page from its marked regions only', () => {
+    expect(markedText('<nav>menu</nav><!--main--><h1>Title</h1><p>Body <b>text</b>.</p><!--/main--><footer>x</footer><!--main--><p>More</p><!--/main-->')).toBe('Title\nBody text.\nMore');
+  });
+});

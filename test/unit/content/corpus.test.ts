@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { parsePage } from '../../../functions/core/engine/parse.js';
+import { corpusPages } from '../../../bench/extraction/corpus.js';
+
+// Gleaner's own content corpus (test/fixtures/content-corpus): docs, product, forum, listings,
+// non-English pages, pages without <article>/<main>, table pages. For each, the markdown (default
+// options: main content only) must hold every must-include snippet and none of the must-exclude
+// ones (page furniture: navigation, cookie banners, related links, comments, footers).
+const norm = (s: string) => s.replace(/\s+/g, ' ');
+
+describe('main content on the corpus', () => {
+  const pages = corpusPages();
+  it('has pages of many kinds', () => {
+    expect(pages.length).toBeGreaterThanOrEqual(12);
+    for (const p of pages) expect(p.expected.length).toBeGreaterThan(50);
+  });
+
+  it.each(pages.map((p) => [p.id, p] as const))('%s keeps the content and leaves the furniture out', (_id, page) => {
+    const md = norm(parsePage(load(page.html), page.url, { text: false, links: false }).markdown);
+    const missing = (page.include ?? []).filter((s) => !md.includes(norm(s)));
+    const leaked = (page.exclude ?? []).filter((s) => md.includes(norm(s)));
+    expect({ missing, leaked }).toEqual({ missing: [], leaked: [] });
+  });
+});

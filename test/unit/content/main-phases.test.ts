@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import type { DomNode } from '../../../functions/core/content/dom.js';
+import { isNonContent } from '../../../functions/core/content/prepare.js';
+import { classWeight, finalScore, linkDensity, scoreTree } from '../../../functions/core/content/score.js';
+import { selectMain, signature } from '../../../functions/core/content/select.js';
+import { cleanSelection } from '../../../functions/core/content/clean.js';
+import { serializeContent } from '../../../functions/core/content/serialize.js';
+import { extractMainContent } from '../../../functions/core/content/main-content.js';
+
+const el = (html: string, sel: string) => load(html)(sel).get(0) as unknown as DomNode;
+const body = (html: string) => {
+  const $ = load(html);
+  return { $, body: $('body').get(0) as unknown as DomNode, node: (sel: string) => $(sel).get(0) as unknown as DomNode };
+};
+const prose = (words: string, n = 3) => Array.from({ length: n }, (_, i) => `<p>${words}, sentence ${i + 1}, with commas, and enough text to count as a paragraph of prose.</p>`).join('');
+
+describe('prepare: what is never content', () => {
+  const strict = { classRules: true };
+  it.each([
+    ['<nav id="x">menu</nav>', 'nav'],
+    ['<aside id="x">side</aside>', 'aside'],
+    ['<footer id="x">foot</footer>', 'footer'],
+    ['<div id="x" role="navigation">links</div>', 'role navigation'],
+    ['<div id="x" hidden>hidden</div>', 'hidden attribute'],
+    ['<div id="x" aria-hidden="true">icons</div>', 'aria-hidden'],
+    ['<div id="x" style="color: red; display: none">x</div>', 'display:none'],
+    ['<div id="x" class="share-bar">share</div>', 'share bar'],
+    ['<div id="x" class="c-sidebar__inner">side</div>', 'sidebar class'],
+    ['<div id="x" class="cookie-consent">cookies</div>', 'cookie banner'],
+    ['<section id="x" class="related-posts">related</section>', 'related'],
+    ['<div id="x" class="ad-slot">ad</div>', 'ad'],
+  ])('drops %s (%s)', (html) => {
+    expect(isNonContent(el(`<body>${html}</body>`, '#x'), false, strict)).toBe(true);
+  });
+
+  it.each([
+    ['<div id="x" class="article-content">text</div>', 'content class wins over nothing'],
+    ['<div id="x" class="sidebar-content">text</div>', 'furniture and content names: kept for scoring'],
+    ['<div id="x" class="download-box">x</div>', 'short words only as whole parts (no "ad" in "download")'],
+    ['<article id="x" class="comments">text</article>', 'article is never dropped by class'],
+    ['<div id="x" class="product-single__meta">price</div>', 'meta is a scoring hint, not a drop'],
+  ])('keeps %s (%s)', (html) => {
+    expect(isNonContent(el(`<body>${html}</body>`, '#x'), false, strict)).toBe(false);
+  });
+
+  it('keeps a <header> inside the article, drops the page masthead; the lenient pass ignores class rules', () => {
+    const h = el('<body><header id="x">site</header></body>', '#x');
+    expect(isNonContent(h, false, strict)).toBe(true);
+    expect(isNonContent(h, true, strict)).toBe(false);
+    const c = el('<body><div id="x" class="comments">thread</div></body>', '#x');
+    expect(isNonContent(c, false, strict)).toBe(true);
+    expect(isNonContent(c, false, { classRules: false })).toBe(false);
+  });
+
+  it('drops what the caller excluded', () => {
+    const x = el('<body><div id="x">text</div></body>', '#x');
+    expect(isNonContent(x, false, { classRules: true, excluded: new Set([x]) })).toBe(true);
+  });
+});
+
+describe('score: measures and candidate scores', () => {
+  it('measures text, link text, commas, paragraphs and form fields, skipping dropped subtrees', () => {
+    const { body: b, node } = body('<body><div id="c"><p>One, two, three <a href="/x">link text</a> end.</p><nav>menu menu menu</nav><input type="text"><button>Go</button></div></body>');
+    const scored = scoreTree(b, { classRules: true });
+    const s = scored.stats.get(node('#c'))!;
+    // Text nodes count without their surrounding whitespace: "One, two, three" + "link text" + "end."
+    expect(s.text).toBe(15 + 9 + 4);
+    expect(s.link).toBe('link text'.length);
+    expect(s.commas).toBe(2);
+    expect(s.paragraphs).toBe(1);
+    expect(s.inputs).toBe(1); // the text field, not the button
+    expect(scored.dropped.has(node('nav'))).toBe(true);
+  });
+
+  it('gives the container of prose paragraphs the best score, and link lists a low one', () => {
+    const links = Array.from({ length: 12 }, (_, i) => `<p><a href="/s${i}">Another story headline number ${i} here</a></p>`).join('');
+    const { body: b, node } = body(`<body><div id="story">${prose('Rivers rise in spring', 6)}</div><div id="more">${links}</div></body>`);
+    const scored = scoreTree(b, { classRules: true });
+    expect(finalScore(scored, node('#story'))).toBeGreaterThan(finalScore(scored, node('#more')) * 5);
+    expect(linkDensity(scored.stats.get(node('#more')))).toBeGreaterThan(0.9);
+  });
+
+  it('weighs class names: content +25, furniture −25, a content class on one line of text counts little', () => {
+    expect(classWeight(el('<div class="entry-content">x</div>', 'div'))).toBe(25);
+    expect(classWeight(el('<div class="comment-list">x</div>', 'div'))).toBe(-25);
+    expect(classWeight(el('<div itemprop="articleBody">x</div>', 'div'))).toBe(25);
+    const { body: b, node } = body(`<body><div id="title" class="content-title"><h2>A short heading that is long enough to score</h2></div><div id="main">${prose('Body text', 4)}</div></body>`);
+    const scored = scoreTree(b, { classRules: true });
+    expect(finalScore(scored, node('#main'))).toBeGreaterThan(finalScore(scored, node('#title')));
+  });
+});
+
+describe('select: winner and what belongs with it', () => {
+  it('picks the article body over the sidebar and footer-like blocks', () => {
+    const { body: b, node } = body(`<body><div class="wrap"><div id="main">${prose('The council voted', 5)}</div><div class="rail">${'<a href="/x">Most read story</a> '.repeat(10)}</div></div></body>`);
+    expect(selectMain(scoreTree(b, { classRules: true }))).toEqual([node('#main')]);
+  });
+
+  it('widens to every post of a thread (same-kind records holding prose), not only the longest', () => {
+    const post = (id: string, text: string) => `<div class="post bg${id}" id="p${id}"><div class="author"><a href="/u">user${id}</a></div><div class="content">${text}</div></div>`;
+    const html = `<body><div id="thread">${post('1', prose('The first question', 4))}${post('2', 'Short reply, but still content to keep here.')}${post('3', 'Another reply with a few words of advice in it.')}</div></body>`;
+    const { body: b, node } = body(html);
+    expect(selectMain(scoreTree(b, { classRules: true }))).toEqual([node('#thread')]);
+  });
+
+  it('joins prose siblings and leaves link-heavy ones out', () => {
+    const { body: b, node } = body(`<body><div id="parent"><div id="main">${prose('Main story text', 5)}</div><p id="tail">A closing paragraph of plain prose that is longer than eighty characters, so it joins.</p><p id="links"><a href="/a">Link one here</a> <a href="/b">Link two here</a> <a href="/c">Link three here</a></p></div></body>`);
+    const picked = selectMain(scoreTree(b, { classRules: true }));
+    expect(picked).toContain(node('#main'));
+    expect(picked).toContain(node('#tail'));
+    expect(picked).not.toContain(node('#links'));
+  });
+
+  it('takes a microdata product whole (name and price beside the description)', () => {
+    const { body: b, node } = body(`<body><div id="item" itemscope itemtype="https://schema.org/Product"><h1>Trail Pack</h1><span>$89.00</span><div class="description">${prose('The pack carries', 4)}</div><table><tr><td>Weight</td><td>890 g</td></tr></table></div><div class="recs"><a href="/o">Other pack</a></div></body>`);
+    expect(selectMain(scoreTree(b, { classRules: true }))).toEqual([node('#item')]);
+  });
+
+  it('signature: tag and first class, and the first child\'s', () => {
+    expect(signature(el('<div class="post bg1">x</div>', 'div'))).toBe('div.post');
+    expect(signature(el('<div class="post bg2"><div class="inner">x</div></div>', 'div'))).toBe('div.post>div.inner');
+    expect(signature(el('<li>x</li>', 'li'))).toBe('li.');
+  });
+});
+
+describe('clean: boilerplate inside the winner', () => {
+  const run = (inner: string) => {
+    const { body: b, node } = body(`<body><div id="main">${prose('Story text', 5)}${inner}</div></body>`);
+    const scored = scoreTree(b, { classRules: true });
+    return { removed: cleanSelection([node('#main')], scored), node };
+  };
+
+  it('removes a link list, a form with fields and an empty shell; keeps code, data tables and prose', () => {
+    const { removed, node } = run(
+      '<div id="links"><a href="/1">Read this next story</a> <a href="/2">And this one too</a></div>' +
+        '<div id="form"><input type="email"><input type="text"> Sign up</div>' +
+        '<div id="empty"></div>' +
+        '<div id="code"><button>Copy</button><pre>npm install gleaner</pre></div>' +
+        '<table id="data"><tr><th>Plan</th><th>Price</th></tr><tr><td>Team</td><td>$20</td></tr></table>' +
+        '<div id="note">A plain note, with no links, kept as written.</div>',
+    );
+    for (const id of ['#links', '#form', '#empty']) expect(removed.has(node(id))).toBe(true);
+    for (const id of ['#code', '#data', '#note']) expect(removed.has(node(id))).toBe(false);
+  });
+
+  it('keeps records whole: listing items are link-dense by nature', () => {
+    const tile = (i: number) => `<div class="tile"><a href="/p/${i}"><div class="name">Espresso machine model ${i}</div></a><div class="price">$${i}99.00</div></div>`;
+    const { body: b, node } = body(`<body><div id="grid">${Array.from({ length: 6 }, (_, i) => tile(i)).join('')}</div></body>`);
+    const scored = scoreTree(b, { classRules: true });
+    const removed = cleanSelection([node('#grid')], scored);
+    expect(removed.size).toBe(0);
+  });
+});
+
+describe('serialize and extract', () => {
+  it('writes the selection without skipped nodes, URLs absolute, only useful attributes', () => {
+    const { node } = body('<body><div id="c" class="x" data-track="1"><a href="/a#f" onclick="x()">A</a><img data-src="/real.png" src="data:image/gif;base64,AA" alt="pic"><span id="skip">no</span><pre class="language-js codeBlock">x &lt; 1</pre></div></body>');
+    const out = serializeContent([node('#c')], (n) => n === node('#skip'), 'https://site.test/dir/page');
+    expect(out.html).toBe('<div><a href="https://site.test/a#f">A</a><img data-src="/real.png" src="https://site.test/real.png" alt="pic"><pre class="language-js">x &lt; 1</pre></div>');
+    expect(out.textLength).toBe('A'.length + 'x < 1'.length);
+  });
+
+  it('falls back to the lenient pass when class rules leave too little (content classed "comments")', () => {
+    const { body: b } = body(`<body><nav>menu</nav><div class="comments">${prose('Every comment is the content here', 8)}</div></body>`);
+    const r = extractMainContent(b, { base: 'https://site.test/' });
+    expect(r.pass).toBe('lenient');
+    expect(r.html).toContain('Every comment is the content here');
+    expect(r.html).not.toContain('menu');
+  });
+
+  it('keeps a short post of prose against its longer comment thread', () => {
+    const post = '<p>A short open-thread post, with commas, asking readers what they think about the plan, and why.</p>'.repeat(3);
+    const comments = Array.from({ length: 6 }, (_, i) => `<div class="comment"><p>Comment ${i}, with an opinion, a reason, and a long enough sentence to count as prose here.</p></div>`).join('');
+    const { body: b } = body(`<body><article><div class="entry-content">${post}</div></article><div class="comments">${comments}</div></body>`);
+    const r = extractMainContent(b, { base: 'https://site.test/' });
+    expect(r.pass).toBe('strict');
+    expect(r.html).toContain('open-thread post');
+    expect(r.html).not.toContain('Comment 0');
+  });
+
+  it('gives the body without chrome when nothing scores', () => {
+    const { body: b } = body('<body><nav>menu</nav><h1>Title</h1><p>Short.</p></body>');
+    const r = extractMainContent(b, { base: 'https://site.test/' });
+    expect(r.pass).toBe('body');
+    expect(r.html).toBe('<h1>Title</h1><p>Short.</p>');
+  });
+});
