@@ -156,13 +156,21 @@ export class LocalQueue implements Queue, QueueReceiver {
   private schedule(queue: QueueName, id: string, visibleAt: number, r: { tenant: string; pages: number }) {
     if (this.stopped) return;
     this.inflight++;
-    const t = setTimeout(() => {
-      this.timers.delete(t);
+    const makeReady = () => {
       const list = this.ready.get(queue) ?? [];
       list.push({ id, ...r });
       this.ready.set(queue, list);
       this.requestPump(queue);
-    }, Math.max(0, visibleAt - Date.now()));
+    };
+    // A message visible now is ready now, not after a timer: messages scheduled in one go (a
+    // recovery, a burst) then meet in one pump and form one batch, however late a loaded machine
+    // runs the timers (a 1 ms timer each could fire in two groups and split the batch).
+    const wait = visibleAt - Date.now();
+    if (wait <= 0) return makeReady();
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      makeReady();
+    }, wait);
     this.timers.add(t);
   }
 
