@@ -17,6 +17,7 @@ import { processSlice } from './crawl-slice.js';
 import { frontierOf, sender } from './crawl-start.js';
 import { crawlItemKey, crawlProgress } from './crawl-results.js';
 import { sliceContext } from './slice-context.js';
+import type { CrawlFrontier, FrontierCounters } from './frontier.js';
 import { TenantShare } from './tenant-share.js';
 
 /** A slice of a distributed crawl on the runs queue (see queue-messages.ts `crawl.slice`). */
@@ -34,6 +35,23 @@ function progressDue(runKey: string, final: boolean): boolean {
   if (progressWritten.size > 1_000) progressWritten.clear();
   progressWritten.set(runKey, now);
   return true;
+}
+
+/**
+ * The crawl's counters as a slice on this process last left them, for at most
+ * {@link COUNTERS_TTL_MS}: a slice starting right after another one on the same process needs them
+ * only for its stop checks (quota, bytes, the start time), which tolerate a second's lag, so the
+ * read is saved. Read from the table when none is that recent.
+ */
+const COUNTERS_TTL_MS = 1_000;
+const counterCache = new Map<string, { at: number; counters: FrontierCounters }>();
+async function recentCounters(f: CrawlFrontier): Promise<FrontierCounters | undefined> {
+  const hit = counterCache.get(f.runId);
+  if (hit && Date.now() - hit.at < COUNTERS_TTL_MS) return hit.counters;
+  if (counterCache.size > 1_000) counterCache.clear();
+  const c = await f.counters(true);
+  if (c) counterCache.set(f.runId, { at: Date.now(), counters: c });
+  return c;
 }
 
 /** Why a crawl stops early, checked before every page. */
@@ -81,7 +99,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
   const d = w.deps;
   const start = normalizeUrl(input.start_url)!;
   const f = frontierOf(d, run);
-  const counters = await f.counters(true);
+  const counters = await recentCounters(f);
   if (!counters) return; // never started (cannot happen: the start creates it before the first slice)
 
   const host = new URL(start).host;
@@ -170,8 +188,11 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
 
   // Usage and the run's progress, from the counters as the finished slice left them.
   const s = engine.stats();
+  const used = Math.max(0, outcome.fetched - s.robots_skipped - s.challenges);
+  if (used) await addUsage(d.table, run.tenant_id, 'pages', used, d.clock.now());
   const after = outcome.counters;
-  await addUsage(d.table, run.tenant_id, 'pages', Math.max(0, outcome.fetched - s.robots_skipped - s.challenges), d.clock.now());
+  if (!after) return; // not worked here (finished before, or another worker holds it)
+  counterCache.set(f.runId, { at: Date.now(), counters: after });
   const progress = crawlProgress(after, d.clock.now());
   if (progressDue(`${run.tenant_id}/${run.id}`, outcome.crawlFinished || cause !== null)) await d.table.update(keys.record(run.tenant_id, 'RUN', run.id), {
     set: {
