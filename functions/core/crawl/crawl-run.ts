@@ -106,10 +106,13 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
   const { tenant, onChallenge: on_challenge, profile, raised, pagesUsed } = await sliceContext(d.table, run, host, d.clock.now());
   const politeness = raised ? { maxConcurrent: raised.concurrency, minDelayMs: raised.delay_ms, ignoreCrawlDelay: true, tenantScope: run.tenant_id } : w.politeness;
   const rawLog = new RawLogWriter(d.table, d.blobs, run.tenant_id, run.id, run.attempt, `s${m.urls[0]?.ord ?? 0}-${meta.holder.slice(-6)}`);
+  // The slice holds up to `concurrency` slots of the crawl's host for its pages (two table writes
+  // a slice, not two a page), shared fairly with other tenants waiting for the host.
+  const gate = politeness ? new HostGate(d.table, { ...politeness, tenant: run.tenant_id, hold: { host, slots: input.concurrency } }) : undefined;
   const engine = createEngine({
     guard: w.guard,
     robots: w.robots,
-    gate: politeness ? new HostGate(d.table, politeness) : undefined,
+    gate,
     browser: (signal) => w.startBrowser(w.guard, profile, signal),
     policy: tenant.target_policy,
     challengePolicy: on_challenge,
@@ -183,6 +186,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
 
   async function closeAll() {
     await engine.close().catch(() => undefined);
+    await gate?.close().catch((err) => log.warn('host gate slots not given back (their lease frees them)', { err }));
     await rawLog.flush().catch((err) => log.error('raw log flush failed', { err }));
   }
 
