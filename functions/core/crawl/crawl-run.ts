@@ -54,6 +54,23 @@ async function recentCounters(f: CrawlFrontier): Promise<FrontierCounters | unde
   return c;
 }
 
+/**
+ * The run as this process read it within {@link COUNTERS_TTL_MS}: slices of one crawl reach a
+ * worker several times a second, and a cancel or a finish reaches them within the same second
+ * (each slice also polls the run for a cancel every second while it works).
+ */
+const runCache = new Map<string, { at: number; run: Promise<RunRecord> }>();
+function recentRun(d: RunWorkerDeps['deps'], tenantId: string, runId: string): Promise<RunRecord> {
+  const k = `${tenantId}/${runId}`;
+  const hit = runCache.get(k);
+  if (hit && Date.now() - hit.at < COUNTERS_TTL_MS) return hit.run;
+  if (runCache.size > 1_000) runCache.clear();
+  const run = getRun(d, tenantId, runId);
+  runCache.set(k, { at: Date.now(), run });
+  run.catch(() => runCache.get(k)?.run === run && runCache.delete(k));
+  return run;
+}
+
 /** Why a crawl stops early, checked before every page. */
 type StopCause = 'cancelled' | 'max_runtime' | 'quota' | 'max_bytes' | 'challenge';
 
@@ -65,7 +82,7 @@ type StopCause = 'cancelled' | 'max_runtime' | 'quota' | 'max_bytes' | 'challeng
  */
 export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta): Promise<void> {
   const d = w.deps;
-  const run = await getRun(d, m.tenant_id, m.run_id);
+  const run = await recentRun(d, m.tenant_id, m.run_id);
   // A finished run, or a slice of an attempt that is no longer the run's: nothing to do.
   if (TERMINAL.includes(run.status) || run.attempt !== m.attempt) return;
   const input = siteCrawl.inputSchema.parse(run.input) as SiteCrawlInput;
@@ -74,19 +91,31 @@ export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, 
   // The slot is leased briefly and renewed while the slice runs, so a worker that dies frees
   // its tenant's slot within a lease, not after a whole invocation's timeout.
   const share = new TenantShare(d.table, run.tenant_id, d.config.tenantCrawlPages, input.concurrency);
-  const slot = await share.take(meta.holder, Date.now(), SHARE_LEASE_MS);
+  const held = share.unpark(Date.now(), SHARE_LEASE_MS / 2);
+  const holder = held?.holder ?? meta.holder;
+  let leaseUntil = held?.leaseUntil ?? Date.now() + SHARE_LEASE_MS;
+  const slot = held?.slot ?? (await share.take(meta.holder, Date.now(), SHARE_LEASE_MS));
   if (!slot) {
     await sender(d, run)({ slice_id: m.slice_id, urls: m.urls }, { delaySeconds: 2 + Math.floor(Math.random() * 3) });
     return;
   }
   const renew = setInterval(() => {
-    share.renew(slot, meta.holder, Date.now(), SHARE_LEASE_MS).catch(() => undefined);
+    const until = Date.now() + SHARE_LEASE_MS;
+    share.renew(slot, holder, Date.now(), SHARE_LEASE_MS).then((ok) => {
+      if (ok) leaseUntil = until;
+    }).catch(() => undefined);
   }, SHARE_LEASE_MS / 3);
+  let parkable = true;
   try {
     await workSlice(w, m, meta, run, input);
+  } catch (err) {
+    parkable = false;
+    throw err;
   } finally {
     clearInterval(renew);
-    await share.release(slot, meta.holder).catch((err) => log.warn('tenant share slot not released (its lease frees it)', { err }));
+    // Kept for this tenant's next slice on this process for a moment (see TenantShare.park).
+    if (parkable && leaseUntil - Date.now() > SHARE_LEASE_MS / 2) share.park(slot, holder, leaseUntil);
+    else await share.release(slot, holder).catch((err) => log.warn('tenant share slot not released (its lease frees it)', { err }));
   }
 }
 

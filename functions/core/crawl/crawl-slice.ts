@@ -152,7 +152,13 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     });
   };
 
-  /** Admit the batch's links, write new pages with their slices, send those, then the outcomes. */
+  /**
+   * Admit the batch's links, then write the new pages, the slices carrying them and the batch's
+   * outcomes in one batch write, then send the slices. A batch write is not atomic: a crash in the
+   * middle of it can leave an outcome without the new pages it found, or new pages without their
+   * slice. The retake of this slice re-sends what it finds recorded, and the crawl's end (repair)
+   * queues any page left without a slice, so nothing is lost either way.
+   */
   const write = async (batch: Finished[]) => {
     const candidates = batch.flatMap((f) => f.links);
     const children: FrontierUrl[] = [];
@@ -164,20 +170,17 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     }
     const slices = [];
     for (let i = 0; i < children.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), children.slice(i, i + SLICE_SIZE)));
+    for (const f of batch) {
+      const o = f.outcome;
+      if (o.item && Buffer.byteLength(JSON.stringify(o.item)) > INLINE_ITEM_MAX_BYTES) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: await env.putBlob(f.u.ord, o.item) }, env.now()));
+      else records.push(frontier.outcomeRecord(f.u, o, env.now()));
+    }
     await frontier.writeBatch([...records, ...slices.map((x) => x.item)]);
-    await fault?.('page-records');
+    for (const f of batch) recorded[f.outcome.state]++;
+    await fault?.('records');
     for (const x of slices) await env.send(x.ref);
     sentChildren += slices.length;
     if (slices.length) await fault?.('sent');
-    const outcomes: Item[] = [];
-    for (const f of batch) {
-      const o = f.outcome;
-      if (o.item && Buffer.byteLength(JSON.stringify(o.item)) > INLINE_ITEM_MAX_BYTES) outcomes.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: await env.putBlob(f.u.ord, o.item) }, env.now()));
-      else outcomes.push(frontier.outcomeRecord(f.u, o, env.now()));
-    }
-    await frontier.writeBatch(outcomes);
-    for (const f of batch) recorded[f.outcome.state]++;
-    await fault?.('items');
   };
 
   const finish = (f: Finished) => {

@@ -111,7 +111,7 @@ function remember(pk: string, url: string) {
 }
 
 /** Where a slice can be cut short (fault injection in tests: a worker killed right after it). */
-export type SliceStep = 'claims' | 'reserve' | 'ordinals' | 'page-records' | 'sent' | 'fetch' | 'items';
+export type SliceStep = 'claims' | 'reserve' | 'ordinals' | 'fetch' | 'records' | 'sent';
 /** Called after each step; a test's hook throws (and kills its worker's table) to simulate a crash there. */
 export type FaultHook = (step: SliceStep) => void | Promise<void>;
 
@@ -244,7 +244,7 @@ export class CrawlFrontier {
    *
    * Steps, each safe to die after: (1) claim each new URL (conditional put: the table decides
    * between racing workers), (2) reserve ordinals on `STATE`, (3) write each ordinal on its claim
-   * (one batch), (4, the caller) page records. A claim carries its ordinal before any page record
+   * (one batch), (4, the caller) page records, with the slices carrying them. A claim carries its ordinal before any page record
    * of it exists, so a URL is never numbered twice. A retake (`retake`: the pages whose links
    * these are may have been worked on before) picks up claims its parents made earlier: numbered
    * ones are admitted again (their page record re-created if a batch left it out, never reset),

@@ -4,7 +4,7 @@ import { processSlice, type SliceEnv } from '../../../functions/core/crawl/crawl
 import type { Engine } from '../../../functions/core/engine/pipeline.js';
 import type { PageResult } from '../../../functions/core/engine/types.js';
 import type { SiteCrawlInput } from '../../../functions/core/scrapers/site-crawl.js';
-import type { Table } from '../../../functions/ports/table.js';
+import type { Item, Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 import { memoryStores } from '../foundation/stores.js';
 
@@ -35,26 +35,41 @@ const LEASE_MS = 90_000;
 
 class Killed extends Error {}
 
-/** A table that stops answering once its worker is killed (every later call rejects). */
-function killable(t: Table) {
+/**
+ * A table that stops answering once its worker is killed (every later call rejects). `tear`
+ * decides, per batch write, whether the worker dies in the middle of it: then only every other
+ * record of the batch is written (BatchWriteItem is not atomic) before the kill.
+ */
+function killable(t: Table, tear: (items: Item[]) => boolean = () => false) {
   const state = { dead: false };
   const proxy = new Proxy(t, {
     get(target, prop, recv) {
       const v = Reflect.get(target, prop, recv);
       if (typeof v !== 'function') return v;
-      return (...args: unknown[]) => (state.dead ? Promise.reject(new Killed('killed')) : (v as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      return async (...args: unknown[]) => {
+        if (state.dead) throw new Killed('killed');
+        if (prop === 'batchPut' && tear(args[0] as Item[])) {
+          await target.batchPut((args[0] as Item[]).filter((_, i) => i % 2 === 0));
+          state.dead = true;
+          throw new Killed('killed in the middle of a batch write');
+        }
+        return (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+      };
     },
   });
   return { table: proxy, kill: () => void (state.dead = true), state };
 }
 
 let seq = 0;
-/** Crawl the site with `workers` consumers; kill the worker that reaches `step` for the `nth` time. */
-async function crawlWithKill(step: SliceStep | null, nth: number, workers = 2) {
+/**
+ * Crawl the site with `workers` consumers; kill the worker that reaches `step` for the `nth` time
+ * (`torn`: in the middle of its `nth` batch write of more than one record).
+ */
+async function crawlWithKill(step: SliceStep | 'torn' | null, nth: number, workers = 2) {
   const runId = `run_kill_${++seq}`;
   let clock = Date.parse('2026-11-23T10:00:00.000Z');
   const queue: (SliceRef & { redelivered?: boolean })[] = [];
-  const seen = new Map<SliceStep, number>();
+  const seen = new Map<SliceStep | 'torn', number>();
   let kills = 0;
   let finished = 0;
   const fetched: string[] = [];
@@ -62,7 +77,14 @@ async function crawlWithKill(step: SliceStep | null, nth: number, workers = 2) {
   for (const s of await base.init(url(0), N, new Date(clock))) queue.push(s);
   let attempt = 0;
   const deliver = async (slice: SliceRef & { redelivered?: boolean }) => {
-    const t = killable(table);
+    const t = killable(table, (items) => {
+      if (step !== 'torn' || items.length < 2) return false;
+      const n = (seen.get('torn') ?? 0) + 1;
+      seen.set('torn', n);
+      if (n !== nth) return false;
+      kills++;
+      return true;
+    });
     const fault = (s: SliceStep) => {
       const n = (seen.get(s) ?? 0) + 1;
       seen.set(s, n);
@@ -118,7 +140,7 @@ async function crawlWithKill(step: SliceStep | null, nth: number, workers = 2) {
   return { pages, kills, finished, counters: (await base.counters())!, fetched };
 }
 
-const STEPS: SliceStep[] = ['claims', 'reserve', 'ordinals', 'page-records', 'sent', 'fetch', 'items'];
+const STEPS: (SliceStep | 'torn')[] = ['claims', 'reserve', 'ordinals', 'fetch', 'records', 'sent', 'torn'];
 
 describe('a crawl killed after any step of a slice (fault injection)', () => {
   it('without a kill: N pages, N items (the baseline)', async () => {
@@ -129,7 +151,7 @@ describe('a crawl killed after any step of a slice (fault injection)', () => {
 
   for (const step of STEPS) {
     for (const nth of [1, 3]) {
-      it(`killed after "${step}" (occurrence ${nth}): exactly ${N} unique items, finished once, counters exact`, async () => {
+      it(`killed ${step === 'torn' ? 'in the middle of a batch write' : `after "${step}"`} (occurrence ${nth}): exactly ${N} unique items, finished once, counters exact`, async () => {
         const r = await crawlWithKill(step, nth);
         expect(r.kills, `the step ${step} was reached ${nth} times`).toBe(1);
         const done = r.pages.filter((p) => p.state === 'done');
@@ -143,9 +165,8 @@ describe('a crawl killed after any step of a slice (fault injection)', () => {
     }
   }
 
-  it('killed three times in one crawl (reserve, ordinals, sent) with 3 workers: still exactly N items', async () => {
-    // One kill per crawl above; here the same crawl loses three workers at different steps.
-    const runs = await Promise.all([crawlWithKill('reserve', 2, 3), crawlWithKill('ordinals', 2, 3), crawlWithKill('sent', 2, 3)]);
+  it('three crawls at once with 3 workers each, killed after reserve, ordinals and in a batch: still exactly N items each', async () => {
+    const runs = await Promise.all([crawlWithKill('reserve', 2, 3), crawlWithKill('ordinals', 2, 3), crawlWithKill('torn', 2, 3)]);
     for (const r of runs) {
       expect(r.pages.filter((p) => p.state === 'done')).toHaveLength(N);
       expect(new Set(r.pages.map((p) => p.url)).size).toBe(N);
