@@ -35,7 +35,8 @@ export interface HostGateOptions {
   /**
    * Hold up to `slots` slots of `host` from its first request until {@link HostGate.close}, and
    * hand them out in process (a crawl slice's pages on the crawl's host): two table writes per
-   * slice instead of two per page. Other hosts (a redirect's target) take a slot per request.
+   * slice instead of two per page. Only without spacing and when the host has at least twice as
+   * many slots; otherwise, and on other hosts (a redirect's target), a slot per request.
    */
   hold?: { host: string; slots: number };
 }
@@ -147,7 +148,11 @@ export class HostGate {
   async acquire(host: string, crawlDelaySeconds?: number): Promise<ReleaseSlot> {
     const spacing = this.opts.ignoreCrawlDelay ? this.opts.minDelayMs : Math.max(this.opts.minDelayMs, (crawlDelaySeconds ?? 0) * 1000);
     const deadline = this.now() + this.maxWaitMs;
-    if (this.opts.hold && normHost(host) === normHost(this.opts.hold.host)) {
+    // Slots are held for the gate's lifetime only on a fast host (no spacing) with room for other
+    // holders: on a polite host (2 slots, 250 ms apart) a held block would keep another tenant's
+    // page waiting for a whole slice, so there each request takes its own slot.
+    const hold = this.opts.hold;
+    if (hold && spacing <= 0 && this.opts.maxConcurrent >= 2 * hold.slots && normHost(host) === normHost(hold.host)) {
       const block = await this.block(host, deadline);
       await block.take();
       if (spacing > 0) {

@@ -228,6 +228,19 @@ describe('HostGate fairness between tenants (issue 19, finding 7)', () => {
   });
 
   it('a crawl holding every slot of a host in blocks (slices): the other tenant gets a slot at the next slice boundary', async () => {
-    expect(await starve({ max: 4, greedyWorkers: 2, hold: 4 })).toBeLessThanOrEqual(2);
+    expect(await starve({ max: 8, greedyWorkers: 2, hold: 4 })).toBeLessThanOrEqual(2);
+  });
+
+  it('holds no block on a polite host (spacing, or fewer than twice the slots): a slot per request', async () => {
+    const clock = fakeClock();
+    const c = counting(table);
+    const h = host('polite');
+    const g = gate(clock, { maxConcurrent: 2, minDelayMs: 250, hold: { host: h, slots: 4 } }, c.table);
+    for (let i = 0; i < 3; i++) {
+      await (await g.acquire(h))();
+      clock.t += 250;
+    }
+    await g.close();
+    expect(c.calls).toBe(9); // take, spacing, give back: per request
   });
 });
