@@ -68,7 +68,7 @@ const MAX_DELAY_S = 900;
  * worker killed with pages in its buffer fetches them again on the retake (they were never
  * recorded), so the buffer is also written once its oldest page waited {@link FLUSH_AFTER_MS}.
  */
-export const FLUSH_PAGES = 5;
+export const FLUSH_PAGES = SLICE_SIZE;
 const FLUSH_AFTER_MS = 1_000;
 
 type Outcome = { state: Exclude<PageState, 'queued'>; item?: ScrapeItem; error?: string };
