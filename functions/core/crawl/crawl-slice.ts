@@ -194,8 +194,9 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     try {
       page = await engine.scrapePage(u.url, { engine: input.engine, formats: ['markdown', 'text', 'links', 'metadata'], timeout_ms: input.timeout_ms });
     } catch (err) {
-      // The start page failing fails the crawl (as before); any other page is recorded as failed and skipped.
-      if (u.depth === 0) throw err;
+      // The start page (the first seed, ordinal 0) failing fails the crawl; any other page, other
+      // seeds included, is recorded as failed and skipped.
+      if (u.ord === 0) throw err;
       return finish({ u, outcome: { state: 'failed', error: (err as Error).message }, links: [] });
     }
     fetched++;
