@@ -113,9 +113,10 @@ function readView(item: Item | undefined): GateView {
  * slots with a single write and no read. A tenant that finds the host full marks itself waiting
  * (which sets `contended_until`); from then on every taker reads the record first and takes only
  * (a) up to its fair share, the slots divided evenly among the tenants holding or waiting, and
- * (b) after every tenant below its share that has waited longer. A tenant polling every 100 ms
- * therefore cannot hold the host against another: once the other waits, each slot given back goes
- * to the longest-waiting tenant below its share, whatever their polling rates. On AWS the same
+ * (b) after every tenant below its share that has waited longer. A tenant's place in line is one
+ * for all its requests and goes to the back at each of its grants, so tenants take turns: a tenant
+ * polling every 100 ms with many requests cannot hold the host against another; once the other
+ * waits, each slot given back goes to the longest-waiting tenant below its share. On AWS the same
  * record is shared by every Lambda, so the rule holds across the whole fleet.
  */
 export class HostGate {
@@ -217,7 +218,6 @@ export class HostGate {
     const me = this.tenant;
     const max = this.opts.maxConcurrent;
     const id = randomUUID();
-    let since: number | undefined;
     let marked = 0;
     // Optimistic first: while the host is not contended, one conditional write and no read.
     let view: GateView | undefined;
@@ -244,15 +244,18 @@ export class HostGate {
       const now = this.now();
       view = readView(await this.table.get(key, { consistent: true }));
       if (await this.removeExpired(key, view, now)) continue;
+      // The tenant's place in line is shared by all its requests (in the record), and goes to the
+      // back at each of its grants: tenants take turns, however many requests each has waiting.
+      const mark = view.waiting.find((w) => w.tenant === me && w.until >= now);
+      const since = mark?.since ?? now;
       const grant = this.fairGrant(view, want, now, since);
       if (grant > 0) {
         const lease = this.lease(key, id, grant, now);
         const share = this.share(view, now);
         try {
           await this.table.update(key, {
-            set: { [`h_${id}`]: lease.value, expires_at: ttl(now) },
+            set: { [`h_${id}`]: lease.value, expires_at: ttl(now), ...(mark ? { [`w_${me}`]: `${now}|${mark.until}` } : {}) },
             add: { used: grant, [`u_${me}`]: grant },
-            remove: view.waiting.some((w) => w.tenant === me) ? [`w_${me}`] : undefined,
             condition: {
               expression: '(attribute_not_exists(#used) OR #used <= :lim) AND (attribute_not_exists(#um) OR #um <= :ulim)',
               names: { '#used': 'used', '#um': `u_${me}` },
@@ -266,8 +269,7 @@ export class HostGate {
         }
       }
       // Wait, marked as waiting (refreshed every second), so others yield to us.
-      since ??= view.waiting.find((w) => w.tenant === me && w.until >= now)?.since ?? now;
-      if (now - marked >= 1000) {
+      if (now - marked >= 1000 || !mark) {
         marked = now;
         await this.table.update(key, { set: { [`w_${me}`]: `${since}|${now + WAIT_MARK_MS}`, contended_until: now + WAIT_MARK_MS, expires_at: ttl(now) } });
       }
@@ -285,8 +287,8 @@ export class HostGate {
     return Math.max(1, Math.floor(this.opts.maxConcurrent / active.size));
   }
 
-  /** Slots this gate may take now (0: wait), given who holds and who waits. */
-  private fairGrant(view: GateView, want: number, now: number, since: number | undefined): number {
+  /** Slots this gate may take now (0: wait), given who holds and who waits; `since`: this tenant's place in line. */
+  private fairGrant(view: GateView, want: number, now: number, since: number): number {
     const free = this.opts.maxConcurrent - view.used;
     if (free <= 0) return 0;
     const others = view.waiting.filter((w) => w.tenant !== this.tenant && w.until >= now);
@@ -295,8 +297,7 @@ export class HostGate {
     const mine = view.held.get(this.tenant) ?? 0;
     if (mine >= share) return 0;
     // Tenants below their share that have waited longer go first (a slot each, at least).
-    const mySince = since ?? now;
-    const ahead = others.filter((w) => (w.since < mySince || (w.since === mySince && w.tenant < this.tenant)) && (view.held.get(w.tenant) ?? 0) < share).length;
+    const ahead = others.filter((w) => (w.since < since || (w.since === since && w.tenant < this.tenant)) && (view.held.get(w.tenant) ?? 0) < share).length;
     return Math.max(0, Math.min(want, share - mine, free - ahead));
   }
 
