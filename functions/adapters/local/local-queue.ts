@@ -57,6 +57,9 @@ interface Consumer extends ConsumeOptions {
   /** Most invocations ever running at once, and most visible messages ever waiting for one. */
   peakActive: number;
   peakWaiting: number;
+  /** Invocations working only crawl slices, and whether the express lane (see `pump`) is in use. */
+  sliceActive: number;
+  expressActive: boolean;
   /** Crawl pages in flight per tenant, and the tenant served last (round-robin). */
   crawlPages: Map<string, number>;
   lastTenant: string | undefined;
@@ -78,7 +81,8 @@ const pk = (queue: QueueName) => `LQ#${queue}`;
  * reported as processed are deleted, failed ones come back when their visibility (the retry
  * delay the interpreter set) ends, and dead ones land in `LDLQ#<queue>`. At-least-once and
  * durable: every message lives in the table until acknowledged, so unfinished work is delivered
- * again after a restart. At most `concurrency` batches of a queue run at once.
+ * again after a restart. At most `concurrency` batches of a queue run at once, plus one for a
+ * message that is not a crawl slice while every batch running is crawl slices (see `pump`).
  */
 export class LocalQueue implements Queue, QueueReceiver {
   private consumers = new Map<QueueName, Consumer>();
@@ -109,7 +113,7 @@ export class LocalQueue implements Queue, QueueReceiver {
   }
 
   consume(queue: QueueName, worker: BatchWorker, opts: ConsumeOptions) {
-    this.consumers.set(queue, { worker, ...opts, active: 0, peakActive: 0, peakWaiting: 0, crawlPages: new Map(), lastTenant: undefined });
+    this.consumers.set(queue, { worker, ...opts, active: 0, sliceActive: 0, expressActive: false, peakActive: 0, peakWaiting: 0, crawlPages: new Map(), lastTenant: undefined });
   }
 
   stats(queue: QueueName): ConsumerStats {
@@ -156,13 +160,21 @@ export class LocalQueue implements Queue, QueueReceiver {
   private schedule(queue: QueueName, id: string, visibleAt: number, r: { tenant: string; pages: number }) {
     if (this.stopped) return;
     this.inflight++;
-    const t = setTimeout(() => {
-      this.timers.delete(t);
+    const makeReady = () => {
       const list = this.ready.get(queue) ?? [];
       list.push({ id, ...r });
       this.ready.set(queue, list);
       this.requestPump(queue);
-    }, Math.max(0, visibleAt - Date.now()));
+    };
+    // A message visible now is ready now, not after a timer: messages scheduled in one go (a
+    // recovery, a burst) then meet in one pump and form one batch, however late a loaded machine
+    // runs the timers (a 1 ms timer each could fire in two groups and split the batch).
+    const wait = visibleAt - Date.now();
+    if (wait <= 0) return makeReady();
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      makeReady();
+    }, wait);
     this.timers.add(t);
   }
 
@@ -183,17 +195,34 @@ export class LocalQueue implements Queue, QueueReceiver {
     const c = this.consumers.get(queue);
     const list = this.ready.get(queue);
     if (!c || !list) return;
-    while (c.active < c.concurrency && list.length && !this.stopped) {
-      const batch = this.takeFair(c, list);
+    while (list.length && !this.stopped) {
+      let batch: Ready[];
+      let express = false;
+      if (c.active < c.concurrency) batch = this.takeFair(c, list);
+      else if (!c.expressActive && c.sliceActive === c.active) {
+        // Every invocation is working crawl slices: another message (a run's start, a runbook
+        // task) gets one invocation of its own beyond the bound rather than waiting for a slice to
+        // end, as on AWS, where each message gets a Lambda of its own and a crawl's share is capped
+        // (TenantShare): a big crawl cannot make another tenant's one-page run wait for its slices.
+        const i = list.findIndex((r) => !r.pages);
+        if (i < 0) break;
+        batch = list.splice(i, 1);
+        express = true;
+      } else break;
       if (!batch.length) break; // only capped tenants' crawl slices wait: a finishing batch pumps again
       const ids = batch.map((b) => b.id);
+      const slicesOnly = batch.every((b) => b.pages > 0);
       c.active++;
+      if (slicesOnly) c.sliceActive++;
+      if (express) c.expressActive = true;
       c.peakActive = Math.max(c.peakActive, c.active);
       for (const b of batch) if (b.pages) c.crawlPages.set(b.tenant, (c.crawlPages.get(b.tenant) ?? 0) + b.pages);
       void this.invoke(queue, ids, c)
         .catch((err) => log.error('local queue delivery failed', { queue, err }))
         .finally(() => {
           c.active--;
+          if (slicesOnly) c.sliceActive--;
+          if (express) c.expressActive = false;
           for (const b of batch) if (b.pages) c.crawlPages.set(b.tenant, (c.crawlPages.get(b.tenant) ?? 0) - b.pages);
           for (let i = 0; i < ids.length; i++) this.settle();
           this.pump(queue);

@@ -18,6 +18,7 @@ import { processSlice } from './crawl-slice.js';
 import { frontierOf, sender } from './crawl-start.js';
 import { crawlItemKey, crawlProgress } from './crawl-results.js';
 import { sliceContext } from './slice-context.js';
+import type { CrawlFrontier, FrontierCounters } from './frontier.js';
 import { TenantShare } from './tenant-share.js';
 
 /** A slice of a distributed crawl on the runs queue (see queue-messages.ts `crawl.slice`). */
@@ -37,6 +38,40 @@ function progressDue(runKey: string, final: boolean): boolean {
   return true;
 }
 
+/**
+ * The crawl's counters as a slice on this process last left them, for at most
+ * {@link COUNTERS_TTL_MS}: a slice starting right after another one on the same process needs them
+ * only for its stop checks (quota, bytes, the start time), which tolerate a second's lag, so the
+ * read is saved. Read from the table when none is that recent.
+ */
+const COUNTERS_TTL_MS = 1_000;
+const counterCache = new Map<string, { at: number; counters: FrontierCounters }>();
+async function recentCounters(f: CrawlFrontier): Promise<FrontierCounters | undefined> {
+  const hit = counterCache.get(f.runId);
+  if (hit && Date.now() - hit.at < COUNTERS_TTL_MS) return hit.counters;
+  if (counterCache.size > 1_000) counterCache.clear();
+  const c = await f.counters(true);
+  if (c) counterCache.set(f.runId, { at: Date.now(), counters: c });
+  return c;
+}
+
+/**
+ * The run as this process read it within {@link COUNTERS_TTL_MS}: slices of one crawl reach a
+ * worker several times a second, and a cancel or a finish reaches them within the same second
+ * (each slice also polls the run for a cancel every second while it works).
+ */
+const runCache = new Map<string, { at: number; run: Promise<RunRecord> }>();
+function recentRun(d: RunWorkerDeps['deps'], tenantId: string, runId: string): Promise<RunRecord> {
+  const k = `${tenantId}/${runId}`;
+  const hit = runCache.get(k);
+  if (hit && Date.now() - hit.at < COUNTERS_TTL_MS) return hit.run;
+  if (runCache.size > 1_000) runCache.clear();
+  const run = getRun(d, tenantId, runId);
+  runCache.set(k, { at: Date.now(), run });
+  run.catch(() => runCache.get(k)?.run === run && runCache.delete(k));
+  return run;
+}
+
 /** Why a crawl stops early, checked before every page. */
 type StopCause = 'cancelled' | 'max_runtime' | 'quota' | 'max_bytes' | 'challenge';
 
@@ -48,7 +83,7 @@ type StopCause = 'cancelled' | 'max_runtime' | 'quota' | 'max_bytes' | 'challeng
  */
 export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta): Promise<void> {
   const d = w.deps;
-  const run = await getRun(d, m.tenant_id, m.run_id);
+  const run = await recentRun(d, m.tenant_id, m.run_id);
   // A finished run, or a slice of an attempt that is no longer the run's: nothing to do.
   if (TERMINAL.includes(run.status) || run.attempt !== m.attempt) return;
   const input = siteCrawl.inputSchema.parse(run.input) as SiteCrawlInput;
@@ -57,19 +92,31 @@ export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, 
   // The slot is leased briefly and renewed while the slice runs, so a worker that dies frees
   // its tenant's slot within a lease, not after a whole invocation's timeout.
   const share = new TenantShare(d.table, run.tenant_id, d.config.tenantCrawlPages, input.concurrency);
-  const slot = await share.take(meta.holder, Date.now(), SHARE_LEASE_MS);
+  const held = share.unpark(Date.now(), SHARE_LEASE_MS / 2);
+  const holder = held?.holder ?? meta.holder;
+  let leaseUntil = held?.leaseUntil ?? Date.now() + SHARE_LEASE_MS;
+  const slot = held?.slot ?? (await share.take(meta.holder, Date.now(), SHARE_LEASE_MS));
   if (!slot) {
     await sender(d, run)({ slice_id: m.slice_id, urls: m.urls }, { delaySeconds: 2 + Math.floor(Math.random() * 3) });
     return;
   }
   const renew = setInterval(() => {
-    share.renew(slot, meta.holder, Date.now(), SHARE_LEASE_MS).catch(() => undefined);
+    const until = Date.now() + SHARE_LEASE_MS;
+    share.renew(slot, holder, Date.now(), SHARE_LEASE_MS).then((ok) => {
+      if (ok) leaseUntil = until;
+    }).catch(() => undefined);
   }, SHARE_LEASE_MS / 3);
+  let parkable = true;
   try {
     await workSlice(w, m, meta, run, input);
+  } catch (err) {
+    parkable = false;
+    throw err;
   } finally {
     clearInterval(renew);
-    await share.release(slot, meta.holder).catch((err) => log.warn('tenant share slot not released (its lease frees it)', { err }));
+    // Kept for this tenant's next slice on this process for a moment (see TenantShare.park).
+    if (parkable && leaseUntil - Date.now() > SHARE_LEASE_MS / 2) share.park(slot, holder, leaseUntil);
+    else await share.release(slot, holder).catch((err) => log.warn('tenant share slot not released (its lease frees it)', { err }));
   }
 }
 
@@ -82,17 +129,20 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
   const d = w.deps;
   const start = normalizeUrl(input.start_url)!;
   const f = frontierOf(d, run);
-  const counters = await f.counters(true);
+  const counters = await recentCounters(f);
   if (!counters) return; // never started (cannot happen: the start creates it before the first slice)
 
   const host = new URL(start).host;
   const { tenant, onChallenge: on_challenge, profile, raised, pagesUsed } = await sliceContext(d.table, run, host, d.clock.now());
   const rawLog = new RawLogWriter(d.table, d.blobs, run.tenant_id, run.id, run.attempt, `s${m.urls[0]?.ord ?? 0}-${meta.holder.slice(-6)}`);
+  // The slice holds up to `concurrency` slots of the crawl's host for its pages (two table writes
+  // a slice, not two a page), shared fairly with other tenants waiting for the host.
+  // Raised limits bind the verified host only (governance/host-gates.ts).
+  const gate = runGate(d.table, w.politeness, raised ? { host, tenantId: run.tenant_id, concurrency: raised.concurrency, delayMs: raised.delay_ms } : null, { tenant: run.tenant_id, hold: { host, slots: input.concurrency } });
   const engine = createEngine({
     guard: w.guard,
     robots: w.robots,
-    // Raised limits bind the verified host only (governance/host-gates.ts).
-    gate: runGate(d.table, w.politeness, raised ? { host, tenantId: run.tenant_id, concurrency: raised.concurrency, delayMs: raised.delay_ms } : null),
+    gate,
     browser: (signal) => w.startBrowser(w.guard, profile, signal),
     policy: tenant.target_policy,
     challengePolicy: on_challenge,
@@ -167,13 +217,17 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
 
   async function closeAll() {
     await engine.close().catch(() => undefined);
+    await gate?.close().catch((err) => log.warn('host gate slots not given back (their lease frees them)', { err }));
     await rawLog.flush().catch((err) => log.error('raw log flush failed', { err }));
   }
 
   // Usage and the run's progress, from the counters as the finished slice left them.
   const s = engine.stats();
+  const used = Math.max(0, outcome.fetched - s.robots_skipped - s.challenges);
+  if (used) await addUsage(d.table, run.tenant_id, 'pages', used, d.clock.now());
   const after = outcome.counters;
-  await addUsage(d.table, run.tenant_id, 'pages', Math.max(0, outcome.fetched - s.robots_skipped - s.challenges), d.clock.now());
+  if (!after) return; // not worked here (finished before, or another worker holds it)
+  counterCache.set(f.runId, { at: Date.now(), counters: after });
   const progress = crawlProgress(after, d.clock.now());
   if (progressDue(`${run.tenant_id}/${run.id}`, outcome.crawlFinished || cause !== null)) await d.table.update(keys.record(run.tenant_id, 'RUN', run.id), {
     set: {

@@ -2,9 +2,10 @@ import type { Engine } from '../engine/pipeline.js';
 import { normalizeUrl, sameSite } from '../scrapers/normalize-url.js';
 import { urlFilter } from '../scrapers/url-patterns.js';
 import { crawlItem, crawlPageOptions, type SiteCrawlInput } from '../scrapers/site-crawl.js';
-import type { ScrapeItem } from '../scrapers/types.js';
 import { sitemapSeeds } from '../discovery/crawl-seeds.js';
-import { INLINE_ITEM_MAX_BYTES, ownId, type CrawlFrontier, type FrontierCounters, type FrontierUrl, type SliceRef } from './frontier.js';
+import type { ScrapeItem } from '../scrapers/types.js';
+import { INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
+import type { Item } from '../../ports/table.js';
 
 /** URLs per queue message: small enough that a slice finishes well inside one invocation. */
 export const SLICE_SIZE = 10;
@@ -26,14 +27,16 @@ export interface SliceEnv {
   /** Who holds page leases (the invocation's id). */
   holder: string;
   /**
-   * A page's lease. Short, and renewed every third of it while the page is being worked on, so a
-   * page slower than the lease keeps it while a worker killed mid-page (kill -9, a Lambda cut
-   * off) holds its pages up for at most one lease before a redelivery takes them.
+   * The slice's lease. Short, and renewed every third of it while the slice is being worked on, so
+   * a slow slice keeps it while a worker killed mid-slice (kill -9, a Lambda cut off) holds its
+   * pages up for at most one lease before a redelivery takes them over.
    */
   leaseMs?: number;
   reserveMs?: number;
   /** Request stats of the slice, added to the crawl's counters when it finishes (read after the last page). */
   stats?: () => Record<string, number>;
+  /** Fault injection (tests): called after each step of the slice; throwing there simulates a crash. */
+  fault?: FaultHook;
 }
 
 export interface SliceOutcome {
@@ -43,8 +46,10 @@ export interface SliceOutcome {
   deferred: number;
   /** True for exactly one invocation per crawl: the one whose finished slice ended it. */
   crawlFinished: boolean;
-  /** The crawl's counters right after this slice's counts were added. */
-  counters: FrontierCounters;
+  /** The crawl's counters right after this slice's counts were added; null when the slice was not worked (finished before, or leased by another worker). */
+  counters: FrontierCounters | null;
+  /** Slices of new pages this one sent. */
+  sentChildren?: number;
 }
 
 /** Queue `urls` as slices of {@link SLICE_SIZE} sent by slice `from`, each recorded before it is sent. */
@@ -52,139 +57,188 @@ export async function sendSlices(frontier: CrawlFrontier, from: string, urls: Fr
   for (let i = 0; i < urls.length; i += SLICE_SIZE) await send(await frontier.openSlice(ownId(from), urls.slice(i, i + SLICE_SIZE)), opts);
 }
 
-/** Sitemap seeds admitted per frontier call. */
-const SEED_CHUNK = 500;
-/** Time the start page's slice may spend reading sitemaps at most. */
-const SITEMAP_BUDGET_MS = 60_000;
-
-/**
- * Admit the site's sitemap URLs (depth 1, `via: "sitemap"`) as children of the start page, in
- * chunks, and queue them. Discovery reads the sitemaps through the slice's engine, so each fetch
- * is governed, logged and counted in the run's requests; it never touches the frontier. A retaken
- * start page reads them again and picks up its own earlier claims (same parent), losing none.
- */
-async function seedFromSitemaps(env: SliceEnv, sliceId: string, start: FrontierUrl, retaken: boolean, linked: Set<string>, reserveMs: number): Promise<void> {
-  const found = await sitemapSeeds(env.engine, start.url, env.input, {
-    maxUrls: env.input.max_pages,
-    deadline: Date.now() + Math.max(1_000, Math.min(SITEMAP_BUDGET_MS, env.remainingMs() - reserveMs)),
-    shouldStop: env.shouldStop,
-  });
-  const seeds = found.urls.map((d) => d.url).filter((u) => u !== start.url && !linked.has(u));
-  for (let i = 0; i < seeds.length; i += SEED_CHUNK) {
-    const admitted = await env.frontier.admit(seeds.slice(i, i + SEED_CHUNK).map((url) => ({ url, depth: 1 })), start.ord, { retake: retaken });
-    await sendSlices(env.frontier, sliceId, admitted.map((a) => ({ ...a, via: 'sitemap' as const })), env.send);
-  }
-}
-
-/** Default page lease; renewed while the page is in progress (see {@link SliceEnv.leaseMs}). */
+/** Default slice lease; renewed while the slice is in progress (see {@link SliceEnv.leaseMs}). */
 export const LEASE_MS = 15_000;
 
 /** SQS delays a message by at most 15 minutes. */
 const MAX_DELAY_S = 900;
 
 /**
- * Work one slice of a distributed site crawl: for each URL still queued, take its lease, fetch it
- * through the run's engine (governance, robots, politeness), store its item with the page record,
- * admit its same-site links within max_depth and the include/exclude patterns, and queue them.
- * The page is recorded only after its links are queued, so a worker killed at any point leaves
- * the page queued (its lease expires) and a redelivery finishes it without losing or duplicating
- * anything. When time runs low the rest of the slice goes back to the queue as a new slice.
+ * Pages whose outcomes are written together: a slice writes its pages' items, the pages they
+ * link to and the slices carrying those in a few batch calls rather than a call per page. A
+ * worker killed with pages in its buffer fetches them again on the retake (they were never
+ * recorded), so the buffer is also written once its oldest page waited {@link FLUSH_AFTER_MS}.
+ */
+export const FLUSH_PAGES = SLICE_SIZE;
+const FLUSH_AFTER_MS = 1_000;
+/** Candidates admitted per frontier call (a start page may bring a whole sitemap's URLs). */
+const ADMIT_CHUNK = 500;
+/** Time the start page's slice may spend reading sitemaps at most. */
+const SITEMAP_BUDGET_MS = 60_000;
+
+type Outcome = { state: Exclude<PageState, 'queued'>; item?: ScrapeItem; error?: string };
+type Finished = { u: FrontierUrl; outcome: Outcome; links: Candidate[] };
+
+/**
+ * Work one slice of a distributed site crawl: take the slice's lease, fetch each URL still
+ * queued through the run's engine (governance, robots, politeness), admit same-site links within
+ * max_depth and the include/exclude patterns, and write the pages' outcomes with the new pages and
+ * the slices that carry them, a few pages at a time. Every step can be cut short by a crash: the
+ * slice's message comes back once its lease ends, and the retake re-sends what the dead delivery
+ * recorded, skips the pages it recorded, and picks up its claims (see CrawlFrontier.admit); the
+ * crawl's end gives back anything a crash left unused (CrawlFrontier.repair). When time runs low
+ * the rest of the slice goes back to the queue as a new slice.
  */
 export async function processSlice(env: SliceEnv, slice: SliceRef & { redelivered?: boolean }, startUrl: string): Promise<SliceOutcome> {
-  const { frontier, engine, input } = env;
-  const urls = slice.urls;
-  // An earlier delivery of this slice may have died between recording a slice and sending it:
-  // send every slice it recorded again (a duplicate message finds its pages done and is harmless).
-  if (slice.redelivered) for (const orphan of await frontier.sentBy(slice.slice_id)) await env.send(orphan);
-  const allowed = urlFilter(input.include, input.exclude);
+  const { frontier } = env;
   const leaseMs = env.leaseMs ?? LEASE_MS;
+  const lease = await frontier.leaseSlice(slice.slice_id, env.holder, leaseMs, env.now());
+  if (lease.state === 'gone') return { fetched: 0, deferred: 0, crawlFinished: false, counters: null };
+  if (lease.state === 'busy') {
+    // Another delivery is working it (a duplicate message, or a worker that may have died): look
+    // again when its lease ends, so the slice is neither worked twice at once nor lost.
+    const wait = lease.until - env.now().getTime();
+    await env.send(slice, { delaySeconds: Math.min(MAX_DELAY_S, Math.max(1, Math.ceil(wait / 1000) + 1)) });
+    return { fetched: 0, deferred: slice.urls.length, crawlFinished: false, counters: null };
+  }
+  const renew = setInterval(() => {
+    frontier.renewSlice(slice.slice_id, env.holder, leaseMs, env.now()).catch(() => undefined);
+  }, Math.max(1000, Math.floor(leaseMs / 3)));
+  try {
+    return await work(env, slice, startUrl, lease.retaken);
+  } catch (err) {
+    // Let the queue's retry take the slice at once (a dead worker cannot: its lease runs out).
+    await frontier.releaseSlice(slice.slice_id, env.holder).catch(() => undefined);
+    throw err;
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: boolean): Promise<SliceOutcome> {
+  const { frontier, engine, input } = env;
+  const fault = env.fault;
+  let urls = slice.urls;
+  // Pages the dead delivery's child slices carry: sent again here, not put in new slices.
+  const resent = new Set<number>();
+  if (retaken) {
+    await frontier.noteRetake();
+    // It may have died between recording a slice and sending it: send every slice it recorded
+    // again (a duplicate message finds its slice leased or gone and is harmless).
+    for (const orphan of await frontier.sentBy(slice.slice_id)) {
+      await env.send(orphan);
+      for (const u of orphan.urls) resent.add(u.ord);
+    }
+    const states = await frontier.states(urls.map((u) => u.ord));
+    urls = urls.filter((u) => (states.get(u.ord) ?? 'queued') === 'queued');
+  }
+  const allowed = urlFilter(input.include, input.exclude);
   const reserveMs = env.reserveMs ?? Math.max(30_000, (input.timeout_ms ?? 30_000) + 15_000);
   let fetched = 0;
   let deferred = 0;
+  let sentChildren = 0;
   // Pages this invocation recorded, by outcome: added to the counters once, when the slice finishes.
   const recorded = { done: 0, failed: 0, skipped: 0 };
-  const record = async (ord: number, outcome: Parameters<CrawlFrontier['record']>[1]) => {
-    if (await frontier.record(ord, outcome, env.now())) recorded[outcome.state]++;
-  };
   const concurrency = Math.max(1, input.concurrency);
   const pending = [...urls];
-  const busy: { u: FrontierUrl; until: number }[] = [];
+  const adopted = new Set<string>();
+
+  // Outcomes waiting to be written, and the chain of writes (one at a time, in order).
+  let buffer: Finished[] = [];
+  let oldest = 0;
+  let writes: Promise<void> = Promise.resolve();
+  let failure: unknown;
+  const flush = () => {
+    const batch = buffer;
+    buffer = [];
+    if (!batch.length) return;
+    writes = writes.then(() => (failure ? undefined : write(batch))).catch((err) => {
+      failure ??= err;
+    });
+  };
+
+  /**
+   * Admit the batch's links, then write the new pages, the slices carrying them and the batch's
+   * outcomes in one batch write, then send the slices. A batch write is not atomic: a crash in the
+   * middle of it can leave an outcome without the new pages it found, or new pages without their
+   * slice. The retake of this slice re-sends what it finds recorded, and the crawl's end (repair)
+   * queues any page left without a slice, so nothing is lost either way.
+   */
+  const write = async (batch: Finished[]) => {
+    const candidates = batch.flatMap((f) => f.links);
+    const children: FrontierUrl[] = [];
+    const records: Item[] = [];
+    for (let i = 0; i < candidates.length; i += ADMIT_CHUNK) {
+      const { urls: admitted, pageRecords } = await frontier.admit(candidates.slice(i, i + ADMIT_CHUNK), { retake: retaken, adopted });
+      records.push(...pageRecords);
+      children.push(...admitted.filter((u) => !resent.has(u.ord)));
+    }
+    const slices = [];
+    for (let i = 0; i < children.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), children.slice(i, i + SLICE_SIZE)));
+    for (const f of batch) {
+      const o = f.outcome;
+      if (o.item && Buffer.byteLength(JSON.stringify(o.item)) > INLINE_ITEM_MAX_BYTES) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: await env.putBlob(f.u.ord, o.item) }, env.now()));
+      else records.push(frontier.outcomeRecord(f.u, o, env.now()));
+    }
+    await frontier.writeBatch([...records, ...slices.map((x) => x.item)]);
+    for (const f of batch) recorded[f.outcome.state]++;
+    await fault?.('records');
+    for (const x of slices) await env.send(x.ref);
+    sentChildren += slices.length;
+    if (slices.length) await fault?.('sent');
+  };
+
+  const finish = (f: Finished) => {
+    if (!buffer.length) oldest = Date.now();
+    buffer.push(f);
+    if (buffer.length >= FLUSH_PAGES || Date.now() - oldest >= FLUSH_AFTER_MS) flush();
+  };
 
   const one = async (u: FrontierUrl) => {
-    const lease = await frontier.lease(u.ord, env.holder, leaseMs, env.now());
-    if (lease.state !== 'taken') return notTaken(u, lease);
-    // Renew the lease while this page is in progress (most pages finish before the first renewal).
-    const renew = setInterval(() => {
-      frontier.renew(u.ord, env.holder, leaseMs, env.now()).catch(() => undefined);
-    }, Math.max(1000, Math.floor(leaseMs / 3)));
-    try {
-      await work(u, lease.retaken);
-    } finally {
-      clearInterval(renew);
-    }
-  };
-
-  const notTaken = (u: FrontierUrl, lease: { state: 'done' } | { state: 'busy'; until: number }) => {
-    if (lease.state === 'done') return;
-    if (lease.state === 'busy') {
-      // Another worker holds it (a duplicate delivery, or a worker that may have died): look again
-      // when its lease ends, so the page is neither fetched twice nor lost.
-      busy.push({ u, until: lease.until });
-    }
-  };
-
-  const work = async (u: FrontierUrl, retaken: boolean) => {
     let page;
     try {
       page = await engine.scrapePage(u.url, crawlPageOptions(input));
     } catch (err) {
-      // The start page failing fails the crawl (as before); any other page is recorded as failed and skipped.
-      if (u.depth === 0) {
-        await frontier.release(u.ord, env.holder);
-        throw err;
-      }
-      await record(u.ord, { state: 'failed', error: (err as Error).message });
-      return;
+      // The start page (the first seed, ordinal 0) failing fails the crawl; any other page, other
+      // seeds included, is recorded as failed and skipped.
+      if (u.ord === 0) throw err;
+      return finish({ u, outcome: { state: 'failed', error: (err as Error).message }, links: [] });
     }
     fetched++;
-    if (page.skipped) {
-      await record(u.ord, { state: 'skipped' });
-      return;
-    }
-    if (page.blocked) {
-      await record(u.ord, { state: 'failed', error: `challenge: ${page.blocked.kind}` });
-      return;
-    }
+    await fault?.('fetch');
+    if (page.skipped) return finish({ u, outcome: { state: 'skipped' }, links: [] });
+    if (page.blocked) return finish({ u, outcome: { state: 'failed', error: `challenge: ${page.blocked.kind}` }, links: [] });
     const item = crawlItem(page, u.depth);
     if (u.via) item.data.via = u.via;
-    const next: { url: string; depth: number }[] = [];
+    const links: Candidate[] = [];
     if (u.depth < input.max_depth && input.sitemap !== 'only') {
       for (const link of page.links ?? []) {
         const n = normalizeUrl(link);
-        if (n && sameSite(n, startUrl) && allowed(n)) next.push({ url: n, depth: u.depth + 1 });
+        if (n && sameSite(n, startUrl) && allowed(n)) links.push({ url: n, depth: u.depth + 1, parent: u.ord });
       }
     }
-    // The page (markdown, text, every link) is not needed past this point; an interpreted async
-    // function keeps its locals while it awaits the table, so drop it rather than let it be promoted.
-    // eslint-disable-next-line no-useless-assignment -- the assignment is the point: it frees the page
-    page = undefined;
-    if (next.length) {
-      const admitted = await frontier.admit(next, u.ord, { retake: retaken });
-      await sendSlices(frontier, slice.slice_id, admitted, env.send);
-    }
     // The start page also seeds the crawl from the site's sitemaps (after its own links, so a page
-    // it links to is not marked as found through a sitemap).
-    if (u.depth === 0 && (input.sitemap ?? 'skip') !== 'skip' && input.max_depth >= 1) await seedFromSitemaps(env, slice.slice_id, u, retaken, new Set(next.map((n) => n.url)), reserveMs);
-    const inline = Buffer.byteLength(JSON.stringify(item)) <= INLINE_ITEM_MAX_BYTES;
-    await record(u.ord, inline ? { state: 'done', item } : { state: 'done', item_blob: await env.putBlob(u.ord, item) });
+    // it links to is not marked as found through a sitemap). Discovery reads them through this
+    // slice's engine (governed, logged, counted in the run's requests) and never writes the
+    // frontier: its URLs are admitted with the page's links, depth 1, `via: "sitemap"`. A retaken
+    // start page reads them again and picks up its own earlier claims (same parent).
+    if (u.depth === 0 && (input.sitemap ?? 'skip') !== 'skip' && input.max_depth >= 1) {
+      const linked = new Set(links.map((l) => l.url));
+      const found = await sitemapSeeds(engine, u.url, input, {
+        maxUrls: input.max_pages,
+        deadline: Date.now() + Math.max(1_000, Math.min(SITEMAP_BUDGET_MS, env.remainingMs() - reserveMs)),
+        shouldStop: env.shouldStop,
+      });
+      for (const d of found.urls) if (d.url !== u.url && !linked.has(d.url)) links.push({ url: d.url, depth: 1, parent: u.ord, via: 'sitemap' });
+    }
+    finish({ u, outcome: { state: 'done', item }, links });
   };
 
   const active = new Set<Promise<void>>();
-  let failure: unknown;
   while (pending.length || active.size) {
     while (!failure && pending.length && active.size < concurrency) {
       if (env.remainingMs() < reserveMs || env.shouldStop()) {
-        // Hand the rest back: a new slice, counted before it is sent, picked up by any worker.
+        // Hand the rest back: a new slice, recorded before it is sent, picked up by any worker.
         deferred = pending.length;
         if (!env.shouldStop()) await sendSlices(frontier, slice.slice_id, pending.splice(0), env.send);
         else pending.splice(0);
@@ -201,11 +255,13 @@ export async function processSlice(env: SliceEnv, slice: SliceRef & { redelivere
     if (!active.size) break;
     await Promise.race(active);
   }
+  flush();
+  await writes;
   if (failure) throw failure;
-  if (busy.length) {
-    const wait = Math.max(...busy.map((b) => b.until)) - env.now().getTime();
-    await sendSlices(frontier, slice.slice_id, busy.map((b) => b.u), env.send, { delaySeconds: Math.min(MAX_DELAY_S, Math.max(1, Math.ceil(wait / 1000) + 1)) });
+  const stats = { ...recorded, ...env.stats?.() };
+  for (let round = 0; ; round++) {
+    const { finished, counters, repair } = await frontier.finishSlice(slice.slice_id, env.now(), round ? {} : stats, env.holder);
+    if (!repair) return { fetched, deferred, crawlFinished: finished, counters, sentChildren };
+    for (const r of repair) await env.send(r);
   }
-  const { finished, counters } = await frontier.finishSlice(slice.slice_id, env.now(), { ...recorded, ...env.stats?.() });
-  return { fetched, deferred, crawlFinished: finished, counters };
 }

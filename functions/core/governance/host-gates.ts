@@ -15,15 +15,24 @@ export interface RaisedHost {
  * bind only the verified host itself: a redirect from it to another host (or a page of the crawl
  * on another host) waits at that host's polite gate like anybody's request.
  */
-export function runGate(table: GateTable, polite: HostGateOptions | undefined, raised: RaisedHost | null): Pick<HostGate, 'acquire'> | undefined {
-  const shared = polite ? new HostGate(table, polite) : undefined;
+export function runGate(
+  table: GateTable,
+  polite: HostGateOptions | undefined,
+  raised: RaisedHost | null,
+  /** Whose requests these are (fair sharing) and a block of slots a crawl slice holds on its host. */
+  extra: Pick<HostGateOptions, 'tenant' | 'hold'> = {},
+): (Pick<HostGate, 'acquire' | 'close'>) | undefined {
+  const shared = polite ? new HostGate(table, { ...polite, ...extra }) : undefined;
   if (!raised) return shared;
-  const own = new HostGate(table, { ...polite, maxConcurrent: raised.concurrency, minDelayMs: raised.delayMs, ignoreCrawlDelay: true, tenantScope: raised.tenantId });
+  const own = new HostGate(table, { ...polite, ...extra, maxConcurrent: raised.concurrency, minDelayMs: raised.delayMs, ignoreCrawlDelay: true, tenantScope: raised.tenantId });
   const verified = raised.host.toLowerCase();
   return {
     acquire(host: string, crawlDelaySeconds?: number): Promise<ReleaseSlot> {
       if (host.toLowerCase() === verified) return own.acquire(host, crawlDelaySeconds);
       return shared ? shared.acquire(host, crawlDelaySeconds) : Promise.resolve(async () => undefined);
+    },
+    async close() {
+      await Promise.all([own.close(), shared?.close()]);
     },
   };
 }

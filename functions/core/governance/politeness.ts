@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { ConditionFailedError } from '../errors.js';
 import type { Condition, Item, Key, Table } from '../../ports/table.js';
 
+/** The Table operations a {@link SlotPool} uses. */
+export type SlotTable = Pick<Table, 'get' | 'put' | 'delete'>;
+
 /** The Table operations the gate uses; any Table satisfies it. */
-export type GateTable = Pick<Table, 'get' | 'put' | 'delete'>;
+export type GateTable = Pick<Table, 'get' | 'put' | 'delete' | 'update'>;
 
 /** Options of {@link HostGate}. */
 export interface HostGateOptions {
@@ -19,7 +22,7 @@ export interface HostGateOptions {
   maxWaitMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
-  /** Random source for picking a slot to try first (tests pin it). */
+  /** Random source for the poll jitter (tests pin it). */
   random?: () => number;
   /**
    * A tenant that verified a host gets a gate of its own on it (its raised limits bind only its
@@ -27,44 +30,94 @@ export interface HostGateOptions {
    */
   tenantScope?: string;
   ignoreCrawlDelay?: boolean;
+  /** Whose requests these are: while tenants wait for a host, its slots are shared fairly between them. */
+  tenant?: string;
+  /**
+   * Hold up to `slots` slots of `host` from its first request until {@link HostGate.close}, and
+   * hand them out in process (a crawl slice's pages on the crawl's host): two table writes per
+   * slice instead of two per page. Only without spacing and when the host has at least twice as
+   * many slots; otherwise, and on other hosts (a redirect's target), a slot per request.
+   */
+  hold?: { host: string; slots: number };
 }
 
 /** Releases a slot acquired from {@link HostGate.acquire}. Safe to call more than once. */
 export type ReleaseSlot = () => Promise<void>;
 
-/** Slots tried per round before waiting: bounds the writes a waiting worker spends per poll. */
-const PROBES_PER_ROUND = 4;
 /** DynamoDB TTL (seconds) on gate records: hosts nobody crawled for a day leave nothing behind. */
 const ttl = (nowMs: number) => Math.floor(nowMs / 1000) + 86_400;
 
-const hostPk = (host: string) => `HOST#${host.toLowerCase().replace(/\.$/, '')}`;
+const normHost = (host: string) => host.toLowerCase().replace(/\.$/, '');
+const hostPk = (host: string) => `HOST#${normHost(host)}`;
 const scopeOf = (tenantScope?: string) => (tenantScope ? `TEN#${tenantScope}` : 'ALL');
 /** The spacing record: when the next request on the host may start. */
 const spacingKey = (host: string, tenantScope?: string): Key => ({ pk: hostPk(host), sk: `NEXT#${scopeOf(tenantScope)}` });
+/** The host's slot record: slots in use, who holds them, which tenants wait. */
+const gateKey = (host: string, tenantScope?: string): Key => ({ pk: hostPk(host), sk: `GATE#${scopeOf(tenantScope)}` });
 
-const freeOrExpired = (now: number): Condition => ({
-  expression: 'attribute_not_exists(pk) OR lease_until < :now',
-  values: { ':now': now },
-});
-const heldBy = (leaseId: string): Condition => ({ expression: '#holder = :me', names: { '#holder': 'holder' }, values: { ':me': leaseId } });
 const startAllowed = (now: number): Condition => ({
   expression: 'attribute_not_exists(pk) OR next_allowed_at <= :now',
   values: { ':now': now },
 });
 
+/** How long a waiting tenant's mark lasts unless refreshed (it refreshes it every second while waiting). */
+const WAIT_MARK_MS = 3_000;
+
+/** Slots held by one lease: `h_<lease>` = `<slots>|<lease until>|<tenant>`. */
+interface Lease {
+  key: Key;
+  id: string;
+  n: number;
+  tenant: string;
+  value: string;
+}
+
+/** What a read of the slot record says. */
+interface GateView {
+  exists: boolean;
+  used: number;
+  holders: { id: string; n: number; until: number; tenant: string; value: string }[];
+  held: Map<string, number>;
+  waiting: { tenant: string; since: number; until: number; value: string }[];
+}
+
+function readView(item: Item | undefined): GateView {
+  const v: GateView = { exists: !!item, used: Number(item?.used ?? 0), holders: [], held: new Map(), waiting: [] };
+  for (const [k, raw] of Object.entries(item ?? {})) {
+    if (k.startsWith('h_')) {
+      const [n, until, ...t] = String(raw).split('|');
+      v.holders.push({ id: k.slice(2), n: Number(n), until: Number(until), tenant: t.join('|'), value: String(raw) });
+    } else if (k.startsWith('u_')) v.held.set(k.slice(2), Number(raw));
+    else if (k.startsWith('w_')) {
+      const [since, until] = String(raw).split('|');
+      v.waiting.push({ tenant: k.slice(2), since: Number(since), until: Number(until), value: String(raw) });
+    }
+  }
+  return v;
+}
+
 /**
  * Per-host politeness shared by every worker through the table: at most `maxConcurrent` requests
- * in flight and request starts spaced by max(minDelayMs, crawl-delay). The item is global to the
- * host, not per tenant, on purpose: the site sees one crawler, whoever the tenant is (a verified
- * host's owner gets a scope of its own, see `tenantScope`).
+ * in flight and request starts spaced by max(minDelayMs, crawl-delay). The record is global to
+ * the host, not per tenant, on purpose: the site sees one crawler, whoever the tenant is (a
+ * verified host's owner gets a scope of its own, see `tenantScope`).
  *
- * Concurrency is sharded into one record per slot (`SLOT#<scope>#<i>`), so taking a slot is one
- * conditional put (free, or its lease ran out) and giving it back one conditional delete, with no
- * read and no single hot record all workers fight over; a crashed worker's slot is taken over
- * once its lease expires. Spacing is one record (`NEXT#<scope>`) moved forward with a conditional
- * put, written only when the spacing is above zero. An uncontended page therefore costs two table
- * writes without spacing and three with it (issue 12: the single compare-and-swap record this
- * replaces cost 31 calls a page under contention).
+ * One record per host (`GATE#<scope>`) holds the slots in use (`used`), each lease (`h_<id>`: its
+ * slots, its end, its tenant), each tenant's slots (`u_<tenant>`) and the tenants waiting
+ * (`w_<tenant>`: since when). Taking slots is one conditional update and giving them back one
+ * more; a lease can take several slots at once (`hold`, a crawl slice's pages), and a crashed
+ * worker's lease is removed by the next reader once it ended. Spacing is one more record
+ * (`NEXT#<scope>`) moved forward with a conditional put, only when the spacing is above zero.
+ *
+ * Fair between tenants (issue 19, finding 7): while nobody waits, the first to ask gets the free
+ * slots with a single write and no read. A tenant that finds the host full marks itself waiting
+ * (which sets `contended_until`); from then on every taker reads the record first and takes only
+ * (a) up to its fair share, the slots divided evenly among the tenants holding or waiting, and
+ * (b) after every tenant below its share that has waited longer. A tenant's place in line is one
+ * for all its requests and goes to the back at each of its grants, so tenants take turns: a tenant
+ * polling every 100 ms with many requests cannot hold the host against another; once the other
+ * waits, each slot given back goes to the longest-waiting tenant below its share. On AWS the same
+ * record is shared by every Lambda, so the rule holds across the whole fleet.
  */
 export class HostGate {
   private readonly leaseMs: number;
@@ -73,6 +126,9 @@ export class HostGate {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  private readonly tenant: string;
+  /** Slots held for the gate's lifetime (`hold`), by host. */
+  private readonly blocks = new Map<string, Promise<Block>>();
 
   constructor(private readonly table: GateTable, private readonly opts: HostGateOptions) {
     if (opts.maxConcurrent < 1) throw new Error('maxConcurrent must be at least 1');
@@ -82,6 +138,7 @@ export class HostGate {
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.random = opts.random ?? Math.random;
+    this.tenant = (opts.tenant ?? '').replace(/[^A-Za-z0-9_-]/g, '_') || '-';
   }
 
   /**
@@ -91,36 +148,221 @@ export class HostGate {
    */
   async acquire(host: string, crawlDelaySeconds?: number): Promise<ReleaseSlot> {
     const spacing = this.opts.ignoreCrawlDelay ? this.opts.minDelayMs : Math.max(this.opts.minDelayMs, (crawlDelaySeconds ?? 0) * 1000);
-    const leaseId = randomUUID();
     const deadline = this.now() + this.maxWaitMs;
+    // Slots are held for the gate's lifetime only on a fast host (no spacing) with room for other
+    // holders: on a polite host (2 slots, 250 ms apart) a held block would keep another tenant's
+    // page waiting for a whole slice, so there each request takes its own slot.
+    const hold = this.opts.hold;
+    if (hold && spacing <= 0 && this.opts.maxConcurrent >= 2 * hold.slots && normHost(host) === normHost(hold.host)) {
+      const block = await this.block(host, deadline);
+      await block.take();
+      if (spacing > 0) {
+        try {
+          await this.takeStart(host, spacing, deadline);
+        } catch (err) {
+          block.give();
+          throw err;
+        }
+      }
+      let done = false;
+      return async () => {
+        if (done) return;
+        done = true;
+        block.give();
+      };
+    }
     for (;;) {
-      const slot = await this.takeSlot(host, leaseId, deadline);
-      if (spacing <= 0) return this.releaser(slot, leaseId);
+      const lease = await this.take(host, 1, deadline);
+      if (spacing <= 0) return this.releaser(lease);
       const takenAt = this.now();
       try {
         await this.takeStart(host, spacing, deadline);
       } catch (err) {
-        await this.releaser(slot, leaseId)();
+        await this.releaser(lease)();
         throw err;
       }
       // Waiting for the spacing while holding the slot may outlast a third of its lease: extend
-      // it, and if another worker took it over meanwhile, find a slot again (the start just taken
-      // is simply spent, which is the polite side to err on).
-      if (this.now() - takenAt < this.leaseMs / 3 || (await this.extend(slot, leaseId))) return this.releaser(slot, leaseId);
+      // it, and if it was lost meanwhile (expired and removed), take a slot again (the start just
+      // taken is simply spent, which is the polite side to err on).
+      if (this.now() - takenAt < this.leaseMs / 3) return this.releaser(lease);
+      const renewed = await this.renew(lease);
+      if (renewed) return this.releaser(renewed);
     }
   }
 
-  /** Take any free (or expired) slot; probes a few from a random start each round, then waits. */
-  private async takeSlot(host: string, leaseId: string, deadline: number): Promise<Key> {
-    const pool = new SlotPool(this.table, hostPk(host), `SLOT#${scopeOf(this.opts.tenantScope)}`, this.opts.maxConcurrent, { random: this.random });
+  /** Give back the slots held for the gate's lifetime (`hold`). Call once its requests are done. */
+  async close(): Promise<void> {
+    const blocks = [...this.blocks.values()];
+    this.blocks.clear();
+    await Promise.all(blocks.map(async (p) => (await p.catch(() => undefined))?.close()));
+  }
+
+  /** The held slots of `host`, leased on first use. */
+  private block(host: string, deadline: number): Promise<Block> {
+    const k = normHost(host);
+    let b = this.blocks.get(k);
+    if (!b) {
+      b = this.take(host, Math.max(1, this.opts.hold!.slots), deadline).then((lease) => new Block(lease, this));
+      this.blocks.set(k, b);
+      b.catch(() => this.blocks.get(k) === b && this.blocks.delete(k));
+    }
+    return b;
+  }
+
+  /**
+   * Take up to `want` slots (at least one) on `host`: the free slots when nobody waits, the fair
+   * share otherwise. Waits (polling, marked as waiting) until some are free.
+   */
+  private async take(host: string, want: number, deadline: number): Promise<Lease> {
+    const key = gateKey(host, this.opts.tenantScope);
+    const me = this.tenant;
+    const max = this.opts.maxConcurrent;
+    const id = randomUUID();
+    let marked = 0;
+    // Optimistic first: while the host is not contended, one conditional write and no read.
+    let view: GateView | undefined;
+    {
+      const now = this.now();
+      const n = Math.min(want, max);
+      const lease = this.lease(key, id, n, now);
+      try {
+        await this.table.update(key, {
+          set: { [`h_${id}`]: lease.value, expires_at: ttl(now) },
+          add: { used: n, [`u_${me}`]: n },
+          condition: {
+            expression: '(attribute_not_exists(#used) OR #used <= :lim) AND (attribute_not_exists(#cu) OR #cu < :now)',
+            names: { '#used': 'used', '#cu': 'contended_until' },
+            values: { ':lim': max - n, ':now': now },
+          },
+        });
+        return lease;
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      }
+    }
     for (;;) {
-      const key = await pool.tryTake(leaseId, this.now(), this.leaseMs);
-      if (key) return key;
-      // Every slot tried is held: poll with jitter, so waiting workers do not stampede.
+      const now = this.now();
+      view = readView(await this.table.get(key, { consistent: true }));
+      if (await this.removeExpired(key, view, now)) continue;
+      // The tenant's place in line is shared by all its requests (in the record), and goes to the
+      // back at each of its grants: tenants take turns, however many requests each has waiting.
+      const mark = view.waiting.find((w) => w.tenant === me && w.until >= now);
+      const since = mark?.since ?? now;
+      const grant = this.fairGrant(view, want, now, since);
+      if (grant > 0) {
+        const lease = this.lease(key, id, grant, now);
+        const share = this.share(view, now);
+        try {
+          await this.table.update(key, {
+            set: { [`h_${id}`]: lease.value, expires_at: ttl(now), ...(mark ? { [`w_${me}`]: `${now}|${mark.until}` } : {}) },
+            add: { used: grant, [`u_${me}`]: grant },
+            condition: {
+              expression: '(attribute_not_exists(#used) OR #used <= :lim) AND (attribute_not_exists(#um) OR #um <= :ulim)',
+              names: { '#used': 'used', '#um': `u_${me}` },
+              values: { ':lim': max - grant, ':ulim': Math.max(0, share - grant) },
+            },
+          });
+          return lease;
+        } catch (err) {
+          if (!(err instanceof ConditionFailedError)) throw err;
+          continue; // someone else changed it: read again
+        }
+      }
+      // Wait, marked as waiting (refreshed every second), so others yield to us.
+      if (now - marked >= 1000 || !mark) {
+        marked = now;
+        await this.table.update(key, { set: { [`w_${me}`]: `${since}|${now + WAIT_MARK_MS}`, contended_until: now + WAIT_MARK_MS, expires_at: ttl(now) } });
+      }
       const wait = this.pollMs + Math.floor(this.random() * this.pollMs);
       if (this.now() + wait > deadline) throw this.unavailable(host);
       await this.sleep(wait);
     }
+  }
+
+  /** Tenants holding or waiting, and so each one's share of the host's slots. */
+  private share(view: GateView, now: number): number {
+    const active = new Set<string>([this.tenant]);
+    for (const [t, n] of view.held) if (n > 0) active.add(t);
+    for (const w of view.waiting) if (w.until >= now) active.add(w.tenant);
+    return Math.max(1, Math.floor(this.opts.maxConcurrent / active.size));
+  }
+
+  /** Slots this gate may take now (0: wait), given who holds and who waits; `since`: this tenant's place in line. */
+  private fairGrant(view: GateView, want: number, now: number, since: number): number {
+    const free = this.opts.maxConcurrent - view.used;
+    if (free <= 0) return 0;
+    const others = view.waiting.filter((w) => w.tenant !== this.tenant && w.until >= now);
+    if (!others.length) return Math.min(want, free);
+    const share = this.share(view, now);
+    const mine = view.held.get(this.tenant) ?? 0;
+    if (mine >= share) return 0;
+    // Tenants below their share that have waited longer go first (a slot each, at least).
+    const ahead = others.filter((w) => (w.since < since || (w.since === since && w.tenant < this.tenant)) && (view.held.get(w.tenant) ?? 0) < share).length;
+    return Math.max(0, Math.min(want, share - mine, free - ahead));
+  }
+
+  /** Remove leases that ended (their worker died) and stale waiting marks; true when something changed. */
+  private async removeExpired(key: Key, view: GateView, now: number): Promise<boolean> {
+    let changed = false;
+    for (const h of view.holders) {
+      if (h.until >= now) continue;
+      try {
+        await this.table.update(key, {
+          remove: [`h_${h.id}`],
+          add: { used: -h.n, [`u_${h.tenant}`]: -h.n },
+          condition: { expression: '#h = :v', names: { '#h': `h_${h.id}` }, values: { ':v': h.value } },
+        });
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      }
+      changed = true;
+    }
+    for (const w of view.waiting) {
+      if (w.until >= now - 60_000) continue;
+      await this.table
+        .update(key, { remove: [`w_${w.tenant}`], condition: { expression: '#w = :v', names: { '#w': `w_${w.tenant}` }, values: { ':v': w.value } } })
+        .catch((err) => {
+          if (!(err instanceof ConditionFailedError)) throw err;
+        });
+    }
+    return changed;
+  }
+
+  private lease(key: Key, id: string, n: number, now: number): Lease {
+    return { key, id, n, tenant: this.tenant, value: `${n}|${now + this.leaseMs}|${this.tenant}` };
+  }
+
+  /** Extend a lease; the renewed lease, or null when it was lost (ended and removed). */
+  async renew(lease: Lease): Promise<Lease | null> {
+    const next = { ...lease, value: `${lease.n}|${this.now() + this.leaseMs}|${lease.tenant}` };
+    try {
+      await this.table.update(lease.key, {
+        set: { [`h_${lease.id}`]: next.value },
+        condition: { expression: '#h = :v', names: { '#h': `h_${lease.id}` }, values: { ':v': lease.value } },
+      });
+      return next;
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      return null;
+    }
+  }
+
+  /** Give a lease's slots back; a lease no longer ours (ended and removed) is left alone. */
+  async release(lease: Lease): Promise<void> {
+    try {
+      await this.table.update(lease.key, {
+        remove: [`h_${lease.id}`],
+        add: { used: -lease.n, [`u_${lease.tenant}`]: -lease.n },
+        condition: { expression: '#h = :v', names: { '#h': `h_${lease.id}` }, values: { ':v': lease.value } },
+      });
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+    }
+  }
+
+  /** Renewal interval of held slots. */
+  get renewEveryMs(): number {
+    return Math.max(1000, Math.floor(this.leaseMs / 3));
   }
 
   /** Move the host's next allowed start forward by `spacing`, waiting until the current one has come. */
@@ -146,20 +388,59 @@ export class HostGate {
     return new Error(`Politeness gate for ${host} not available within ${this.maxWaitMs} ms`);
   }
 
-  /** Renew a slot's lease; false when it was lost (expired and taken over). */
-  private extend(slot: Key, leaseId: string): Promise<boolean> {
-    return SlotPool.extend(this.table, slot, leaseId, this.now(), this.leaseMs);
-  }
-
-  private releaser(slot: Key, leaseId: string): ReleaseSlot {
+  private releaser(lease: Lease): ReleaseSlot {
     let done = false;
     return async () => {
       if (done) return;
       done = true;
-      await SlotPool.release(this.table, slot, leaseId);
+      await this.release(lease);
     };
   }
 }
+
+/** Slots held for a gate's lifetime, handed out in process; renewed while held. */
+class Block {
+  private free: number;
+  private readonly queue: (() => void)[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private lease: Lease, private readonly gate: HostGate) {
+    this.free = lease.n;
+    this.timer = setInterval(() => {
+      gate.renew(this.lease).then((l) => {
+        if (l) this.lease = l;
+      }).catch(() => undefined);
+    }, gate.renewEveryMs);
+    this.timer.unref?.();
+  }
+
+  async take(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((r) => this.queue.push(r));
+  }
+
+  give(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.free++;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.gate.release(this.lease);
+  }
+}
+
+/** Slots tried per round before waiting: bounds the writes a waiting worker spends per poll. */
+const PROBES_PER_ROUND = 4;
+const freeOrExpired = (now: number): Condition => ({
+  expression: 'attribute_not_exists(pk) OR lease_until < :now',
+  values: { ':now': now },
+});
+const heldBy = (leaseId: string): Condition => ({ expression: '#holder = :me', names: { '#holder': 'holder' }, values: { ':me': leaseId } });
 
 /**
  * `n` concurrency slots shared by every worker through the table, one record each
@@ -169,7 +450,7 @@ export class HostGate {
  */
 export class SlotPool {
   constructor(
-    private readonly table: GateTable,
+    private readonly table: SlotTable,
     private readonly pk: string,
     private readonly prefix: string,
     private readonly n: number,
@@ -193,7 +474,7 @@ export class SlotPool {
   }
 
   /** Renew a slot's lease; false when it was lost (expired and taken over). */
-  static async extend(table: GateTable, slot: Key, holder: string, now: number, leaseMs: number): Promise<boolean> {
+  static async extend(table: SlotTable, slot: Key, holder: string, now: number, leaseMs: number): Promise<boolean> {
     try {
       await table.put({ ...slot, holder, lease_until: now + leaseMs, expires_at: ttl(now) }, { condition: heldBy(holder) });
       return true;
@@ -204,7 +485,7 @@ export class SlotPool {
   }
 
   /** Give a slot back; a slot no longer ours (expired, taken over) is left alone. */
-  static async release(table: GateTable, slot: Key, holder: string): Promise<void> {
+  static async release(table: SlotTable, slot: Key, holder: string): Promise<void> {
     try {
       await table.delete(slot, { condition: heldBy(holder) });
     } catch (err) {

@@ -105,7 +105,7 @@ export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: stri
   const engine: Engine = createEngine({
     guard: w.guard,
     robots: w.robots,
-    gate: w.politeness ? new HostGate(d.table, w.politeness) : undefined,
+    gate: w.politeness ? new HostGate(d.table, { ...w.politeness, tenant: tenantId }) : undefined,
     browser: (signal) => w.startBrowser(w.guard, profile, signal),
     policy: tenant.target_policy,
     challengePolicy: on_challenge,

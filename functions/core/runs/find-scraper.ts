@@ -1,4 +1,4 @@
-import { builtinScraper, type Scraper } from '../scrapers/registry.js';
+import { runnableBuiltin, type Scraper } from '../scrapers/registry.js';
 import { runbookScraper } from '../scrapers/runbook-scraper.js';
 import { notFound } from '../errors.js';
 import { publishedRunbook } from './scraper-catalog.js';
@@ -18,7 +18,7 @@ export async function findScraper(
   },
   redactor?: SecretRedactor,
 ): Promise<Scraper<any>> {
-  const builtin = builtinScraper(scraperId);
+  const builtin = runnableBuiltin(scraperId);
   if (builtin) return builtin;
   const rb = await publishedRunbook(table, tenantId, scraperId);
   if (rb) return runbookScraper(rb, { policy, resolveSecret, redactor });

@@ -2,14 +2,25 @@ import { cssExtract } from './css-extract.js';
 import { pageContent } from './page-content.js';
 import { siteCrawl } from './site-crawl.js';
 import { siteMap } from './site-map.js';
-import type { Scraper } from './types.js';
+import type { Scraper, ScraperSpec } from './types.js';
 
-/** The built-in scrapers with their running code, in listing order (specs.ts lists them for the API). */
-export const BUILTIN_SCRAPERS: readonly Scraper<any>[] = [pageContent, cssExtract, siteCrawl, siteMap];
+/** The built-in scrapers, in listing order (specs.ts lists them for the API). */
+export const BUILTIN_SCRAPERS: readonly ScraperSpec<any>[] = [pageContent, cssExtract, siteCrawl, siteMap];
 
 /** A built-in scraper by id, or undefined (runbook ids `rbk_…` are looked up in the table). */
-export function builtinScraper(id: string): Scraper<any> | undefined {
+export function builtinScraper(id: string): ScraperSpec<any> | undefined {
   return BUILTIN_SCRAPERS.find((s) => s.scraper_id === id);
+}
+
+/**
+ * The built-ins a run worker runs within one invocation, with their running code. `site-crawl`
+ * is not one: it runs only as a distributed crawl (functions/core/crawl).
+ */
+const RUNNABLE: readonly Scraper<any>[] = [pageContent, cssExtract, siteMap];
+
+/** A built-in scraper's running code by id, or undefined. */
+export function runnableBuiltin(id: string): Scraper<any> | undefined {
+  return RUNNABLE.find((s) => s.scraper_id === id);
 }
 
 export { describeScraper } from './specs.js';

@@ -1,9 +1,7 @@
 import * as z from 'zod';
-import { AppError } from '../errors.js';
 import { engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
-import { normalizeUrl, sameSite } from './normalize-url.js';
-import { patternError, patternsError, urlFilter } from './url-patterns.js';
-import { halted, type ScrapeItem, type Scraper, type ScraperOutcome, type ScraperStop } from './types.js';
+import { patternError, patternsError } from './url-patterns.js';
+import type { ScrapeItem, ScraperSpec } from './types.js';
 import type { PageResult, ScrapeOptions } from '../engine/types.js';
 import { pageFormats, runFormats } from './run-formats.js';
 import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
@@ -44,7 +42,7 @@ const inputSchema = z.strictObject({
   checkJsonFormat(input, ctx);
 });
 
-/** The item a crawled page becomes (in-process and distributed crawls alike). */
+/** The item a crawled page becomes. */
 export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({
   url: page.final_url,
   fetched_at: page.fetched_at,
@@ -77,19 +75,16 @@ export const crawlPageOptions = (input: SiteCrawlInput): ScrapeOptions => ({
   ...contentOptionsOf(input),
 });
 
-interface QueueEntry {
-  url: string;
-  depth: number;
-}
-
 /**
- * `site-crawl`: breadth-first from `start_url`, same-site links only, de-duplicated on the
- * normalised URL, bounded by `max_pages` and `max_depth`, filtered by include/exclude patterns.
- * A page that does not pass the include/exclude filter is not fetched, so its links are not
- * followed either. Robots-disallowed pages are skipped (the engine counts them); a failing page other than the
- * start page is logged by the engine and skipped.
+ * `site-crawl`: from `start_url`, same-site links only, de-duplicated on the normalised URL,
+ * bounded by `max_pages` and `max_depth`, filtered by include/exclude patterns. A page that does
+ * not pass the include/exclude filter is not fetched, so its links are not followed either.
+ * Robots-disallowed pages are skipped (the engine counts them); a failing page other than the
+ * start page is recorded as failed. It runs only as a distributed crawl (functions/core/crawl:
+ * a durable frontier in the table, slices of pages on the runs queue), so this is its spec: what
+ * it is and what input it takes.
  */
-export const siteCrawl: Scraper<SiteCrawlInput> = {
+export const siteCrawl: ScraperSpec<SiteCrawlInput> = {
   scraper_id: 'site-crawl',
   name: 'Site crawl',
   description:
@@ -99,83 +94,5 @@ export const siteCrawl: Scraper<SiteCrawlInput> = {
   inputSchema,
   get input_schema() {
     return toInputJsonSchema(inputSchema);
-  },
-  async run(input, ctx): Promise<ScraperOutcome> {
-    const start = normalizeUrl(input.start_url);
-    if (!start) throw new AppError(400, 'invalid_request', 'start_url must be an http(s) URL');
-    const allowed = urlFilter(input.include, input.exclude);
-    const seen = new Set<string>([start]);
-    const queue: QueueEntry[] = [{ url: start, depth: 0 }];
-    let claimed = 0; // pages taken from the queue that count against max_pages
-    let done = 0;
-    let items = 0;
-    let stopped: ScraperStop = 'done';
-    let fatal: unknown;
-
-    // Matching is linear (RE2) and capped per link, but a page may hold thousands of links: give
-    // the event loop back every few milliseconds so other requests in this process keep answering.
-    const enqueue = async (links: string[], depth: number) => {
-      if (depth > input.max_depth) return;
-      let slice = performance.now();
-      for (const link of links) {
-        if (performance.now() - slice > 10) {
-          await new Promise((r) => setImmediate(r));
-          slice = performance.now();
-        }
-        const n = normalizeUrl(link);
-        if (!n || seen.has(n) || !sameSite(n, start) || !allowed(n)) continue;
-        seen.add(n);
-        queue.push({ url: n, depth });
-      }
-    };
-
-    const crawlOne = async (entry: QueueEntry) => {
-      try {
-        const page = await ctx.engine.scrapePage(entry.url, crawlPageOptions(input));
-        if (page.skipped) {
-          claimed--; // robots skips do not use the page budget
-          return;
-        }
-        done++;
-        ctx.progress({ pages_done: done, pages_total: null });
-        if (page.blocked) return;
-        await ctx.emit(crawlItem(page, entry.depth));
-        items++;
-        // Links are resolved against the final URL; a redirect off-site yields off-site links, filtered here.
-        await enqueue(page.links ?? [], entry.depth + 1);
-      } catch (err) {
-        if (entry.depth === 0) fatal ??= err;
-        done++;
-      }
-    };
-
-    // Level-synchronous BFS: a depth level is finished before the next one starts, so max_pages
-    // always takes the shallowest pages and items come out in depth order. Within a level, at most
-    // `concurrency` pages are in flight.
-    let level = queue.splice(0);
-    while (level.length > 0 && !fatal) {
-      const active = new Set<Promise<void>>();
-      for (;;) {
-        // Ask before every page (not once per batch): the run's limits count pages as they start.
-        while (!fatal && stopped === 'done' && active.size < input.concurrency && level.length > 0 && claimed < input.max_pages) {
-          const stop = halted(ctx);
-          if (stop) {
-            stopped = stop;
-            break;
-          }
-          const entry = level.shift()!;
-          claimed++;
-          const task: Promise<void> = crawlOne(entry).finally(() => active.delete(task));
-          active.add(task);
-        }
-        if (active.size === 0) break;
-        await Promise.race(active);
-      }
-      if (stopped !== 'done' || claimed >= input.max_pages) break;
-      level = queue.splice(0);
-    }
-    if (fatal) throw fatal;
-    ctx.progress({ pages_done: done, pages_total: done });
-    return { pages_done: done, items, stopped: ctx.engine.stopReason() ? 'challenge' : stopped };
   },
 };

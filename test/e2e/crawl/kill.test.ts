@@ -72,11 +72,13 @@ describe('site crawl survives kill -9 of the local service', () => {
     expect(run.progress).toMatchObject({ pages_done: PAGES, items: PAGES, pages_queued: 0 });
 
     // Fetched twice: only pages already requested before the kill (in flight then), at most the
-    // pages that can be in flight at once (2 invocations x 1 slice x 4 pages), none three times.
+    // pages of the slices in flight (2 invocations x 1 slice of up to 10 pages: a slice writes its
+    // pages together, so a killed slice's fetched but unwritten pages are fetched again), none
+    // three times.
     const after = graphHits(site.hitsByPath());
     expect(after.size).toBe(PAGES);
     const twice = [...after].filter(([, n]) => n > 1);
     expect(twice.every(([p, n]) => n === 2 && atKill.get(p) === 1), JSON.stringify(twice)).toBe(true);
-    expect(twice.length).toBeLessThanOrEqual(2 * 4);
+    expect(twice.length).toBeLessThanOrEqual(2 * 10);
   });
 });

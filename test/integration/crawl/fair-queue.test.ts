@@ -108,4 +108,33 @@ describe('local queue fairness', () => {
     }
     expect(aPeak).toBe(20);
   });
+
+  it("starts another tenant's run while every worker is busy with crawl slices (its own invocation, as on AWS)", async () => {
+    // The slices wait until the run has started: without a lane of its own the run would wait
+    // for a slice to end, and the barrier would open only at its fallback, failing the test.
+    let runStarted!: () => void;
+    const started = new Promise<'run'>((r) => (runStarted = () => r('run')));
+    const met: string[] = [];
+    let peakSlices = 0;
+    let slices = 0;
+    const q = setup({
+      'run.start': { timeoutMs: 1000, run: async () => runStarted() },
+      'task.run': { timeoutMs: 1000, run: async () => undefined },
+      'crawl.slice': {
+        timeoutMs: 120_000,
+        run: async () => {
+          peakSlices = Math.max(peakSlices, ++slices);
+          met.push(await Promise.race([started, new Promise<'fallback'>((r) => setTimeout(() => r('fallback'), 60_000).unref())]));
+          slices--;
+        },
+      },
+    }, { concurrency: 2, timeoutSeconds: 150 });
+    for (let s = 0; s < 4; s++) await q.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_big', attempt: 1, slice_id: `0#x${s}`, urls: urls(4, s * 4) });
+    while (slices < 2) await tick();
+    await q.send('runs', { kind: 'run.start', tenant_id: 'ten_b', run_id: 'run_small' });
+    await q.idle();
+    expect(met, 'the run did not start while both workers were busy with slices').toEqual(['run', 'run', 'run', 'run']);
+    expect(peakSlices).toBe(2); // the slices themselves stayed within the bound
+    expect(q.stats('runs').peakActive).toBe(3);
+  }, 200_000);
 });

@@ -36,7 +36,8 @@ describe('sitemap seeding of a distributed crawl', () => {
     const queue: SliceRef[] = [];
     let sends = 0;
     const dying = async (s: SliceRef) => {
-      // 1st send: the start page's links; 2nd: the first slice of sitemap seeds -> the process dies.
+      // The start page's links and sitemap seeds go out as slices after one batch write; the
+      // process dies at the second send, with slices recorded and not sent.
       if (++sends === 2) throw new Error('killed');
       queue.push(s);
     };
@@ -45,10 +46,10 @@ describe('sitemap seeding of a distributed crawl', () => {
       frontier: f, engine: h.engine, input, send, putBlob: async (ord) => `blob/${ord}`, now: () => new Date(clock),
       remainingMs: () => 600_000, shouldStop: () => false, holder, reserveMs: 1000, leaseMs: 60_000,
     });
-    const first = (await f.init(start, input.max_pages, new Date(clock)))!;
-    await expect(processSlice(env('killed', dying), first, start)).rejects.toThrow('killed');
+    const [first] = await f.init(start, input.max_pages, new Date(clock));
+    await expect(processSlice(env('killed', dying), first!, start)).rejects.toThrow('killed');
     clock += 120_000; // the dead worker's lease on the start page ran out
-    await processSlice(env('again', live), { ...first, redelivered: true }, start);
+    await processSlice(env('again', live), { ...first!, redelivered: true }, start);
     for (let i = 0; queue.length && i < 500; i++) await processSlice(env(`w${i}`, live), queue.shift()!, start);
 
     const { pages } = await f.pages({ limit: 500 });

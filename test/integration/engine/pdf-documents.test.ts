@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../functions/core/errors.js';
-import { pageContent, siteCrawl } from '../../../functions/core/scrapers/registry.js';
+import { pageContent } from '../../../functions/core/scrapers/registry.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { collectingContext, makeHarness, type Harness } from './harness.js';
 
@@ -117,12 +117,5 @@ describe('PDF documents through the engine', () => {
     await pageContent.run(pageContent.inputSchema.parse({ url: url('/docs/report.pdf'), engine: 'http' }), c.ctx);
     expect(c.items).toHaveLength(1);
     expect(c.items[0]!.data).toMatchObject({ title: 'Quarterly Field Report', content_type: 'application/pdf', markdown: REPORT_MD, metadata: { author: 'Ana Lima', pages: 2 } });
-  });
-
-  it('site-crawl items carry content_type', async () => {
-    const c = collectingContext(h.engine);
-    await siteCrawl.run(siteCrawl.inputSchema.parse({ start_url: url('/article'), max_pages: 2, max_depth: 1, engine: 'http' }), c.ctx);
-    expect(c.items.length).toBeGreaterThan(0);
-    for (const item of c.items) expect(item.data.content_type).toBe('text/html');
   });
 });

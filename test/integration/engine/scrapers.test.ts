@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cssExtract, pageContent, siteCrawl } from '../../../functions/core/scrapers/registry.js';
+import { cssExtract, pageContent } from '../../../functions/core/scrapers/registry.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { collectingContext, makeHarness, type Harness } from './harness.js';
 
@@ -89,71 +89,5 @@ describe('css-extract', () => {
       c.ctx,
     );
     expect(c.items.map((i) => i.data.id)).toEqual(['Product 5', 'Product 6', 'Product 7', 'Product 8']);
-  });
-});
-
-describe('site-crawl', () => {
-  const crawl = async (input: Record<string, unknown>) => {
-    const hs = makeHarness({ fixturePort: site.port });
-    const c = collectingContext(hs.engine);
-    try {
-      const out = await siteCrawl.run(siteCrawl.inputSchema.parse({ start_url: url('/crawl/'), engine: 'http', ...input }), c.ctx);
-      return { out, items: c.items, stats: hs.engine.stats(), logs: hs.logs };
-    } finally {
-      await hs.close();
-    }
-  };
-
-  it('crawls the whole tree breadth-first, same-site only, each page once; robots skips counted', async () => {
-    const before = site.hits();
-    const { out, items, stats, logs } = await crawl({ max_depth: 3, max_pages: 100 });
-    const seen = paths(items);
-    // 1 root + 4 + 8 + 16 pages; external links and /private/ never fetched.
-    expect(seen).toHaveLength(29);
-    expect(new Set(seen).size).toBe(29);
-    expect(out).toEqual({ pages_done: 29, items: 29, stopped: 'done' });
-    expect(seen[0]).toBe('/crawl/');
-    expect(new Set(seen.slice(1, 5))).toEqual(new Set(['/crawl/a', '/crawl/b', '/crawl/c', '/crawl/skip']));
-    const depths = items.map((i) => i.data.depth as number);
-    expect([...depths].sort((a, b) => a - b)).toEqual(depths); // BFS order
-    expect(Math.max(...depths)).toBe(3);
-    expect(stats.robots_skipped).toBe(1);
-    expect(site.hits('/private/hidden')).toBe(0);
-    expect(logs.find((l) => l.decision === 'robots_skipped')?.url).toBe(url('/private/hidden'));
-    expect(logs.every((l) => l.url.startsWith(site.baseUrl))).toBe(true);
-    // Every fetch is one fixture hit (plus one robots.txt).
-    expect(site.hits() - before).toBe(29 + 1);
-  });
-
-  it('stops at max_depth', async () => {
-    const { items } = await crawl({ max_depth: 1 });
-    expect(paths(items).sort()).toEqual(['/crawl/', '/crawl/a', '/crawl/b', '/crawl/c', '/crawl/skip']);
-  });
-
-  it('stops at max_pages', async () => {
-    const { out, items } = await crawl({ max_depth: 3, max_pages: 3 });
-    expect(items).toHaveLength(3);
-    expect(out.pages_done).toBe(3);
-  });
-
-  it('applies include and exclude patterns (globs and regex)', async () => {
-    // A page outside the filter is not fetched, so its links are not followed: include /crawl/a itself.
-    const { items } = await crawl({ max_depth: 3, include: ['/crawl/a', '/crawl/a/**', '/crawl/b'], exclude: ['/\\/y$/'] });
-    expect(paths(items).sort()).toEqual(['/crawl/', '/crawl/a', '/crawl/a/1', '/crawl/a/1/x', '/crawl/a/2', '/crawl/a/2/x', '/crawl/b']);
-  });
-
-  it('stops when the run says so', async () => {
-    const hs = makeHarness({ fixturePort: site.port });
-    const c = collectingContext(hs.engine, { stopAfterItems: 2 });
-    try {
-      const out = await siteCrawl.run(
-        siteCrawl.inputSchema.parse({ start_url: url('/crawl/'), engine: 'http', concurrency: 1, max_depth: 3 }),
-        c.ctx,
-      );
-      expect(out.stopped).toBe('stopped');
-      expect(c.items).toHaveLength(2);
-    } finally {
-      await hs.close();
-    }
   });
 });

@@ -130,30 +130,27 @@ describe('LocalQueue running the worker interpreter', () => {
   });
 
   it('runs the records of one batch concurrently, reporting only the failed one for retry', async () => {
-    let active = 0;
-    let peak = 0;
-    const done: number[] = [];
-    const attempts = new Map<number, number>();
-    // Each first attempt waits until all ten have started, so the peak measures concurrency, not
-    // how fast a loaded machine happens to schedule the records. One shared fallback (20 s after
-    // the first start) ends the wait if they never all start: records run one after another then
-    // show a peak of 1, not a hang.
+    // A barrier the ten records meet: each first attempt waits until all ten have started, so the
+    // barrier opens only if they run at the same time, whatever the machine's load. Records run
+    // one after another would never open it: a generous fallback (well inside the records' budget)
+    // then ends the wait and the test fails saying how many had started.
+    const N = 10;
     let started = 0;
     let release!: () => void;
-    const allStarted = new Promise<void>((r) => (release = r));
-    let fallback: Promise<unknown> | undefined;
+    const allStarted = new Promise<'all'>((r) => (release = () => r('all')));
+    let fallback: Promise<'fallback'> | undefined;
+    const meetings: ('all' | 'fallback')[] = [];
+    const done: number[] = [];
+    const attempts = new Map<number, number>();
     // Queued before the consumer starts, so they arrive as one batch of 10.
-    await preload((p) => Promise.all(Array.from({ length: 10 }, (_, seq) => p.send('deliveries', { kind: 'delivery.attempt', tenant_id: 't', delivery_id: `d${seq}`, seq }))));
+    await preload((p) => Promise.all(Array.from({ length: N }, (_, seq) => p.send('deliveries', { kind: 'delivery.attempt', tenant_id: 't', delivery_id: `d${seq}`, seq }))));
     const consumer = setup('deliveries', {
       'delivery.attempt': {
-        timeoutMs: 30_000,
+        timeoutMs: 150_000,
         async run(m) {
-          active++;
-          peak = Math.max(peak, active);
-          fallback ??= new Promise((r) => setTimeout(r, 20_000).unref());
-          if (++started === 10) release();
-          if (started <= 10) await Promise.race([allStarted, fallback]);
-          active--;
+          fallback ??= new Promise((r) => setTimeout(() => r('fallback'), 90_000).unref());
+          if (++started === N) release();
+          if (started <= N) meetings.push(await Promise.race([allStarted, fallback]));
           attempts.set(m.seq, (attempts.get(m.seq) ?? 0) + 1);
           if (m.seq === 3 && attempts.get(3) === 1) throw new Error('endpoint slow');
           done.push(m.seq);
@@ -162,15 +159,16 @@ describe('LocalQueue running the worker interpreter', () => {
       'job.completed': { timeoutMs: 1000, run: async () => undefined },
       'run.completed': { timeoutMs: 1000, run: async () => undefined },
       'sync.put': { timeoutMs: 1000, run: async () => undefined },
-    }, { batchSize: 10, concurrency: 1 });
-    expect(await consumer.recover()).toBe(10);
+    }, { batchSize: 10, concurrency: 1, timeoutSeconds: 170 });
+    expect(await consumer.recover()).toBe(N);
     await consumer.idle();
-    expect(peak).toBe(10);
+    const metAll = meetings.filter((x) => x === 'all').length;
+    expect(metAll, `the barrier did not open: only ${Math.min(started, N)} of ${N} records of one batch were running at once before the fallback`).toBe(N);
     expect(done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(attempts.get(3)).toBe(2);
     expect([...attempts.values()].reduce((a, b) => a + b)).toBe(11); // only the failed record came back
     expect(await items('LQ#deliveries')).toHaveLength(0);
-  });
+  }, 200_000);
 
   it('queues a burst behind the concurrency bound, and finishes it', async () => {
     let active = 0;
