@@ -51,10 +51,11 @@ export interface TabOptions {
 }
 
 /**
- * Governs a document request before the browser sends it (issue 19 finding 1: robots.txt, target
- * policy and politeness of the hop's own host). Rejects to refuse it.
+ * Governs a document request, or a redirect hop of a subresource (`subresource`), before the
+ * browser sends it (issue 19 finding 1: robots.txt, target policy and politeness of the hop's own
+ * host). Rejects to refuse it.
  */
-export type AdmitDocument = (url: string, info: { mainFrame: boolean }) => Promise<void>;
+export type AdmitDocument = (url: string, info: { mainFrame: boolean; subresource?: boolean }) => Promise<void>;
 
 /**
  * Screens a URL with the egress guard without dialling it, counting a refusal as the proxy does

@@ -12,6 +12,8 @@ interface Paused {
   frameId?: string;
   resourceType?: string;
   request: { url: string };
+  /** Set when this request is a redirect hop: the id of the request whose response redirected. */
+  redirectedRequestId?: string;
 }
 
 /**
@@ -20,6 +22,10 @@ interface Paused {
  *
  * - documents (navigations, every redirect hop Chromium follows, frames), when the tab has an
  *   {@link AdmitDocument}: sent once it resolves, failed as blocked when it rejects;
+ * - with an {@link AdmitDocument}, every redirect hop of a subresource (a script, style, image…
+ *   whose response redirected): admitted the same way (robots.txt, target policy and gate of the
+ *   hop's own host), so a page cannot reach a host's disallowed paths through a redirecting asset.
+ *   Other subresources are continued at once (their first request is screened by the egress proxy);
  * - images, fonts and media while assets are blocked: screened by the egress guard (a refusal is
  *   counted as the proxy would), then failed without any connection.
  */
@@ -50,8 +56,10 @@ export class RequestPause {
   }
 
   private async apply(): Promise<void> {
-    const types = [...(this.admit ? ['Document'] : []), ...(this.blockingAssets ? ASSET_TYPES : [])];
-    if (types.length) await this.cdp.send('Fetch.enable', { patterns: types.map((resourceType) => ({ resourceType: resourceType as 'Document', requestStage: 'Request' as const })) });
+    // With an admitter every request pauses (a redirect hop of any type must be seen); without
+    // one only the assets being blocked do.
+    if (this.admit) await this.cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' as const }] });
+    else if (this.blockingAssets) await this.cdp.send('Fetch.enable', { patterns: ASSET_TYPES.map((resourceType) => ({ resourceType: resourceType as 'Document', requestStage: 'Request' as const })) });
     else await this.cdp.send('Fetch.disable');
   }
 
@@ -68,7 +76,19 @@ export class RequestPause {
       await (admitted ? this.cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {}) : fail());
       return;
     }
-    if (!this.blockingAssets) {
+    const isAsset = (ASSET_TYPES as readonly string[]).includes(e.resourceType ?? '');
+    if (this.admit && e.redirectedRequestId && !(this.blockingAssets && isAsset)) {
+      let admitted = false;
+      try {
+        await this.admit(e.request.url, { mainFrame: false, subresource: true });
+        admitted = true;
+      } catch {
+        /* refused: failed below */
+      }
+      await (admitted ? this.cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {}) : fail());
+      return;
+    }
+    if (!this.blockingAssets || !isAsset) {
       await this.cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {});
       return;
     }

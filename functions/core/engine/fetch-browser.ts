@@ -49,7 +49,7 @@ const isErrorPage = (url: string) => url.startsWith('chrome-error://');
  * Governs a document request of one of the session's tabs (see {@link BrowserSession.admitDocuments}).
  * `pageUrl` is what the tab was last asked to navigate to (null before any navigation).
  */
-export type DocumentAdmission = (url: string, ctx: { pageUrl: string | null; mainFrame: boolean }) => Promise<void>;
+export type DocumentAdmission = (url: string, ctx: { pageUrl: string | null; mainFrame: boolean; subresource?: boolean }) => Promise<void>;
 
 /** A fetch tab of the pool and how many fetches it served (retired at {@link TAB_MAX_USES}). */
 interface PooledTab {
@@ -123,13 +123,13 @@ export class BrowserSession {
   }
 
   /** The per-tab hook handed to the browser port: runs the session's admission, remembers a refusal. */
-  private admitFor(ref: { tab?: Tab }): ((url: string, info: { mainFrame: boolean }) => Promise<void>) | undefined {
+  private admitFor(ref: { tab?: Tab }): ((url: string, info: { mainFrame: boolean; subresource?: boolean }) => Promise<void>) | undefined {
     const admit = this.admission;
     if (!admit) return undefined;
-    return async (url, { mainFrame }) => {
+    return async (url, { mainFrame, subresource }) => {
       const state = ref.tab ? this.navigations.get(ref.tab) : undefined;
       try {
-        await admit(url, { pageUrl: state?.pageUrl ?? null, mainFrame });
+        await admit(url, { pageUrl: state?.pageUrl ?? null, mainFrame, subresource });
       } catch (err) {
         // Only the main frame's refusal is the page's fate; a refused frame just stays empty.
         if (state && mainFrame) state.refusal ??= err;

@@ -222,7 +222,7 @@ export function createEngine(deps: EngineDeps): Engine {
    * target policy, the egress check and robots.txt of its own host, like the URL asked for. A
    * refusal is counted and logged with the hop's URL. Resolves to the hop host's crawl-delay.
    */
-  const admitHop = async (url: string, from: string, engine: EngineUsed, kind: 'redirect' | 'frame' = 'redirect'): Promise<number | null> => {
+  const admitHop = async (url: string, from: string, engine: EngineUsed, kind: 'redirect' | 'frame' | 'subresource redirect' = 'redirect'): Promise<number | null> => {
     const refuse = (err: unknown): never => {
       if (err && typeof err === 'object') accounted.add(err);
       throw err;
@@ -258,10 +258,10 @@ export function createEngine(deps: EngineDeps): Engine {
    * gate before it starts (the slot is given back as it starts: the page's own slot bounds the
    * page, and a frame waiting on its parent's host must not wait for the parent's slot).
    */
-  const browserDocument = async (url: string, { pageUrl, mainFrame }: { pageUrl: string | null; mainFrame: boolean }): Promise<void> => {
+  const browserDocument = async (url: string, { pageUrl, mainFrame, subresource }: { pageUrl: string | null; mainFrame: boolean; subresource?: boolean }): Promise<void> => {
     if (mainFrame && pageUrl !== null && sameUrl(url, pageUrl)) return;
     if (!/^https?:/i.test(url)) return; // about:blank, data: documents never reach the network
-    const delay = await admitHop(url, pageUrl ?? url, 'browser', mainFrame ? 'redirect' : 'frame');
+    const delay = await admitHop(url, pageUrl ?? url, 'browser', mainFrame ? 'redirect' : subresource ? 'subresource redirect' : 'frame');
     const host = new URL(url).host;
     if (deps.gate && (pageUrl === null || new URL(pageUrl).host !== host)) await (await deps.gate.acquire(host, delay ?? undefined))();
   };

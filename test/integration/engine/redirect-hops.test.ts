@@ -51,6 +51,11 @@ beforeAll(async () => {
     if (p === '/with-private-frame') {
       return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>framed</title><p>framed</p><iframe src="${B}/private/frame"></iframe>`);
     }
+    if (p === '/script-hop') return res.writeHead(302, { location: `${B}/private/app.js` }).end();
+    if (p === '/style-hop') return res.writeHead(302, { location: `${B}/open.css` }).end();
+    if (p === '/with-redirecting-assets') {
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>hops</title><link rel="stylesheet" href="${A}/style-hop"><script src="${A}/script-hop"></script><p>hops</p>`);
+    }
     if (p === '/with-assets') {
       return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>assets</title><link rel="stylesheet" href="${B}/style.css"><script src="${B}/app.js"></script><iframe src="${B}/frame"></iframe><p>assets</p>`);
     }
@@ -170,6 +175,25 @@ describe('subresources in the browser engine', () => {
       expect(r).toMatchObject({ status_code: 200, title: 'assets' });
       expect(b.paths.slice(before)).toEqual([]);
       expect(e.engine.stats().blocked_requests).toBeGreaterThanOrEqual(blocked + 2);
+    } finally {
+      await e.close();
+    }
+  }, 60_000);
+});
+
+describe('redirect hops of subresources in the browser engine', () => {
+  it('pass robots.txt and the gate of the host they reach: a script redirected to a disallowed path is never requested', async () => {
+    const e = engineFor();
+    try {
+      const r = await e.engine.scrapePage(`${A}/with-redirecting-assets`, { engine: 'browser' });
+      expect(r).toMatchObject({ status_code: 200, title: 'hops' });
+      expect(victimHits('/private/app.js')).toBe(0);
+      expect(e.logs).toContainEqual(expect.objectContaining({ url: `${B}/private/app.js`, decision: 'robots_skipped', reason: expect.stringContaining('subresource redirect from') }));
+      // An allowed hop to the other host loads, after waiting at that host's gate with its crawl-delay.
+      expect(victimHits('/open.css')).toBe(1);
+      expect(e.acquired).toContainEqual({ host: `localhost:${b.port}`, delay: 2 });
+      // A refused asset does not make the page a skip.
+      expect(e.engine.stats().robots_skipped).toBe(0);
     } finally {
       await e.close();
     }
