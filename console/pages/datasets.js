@@ -29,7 +29,7 @@ export async function datasetsPage(page, ctx) {
     { label: 'Scraper', render: (d) => h('span', { title: d.source }, names.get(d.source) ?? d.source) },
     { label: 'Items', render: (d) => String(d.items ?? 0) },
     { label: 'Finished', render: (d) => time(d.finished_at ?? d.created_at) },
-    { label: 'Data', render: (d) => h('a', { href: `#/runs/${encodeURIComponent(d.id)}`, class: 'btn btn-small', 'aria-label': `View the results of ${d.label ?? d.id}` }, 'View results') },
+    { label: 'Data', render: (d) => h('a', { href: `#/runs/${encodeURIComponent(d.id)}`, class: 'btn btn-small', 'aria-label': `View results of ${d.label ?? d.id}` }, 'View results') },
   ], { caption: 'Run datasets', empty: 'No succeeded runs yet. Start one under Runs; its items appear here.' });
   const p = pager((cursor) => get('/dashboard/api/datasets', { kind, cursor, limit: 50 }, { signal: ctx.signal }), (rows, reset) => {
     if (reset) t.reset();

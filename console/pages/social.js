@@ -15,7 +15,7 @@ export async function socialPage(page, ctx) {
       { label: 'Access', class: 'wide', render: (s) => h('details', { class: 'access' }, h('summary', {}, s.configured ? 'What access it uses' : 'What access is needed'), h('p', { class: 'hint' }, consoleText(s.access ?? ''))) },
       {
         label: 'Credentials',
-        render: (s) => h('a', { href: `#/settings/sources?source=${encodeURIComponent(s.source)}`, class: s.configured ? 'btn btn-small' : 'btn btn-small btn-primary', 'aria-label': `${s.configured ? 'Manage' : 'Add'} ${sourceLabel(s.source)} credentials in Settings → Sources` }, s.configured ? 'Manage' : 'Add credentials'),
+        render: (s) => h('a', { href: `#/settings/sources?source=${encodeURIComponent(s.source)}`, class: s.configured ? 'btn btn-small' : 'btn btn-small btn-primary', 'aria-label': s.configured ? `Manage ${sourceLabel(s.source)} credentials in Settings → Sources` : `Add credentials for ${sourceLabel(s.source)} in Settings → Sources` }, s.configured ? 'Manage' : 'Add credentials'),
       },
     ],
     { caption: 'Social sources', empty: 'No sources.' },

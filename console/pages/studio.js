@@ -102,7 +102,7 @@ export async function studioPage(page, ctx) {
         label: 'Actions',
         render: (r) =>
           h('div', { class: 'actions' },
-            h('a', { href: `#/studio/${encodeURIComponent(r.id)}`, class: 'btn btn-small', 'aria-label': `Edit and test ${r.name}` }, 'Edit / test'),
+            h('a', { href: `#/studio/${encodeURIComponent(r.id)}`, class: 'btn btn-small', 'aria-label': `Edit / test ${r.name}` }, 'Edit / test'),
             r.published ? h('a', { href: `#/runs?scraper=${encodeURIComponent(r.id)}`, class: 'btn btn-small', 'aria-label': `Start a run of ${r.name}` }, 'Start a run') : null),
       },
     ],

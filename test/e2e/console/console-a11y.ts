@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Page } from 'puppeteer-core';
 
 /**
- * A small accessibility check run inside the page (axe-core is not installed here; these are
+ * A small accessibility check run inside the page (axe-core runs beside them, see axeViolations; these are
  * the checks that matter most for the console, computed from the DOM and its computed styles):
  * - form controls have an accessible name (label, aria-label or aria-labelledby),
  * - images have alt text, buttons and links have a name,
@@ -109,5 +111,23 @@ export function a11yViolations(page: Page): Promise<string[]> {
       if (ratio < (large ? 3 : 4.5)) out.push(`contrast: ${ratio.toFixed(2)}:1 (${cs.color} on rgb(${bg.map(Math.round).join(',')})) ${where(el)}`);
     }
     return out;
+  });
+}
+
+let axeSource: string | undefined;
+/**
+ * axe-core's serious and critical violations on the page as it stands (WCAG 2 A/AA rules), each
+ * "rule: help (where)". The script is evaluated through the DevTools protocol, which the console's
+ * strict CSP does not apply to, and removed with the page's next navigation.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => String(n.target[0])).join(', ')})`);
   });
 }

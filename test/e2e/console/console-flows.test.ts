@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser } from './console-browser.js';
-import { a11yViolations } from './console-a11y.js';
+import { a11yViolations, axeViolations } from './console-a11y.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
 import { putResultFile, keyTimestamp } from '../../../functions/core/storage/result-files.js';
@@ -308,7 +308,7 @@ describe.skipIf(!CHROMIUM)('console flows (issue 20) in headless Chromium', () =
     await page.screenshot({ path: join(SHOTS, 'studio-editor-1280.png'), fullPage: true });
   });
 
-  it('every page at 1280 and 900 px: screenshots, no page-wide horizontal scroll, no serious accessibility problem', async () => {
+  it('every page at 1280 and 900 px: screenshots, no page-wide horizontal scroll, no serious accessibility problem (own checks and axe-core)', async () => {
     const pages: Array<[string, string, string]> = [
       ['monitoring', '#/monitoring', '#mon-runs'],
       ['runs', '#/runs', '#run-in-url'],
@@ -341,6 +341,7 @@ describe.skipIf(!CHROMIUM)('console flows (issue 20) in headless Chromium', () =
         await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
         if (!(await noHorizontalScroll())) problems.push(`${name} @${width}: the page scrolls sideways`);
         for (const v of await a11yViolations(page)) problems.push(`${name} @${width}: ${v}`);
+        for (const v of await axeViolations(page)) problems.push(`${name} @${width}: axe ${v}`);
       }
     }
     expect(problems).toEqual([]);
