@@ -80,3 +80,13 @@ export function pageHelpers(page: Page) {
       page.waitForFunction((s, t) => Array.from(document.querySelectorAll(s)).some((el) => (el as HTMLElement).innerText.includes(t)), { timeout }, sel, text),
   };
 }
+
+/** Open the console at `baseUrl` and log in through its form; resolves on the Runs page. */
+export async function logIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/`, { waitUntil: 'domcontentloaded' });
+  await page.waitForSelector('#login-email', { visible: true });
+  await page.type('#login-email', email);
+  await page.type('#login-password', password);
+  await page.click('#login-submit');
+  await page.waitForFunction(() => location.hash.startsWith('#/runs'));
+}

@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser } from './console-browser.js';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser, logIn } from './console-browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
@@ -49,12 +49,7 @@ describe.skipIf(!CHROMIUM)('console: Settings > Domains and live crawl progress'
   const card = (host: string) => `section.domain[data-host="${host}"]`;
 
   it('logs in', async () => {
-    await page.goto(`${svc.url}/`, { waitUntil: 'domcontentloaded' });
-    await page.waitForSelector('#login-email', { visible: true });
-    await page.type('#login-email', EMAIL);
-    await page.type('#login-password', PASSWORD);
-    await page.click('#login-submit');
-    await page.waitForFunction(() => location.hash.startsWith('#/runs'));
+    await logIn(page, svc.url, EMAIL, PASSWORD);
   });
 
   it('adds a host, shows the token, verify URL and TXT record, and keeps limits disabled until verified', async () => {

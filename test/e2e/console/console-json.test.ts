@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser } from './console-browser.js';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser, logIn } from './console-browser.js';
 import { a11yViolations } from './console-a11y.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
@@ -83,12 +83,7 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
   const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
   it('logs in', async () => {
-    await page.goto(`${svc.url}/`, { waitUntil: 'domcontentloaded' });
-    await page.waitForSelector('#login-email', { visible: true });
-    await page.type('#login-email', EMAIL);
-    await page.type('#login-password', PASSWORD);
-    await page.click('#login-submit');
-    await page.waitForFunction(() => location.hash.startsWith('#/runs'));
+    await logIn(page, svc.url, EMAIL, PASSWORD);
   });
 
   it('Runs form: formats are checkboxes; turning model extraction on adds "json" and a schema editor, kept in sync with the JSON tab', async () => {

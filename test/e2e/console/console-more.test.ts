@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser } from './console-browser.js';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser, logIn } from './console-browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
@@ -66,12 +66,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
   const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
   it('logs in', async () => {
-    await page.goto(`${svc.url}/`, { waitUntil: 'domcontentloaded' });
-    await page.waitForSelector('#login-email', { visible: true });
-    await page.type('#login-email', EMAIL);
-    await page.type('#login-password', PASSWORD);
-    await page.click('#login-submit');
-    await page.waitForFunction(() => location.hash.startsWith('#/runs'));
+    await logIn(page, svc.url, EMAIL, PASSWORD);
     await page.waitForSelector('#nav', { visible: true });
     const nav = await page.$$eval('#nav a', (as) => as.map((a) => a.textContent));
     expect(nav).toEqual(['Monitoring', 'Runs', 'Studio', 'Social', 'Data & Storage', 'Webhooks', 'Settings']);
