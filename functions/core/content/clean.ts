@@ -7,9 +7,9 @@
  * hold most of the content (listing items, posts), since a listing is link-dense by nature.
  * Also out: advertising labels, and headings left dangling at the end of the content.
  */
-import { HEADING_TAGS, isElement, type DomNode } from './dom.js';
+import { HEADING_TAGS, isElement, squash, type DomNode } from './dom.js';
 import { classWeight, linkDensity, type NodeStats, type Scored } from './score.js';
-import { keptChildren, signature } from './select.js';
+import { keptChildren, signature, textOf } from './select.js';
 
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
@@ -81,17 +81,7 @@ function isBoilerplate(el: DomNode, s: NodeStats): boolean {
 // A block whose whole text is an advertising label ("Advertisement", "Anzeige", "Реклама"…).
 const AD_LABEL = /^(?:advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|реклама|広告|광고|广告)(?:\s*[-–—:·]?\s*(?:continue reading below|scroll to continue(?: with content)?|story continues below))?$/i;
 
-function shortText(el: DomNode, scored: Scored): string {
-  const out: string[] = [];
-  const walk = (n: DomNode) => {
-    for (const c of n.children ?? []) {
-      if (c.type === 'text') out.push(c.data ?? '');
-      else if (isElement(c) && !scored.dropped.has(c)) walk(c);
-    }
-  };
-  walk(el);
-  return out.join('').replace(/\s+/g, ' ').trim();
-}
+const shortText = (el: DomNode, scored: Scored): string => squash(textOf(el, scored).join(''));
 
 /**
  * A heading with nothing after it closes the content on a dangling title ("Tell us what you

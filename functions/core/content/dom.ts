@@ -48,3 +48,6 @@ const COMMAS = /[,，、،]/g;
 export function commaCount(data: string): number {
   return data.match(COMMAS)?.length ?? 0;
 }
+
+/** Whitespace runs as one space, trimmed. */
+export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();

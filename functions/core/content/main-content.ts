@@ -112,12 +112,14 @@ export function extractMainContent(body: DomNode, opts: ContentOptions): MainCon
   return best;
 }
 
+// An inline style that hides the element (visibility:hidden keeps its box, so it is kept here).
+const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none/i;
 // What is never content even when the whole page is asked for.
 const NEVER = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'head', 'link', 'meta', 'base', 'title', 'button', 'input', 'select', 'textarea', 'option', 'dialog']);
 
 /** `nodes` whole (only_main_content false, or include_tags), without scripts, styles, embeds and form controls. */
 export function wholeContent(nodes: DomNode[], opts: ContentOptions): Serialized {
-  const hidden = (n: DomNode) => n.attribs?.hidden !== undefined || /(?:^|;)\s*display\s*:\s*none/i.test(n.attribs?.style ?? '');
+  const hidden = (n: DomNode) => n.attribs?.hidden !== undefined || DISPLAY_NONE.test(n.attribs?.style ?? '');
   const skip: Skip = (n) => isElement(n) && (NEVER.has(n.name ?? '') || hidden(n) || (opts.excluded?.has(n) ?? false));
   return serializeContent(nodes, skip, opts.base);
 }

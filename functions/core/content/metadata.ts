@@ -1,3 +1,5 @@
+import { squash } from './dom.js';
+
 /**
  * Article metadata of a page (API.md "Content options", `metadata` format): author, dates, site
  * name, language, lead image and type. Sources in order of trust: JSON-LD (schema.org, including
@@ -57,7 +59,6 @@ function textOf(node: Node, out: string[] = [], budget = { left: 400 }): string 
   return out.join(' ');
 }
 
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 function collect(root: Node): Signals {
   const s: Signals = { htmlLang: null, jsonLd: [], meta: new Map(), itemLinks: new Map(), time: null, publishedTime: null, itempropAuthor: null, relAuthor: null, byline: null };

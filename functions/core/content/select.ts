@@ -168,7 +168,8 @@ function itemContainer(top: DomNode, scored: Scored): DomNode | undefined {
 
 const SENTENCE_END = /[.!?。！？]["'”’»)]?(\s|$)/;
 
-function textOf(el: DomNode, scored: Scored, out: string[] = []): string[] {
+/** The text pieces under `el`, skipping what the scorer dropped. */
+export function textOf(el: DomNode, scored: Scored, out: string[] = []): string[] {
   for (const c of el.children ?? []) {
     if (c.type === 'text') out.push(c.data ?? '');
     else if (isElement(c) && !scored.dropped.has(c)) textOf(c, scored, out);

@@ -48,8 +48,6 @@ export interface SliceOutcome {
   crawlFinished: boolean;
   /** The crawl's counters right after this slice's counts were added; null when the slice was not worked (finished before, or leased by another worker). */
   counters: FrontierCounters | null;
-  /** Slices of new pages this one sent. */
-  sentChildren?: number;
 }
 
 /** Queue `urls` as slices of {@link SLICE_SIZE} sent by slice `from`, each recorded before it is sent. */
@@ -136,7 +134,6 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   const reserveMs = env.reserveMs ?? Math.max(30_000, (input.timeout_ms ?? 30_000) + 15_000);
   let fetched = 0;
   let deferred = 0;
-  let sentChildren = 0;
   // Pages this invocation recorded, by outcome: added to the counters once, when the slice finishes.
   const recorded = { done: 0, failed: 0, skipped: 0 };
   const concurrency = Math.max(1, input.concurrency);
@@ -184,7 +181,6 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     for (const f of batch) recorded[f.outcome.state]++;
     await fault?.('records');
     for (const x of slices) await env.send(x.ref);
-    sentChildren += slices.length;
     if (slices.length) await fault?.('sent');
   };
 
@@ -261,7 +257,7 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   const stats = { ...recorded, ...env.stats?.() };
   for (let round = 0; ; round++) {
     const { finished, counters, repair } = await frontier.finishSlice(slice.slice_id, env.now(), round ? {} : stats, env.holder);
-    if (!repair) return { fetched, deferred, crawlFinished: finished, counters, sentChildren };
+    if (!repair) return { fetched, deferred, crawlFinished: finished, counters };
     for (const r of repair) await env.send(r);
   }
 }

@@ -41,8 +41,6 @@ export interface DiscoveryResult {
   urls: DiscoveredUrl[];
   /** Sitemap fetches made (each one counted in the run's requests). */
   fetched: number;
-  /** Sitemaps that yielded entries. */
-  found: number;
   /** One line per notable event (also written to the run's raw log). */
   notes: string[];
 }
@@ -88,7 +86,7 @@ export async function discoverSitemaps(engine: Engine, startUrl: string, opts: D
   const maxSitemaps = opts.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
   const maxDepth = opts.maxIndexDepth ?? DEFAULT_MAX_INDEX_DEPTH;
   const maxTotal = opts.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
-  const out: DiscoveryResult = { urls: [], fetched: 0, found: 0, notes: [] };
+  const out: DiscoveryResult = { urls: [], fetched: 0, notes: [] };
   const note = (url: string, reason: string) => {
     out.notes.push(`${url}: ${reason}`);
     engine.note(url, reason);
@@ -183,7 +181,6 @@ export async function discoverSitemaps(engine: Engine, startUrl: string, opts: D
       out.notes.push(`${next.url}: sitemap skipped: disallowed by robots.txt`);
       continue;
     }
-    if (r.urls || r.children) out.found++;
     if (line) out.notes.push(`${next.url}: ${line}`);
   }
   if (queue.length && out.urls.length >= opts.maxUrls) out.notes.push(`sitemap discovery stopped at ${opts.maxUrls} URLs (the limit); ${queue.length} sitemap(s) not read`);

@@ -39,7 +39,7 @@ export function relevance(terms: string[], phrase: string, url: string, title: s
   if (terms.length > 1 && phrase) {
     const joined = inUrl.join(' ');
     if (joined.includes(phrase)) score += 3;
-    if (title && words(title).join(' ').includes(phrase)) score += 3;
+    if (inTitle.join(' ').includes(phrase)) score += 3;
   }
   // Among equal matches, a shorter path is the likelier landing page.
   return score > 0 ? score + 1 / (1 + inUrl.length) : 0;

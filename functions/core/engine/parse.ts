@@ -3,6 +3,7 @@ import { htmlToMarkdown } from '../content/markdown.js';
 import { articleMetadata, type ArticleMetadata } from '../content/metadata.js';
 import { AppError } from '../errors.js';
 import { extractMainContent, outermost, wholeContent, type DomNode } from '../content/main-content.js';
+import { squash } from '../content/dom.js';
 
 /** Page metadata (API.md `metadata` format): the fields below plus author, dates, site name… */
 export interface PageMetadata extends ArticleMetadata {
@@ -191,7 +192,6 @@ function scanBase(scan: DocumentScan, url: string): string {
   }
 }
 
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** Title: `<title>`, else og:title, else the first h1. */
 function scanTitle(scan: DocumentScan): string {
@@ -224,11 +224,6 @@ function scanLinks(scan: DocumentScan, url: string): string[] {
   return [...seen];
 }
 
-/** Metadata: description, og:*, canonical (absolute), lang. */
-export function pageMetadata($: CheerioAPI, url: string): PageMetadata {
-  return scanMetadata(scanDocument($), url, $.root().get(0) as unknown as RawNode);
-}
-
 /** Absolute, de-duplicated http(s) links of the page, in document order, fragments removed. */
 export function pageLinks($: CheerioAPI, url: string): string[] {
   return scanLinks(scanDocument($), url);
@@ -244,8 +239,11 @@ export interface ContentParseOptions {
   excludeTags?: string[];
 }
 
-/** Elements matching `selectors`, in document order; an invalid selector is a 400, not a 500. */
-function selectAll($: CheerioAPI, selectors: string[], option: string): DomNode[] {
+/**
+ * Elements matching `selectors`, in document order when `ordered` (several selectors' matches
+ * interleave); an invalid selector is a 400, not a 500.
+ */
+function selectAll($: CheerioAPI, selectors: string[], option: string, ordered: boolean): DomNode[] {
   const out: DomNode[] = [];
   for (const sel of selectors) {
     if (typeof sel !== 'string' || !sel.trim()) continue;
@@ -255,23 +253,18 @@ function selectAll($: CheerioAPI, selectors: string[], option: string): DomNode[
       throw new AppError(400, 'invalid_input', `${option}: "${sel}" is not a valid CSS selector`, [{ path: option, message: `invalid CSS selector: ${sel}` }]);
     }
   }
-  if (selectors.length < 2) return out;
+  if (!ordered || selectors.length < 2) return out;
   // Several selectors: back into document order (one walk), each element once.
   const wanted = new Set(out);
-  const ordered: DomNode[] = [];
+  const inOrder: DomNode[] = [];
   const visit = (n: DomNode) => {
     for (const c of n.children ?? []) {
-      if (wanted.has(c)) ordered.push(c);
+      if (wanted.has(c)) inOrder.push(c);
       visit(c);
     }
   };
   visit($.root().get(0) as unknown as DomNode);
-  return ordered;
-}
-
-/** HTML -> markdown, the one place the converter (functions/core/content/markdown.ts) is called. */
-export function toMarkdown(html: string, base: string): string {
-  return htmlToMarkdown(html, base);
+  return inOrder;
 }
 
 /**
@@ -279,14 +272,14 @@ export function toMarkdown(html: string, base: string): string {
  * the `includeTags` elements; `excludeTags` elements left out of all three. Links and images
  * absolute against the document's base URL.
  */
-export function contentHtml($: CheerioAPI, url: string, content: ContentParseOptions = {}, scan: DocumentScan = scanDocument($)): { html: string; base: string } {
+function contentHtml($: CheerioAPI, url: string, content: ContentParseOptions = {}, scan: DocumentScan = scanDocument($)): { html: string; base: string } {
   const base = scanBase(scan, url);
-  const excluded = content.excludeTags?.length ? new Set(selectAll($, content.excludeTags, 'exclude_tags')) : undefined;
+  const excluded = content.excludeTags?.length ? new Set(selectAll($, content.excludeTags, 'exclude_tags', false)) : undefined;
   const root = scan.body ?? ($.root().get(0) as unknown as DomNode);
   const opts = { base, excluded };
   if (isExcluded(root, excluded)) return { html: '', base };
   if (content.includeTags?.length) {
-    const picked = outermost(selectAll($, content.includeTags, 'include_tags').filter((n) => !isExcluded(n, excluded)));
+    const picked = outermost(selectAll($, content.includeTags, 'include_tags', true).filter((n) => !isExcluded(n, excluded)));
     return { html: wholeContent(picked, opts).html, base };
   }
   if (content.onlyMainContent === false) return { html: wholeContent(root.children ?? [], opts).html, base };
@@ -303,7 +296,7 @@ function isExcluded(n: DomNode, excluded: Set<DomNode> | undefined): boolean {
 /** Markdown of the main content (or what the content options ask for), with absolute link and image URLs. */
 export function pageMarkdown($: CheerioAPI, url: string, content?: ContentParseOptions, scan?: DocumentScan): string {
   const { html, base } = contentHtml($, url, content, scan);
-  return toMarkdown(html, base);
+  return htmlToMarkdown(html, base);
 }
 
 /**
