@@ -8,7 +8,6 @@ import { RequestPause } from './request-pause.js';
  * request-pause.ts); still screened by the egress guard, so a refused one is counted exactly as
  * if the proxy had seen it.
  */
-export { ASSET_TYPES } from './request-pause.js';
 
 /** Request types whose completion can still change the DOM (what readiness waits for). */
 const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet']);

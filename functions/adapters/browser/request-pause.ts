@@ -52,6 +52,7 @@ export class RequestPause {
   async blockAssets(block: boolean): Promise<void> {
     if (block === this.blockingAssets) return;
     this.blockingAssets = block;
+    if (this.admit) return; // every request pauses already (see apply)
     await this.apply();
   }
 
@@ -65,31 +66,21 @@ export class RequestPause {
 
   private async onPaused(e: Paused): Promise<void> {
     const fail = () => this.cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' }).catch(() => {});
-    if (e.resourceType === 'Document' && this.admit) {
-      let admitted = false;
-      try {
-        await this.admit(e.request.url, { mainFrame: e.frameId === undefined || e.frameId === this.mainFrameId });
-        admitted = true;
-      } catch {
-        /* refused: failed below */
-      }
-      await (admitted ? this.cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {}) : fail());
-      return;
-    }
+    const go = () => this.cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {});
     const isAsset = (ASSET_TYPES as readonly string[]).includes(e.resourceType ?? '');
-    if (this.admit && e.redirectedRequestId && !(this.blockingAssets && isAsset)) {
-      let admitted = false;
-      try {
-        await this.admit(e.request.url, { mainFrame: false, subresource: true });
-        admitted = true;
-      } catch {
-        /* refused: failed below */
-      }
-      await (admitted ? this.cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {}) : fail());
+    const admit = this.admit;
+    // A document, or a redirect hop of a subresource that is not an asset being blocked anyway.
+    const info = !admit ? null
+      : e.resourceType === 'Document' ? { mainFrame: e.frameId === undefined || e.frameId === this.mainFrameId }
+      : e.redirectedRequestId && !(this.blockingAssets && isAsset) ? { mainFrame: false, subresource: true }
+      : null;
+    if (admit && info) {
+      const admitted = await admit(e.request.url, info).then(() => true, () => false);
+      await (admitted ? go() : fail());
       return;
     }
     if (!this.blockingAssets || !isAsset) {
-      await this.cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {});
+      await go();
       return;
     }
     await (this.screen?.(e.request.url) ?? Promise.resolve()).catch(() => {});

@@ -1,4 +1,4 @@
-import { ordinalCursorCodec } from '../cursor.js';
+import type { ordinalCursorCodec } from '../cursor.js';
 import type { Blobs } from '../../ports/blobs.js';
 import type { ScrapeItem } from '../scrapers/types.js';
 import type { CrawlFrontier, FrontierCounters, FrontierPage } from './frontier.js';
@@ -19,7 +19,7 @@ async function itemOf(blobs: Blobs, page: FrontierPage): Promise<ScrapeItem | nu
  * it linked to, ...), cursor-paged by ordinal. Pages that failed, were skipped or are still
  * queued have no item and are passed over.
  */
-export async function readCrawlItems(frontier: CrawlFrontier, blobs: Blobs, limit: number, cursor?: string, codec = ordinalCursorCodec({ list: 'crawl-results' })): Promise<{ data: ScrapeItem[]; next_cursor: string | null }> {
+export async function readCrawlItems(frontier: CrawlFrontier, blobs: Blobs, limit: number, cursor: string | undefined, codec: ReturnType<typeof ordinalCursorCodec>): Promise<{ data: ScrapeItem[]; next_cursor: string | null }> {
   let after = cursor ? codec.decode(cursor) - 1 : -1;
   const data: ScrapeItem[] = [];
   for (;;) {

@@ -16,6 +16,7 @@ import { ResponseTooLargeError } from '../governance/egress-errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_BYTES } from './fetch-http.js';
 import type { Tab, TabResponse } from '../../ports/browser.js';
 import type { JsonExtractor } from '../extraction/types.js';
+import { MODEL_NOT_CONFIGURED_MESSAGE } from '../extraction/readiness.js';
 import {
   DEFAULT_FORMATS,
   type ChallengeBlock,
@@ -517,7 +518,7 @@ export function createEngine(deps: EngineDeps): Engine {
     const markdown = ctx.modelInput ?? '';
     ctx.modelInput = undefined;
     if (!ctx.opts.json) return { ...page, json_error: { code: 'invalid_request', message: 'The json format needs json_options with a JSON Schema' } };
-    if (!deps.extractJson) return { ...page, json_error: { code: 'model_not_configured', message: 'No model provider is configured for the json format' } };
+    if (!deps.extractJson) return { ...page, json_error: { code: 'model_not_configured', message: MODEL_NOT_CONFIGURED_MESSAGE } };
     return { ...page, ...(await deps.extractJson({ url: page.final_url, markdown, schema: ctx.opts.json.schema, prompt: ctx.opts.json.prompt })) };
   };
 

@@ -30,10 +30,16 @@ export interface ExtractJsonOptions {
   nonce?: string;
 }
 
+/** Wait `ms`, or less when `signal` aborts; the listener goes with the wait (the signal is run-long). */
 const sleepFor = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 /** `json_error` of a failed call: what the caller can do about it. */

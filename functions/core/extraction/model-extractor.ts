@@ -1,4 +1,4 @@
-import { addUsage, getUsage } from '../limits/usage.js';
+import { addUsage, getUsage, modelQuotaMessage, quotaOf } from '../limits/usage.js';
 import { log } from '../log.js';
 import { extractJson, type ModelCallReport } from './extract-json.js';
 import { MODEL_NOT_CONFIGURED_MESSAGE } from './readiness.js';
@@ -33,7 +33,7 @@ const STATUS: Record<ModelCallReport['result'] | 'throttled' | 'invalid_request'
  */
 export function createJsonExtractor(d: Deps, scope: ExtractionScope): JsonExtractor {
   const tenantId = scope.tenant.tenant_id;
-  const cap = scope.tenant.limits.monthly_model_tokens ?? null;
+  const cap = quotaOf(scope.tenant, 'model_tokens');
   const audit = (url: string, outcome: AuditRecord['outcome'], status: number, model?: AuditRecord['model']) =>
     d.audit.record({
       ts: d.clock.now().toISOString(),
@@ -57,7 +57,7 @@ export function createJsonExtractor(d: Deps, scope: ExtractionScope): JsonExtrac
       const used = (await getUsage(d.table, tenantId, d.clock.now())).model_tokens;
       if (used >= cap) {
         await audit(input.url, 'denied', 402, { model: model.id, input_tokens: 0, output_tokens: 0 });
-        return { json_error: { code: 'quota_exceeded', message: `The monthly model token quota (${cap}) is used up; it resets at the start of next month (UTC)` } };
+        return { json_error: { code: 'quota_exceeded', message: modelQuotaMessage(cap) } };
       }
     }
     return extractJson(model, input, {

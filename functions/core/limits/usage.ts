@@ -21,6 +21,10 @@ export async function getUsage(table: Table, tenantId: string, now: Date): Promi
 export const quotaOf = (tenant: Tenant, meter: Meter): number | null =>
   meter === 'pages' ? tenant.limits.monthly_pages : meter === 'results' ? tenant.limits.monthly_results : (tenant.limits.monthly_model_tokens ?? null);
 
+/** Why a model call is refused at the token quota (402 quota_exceeded, or an item's json_error). */
+export const modelQuotaMessage = (cap: number, used?: number) =>
+  `The monthly model token quota (${cap}) is used up${used === undefined ? '' : ` (${used} used)`}; it resets at the start of next month (UTC)`;
+
 /**
  * 402 when the plan's monthly quota for this meter is used up: `quota_exhausted` for pages and
  * results, `quota_exceeded` for model tokens (API.md "Model extraction").
@@ -31,7 +35,7 @@ export async function assertQuota(table: Table, tenant: Tenant, meter: Meter, no
   const used = (await getUsage(table, tenant.tenant_id, now))[meter];
   if (used >= cap) {
     if (meter === 'model_tokens')
-      throw paymentRequired(`The monthly model token quota (${cap}) is used up (${used} used); it resets at the start of next month (UTC)`, 'quota_exceeded');
+      throw paymentRequired(modelQuotaMessage(cap, used), 'quota_exceeded');
     throw paymentRequired(`The monthly ${meter} quota (${cap}) is used up; it resets at the start of next month (UTC)`, 'quota_exhausted');
   }
 }

@@ -36,7 +36,7 @@ export const PARTIAL_PAGE_EVERY_MS = 1000;
  * page that followed it.
  */
 export class ItemWriter {
-  private buf: ItemBuffer = [];
+  private buf: ScrapeItem[] = [];
   private seq = 0;
   private lastPartial = 0;
   private chain: Promise<void> = Promise.resolve();
@@ -104,8 +104,6 @@ export class ItemWriter {
     return next;
   }
 }
-
-type ItemBuffer = ScrapeItem[];
 
 /** One stored page of a run's items (at most ITEMS_PER_PAGE); empty when the object is missing. */
 export async function readPage(blobs: Blobs, run: RunRecord, p: number): Promise<ScrapeItem[]> {

@@ -1,6 +1,6 @@
 import { checkTargets } from './check-targets.js';
 import { assertQuota } from '../limits/usage.js';
-import { startTask, awaitTask } from './scrape-task.js';
+import { startTask, awaitTask, type TaskRecord } from './scrape-task.js';
 import { resolveProfile } from '../profiles/browser-profiles.js';
 import { assertExtractionReady } from '../extraction/readiness.js';
 import type { ScrapeRequest } from './run-task.js';
@@ -16,11 +16,11 @@ import type { Deps } from '../../runtime.js';
  * @returns the page as scraped (the formats asked for)
  * @throws AppError as the API answers it (403 target_forbidden, 402 quota, 422 robots/challenge/document, 504 …)
  */
-export async function scrapeSync(d: Deps, guard: EgressCheck, tenant: Tenant, body: ScrapeRequest, now: Date): Promise<unknown> {
+export async function scrapeSync(d: Deps, guard: EgressCheck, tenant: Tenant, body: ScrapeRequest, now: Date, surface?: TaskRecord['surface']): Promise<unknown> {
   await checkTargets(guard, tenant, [body.url]);
   await assertQuota(d.table, tenant, 'pages', now);
   await assertExtractionReady(d, tenant, body, now);
   await resolveProfile(d.table, tenant.tenant_id, body.browser_profile);
-  const task = await startTask(d, tenant.tenant_id, 'scrape', body, now);
+  const task = await startTask(d, tenant.tenant_id, 'scrape', body, now, surface);
   return awaitTask(d, tenant.tenant_id, task.task_id, Math.min(body.timeout_ms + 10_000, 27_000));
 }

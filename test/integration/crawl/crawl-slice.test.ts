@@ -9,6 +9,10 @@ import type { SiteCrawlInput } from '../../../functions/core/scrapers/site-crawl
 import type { Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 import { memoryStores } from '../foundation/stores.js';
+import { ordinalCursorCodec } from '../../../functions/core/cursor.js';
+
+/** The results list's cursor codec (the service binds it to the run as well). */
+const codec = ordinalCursorCodec({ list: 'crawl-results' });
 
 let table: Table;
 let stores: EmbeddedStores;
@@ -141,7 +145,7 @@ describe('distributed site crawl slices', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await readCrawlItems(f, blobs, 7, cursor);
+      const page = await readCrawlItems(f, blobs, 7, cursor, codec);
       expect(page.data.length).toBeLessThanOrEqual(7);
       seen.push(...page.data.map((i) => i.url));
       cursor = page.next_cursor ?? undefined;
@@ -151,7 +155,7 @@ describe('distributed site crawl slices', () => {
     const streamed: string[] = [];
     for await (const it of crawlItems(f, blobs)) streamed.push(it.url);
     expect(streamed).toEqual(order);
-    await expect(readCrawlItems(f, blobs, 5, 'not-a-cursor')).rejects.toMatchObject({ status: 400 });
+    await expect(readCrawlItems(f, blobs, 5, 'not-a-cursor', codec)).rejects.toMatchObject({ status: 400 });
 
     const c = (await f.counters())!;
     const p = crawlProgress(c, new Date(Date.parse(c.started_at) + 10_000));
@@ -173,7 +177,7 @@ describe('distributed site crawl slices', () => {
     };
     expect((await processSlice(env, start!, url(0))).crawlFinished).toBe(true);
     expect((await big.page(0))!.item_blob).toBe('blob/0');
-    const back = await readCrawlItems(big, bigBlobs, 10);
+    const back = await readCrawlItems(big, bigBlobs, 10, undefined, codec);
     expect(back.data).toHaveLength(1);
     expect((back.data[0]!.data.markdown as string).length).toBe(400 * 1024);
   });

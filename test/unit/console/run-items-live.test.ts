@@ -4,12 +4,18 @@ import type { Blobs } from '../../../functions/ports/blobs.js';
 import type { RunRecord } from '../../../functions/core/runs/run-record.js';
 import type { ScrapeItem } from '../../../functions/core/scrapers/types.js';
 
-/** The Blobs port over a Map (unit tests have no s3rver); puts resolve in the order given. */
-function mapBlobs(): Blobs & { map: Map<string, string> } {
+/**
+ * The Blobs port over a Map (unit tests have no s3rver). With `laterFirst`, each put lands after a
+ * delay shorter than the one before, so puts issued together land in reverse order unless the
+ * writer waits for each before the next (as S3 gives no order between concurrent writes).
+ */
+function mapBlobs(opts: { laterFirst?: boolean } = {}): Blobs & { map: Map<string, string> } {
   const map = new Map<string, string>();
+  let delay = 40;
   return {
     map,
     async put(bucket, key, body) {
+      if (opts.laterFirst) await new Promise((r) => setTimeout(r, (delay = Math.max(0, delay - 0.35))));
       map.set(`${bucket}/${key}`, typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
     },
     async get(bucket, key) {
@@ -58,7 +64,7 @@ describe('ItemWriter: items readable while the run is running', () => {
   });
 
   it('a full page is never overwritten by an older partial snapshot, and the next page starts after it', async () => {
-    const blobs = mapBlobs();
+    const blobs = mapBlobs({ laterFirst: true });
     let last: [number, number] = [0, 0];
     let clock = 0;
     // Every add writes a partial page (period 0): the worst case for ordering.
