@@ -12,10 +12,50 @@ export type AdmitHop = (url: string, hop: number) => Promise<(() => Promise<void
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
+/** One hop's request: a response for `url` (never following a redirect itself), within `timeoutMs`. */
+type SendHop<R> = (url: string, timeoutMs: number) => Promise<R>;
+
 /**
- * GET `url` following redirects one hop at a time, at most `maxRedirects`, each hop admitted by
- * `admit` before it is sent and re-checked by the egress guard when it connects. The deadline
- * covers the whole chain. `redirects` lists the URLs that answered with a redirect, in order.
+ * The redirect loop every governed request shares: `url` requested one hop at a time, at most
+ * `maxRedirects`, each hop admitted by `admit` before it is sent. The deadline covers the whole
+ * chain. A redirect's answer is dropped with `discard` (a streamed body is cancelled). The last
+ * hop's gate slot is handed back as `release` (the caller gives it back once it read the body);
+ * every earlier hop's slot is given back when its answer is in.
+ */
+export async function followRedirects<R extends { status: number; headers: Headers }>(
+  url: string,
+  opts: { maxRedirects: number; timeoutMs: number },
+  admit: AdmitHop,
+  send: SendHop<R>,
+  discard: (res: R) => Promise<void> = async () => undefined,
+): Promise<{ res: R; url: string; redirects: string[]; release: (() => Promise<void>) | undefined }> {
+  const deadline = Date.now() + opts.timeoutMs;
+  const redirects: string[] = [];
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    if (deadline - Date.now() <= 0) throw new EgressTimeoutError(current, opts.timeoutMs);
+    const release = await admit(current, hop);
+    let res: R;
+    try {
+      res = await send(current, Math.max(1, deadline - Date.now()));
+    } catch (err) {
+      await release?.();
+      throw err;
+    }
+    const location = res.headers.get('location');
+    if (!REDIRECTS.has(res.status) || !location) return { res, url: current, redirects, release };
+    await release?.();
+    await discard(res);
+    if (hop >= opts.maxRedirects) throw new TooManyRedirectsError(url, opts.maxRedirects);
+    redirects.push(current);
+    current = nextHop(location, current);
+  }
+}
+
+/**
+ * GET `url` through the egress guard following redirects one hop at a time (see
+ * {@link followRedirects}), each hop re-checked by the guard when it connects, the body buffered.
+ * `redirects` lists the URLs that answered with a redirect, in order.
  */
 export async function fetchFollowingRedirects(
   guard: EgressGuard,
@@ -24,25 +64,9 @@ export async function fetchFollowingRedirects(
   admit: AdmitHop,
 ): Promise<GuardedResponse> {
   const started = performance.now();
-  const deadline = Date.now() + init.timeoutMs;
-  const redirects: string[] = [];
-  let current = url;
-  for (let hop = 0; ; hop++) {
-    const left = deadline - Date.now();
-    if (left <= 0) throw new EgressTimeoutError(current, init.timeoutMs);
-    const release = await admit(current, hop);
-    let res: GuardedResponse;
-    try {
-      res = await guard.fetch(current, { ...init, maxRedirects: 0, timeoutMs: Math.max(1, deadline - Date.now()) });
-    } finally {
-      await release?.();
-    }
-    const location = res.headers.get('location');
-    if (!REDIRECTS.has(res.status) || !location) return { ...res, redirects, timingMs: Math.round(performance.now() - started) };
-    if (hop >= init.maxRedirects) throw new TooManyRedirectsError(url, init.maxRedirects);
-    redirects.push(res.url);
-    current = nextHop(location, res.url);
-  }
+  const { res, redirects, release } = await followRedirects(url, init, admit, (hop, timeoutMs) => guard.fetch(hop, { ...init, maxRedirects: 0, timeoutMs }));
+  await release?.();
+  return { ...res, redirects, timingMs: Math.round(performance.now() - started) };
 }
 
 /** A Location resolved against the URL that sent it (scheme-relative and relative forms too). */

@@ -8,6 +8,7 @@ import type { HostGate } from '../governance/politeness.js';
 import { extractFields } from './extract.js';
 import type { BrowserSession } from './fetch-browser.js';
 import { fetchHttp } from './fetch-http.js';
+import { followRedirects } from './follow-redirects.js';
 import { needsJs } from './needs-js.js';
 import { parsePage } from './parse.js';
 import { documentKind, mediaType } from '../content/document.js';
@@ -267,9 +268,9 @@ export function createEngine(deps: EngineDeps): Engine {
     if (deps.gate && (pageUrl === null || new URL(pageUrl).host !== host)) await (await deps.gate.acquire(host, delay ?? undefined))();
   };
 
-  /** Hold the page host's gate slot around a browser fetch (its redirect hops: see browserDocument). */
-  const withHostSlot = async <T>(ctx: PageContext, fn: () => Promise<T>): Promise<T> => {
-    const release = deps.gate ? await deps.gate.acquire(new URL(ctx.url).host, ctx.crawlDelaySeconds ?? undefined) : undefined;
+  /** Hold `url`'s host gate slot around a browser request (its redirect hops: see browserDocument). */
+  const withHostSlot = async <T>(url: string, crawlDelaySeconds: number | null, fn: () => Promise<T>): Promise<T> => {
+    const release = deps.gate ? await deps.gate.acquire(new URL(url).host, crawlDelaySeconds ?? undefined) : undefined;
     try {
       return await fn();
     } finally {
@@ -290,7 +291,7 @@ export function createEngine(deps: EngineDeps): Engine {
       const page =
         engine === 'http'
           ? await fetchHttp(deps.guard, ctx.url, { ...fetchOpts, userAgent: deps.userAgent, admitHop: httpHops(ctx.url, ctx.crawlDelaySeconds) })
-          : await withHostSlot(ctx, async () => (await browserSession()).fetch(ctx.url, fetchOpts));
+          : await withHostSlot(ctx.url, ctx.crawlDelaySeconds, async () => (await browserSession()).fetch(ctx.url, fetchOpts));
       counters.bytes += page.bytes;
       return page;
     } catch (caught) {
@@ -562,25 +563,31 @@ export function createEngine(deps: EngineDeps): Engine {
   const fetchResource: Engine['fetchResource'] = async (url, opts, read) => {
     const admitted = await admit(url);
     if (admitted.skip) return { skipped: 'robots' };
-    const release = deps.gate ? await deps.gate.acquire(new URL(url).host, admitted.crawlDelaySeconds ?? undefined) : undefined;
     const t0 = performance.now();
     counters.requests++;
     let body: ReadableStream<Uint8Array> | null = null;
+    let release: (() => Promise<void>) | undefined;
     try {
-      const res = await deps.guard.fetchResponse(url, {
-        headers: { 'user-agent': deps.userAgent, accept: opts.accept ?? '*/*' },
-        maxRedirects: 10,
-        timeoutMs: opts.timeoutMs ?? 30_000,
-      });
+      // Every hop passes target policy, robots.txt and its host's gate, as a page's hops do.
+      const timeoutMs = opts.timeoutMs ?? 30_000;
+      const chain = await followRedirects(
+        url,
+        { maxRedirects: 10, timeoutMs },
+        httpHops(url, admitted.crawlDelaySeconds),
+        (hop, left) => deps.guard.fetchResponse(hop, { headers: { 'user-agent': deps.userAgent, accept: opts.accept ?? '*/*' }, maxRedirects: 0, timeoutMs: left }),
+        async (r) => void (await r.body?.cancel().catch(() => undefined)),
+      );
+      release = chain.release;
+      const res = chain.res;
       body = res.body;
-      const finalUrl = res.url || url;
-      // A redirect may leave the tenant's allowlist even when the egress guard is happy with it.
-      if (finalUrl !== url) checkTargetPolicy(deps.policy, finalUrl);
+      const finalUrl = chain.url;
       const out = await read({ url, finalUrl, status: res.status, headers: res.headers, body: (body ?? emptyBody()) as unknown as AsyncIterable<Uint8Array> });
       counters.bytes += out.bytes;
       log({ url, final_url: finalUrl, status: res.status, bytes: out.bytes, timing_ms: Math.round(performance.now() - t0), engine: 'http', decision: 'fetched', ...(out.note ? { reason: out.note } : {}) });
       return { status: res.status, finalUrl, value: out.value };
     } catch (err) {
+      if (err instanceof HopSkipped) return { skipped: 'robots' }; // counted and logged at the hop
+      if (err && typeof err === 'object' && accounted.has(err)) throw err;
       const forbidden = err instanceof AppError && err.code === 'target_forbidden';
       if (forbidden) counters.blocked_requests++;
       else counters.errors++;
@@ -604,25 +611,24 @@ export function createEngine(deps: EngineDeps): Engine {
       const ctx: PageContext = { url, opts: { engine: 'browser' }, formats: new Set(), crawlDelaySeconds: null };
       const admitted = await admit(url);
       if (admitted.skip) return { url, final_url: url, status_code: 0, skipped: 'robots' };
-      const release = deps.gate ? await deps.gate.acquire(new URL(url).host, admitted.crawlDelaySeconds ?? undefined) : undefined;
-      const t0 = performance.now();
-      counters.requests++;
-      try {
-        const session = await browserSession();
-        const response = await session.navigate(tab, url, opts).catch((err: unknown) => {
-          if (err && typeof err === 'object' && accounted.has(err)) throw err;
-          const forbidden = err instanceof AppError && err.code === 'target_forbidden';
-          if (!forbidden) counters.errors++;
-          log({ url, status: null, bytes: 0, timing_ms: Math.round(performance.now() - t0), engine: 'browser', decision: forbidden ? 'forbidden' : 'error', reason: reasonOf(err) });
+      return withHostSlot(url, admitted.crawlDelaySeconds, async () => {
+        const t0 = performance.now();
+        counters.requests++;
+        try {
+          const session = await browserSession();
+          const response = await session.navigate(tab, url, opts).catch((err: unknown) => {
+            if (err && typeof err === 'object' && accounted.has(err)) throw err;
+            const forbidden = err instanceof AppError && err.code === 'target_forbidden';
+            if (!forbidden) counters.errors++;
+            log({ url, status: null, bytes: 0, timing_ms: Math.round(performance.now() - t0), engine: 'browser', decision: forbidden ? 'forbidden' : 'error', reason: reasonOf(err) });
+            throw err;
+          });
+          return await accountTab(ctx, tab, response, t0);
+        } catch (err) {
+          if (err instanceof HopSkipped) return { url, final_url: err.hopUrl, status_code: 0, skipped: 'robots' };
           throw err;
-        });
-        return await accountTab(ctx, tab, response, t0);
-      } catch (err) {
-        if (err instanceof HopSkipped) return { url, final_url: err.hopUrl, status_code: 0, skipped: 'robots' };
-        throw err;
-      } finally {
-        await release?.();
-      }
+        }
+      });
     },
     async observeNavigation(tab, requestedUrl, response) {
       counters.requests++;

@@ -153,6 +153,25 @@ describe.each<EngineUsed>(['http', 'browser'])('redirect hops in the %s engine',
   }, 60_000);
 });
 
+describe('redirect hops of a resource fetch (sitemaps)', () => {
+  it('pass robots.txt of the host they reach: a redirect to a disallowed path is a robots skip and never requested', async () => {
+    const e = engineFor();
+    try {
+      const before = victimHits('/private/page');
+      const read = async () => ({ value: 'read', bytes: 0 });
+      await expect(e.engine.fetchResource(`${A}/to-private`, {}, read)).resolves.toEqual({ skipped: 'robots' });
+      expect(victimHits('/private/page')).toBe(before);
+      expect(e.logs).toContainEqual(expect.objectContaining({ url: `${B}/private/page`, decision: 'robots_skipped' }));
+      // An allowed hop to the other host is read, after waiting at that host's gate with its crawl-delay.
+      const ok = await e.engine.fetchResource(`${A}/to-open`, {}, read);
+      expect(ok).toMatchObject({ status: 200, finalUrl: `${B}/open`, value: 'read' });
+      expect(e.acquired).toContainEqual({ host: `localhost:${b.port}`, delay: 2 });
+    } finally {
+      await e.close();
+    }
+  });
+});
+
 describe('redirect limits in the http engine', () => {
   it('stops after 10 hops', async () => {
     const e = engineFor();
