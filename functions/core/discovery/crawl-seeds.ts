@@ -3,8 +3,6 @@ import { urlFilter } from '../scrapers/url-patterns.js';
 import { discoverSitemaps, type DiscoveryResult } from './discover-sitemaps.js';
 import { inSiteScope } from './site-scope.js';
 
-/** How a site crawl uses sitemaps (API.md "Sitemaps and site maps"). */
-export type SitemapMode = 'include' | 'skip' | 'only';
 
 /**
  * The seeds a site crawl takes from the site's sitemaps: page URLs on the crawl's site that pass

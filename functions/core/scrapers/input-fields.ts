@@ -19,6 +19,9 @@ export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute
 /** Engine override shared by every scraper input. */
 export const engineChoice = z.enum(['auto', 'http', 'browser']);
 
+/** How a site crawl or a site map uses the site's sitemaps (API.md "Sitemaps and site maps"). */
+export const sitemapMode = z.enum(['include', 'skip', 'only']);
+
 /** A CSS selector cheerio can parse (checked so a typo is a 400, not an empty result). */
 export const cssSelector = z
   .string()

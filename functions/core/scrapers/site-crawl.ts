@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
+import { engineChoice, httpUrl, sitemapMode, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import { patternError, patternsError } from './url-patterns.js';
 import type { ScrapeItem, ScraperSpec } from './types.js';
 import type { PageResult, ScrapeOptions } from '../engine/types.js';
@@ -29,8 +29,7 @@ const inputSchema = z.strictObject({
   engine: engineChoice.default('auto'),
   concurrency: z.int().min(1).max(8).default(4).describe('Pages in flight at once per worker (per-host politeness across all workers still applies)'),
   timeout_ms: timeoutMs.optional(),
-  sitemap: z
-    .enum(['include', 'skip', 'only'])
+  sitemap: sitemapMode
     .default('include')
     .describe("Sitemaps: include = seed from robots.txt's Sitemap: lines and /sitemap.xml and follow links too; only = crawl the sitemap's URLs without following links; skip = links only"),
   formats: runFormats.optional(),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { httpUrl, toInputJsonSchema } from './input-fields.js';
+import { httpUrl, sitemapMode, toInputJsonSchema } from './input-fields.js';
 import type { ScraperSpec } from './types.js';
 
 // What the API needs of site-map (validation, listing), apart from the code that runs it.
@@ -12,8 +12,7 @@ export const siteMapInputShape = {
   url: httpUrl.describe('The site to map (its origin\'s robots.txt and /sitemap.xml are read; this page\'s links are listed too)'),
   search: z.string().trim().min(1).max(500).optional().describe('Order the URLs by relevance to these words (URL path and title words)'),
   include_subdomains: z.boolean().default(false).describe('Also list URLs (and read sitemaps) on subdomains of the site'),
-  sitemap: z
-    .enum(['include', 'skip', 'only'])
+  sitemap: sitemapMode
     .default('include')
     .describe('include = sitemaps and the page\'s links; only = sitemaps only; skip = the page\'s links only'),
   limit: z.int().min(1).max(SITE_MAP_MAX_LIMIT).default(5000).describe('URLs to return at most (up to 100,000)'),

@@ -22,7 +22,7 @@ export interface SiteMapEntry {
 const SITEMAP_BUDGET_MS = 120_000;
 
 /** A page's links with their anchor text, in document order (`<base href>` honoured). */
-export function pageLinks(html: string, pageUrl: string): { url: string; text: string }[] {
+function linksWithText(html: string, pageUrl: string): { url: string; text: string }[] {
   const $ = load(html);
   const baseHref = $('base[href]').first().attr('href');
   let base = pageUrl;
@@ -106,7 +106,7 @@ export const siteMap: Scraper<SiteMapInput> = {
           entries.push({ url: n, title, lastmod: null, source: 'page' });
         };
         if (page.status_code >= 200 && page.status_code < 300) add(page.final_url, page.title || null);
-        for (const l of pageLinks(page.html, page.final_url)) add(l.url, l.text || null);
+        for (const l of linksWithText(page.html, page.final_url)) add(l.url, l.text || null);
       }
       ctx.progress({ pages_done: requests, pages_total: null });
     }
