@@ -13,21 +13,29 @@ import { run as admin } from '../functions/cli/admin.js';
 import { startFixtureSite, type FixtureSite } from '../test/fixtures/site/server.js';
 import { LocalProcess } from '../test/e2e/crawl/local-process.js';
 import type { BenchResult } from './stats.js';
+import { SLICE_SIZE } from '../functions/core/crawl/crawl-slice.js';
 
 /**
- * Large-crawl bench (issue 12). A loopback site graph of GLEANER_BENCH_CRAWL_PAGES pages (default
- * 10,000) crawled end to end through the API in local mode, host verified with limits 64/0,
- * against Crawlee's CheerioCrawler (in-memory storage) on the same site at the same concurrency.
- * Reports pages/s both and the ratio, RSS growth, table operations per page; a second arm kills
- * the service (SIGKILL of an `npm start` process) mid-crawl and counts pages fetched twice and
- * items duplicated. Run alone: `npx tsx bench/run.ts crawl`.
+ * Large-crawl bench (issues 12 and 21). A loopback site graph of GLEANER_BENCH_CRAWL_PAGES pages
+ * (default 10,000), host verified with limits 64/0.
+ * - `gleaner`: the site in a process of its own, the service as `npm start` runs it (its entry,
+ *   functions/local/main.ts, with the data stores in its child process), the crawl started and
+ *   awaited through the API: pages/s, the service's RSS growth and CPU time.
+ * - `crawlee`: Crawlee's CheerioCrawler (in-memory storage) on the same site process at the same
+ *   concurrency, in this process (otherwise idle). The ratio of the two is the speed target.
+ * - `counts`: the same crawl with the service in this process, its table wrapped to count calls by
+ *   kind: table calls per page and the cost per 100,000 pages on AWS prices.
+ * - `kill`: SIGKILL of an `npm start` process mid-crawl; counts pages fetched twice and items
+ *   duplicated. `fair`, `fair-shared`: another tenant's one-page runs during a big crawl.
+ * Run alone: `npx tsx bench/run.ts crawl`.
  */
 const PAGES = Number(process.env.GLEANER_BENCH_CRAWL_PAGES ?? 10_000);
-/** Which arms to run (comma list of gleaner, crawlee, kill, fair, fair-shared; default all). */
-const ARMS = new Set((process.env.GLEANER_BENCH_CRAWL_ARMS ?? 'gleaner,crawlee,kill,fair,fair-shared').split(','));
+/** Which arms to run (comma list of gleaner, crawlee, counts, kill, fair, fair-shared; default all). */
+const ARMS = new Set((process.env.GLEANER_BENCH_CRAWL_ARMS ?? 'gleaner,crawlee,counts,kill,fair,fair-shared').split(','));
 /**
- * `embedded`: the gleaner arm runs dynalite and s3rver inside the service's process, as `npm start`
- * does (RSS then includes them); default `process`: the stores in a process of their own.
+ * Where the in-process arms (counts, fair) keep the stores: `embedded`, dynalite and s3rver inside
+ * the service's process (GLEANER_LOCAL_STORES=embedded; RSS then includes them); default
+ * `process`: in a process of their own, as `npm start` runs them.
  */
 const STORES = process.env.GLEANER_BENCH_CRAWL_STORES === 'embedded' ? 'embedded' : 'process';
 const KILL_PAGES = Number(process.env.GLEANER_BENCH_CRAWL_KILL_PAGES ?? Math.min(PAGES, 1000));
@@ -42,7 +50,7 @@ const env = {
   GLEANER_TENANT_CRAWL_PAGES: String(RUNS * 10),
   GLEANER_LOG_LEVEL: 'error',
 };
-const input = (site: FixtureSite, n: number) => ({ scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/graph/0`, max_pages: n, max_depth: 20, concurrency: PER_SLICE, engine: 'http' } });
+const input = (baseUrl: string, n: number) => ({ scraper_id: 'site-crawl', input: { start_url: `${baseUrl}/graph/0`, max_pages: n, max_depth: 20, concurrency: PER_SLICE, engine: 'http' } });
 
 /**
  * AWS on-demand list prices (us-east-1) used for the cost per 100,000 pages, stated in the output.
@@ -168,7 +176,7 @@ async function promotedSampler() {
   };
 }
 
-async function gleanerArm(site: FixtureSite) {
+async function countsArm(site: FixtureSite) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-crawlbench-'));
   const host = new URL(site.baseUrl).host;
   const stores = STORES === 'process' ? await startStoresProcess(join(dataDir, 'stores')) : undefined;
@@ -201,7 +209,7 @@ async function gleanerArm(site: FixtureSite) {
     }, 100);
     const prof = process.env.GLEANER_BENCH_CRAWL_HEAPPROF ? await promotedSampler() : undefined;
     const t0 = performance.now();
-    const run = await call('/v1/runs', input(site, PAGES));
+    const run = await call('/v1/runs', input(site.baseUrl, PAGES));
     let r;
     for (;;) {
       r = await call(`/v1/runs/${run.id}`);
@@ -244,7 +252,7 @@ async function gleanerArm(site: FixtureSite) {
   }
 }
 
-async function crawleeArm(site: FixtureSite) {
+async function crawleeArm(baseUrl: string) {
   const { CheerioCrawler, Configuration } = await import('@crawlee/cheerio');
   const { MemoryStorage } = await import('@crawlee/memory-storage');
   const config = new Configuration({ persistStorage: false, storageClient: new MemoryStorage({ persistStorage: false, writeMetadata: false }), purgeOnStart: true });
@@ -265,9 +273,69 @@ async function crawleeArm(site: FixtureSite) {
     config,
   );
   const t0 = performance.now();
-  await crawler.run([`${site.baseUrl}/graph/0`]);
+  await crawler.run([`${baseUrl}/graph/0`]);
   const secs = (performance.now() - t0) / 1000;
   return { pages, secs, rate: pages / secs };
+}
+
+/** The fixture site in a process of its own (test/fixtures/site/site-main.ts). */
+async function siteProcess(pages: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/site/site-main.ts', String(pages)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const baseUrl = await new Promise<string>((res, rej) => {
+    child.stdout.once('data', (d: Buffer) => res(d.toString().trim()));
+    child.once('exit', (code) => rej(new Error(`fixture site exited ${code}`)));
+  });
+  return { baseUrl, pid: child.pid!, stop: () => new Promise<void>((r) => (child.once('exit', () => r()), child.stdin.end())) };
+}
+
+/** CPU seconds (user + system) a process has used so far (Linux; clock ticks of 1/100 s). */
+const cpuOf = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
+
+/**
+ * The crawl as a user runs it: `npm start`'s entry in its own process (its data stores in its
+ * child), the site in another, the crawl started and awaited through the API.
+ */
+async function npmStartArm(baseUrl: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-crawlbench-'));
+  const host = new URL(baseUrl).host;
+  const { GLEANER_BOOTSTRAP_API_KEY: _own, ...childEnv } = env; // the child uses LocalProcess's key
+  const svc = new LocalProcess({ ...childEnv, GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host });
+  try {
+    await svc.start();
+    const pid = svc.pid!;
+    const storesPid = Number(readFileSync(join(dataDir, 'stores.pid'), 'utf8').trim());
+    const tenant = (await svc.call('/v1/tenant')).body.tenant_id as string;
+    await verifyHost(svc.table(), tenant, host);
+    const rss0 = rssOf(pid);
+    const storesRss0 = rssOf(storesPid);
+    const cpu0 = cpuOf(pid);
+    const storesCpu0 = cpuOf(storesPid);
+    let rssMax = rss0;
+    let storesRssMax = storesRss0;
+    const sampler = setInterval(() => {
+      rssMax = Math.max(rssMax, rssOf(pid));
+      storesRssMax = Math.max(storesRssMax, rssOf(storesPid));
+    }, 100);
+    const t0 = performance.now();
+    const created = await svc.call('/v1/runs', { method: 'POST', json: input(baseUrl, PAGES) });
+    if (created.status !== 201) throw new Error(`run not created: ${created.status} ${created.text}`);
+    let r;
+    for (;;) {
+      r = (await svc.call(`/v1/runs/${created.body.id}?wait=1`)).body;
+      if (!['queued', 'running'].includes(r.status)) break;
+    }
+    const secs = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    if (r.status !== 'succeeded') throw new Error(`crawl ended ${r.status}: ${JSON.stringify(r.error)}`);
+    const pages = r.progress.items as number;
+    return { pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, storesRssGrowthMb: (storesRssMax - storesRss0) / 1e6, cpuMsPerPage: ((cpuOf(pid) - cpu0) * 1000) / pages, storesCpuMsPerPage: ((cpuOf(storesPid) - storesCpu0) * 1000) / pages };
+  } finally {
+    await svc.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 async function killArm(site: FixtureSite) {
@@ -281,7 +349,7 @@ async function killArm(site: FixtureSite) {
     if (!/^ten_/.test(tenant)) throw new Error(`no tenant id from /v1/tenant: ${tenant}`);
     await verifyHost(svc.table(), tenant, host);
     const before = site.hitsByPath();
-    const created = await svc.call('/v1/runs', { method: 'POST', json: input(site, KILL_PAGES) });
+    const created = await svc.call('/v1/runs', { method: 'POST', json: input(site.baseUrl, KILL_PAGES) });
     if (created.status !== 201) throw new Error(`run not created: ${created.status} ${created.text}`);
     const id = created.body.id as string;
     const graphHits = () => {
@@ -342,7 +410,7 @@ async function fairnessArm(site: FixtureSite, verified: boolean) {
     for (let i = 0; i < 3; i++) await onePage(1000 + i); // warm up (robots.txt, first-call paths), not counted
     const idle: number[] = [];
     for (let i = 0; i < FAIR_RUNS; i++) idle.push(await onePage(i));
-    const big = await call('/v1/runs', input(site, FAIR_PAGES));
+    const big = await call('/v1/runs', input(site.baseUrl, FAIR_PAGES));
     // Measured once the crawl is in full swing.
     for (;;) {
       const r = await call(`/v1/runs/${big.id}`);
@@ -370,22 +438,31 @@ export async function benchCrawl(): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
   const site = await startFixtureSite({ graphPages: PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
   try {
-    const g = ARMS.has('gleaner') ? await gleanerArm(site) : undefined;
+    // Speed: both crawlers against one site process, the service as `npm start` runs it.
+    if (ARMS.has('gleaner') || ARMS.has('crawlee')) {
+      const remote = await siteProcess(PAGES);
+      try {
+        const g = ARMS.has('gleaner') ? await npmStartArm(remote.baseUrl) : undefined;
+        if (g) console.log(`gleaner (npm start, site in its own process): ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; service RSS +${g.rssGrowthMb.toFixed(0)} MB, CPU ${g.cpuMsPerPage.toFixed(2)} ms a page; data stores process RSS +${g.storesRssGrowthMb.toFixed(0)} MB, CPU ${g.storesCpuMsPerPage.toFixed(2)} ms a page`);
+        const c = ARMS.has('crawlee') ? await crawleeArm(remote.baseUrl) : undefined;
+        if (c) console.log(`crawlee (CheerioCrawler, same site process): ${c.pages} pages in ${c.secs.toFixed(1)} s = ${c.rate.toFixed(1)} pages/s`);
+        if (g && c) {
+          const ratio = g.rate / c.rate;
+          out.push({ name: `crawl ${PAGES} pages, pages/s (concurrency ${CONCURRENCY}; npm start vs CheerioCrawler)`, measured: g.rate.toFixed(1), baseline: `${c.rate.toFixed(1)} (CheerioCrawler)`, ratio, target: '>= 1.0x', pass: ratio >= 1 && g.pages === PAGES });
+        }
+        if (g) out.push({ name: 'crawl service RSS growth, MB (npm start; its data stores process apart)', measured: g.rssGrowthMb.toFixed(0), baseline: '100', ratio: g.rssGrowthMb / 100, target: '<= 100 MB', pass: g.rssGrowthMb <= 100 });
+      } finally {
+        await remote.stop();
+      }
+    }
+    const g = ARMS.has('counts') ? await countsArm(site) : undefined;
     if (g) {
       console.log(`service heap bound: ${(getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB (functions/local/heap-bound.ts)`);
-      console.log(`gleaner: ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB (+${g.rssAfterWarmMb.toFixed(0)} MB after the first 10% of pages; V8 heap committed +${g.heapGrowthMb.toFixed(0)} MB) (${STORES === "process" ? `stores process +${g.storesRssGrowthMb.toFixed(0)} MB` : "stores embedded, included"}); table ops/page ${g.tablePerPage.toFixed(1)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(1)}`);
+      console.log(`counts arm (service in this process): ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB (+${g.rssAfterWarmMb.toFixed(0)} MB after the first 10% of pages; V8 heap committed +${g.heapGrowthMb.toFixed(0)} MB) (${STORES === "process" ? `stores process +${g.storesRssGrowthMb.toFixed(0)} MB` : "stores embedded, included"}); table ops/page ${g.tablePerPage.toFixed(1)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(1)}`);
       console.log(`gleaner table calls per page by record: ${JSON.stringify(g.byRecord)}`);
       const total = g.cost.dynamo + g.cost.sqs + g.cost.s3;
       console.log(`cost per 100,000 pages at AWS on-demand list prices (us-east-1: DynamoDB $1.25/M WRU, $0.25/M RRU; SQS $0.40/M requests; S3 PUT $0.005/1,000), from counted operations: DynamoDB $${g.cost.dynamo.toFixed(2)} (${g.wruPerPage.toFixed(2)} WRU + ${g.rruPerPage.toFixed(2)} RRU a page), SQS $${g.cost.sqs.toFixed(3)} (${g.messagesPerPage.toFixed(2)} messages a page, x3 requests), S3 $${g.cost.s3.toFixed(3)} (${g.s3PerPage.toFixed(2)} PUTs a page); total $${total.toFixed(2)} (Lambda time not included: the bench's process also serves the site)`);
-    }
-    const c = ARMS.has('crawlee') ? await crawleeArm(site) : undefined;
-    if (c) console.log(`crawlee: ${c.pages} pages in ${c.secs.toFixed(1)} s = ${c.rate.toFixed(1)} pages/s`);
-    if (g && c) {
-      const ratio = g.rate / c.rate;
-      out.push({ name: `crawl ${PAGES} pages, pages/s (concurrency ${CONCURRENCY})`, measured: g.rate.toFixed(1), baseline: `${c.rate.toFixed(1)} (CheerioCrawler)`, ratio, target: '>= 1.0x', pass: ratio >= 1 && g.pages === PAGES });
-    }
-    if (g) {
-      out.push({ name: `crawl RSS growth, MB${STORES === 'embedded' ? ' (stores embedded, as npm start)' : ''}`, measured: g.rssGrowthMb.toFixed(0), baseline: '100', ratio: g.rssGrowthMb / 100, target: '<= 100 MB', pass: g.rssGrowthMb <= 100 });
+      out.push({ name: `crawl RSS growth, MB (service in the bench process${STORES === 'embedded' ? ', stores embedded' : ''})`, measured: g.rssGrowthMb.toFixed(0), baseline: '100', ratio: g.rssGrowthMb / 100, target: '<= 100 MB', pass: g.rssGrowthMb <= 100 });
       out.push({ name: 'crawl table calls per page', measured: g.tablePerPage.toFixed(2), baseline: '3', ratio: g.tablePerPage / 3, target: '<= 3', pass: g.tablePerPage <= 3 });
       out.push({ name: 'crawl cost per 100,000 pages, USD (DynamoDB + SQS + S3)', measured: (g.cost.dynamo + g.cost.sqs + g.cost.s3).toFixed(2), baseline: '-', ratio: 1, target: 'reported', pass: true });
     }
@@ -401,8 +478,8 @@ export async function benchCrawl(): Promise<BenchResult[]> {
     const k = await killArm(site);
     console.log(`kill arm (${KILL_PAGES} pages): ${k.status}, ${k.items} items, ${k.itemsDuplicated} duplicated, ${k.fetchedTwice} pages fetched twice`);
     out.push({ name: `crawl killed mid-way (${KILL_PAGES} pages): items duplicated`, measured: String(k.itemsDuplicated), baseline: '0', ratio: 1, target: '0', pass: k.itemsDuplicated === 0 && k.items === KILL_PAGES });
-    // A killed worker's unwritten pages are fetched again: at most a slice's pages (10) per worker.
-    const inFlight = RUNS * 10;
+    // A killed worker's unwritten pages are fetched again: at most a slice's pages per worker.
+    const inFlight = RUNS * SLICE_SIZE;
     out.push({ name: 'crawl killed mid-way: pages fetched twice', measured: String(k.fetchedTwice), baseline: `<= ${inFlight} (slices in flight)`, ratio: k.fetchedTwice / inFlight, target: 'only pages of slices in flight', pass: k.fetchedTwice <= inFlight });
   } finally {
     await site.close();

@@ -25,6 +25,8 @@ export const ENV = {
   kmsKeyId: 'GLEANER_KMS_KEY_ID',
   dynamoEndpoint: 'GLEANER_DYNAMODB_ENDPOINT',
   s3Endpoint: 'GLEANER_S3_ENDPOINT',
+  /** `npm start`: the data stores in a child process (`process`) or in the service's own (`embedded`). */
+  localStores: 'GLEANER_LOCAL_STORES',
   chromiumPath: 'GLEANER_CHROMIUM_PATH',
   userAgent: 'GLEANER_USER_AGENT',
   bedrockModel: 'GLEANER_BEDROCK_MODEL_ID',
@@ -87,6 +89,7 @@ export interface Config {
   kmsKeyId?: string;
   dynamoEndpoint?: string;
   s3Endpoint?: string;
+  localStores: 'process' | 'embedded';
   chromiumPath?: string;
   userAgent: string;
   bedrockModel?: string;
@@ -179,6 +182,7 @@ const readers: { [K in keyof typeof ENV]: Reader<Config[K]> } = {
   kmsKeyId: opt,
   dynamoEndpoint: url,
   s3Endpoint: url,
+  localStores: oneOf(['process', 'embedded'] as const, 'process'),
   chromiumPath: opt,
   userAgent: str('GleanerBot/0.1 (+https://github.com/gleaner; governed scraper; respects robots.txt)'),
   bedrockModel: opt,

@@ -14,6 +14,12 @@ export const runStartMessage = z.object({ kind: z.literal('run.start'), tenant_i
 export const taskRunMessage = z.object({ kind: z.literal('task.run'), tenant_id: z.string().min(1), task_id: z.string().min(1) });
 
 /** A slice of a distributed site crawl: admitted URLs (with their place in the results) to fetch. */
+/**
+ * URLs one slice message carries at most: 50 URLs of up to 4 KB each stay within SQS's 256 KB
+ * message and DynamoDB's 400 KB item (the slice's record holds the same URLs).
+ */
+export const SLICE_MAX_URLS = 50;
+
 export const crawlSliceMessage = z.object({
   kind: z.literal('crawl.slice'),
   tenant_id: z.string().min(1),
@@ -21,7 +27,9 @@ export const crawlSliceMessage = z.object({
   attempt: z.number().int().min(1),
   /** The slice's record in the frontier (`<from>#<id>`), deleted when the slice is finished. */
   slice_id: z.string().min(1).max(100),
-  urls: z.array(z.object({ url: z.string().url().max(4096), depth: z.number().int().min(0).max(100), ord: z.number().int().min(0), via: z.literal('sitemap').optional() })).min(1).max(50),
+  urls: z.array(z.object({ url: z.string().url().max(4096), depth: z.number().int().min(0).max(100), ord: z.number().int().min(0), via: z.literal('sitemap').optional() })).min(1).max(SLICE_MAX_URLS),
+  /** Pages the slice has in flight at once (the crawl's `concurrency`): its weight in the tenant's share of the workers. */
+  in_flight: z.number().int().min(1).max(64).optional(),
 });
 
 // --- queries ------------------------------------------------------------------------------

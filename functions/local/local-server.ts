@@ -24,6 +24,7 @@ import { newId } from '../core/ids.js';
 import { sweepRawLogs } from '../core/runs/raw-log.js';
 import { requestShutdown } from '../core/runs/shutdown.js';
 import { closeAllBrowsers } from '../adapters/browser/chromium-profile.js';
+import { closeCrawlGuards } from '../workers/run-guards.js';
 import { connectStores, startEmbeddedStores, type EmbeddedStores } from './embedded-stores.js';
 import { toApiGatewayEvent, fromApiGatewayResult, toHonoPath } from './api-gateway-event.js';
 import type { Worker } from '../workers/worker-kit.js';
@@ -281,6 +282,7 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
       // before the stores close under them; bounded, as a stuck one stays for the next start.
       await Promise.race([queue.idle(), new Promise((r) => setTimeout(r, 15_000).unref())]);
       await closeAllBrowsers();
+      await closeCrawlGuards();
       await deps.audit.flush();
       await stores.close();
       setDeps(undefined);

@@ -1,10 +1,15 @@
 import { loadConfig } from '../config.js';
 import { setLogLevel, log } from '../core/log.js';
-import { PortInUseError, startLocal } from './local-server.js';
+import { checkPorts, PortInUseError, startLocal } from './local-server.js';
 import { guardStoreErrors } from './store-error-guard.js';
+import { spawnStores, waitForEarlierStores, type StoresProcess } from './stores-process.js';
 import { join } from 'node:path';
 
-/** `npm start`: the whole service in one process, data in ./.data. */
+/**
+ * `npm start`: the whole service, data in ./.data. The data stores (dynalite and s3rver) run in a
+ * child process (stores-process.ts) unless GLEANER_LOCAL_STORES=embedded or external stores are
+ * configured; everything else (API, console, queues, workers, scheduler) in this one.
+ */
 async function main() {
   // Lambda runs Node 22; locally Node 20 is supported, so the SDK's upgrade notice is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -16,9 +21,28 @@ async function main() {
     process.exit(2);
   }
   setLogLevel(cfg.logLevel);
-  // The embedded stores run in this process: an error escaping one must not end the service.
-  guardStoreErrors([join(cfg.dataDir, 's3'), join(cfg.dataDir, 'dynamo')]);
-  const svc = await startLocal(cfg);
+  let stores: StoresProcess | undefined;
+  if (!(cfg.dynamoEndpoint && cfg.s3Endpoint) && cfg.localStores === 'process') {
+    // A start right after a killed one: its stores child may still be letting go of the data.
+    await waitForEarlierStores(cfg.dataDir);
+    await checkPorts(cfg);
+    stores = await spawnStores({ dataDir: cfg.dataDir, port: cfg.port === 0 ? 0 : cfg.port + 1, table: cfg.table, buckets: [cfg.resultsBucket, cfg.rawBucket] });
+    stores.onUnexpectedExit((code, signal) => {
+      console.error(`The data stores process (pid ${stores!.pid}) exited (${code ?? signal}); Gleaner stops. Run npm start again.`);
+      process.exit(1);
+    });
+    cfg = { ...cfg, dynamoEndpoint: stores.dynamoEndpoint, s3Endpoint: stores.s3Endpoint };
+  } else if (!(cfg.dynamoEndpoint && cfg.s3Endpoint)) {
+    // The embedded stores run in this process: an error escaping one must not end the service.
+    guardStoreErrors([join(cfg.dataDir, 's3'), join(cfg.dataDir, 'dynamo')]);
+  }
+  let svc;
+  try {
+    svc = await startLocal(cfg);
+  } catch (e) {
+    await stores?.stop();
+    throw e;
+  }
   const base = cfg.publicUrl ?? svc.url;
   const lines = [
     '',
@@ -44,6 +68,7 @@ async function main() {
     // should anything hang, still exit rather than linger half-closed.
     setTimeout(() => process.exit(1), 20_000).unref();
     await svc.close().catch((e) => log.error('shutdown error', { err: e }));
+    await stores?.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

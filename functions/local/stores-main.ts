@@ -6,9 +6,9 @@ import { guardStoreErrors } from './store-error-guard.js';
  * The local data stores (dynalite and s3rver) in a process of their own:
  * `tsx functions/local/stores-main.ts [--exit-with-stdin] [--port=N] <dataDir> <table> <bucket>...`.
  * Prints one JSON line `{dynamoEndpoint, s3Endpoint}` when ready; stops on SIGTERM or SIGINT, and
- * with --exit-with-stdin when its stdin closes (a parent that spawned it died). The local service
- * uses it with GLEANER_DYNAMODB_ENDPOINT and GLEANER_S3_ENDPOINT, so the service's own memory can be
- * told from the stand-ins' (bench/crawl.bench.ts).
+ * with --exit-with-stdin when its stdin closes (its parent stopped it, or died). `npm start` runs
+ * it as its child (stores-process.ts); a service started with GLEANER_DYNAMODB_ENDPOINT and
+ * GLEANER_S3_ENDPOINT can use one started by hand.
  */
 const args = process.argv.slice(2);
 const withStdin = args.includes('--exit-with-stdin');
@@ -21,8 +21,14 @@ if (!dataDir || !table || !Number.isInteger(port) || port < 0 || port > 65534) {
 }
 guardStoreErrors([join(dataDir, 's3'), join(dataDir, 'dynamo')]);
 const stores = await startEmbeddedStores({ dataDir, dynamoPort: port, s3Port: port ? port + 1 : 0, table, buckets });
-const stop = () => void stores.close().finally(() => process.exit(0));
+const stop = () => {
+  // Bounded: a client that never closes its connection must not keep the data locked.
+  setTimeout(() => process.exit(0), 5_000).unref();
+  void stores.close().finally(() => process.exit(0));
+};
 process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+// Under a parent (--exit-with-stdin), Ctrl-C in the terminal reaches this process too: the parent
+// still needs the stores for its own shutdown, and ends them by closing stdin when it is done.
+process.on('SIGINT', withStdin ? () => undefined : stop);
 if (withStdin) process.stdin.on('end', stop).resume();
 process.stdout.write(`${JSON.stringify({ dynamoEndpoint: stores.dynamoEndpoint, s3Endpoint: stores.s3Endpoint })}\n`);

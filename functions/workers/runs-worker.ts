@@ -8,6 +8,7 @@ import { EgressGuard, RobotsPolicy } from '../core/governance/index.js';
 import { BrowserSession } from '../core/engine/fetch-browser.js';
 import type { BrowserLauncher } from '../ports/browser.js';
 import type { Deps } from '../runtime.js';
+import { crawlGuard } from './run-guards.js';
 
 let launcher: Promise<BrowserLauncher> | undefined;
 let robots: RobotsPolicy | undefined;
@@ -30,12 +31,12 @@ const browserLauncher = (d: Deps) =>
     ? import('../adapters/aws/chromium-launcher.js').then((m) => new m.LambdaChromiumLauncher())
     : import('../adapters/local/chromium-launcher.js').then((m) => new m.LocalChromiumLauncher()));
 
-/** One guard per run/task, so blocked-request counters and connections are per run. */
-const runDeps = async (d: Deps): Promise<RunWorkerDeps> => {
+/** One guard per run/task (a crawl's slices share their run's, run-guards.ts), so connections are per run. */
+const runDeps = async (d: Deps, guard?: EgressGuard): Promise<RunWorkerDeps> => {
   const l = await browserLauncher(d);
   return {
     deps: d,
-    guard: new EgressGuard({ allow: d.config.egressAllow, userAgent: d.config.userAgent }),
+    guard: guard ?? new EgressGuard({ allow: d.config.egressAllow, userAgent: d.config.userAgent }),
     robots: robotsPolicy(d),
     startBrowser: (guard, profile, signal) => BrowserSession.start({ launcher: l, guard, userAgent: d.config.userAgent, profile, signal }),
     politeness: { maxConcurrent: 2, minDelayMs: 250 },
@@ -60,11 +61,12 @@ export const { worker, handler } = defineWorker('runs', {
     // cannot finish in time (crawl-slice.ts), so no crawl depends on one invocation.
     timeoutMs: 880_000,
     async run(m, d, meta) {
-      const w = await runDeps(d);
+      // The run's connections outlive the slice (run-guards.ts): the next slice of the crawl reuses them.
+      const pooled = crawlGuard(d, `${m.tenant_id}/${m.run_id}/${m.attempt}`);
       try {
-        await executeCrawlSlice(w, m, { deadline: meta.deadline, signal: meta.signal, holder: randomUUID(), receiveCount: meta.receiveCount });
+        await executeCrawlSlice(await runDeps(d, pooled.guard), m, { deadline: meta.deadline, signal: meta.signal, holder: randomUUID(), receiveCount: meta.receiveCount });
       } finally {
-        await w.guard.close().catch(() => undefined);
+        pooled.release();
       }
     },
     onDeadLetter: (m, d, error) => failRun(d, m.tenant_id, m.run_id, error),

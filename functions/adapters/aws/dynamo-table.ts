@@ -6,6 +6,7 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError, ItemTooLargeError } from '../../core/errors.js';
 import { decodeTableCursor, encodeTableCursor } from '../../core/cursor.js';
 import { assertItemSize, MAX_ITEM_BYTES } from './item-size.js';
+import { withoutSdkLogging } from './sdk-options.js';
 import type { Condition, Item, Key, QueryPage, QuerySpec, Table, UpdateSpec } from '../../ports/table.js';
 
 /** Plain values to DynamoDB attribute values, as lib-dynamodb's document client does it (undefined attributes left out). */
@@ -22,7 +23,9 @@ const fromAttrs = <T>(v: Record<string, AttributeValue> | undefined): T | undefi
  * ~20 ms of init for the same conversion.
  */
 export class DynamoTable implements Table {
-  constructor(private readonly tableName: string, private readonly client: DynamoDBClient) {}
+  constructor(private readonly tableName: string, private readonly client: DynamoDBClient) {
+    withoutSdkLogging(client);
+  }
 
   async get<T extends Item>(key: Key, opts?: { consistent?: boolean }): Promise<T | undefined> {
     const r = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: toAttrs(key), ConsistentRead: opts?.consistent }));

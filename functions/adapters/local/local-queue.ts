@@ -22,14 +22,15 @@ export interface ConsumeOptions {
   /** How long a failed record stays hidden when the worker did not set a retry delay. */
   visibilityTimeoutSeconds?: number;
   /**
-   * Crawl pages (URLs of `crawl.slice` messages) one tenant may have in flight at once on this
-   * queue; further slices of that tenant wait while other tenants' messages go ahead. Default
-   * {@link DEFAULT_TENANT_CRAWL_PAGES}.
+   * Crawl pages one tenant may have in flight at once on this queue (a `crawl.slice` message weighs
+   * its `in_flight`, the crawl's concurrency, or its URL count when smaller or not given); further
+   * slices of that tenant wait while other tenants' messages go ahead, as TenantShare would send
+   * them back. Default {@link DEFAULT_TENANT_CRAWL_PAGES}.
    */
   tenantCrawlPages?: number;
 }
 
-/** Default per-tenant cap on crawl pages in flight in the local queue (two slices of 10 URLs). */
+/** Default per-tenant cap on crawl pages in flight in the local queue (five slices of concurrency 4). */
 export const DEFAULT_TENANT_CRAWL_PAGES = 20;
 
 /** A visible message waiting for delivery: its tenant (for fairness) and crawl pages (for the cap). */
@@ -42,9 +43,10 @@ interface Ready {
 /** Tenant and crawl weight of a message body (queue messages carry `tenant_id`; anything else shares ''). */
 function routing(body: unknown): { tenant: string; pages: number } {
   try {
-    const m = (typeof body === 'string' ? JSON.parse(body) : body) as { tenant_id?: unknown; kind?: unknown; urls?: unknown };
+    const m = (typeof body === 'string' ? JSON.parse(body) : body) as { tenant_id?: unknown; kind?: unknown; urls?: unknown; in_flight?: unknown };
     const tenant = typeof m?.tenant_id === 'string' ? m.tenant_id : '';
-    const pages = m?.kind === 'crawl.slice' && Array.isArray(m.urls) ? m.urls.length : 0;
+    const urls = m?.kind === 'crawl.slice' && Array.isArray(m.urls) ? m.urls.length : 0;
+    const pages = typeof m.in_flight === 'number' && m.in_flight > 0 ? Math.min(urls, m.in_flight) : urls;
     return { tenant, pages };
   } catch {
     return { tenant: '', pages: 0 };

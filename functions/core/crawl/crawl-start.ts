@@ -8,8 +8,9 @@ import type { Deps } from '../../runtime.js';
 /** The frontier of a run's attempt: a retried start (new attempt) crawls afresh in its own partition. */
 export const frontierOf = (d: Deps, run: Pick<RunRecord, 'tenant_id' | 'id' | 'attempt'>) => frontierFor(d.table, run);
 
-export const sender = (d: Deps, run: Pick<RunRecord, 'tenant_id' | 'id' | 'attempt'>) => (slice: SliceRef, opts?: { delaySeconds?: number }) =>
-  d.queue.send('runs', { kind: 'crawl.slice', tenant_id: run.tenant_id, run_id: run.id, attempt: run.attempt, slice_id: slice.slice_id, urls: slice.urls }, opts);
+/** Sends a crawl's slices; `inFlight`: the crawl's concurrency (the slice's weight in its tenant's share). */
+export const sender = (d: Deps, run: Pick<RunRecord, 'tenant_id' | 'id' | 'attempt'>, inFlight?: number) => (slice: SliceRef, opts?: { delaySeconds?: number }) =>
+  d.queue.send('runs', { kind: 'crawl.slice', tenant_id: run.tenant_id, run_id: run.id, attempt: run.attempt, slice_id: slice.slice_id, urls: slice.urls, ...(inFlight ? { in_flight: inFlight } : {}) }, opts);
 
 /** A URL the crawl starts from, with its depth (the start URL is depth 0). */
 export interface Seed {
@@ -26,7 +27,7 @@ export async function startCrawl(d: Deps, run: RunRecord): Promise<void> {
   const input = siteCrawl.inputSchema.parse(run.input) as SiteCrawlInput;
   const start = normalizeUrl(input.start_url);
   if (!start) throw new AppError(400, 'invalid_request', 'start_url must be an http(s) URL');
-  await seedCrawl(d, run, [{ url: start, depth: 0 }], Math.min(input.max_pages, run.limits.max_pages));
+  await seedCrawl(d, run, [{ url: start, depth: 0 }], Math.min(input.max_pages, run.limits.max_pages), input.concurrency);
 }
 
 /**
@@ -36,7 +37,7 @@ export async function startCrawl(d: Deps, run: RunRecord): Promise<void> {
  * sends them again, in case the first delivery died before sending them (a duplicate message is
  * harmless: its slice is leased or finished).
  */
-export async function seedCrawl(d: Deps, run: Pick<RunRecord, 'tenant_id' | 'id' | 'attempt'>, seeds: Seed[], maxPages: number): Promise<void> {
-  const send = sender(d, run);
+export async function seedCrawl(d: Deps, run: Pick<RunRecord, 'tenant_id' | 'id' | 'attempt'>, seeds: Seed[], maxPages: number, inFlight?: number): Promise<void> {
+  const send = sender(d, run, inFlight);
   for (const slice of await frontierOf(d, run).init(seeds, maxPages, d.clock.now())) await send(slice);
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ConditionFailedError } from '../errors.js';
 import type { Item, Table } from '../../ports/table.js';
+import { SLICE_MAX_URLS } from '../queue-messages.js';
 
 /**
  * A crawl's durable frontier (issue 12): one record per normalised URL in the table, so any number
@@ -33,7 +34,7 @@ import type { Item, Table } from '../../ports/table.js';
  *
  * Table calls are batched: a slice's pages are written together (BatchWriteItem, 25 records a
  * call, no conditions: every record in a batch is one this slice alone owns), so steady crawling
- * costs about one conditional put per new URL and a few calls per slice of up to 10 pages.
+ * costs about one conditional put per new URL and a few calls per slice of up to 50 pages.
  */
 
 /** A slice of work: its id (`<from>#<id>`, the key of its record) and its URLs. */
@@ -555,7 +556,7 @@ export class CrawlFrontier {
 }
 
 /** URLs per slice for seeds and repairs (the same as a crawl slice's). */
-const SEED_SLICE = 10;
+const SEED_SLICE = SLICE_MAX_URLS;
 const chunks = <T>(a: T[], n: number): T[][] => Array.from({ length: Math.ceil(a.length / n) }, (_, i) => a.slice(i * n, (i + 1) * n));
 
 /** The frontier of a run's attempt: a retried start (new attempt) crawls afresh in its own partition. */

@@ -6,6 +6,7 @@ import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.j
 import { graphPaths } from '../../fixtures/site/graph.js';
 import { createDomain, setDomainLimits, verifyDomain } from '../../../functions/core/domains/verified-domains.js';
 import { LocalProcess } from './local-process.js';
+import { SLICE_SIZE } from '../../../functions/core/crawl/crawl-slice.js';
 
 // A real kill (issue 12): the local service in its own process crawls a 300-page site graph, is
 // killed with SIGKILL mid-crawl, and is started again on the same data directory. The crawl must
@@ -72,13 +73,13 @@ describe('site crawl survives kill -9 of the local service', () => {
     expect(run.progress).toMatchObject({ pages_done: PAGES, items: PAGES, pages_queued: 0 });
 
     // Fetched twice: only pages already requested before the kill (in flight then), at most the
-    // pages of the slices in flight (2 invocations x 1 slice of up to 10 pages: a slice writes its
-    // pages together, so a killed slice's fetched but unwritten pages are fetched again), none
-    // three times.
+    // pages of the slices in flight (2 invocations x 1 slice of up to SLICE_SIZE pages: a slice
+    // writes its pages together, so a killed slice's fetched but unwritten pages are fetched
+    // again), none three times.
     const after = graphHits(site.hitsByPath());
     expect(after.size).toBe(PAGES);
     const twice = [...after].filter(([, n]) => n > 1);
     expect(twice.every(([p, n]) => n === 2 && atKill.get(p) === 1), JSON.stringify(twice)).toBe(true);
-    expect(twice.length).toBeLessThanOrEqual(2 * 10);
+    expect(twice.length).toBeLessThanOrEqual(2 * SLICE_SIZE);
   });
 });

@@ -18,6 +18,11 @@ export class LocalProcess {
 
   constructor(private readonly env: Record<string, string>) {}
 
+  /** The service process's pid while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [HEAP_FLAG, '--import', 'tsx', 'functions/local/main.ts'], {

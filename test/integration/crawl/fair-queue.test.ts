@@ -109,6 +109,47 @@ describe('local queue fairness', () => {
     expect(aPeak).toBe(20);
   });
 
+  it('weighs a slice by its pages in flight (the crawl concurrency it carries), not by its URLs', async () => {
+    // 50-URL slices of a crawl at concurrency 4: each holds 4 pages in flight, so a cap of 20 lets
+    // five run at once (as TenantShare: floor(20 / 4)); at concurrency 8 only two.
+    for (const [inFlight, expected] of [[4, 5], [8, 2]] as const) {
+      await preload(async (p) => {
+        for (let s = 0; s < 8; s++) await p.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_w', run_id: `run_w${inFlight}`, attempt: 1, slice_id: `0#w${inFlight}-${s}`, urls: urls(50, s * 50), in_flight: inFlight });
+      });
+      let active = 0;
+      let peak = 0;
+      const releases: Array<() => void> = [];
+      const q = setup(
+        {
+          'run.start': { timeoutMs: 1000, run: async () => undefined },
+          'task.run': { timeoutMs: 1000, run: async () => undefined },
+          'crawl.slice': {
+            timeoutMs: 5000,
+            run: async () => {
+              peak = Math.max(peak, ++active);
+              await new Promise<void>((r) => releases.push(r));
+              active--;
+            },
+          },
+        },
+        { concurrency: 8, tenantCrawlPages: 20 },
+      );
+      expect(await q.recover()).toBe(8);
+      while (releases.length < expected) await tick();
+      for (let i = 0; i < 20; i++) await tick();
+      expect(releases).toHaveLength(expected);
+      const done = q.idle();
+      let finished = false;
+      void done.then(() => (finished = true));
+      while (!finished) {
+        releases.shift()?.();
+        await tick();
+      }
+      expect(peak).toBe(expected);
+      q.stop();
+    }
+  });
+
   it("starts another tenant's run while every worker is busy with crawl slices (its own invocation, as on AWS)", async () => {
     // The slices wait until the run has started: without a lane of its own the run would wait
     // for a slice to end, and the barrier would open only at its fallback, failing the test.

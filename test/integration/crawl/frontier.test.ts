@@ -3,6 +3,7 @@ import { CrawlFrontier, ownId, type SliceRef } from '../../../functions/core/cra
 import type { Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 import { memoryStores } from '../foundation/stores.js';
+import { SLICE_MAX_URLS } from '../../../functions/core/queue-messages.js';
 
 // The frontier on the real DynamoDB adapter (dynalite): its conditional writes and atomic counters
 // are what make many workers share one crawl safely.
@@ -87,14 +88,16 @@ describe('crawl frontier on dynalite', () => {
     expect(await f.counters()).toMatchObject({ admitted: 1, max_pages: 10, finished_at: null });
   });
 
-  it('seeds several URLs (sitemaps) in slices of 10, in the order given, within max_pages', async () => {
+  it('seeds several URLs (sitemaps) in slices of SLICE_MAX_URLS, in the order given, within max_pages', async () => {
     const f = frontier();
-    const seeds = [{ url: 'https://site.test/', depth: 0 }, ...Array.from({ length: 24 }, (_, i) => ({ url: `https://site.test/s/${i}`, depth: 1 }))];
-    const slices = await f.init(seeds, 20, now);
+    const seeds = [{ url: 'https://site.test/', depth: 0 }, ...Array.from({ length: 2 * SLICE_MAX_URLS + 20 }, (_, i) => ({ url: `https://site.test/s/${i}`, depth: 1 }))];
+    const max = SLICE_MAX_URLS + 20;
+    const slices = await f.init(seeds, max, now);
     expect(slices.map((s) => s.slice_id)).toEqual(['start#0', 'start#1']);
-    expect(slices.flatMap((s) => s.urls.map((u) => u.url))).toEqual(seeds.slice(0, 20).map((s) => s.url));
-    expect(await f.init(seeds, 20, now)).toEqual(slices);
-    expect((await f.pages({ limit: 100 })).pages).toHaveLength(20);
+    expect(slices.map((s) => s.urls.length)).toEqual([SLICE_MAX_URLS, 20]);
+    expect(slices.flatMap((s) => s.urls.map((u) => u.url))).toEqual(seeds.slice(0, max).map((s) => s.url));
+    expect(await f.init(seeds, max, now)).toEqual(slices);
+    expect((await f.pages({ limit: 500 })).pages).toHaveLength(max);
   });
 
   it('admits each URL once across racing workers, with unique ordinals', async () => {

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../../support/local-service.js';
+import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
+import { createDomain, setDomainLimits, verifyDomain } from '../../../functions/core/domains/verified-domains.js';
+
+// A crawl's slices share their run's connections (functions/workers/run-guards.ts): the site sees
+// a few kept-alive connections for the whole crawl, not fresh ones for every slice.
+const PAGES = 400;
+let svc: TestService;
+let site: FixtureSite;
+beforeAll(async () => {
+  site = await startFixtureSite({ graphPages: PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
+  const host = new URL(site.baseUrl).host;
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: host, GLEANER_CONCURRENCY_RUNS: '2' });
+  const fetchText = async (url: string) => {
+    const r = await fetch(url);
+    return { status: r.status, body: await r.text() };
+  };
+  await createDomain(svc.deps.table, svc.tenantId, host, [host], new Date());
+  expect((await verifyDomain(svc.deps.table, svc.tenantId, host, { fetchText }, new Date())).status).toBe('verified');
+  await setDomainLimits(svc.deps.table, svc.tenantId, host, { concurrency: 16, delay_ms: 0 });
+}, 120_000);
+afterAll(async () => {
+  await svc?.destroy();
+  await site?.close();
+});
+
+describe('crawl connections', () => {
+  it('keeps its connections to the site from one slice to the next', async () => {
+    const before = site.connections();
+    const c = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/graph/0`, max_pages: PAGES, max_depth: 20, concurrency: 4, engine: 'http', sitemap: 'skip' } } });
+    expect(c.status, c.text).toBe(201);
+    let run = c.body;
+    while (run.status === 'queued' || run.status === 'running') run = (await svc.call(`/v1/runs/${run.id}?wait=10`)).body;
+    expect(run.status).toBe('succeeded');
+    expect(run.progress.items).toBe(PAGES);
+    const opened = site.connections() - before;
+    // With a pool per slice, every slice opened up to `concurrency` connections of its own: 78 for
+    // this crawl. Shared by the run: a few per worker, whatever the number of slices.
+    expect(opened).toBeLessThanOrEqual(20);
+  }, 120_000);
+});
