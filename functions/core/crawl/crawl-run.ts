@@ -20,6 +20,7 @@ import { crawlItemKey, crawlProgress } from './crawl-results.js';
 import { sliceContext } from './slice-context.js';
 import type { CrawlFrontier, FrontierCounters } from './frontier.js';
 import { TenantShare } from './tenant-share.js';
+import { othersInForeground, yieldToForeground } from '../limits/foreground.js';
 
 /** A slice of a distributed crawl on the runs queue (see queue-messages.ts `crawl.slice`). */
 export type CrawlSliceMessage = z.infer<typeof crawlSliceMessage>;
@@ -138,7 +139,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
   // The slice holds up to `concurrency` slots of the crawl's host for its pages (two table writes
   // a slice, not two a page), shared fairly with other tenants waiting for the host.
   // Raised limits bind the verified host only (governance/host-gates.ts).
-  const gate = runGate(d.table, w.politeness, raised ? { host, tenantId: run.tenant_id, concurrency: raised.concurrency, delayMs: raised.delay_ms } : null, { tenant: run.tenant_id, hold: { host, slots: input.concurrency } });
+  const gate = runGate(d.table, w.politeness, raised ? { host, tenantId: run.tenant_id, concurrency: raised.concurrency, delayMs: raised.delay_ms } : null, { tenant: run.tenant_id, hold: { host, slots: input.concurrency }, yieldTo: () => othersInForeground(run.tenant_id) });
   const engine = createEngine({
     guard: w.guard,
     robots: w.robots,
@@ -191,6 +192,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
         now: () => d.clock.now(),
         remainingMs: () => (meta.signal?.aborted ? 0 : meta.deadline - Date.now()),
         shouldStop,
+        beforePage: () => yieldToForeground(run.tenant_id),
         holder: meta.holder,
         stats: () => {
           const s = engine.stats();

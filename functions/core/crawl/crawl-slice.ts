@@ -45,6 +45,8 @@ export interface SliceEnv {
   stats?: () => Record<string, number>;
   /** Fault injection (tests): called after each step of the slice; throwing there simulates a crash. */
   fault?: FaultHook;
+  /** Awaited before each page starts and each batch is written: the crawl gives way to other tenants' interactive work (core/limits/foreground.ts). */
+  beforePage?: () => Promise<void>;
 }
 
 export interface SliceOutcome {
@@ -170,6 +172,8 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
    * queues any page left without a slice, so nothing is lost either way.
    */
   const write = async (batch: Finished[]) => {
+    // The batch's claims and records are the crawl's biggest burst of work: it waits too.
+    await env.beforePage?.();
     const candidates = batch.flatMap((f) => f.links);
     const children: FrontierUrl[] = [];
     const records: Item[] = [];
@@ -247,6 +251,10 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
         if (!env.shouldStop()) await sendSlices(frontier, slice.slice_id, pending.splice(0), env.send);
         else pending.splice(0);
         break;
+      }
+      if (env.beforePage) {
+        await env.beforePage();
+        if (failure || !pending.length) break;
       }
       const u = pending.shift()!;
       const task: Promise<void> = one(u)

@@ -19,8 +19,8 @@ export function runGate(
   table: GateTable,
   polite: HostGateOptions | undefined,
   raised: RaisedHost | null,
-  /** Whose requests these are (fair sharing) and a block of slots a crawl slice holds on its host. */
-  extra: Pick<HostGateOptions, 'tenant' | 'hold'> = {},
+  /** Whose requests these are (fair sharing), a block of slots a crawl slice holds on its host, and when to give way. */
+  extra: Pick<HostGateOptions, 'tenant' | 'hold' | 'yieldTo'> = {},
 ): (Pick<HostGate, 'acquire' | 'close'>) | undefined {
   const shared = polite ? new HostGate(table, { ...polite, ...extra }) : undefined;
   if (!raised) return shared;

@@ -39,7 +39,21 @@ export interface HostGateOptions {
    * many slots; otherwise, and on other hosts (a redirect's target), a slot per request.
    */
   hold?: { host: string; slots: number };
+  /**
+   * True while this gate's requests should hold back for interactive work of another tenant in
+   * the same process (core/limits/foreground.ts): on a shared host they then neither take a free
+   * slot nor the next start before that work, for at most {@link YIELD_MAX_MS} per request.
+   */
+  yieldTo?: () => boolean;
 }
+
+/**
+ * How long one request holds back for other tenants' interactive work at most (see `yieldTo`):
+ * each piece of that work has priority for its first seconds only (core/limits/foreground.ts),
+ * and a request that gave way this long goes ahead anyway, so a stream of another tenant's runs
+ * slows a crawl on a shared host but cannot stop it.
+ */
+const YIELD_MAX_MS = 10_000;
 
 /** Releases a slot acquired from {@link HostGate.acquire}. Safe to call more than once. */
 export type ReleaseSlot = () => Promise<void>;
@@ -171,15 +185,24 @@ export class HostGate {
         block.give();
       };
     }
+    const yieldUntil = this.now() + YIELD_MAX_MS;
+    const mustYield = () => !!this.opts.yieldTo?.() && this.now() < yieldUntil;
     for (;;) {
-      const lease = await this.take(host, 1, deadline);
+      await this.giveWay(yieldUntil);
+      const lease = await this.take(host, 1, deadline, yieldUntil);
       if (spacing <= 0) return this.releaser(lease);
       const takenAt = this.now();
+      let started: boolean;
       try {
-        await this.takeStart(host, spacing, deadline);
+        started = await this.takeStart(host, spacing, deadline, mustYield);
       } catch (err) {
         await this.releaser(lease)();
         throw err;
+      }
+      // Giving way must not keep the slot from the one we give way to.
+      if (!started) {
+        await this.release(lease);
+        continue;
       }
       // Waiting for the spacing while holding the slot may outlast a third of its lease: extend
       // it, and if it was lost meanwhile (expired and removed), take a slot again (the start just
@@ -188,6 +211,11 @@ export class HostGate {
       const renewed = await this.renew(lease);
       if (renewed) return this.releaser(renewed);
     }
+  }
+
+  /** Hold back while another tenant's interactive work runs in this process (`yieldTo`), until `until` at most. */
+  private async giveWay(until: number): Promise<void> {
+    while (this.opts.yieldTo?.() && this.now() < until) await this.sleep(5);
   }
 
   /** Give back the slots held for the gate's lifetime (`hold`). Call once its requests are done. */
@@ -213,7 +241,7 @@ export class HostGate {
    * Take up to `want` slots (at least one) on `host`: the free slots when nobody waits, the fair
    * share otherwise. Waits (polling, marked as waiting) until some are free.
    */
-  private async take(host: string, want: number, deadline: number): Promise<Lease> {
+  private async take(host: string, want: number, deadline: number, yieldUntil = 0): Promise<Lease> {
     const key = gateKey(host, this.opts.tenantScope);
     const me = this.tenant;
     const max = this.opts.maxConcurrent;
@@ -273,9 +301,14 @@ export class HostGate {
         marked = now;
         await this.table.update(key, { set: { [`w_${me}`]: `${since}|${now + WAIT_MARK_MS}`, contended_until: now + WAIT_MARK_MS, expires_at: ttl(now) } });
       }
-      const wait = this.pollMs + Math.floor(this.random() * this.pollMs);
+      // Next in line (below its share while others hold or wait): look again sooner, so a slot
+      // given back is taken within a few ms, not after a whole poll; the others poll at the usual pace.
+      const next = (view.held.get(me) ?? 0) < this.share(view, now);
+      const base = next ? Math.max(1, Math.floor(this.pollMs / 4)) : this.pollMs;
+      const wait = base + Math.floor(this.random() * base);
       if (this.now() + wait > deadline) throw this.unavailable(host);
       await this.sleep(wait);
+      await this.giveWay(yieldUntil);
     }
   }
 
@@ -366,21 +399,27 @@ export class HostGate {
   }
 
   /** Move the host's next allowed start forward by `spacing`, waiting until the current one has come. */
-  private async takeStart(host: string, spacing: number, deadline: number): Promise<void> {
+  /** Moves it and resolves true; false when it should give way first (`mustYield`, its slot then goes back). */
+  private async takeStart(host: string, spacing: number, deadline: number, mustYield: () => boolean = () => false): Promise<boolean> {
     const key = spacingKey(host, this.opts.tenantScope);
     for (;;) {
+      if (mustYield()) return false;
       const t = this.now();
       try {
         // Optimistic: usually the previous start is long enough ago, and no read is needed.
         await this.table.put({ ...key, next_allowed_at: t + spacing, expires_at: ttl(t) }, { condition: startAllowed(t) });
-        return;
+        return true;
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
       }
       const cur = await this.table.get<Item & { next_allowed_at?: number }>(key, { consistent: true });
-      const wait = Math.max(1, Number(cur?.next_allowed_at ?? 0) - this.now());
-      if (this.now() + wait > deadline) throw this.unavailable(host);
-      await this.sleep(wait);
+      const until = Number(cur?.next_allowed_at ?? 0);
+      if (until > deadline) throw this.unavailable(host);
+      // In steps while giving way is possible, so a slot is not held through a whole spacing for nothing.
+      while (this.now() < until) {
+        if (mustYield()) return false;
+        await this.sleep(Math.max(1, Math.min(until - this.now(), this.opts.yieldTo ? 20 : Infinity)));
+      }
     }
   }
 

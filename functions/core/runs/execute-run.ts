@@ -23,6 +23,7 @@ import { resolveProfile } from '../profiles/browser-profiles.js';
 import type { ScraperOutcome } from '../scrapers/types.js';
 import type { Deps } from '../../runtime.js';
 import { createJsonExtractor } from '../extraction/model-extractor.js';
+import { markForeground } from '../limits/foreground.js';
 
 export interface RunWorkerDeps {
   deps: Deps;
@@ -57,6 +58,16 @@ class ShuttingDown extends Error {
  * status and a reason. A retry (new attempt) starts over and rewrites only its own item pages.
  */
 export async function executeRun(w: RunWorkerDeps, tenantId: string, runId: string, signal?: AbortSignal): Promise<RunRecord> {
+  // Other tenants' crawls on this process yield to it while it runs (core/limits/foreground.ts).
+  const end = markForeground(`run:${runId}`, tenantId);
+  try {
+    return await runToEnd(w, tenantId, runId, signal);
+  } finally {
+    end();
+  }
+}
+
+async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signal?: AbortSignal): Promise<RunRecord> {
   const d = w.deps;
   const key = keys.record(tenantId, 'RUN', runId);
   let run = await getRun(d, tenantId, runId);

@@ -15,6 +15,7 @@ import { scrapeRequestSchema } from './run-task.js';
 import { contentOptionsOf } from '../content/content-options.js';
 import type { RunWorkerDeps } from './execute-run.js';
 import { createJsonExtractor } from '../extraction/model-extractor.js';
+import { markForeground } from '../limits/foreground.js';
 
 /** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
 export const RUNBOOK_TEST_BUDGET_MS = 25_000;
@@ -26,6 +27,16 @@ export const RUNBOOK_TEST_BUDGET_MS = 25_000;
  * browser is closed at once and the task fails with 504 `timed_out`.
  */
 export async function executeTask(w: RunWorkerDeps, tenantId: string, taskId: string, signal?: AbortSignal): Promise<void> {
+  // Other tenants' crawls on this process yield to it while it runs (core/limits/foreground.ts).
+  const end = markForeground(`task:${taskId}`, tenantId);
+  try {
+    await runTask(w, tenantId, taskId, signal);
+  } finally {
+    end();
+  }
+}
+
+async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signal?: AbortSignal): Promise<void> {
   const d = w.deps;
   const task = await getTask(d, tenantId, taskId);
   if (task.status !== 'pending') return;

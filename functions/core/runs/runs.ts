@@ -1,4 +1,5 @@
 import { keys } from '../table-keys.js';
+import { markForeground } from '../limits/foreground.js';
 import { newId } from '../ids.js';
 import { badRequest } from '../errors.js';
 import { checkTargets, targetUrls } from './check-targets.js';
@@ -72,6 +73,11 @@ export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, bod
     browser_profile: body.browser_profile ?? null,
   };
   await d.table.put({ ...keys.record(tenant.tenant_id, 'RUN', run.id), ...run });
+  // From here to its end (executeRun ends the mark) a short run goes before other tenants' crawls
+  // on this process; a crawl is the background work itself.
+  if (!CRAWLS.has(run.scraper_id)) markForeground(`run:${run.id}`, tenant.tenant_id);
   await d.queue.send('runs', { kind: 'run.start', tenant_id: tenant.tenant_id, run_id: run.id });
   return run;
 }
+
+const CRAWLS = new Set(['site-crawl']);

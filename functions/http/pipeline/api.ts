@@ -15,6 +15,7 @@ import { checkOrigin, viewerIp } from './edge.js';
 import { toErrorResult, zodDetails } from './errors.js';
 import type { ApiRequest, ApiResult, Event, PipelineState, Result } from './types.js';
 import type { Contract, Input } from '../contracts/contract.js';
+import { markForeground } from '../../core/limits/foreground.js';
 
 type Req = middy.Request<Event, Result, Error, Context, { gleaner?: PipelineState }>;
 /** Middy hands the core handler only the event; the per-request state is found through it. */
@@ -77,6 +78,9 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
   };
 };
 
+/** How long an API request counts as interactive work (core/limits/foreground.ts). */
+const REQUEST_FOREGROUND_MS = 250;
+
 /** Auth (401), scope (403), billing (402), rate limit (429) and Idempotency-Key. */
 const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
   before: async (request: Req) => {
@@ -87,6 +91,9 @@ const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
     const { principal, tenant } = await authenticate(request.event, s.route, s.deps, s.now);
     s.principal = principal;
     s.tenant = tenant;
+    // Another tenant's crawl on this process lets the request's first moments go first (a
+    // long-poll's waiting is not work, so the mark ends by itself).
+    markForeground(`req:${s.requestId}`, tenant.tenant_id, REQUEST_FOREGROUND_MS);
     // The limiter runs before scope and billing checks, so a 403 or 402 carries the RateLimit
     // headers too and a key cannot probe scopes faster than its limit.
     const rate = s.deps.rateLimiter

@@ -244,3 +244,38 @@ describe('HostGate fairness between tenants (issue 19, finding 7)', () => {
     expect(c.calls).toBe(9); // take, spacing, give back: per request
   });
 });
+
+describe('HostGate giving way to interactive work on the same process (issue 21, fairness end to end)', () => {
+  it('a crawl waiting for the next start gives its slot back while another tenant\'s run waits, then takes its start', async () => {
+    const clock = fakeClock();
+    const h = host('giveway');
+    // The other tenant's run begins once the crawl holds the slot and waits for its start.
+    let asked = 0;
+    let otherDone = false;
+    const crawl = gate(clock, { maxConcurrent: 1, minDelayMs: 250, tenant: 'ten_crawl', yieldTo: () => ++asked > 2 && !otherDone });
+    const other = gate(clock, { maxConcurrent: 1, minDelayMs: 250, tenant: 'ten_small' });
+    await (await gate(clock, { maxConcurrent: 1, minDelayMs: 250, tenant: 'ten_crawl' }).acquire(h))(); // a start just taken
+    const order: string[] = [];
+    const second = crawl.acquire(h).then((r) => (order.push('crawl'), r));
+    while (asked < 3) await clock.sleep(1);
+    // It gives its slot back rather than keep it through the spacing.
+    for (let i = 0; i < 50 && leases(await gateRecord(h)).length; i++) await clock.sleep(1);
+    expect(leases(await gateRecord(h))).toHaveLength(0);
+    const mine = await other.acquire(h);
+    order.push('small');
+    otherDone = true;
+    await mine();
+    await (await second)();
+    expect(order).toEqual(['small', 'crawl']);
+  });
+
+  it('gives way for at most a bounded time, so another tenant\'s work cannot stop a crawl', async () => {
+    const clock = fakeClock();
+    const h = host('bounded');
+    const crawl = gate(clock, { maxConcurrent: 1, minDelayMs: 0, tenant: 'ten_crawl', yieldTo: () => true });
+    const t0 = clock.now();
+    await (await crawl.acquire(h))();
+    expect(clock.now() - t0).toBeGreaterThanOrEqual(10_000);
+    expect(clock.now() - t0).toBeLessThan(11_000);
+  });
+});

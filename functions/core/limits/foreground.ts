@@ -1,0 +1,49 @@
+/**
+ * Short interactive work (a one-page run, a sync scrape, a runbook test) that another tenant's
+ * crawl on the same process must not slow down (issue 21, fairness end to end).
+ *
+ * On AWS every message gets a Lambda of its own, and a crawl's share of the workers is capped
+ * (TenantShare), so a crawl cannot take CPU from another tenant's run. Locally one process runs
+ * everything: a crawl at full speed keeps its event loop busy, and each step of another tenant's
+ * run waits behind the crawl's callbacks (a one-page run took 2 to 3 times as long). So while
+ * another tenant has interactive work in this process, a crawl starts its next page only once that
+ * work is done, or after {@link YIELD_MAX_MS}, so the crawl still moves. A mark lasts at most
+ * {@link MARK_MS}: a long run of another tenant slows a crawl for its first seconds, not for its
+ * whole length.
+ * Process-local and in memory: nothing to store, nothing shared between Lambdas (where each
+ * process serves one message at a time, and there is no one to yield to).
+ */
+const MARK_MS = 3_000;
+const YIELD_MAX_MS = 100;
+const POLL_MS = 5;
+
+const marks = new Map<string, { tenant: string; until: number }>();
+
+/**
+ * `id`'s work (a run, a task, an API request) for `tenant` has begun; returns the function that
+ * ends it. It ends by itself after `ms` (at most {@link MARK_MS}).
+ */
+export function markForeground(id: string, tenant: string, ms = MARK_MS, now = Date.now()): () => void {
+  if (marks.size >= 1_000) for (const [k, m] of marks) if (m.until < now) marks.delete(k);
+  const mark = { tenant, until: now + Math.min(ms, MARK_MS) };
+  marks.set(id, mark);
+  return () => {
+    if (marks.get(id) === mark) marks.delete(id);
+  };
+}
+
+/** Interactive work of a tenant other than `tenant` under way in this process. */
+export function othersInForeground(tenant: string, now = Date.now()): boolean {
+  for (const [id, m] of marks) {
+    if (m.until < now) marks.delete(id);
+    else if (m.tenant !== tenant) return true;
+  }
+  return false;
+}
+
+/** Before a crawl of `tenant` starts a page: wait while another tenant's interactive work runs (at most {@link YIELD_MAX_MS}). */
+export async function yieldToForeground(tenant: string): Promise<void> {
+  if (!othersInForeground(tenant)) return;
+  const until = Date.now() + YIELD_MAX_MS;
+  while (Date.now() < until && othersInForeground(tenant)) await new Promise((r) => setTimeout(r, POLL_MS));
+}
