@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlFrontier, type SliceRef } from '../../../functions/core/crawl/frontier.js';
-import { processSlice, type SliceEnv } from '../../../functions/core/crawl/crawl-slice.js';
+import { processSlice, SLICE_SIZE, type SliceEnv } from '../../../functions/core/crawl/crawl-slice.js';
 import { siteCrawl, type SiteCrawlInput } from '../../../functions/core/scrapers/site-crawl.js';
 import type { Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
@@ -16,9 +16,11 @@ let table: Table;
 let stores: EmbeddedStores;
 let site: SitemapSite;
 let h: Harness;
+/** Sitemap-only pages: more than a slice holds, so the start page sends at least two slices. */
+const HIDDEN = SLICE_SIZE + 30;
 beforeAll(async () => {
   ({ table, stores } = await memoryStores());
-  site = await startSitemapSite({ hidden: 30 });
+  site = await startSitemapSite({ hidden: HIDDEN });
   h = makeHarness({ fixturePort: site.port });
 });
 afterAll(async () => {
@@ -30,7 +32,7 @@ afterAll(async () => {
 describe('sitemap seeding of a distributed crawl', () => {
   it('a kill between recording and sending a seed slice loses no page and fetches none twice', async () => {
     const start = `${site.baseUrl}/`;
-    const input = siteCrawl.inputSchema.parse({ start_url: start, max_pages: 100, max_depth: 2, engine: 'http', concurrency: 2 }) as SiteCrawlInput;
+    const input = siteCrawl.inputSchema.parse({ start_url: start, max_pages: 200, max_depth: 2, engine: 'http', concurrency: 2 }) as SiteCrawlInput;
     const f = new CrawlFrontier(table, 'ten_seed', 'run_seed_kill');
     let clock = Date.parse('2026-11-25T10:00:00.000Z');
     const queue: SliceRef[] = [];
@@ -54,7 +56,7 @@ describe('sitemap seeding of a distributed crawl', () => {
 
     const { pages } = await f.pages({ limit: 500 });
     const byPath = new Map(pages.map((p) => [new URL(p.url).pathname, p]));
-    const hidden = Array.from({ length: 30 }, (_, i) => `/hidden/${i + 1}`);
+    const hidden = Array.from({ length: HIDDEN }, (_, i) => `/hidden/${i + 1}`);
     for (const p of [...hidden, '/gz/1', '/gz/2', '/gz/3', '/text/1', '/text/2']) {
       expect(byPath.get(p)?.state, p).toBe('done');
       expect((byPath.get(p)!.item as { data: { via?: string } }).data.via, p).toBe('sitemap');
