@@ -22,7 +22,7 @@ import { SLICE_SIZE } from '../functions/core/crawl/crawl-slice.js';
  *   functions/local/main.ts, with the data stores in its child process), the crawl started and
  *   awaited through the API: pages/s, the service's RSS growth and CPU time.
  * - `crawlee`: Crawlee's CheerioCrawler (in-memory storage) on the same site process at the same
- *   concurrency, in this process (otherwise idle). The ratio of the two is the speed target.
+ *   concurrency, in a process of its own. The ratio of the two is the speed target.
  * - `counts`: the same crawl with the service in this process, its table wrapped to count calls by
  *   kind: table calls per page and the cost per 100,000 pages on AWS prices.
  * - `kill`: SIGKILL of an `npm start` process mid-crawl; counts pages fetched twice and items
@@ -252,29 +252,15 @@ async function countsArm(site: FixtureSite) {
   }
 }
 
+/** CheerioCrawler on the same site at the same concurrency, in a process of its own (bench/crawlee-main.ts). */
 async function crawleeArm(baseUrl: string) {
-  const { CheerioCrawler, Configuration } = await import('@crawlee/cheerio');
-  const { MemoryStorage } = await import('@crawlee/memory-storage');
-  const config = new Configuration({ persistStorage: false, storageClient: new MemoryStorage({ persistStorage: false, writeMetadata: false }), purgeOnStart: true });
-  let pages = 0;
-  const crawler = new CheerioCrawler(
-    {
-      maxConcurrency: CONCURRENCY,
-      minConcurrency: CONCURRENCY,
-      maxRequestsPerCrawl: PAGES,
-      maxRequestRetries: 0,
-      async requestHandler({ $, request, enqueueLinks }) {
-        // The same work per page as the crawl's item: title, text and links.
-        void { url: request.loadedUrl, title: $('title').text(), text: $('body').text(), links: $('a[href]').map((_, a) => $(a).attr('href')).get() };
-        pages++;
-        await enqueueLinks({ strategy: 'same-hostname' });
-      },
-    },
-    config,
-  );
-  const t0 = performance.now();
-  await crawler.run([`${baseUrl}/graph/0`]);
-  const secs = (performance.now() - t0) / 1000;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/crawlee-main.ts', baseUrl, String(PAGES), String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  const line = out.trim().split('\n').pop() ?? '';
+  if (code !== 0 || !line.startsWith('{')) throw new Error(`crawlee exited ${code}: ${out.slice(-500)}`);
+  const { pages, secs } = JSON.parse(line) as { pages: number; secs: number };
   return { pages, secs, rate: pages / secs };
 }
 

@@ -267,9 +267,12 @@ export class CrawlFrontier {
       seen.add(c.url);
       unique.push(c);
     }
-    // 1. Claims.
-    const results = await Promise.all(
-      unique.map(async (c): Promise<(Candidate & { ord?: number }) | null> => {
+    // 1. Claims, at most CLAIMS_IN_FLIGHT at a time: a batch's few hundred conditional puts sent at
+    // once would queue every other caller's table call behind them (the table and the process).
+    const results = await mapLimit(
+      unique,
+      CLAIMS_IN_FLIGHT,
+      async (c): Promise<(Candidate & { ord?: number }) | null> => {
         const key = this.claimKey(c.url);
         try {
           await this.table.put({ ...key, url: c.url, depth: c.depth, parent: c.parent }, { condition: { expression: 'attribute_not_exists(pk)' } });
@@ -283,7 +286,7 @@ export class CrawlFrontier {
           if (!prior || !parents.has(Number(prior.parent))) return null;
           return { ...c, depth: Number(prior.depth), parent: Number(prior.parent), ord: typeof prior.ord === 'number' ? prior.ord : undefined };
         }
-      }),
+      },
     );
     await this.fault?.('claims');
     const claimed = results.filter((c): c is Candidate & { ord?: number } => c !== null);
@@ -553,6 +556,23 @@ export class CrawlFrontier {
     });
     return { pages: res.items.map((i) => stripKey<FrontierPage>(i)), cursor: res.cursor };
   }
+}
+
+/** Claims (conditional puts) one admission has in flight at once. */
+const CLAIMS_IN_FLIGHT = 16;
+
+/** `fn` over `items` with at most `limit` calls in flight; results in the order of `items`. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
 }
 
 /** URLs per slice for seeds and repairs (the same as a crawl slice's). */
