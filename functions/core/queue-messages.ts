@@ -13,13 +13,13 @@ export const runStartMessage = z.object({ kind: z.literal('run.start'), tenant_i
 /** Scrape one task of a run. */
 export const taskRunMessage = z.object({ kind: z.literal('task.run'), tenant_id: z.string().min(1), task_id: z.string().min(1) });
 
-/** A slice of a distributed site crawl: admitted URLs (with their place in the results) to fetch. */
 /**
  * URLs one slice message carries at most: 50 URLs of up to 4 KB each stay within SQS's 256 KB
  * message and DynamoDB's 400 KB item (the slice's record holds the same URLs).
  */
 export const SLICE_MAX_URLS = 50;
 
+/** A slice of a distributed site crawl: admitted URLs (with their place in the results) to fetch. */
 export const crawlSliceMessage = z.object({
   kind: z.literal('crawl.slice'),
   tenant_id: z.string().min(1),

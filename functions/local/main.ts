@@ -22,7 +22,8 @@ async function main() {
   }
   setLogLevel(cfg.logLevel);
   let stores: StoresProcess | undefined;
-  if (!(cfg.dynamoEndpoint && cfg.s3Endpoint) && cfg.localStores === 'process') {
+  const external = !!(cfg.dynamoEndpoint && cfg.s3Endpoint);
+  if (!external && cfg.localStores === 'process') {
     // A start right after a killed one: its stores child may still be letting go of the data.
     await waitForEarlierStores(cfg.dataDir);
     await checkPorts(cfg);
@@ -32,7 +33,7 @@ async function main() {
       process.exit(1);
     });
     cfg = { ...cfg, dynamoEndpoint: stores.dynamoEndpoint, s3Endpoint: stores.s3Endpoint };
-  } else if (!(cfg.dynamoEndpoint && cfg.s3Endpoint)) {
+  } else if (!external) {
     // The embedded stores run in this process: an error escaping one must not end the service.
     guardStoreErrors([join(cfg.dataDir, 's3'), join(cfg.dataDir, 'dynamo')]);
   }

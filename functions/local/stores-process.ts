@@ -74,7 +74,6 @@ export async function spawnStores(opts: { dataDir: string; port: number; table: 
     env: process.env,
   });
   writeFileSync(pidFile(dataDir), `${child.pid}\n`);
-  let ready = false;
   let stopping = false;
   let onExit: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -93,11 +92,9 @@ export async function spawnStores(opts: { dataDir: string; port: number; table: 
       }
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code, signal) => {
-      if (!ready) rej(new Error(`the data stores process (dynalite and s3rver) exited (${code ?? signal}) before it was ready; its error is printed above`));
-    });
+    // Once the endpoints are in, this rejection has no effect.
+    child.once('exit', (code, signal) => rej(new Error(`the data stores process (dynalite and s3rver) exited (${code ?? signal}) before it was ready; its error is printed above`)));
   });
-  ready = true;
   child.once('exit', (code, signal) => {
     if (!stopping) onExit?.(code, signal);
   });

@@ -245,16 +245,14 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   const active = new Set<Promise<void>>();
   while (pending.length || active.size) {
     while (!failure && pending.length && active.size < concurrency) {
+      await env.beforePage?.();
+      if (failure || !pending.length) break;
       if (env.remainingMs() < reserveMs || env.shouldStop()) {
         // Hand the rest back: a new slice, recorded before it is sent, picked up by any worker.
         deferred = pending.length;
         if (!env.shouldStop()) await sendSlices(frontier, slice.slice_id, pending.splice(0), env.send);
         else pending.splice(0);
         break;
-      }
-      if (env.beforePage) {
-        await env.beforePage();
-        if (failure || !pending.length) break;
       }
       const u = pending.shift()!;
       const task: Promise<void> = one(u)

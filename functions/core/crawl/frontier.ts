@@ -190,7 +190,7 @@ export class CrawlFrontier {
     // Seeds' "parent" is START_PARENT, so a retake finds their claims again.
     const { urls, pageRecords } = await this.admit(list.map((s) => ({ ...s, parent: START_PARENT })), { retake: true });
     if (!urls.length) return [];
-    const slices = chunks(urls, SEED_SLICE).map((c, i) => this.sliceRecord('start', c, String(i)));
+    const slices = chunks(urls, SLICE_MAX_URLS).map((c, i) => this.sliceRecord('start', c, String(i)));
     await this.table.batchPut([...pageRecords, ...slices.map((s) => s.item)]);
     return slices.map((s) => s.ref);
   }
@@ -444,7 +444,7 @@ export class CrawlFrontier {
       }
       const found = won ? await this.repair() : [];
       if (found.length) {
-        const slices = chunks(found, SEED_SLICE).map((c) => this.sliceRecord(ownId(sliceId), c));
+        const slices = chunks(found, SLICE_MAX_URLS).map((c) => this.sliceRecord(ownId(sliceId), c));
         await this.writeBatch(slices.map((s) => s.item));
         return { finished: false, counters, repair: slices.map((s) => s.ref) };
       }
@@ -575,8 +575,6 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return out;
 }
 
-/** URLs per slice for seeds and repairs (the same as a crawl slice's). */
-const SEED_SLICE = SLICE_MAX_URLS;
 const chunks = <T>(a: T[], n: number): T[][] => Array.from({ length: Math.ceil(a.length / n) }, (_, i) => a.slice(i * n, (i + 1) * n));
 
 /** The frontier of a run's attempt: a retried start (new attempt) crawls afresh in its own partition. */

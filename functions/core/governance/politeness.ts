@@ -188,8 +188,8 @@ export class HostGate {
     const yieldUntil = this.now() + YIELD_MAX_MS;
     const mustYield = () => !!this.opts.yieldTo?.() && this.now() < yieldUntil;
     for (;;) {
-      await this.giveWay(yieldUntil);
-      const lease = await this.take(host, 1, deadline, yieldUntil);
+      await this.giveWay(mustYield);
+      const lease = await this.take(host, 1, deadline, mustYield);
       if (spacing <= 0) return this.releaser(lease);
       const takenAt = this.now();
       let started: boolean;
@@ -213,9 +213,9 @@ export class HostGate {
     }
   }
 
-  /** Hold back while another tenant's interactive work runs in this process (`yieldTo`), until `until` at most. */
-  private async giveWay(until: number): Promise<void> {
-    while (this.opts.yieldTo?.() && this.now() < until) await this.sleep(5);
+  /** Hold back while `mustYield` says another tenant's interactive work runs in this process (`yieldTo`). */
+  private async giveWay(mustYield: () => boolean): Promise<void> {
+    while (mustYield()) await this.sleep(5);
   }
 
   /** Give back the slots held for the gate's lifetime (`hold`). Call once its requests are done. */
@@ -241,7 +241,7 @@ export class HostGate {
    * Take up to `want` slots (at least one) on `host`: the free slots when nobody waits, the fair
    * share otherwise. Waits (polling, marked as waiting) until some are free.
    */
-  private async take(host: string, want: number, deadline: number, yieldUntil = 0): Promise<Lease> {
+  private async take(host: string, want: number, deadline: number, mustYield: () => boolean = () => false): Promise<Lease> {
     const key = gateKey(host, this.opts.tenantScope);
     const me = this.tenant;
     const max = this.opts.maxConcurrent;
@@ -308,7 +308,7 @@ export class HostGate {
       const wait = base + Math.floor(this.random() * base);
       if (this.now() + wait > deadline) throw this.unavailable(host);
       await this.sleep(wait);
-      await this.giveWay(yieldUntil);
+      await this.giveWay(mustYield);
     }
   }
 
@@ -398,8 +398,10 @@ export class HostGate {
     return Math.max(1000, Math.floor(this.leaseMs / 3));
   }
 
-  /** Move the host's next allowed start forward by `spacing`, waiting until the current one has come. */
-  /** Moves it and resolves true; false when it should give way first (`mustYield`, its slot then goes back). */
+  /**
+   * Move the host's next allowed start forward by `spacing`, waiting until the current one has
+   * come; resolves true, or false when it should give way first (`mustYield`: its slot then goes back).
+   */
   private async takeStart(host: string, spacing: number, deadline: number, mustYield: () => boolean = () => false): Promise<boolean> {
     const key = spacingKey(host, this.opts.tenantScope);
     for (;;) {

@@ -75,9 +75,7 @@ export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, bod
   await d.table.put({ ...keys.record(tenant.tenant_id, 'RUN', run.id), ...run });
   // From here to its end (executeRun ends the mark) a short run goes before other tenants' crawls
   // on this process; a crawl is the background work itself.
-  if (!CRAWLS.has(run.scraper_id)) markForeground(`run:${run.id}`, tenant.tenant_id);
+  if (run.scraper_id !== 'site-crawl') markForeground(`run:${run.id}`, tenant.tenant_id);
   await d.queue.send('runs', { kind: 'run.start', tenant_id: tenant.tenant_id, run_id: run.id });
   return run;
 }
-
-const CRAWLS = new Set(['site-crawl']);
