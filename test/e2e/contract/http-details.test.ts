@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mcpClient } from '../../support/mcp-client.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { run as admin } from '../../../functions/cli/admin.js';
 
@@ -57,8 +56,7 @@ describe('HTTP details', () => {
   });
 
   it('MCP tool input schemas are strict: an unknown argument is refused', async () => {
-    const c = new Client({ name: 'contract-test', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${svc.key}` } } }));
+    const c = await mcpClient(svc.url, svc.key, 'contract-test');
     const tools = (await c.listTools()).tools;
     for (const t of tools) expect(t.inputSchema.additionalProperties, t.name).toBe(false);
     const refused = await c.callTool({ name: 'get_run', arguments: { run_id: 'run_00000000000000000000000000', bogus: true } }).then(

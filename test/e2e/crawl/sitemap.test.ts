@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mcpClient, toolJson as json } from '../../support/mcp-client.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { startSitemapSite, type SitemapSite } from '../../fixtures/sitemap-site.js';
 import { run as admin } from '../../../functions/cli/admin.js';
@@ -139,12 +138,7 @@ describe('site-map scraper and MCP map_site', () => {
   });
 
   it('map_site returns the URLs; it needs the runs:write scope', async () => {
-    const connect = async (key: string) => {
-      const client = new Client({ name: 'test-agent', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-      return client;
-    };
-    const json = (r: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((r.content as Array<{ text: string }>)[0]!.text);
+    const connect = (key: string) => mcpClient(svc.url, key);
     const c = await connect(svc.key);
     expect((await c.listTools()).tools.map((t) => t.name)).toContain('map_site');
     const out = json(await c.callTool({ name: 'map_site', arguments: { url: `${site.baseUrl}/`, sitemap: 'only' } }));

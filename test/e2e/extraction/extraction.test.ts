@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mcpClient } from '../../support/mcp-client.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { run as admin } from '../../../functions/cli/admin.js';
 import { clearAuthCache } from '../../../functions/http/pipeline/authenticate.js';
@@ -238,8 +237,7 @@ describe('runs and MCP', () => {
   });
 
   it('the MCP extract tool returns one object per URL', async () => {
-    const client = new Client({ name: 'extract-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${svc.key}` } } }));
+    const client = await mcpClient(svc.url, svc.key, 'extract-test');
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('extract');
       const r = await client.callTool({ name: 'extract', arguments: { urls: [`${pages.baseUrl}/product`, `${pages.baseUrl}/hostile`, `${pages.baseUrl}/missing`], schema } });

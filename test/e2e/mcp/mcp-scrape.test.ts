@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mcpClient, type ToolResult } from '../../support/mcp-client.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { run as admin } from '../../../functions/cli/admin.js';
@@ -16,12 +15,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function connect(key: string) {
-  const client = new Client({ name: 'test-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-  return client;
-}
-type ToolResult = Awaited<ReturnType<Client['callTool']>>;
+const connect = (key: string) => mcpClient(svc.url, key);
 const textOf = (r: ToolResult) => (r.content as Array<{ text: string }>)[0]!.text;
 
 describe('MCP scrape tool', () => {
