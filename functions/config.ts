@@ -27,6 +27,8 @@ export const ENV = {
   s3Endpoint: 'GLEANER_S3_ENDPOINT',
   /** `npm start`: the data stores in a child process (`process`) or in the service's own (`embedded`). */
   localStores: 'GLEANER_LOCAL_STORES',
+  /** Local service: crawl slices on a worker thread of their own (`thread`) or on the main thread (`inline`). */
+  localCrawl: 'GLEANER_LOCAL_CRAWL',
   chromiumPath: 'GLEANER_CHROMIUM_PATH',
   userAgent: 'GLEANER_USER_AGENT',
   bedrockModel: 'GLEANER_BEDROCK_MODEL_ID',
@@ -90,6 +92,7 @@ export interface Config {
   dynamoEndpoint?: string;
   s3Endpoint?: string;
   localStores: 'process' | 'embedded';
+  localCrawl: 'thread' | 'inline';
   chromiumPath?: string;
   userAgent: string;
   bedrockModel?: string;
@@ -183,6 +186,7 @@ const readers: { [K in keyof typeof ENV]: Reader<Config[K]> } = {
   dynamoEndpoint: url,
   s3Endpoint: url,
   localStores: oneOf(['process', 'embedded'] as const, 'process'),
+  localCrawl: oneOf(['thread', 'inline'] as const, 'thread'),
   chromiumPath: opt,
   userAgent: str('GleanerBot/0.1 (+https://github.com/gleaner; governed scraper; respects robots.txt)'),
   bedrockModel: opt,

@@ -1,6 +1,4 @@
 import { resolve, dirname, join } from 'node:path';
-import { s3CustomerBuckets } from '../adapters/aws/customer-bucket.js';
-import { egressCheck } from '../core/events/egress.js';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer, type AddressInfo } from 'node:net';
 import { Hono, type Context as HonoContext } from 'hono';
@@ -9,15 +7,10 @@ import type { Context as LambdaContext } from 'aws-lambda';
 import { routes, workers, type Route } from '../routes.js';
 import { setConfig, workerConcurrency, type Config } from '../config.js';
 import { setDeps, type Deps } from '../runtime.js';
-import { DynamoTable } from '../adapters/aws/dynamo-table.js';
-import { S3Blobs } from '../adapters/aws/s3-blobs.js';
 import { LocalQueue } from '../adapters/local/local-queue.js';
-import { LocalScheduler } from '../adapters/local/local-scheduler.js';
-import { LocalSecrets } from '../adapters/local/local-secrets.js';
-import { BufferedAuditSink } from '../core/audit/audit.js';
-import { RateLimiter } from '../core/limits/rate-limiter.js';
+import { localDeps } from './local-deps.js';
+import { CrawlThread } from './crawl-thread.js';
 import { bootstrap } from '../core/tenancy/bootstrap.js';
-import { systemClock } from '../ports/clock.js';
 import { log, setLogLevel } from '../core/log.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -31,7 +24,6 @@ import type { Worker } from '../workers/worker-kit.js';
 import { Readable } from 'node:stream';
 import { LocalResponseStream } from '../adapters/local/local-response-stream.js';
 import type { StreamingApiHandler } from '../http/pipeline/streaming.js';
-import { configuredModel } from '../adapters/configured-model.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -45,6 +37,8 @@ export interface LocalService {
   stores: EmbeddedStores;
   bootstrapKey?: string;
   tenantId: string;
+  /** The thread crawl slices run on (GLEANER_LOCAL_CRAWL=thread, the default). */
+  crawlThread?: CrawlThread;
   close(): Promise<void>;
 }
 
@@ -218,30 +212,19 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
     cfg.dynamoEndpoint && cfg.s3Endpoint
       ? await connectStores({ dynamoEndpoint: cfg.dynamoEndpoint, s3Endpoint: cfg.s3Endpoint, table: cfg.table, buckets })
       : await startEmbeddedStores({ dataDir: cfg.dataDir, dynamoPort: ephemeral ? 0 : cfg.port + 1, s3Port: ephemeral ? 0 : cfg.port + 2, table: cfg.table, buckets });
-  const table = new DynamoTable(cfg.table, stores.dynamo);
-  const queue = new LocalQueue(table);
-  const scheduler = new LocalScheduler(table, queue);
-  const deps: Deps = {
-    config: cfg,
-    table,
-    blobs: new S3Blobs(stores.s3, { results: cfg.resultsBucket, raw: cfg.rawBucket }),
-    queue,
-    scheduler,
-    secrets: new LocalSecrets(join(resolve(cfg.dataDir), 'secrets.key')),
-    clock: systemClock,
-    audit: new BufferedAuditSink(table),
-    rateLimiter: new RateLimiter(table),
-    buckets: s3CustomerBuckets(egressCheck(cfg)),
-    // Locally an OpenAI-compatible endpoint (Ollama, vLLM) first; Bedrock if only that is set.
-    model: configuredModel(cfg, 'openai'),
-  };
+  const deps = localDeps(cfg, stores, (t) => new LocalQueue(t));
+  const { table, queue, scheduler } = deps;
   setDeps(deps);
+  let crawlThread: CrawlThread | undefined;
 
   for (const w of workers) {
     const mod = (await import(pathToFileURL(join(ROOT, w.handler)).href)) as { worker?: Worker };
     if (!mod.worker) throw new Error(`${w.handler} does not export worker`);
+    // Crawl slices on a thread of their own (crawl-thread.ts), so a crawl does not slow the API.
+    if (w.id === 'runs' && cfg.localCrawl === 'thread') crawlThread = new CrawlThread({ config: cfg, dynamoEndpoint: stores.dynamoEndpoint, s3Endpoint: stores.s3Endpoint }, queue, mod.worker);
+    const sliceWorker = w.id === 'runs' ? crawlThread : undefined;
     // The worker's own interpreter, as its Lambda runs it; concurrency bounded per queue from config.
-    queue.consume(w.id, mod.worker, { maxReceiveCount: w.maxReceiveCount, batchSize: w.batchSize, timeoutSeconds: w.timeoutSeconds, concurrency: workerConcurrency(cfg, w.id), tenantCrawlPages: cfg.tenantCrawlPages });
+    queue.consume(w.id, mod.worker, { maxReceiveCount: w.maxReceiveCount, batchSize: w.batchSize, timeoutSeconds: w.timeoutSeconds, concurrency: workerConcurrency(cfg, w.id), tenantCrawlPages: cfg.tenantCrawlPages, sliceWorker });
   }
   const recovered = await queue.recover();
   await scheduler.start();
@@ -269,7 +252,7 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
   if (!cfg.publicUrl && ephemeral) deps.config.publicUrl = url;
   if (!opts.quiet && recovered) log.info('re-enqueued unfinished work', { messages: recovered });
   return {
-    url, port, deps, queue, stores, bootstrapKey: boot.apiKey, tenantId: boot.tenant.tenant_id,
+    url, port, deps, queue, stores, bootstrapKey: boot.apiKey, tenantId: boot.tenant.tenant_id, crawlThread,
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       clearInterval(sweeper);
@@ -278,9 +261,11 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
       // Runs and tasks in progress stop (their messages stay for the next start) and every
       // browser this process launched is closed, its process awaited and its profile dir removed.
       requestShutdown();
+      crawlThread?.shutdown();
       // Let the messages in progress wind down (they see the shutdown and hand their work back)
       // before the stores close under them; bounded, as a stuck one stays for the next start.
       await Promise.race([queue.idle(), new Promise((r) => setTimeout(r, 15_000).unref())]);
+      await crawlThread?.close();
       await closeAllBrowsers();
       await closeCrawlGuards();
       await deps.audit.flush();

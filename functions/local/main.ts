@@ -8,7 +8,8 @@ import { join } from 'node:path';
 /**
  * `npm start`: the whole service, data in ./.data. The data stores (dynalite and s3rver) run in a
  * child process (stores-process.ts) unless GLEANER_LOCAL_STORES=embedded or external stores are
- * configured; everything else (API, console, queues, workers, scheduler) in this one.
+ * configured; everything else (API, console, queues, workers, scheduler) in this one, crawl slices
+ * on a thread of their own (crawl-thread.ts).
  */
 async function main() {
   // Lambda runs Node 22; locally Node 20 is supported, so the SDK's upgrade notice is noise here.
@@ -44,6 +45,8 @@ async function main() {
     await stores?.stop();
     throw e;
   }
+  // The crawl thread loads its modules now, while nothing waits for it.
+  svc.crawlThread?.warm();
   const base = cfg.publicUrl ?? svc.url;
   const lines = [
     '',

@@ -28,6 +28,11 @@ export interface ConsumeOptions {
    * them back. Default {@link DEFAULT_TENANT_CRAWL_PAGES}.
    */
   tenantCrawlPages?: number;
+  /**
+   * Runs the batches made only of crawl slices instead of `worker` (the local server's crawl
+   * thread, local/crawl-thread.ts), so a crawl's pages do not hold up this thread's other work.
+   */
+  sliceWorker?: BatchWorker;
 }
 
 /** Default per-tenant cap on crawl pages in flight in the local queue (five slices of concurrency 4). */
@@ -219,7 +224,7 @@ export class LocalQueue implements Queue, QueueReceiver {
       if (express) c.expressActive = true;
       c.peakActive = Math.max(c.peakActive, c.active);
       for (const b of batch) if (b.pages) c.crawlPages.set(b.tenant, (c.crawlPages.get(b.tenant) ?? 0) + b.pages);
-      void this.invoke(queue, ids, c)
+      void this.invoke(queue, ids, c, slicesOnly && c.sliceWorker ? c.sliceWorker : c.worker)
         .catch((err) => log.error('local queue delivery failed', { queue, err }))
         .finally(() => {
           c.active--;
@@ -291,7 +296,7 @@ export class LocalQueue implements Queue, QueueReceiver {
   }
 
   /** One "Lambda invocation": receive the records, run the interpreter, apply its batch response. */
-  private async invoke(queue: QueueName, ids: string[], c: Consumer) {
+  private async invoke(queue: QueueName, ids: string[], c: Consumer, worker: BatchWorker) {
     const records: SQSRecord[] = [];
     for (const id of ids) {
       const key = { pk: pk(queue), sk: id };
@@ -319,7 +324,7 @@ export class LocalQueue implements Queue, QueueReceiver {
     const context = { getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
     let failed: Set<string>;
     try {
-      const res = await c.worker.process({ Records: records }, context, this);
+      const res = await worker.process({ Records: records }, context, this);
       failed = new Set(res.batchItemFailures.map((f) => f.itemIdentifier));
     } catch (err) {
       log.error('worker invocation failed; the whole batch will be retried', { queue, err });

@@ -11,13 +11,34 @@
  * {@link MARK_MS}: a long run of another tenant slows a crawl for its first seconds, not for its
  * whole length.
  * Process-local and in memory: nothing to store, nothing shared between Lambdas (where each
- * process serves one message at a time, and there is no one to yield to).
+ * process serves one message at a time, and there is no one to yield to). The local server runs
+ * crawl slices on a thread of their own (local/crawl-thread.ts) and mirrors the marks there.
  */
 const MARK_MS = 3_000;
 const YIELD_MAX_MS = 100;
 const POLL_MS = 5;
 
-const marks = new Map<string, { tenant: string; until: number }>();
+interface Mark {
+  tenant: string;
+  until: number;
+}
+const marks = new Map<string, Mark>();
+/** Told of every mark set (`mark`) and ended (`undefined`): the local crawl thread mirrors them. */
+type MarkListener = (id: string, mark: Mark | undefined) => void;
+const listeners = new Set<MarkListener>();
+
+/** Follow this thread's marks (the local server forwards them to its crawl thread); returns the unsubscribe. */
+export function onForegroundChange(listener: MarkListener): () => void {
+  listeners.add(listener);
+  for (const [id, m] of marks) listener(id, m);
+  return () => listeners.delete(listener);
+}
+
+/** Take in a mark set (`mark`) or ended (`undefined`) in another thread of this process. */
+export function mirrorForeground(id: string, mark: Mark | undefined): void {
+  if (mark) marks.set(id, { tenant: mark.tenant, until: mark.until });
+  else marks.delete(id);
+}
 
 /**
  * `id`'s work (a run, a task, an API request) for `tenant` has begun; returns the function that
@@ -27,8 +48,11 @@ export function markForeground(id: string, tenant: string, ms = MARK_MS, now = D
   if (marks.size >= 1_000) for (const [k, m] of marks) if (m.until < now) marks.delete(k);
   const mark = { tenant, until: now + Math.min(ms, MARK_MS) };
   marks.set(id, mark);
+  for (const l of listeners) l(id, mark);
   return () => {
-    if (marks.get(id) === mark) marks.delete(id);
+    if (marks.get(id) !== mark) return;
+    marks.delete(id);
+    for (const l of listeners) l(id, undefined);
   };
 }
 

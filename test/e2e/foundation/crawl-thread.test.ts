@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SQSEvent } from 'aws-lambda';
+import { startTestService, type TestService } from '../../support/local-service.js';
+import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
+import { CrawlThread } from '../../../functions/local/crawl-thread.js';
+import { createDomain, setDomainLimits, verifyDomain } from '../../../functions/core/domains/verified-domains.js';
+
+// The local server runs crawl slices on a worker thread of its own (functions/local/crawl-thread.ts),
+// so a crawl does not hold up the API on the main thread; the thread's sends, retries and items
+// still go through the main thread's queue and the same stores.
+const PAGES = 300;
+let svc: TestService;
+let site: FixtureSite;
+beforeAll(async () => {
+  site = await startFixtureSite({ graphPages: PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
+  const host = new URL(site.baseUrl).host;
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: host, GLEANER_CONCURRENCY_RUNS: '2' });
+  // A verified host without the polite spacing: the crawl is quick enough to be killed mid-way.
+  const fetchText = async (url: string) => {
+    const r = await fetch(url);
+    return { status: r.status, body: await r.text() };
+  };
+  await createDomain(svc.deps.table, svc.tenantId, host, [host], new Date());
+  expect((await verifyDomain(svc.deps.table, svc.tenantId, host, { fetchText }, new Date())).status).toBe('verified');
+  await setDomainLimits(svc.deps.table, svc.tenantId, host, { concurrency: 16, delay_ms: 0 });
+}, 120_000);
+afterAll(async () => {
+  await svc?.destroy();
+  await site?.close();
+});
+
+async function crawl(n: number, during?: (runId: string) => Promise<void>) {
+  const c = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/graph/0`, max_pages: n, max_depth: 20, concurrency: 4, engine: 'http', sitemap: 'skip' } } });
+  expect(c.status, c.text).toBe(201);
+  await during?.(c.body.id);
+  let run = c.body;
+  while (run.status === 'queued' || run.status === 'running') run = (await svc.call(`/v1/runs/${run.id}?wait=10`)).body;
+  const items = (await svc.call(`/v1/runs/${run.id}/results?format=ndjson`)).text.trim().split('\n').map((l) => JSON.parse(l).url as string);
+  return { run, items };
+}
+
+describe('crawl thread', () => {
+  it('runs a crawl on a thread of its own; its pages, sends and completion reach the main thread', async () => {
+    const t = svc.crawlThread!;
+    expect(t).toBeDefined();
+    const before = t.stats.batches;
+    const { run, items } = await crawl(120);
+    expect(run.status).toBe('succeeded');
+    expect(items).toHaveLength(120);
+    expect(new Set(items).size).toBe(120);
+    // Slices went to the thread, and the slices it queued came back to it through the main queue.
+    expect(t.stats.batches - before).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('a thread that dies mid-crawl is replaced; its slices run again and every page is kept once', async () => {
+    const t = svc.crawlThread!;
+    const starts = t.stats.starts;
+    const { run, items } = await crawl(PAGES, async (id) => {
+      for (;;) {
+        const r = (await svc.call(`/v1/runs/${id}`)).body;
+        if (r.progress.pages_done >= 40 || !['queued', 'running'].includes(r.status)) break;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      await t.kill();
+    });
+    expect(run.status).toBe('succeeded');
+    expect(items).toHaveLength(PAGES);
+    expect(new Set(items).size).toBe(PAGES);
+    expect(t.stats.starts).toBeGreaterThan(starts);
+  }, 120_000);
+
+  it('runs the slices on the main thread when no thread can start', async () => {
+    const seen: SQSEvent[] = [];
+    const inline = { process: async (event: SQSEvent) => (seen.push(event), { batchItemFailures: [] }) };
+    const broken = new CrawlThread({ config: svc.deps.config, dynamoEndpoint: svc.stores.dynamoEndpoint, s3Endpoint: svc.stores.s3Endpoint }, svc.queue, inline, new URL('./no-such-entry.ts', import.meta.url));
+    const event = { Records: [] } as SQSEvent;
+    await expect(broken.process(event, { getRemainingTimeInMillis: () => 1000 }, svc.queue)).resolves.toEqual({ batchItemFailures: [] });
+    await expect(broken.process(event, { getRemainingTimeInMillis: () => 1000 }, svc.queue)).resolves.toEqual({ batchItemFailures: [] });
+    expect(seen).toHaveLength(2);
+    expect(broken.stats.starts).toBe(1);
+    await broken.close();
+  }, 60_000);
+});
