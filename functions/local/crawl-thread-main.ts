@@ -59,7 +59,8 @@ async function close() {
   await closeAllBrowsers().catch(() => undefined);
   await closeCrawlGuards();
   await deps.audit.flush().catch((err) => log.error('crawl thread audit flush failed', { err }));
-  port.close();
+  // Ends this thread only; the stores clients' kept-alive sockets would otherwise keep it open.
+  process.exit(0);
 }
 
 port.on('message', (m: ToThread) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markForeground, othersInForeground, yieldToForeground } from '../../../functions/core/limits/foreground.js';
+import { markForeground, mirrorForeground, onForegroundChange, othersInForeground, yieldToForeground } from '../../../functions/core/limits/foreground.js';
 
 // Interactive work of one tenant that another tenant's crawl on the same process gives way to
 // (issue 21, fairness end to end).
@@ -38,5 +38,30 @@ describe('foreground marks', () => {
     markForeground('run:stuck', 'ten_x');
     await yieldToForeground('ten_y');
     expect(othersInForeground('ten_y')).toBe(true);
+  });
+
+  it('are followed by another thread (the crawl thread) and mirrored there', () => {
+    const now = Date.now();
+    const early = markForeground('req:m0', 'ten_m', 250, now);
+    const seen: Array<[string, { tenant: string; until: number } | undefined]> = [];
+    // (marks other tests left are told too; only this test's are looked at)
+    const unfollow = onForegroundChange((id, mark) => id.includes(':m') && seen.push([id, mark && { ...mark }]));
+    // Marks already set are told at once, then each new mark and each end.
+    expect(seen).toEqual([['req:m0', { tenant: 'ten_m', until: now + 250 }]]);
+    const end = markForeground('run:m1', 'ten_m', 3_000, now);
+    end();
+    end(); // told once
+    expect(seen.slice(1)).toEqual([['run:m1', { tenant: 'ten_m', until: now + 3_000 }], ['run:m1', undefined]]);
+    unfollow();
+    early();
+    expect(seen).toHaveLength(3);
+    // The mirror side: a mark taken in holds other tenants back until it is ended there.
+    // (looked at 10 s on, when every other test's marks have run out)
+    const later = Date.now() + 10_000;
+    mirrorForeground('run:t1', { tenant: 'ten_t', until: later + 3_000 });
+    expect(othersInForeground('ten_u', later)).toBe(true);
+    expect(othersInForeground('ten_t', later)).toBe(false);
+    mirrorForeground('run:t1', undefined);
+    expect(othersInForeground('ten_u', later)).toBe(false);
   });
 });
