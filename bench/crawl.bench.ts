@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../functions/config.js';
 import { startLocal } from '../functions/local/local-server.js';
-import { createDomain, setDomainLimits, verifyDomain } from '../functions/core/domains/verified-domains.js';
+import { verifyFixtureHost } from '../test/support/verified-host.js';
 import type { Table } from '../functions/ports/table.js';
 import type { Blobs } from '../functions/ports/blobs.js';
 import { run as admin } from '../functions/cli/admin.js';
@@ -114,15 +114,7 @@ function countBlobs(b: Blobs) {
   return c;
 }
 
-const fetchText = async (url: string) => {
-  const r = await fetch(url);
-  return { status: r.status, body: await r.text() };
-};
-async function verifyHost(table: Table, tenant: string, host: string) {
-  await createDomain(table, tenant, host, [host], new Date());
-  await verifyDomain(table, tenant, host, { fetchText }, new Date());
-  await setDomainLimits(table, tenant, host, { concurrency: 64, delay_ms: 0 });
-}
+const verifyHost = (table: Table, tenant: string, host: string) => verifyFixtureHost(table, tenant, host, { concurrency: 64, delay_ms: 0 });
 
 /** RSS of a process, in bytes (Linux). */
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;

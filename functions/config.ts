@@ -63,6 +63,9 @@ export const ENV = {
  */
 export const ORIGIN_VERIFY_HEADER = 'x-gleaner-origin-verify';
 
+/** Crawl pages one tenant may have in flight at once (GLEANER_TENANT_CRAWL_PAGES), unless configured. */
+export const DEFAULT_TENANT_CRAWL_PAGES = 20;
+
 export const SOURCE_NAMES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
@@ -198,7 +201,7 @@ const readers: { [K in keyof typeof ENV]: Reader<Config[K]> } = {
   concurrencyQueries: num(1, 64, 4),
   concurrencyDeliveries: num(1, 64, 8),
   concurrencyJobs: num(1, 64, 4),
-  tenantCrawlPages: num(1, 10_000, 20),
+  tenantCrawlPages: num(1, 10_000, DEFAULT_TENANT_CRAWL_PAGES),
   graphApiVersion: text(DEFAULT_GRAPH_API_VERSION, { re: /^v\d{1,3}\.\d{1,2}$/, msg: 'expected a Graph API version like v26.0' }) as Reader<string>,
   originSecret: text(undefined, { min: 16, msg: 'GLEANER_ORIGIN_SECRET must be at least 16 characters' }),
   extractionModel: text(undefined, { re: /^[\w.:/-]{1,2048}$/, msg: 'expected a Bedrock model id, inference profile id or ARN' }),

@@ -57,6 +57,9 @@ function entry(main: URL): [string | URL, { eval?: boolean }] {
   return [`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(main.href)}); });`, { eval: true }];
 }
 
+/** Seconds before a batch that no thread could run is delivered again. */
+const RETRY_SECONDS = 3;
+
 /** The thread's own V8 heap bound: past it the thread dies, its slices are retried, and a new thread starts. */
 const THREAD_HEAP_MB = 512;
 
@@ -98,6 +101,7 @@ export class CrawlThread implements BatchWorker {
     private readonly queue: LocalQueue,
     private readonly inline: BatchWorker,
     private readonly main: URL = MAIN,
+    private readonly queueName: QueueName = 'runs',
   ) {}
 
   async process(event: SQSEvent, context: Pick<Context, 'getRemainingTimeInMillis'>, receiver: QueueReceiver): Promise<SQSBatchResponse> {
@@ -154,8 +158,7 @@ export class CrawlThread implements BatchWorker {
       this.stats.batches++;
       w.postMessage({ t: 'batch', id: b.id, event: b.event, remainingMs: Math.max(0, b.deadline - Date.now()) } satisfies ToThread);
     } catch (err) {
-      this.pending.delete(b.id);
-      b.reject(err instanceof Error ? err : new Error(String(err)));
+      await this.fail(b, err instanceof Error ? err : new Error(String(err)));
     }
   }
 
@@ -187,15 +190,27 @@ export class CrawlThread implements BatchWorker {
         if (b.tries < 2 && !this.closed) {
           log.warn('the crawl thread ended during a batch; it runs again on a new thread', { code });
           void this.post(b);
-        } else {
-          this.pending.delete(b.id);
-          b.reject(new Error(`The crawl thread exited (${code}) during the batch`));
-        }
+        } else void this.fail(b, new Error(`The crawl thread exited (${code}) during the batch`));
       }
     });
     // Another tenant's interactive work marked here holds the crawl back there (core/limits/foreground.ts).
     this.unfollow = onForegroundChange((id, mark) => w.postMessage({ t: 'fg', id, mark } satisfies ToThread));
     return this.ready;
+  }
+
+  /**
+   * The batch could not be run on a thread: its records come back in a few seconds rather than
+   * after the queue's visibility timeout (15 minutes for the runs queue), and a record that keeps
+   * failing this way still reaches the dead-letter queue after its receives.
+   */
+  private async fail(b: Batch, err: Error) {
+    this.pending.delete(b.id);
+    log.warn('a batch of crawl slices could not run on the crawl thread; it is retried shortly', { err });
+    for (const r of b.event.Records) {
+      const record = { messageId: r.messageId, receiptHandle: r.receiptHandle, body: r.body, receiveCount: Number(r.attributes.ApproximateReceiveCount) };
+      await b.receiver.retryAfter(this.queueName, record, RETRY_SECONDS).catch(() => undefined);
+    }
+    b.reject(err);
   }
 
   private onMessage(w: Worker, m: FromThread) {

@@ -4,6 +4,7 @@ import type { Table } from '../../ports/table.js';
 import type { MessageFor, Queue, QueueName, QueueReceiver, ReceivedRecord } from '../../ports/queue.js';
 import { encodeMessage } from '../../core/queue-messages.js';
 import { log } from '../../core/log.js';
+import { DEFAULT_TENANT_CRAWL_PAGES } from '../../config.js';
 
 /** What the local queue runs: the worker interpreter, exactly as the SQS handler runs it. */
 export interface BatchWorker {
@@ -34,9 +35,6 @@ export interface ConsumeOptions {
    */
   sliceWorker?: BatchWorker;
 }
-
-/** Default per-tenant cap on crawl pages in flight in the local queue (five slices of concurrency 4). */
-export const DEFAULT_TENANT_CRAWL_PAGES = 20;
 
 /** A visible message waiting for delivery: its tenant (for fairness) and crawl pages (for the cap). */
 interface Ready {

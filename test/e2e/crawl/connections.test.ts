@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
-import { createDomain, setDomainLimits, verifyDomain } from '../../../functions/core/domains/verified-domains.js';
+import { verifyFixtureHost } from '../../support/verified-host.js';
 
 // A crawl's slices share their run's connections (functions/workers/run-guards.ts): the site sees
 // a few kept-alive connections for the whole crawl, not fresh ones for every slice.
@@ -12,13 +12,7 @@ beforeAll(async () => {
   site = await startFixtureSite({ graphPages: PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
   const host = new URL(site.baseUrl).host;
   svc = await startTestService({ GLEANER_EGRESS_ALLOW: host, GLEANER_CONCURRENCY_RUNS: '2' });
-  const fetchText = async (url: string) => {
-    const r = await fetch(url);
-    return { status: r.status, body: await r.text() };
-  };
-  await createDomain(svc.deps.table, svc.tenantId, host, [host], new Date());
-  expect((await verifyDomain(svc.deps.table, svc.tenantId, host, { fetchText }, new Date())).status).toBe('verified');
-  await setDomainLimits(svc.deps.table, svc.tenantId, host, { concurrency: 16, delay_ms: 0 });
+  await verifyFixtureHost(svc.deps.table, svc.tenantId, host);
 }, 120_000);
 afterAll(async () => {
   await svc?.destroy();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
-import { createDomain, setDomainLimits, verifyDomain } from '../../../functions/core/domains/verified-domains.js';
+import { verifyFixtureHost } from '../../support/verified-host.js';
 import { run as admin } from '../../../functions/cli/admin.js';
 
 // Fair to other tenants (issue 12), through the API: tenant A's large crawl on a host it verified
@@ -19,13 +19,7 @@ beforeAll(async () => {
   const host = new URL(site.baseUrl).host;
   svc = await startTestService({ GLEANER_EGRESS_ALLOW: host, GLEANER_CONCURRENCY_RUNS: '2', GLEANER_TENANT_CRAWL_PAGES: '8' });
   const table = svc.deps.table;
-  await createDomain(table, svc.tenantId, host, [host], new Date());
-  const fetchText = async (url: string) => {
-    const r = await fetch(url);
-    return { status: r.status, body: await r.text() };
-  };
-  expect((await verifyDomain(table, svc.tenantId, host, { fetchText }, new Date())).status).toBe('verified');
-  await setDomainLimits(table, svc.tenantId, host, { concurrency: 64, delay_ms: 0 });
+  await verifyFixtureHost(table, svc.tenantId, host, { concurrency: 64, delay_ms: 0 });
   otherKey = ((await admin(['tenants', 'create', '--name', 'small'], table)) as { api_key: string }).api_key;
 }, 120_000);
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { graphPaths } from '../../fixtures/site/graph.js';
-import { createDomain, setDomainLimits, verifyDomain } from '../../../functions/core/domains/verified-domains.js';
+import { verifyFixtureHost } from '../../support/verified-host.js';
 import { LocalProcess } from './local-process.js';
 import { SLICE_SIZE } from '../../../functions/core/crawl/crawl-slice.js';
 
@@ -26,13 +26,7 @@ beforeAll(async () => {
   const tenant = (await svc.call('/v1/tenant')).body.tenant_id as string;
   expect(tenant).toMatch(/^ten_/); // the crawl must run on the verified, raised limits
   const table = svc.table();
-  await createDomain(table, tenant, host, [host], new Date());
-  const fetchText = async (url: string) => {
-    const r = await fetch(url);
-    return { status: r.status, body: await r.text() };
-  };
-  expect((await verifyDomain(table, tenant, host, { fetchText }, new Date())).status).toBe('verified');
-  await setDomainLimits(table, tenant, host, { concurrency: 16, delay_ms: 0 });
+  await verifyFixtureHost(table, tenant, host);
 });
 
 afterAll(async () => {

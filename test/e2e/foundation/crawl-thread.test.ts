@@ -3,7 +3,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { CrawlThread } from '../../../functions/local/crawl-thread.js';
-import { createDomain, setDomainLimits, verifyDomain } from '../../../functions/core/domains/verified-domains.js';
+import { verifyFixtureHost } from '../../support/verified-host.js';
 
 // The local server runs crawl slices on a worker thread of its own (functions/local/crawl-thread.ts),
 // so a crawl does not hold up the API on the main thread; the thread's sends, retries and items
@@ -16,13 +16,7 @@ beforeAll(async () => {
   const host = new URL(site.baseUrl).host;
   svc = await startTestService({ GLEANER_EGRESS_ALLOW: host, GLEANER_CONCURRENCY_RUNS: '2' });
   // A verified host without the polite spacing: the crawl is quick enough to be killed mid-way.
-  const fetchText = async (url: string) => {
-    const r = await fetch(url);
-    return { status: r.status, body: await r.text() };
-  };
-  await createDomain(svc.deps.table, svc.tenantId, host, [host], new Date());
-  expect((await verifyDomain(svc.deps.table, svc.tenantId, host, { fetchText }, new Date())).status).toBe('verified');
-  await setDomainLimits(svc.deps.table, svc.tenantId, host, { concurrency: 16, delay_ms: 0 });
+  await verifyFixtureHost(svc.deps.table, svc.tenantId, host);
 }, 120_000);
 afterAll(async () => {
   await svc?.destroy();
@@ -79,5 +73,18 @@ describe('crawl thread', () => {
     expect(seen).toHaveLength(2);
     expect(broken.stats.starts).toBe(1);
     await broken.close();
+  }, 60_000);
+
+  it('a batch that ends two threads comes back from the queue in seconds, not after its visibility timeout', async () => {
+    const retries: Array<[string, string, number]> = [];
+    const receiver = { retryAfter: async (q: string, r: { messageId: string }, seconds: number) => void retries.push([q, r.messageId, seconds]), deadLetter: async () => undefined };
+    const inline = { process: async () => ({ batchItemFailures: [] }) };
+    const crashing = new CrawlThread({ config: svc.deps.config, dynamoEndpoint: svc.stores.dynamoEndpoint, s3Endpoint: svc.stores.s3Endpoint }, svc.queue, inline, new URL('../../fixtures/crawl-thread/crashing-entry.ts', import.meta.url));
+    const record = { messageId: 'm1', receiptHandle: 'm1', body: '{}', attributes: { ApproximateReceiveCount: '1' } };
+    const event = { Records: [record] } as unknown as SQSEvent;
+    await expect(crashing.process(event, { getRemainingTimeInMillis: () => 60_000 }, receiver)).rejects.toThrow(/exited/);
+    expect(crashing.stats.starts).toBe(2); // run again once on a new thread, then given up
+    expect(retries).toEqual([['runs', 'm1', 3]]);
+    await crashing.close();
   }, 60_000);
 });
