@@ -186,7 +186,8 @@ async function countsArm(site: FixtureSite) {
   const host = new URL(site.baseUrl).host;
   const stores = STORES === 'process' ? await startStoresProcess(join(dataDir, 'stores')) : undefined;
   const endpoints = stores ? { GLEANER_DYNAMODB_ENDPOINT: stores.dynamoEndpoint, GLEANER_S3_ENDPOINT: stores.s3Endpoint } : {};
-  const svc = await startLocal(loadConfig({ ...env, PORT: '0', GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host, ...endpoints }), { quiet: true });
+  // Slices on this thread (GLEANER_LOCAL_CRAWL=inline): the wrapped table must see their calls.
+  const svc = await startLocal(loadConfig({ ...env, PORT: '0', GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host, GLEANER_LOCAL_CRAWL: 'inline', ...endpoints }), { quiet: true });
   const storesRss = () => (stores ? rssOf(stores.pid) : 0);
   try {
     await verifyHost(svc.deps.table, svc.tenantId, host);

@@ -76,7 +76,8 @@ const THREAD_HEAP_MB = 512;
  * sends to a queue, and its records' retries and dead letters, go back to the main thread's
  * LocalQueue, so message durability and delivery stay in one place. A thread that dies (a crash,
  * its heap bound) is replaced, and its batches run again on the new one; one that ends a second
- * thread fails, and the queue retries it as SQS retries a crashed Lambda's batch. Should no
+ * thread fails, and the queue delivers it again a few seconds later (towards its dead-letter
+ * queue, should it keep doing so). Should no
  * thread start at all, the slices run on the main thread as before. Started on the first crawl
  * slice, or by {@link CrawlThread.warm}.
  */
