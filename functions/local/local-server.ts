@@ -264,7 +264,7 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
       crawlThread?.shutdown();
       // Let the messages in progress wind down (they see the shutdown and hand their work back)
       // before the stores close under them; bounded, as a stuck one stays for the next start.
-      await Promise.race([queue.idle(), new Promise((r) => setTimeout(r, 15_000).unref())]);
+      await Promise.race([queue.settled(), new Promise((r) => setTimeout(r, 15_000).unref())]);
       await crawlThread?.close();
       await closeAllBrowsers();
       await closeCrawlGuards();

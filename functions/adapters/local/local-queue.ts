@@ -98,6 +98,9 @@ export class LocalQueue implements Queue, QueueReceiver {
   private pumping = new Set<QueueName>();
   private inflight = 0;
   private idleWaiters: Array<() => void> = [];
+  /** Invocations running now, and who waits for there to be none (shutdown). */
+  private invoking = 0;
+  private stillWaiters: Array<() => void> = [];
   private stopped = false;
 
   constructor(private readonly table: Table) {}
@@ -222,9 +225,11 @@ export class LocalQueue implements Queue, QueueReceiver {
       if (express) c.expressActive = true;
       c.peakActive = Math.max(c.peakActive, c.active);
       for (const b of batch) if (b.pages) c.crawlPages.set(b.tenant, (c.crawlPages.get(b.tenant) ?? 0) + b.pages);
+      this.invoking++;
       void this.invoke(queue, ids, c, slicesOnly && c.sliceWorker ? c.sliceWorker : c.worker)
         .catch((err) => log.error('local queue delivery failed', { queue, err }))
         .finally(() => {
+          if (--this.invoking === 0) for (const w of this.stillWaiters.splice(0)) w();
           c.active--;
           if (slicesOnly) c.sliceActive--;
           if (express) c.expressActive = false;
@@ -350,6 +355,14 @@ export class LocalQueue implements Queue, QueueReceiver {
   /** Resolves when nothing is queued, delayed or running (tests and graceful shutdown). */
   idle(): Promise<void> {
     return this.inflight === 0 ? Promise.resolve() : new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  /**
+   * Resolves when no invocation is running (graceful shutdown, after `stop`): messages waiting or
+   * delayed stay in the table for the next start and are not waited for.
+   */
+  settled(): Promise<void> {
+    return this.invoking === 0 ? Promise.resolve() : new Promise((r) => this.stillWaiters.push(r));
   }
 
   stop() {

@@ -45,6 +45,33 @@ const noRun: Kinds<'runs'>['task.run'] = { timeoutMs: 1000, run: async () => und
 const noSlice: Kinds<'runs'>['crawl.slice'] = { timeoutMs: 1000, run: async () => undefined };
 
 describe('LocalQueue running the worker interpreter', () => {
+  it('settles on shutdown once the invocations running have ended, whatever waits or is delayed (it stays stored)', async () => {
+    let finish!: () => void;
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const q = setup('runs', {
+      'run.start': { timeoutMs: 5000, run: () => (started(), new Promise<void>((r) => (finish = r))) },
+      'task.run': noRun,
+      'crawl.slice': noSlice,
+    });
+    await q.send('runs', { kind: 'run.start', tenant_id: 't', run_id: 'r-settle' });
+    await q.send('runs', { kind: 'run.start', tenant_id: 't', run_id: 'r-later' }, { delaySeconds: 600 });
+    await running;
+    q.stop();
+    let settled = false;
+    void q.settled().then(() => (settled = true));
+    let idle = false;
+    void q.idle().then(() => (idle = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(settled).toBe(false); // an invocation is still running
+    finish();
+    await q.settled();
+    expect(idle).toBe(false); // the delayed message is not done, and is not waited for
+    const left = await items('LQ#runs');
+    expect(left.map((i) => JSON.parse(i.body as string).run_id)).toEqual(['r-later']);
+    for (const i of left) await table.delete({ pk: i.pk as string, sk: i.sk as string }); // the other tests' queue starts empty
+  });
+
   it('retries a failing message with backoff, then dead-letters it after maxReceiveCount and marks its record failed', async () => {
     const seen: number[] = [];
     const failed: string[] = [];
