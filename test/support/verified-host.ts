@@ -1,5 +1,7 @@
 import { createDomain, setDomainLimits, verifyDomain } from '../../functions/core/domains/verified-domains.js';
 import type { Table } from '../../functions/ports/table.js';
+import { startTestService, type TestService } from './local-service.js';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 
 const fetchText = async (url: string) => {
   const r = await fetch(url);
@@ -16,4 +18,16 @@ export async function verifyFixtureHost(table: Table, tenantId: string, host: st
   const v = await verifyDomain(table, tenantId, host, { fetchText }, new Date());
   if (v.status !== 'verified') throw new Error(`${host} was not verified: ${JSON.stringify(v)}`);
   await setDomainLimits(table, tenantId, host, limits);
+}
+
+/**
+ * A fixture site graph of `pages` pages and the local service (2 runs workers), the site's host
+ * verified for the service's tenant: the setup of the crawl tests that time nothing.
+ */
+export async function startVerifiedCrawl(pages: number): Promise<{ svc: TestService; site: FixtureSite }> {
+  const site = await startFixtureSite({ graphPages: pages, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
+  const host = new URL(site.baseUrl).host;
+  const svc = await startTestService({ GLEANER_EGRESS_ALLOW: host, GLEANER_CONCURRENCY_RUNS: '2' });
+  await verifyFixtureHost(svc.deps.table, svc.tenantId, host);
+  return { svc, site };
 }

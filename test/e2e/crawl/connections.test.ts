@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../support/local-service.js';
-import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
-import { verifyFixtureHost } from '../../support/verified-host.js';
+import type { TestService } from '../../support/local-service.js';
+import type { FixtureSite } from '../../fixtures/site/server.js';
+import { startVerifiedCrawl } from '../../support/verified-host.js';
 
 // A crawl's slices share their run's connections (functions/workers/run-guards.ts): the site sees
 // a few kept-alive connections for the whole crawl, not fresh ones for every slice.
@@ -9,10 +9,7 @@ const PAGES = 400;
 let svc: TestService;
 let site: FixtureSite;
 beforeAll(async () => {
-  site = await startFixtureSite({ graphPages: PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
-  const host = new URL(site.baseUrl).host;
-  svc = await startTestService({ GLEANER_EGRESS_ALLOW: host, GLEANER_CONCURRENCY_RUNS: '2' });
-  await verifyFixtureHost(svc.deps.table, svc.tenantId, host);
+  ({ svc, site } = await startVerifiedCrawl(PAGES));
 }, 120_000);
 afterAll(async () => {
   await svc?.destroy();

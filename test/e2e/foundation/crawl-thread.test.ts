@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
-import { startTestService, type TestService } from '../../support/local-service.js';
-import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
+import type { TestService } from '../../support/local-service.js';
+import type { FixtureSite } from '../../fixtures/site/server.js';
 import { CrawlThread } from '../../../functions/local/crawl-thread.js';
-import { verifyFixtureHost } from '../../support/verified-host.js';
+import { startVerifiedCrawl } from '../../support/verified-host.js';
 
 // The local server runs crawl slices on a worker thread of its own (functions/local/crawl-thread.ts),
 // so a crawl does not hold up the API on the main thread; the thread's sends, retries and items
@@ -12,11 +12,8 @@ const PAGES = 300;
 let svc: TestService;
 let site: FixtureSite;
 beforeAll(async () => {
-  site = await startFixtureSite({ graphPages: PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
-  const host = new URL(site.baseUrl).host;
-  svc = await startTestService({ GLEANER_EGRESS_ALLOW: host, GLEANER_CONCURRENCY_RUNS: '2' });
   // A verified host without the polite spacing: the crawl is quick enough to be killed mid-way.
-  await verifyFixtureHost(svc.deps.table, svc.tenantId, host);
+  ({ svc, site } = await startVerifiedCrawl(PAGES));
 }, 120_000);
 afterAll(async () => {
   await svc?.destroy();
