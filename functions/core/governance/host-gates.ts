@@ -24,7 +24,8 @@ export function runGate(
 ): (Pick<HostGate, 'acquire' | 'close'>) | undefined {
   const shared = polite ? new HostGate(table, { ...polite, ...extra }) : undefined;
   if (!raised) return shared;
-  const own = new HostGate(table, { ...polite, ...extra, maxConcurrent: raised.concurrency, minDelayMs: raised.delayMs, ignoreCrawlDelay: true, tenantScope: raised.tenantId });
+  // Nobody else's requests pass the tenant's own gate: nothing there to give way to.
+  const own = new HostGate(table, { ...polite, ...extra, yieldTo: undefined, maxConcurrent: raised.concurrency, minDelayMs: raised.delayMs, ignoreCrawlDelay: true, tenantScope: raised.tenantId });
   const verified = raised.host.toLowerCase();
   return {
     acquire(host: string, crawlDelaySeconds?: number): Promise<ReleaseSlot> {

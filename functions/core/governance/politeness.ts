@@ -42,18 +42,37 @@ export interface HostGateOptions {
   /**
    * True while this gate's requests should hold back for interactive work of another tenant in
    * the same process (core/limits/foreground.ts): on a shared host they then neither take a free
-   * slot nor the next start before that work, for at most {@link YIELD_MAX_MS} per request.
+   * slot nor the next start before that work, but for one request every {@link YIELD_EVERY_MS}.
    */
   yieldTo?: () => boolean;
 }
 
 /**
- * How long one request holds back for other tenants' interactive work at most (see `yieldTo`):
- * each piece of that work has priority for its first seconds only (core/limits/foreground.ts),
- * and a request that gave way this long goes ahead anyway, so a stream of another tenant's runs
- * slows a crawl on a shared host but cannot stop it.
+ * While a tenant's requests to a host give way (see `yieldTo`), one of them goes ahead every this
+ * often, so a stream of another tenant's runs slows a crawl on a shared host but cannot stop it.
+ * One at a time and steadily: when each request went ahead after giving way for a set time, a
+ * crawl's waiting requests all went ahead together once it ran out, and another tenant's request
+ * then waited behind several of them (two polite spacings and more, not one).
  */
-const YIELD_MAX_MS = 10_000;
+const YIELD_EVERY_MS = 2_000;
+/** Per tenant and host (in this process): when a request last went ahead while giving way. */
+const yieldPasses = new Map<string, number>();
+
+/**
+ * Whether a request of `key` (tenant and host) that should give way may go ahead now: one every
+ * {@link YIELD_EVERY_MS}, counted from when giving way began.
+ */
+function passWhileYielding(key: string, now: number): boolean {
+  const last = yieldPasses.get(key);
+  if (last === undefined || now - last > 2 * YIELD_EVERY_MS) {
+    if (yieldPasses.size >= 10_000) yieldPasses.clear();
+    yieldPasses.set(key, now); // giving way begins (again): the first may go a period from now
+    return false;
+  }
+  if (now - last < YIELD_EVERY_MS) return false;
+  yieldPasses.set(key, now);
+  return true;
+}
 
 /** Releases a slot acquired from {@link HostGate.acquire}. Safe to call more than once. */
 export type ReleaseSlot = () => Promise<void>;
@@ -185,8 +204,13 @@ export class HostGate {
         block.give();
       };
     }
-    const yieldUntil = this.now() + YIELD_MAX_MS;
-    const mustYield = () => !!this.opts.yieldTo?.() && this.now() < yieldUntil;
+    const passKey = `${this.tenant}|${normHost(host)}`;
+    let goesAhead = false;
+    const mustYield = () => {
+      if (goesAhead || !this.opts.yieldTo?.()) return false;
+      goesAhead = passWhileYielding(passKey, this.now());
+      return !goesAhead;
+    };
     for (;;) {
       await this.giveWay(mustYield);
       const lease = await this.take(host, 1, deadline, mustYield);

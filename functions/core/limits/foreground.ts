@@ -15,6 +15,13 @@
  * crawl slices on a thread of their own (local/crawl-thread.ts) and mirrors the marks there.
  */
 const MARK_MS = 3_000;
+/**
+ * How long a mark outlives the work that ended it. A client that waits for a run's result (a long
+ * poll looks every 250 ms) sends its next request within this: its work stays marked in between,
+ * so a crawl on a shared polite host does not take the host's next start in that gap and make
+ * the next run wait a whole spacing behind it.
+ */
+const LINGER_MS = 400;
 const YIELD_MAX_MS = 100;
 const POLL_MS = 5;
 
@@ -42,17 +49,19 @@ export function mirrorForeground(id: string, mark: Mark | undefined): void {
 
 /**
  * `id`'s work (a run, a task, an API request) for `tenant` has begun; returns the function that
- * ends it. It ends by itself after `ms` (at most {@link MARK_MS}).
+ * ends it ({@link LINGER_MS} later). It ends by itself after `ms` (at most {@link MARK_MS}).
  */
-export function markForeground(id: string, tenant: string, ms = MARK_MS, now = Date.now()): () => void {
+export function markForeground(id: string, tenant: string, ms = MARK_MS, now = Date.now()): (at?: number) => void {
   if (marks.size >= 1_000) for (const [k, m] of marks) if (m.until < now) marks.delete(k);
   const mark = { tenant, until: now + Math.min(ms, MARK_MS) };
   marks.set(id, mark);
   for (const l of listeners) l(id, mark);
-  return () => {
+  return (at = Date.now()) => {
     if (marks.get(id) !== mark) return;
-    marks.delete(id);
-    for (const l of listeners) l(id, undefined);
+    const until = at + LINGER_MS;
+    if (until >= mark.until) return;
+    mark.until = until;
+    for (const l of listeners) l(id, { ...mark });
   };
 }
 

@@ -9,11 +9,13 @@ describe('foreground marks', () => {
     const end = markForeground('run:a1', 'ten_a', 3_000, now);
     expect(othersInForeground('ten_a', now)).toBe(false);
     expect(othersInForeground('ten_b', now)).toBe(true);
-    end();
-    expect(othersInForeground('ten_b', now)).toBe(false);
+    // Ended, it lingers a moment (the client's next request comes within it), then is gone.
+    end(now);
+    expect(othersInForeground('ten_b', now + 300)).toBe(true);
+    expect(othersInForeground('ten_b', now + 500)).toBe(false);
     markForeground('req:a2', 'ten_a', 250, now);
     expect(othersInForeground('ten_b', now + 200)).toBe(true);
-    expect(othersInForeground('ten_b', now + 300)).toBe(false);
+    expect(othersInForeground('ten_b', now + 500)).toBe(false);
     // A long mark is cut to a few seconds: a long run slows another tenant's crawl only at first.
     markForeground('run:a3', 'ten_a', 600_000, now);
     expect(othersInForeground('ten_b', now + 2_900)).toBe(true);
@@ -49,9 +51,9 @@ describe('foreground marks', () => {
     // Marks already set are told at once, then each new mark and each end.
     expect(seen).toEqual([['req:m0', { tenant: 'ten_m', until: now + 250 }]]);
     const end = markForeground('run:m1', 'ten_m', 3_000, now);
-    end();
-    end(); // told once
-    expect(seen.slice(1)).toEqual([['run:m1', { tenant: 'ten_m', until: now + 3_000 }], ['run:m1', undefined]]);
+    end(now);
+    end(now); // told once
+    expect(seen.slice(1)).toEqual([['run:m1', { tenant: 'ten_m', until: now + 3_000 }], ['run:m1', { tenant: 'ten_m', until: now + 400 }]]);
     unfollow();
     early();
     expect(seen).toHaveLength(3);
