@@ -13,7 +13,7 @@ import { log } from '../core/log.js';
 export type ToThread =
   | { t: 'batch'; id: number; event: SQSEvent; remainingMs: number }
   | { t: 'reply'; id: number; error?: string }
-  | { t: 'fg'; id: string; mark?: { tenant: string; until: number } }
+  | { t: 'fg'; id: string; mark: { tenant: string; until: number } }
   | { t: 'shutdown' }
   | { t: 'close' };
 /** What the thread asks of the main thread's queue: a send (an encoded body), or a record's retry or dead letter. */

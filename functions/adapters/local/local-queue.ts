@@ -98,8 +98,7 @@ export class LocalQueue implements Queue, QueueReceiver {
   private pumping = new Set<QueueName>();
   private inflight = 0;
   private idleWaiters: Array<() => void> = [];
-  /** Invocations running now, and who waits for there to be none (shutdown). */
-  private invoking = 0;
+  /** Who waits for no invocation to be running (shutdown). */
   private stillWaiters: Array<() => void> = [];
   private stopped = false;
 
@@ -225,16 +224,15 @@ export class LocalQueue implements Queue, QueueReceiver {
       if (express) c.expressActive = true;
       c.peakActive = Math.max(c.peakActive, c.active);
       for (const b of batch) if (b.pages) c.crawlPages.set(b.tenant, (c.crawlPages.get(b.tenant) ?? 0) + b.pages);
-      this.invoking++;
       void this.invoke(queue, ids, c, slicesOnly && c.sliceWorker ? c.sliceWorker : c.worker)
         .catch((err) => log.error('local queue delivery failed', { queue, err }))
         .finally(() => {
-          if (--this.invoking === 0) for (const w of this.stillWaiters.splice(0)) w();
           c.active--;
           if (slicesOnly) c.sliceActive--;
           if (express) c.expressActive = false;
           for (const b of batch) if (b.pages) c.crawlPages.set(b.tenant, (c.crawlPages.get(b.tenant) ?? 0) - b.pages);
           for (let i = 0; i < ids.length; i++) this.settle();
+          if (!this.invoking()) for (const w of this.stillWaiters.splice(0)) w();
           this.pump(queue);
         });
     }
@@ -362,7 +360,14 @@ export class LocalQueue implements Queue, QueueReceiver {
    * delayed stay in the table for the next start and are not waited for.
    */
   settled(): Promise<void> {
-    return this.invoking === 0 ? Promise.resolve() : new Promise((r) => this.stillWaiters.push(r));
+    return this.invoking() ? new Promise((r) => this.stillWaiters.push(r)) : Promise.resolve();
+  }
+
+  /** Invocations running now, over every queue. */
+  private invoking(): number {
+    let n = 0;
+    for (const c of this.consumers.values()) n += c.active;
+    return n;
   }
 
   stop() {

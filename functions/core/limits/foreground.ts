@@ -30,8 +30,8 @@ interface Mark {
   until: number;
 }
 const marks = new Map<string, Mark>();
-/** Told of every mark set (`mark`) and ended (`undefined`): the local crawl thread mirrors them. */
-type MarkListener = (id: string, mark: Mark | undefined) => void;
+/** Told of every mark set or cut short by its end: the local crawl thread mirrors them. */
+type MarkListener = (id: string, mark: Mark) => void;
 const listeners = new Set<MarkListener>();
 
 /** Follow this thread's marks (the local server forwards them to its crawl thread); returns the unsubscribe. */
@@ -41,10 +41,9 @@ export function onForegroundChange(listener: MarkListener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Take in a mark set (`mark`) or ended (`undefined`) in another thread of this process. */
-export function mirrorForeground(id: string, mark: Mark | undefined): void {
-  if (mark) marks.set(id, { tenant: mark.tenant, until: mark.until });
-  else marks.delete(id);
+/** Take in a mark set or cut short in another thread of this process (it runs out there by its `until`). */
+export function mirrorForeground(id: string, mark: Mark): void {
+  marks.set(id, { tenant: mark.tenant, until: mark.until });
 }
 
 /**

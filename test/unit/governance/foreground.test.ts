@@ -45,9 +45,9 @@ describe('foreground marks', () => {
   it('are followed by another thread (the crawl thread) and mirrored there', () => {
     const now = Date.now();
     const early = markForeground('req:m0', 'ten_m', 250, now);
-    const seen: Array<[string, { tenant: string; until: number } | undefined]> = [];
+    const seen: Array<[string, { tenant: string; until: number }]> = [];
     // (marks other tests left are told too; only this test's are looked at)
-    const unfollow = onForegroundChange((id, mark) => id.includes(':m') && seen.push([id, mark && { ...mark }]));
+    const unfollow = onForegroundChange((id, mark) => id.includes(':m') && seen.push([id, { ...mark }]));
     // Marks already set are told at once, then each new mark and each end.
     expect(seen).toEqual([['req:m0', { tenant: 'ten_m', until: now + 250 }]]);
     const end = markForeground('run:m1', 'ten_m', 3_000, now);
@@ -63,7 +63,7 @@ describe('foreground marks', () => {
     mirrorForeground('run:t1', { tenant: 'ten_t', until: later + 3_000 });
     expect(othersInForeground('ten_u', later)).toBe(true);
     expect(othersInForeground('ten_t', later)).toBe(false);
-    mirrorForeground('run:t1', undefined);
+    mirrorForeground('run:t1', { tenant: 'ten_t', until: later - 1 }); // ended there
     expect(othersInForeground('ten_u', later)).toBe(false);
   });
 });
