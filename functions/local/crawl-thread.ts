@@ -57,6 +57,9 @@ function entry(main: URL): [string | URL, { eval?: boolean }] {
   return [`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(main.href)}); });`, { eval: true }];
 }
 
+/** How long a new thread may take to load before it is given up on. */
+const READY_MS = 30_000;
+
 /** Seconds before a batch that no thread could run is delivered again. */
 const RETRY_SECONDS = 3;
 
@@ -170,6 +173,12 @@ export class CrawlThread implements BatchWorker {
     this.stats.starts++;
     this.worker = w;
     this.ready = new Promise<Worker>((resolve, reject) => {
+      // A thread that never says it is ready is ended: its batches then fail and come back shortly,
+      // instead of holding their invocations (and so the crawl) for good.
+      const stuck = setTimeout(() => void w.terminate(), READY_MS);
+      stuck.unref();
+      w.once('message', () => clearTimeout(stuck));
+      w.once('exit', () => clearTimeout(stuck));
       w.once('error', reject);
       w.once('exit', (code) => reject(new Error(`The crawl thread exited (${code}) before it was ready`)));
       w.on('message', (m: FromThread) => {
