@@ -141,6 +141,19 @@ const text = (def?: string, check?: { re: RegExp; msg: string } | { min: number;
   return raw;
 };
 const str = (def: string): Reader<string> => (raw) => raw ?? def;
+/**
+ * The model endpoint: an http(s) base URL without credentials in it (issue 27). A `user:pass@`
+ * would travel in logs and error messages wherever the URL does; the key goes in
+ * GLEANER_LLM_API_KEY. The message never repeats the value.
+ */
+const modelBaseUrl: Reader<string | undefined> = (raw) => {
+  if (raw === undefined) return undefined;
+  if (!/^https?:\/\/[^\s]+$/.test(raw) || !URL.canParse(raw)) throw new Bad('expected an http(s) base URL such as http://127.0.0.1:11434/v1');
+  const u = new URL(raw);
+  if (u.username || u.password || raw.slice(0, raw.indexOf('/', 8) >>> 0).includes('@'))
+    throw new Bad('must not contain credentials (user:password@host); give the key in GLEANER_LLM_API_KEY instead');
+  return raw;
+};
 const url: Reader<string | undefined> = (raw) => {
   if (raw === undefined) return undefined;
   if (!URL.canParse(raw)) throw new Bad(`expected a URL, got ${JSON.stringify(raw)}`);
@@ -205,7 +218,7 @@ const readers: { [K in keyof typeof ENV]: Reader<Config[K]> } = {
   graphApiVersion: text(DEFAULT_GRAPH_API_VERSION, { re: /^v\d{1,3}\.\d{1,2}$/, msg: 'expected a Graph API version like v26.0' }) as Reader<string>,
   originSecret: text(undefined, { min: 16, msg: 'GLEANER_ORIGIN_SECRET must be at least 16 characters' }),
   extractionModel: text(undefined, { re: /^[\w.:/-]{1,2048}$/, msg: 'expected a Bedrock model id, inference profile id or ARN' }),
-  llmBaseUrl: text(undefined, { re: /^https?:\/\/[^\s]+$/, msg: 'expected an http(s) base URL such as http://127.0.0.1:11434/v1' }),
+  llmBaseUrl: modelBaseUrl,
   llmApiKey: opt,
   llmModel: text(undefined, { min: 1, msg: 'must not be empty' }),
   modelInputTokens: num(500, 1_000_000, 16_000),

@@ -1,4 +1,5 @@
-import { addUsage, getUsage, modelQuotaMessage, quotaOf } from '../limits/usage.js';
+import { modelQuotaMessage, quotaOf } from '../limits/usage.js';
+import { reserveModelTokens, settleModelTokens } from '../limits/token-reservation.js';
 import { log } from '../log.js';
 import { extractJson, type ModelCallReport } from './extract-json.js';
 import { MODEL_NOT_CONFIGURED_MESSAGE } from './readiness.js';
@@ -26,10 +27,12 @@ const STATUS: Record<ModelCallReport['result'] | 'throttled' | 'invalid_request'
 };
 
 /**
- * The engine's extraction step for one tenant, governed like every other call: the model
- * token quota is checked before each item (an item over it gets `json_error` quota_exceeded and
- * no call is made), every call's tokens are metered to the tenant, and every call (and every
- * refused one) leaves an audit record `model.extract` with the model and its tokens.
+ * The engine's extraction step for one tenant, governed like every other call: before each call
+ * the most it can cost is reserved against the model token quota (a single-item conditional
+ * write: concurrent items and the repair turn cannot overrun it; a call that does not fit is not
+ * made and the item gets `json_error` quota_exceeded), after it the reservation is settled to the
+ * real count, and every call (and every refused one) leaves an audit record `model.extract` with
+ * the model and its tokens.
  */
 export function createJsonExtractor(d: Deps, scope: ExtractionScope): JsonExtractor {
   const tenantId = scope.tenant.tenant_id;
@@ -53,24 +56,28 @@ export function createJsonExtractor(d: Deps, scope: ExtractionScope): JsonExtrac
   return async (input) => {
     const model = d.model;
     if (!model) return { json_error: { code: 'model_not_configured', message: MODEL_NOT_CONFIGURED_MESSAGE } };
-    if (cap != null) {
-      const used = (await getUsage(d.table, tenantId, d.clock.now())).model_tokens;
-      if (used >= cap) {
-        await audit(input.url, 'denied', 402, { model: model.id, input_tokens: 0, output_tokens: 0 });
-        return { json_error: { code: 'quota_exceeded', message: modelQuotaMessage(cap) } };
-      }
-    }
+    // The month a reservation was made in is the one it is settled in.
+    let heldAt = d.clock.now();
     return extractJson(model, input, {
       maxInputTokens: d.config.modelInputTokens,
       maxOutputTokens: d.config.modelOutputTokens,
       signal: scope.signal,
       nonce: scope.nonce,
       sleep: scope.sleep,
+      async reserve(tokens) {
+        heldAt = d.clock.now();
+        if (await reserveModelTokens(d.table, tenantId, cap, tokens, heldAt)) return null;
+        await audit(input.url, 'denied', 402, { model: model.id, input_tokens: 0, output_tokens: 0 });
+        return { code: 'quota_exceeded', message: modelQuotaMessage(cap!) };
+      },
       async onCall(call) {
         const tokens = call.input_tokens + call.output_tokens;
-        if (tokens > 0) await addUsage(d.table, tenantId, 'model_tokens', tokens, d.clock.now());
+        // Metering and audit each run even when the other fails: a call made is never unrecorded.
+        const metered = settleModelTokens(d.table, tenantId, call.reserved, tokens, heldAt).catch((err) =>
+          log.error('model token metering failed', { err, request_id: scope.requestId, tokens }),
+        );
         const status = call.error ? STATUS[call.error.kind] : STATUS[call.result];
-        await audit(input.url, call.result === 'valid' ? 'allowed' : 'error', status, { model: call.model, input_tokens: call.input_tokens, output_tokens: call.output_tokens });
+        await Promise.all([metered, audit(input.url, call.result === 'valid' ? 'allowed' : 'error', status, { model: call.model, input_tokens: call.input_tokens, output_tokens: call.output_tokens })]);
       },
     });
   };

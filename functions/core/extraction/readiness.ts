@@ -12,15 +12,18 @@ export const MODEL_NOT_CONFIGURED_MESSAGE =
 
 /**
  * Submit-time checks of a request that asks for the json format (POST /v1/scrape, run creation,
- * the MCP tools), in the order a caller can fix them: the schema compiles (400), a provider is
- * configured (422 `model_not_configured`), the tenant has model tokens left (402 `quota_exceeded`).
- * Nothing to do when the request does not ask for json.
+ * the MCP tools), cheapest first (issue 27): a provider is configured (422
+ * `model_not_configured`), the tenant has model tokens left (402 `quota_exceeded`), then the
+ * schema is checked on a budget thread (limits/budget-pool.ts): 422 `schema_too_complex` past its
+ * static limits, its time or its heap, 400 when it is not a usable JSON Schema. So a tenant with
+ * no tokens left never gets a schema compiled, and no schema is compiled on the thread that
+ * serves other tenants. Nothing to do when the request does not ask for json.
  */
 export async function assertExtractionReady(d: Pick<Deps, 'table' | 'model'>, tenant: Tenant, request: { formats?: readonly string[]; json_options?: JsonOptions }, now: Date): Promise<void> {
   if (!request.formats?.includes('json') || !request.json_options) return;
-  // ajv is loaded only for requests that carry a schema.
-  const { compileSchema } = await import('./schema-compile.js');
-  compileSchema(request.json_options.schema);
   if (!d.model) throw new AppError(422, 'model_not_configured', MODEL_NOT_CONFIGURED_MESSAGE);
   await assertQuota(d.table, tenant, 'model_tokens', now);
+  // The pool (and ajv, on its thread) is loaded only for requests that carry a schema.
+  const { runBudgeted } = await import('../limits/budget-pool.js');
+  await runBudgeted('schema', 'schema.check', { schema: request.json_options.schema });
 }

@@ -3,7 +3,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { RE2JS } from 're2js';
 import { lazyEngine } from '../lazy-engine.js';
+import { createHash } from 'node:crypto';
 import { badRequest } from '../errors.js';
+import { tooComplex } from '../limits/budget.js';
+import { schemaComplexityProblem } from './schema-complexity.js';
 
 // Loaded on demand (a dynamic import from readiness.ts, a static one from the worker's extractor):
 // ajv and its formats are needed only when a caller asks for the json format.
@@ -39,6 +42,9 @@ const OPTIONS: Options = {
   allErrors: true,
   validateFormats: true,
   code: { regExp: re2RegExp as unknown as NonNullable<Options['code']>['regExp'] },
+  // Each $ref is a function call, never a copy of its target: inlining made `N properties that
+  // each $ref a definition of N properties` compile to N² checks (issue 27).
+  inlineRefs: false,
 };
 
 let draft7: Ajv | undefined;
@@ -50,35 +56,75 @@ function ajvFor(schema: Record<string, unknown>): Ajv {
   return (draft7 ??= addFormats(new Ajv(OPTIONS)));
 }
 
+/** Compiled schemas kept (least recently used first out): ~11 KB each, so a few hundred KB at most. */
+export const SCHEMA_CACHE_SIZE = 64;
 const cache = new Map<string, ValidateFunction>();
 
+/** The cache's key: a digest of the schema's text (the text itself may be 32 KB). */
+const keyOf = (text: string) => createHash('sha256').update(text).digest('base64url');
+
 /**
- * Compile a caller's JSON Schema (cached by its text, a few hundred at most). Throws 400
- * `invalid_request` naming what is wrong when it is not a valid JSON Schema, references something
- * it does not contain, or uses a pattern RE2 cannot run.
+ * Compile a caller's JSON Schema (cached by a digest of its text, a small LRU). Refuses, before
+ * ajv sees it, a schema whose static estimate is too much (422 `schema_too_complex`, naming the
+ * limit: schema-complexity.ts). Throws 400 `invalid_request` naming what is wrong when it is not
+ * a valid JSON Schema, references something it does not contain, or uses a pattern RE2 cannot run.
+ * Runs on a budget thread (limits/budget-tasks.ts), which also bounds the compile's time and heap.
  */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   const text = JSON.stringify(schema);
-  const hit = cache.get(text);
-  if (hit) return hit;
+  const key = keyOf(text);
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const problem = schemaComplexityProblem(schema);
+  if (problem) throw tooComplex('schema', problem);
   let validate: ValidateFunction;
   try {
     // A copy: ajv keeps (and may annotate) what it compiles; the caller's schema stays as given.
     validate = ajvFor(schema).compile(JSON.parse(text) as Record<string, unknown>);
   } catch (e) {
+    if (e instanceof RangeError) throw tooComplex('schema', 'compiling it never ends (a $ref cycle)');
     const why = (e as Error).message.replace(/\s+/g, ' ').slice(0, 300);
     throw badRequest(`json_options.schema is not a usable JSON Schema: ${why}`, [{ path: 'json_options.schema', message: why }]);
   }
-  if (cache.size >= 500) cache.delete(cache.keys().next().value!);
-  cache.set(text, validate);
+  // ajv keeps every schema it compiled too: drop its copy, ours is the only cache.
+  ajvFor(schema).removeSchema(validate.schema as never);
+  if (cache.size >= SCHEMA_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, validate);
   return validate;
 }
+
+/** Entries in the compiled-schema cache (tests). */
+export const schemaCacheSize = (): number => cache.size;
+
+/**
+ * `json` against `schema`: valid, or the problems a model (and a person) can act on. A schema
+ * whose validation cannot finish (a `$ref` cycle that never reaches data: `{"$ref": "#"}`) is 422
+ * `schema_too_complex`, not a crash.
+ */
+export function validateAgainst(schema: Record<string, unknown>, json: unknown): { valid: boolean; problems: string[] } {
+  const validate = compileSchema(schema);
+  let valid: boolean;
+  try {
+    valid = validate(json) as boolean;
+  } catch (e) {
+    if (e instanceof RangeError) throw tooComplex('schema', 'validating a value against it never ends (a $ref cycle)');
+    throw e;
+  }
+  return { valid, problems: valid ? [] : describeErrors(validate.errors) };
+}
+
+const quoteName = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
 /** ajv's errors as short lines a model (and a person) can act on: `/price: must be number`. */
 export function describeErrors(errors: ErrorObject[] | null | undefined, max = 10): string[] {
   const lines = (errors ?? []).map((e) => {
-    const where = e.instancePath || '(root)';
-    const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
+    // Paths and property names come from the answer (page-steerable): quoted, one line, cut short.
+    const where = e.instancePath ? quoteName(e.instancePath) : '(root)';
+    const extra = e.keyword === 'additionalProperties' ? ` (${quoteName(String((e.params as { additionalProperty?: string }).additionalProperty))})`
       : e.keyword === 'required' ? '' : e.keyword === 'enum' ? `: ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)}` : '';
     return `${where}: ${e.message ?? e.keyword}${extra}`;
   });

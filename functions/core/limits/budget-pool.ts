@@ -1,0 +1,198 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { log } from '../log.js';
+import { BUDGET_DEADLINES, BUDGET_HEAP_MB, BUDGET_YOUNG_MB, tooComplex, type BudgetKind } from './budget.js';
+import { BUDGET_TASKS, deserializeError, mapTaskError, type BudgetTaskInput, type BudgetTaskName, type BudgetTaskOutput, type SerializedError } from './budget-tasks.js';
+
+/**
+ * The one mechanism that enforces budgets (budget.ts): a small warm pool of worker threads, each
+ * with a V8 heap bound ({@link BUDGET_HEAP_MB}), running one task at a time. A task past its
+ * deadline has its thread terminated (the work stops, not just the wait) and the caller gets 422
+ * `<kind>_too_complex`; a thread past its heap bound dies the same way. The thread that serves
+ * other tenants only posts a message and waits, so a hostile schema, PDF or selector costs its
+ * sender their own time, not everyone's.
+ *
+ * On AWS the same pool runs inside each function's invocation (a Lambda serves one request at a
+ * time, so there the pool bounds the work by the request's deadline and heap rather than
+ * protecting a neighbour); the thread's entry is bundled next to the handler as
+ * `budget-thread.mjs`. Where no thread entry can be found the task runs inline with only its
+ * static limits and a deadline on the wait, and a warning is logged once.
+ */
+
+interface Pending {
+  id: number;
+  task: BudgetTaskName;
+  input: unknown;
+  transfer: ArrayBuffer[];
+  kind: BudgetKind;
+  deadlineMs: number;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+  busy?: Pending;
+  timer?: NodeJS.Timeout;
+}
+
+/** Threads kept: enough that one tenant's bomb does not hold everyone's schema check. */
+let poolSize = 2;
+const slots: Slot[] = [];
+const queue: Pending[] = [];
+let nextId = 1;
+let inlineWarned = false;
+
+/** Counters for tests and the operator (started threads, tasks run, overruns). */
+export const budgetStats = { threads: 0, tasks: 0, overruns: 0 };
+
+/** Pool size (tests; the local server may raise it). */
+export function configureBudgetPool(opts: { size?: number }): void {
+  if (opts.size) poolSize = Math.max(1, opts.size);
+}
+
+/** Where the thread's code is: the TypeScript source through tsx (npm start, tests), or a built file beside this one. */
+let entryFound: [string | URL, { eval?: boolean }] | null | undefined;
+function threadEntry(): [string | URL, { eval?: boolean }] | null {
+  return entryFound === undefined ? (entryFound = findThreadEntry()) : entryFound;
+}
+function findThreadEntry(): [string | URL, { eval?: boolean }] | null {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const main = new URL('./budget-thread.ts', here);
+    const tsx = import.meta.resolve?.('tsx/esm/api') ?? pathToFileURL(join(dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+    return [`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(main.href)}); });`, { eval: true }];
+  }
+  for (const name of ['./budget-thread.mjs', './budget-thread.js']) {
+    const url = new URL(name, here);
+    if (existsSync(fileURLToPath(url))) return [url, {}];
+  }
+  return null;
+}
+
+function spawn(): Slot {
+  const [main, how] = threadEntry()!;
+  const worker = new Worker(main, {
+    ...how,
+    resourceLimits: { maxOldGenerationSizeMb: BUDGET_HEAP_MB, maxYoungGenerationSizeMb: BUDGET_YOUNG_MB, stackSizeMb: 4 },
+    // The thread needs no environment of the service (no keys, no endpoints).
+    env: {},
+    stdout: false,
+    stderr: false,
+  });
+  budgetStats.threads++;
+  // Idle threads never keep a process (a test, the CLI) alive.
+  worker.unref();
+  let ready!: () => void;
+  const slot: Slot = { worker, ready: new Promise<void>((r) => (ready = r)) };
+  let oom = false;
+  worker.on('message', (m: { ready?: true; id?: number; ok?: boolean; out?: unknown; err?: SerializedError; stack?: boolean }) => {
+    if (m.ready) return ready();
+    const p = slot.busy;
+    if (!p || p.id !== m.id) return;
+    finish(slot);
+    if (m.ok) p.resolve(m.out);
+    else p.reject(m.stack ? tooComplex(p.kind, 'it recurses too deeply') : deserializeError(m.err!));
+  });
+  worker.on('error', (err: Error & { code?: string }) => {
+    if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') oom = true;
+    else log.warn('a budget thread failed', { err });
+  });
+  worker.once('exit', () => {
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots.splice(i, 1);
+    const p = slot.busy;
+    if (p) {
+      finish(slot);
+      budgetStats.overruns++;
+      p.reject(tooComplex(p.kind, oom ? `it needs more than ${BUDGET_HEAP_MB} MB of memory` : 'processing it ended its worker thread'));
+    }
+    ready();
+    pump();
+  });
+  slots.push(slot);
+  return slot;
+}
+
+function finish(slot: Slot): void {
+  if (slot.timer) clearTimeout(slot.timer);
+  slot.timer = undefined;
+  slot.busy = undefined;
+  slot.worker.unref();
+  queueMicrotask(pump);
+}
+
+function dispatch(slot: Slot, p: Pending): void {
+  slot.busy = p;
+  slot.worker.ref();
+  budgetStats.tasks++;
+  void slot.ready.then(() => {
+    if (slot.busy !== p) return;
+    // The deadline counts from when the thread has the task, not from the wait for a thread.
+    slot.timer = setTimeout(() => {
+      if (slot.busy !== p) return;
+      slot.busy = undefined;
+      budgetStats.overruns++;
+      p.reject(tooComplex(p.kind, `it took longer than ${p.deadlineMs} ms`));
+      void slot.worker.terminate();
+    }, p.deadlineMs);
+    slot.worker.postMessage({ id: p.id, task: p.task, input: p.input }, p.transfer);
+  });
+}
+
+function pump(): void {
+  while (queue.length) {
+    let slot = slots.find((s) => !s.busy);
+    if (!slot && slots.length < poolSize) slot = spawn();
+    if (!slot) return;
+    dispatch(slot, queue.shift()!);
+  }
+}
+
+/** Runs `task` inline (no thread entry): static limits still hold; the deadline ends the wait only. */
+async function runInline<N extends BudgetTaskName>(kind: BudgetKind, task: N, input: BudgetTaskInput<N>, deadlineMs: number): Promise<BudgetTaskOutput<N>> {
+  if (!inlineWarned) {
+    inlineWarned = true;
+    log.warn('no budget thread entry found: untrusted work runs inline under its static limits only');
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      (BUDGET_TASKS[task] as (i: unknown) => Promise<BudgetTaskOutput<N>>)(input),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(tooComplex(kind, `it took longer than ${deadlineMs} ms`)), deadlineMs))),
+    ]);
+  } catch (e) {
+    throw mapTaskError(kind, e);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Run `task` under the budget `kind` names: on a pool thread, stopped at `deadlineMs` (default
+ * {@link BUDGET_DEADLINES}) or at the thread's heap bound, either one a 422 `<kind>_too_complex`.
+ * Errors the task throws itself (a 400 for an invalid schema, a 422 unreadable PDF) come back as
+ * they were thrown. `transfer`: buffers handed to the thread (the caller must not use them after).
+ */
+export function runBudgeted<N extends BudgetTaskName>(
+  kind: BudgetKind,
+  task: N,
+  input: BudgetTaskInput<N>,
+  opts: { deadlineMs?: number; transfer?: ArrayBuffer[] } = {},
+): Promise<BudgetTaskOutput<N>> {
+  const deadlineMs = Math.max(1, opts.deadlineMs ?? BUDGET_DEADLINES[kind]);
+  if (!threadEntry()) return runInline(kind, task, input, deadlineMs);
+  return new Promise<BudgetTaskOutput<N>>((resolve, reject) => {
+    queue.push({ id: nextId++, task, input, transfer: opts.transfer ?? [], kind, deadlineMs, resolve: resolve as (v: unknown) => void, reject });
+    pump();
+  });
+}
+
+/** End every pool thread (tests, shutdown). */
+export async function closeBudgetPool(): Promise<void> {
+  await Promise.all(slots.map((s) => s.worker.terminate()));
+}

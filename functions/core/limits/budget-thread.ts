@@ -1,0 +1,20 @@
+import { parentPort } from 'node:worker_threads';
+import { BUDGET_TASKS, serializeError, type BudgetTaskName } from './budget-tasks.js';
+
+/**
+ * A budget thread (budget-pool.ts): runs one task at a time, as the pool sends them. The pool
+ * terminates the thread at a task's deadline and V8 ends it past its heap bound; either way the
+ * pool starts a fresh one, so nothing a hostile input left behind survives into the next task.
+ */
+const port = parentPort!;
+port.on('message', (m: { id: number; task: BudgetTaskName; input: never }) => {
+  void (async () => {
+    try {
+      const out = await (BUDGET_TASKS[m.task] as (input: unknown) => Promise<unknown>)(m.input);
+      port.postMessage({ id: m.id, ok: true, out });
+    } catch (e) {
+      port.postMessage({ id: m.id, ok: false, err: serializeError(e), stack: e instanceof RangeError && /call stack/i.test(e.message) });
+    }
+  })();
+});
+port.postMessage({ ready: true });
