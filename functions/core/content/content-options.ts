@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { cssSelector } from '../scrapers/input-fields.js';
+import { refineSelectorComplexity, selectorComplexityProblem } from '../limits/selector-limits.js';
 
 // The content options of POST /v1/scrape, page-content, site-crawl and runbook markdown steps
 // (API.md "Content options"). Kept apart from the engine so that API handlers validate them
@@ -11,6 +12,7 @@ const tagSelector = z
   .min(1, 'a selector may not be empty')
   .max(500)
   .superRefine((sel, ctx) => {
+    if (selectorComplexityProblem(sel)) return refineSelectorComplexity(sel, ctx);
     if (!cssSelector.safeParse(sel).success) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(sel)} is not a valid CSS selector` });
   });
 

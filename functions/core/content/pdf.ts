@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { assertPdfStreamsBounded } from './pdf-streams.js';
 
 /**
  * PDF documents -> markdown and text (API.md "Content options": a URL answering
@@ -211,9 +212,11 @@ type PdfJsDocument = {
  * @param bytes the document as received
  * @param opts.deadline epoch ms after which reading stops with 504 `timed_out` (checked between pages)
  * @param opts.maxPages pages allowed ({@link MAX_PDF_PAGES} by default)
- * @throws AppError 422 `document_too_large` (page limit), 422 `document_unreadable` (not a PDF pdf.js can open, or encrypted)
+ * @throws AppError 422 `document_too_complex` (a stream inflates past its limit), 422 `document_too_large` (page limit), 422 `document_unreadable` (not a PDF pdf.js can open, or encrypted)
  */
 export async function readPdf(bytes: Uint8Array, opts: { deadline?: number; maxPages?: number } = {}): Promise<PdfDocument> {
+  // What its streams inflate to is bounded before pdf.js inflates them (pdf-streams.ts).
+  assertPdfStreamsBounded(bytes);
   const { getDocumentProxy, getMeta } = await import('unpdf');
   const maxPages = opts.maxPages ?? MAX_PDF_PAGES;
   let doc: PdfJsDocument;

@@ -161,10 +161,11 @@ export async function discoverSitemaps(engine: Engine, startUrl: string, opts: D
     let line = '';
     let res;
     try {
+      const fetchDeadline = Date.now() + (opts.timeoutMs ?? 20_000);
       res = await engine.fetchResource(next.url, { timeoutMs: opts.timeoutMs ?? 20_000, accept: ACCEPT }, async (resp) => {
         if (resp.status < 200 || resp.status >= 300) return { value: resp.status, bytes: 0, note: `sitemap not read: HTTP ${resp.status}` };
         const room = Math.max(0, Math.min(opts.maxBytes ?? MAX_SITEMAP_BYTES, maxTotal - totalBytes));
-        r.body = await readSitemapBody(resp.body, parser, room);
+        r.body = await readSitemapBody(resp.body, parser, room, opts.deadline === undefined ? fetchDeadline : Math.min(fetchDeadline, opts.deadline));
         r.parse = parser.stats;
         totalBytes += r.body.bytes;
         line = describeRead(r, opts.maxUrls, out.urls.length, room);

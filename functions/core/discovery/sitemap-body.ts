@@ -45,10 +45,11 @@ async function peek(body: AsyncIterable<Uint8Array>): Promise<{ first: Uint8Arra
  * Stream a sitemap body into `parser`: gzip (told by its magic bytes, whatever the URL or the
  * Content-Type say) is inflated on the way with the output capped at `maxBytes`, so a gzip bomb
  * costs at most `maxBytes` of inflation; text is decoded as UTF-8 (the protocol's encoding).
- * Stops as soon as the parser stops (its entry cap was reached) or the cap is met. Never throws
+ * Stops as soon as the parser stops (its entry cap was reached), the cap is met or `deadline`
+ * (epoch ms: the fetch's own) passes; the parser is linear in its input. Never throws
  * for a bad body: the error is returned with whatever was parsed before it.
  */
-export async function readSitemapBody(body: AsyncIterable<Uint8Array>, parser: SitemapParser, maxBytes = MAX_SITEMAP_BYTES): Promise<BodyReadResult> {
+export async function readSitemapBody(body: AsyncIterable<Uint8Array>, parser: SitemapParser, maxBytes = MAX_SITEMAP_BYTES, deadline?: number): Promise<BodyReadResult> {
   const out: BodyReadResult = { bytes: 0, gzip: false, truncated: false, error: null };
   const decoder = new TextDecoder('utf-8');
   let source: Readable | undefined;
@@ -67,6 +68,12 @@ export async function readSitemapBody(body: AsyncIterable<Uint8Array>, parser: S
       chunks = inflate;
     }
     for await (const raw of chunks) {
+      // Parsing is under the fetch's deadline too (issue 27): past it, what was parsed is kept.
+      if (deadline !== undefined && Date.now() > deadline) {
+        out.error = 'timed out while reading the body';
+        out.truncated = true;
+        break;
+      }
       const chunk = raw as Uint8Array;
       const room = maxBytes - out.bytes;
       const take = chunk.length > room ? chunk.subarray(0, room) : chunk;

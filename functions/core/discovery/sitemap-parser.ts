@@ -24,7 +24,12 @@ export const MAX_ELEMENT_CHARS = 1024 * 1024;
 /** Longest line of a text sitemap (the protocol caps URLs at 2,048 characters). */
 const MAX_LINE_CHARS = 8192;
 
-const ELEMENT = /<(url|sitemap)(?=[\s>/])/g;
+/** An opening or closing `url`/`sitemap` tag (not `urlset`, not `image:loc`). */
+const TAG = /<(\/?)(url|sitemap)(?=[\s>/])/g;
+/** The end of a tag, or the start of the next one. */
+const GT = /[<>]/g;
+/** Longest opening tag waited for across chunks (the protocol's have no attributes worth the name). */
+const MAX_TAG_CHARS = 4096;
 const LOC = /<loc(?:\s[^>]*)?>([\s\S]*?)<\/loc\s*>/;
 const LASTMOD = /<lastmod(?:\s[^>]*)?>([\s\S]*?)<\/lastmod\s*>/;
 const TITLES = [/<news:title(?:\s[^>]*)?>([\s\S]*?)<\/news:title\s*>/, /<video:title(?:\s[^>]*)?>([\s\S]*?)<\/video:title\s*>/, /<image:title(?:\s[^>]*)?>([\s\S]*?)<\/image:title\s*>/];
@@ -102,81 +107,104 @@ export class SitemapParser {
     }
   }
 
+  /** The element open and not yet closed: its name, where it starts and where its body starts (buffer offsets). */
+  private open: { name: string; start: number; body: number } | null = null;
+  /** Where scanning resumes in the buffer: everything before it has been looked at once. */
+  private scanPos = 0;
+
+  /**
+   * One pass over the buffer, left to right (issue 27): opening and closing `url`/`sitemap` tags
+   * are found by one regular expression whose position only moves forward, and an element's body
+   * is the text between its opening tag and the next such tag. So the parser is linear in its
+   * input: an unclosed `<url` is dropped when the next one opens, without searching the rest of
+   * the buffer for a close that is not there.
+   */
   private scanXml(final: boolean): void {
-    let pos = 0;
+    const buf = this.buf;
+    let pos = this.scanPos;
     for (;;) {
       if (this.halted) return;
-      ELEMENT.lastIndex = pos;
-      const m = ELEMENT.exec(this.buf);
+      TAG.lastIndex = pos;
+      const m = TAG.exec(buf);
       if (!m) {
-        // Keep a short tail: an element's opening tag may be split across chunks.
-        pos = Math.max(pos, this.buf.length - 16);
+        // Keep a short tail: a tag may be split across chunks.
+        pos = Math.max(pos, buf.length - 16);
         break;
       }
-      const name = m[1]!;
-      const openEnd = this.buf.indexOf('>', m.index);
-      if (openEnd === -1) {
-        // The opening tag is not complete yet.
-        if (!final && this.buf.length - m.index <= MAX_ELEMENT_CHARS) {
-          pos = m.index;
+      const closing = m[1] === '/';
+      const name = m[2]!;
+      // The tag's end: its `>`, unless another `<` comes first (a broken tag).
+      GT.lastIndex = m.index + 1;
+      const gt = GT.exec(buf);
+      if (!gt) {
+        if (!final && buf.length - m.index <= MAX_TAG_CHARS) {
+          pos = m.index; // the tag is not complete yet
           break;
         }
         this.stats.malformed++;
-        pos = this.buf.length;
+        pos = buf.length;
         break;
       }
-      if (this.buf[openEnd - 1] === '/') {
+      if (gt[0] === '<') {
+        if (!closing) this.stats.malformed++;
+        pos = gt.index;
+        continue;
+      }
+      pos = gt.index + 1;
+      if (closing) {
+        const open = this.open;
+        if (open && open.name === name) {
+          this.open = null;
+          this.element(name, buf.slice(open.body, m.index));
+        }
+        continue;
+      }
+      if (this.open) this.stats.malformed++; // the previous one was never closed
+      this.open = null;
+      if (buf[gt.index - 1] === '/') {
         this.stats.malformed++; // <url/>: nothing in it
-        pos = openEnd + 1;
         continue;
       }
-      const close = this.buf.indexOf(`</${name}>`, m.index);
-      // The next opening of the same element before this one's close: this one was never closed.
-      ELEMENT.lastIndex = m.index + 1 + name.length;
-      const next = ELEMENT.exec(this.buf);
-      if (close === -1) {
-        if (next) {
-          this.stats.malformed++;
-          pos = next.index;
-          continue;
-        }
-        if (final || this.buf.length - m.index > MAX_ELEMENT_CHARS) {
-          this.stats.malformed++;
-          pos = final ? this.buf.length : m.index + 1;
-          if (final) break;
-          continue;
-        }
-        pos = m.index; // wait for more input
-        break;
-      }
-      if (next && next.index < close && next[1] === name) {
-        this.stats.malformed++;
-        pos = next.index;
-        continue;
-      }
-      const body = this.buf.slice(openEnd + 1, close);
-      pos = close + name.length + 3;
-      if (body.length > MAX_ELEMENT_CHARS) {
-        this.stats.malformed++;
-        continue;
-      }
-      const loc = LOC.exec(body);
-      const locText = loc ? xmlText(loc[1]!) : '';
-      if (!locText) {
-        this.stats.malformed++;
-        continue;
-      }
-      const lastmod = LASTMOD.exec(body);
-      let title: string | null = null;
-      if (name === 'url') {
-        for (const re of TITLES) {
-          const t = re.exec(body);
-          if (t && (title = xmlText(t[1]!).slice(0, 500) || null)) break;
-        }
-      }
-      this.emit({ kind: name as SitemapEntry['kind'], loc: locText, lastmod: lastmod ? xmlText(lastmod[1]!).slice(0, 64) || null : null, title });
+      this.open = { name, start: m.index, body: pos };
     }
-    this.buf = final ? '' : this.buf.slice(pos);
+    if (this.open && (final || buf.length - this.open.start > MAX_ELEMENT_CHARS)) {
+      // Never closed (end of input), or longer than an element may be.
+      this.stats.malformed++;
+      this.open = null;
+    }
+    if (final) {
+      this.buf = '';
+      this.scanPos = 0;
+      return;
+    }
+    // Keep the open element (if any) and the unscanned tail; offsets move with the cut.
+    const cut = Math.min(this.open ? this.open.start : pos, pos);
+    this.buf = buf.slice(cut);
+    this.scanPos = pos - cut;
+    if (this.open) this.open = { name: this.open.name, start: this.open.start - cut, body: this.open.body - cut };
+  }
+
+  /** A complete element: its entry, or one more malformed. */
+  private element(name: string, body: string): void {
+    if (body.length > MAX_ELEMENT_CHARS) {
+      this.stats.malformed++;
+      return;
+    }
+    const loc = LOC.exec(body);
+    const locText = loc ? xmlText(loc[1]!) : '';
+    if (!locText) {
+      this.stats.malformed++;
+      return;
+    }
+    const lastmod = LASTMOD.exec(body);
+    let title: string | null = null;
+    if (name === 'url') {
+      for (const re of TITLES) {
+        const t = re.exec(body);
+        if (t && (title = xmlText(t[1]!).slice(0, 500) || null)) break;
+      }
+    }
+    this.emit({ kind: name as SitemapEntry['kind'], loc: locText, lastmod: lastmod ? xmlText(lastmod[1]!).slice(0, 64) || null : null, title });
   }
 
   private scanText(final: boolean): void {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { refineSelectorComplexity } from '../limits/selector-limits.js';
 
 // The field-extraction contract, apart from the cheerio code that evaluates it (extract.ts): API
 // handlers validate request bodies with these schemas without bundling an HTML parser.
@@ -18,7 +19,7 @@ export type FieldValue = string | null | string[];
 /** zod schema of a field map, shared by the scrape endpoint, css-extract and runbooks. */
 export const fieldSpecSchema = z
   .object({
-    selector: z.string().min(1).max(500),
+    selector: z.string().min(1).max(500).superRefine(refineSelectorComplexity),
     attr: z.string().min(1).max(100).optional(),
     all: z.boolean().optional(),
   })

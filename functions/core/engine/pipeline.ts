@@ -9,10 +9,9 @@ import { extractFields } from './extract.js';
 import type { BrowserSession } from './fetch-browser.js';
 import { fetchHttp } from './fetch-http.js';
 import { followRedirects } from './follow-redirects.js';
-import { needsJs } from './needs-js.js';
-import { parsePage } from './parse.js';
+import { hasTenantSelectors, shapePage, type ShapeSpec, type ShapedParts } from './shape-page.js';
+import { runBudgeted } from '../limits/budget-pool.js';
 import { documentKind, mediaType } from '../content/document.js';
-import { readPdf } from '../content/pdf.js';
 import { ResponseTooLargeError } from '../governance/egress-errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_BYTES } from './fetch-http.js';
 import type { Tab, TabResponse } from '../../ports/browser.js';
@@ -345,22 +344,6 @@ export function createEngine(deps: EngineDeps): Engine {
     return { kind: challenge.kind, reason: challenge.reason };
   };
 
-  /** `auto`: does this http result need a browser? */
-  const browserNeeded = (ctx: PageContext, $: CheerioAPI): string | null => {
-    if (ctx.formats.has('screenshot')) return 'screenshot requested';
-    if (ctx.opts.wait_for) {
-      let found: boolean;
-      try {
-        found = $(ctx.opts.wait_for).length > 0;
-      } catch {
-        found = false;
-      }
-      if (!found) return `wait_for selector ${ctx.opts.wait_for} not in static HTML`;
-    }
-    const verdict = needsJs($);
-    return verdict.needed ? verdict.reason : null;
-  };
-
   const blockedResult = (ctx: PageContext, page: FetchedPage, blocked: ChallengeBlock): PageResult => ({
     url: ctx.url,
     final_url: page.finalUrl,
@@ -380,8 +363,11 @@ export function createEngine(deps: EngineDeps): Engine {
     if (documentKind(page.headers.get('content-type'), page.body) === 'unsupported') {
       throw new AppError(422, 'unsupported_content_type', `${ctx.url} answered with ${type}; Gleaner reads HTML, text and PDF documents`);
     }
+    // Read on a budget thread: stopped (not just given up on) at the page's deadline or past the
+    // thread's heap bound, 422 `document_too_complex` either way (issue 27).
     const deadline = (ctx.startedAt ?? Date.now()) + (ctx.opts.timeout_ms ?? 30_000);
-    const doc = await readPdf(page.body ?? new Uint8Array(), { deadline });
+    const bytes = new Uint8Array(page.body ?? new Uint8Array());
+    const doc = await runBudgeted('document', 'pdf.read', { bytes }, { deadlineMs: Math.max(1_000, deadline - Date.now()), transfer: [bytes.buffer] });
     const f = ctx.formats;
     const result: PageResult = {
       url: ctx.url,
@@ -419,35 +405,40 @@ export function createEngine(deps: EngineDeps): Engine {
   };
 
   /**
-   * Parse and shape in one synchronous step, so the document tree never lives in scrapePage's
-   * frame across an await (the gate's release is a table call): an interpreted async function
-   * keeps every local alive while suspended, and a tree that outlives a few young-generation
-   * collections is promoted, which grew a 10,000-page crawl's heap. Undefined when the auto engine
-   * decides the page needs the browser (ctx.autoReason says why).
+   * Parse and shape: one synchronous step (shape-page.ts), so the document tree never lives in
+   * scrapePage's frame across an await (the gate's release is a table call): an interpreted async
+   * function keeps every local alive while suspended, and a tree that outlives a few
+   * young-generation collections is promoted, which grew a 10,000-page crawl's heap. A request
+   * carrying the tenant's own selectors (wait_for, include_tags, exclude_tags, extract) is shaped
+   * on a budget thread instead, stopped at the page's deadline (422 `selector_too_complex`).
+   * Undefined when the auto engine decides the page needs the browser (ctx.autoReason says why).
    */
-  const parseAndShape = (ctx: PageContext, page: FetchedPage, decideAuto: boolean): PageResult | undefined => {
-    const $ = load(page.html);
+  const parseAndShape = async (ctx: PageContext, page: FetchedPage, decideAuto: boolean): Promise<PageResult | undefined> => {
+    const spec: ShapeSpec = {
+      url: page.finalUrl,
+      formats: [...ctx.formats],
+      decideAuto,
+      ...(ctx.opts.wait_for ? { waitFor: ctx.opts.wait_for } : {}),
+      ...(ctx.opts.only_main_content !== undefined ? { onlyMainContent: ctx.opts.only_main_content } : {}),
+      ...(ctx.opts.include_tags?.length ? { includeTags: ctx.opts.include_tags } : {}),
+      ...(ctx.opts.exclude_tags?.length ? { excludeTags: ctx.opts.exclude_tags } : {}),
+      ...(ctx.opts.extract && Object.keys(ctx.opts.extract).length ? { extract: ctx.opts.extract } : {}),
+    };
+    const deadlineMs = (ctx.startedAt ?? Date.now()) + (ctx.opts.timeout_ms ?? 30_000) - Date.now();
+    const parts = hasTenantSelectors(spec)
+      ? await runBudgeted('selector', 'page.shape', { html: page.html, spec }, { deadlineMs: Math.max(1_000, deadlineMs) })
+      : shapePage(page.html, spec);
     if (decideAuto) {
-      ctx.autoReason = browserNeeded(ctx, $);
-      if (ctx.autoReason) return undefined;
+      ctx.autoReason = parts.autoReason;
+      if (parts.autoReason) return undefined;
     }
-    return shape(ctx, page, $);
+    return assemble(ctx, page, parts);
   };
 
   /** Stages parse + extract, shaped by the requested formats. */
-  const shape = (ctx: PageContext, page: FetchedPage, $: CheerioAPI): PageResult => {
+  const assemble = (ctx: PageContext, page: FetchedPage, parts: ShapedParts): PageResult => {
     const f = ctx.formats;
-    const parsed = parsePage($, page.finalUrl, {
-      text: f.has('text'),
-      markdown: f.has('markdown') || f.has('json'),
-      links: f.has('links'),
-      metadata: f.has('metadata'),
-      content: {
-        onlyMainContent: ctx.opts.only_main_content ?? true,
-        ...(ctx.opts.include_tags?.length ? { includeTags: ctx.opts.include_tags } : {}),
-        ...(ctx.opts.exclude_tags?.length ? { excludeTags: ctx.opts.exclude_tags } : {}),
-      },
-    });
+    const parsed = parts.parsed!;
     // The model reads the markdown the formats above produced: the same text the policy let through.
     if (f.has('json')) ctx.modelInput = parsed.markdown ?? '';
     const result: PageResult = {
@@ -465,9 +456,7 @@ export function createEngine(deps: EngineDeps): Engine {
     if (f.has('metadata')) result.metadata = parsed.metadata;
     result.content_type = mediaType(page.headers.get('content-type'));
     if (f.has('screenshot') && page.screenshot) result.screenshot = page.screenshot;
-    if (ctx.opts.extract && Object.keys(ctx.opts.extract).length) {
-      result.extracted = extractFields($, page.finalUrl, ctx.opts.extract);
-    }
+    if (parts.extracted) result.extracted = parts.extracted;
     if (ctx.opts.engine === 'auto') result.auto_reason = ctx.autoReason ?? null;
     return result;
   };
@@ -547,13 +536,13 @@ export function createEngine(deps: EngineDeps): Engine {
       let blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
       if (isDocument(ctx, page)) return await documentResult(ctx, page);
-      const first = parseAndShape(ctx, page, opts.engine === 'auto');
+      const first = await parseAndShape(ctx, page, opts.engine === 'auto');
       if (first) return first;
       page = await fetchWith('browser', ctx);
       blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
       if (isDocument(ctx, page)) return await documentResult(ctx, page);
-      return parseAndShape(ctx, page, false)!;
+      return (await parseAndShape(ctx, page, false))!;
     } catch (err) {
       if (err instanceof HopSkipped) return { url, final_url: err.hopUrl, status_code: 0, engine_used: null, fetched_at: now(), skipped: 'robots' };
       throw err;

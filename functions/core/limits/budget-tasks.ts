@@ -17,6 +17,11 @@ export const BUDGET_TASKS = {
     const { validateAgainst } = await import('../extraction/schema-compile.js');
     return validateAgainst(input.schema, input.json);
   },
+  /** One HTML page parsed, matched against the tenant's selectors and extracted (engine/shape-page.ts). */
+  async 'page.shape'(input: { html: string; spec: import('../engine/shape-page.js').ShapeSpec }) {
+    const { shapePage } = await import('../engine/shape-page.js');
+    return shapePage(input.html, input.spec);
+  },
   /** A PDF: metadata, markdown and text (content/pdf.ts), its compressed streams bounded first. */
   async 'pdf.read'(input: { bytes: Uint8Array; maxPages?: number }) {
     const { readPdf } = await import('../content/pdf.js');

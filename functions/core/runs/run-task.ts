@@ -3,6 +3,7 @@ import { fieldsSchema } from '../engine/field-spec.js';
 import { SCRAPE_FORMATS } from '../engine/types.js';
 import { checkJsonFormat, jsonOptionsSchema } from '../extraction/json-options.js';
 import { contentOptionsShape } from '../content/content-options.js';
+import { refineSelectorComplexity } from '../limits/selector-limits.js';
 
 // The request contract of a synchronous scrape or runbook test, read by the API handlers. The
 // worker side (execute-task.ts) lives apart so that validating a request never bundles the engine.
@@ -13,7 +14,7 @@ export const scrapeRequestSchema = z.strictObject({
   engine: z.enum(['auto', 'http', 'browser']).default('auto'),
   formats: z.array(z.enum(SCRAPE_FORMATS)).min(1).max(SCRAPE_FORMATS.length).optional(),
   extract: z.strictObject({ fields: fieldsSchema }).optional(),
-  wait_for: z.string().min(1).max(500).optional(),
+  wait_for: z.string().min(1).max(500).superRefine(refineSelectorComplexity).optional(),
   timeout_ms: z.number().int().min(1000).max(60_000).default(30_000),
   browser_profile: z.string().regex(/^prf_[0-9a-z]{26}$/, 'expected a prf_… id').optional(),
   json_options: jsonOptionsSchema.optional(),

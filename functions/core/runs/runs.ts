@@ -14,6 +14,7 @@ import type { EgressCheck } from '../governance/egress-check.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 import { assertExtractionReady } from '../extraction/readiness.js';
+import { selectorTooComplex } from '../limits/selector-limits.js';
 import type { JsonOptions } from '../extraction/json-options.js';
 
 export { CRAWL_LIMITS, DEFAULT_LIMITS, runCreateSchema, type RunCreate } from './run-create-schema.js';
@@ -44,7 +45,7 @@ export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, bod
   assertSecretsScope(scopes, scraper);
   const parsed = scraper.inputSchema.safeParse(body.input);
   if (!parsed.success)
-    throw badRequest(`The input does not match the ${scraper.scraper_id} scraper's input_schema`, parsed.error.issues.map((i) => ({ path: ['body', 'input', ...i.path.map(String)].join('.'), message: i.message })));
+    throw selectorTooComplex(parsed.error.issues, 'body.input') ?? badRequest(`The input does not match the ${scraper.scraper_id} scraper's input_schema`, parsed.error.issues.map((i) => ({ path: ['body', 'input', ...i.path.map(String)].join('.'), message: i.message })));
   await checkTargets(guard, tenant, targetUrls(parsed.data as Record<string, unknown>));
   if (body.webhook_url) await checkOutboundUrl(guard, body.webhook_url, 'webhook_url');
   await assertQuota(d.table, tenant, 'pages', now);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { lazyEngine } from '../lazy-engine.js';
+import { refineSelectorComplexity } from '../limits/selector-limits.js';
 
 type SelectorEngine = typeof import('./selector-engine.js');
 
@@ -22,11 +23,16 @@ export const engineChoice = z.enum(['auto', 'http', 'browser']);
 /** How a site crawl or a site map uses the site's sitemaps (API.md "Sitemaps and site maps"). */
 export const sitemapMode = z.enum(['include', 'skip', 'only']);
 
-/** A CSS selector cheerio can parse (checked so a typo is a 400, not an empty result). */
+/**
+ * A CSS selector cheerio can parse (checked so a typo is a 400, not an empty result), within the
+ * static limits on relational pseudo-classes and combinators (limits/selector-limits.ts: 422
+ * `selector_too_complex`).
+ */
 export const cssSelector = z
   .string()
   .min(1)
   .max(500)
+  .superRefine(refineSelectorComplexity)
   .refine((sel) => {
     try {
       selectorEngine().load('<p></p>')(sel);

@@ -13,6 +13,7 @@ import { assertSameOrigin, assertSameOriginIfBrowser, authenticate, authorize, c
 import { cookie, header, origin, parseJsonBody, rawBody, userAgent } from './event.js';
 import { checkOrigin, viewerIp } from './edge.js';
 import { toErrorResult, zodDetails } from './errors.js';
+import { selectorTooComplex } from '../../core/limits/selector-limits.js';
 import type { ApiRequest, ApiResult, Event, PipelineState, Result } from './types.js';
 import type { Contract, Input } from '../contracts/contract.js';
 import { markForeground } from '../../core/limits/foreground.js';
@@ -157,7 +158,7 @@ const validate = <T extends z.ZodType>(schema: T | undefined, value: unknown, wh
     return value as z.infer<T>;
   }
   const r = schema.safeParse(value);
-  if (!r.success) throw badRequest(`The request ${where === 'params' ? 'path' : where} is not valid`, zodDetails(r.error, where));
+  if (!r.success) throw selectorTooComplex(r.error.issues, where) ?? badRequest(`The request ${where === 'params' ? 'path' : where} is not valid`, zodDetails(r.error, where));
   return r.data;
 };
 

@@ -1,0 +1,74 @@
+import { load, type CheerioAPI } from 'cheerio';
+import { extractFields } from './extract.js';
+import { needsJs } from './needs-js.js';
+import { parsePage, type ParsedPage } from './parse.js';
+import type { FieldSpec, FieldValue } from './field-spec.js';
+import type { ScrapeFormat } from './types.js';
+
+/**
+ * The parse and extract stages of one HTML page as plain data in, plain data out, so that they
+ * can run on a budget thread (limits/budget-pool.ts) when the request carries the tenant's own
+ * selectors: selector matching on a hostile page (`*:has(b)` over a million nested elements, a
+ * chain of descendant combinators) costs its sender's budget, not every tenant's event loop.
+ */
+export interface ShapeSpec {
+  url: string;
+  formats: ScrapeFormat[];
+  /** Decide whether the auto engine needs the browser first (undefined parts when it does). */
+  decideAuto: boolean;
+  waitFor?: string;
+  onlyMainContent?: boolean;
+  includeTags?: string[];
+  excludeTags?: string[];
+  extract?: Record<string, FieldSpec>;
+}
+
+export interface ShapedParts {
+  /** Why the auto engine needs the browser (then nothing else was computed), or null. */
+  autoReason: string | null;
+  parsed?: ParsedPage;
+  extracted?: Record<string, FieldValue>;
+}
+
+/** `auto`: does this http result need a browser? */
+function browserNeeded(spec: ShapeSpec, $: CheerioAPI): string | null {
+  if (spec.formats.includes('screenshot')) return 'screenshot requested';
+  if (spec.waitFor) {
+    let found: boolean;
+    try {
+      found = $(spec.waitFor).length > 0;
+    } catch {
+      found = false;
+    }
+    if (!found) return `wait_for selector ${spec.waitFor} not in static HTML`;
+  }
+  const verdict = needsJs($);
+  return verdict.needed ? verdict.reason : null;
+}
+
+/** Parse (and extract from) `html` as `spec` asks. Synchronous: the tree never outlives the call. */
+export function shapePage(html: string, spec: ShapeSpec): ShapedParts {
+  const $ = load(html);
+  if (spec.decideAuto) {
+    const autoReason = browserNeeded(spec, $);
+    if (autoReason) return { autoReason };
+  }
+  const f = new Set(spec.formats);
+  const parsed = parsePage($, spec.url, {
+    text: f.has('text'),
+    markdown: f.has('markdown') || f.has('json'),
+    links: f.has('links'),
+    metadata: f.has('metadata'),
+    content: {
+      onlyMainContent: spec.onlyMainContent ?? true,
+      ...(spec.includeTags?.length ? { includeTags: spec.includeTags } : {}),
+      ...(spec.excludeTags?.length ? { excludeTags: spec.excludeTags } : {}),
+    },
+  });
+  const extracted = spec.extract && Object.keys(spec.extract).length ? extractFields($, spec.url, spec.extract) : undefined;
+  return { autoReason: null, parsed, ...(extracted ? { extracted } : {}) };
+}
+
+/** True when `spec` carries selectors the tenant wrote: then the page is shaped under a budget. */
+export const hasTenantSelectors = (spec: ShapeSpec): boolean =>
+  Boolean(spec.waitFor || spec.includeTags?.length || spec.excludeTags?.length || (spec.extract && Object.keys(spec.extract).length));
