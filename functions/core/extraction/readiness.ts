@@ -1,5 +1,5 @@
-import { AppError } from '../errors.js';
-import { assertQuota } from '../limits/usage.js';
+import { AppError, paymentRequired } from '../errors.js';
+import { assertQuota, getUsage, quotaOf } from '../limits/usage.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 import type { JsonOptions } from './json-options.js';
@@ -19,10 +19,17 @@ export const MODEL_NOT_CONFIGURED_MESSAGE =
  * no tokens left never gets a schema compiled, and no schema is compiled on the thread that
  * serves other tenants. Nothing to do when the request does not ask for json.
  */
-export async function assertExtractionReady(d: Pick<Deps, 'table' | 'model'>, tenant: Tenant, request: { formats?: readonly string[]; json_options?: JsonOptions }, now: Date): Promise<void> {
+export async function assertExtractionReady(d: Pick<Deps, 'table' | 'model' | 'config'>, tenant: Tenant, request: { formats?: readonly string[]; json_options?: JsonOptions }, now: Date): Promise<void> {
   if (!request.formats?.includes('json') || !request.json_options) return;
   if (!d.model) throw new AppError(422, 'model_not_configured', MODEL_NOT_CONFIGURED_MESSAGE);
   await assertQuota(d.table, tenant, 'model_tokens', now);
+  // Each call reserves up to its output tokens on top of its input (token-reservation.ts): a
+  // tenant without room for even that is told now, not item by item.
+  const cap = quotaOf(tenant, 'model_tokens');
+  if (cap != null) {
+    const used = (await getUsage(d.table, tenant.tenant_id, now)).model_tokens;
+    if (used + d.config.modelOutputTokens > cap) throw paymentRequired(`The monthly model token quota (${cap}) has ${Math.max(0, cap - used)} tokens left, and a model call may take up to ${d.config.modelOutputTokens} output tokens on top of its input; it resets at the start of next month (UTC)`, 'quota_exceeded');
+  }
   // The pool (and ajv, on its thread) is loaded only for requests that carry a schema.
   const { runBudgeted } = await import('../limits/budget-pool.js');
   await runBudgeted('schema', 'schema.check', { schema: request.json_options.schema });

@@ -140,7 +140,13 @@ function dispatch(slot: Slot, p: Pending): void {
       p.reject(tooComplex(p.kind, `it took longer than ${p.deadlineMs} ms`));
       void slot.worker.terminate();
     }, p.deadlineMs);
-    slot.worker.postMessage({ id: p.id, task: p.task, input: p.input }, p.transfer);
+    try {
+      slot.worker.postMessage({ id: p.id, task: p.task, input: p.input }, p.transfer);
+    } catch (e) {
+      // The input could not even be copied to the thread (a value nested thousands deep).
+      finish(slot);
+      p.reject(mapTaskError(p.kind, e));
+    }
   });
 }
 

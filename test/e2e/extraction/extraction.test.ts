@@ -54,6 +54,8 @@ beforeAll(async () => {
     GLEANER_LLM_MODEL: 'llama3.1',
     GLEANER_LLM_API_KEY: 'sk-e2e',
     GLEANER_MODEL_INPUT_TOKENS: '1500',
+    // Small, so that a call's reservation (its input estimate plus this) fits the quotas below.
+    GLEANER_MODEL_OUTPUT_TOKENS: '100',
   });
 });
 afterAll(async () => {
@@ -88,7 +90,7 @@ describe('POST /v1/scrape with formats ["json"]', () => {
     expect(r.body.json).toEqual(KETTLE);
     const calls = callsFor('/product-2');
     expect(calls).toHaveLength(2);
-    expect(calls[1]!.userTexts.at(-1)).toContain('/price: must be number');
+    expect(calls[1]!.userTexts.at(-1)).toContain('"/price": must be number');
     // Usage adds up both calls, as the provider counted them.
     const promptTokens = calls.map((c) => tokensOf(c.body.messages.map((m: { content: string }) => m.content).join('\n')));
     expect(r.body.json_usage.input_tokens).toBe(promptTokens[0]! + promptTokens[1]!);
@@ -175,9 +177,9 @@ function nested(depth: number): Record<string, unknown> {
 }
 
 describe('governance', () => {
-  it('meters tokens per tenant, audits every call, and answers 402 quota_exceeded once the tokens are used up', async () => {
+  it('meters tokens per tenant, audits every call, and answers 402 quota_exceeded once a call no longer fits', async () => {
     const t = (await admin(['tenants', 'create', '--name', 'tokens'], svc.deps.table)) as { tenant_id: string; api_key: string };
-    await admin(['tenants', 'set-limits', t.tenant_id, '--monthly-model-tokens', '300'], svc.deps.table);
+    await admin(['tenants', 'set-limits', t.tenant_id, '--monthly-model-tokens', '1000'], svc.deps.table);
     clearAuthCache();
     const body = { url: `${pages.baseUrl}/product`, formats: ['json'], json_options: { schema } };
 
@@ -187,17 +189,33 @@ describe('governance', () => {
 
     const tenant = await svc.call('/v1/tenant', { key: t.api_key });
     expect(tenant.body.usage.model_tokens).toBe(420);
-    expect(tenant.body.limits.monthly_model_tokens).toBe(300);
+    expect(tenant.body.limits.monthly_model_tokens).toBe(1000);
 
+    // 420 used: a call (its reservation, about 370) still fits.
     const second = await scrape(svc, body, t.api_key);
-    expect(second.status).toBe(402);
-    expect(second.body.code).toBe('quota_exceeded');
+    expect(second.status).toBe(200);
+    expect(second.body.json).toEqual(KETTLE);
+    // 840 used: the call's reservation no longer fits under 1000, so it is not made (the item says why).
+    const calls = fake.calls.length;
+    const third = await scrape(svc, body, t.api_key);
+    expect(third.status).toBe(200);
+    expect(third.body.json_error.code).toBe('quota_exceeded');
+    expect(fake.calls.length).toBe(calls);
+    expect((await svc.call('/v1/tenant', { key: t.api_key })).body.usage.model_tokens).toBe(840);
+    // With less left than one call's output tokens, the request itself is refused.
+    await admin(['tenants', 'set-limits', t.tenant_id, '--monthly-model-tokens', '900'], svc.deps.table);
+    clearAuthCache();
+    const fourth = await scrape(svc, body, t.api_key);
+    expect(fourth.status).toBe(402);
+    expect(fourth.body.code).toBe('quota_exceeded');
 
     await svc.deps.audit.flush();
     const audit = await svc.call('/dashboard/api/audit?action=model.extract', { key: t.api_key });
     expect(audit.status).toBe(200);
-    expect(audit.body.data).toHaveLength(1);
-    expect(audit.body.data[0]).toMatchObject({
+    // Two calls made, one refused at its reservation.
+    expect(audit.body.data.filter((a: { outcome: string }) => a.outcome === 'denied')).toHaveLength(1);
+    expect(audit.body.data.filter((a: { outcome: string }) => a.outcome === 'allowed')).toHaveLength(2);
+    expect(audit.body.data.find((a: { outcome: string }) => a.outcome === 'allowed')).toMatchObject({
       action: 'model.extract', outcome: 'allowed', status: 200, resource: `${pages.baseUrl}/product`,
       principal: { type: 'system', id: 'model-extraction' }, model: { model: 'openai:llama3.1', input_tokens: 400, output_tokens: 20 },
     });

@@ -37,9 +37,10 @@ describe('json format without a model provider', () => {
     expect(crawl.status).toBe(422);
   });
 
-  it('still validates the schema first (400), and scrapes without json as before', async () => {
+  it('checks the provider before compiling the schema (the cheap check first), and scrapes without json as before', async () => {
     const bad = await svc.call('/v1/scrape', { method: 'POST', json: { url: `${pages.baseUrl}/product`, formats: ['json'], json_options: { schema: { type: 'object', properties: { a: { type: 7 } } } } } });
-    expect(bad.status).toBe(400);
+    expect(bad.status).toBe(422);
+    expect(bad.body.code).toBe('model_not_configured');
     const ok = await svc.call('/v1/scrape', { method: 'POST', json: { url: `${pages.baseUrl}/product`, formats: ['markdown'] } });
     expect(ok.status).toBe(200);
     expect(ok.body.markdown).toContain('Blue kettle');
