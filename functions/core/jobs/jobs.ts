@@ -62,8 +62,7 @@ const q = querySubmitSchema.shape;
  * `sources`, with `time_window` and `limit`) or a run (`scraper_id` + `input`). The run's input
  * is checked against its scraper when the job is created (createJob), not here.
  */
-export const jobCreateSchema = z
-  .strictObject({
+const jobCreateObject = z.strictObject({
     label: labelSchema,
     schedule: scheduleSchema,
     timezone: timezoneSchema.optional(),
@@ -74,7 +73,11 @@ export const jobCreateSchema = z
     limit: z.number().int('limit must be a whole number').min(1).max(1000).optional(),
     scraper_id: z.string().trim().min(1, 'scraper_id must not be empty').max(100).optional(),
     input: runInputSchema.optional(),
-  })
+  });
+/** The fields of a job (the MCP create_job tool's arguments); {@link jobCreateSchema} adds the rules across fields. */
+export const jobCreateShape = jobCreateObject.shape;
+
+export const jobCreateSchema = jobCreateObject
   .superRefine((b, ctx) => {
     const query = b.prompt !== undefined || b.sources !== undefined;
     const run = b.scraper_id !== undefined || b.input !== undefined;

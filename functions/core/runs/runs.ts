@@ -2,7 +2,6 @@ import { keys } from '../table-keys.js';
 import { markForeground } from '../limits/foreground.js';
 import { newId } from '../ids.js';
 import { badRequest } from '../errors.js';
-import { checkTargets, targetUrls } from './check-targets.js';
 import { checkOutboundUrl } from '../events/egress.js';
 import { assertQuota } from '../limits/usage.js';
 import { checkRunInput } from './check-run-input.js';
