@@ -6,6 +6,7 @@ import { attemptDelivery } from '../core/webhooks/attempt-delivery.js';
 import { jobCompletedPayload, runCompletedPayload } from '../core/webhooks/events.js';
 import { syncResult } from '../core/sync/bucket-sync.js';
 import { getStorageSettings } from '../core/sync/settings.js';
+import { deliverPageChanged } from '../core/changes/page-changed.js';
 
 export const { worker, handler } = defineWorker('deliveries', {
   /**
@@ -42,6 +43,13 @@ export const { worker, handler } = defineWorker('deliveries', {
         ownUrl: m.webhook_url ?? null,
         runId: m.run_id,
       });
+    },
+  },
+  /** A page changed or was removed (change tracking): deliver page.changed. */
+  'page.changed': {
+    timeoutMs: 30_000,
+    async run(m, d) {
+      await deliverPageChanged(d, m.tenant_id, m.change_id);
     },
   },
   /** One signed POST of one delivery; schedules its own retry. */

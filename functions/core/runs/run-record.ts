@@ -23,7 +23,11 @@ export const runRecordSchema = z.object({
     rate_per_s: z.number().nullable().optional(),
     eta_s: z.number().nullable().optional(),
   }),
-  stats: z.object({ requests: z.number(), bytes: z.number(), blocked_requests: z.number(), robots_skipped: z.number() }),
+  stats: z.object({
+    requests: z.number(), bytes: z.number(), blocked_requests: z.number(), robots_skipped: z.number(),
+    /** Change tracking (formats includes "changes"): pages by status (API.md). */
+    changes: z.object({ new: z.number(), same: z.number(), changed: z.number(), removed: z.number(), unavailable: z.number() }).optional(),
+  }),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** Why the run ended: completed, max_pages, max_bytes, max_runtime, quota, cancelled, challenge, error. */
   stop_reason: z.string().nullable(),
@@ -38,6 +42,8 @@ export const runRecordSchema = z.object({
   crawl: z.boolean().default(false),
   /** Browser profile (rendering settings) for browser pages, if any. */
   browser_profile: z.string().nullable().default(null),
+  /** The run job that started the run (null for a run started by hand). */
+  job_id: z.string().nullable().optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
