@@ -104,7 +104,7 @@ export const subnav = (label, tabs, active, cls = 'subnav') =>
 
 /** The top-level nav groups whose pages share a sub-navigation. */
 export const GROUPS = {
-  runs: { label: 'Runs', tabs: [['#/runs', 'Runs', 'runs'], ['#/captcha', 'Challenges (CAPTCHA)', 'captcha']] },
+  runs: { label: 'Runs', tabs: [['#/runs', 'Runs', 'runs'], ['#/jobs', 'Jobs', 'jobs'], ['#/changes', 'Changes', 'changes'], ['#/captcha', 'Challenges (CAPTCHA)', 'captcha']] },
   social: { label: 'Social', tabs: [['#/social', 'Overview', 'social'], ['#/queries', 'Queries', 'queries'], ['#/jobs', 'Jobs', 'jobs']] },
 };
 

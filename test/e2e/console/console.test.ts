@@ -174,6 +174,8 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
 
     // The Runs page loaded scrapers and built the input form from page-content's input schema;
     // the JSON tab holds what the form holds (nothing filled yet: the service applies defaults).
+    // The list comes first: the form opens with "New run".
+    await page.click('#runs-new');
     await page.waitForSelector('#run-scraper option[value="page-content"]');
     await page.waitForSelector('#run-in-url');
     expect(await page.$eval('#run-in-url', (el) => [(el as HTMLInputElement).type, el.getAttribute('aria-required')])).toEqual(['url', 'true']);
@@ -274,7 +276,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
   });
 
   it('Runs: starts a run from the form, follows it to succeeded, shows results and exports CSV', async () => {
-    await go('#/runs');
+    await go('#/runs?new=1');
     await page.waitForSelector('#run-scraper option[value="page-content"]');
     await page.select('#run-scraper', 'page-content');
     await page.$eval('#run-input', (el, url) => {
@@ -289,7 +291,9 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     await page.click('#run-items tbody tr.clickable td:nth-child(2)');
     await waitText('dialog.item-detail #item-markdown', 'The article headline');
     await page.keyboard.press('Escape');
-    await page.click('::-p-text(Export CSV)');
+    // Export CSV asks which columns (all ticked: the service's default set).
+    await page.click('#run-export-csv');
+    await page.click('#csv-download');
     const file = join(downloadDir, `${runId}.csv`);
     const deadline = Date.now() + 15_000;
     while (!existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
