@@ -8,6 +8,7 @@ import { a11yViolations, axeViolations } from './console-a11y.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
+import { SCOPES } from '../../../functions/routes.js';
 
 // Issue 29, a console that stays true while work runs: the Runs list comes first with the new-run
 // form one click away; the list follows runs started elsewhere (here: the API) and never shows a
@@ -225,7 +226,7 @@ describe.skipIf(!CHROMIUM)('console: live status and forms that tell the truth (
     await page.select('#run-scraper', 'site-crawl');
     await page.waitForSelector('#run-in-start_url');
     await page.type('#run-in-start_url', `${site.baseUrl}/crawl`);
-    await page.type('#run-in-include', '/docs/(unclosed');
+    await page.type('#run-in-include', '/(unclosed/'); // a regular expression that does not compile
     await page.click('#run-start');
     await page.waitForSelector('[data-field="include"] .field-error', { timeout: 15_000 });
     expect(await page.$eval('#run-in-include', (a) => a.getAttribute('aria-invalid'))).toBe('true');
@@ -235,5 +236,54 @@ describe.skipIf(!CHROMIUM)('console: live status and forms that tell the truth (
     const gap = await page.evaluate(() => Math.abs(document.getElementById('run-start')!.getBoundingClientRect().top - document.querySelector('#new-run .form-error')!.getBoundingClientRect().top));
     expect(gap).toBeLessThan(400);
     await shots('runs-form-error-in-place');
+  });
+
+  it('the key form offers every scope the service has (secrets:use included)', async () => {
+    await go('#/settings/keys');
+    await page.waitForSelector('input[name="key-scopes"]');
+    const offered = await page.$$eval('input[name="key-scopes"]', (bs) => bs.map((b) => (b as HTMLInputElement).value));
+    expect(offered.sort()).toEqual([...SCOPES].sort());
+  });
+
+  it('source credentials: only secrets are masked', async () => {
+    await go('#/settings/sources?source=reddit');
+    await page.waitForSelector('#source-reddit input');
+    const types = await page.$$eval('#source-reddit input', (is) => Object.fromEntries(is.map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).type])));
+    expect(types).toMatchObject({ client_id: 'text', username: 'text', client_secret: 'password', password: 'password' });
+  });
+
+  it('the audit log records page views, leaves reads out by default and filters by who, action and time', async () => {
+    // A page view, and a change (a key created through the API by the tenant's admin key).
+    await go(`#/runs/${articleRun}`);
+    await waitText('#run-status', 'succeeded');
+    const key = await svc.call('/dashboard/api/keys', { method: 'POST', json: { name: 'audit probe', scopes: ['runs:read'] } });
+    expect(key.status).toBe(201);
+    await svc.deps.audit.flush();
+    const views = await svc.call(`/dashboard/api/audit?action=console.view&limit=200`);
+    const view = (views.body.data as Array<{ resource: string; surface: string; principal: { email?: string } }>).find((r) => r.resource === `/runs/${articleRun}`);
+    expect(view).toMatchObject({ surface: 'console', principal: { email: EMAIL } });
+    // The console's own /v1 calls count as the console's.
+    const reads = await svc.call(`/dashboard/api/audit?action=runs.get&principal=${encodeURIComponent(EMAIL)}&limit=5`);
+    expect(reads.body.data[0]?.surface).toBe('console');
+    // Default view: no reads (no page views, no GET calls); the key creation is there.
+    await go('#/settings/audit');
+    await waitText('table.data', 'keys.create');
+    const actions = await page.$$eval('table.data tbody tr td:nth-child(4)', (tds) => tds.map((t) => (t as HTMLElement).innerText));
+    expect(actions).not.toContain('Viewed a page');
+    expect(actions.some((a) => /\.(get|list)$/.test(a))).toBe(false);
+    await shots('audit-default');
+    // Reads included, by this console user: the page view, named as a page.
+    await page.click('#audit-reads');
+    await page.type('#audit-email', EMAIL);
+    await page.click('#audit-filter');
+    await page.waitForFunction(() => location.hash.includes('reads=include'));
+    await waitText('table.data', `Page /runs/${articleRun}`);
+    // A time window that ended before anything happened: nothing.
+    await go(`#/settings/audit?until=${encodeURIComponent('2020-01-01T00:00:00.000Z')}&reads=include`);
+    await waitText('table.data', 'No audit records match');
+    // The created key, found by its name in "Who".
+    await go('#/settings/audit?reads=include');
+    await page.waitForSelector(`#audit-who option[value="${key.body.key_id}"]`);
+    expect(await page.$eval(`#audit-who option[value="${key.body.key_id}"]`, (o) => o.textContent)).toBe('key “audit probe”');
   });
 });
