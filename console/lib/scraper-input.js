@@ -106,6 +106,9 @@ export function scraperInput({ idPrefix = nextId('si'), scrapers = [], example =
       for (const [k, v] of Object.entries(start)) if (typeof v === 'string' && exampleUrl.test(v)) delete start[k];
       sform.set(start);
       clear(formHost).append(sform.el);
+      // The formats box "changes" is what "Track changes" below sets: one control, not two.
+      const dup = formHost.querySelector('[data-field="formats"] input[value="changes"]')?.closest('label');
+      if (dup) dup.hidden = true;
       tabs.select(0);
     } else {
       sform = null;
