@@ -3,6 +3,7 @@ import { auth } from './lib/api.js';
 import { h, isAbort } from './lib/dom.js';
 import { expireNotice, hideError, showError } from './lib/ui.js';
 import { logout, who } from './lib/session.js';
+import { recordView } from './lib/page-view.js';
 
 /** [pattern, module, export name, nav section]. `:name` captures one path segment. */
 const ROUTES = [
@@ -16,8 +17,10 @@ const ROUTES = [
   ['/social', './pages/social.js', 'socialPage', 'social'],
   ['/queries', './pages/queries.js', 'queriesPage', 'social'],
   ['/queries/:id', './pages/queries.js', 'queryDetail', 'social'],
-  ['/jobs', './pages/jobs.js', 'jobsList', 'social'],
-  ['/jobs/:id', './pages/jobs.js', 'jobDetail', 'social'],
+  ['/jobs', './pages/jobs.js', 'jobsList', 'runs'],
+  ['/jobs/:id', './pages/jobs.js', 'jobDetail', 'runs'],
+  ['/changes', './pages/changes.js', 'changesList', 'runs'],
+  ['/changes/:id', './pages/changes.js', 'changeDetail', 'runs'],
   ['/datasets', './pages/datasets.js', 'datasetsPage', 'data'],
   ['/storage', './pages/storage.js', 'storagePage', 'data'],
   ['/webhooks', './pages/webhooks.js', 'webhooksList', 'webhooks'],
@@ -108,6 +111,7 @@ async function route() {
     main.replaceChildren(h('h1', { tabindex: '-1' }, 'Page not found'), h('p', {}, 'There is no console page at ', h('code', {}, path), '. ', h('a', { href: `#${HOME}` }, 'Go to Runs')));
     return;
   }
+  if (m.name !== 'login') recordView(path);
   main.replaceChildren(h('p', { class: 'loading' }, 'Loading…'));
   try {
     const mod = await import(m.mod);

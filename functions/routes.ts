@@ -154,6 +154,7 @@ export const routes: Route[] = [
   R({ id: 'domains.verify', method: 'POST', path: '/dashboard/api/domains/{host}/verify', handler: 'functions/http/domains-verify.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'domains.limits', method: 'PUT', path: '/dashboard/api/domains/{host}/limits', handler: 'functions/http/domains-limits.ts', scope: 'admin', surface: 'console', grants: TR }),
   R({ id: 'audit.list', method: 'GET', path: '/dashboard/api/audit', handler: 'functions/http/audit-list.ts', scope: 'admin', surface: 'console', grants: RO }),
+  R({ id: 'console.view', method: 'POST', path: '/dashboard/api/views', handler: 'functions/http/console-view.ts', scope: 'authenticated', surface: 'console', grants: TR }),
   // Catch-all (last): unknown paths get the API's JSON 404 with a request id, locally and on AWS.
   R({ id: 'fallback', method: 'ANY', path: '/{proxy+}', handler: 'functions/http/not-found.ts', scope: null, surface: 'api', grants: [], memoryMb: 256 }),
 ];

@@ -44,6 +44,10 @@ const cellText = (v, n = 120) => {
 };
 
 const httpKind = (code) => (code >= 400 ? 'failed' : code >= 300 ? 'blocked' : 'succeeded');
+/** Names people read for item fields: "content_type" -> "Content type", "engine_used" -> "Engine". */
+const FIELD_NAMES = { url: 'URL', fetched_at: 'Fetched', status_code: 'HTTP status', content_type: 'Content type', engine_used: 'Engine', final_url: 'Final URL', json: 'Extracted JSON', json_error: 'Extraction error', json_usage: 'Model tokens', og: 'Open Graph', html: 'HTML', depth: 'Depth', via: 'Found via' };
+export const fieldLabel = (k) => FIELD_NAMES[k] ?? String(k).split(/[_-]+/).filter(Boolean).map((w, i) => (i ? w : w[0].toUpperCase() + w.slice(1))).join(' ').replace(/\burl\b/gi, 'URL');
+
 const httpBadge = (code) => (code ? h('span', { class: ['badge', `badge-${httpKind(code)}`], title: `HTTP ${code}` }, String(code)) : '—');
 
 /** Tabs that switch panels (role=tablist; arrow keys move between tabs). tabs = [[label, panel]]. */
@@ -181,7 +185,7 @@ export function itemsView({ caption = 'Results', empty = 'No items yet.', id } =
     for (const it of items.slice(0, 200)) for (const k of Object.keys(it.data ?? {})) if (k !== 'title') keys.add(`data.${k}`);
     return [...keys];
   };
-  const labelOf = (c) => ({ url: 'URL', title: 'Title', status: 'HTTP status', fetched: 'Fetched' })[c] ?? c.slice(5);
+  const labelOf = (c) => ({ url: 'URL', title: 'Title', status: 'HTTP status', fetched: 'Fetched' })[c] ?? fieldLabel(c.slice(5));
   const column = (c) => {
     switch (c) {
       case 'url':
@@ -194,7 +198,7 @@ export function itemsView({ caption = 'Results', empty = 'No items yet.', id } =
         return { label: 'Fetched', render: (it) => time(it.fetched_at) };
       default: {
         const k = c.slice(5);
-        return { label: k, class: 'data-col', render: (it) => (it.data?.[k] === undefined ? '—' : cellText(it.data[k])) };
+        return { label: fieldLabel(k), class: 'data-col', render: (it) => (it.data?.[k] === undefined ? '—' : cellText(it.data[k])) };
       }
     }
   };

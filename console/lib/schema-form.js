@@ -8,6 +8,10 @@
 // { match, render } in front of the list (json_options, the model extraction schema editor, is one).
 import { h, clear, nextId } from './dom.js';
 import { jsonOptionsEditor, runTest } from './json-extract-panel.js';
+import { modelExtraction } from './features.js';
+
+/** Formats every item carries whether asked or not (run-formats.ts): shown ticked and fixed, never sent. */
+const ALWAYS_FORMATS = new Set(['markdown', 'text', 'links', 'metadata']);
 
 /** A problem with what is typed in a field; `path` names the field as people read it. */
 export class FieldError extends Error {
@@ -46,6 +50,7 @@ function hintFor(s) {
   }
   if (t === 'array' && s.maxItems) parts.push(`Up to ${s.maxItems}.`);
   if (s.default !== undefined && !(Array.isArray(s.default) && !s.default.length) && typeOf(s) !== 'boolean') parts.push(`Default: ${fmtDefault(s.default)}.`);
+  if (typeOf(s) === 'boolean' && typeof s.default === 'boolean') parts.push(`Default: ${s.default ? 'on' : 'off'}.`);
   return parts.join(' ');
 }
 
@@ -120,9 +125,19 @@ export const WIDGETS = [
           test.removeAttribute('aria-busy');
         }
       });
+      const reason = h('small', { class: 'disabled-reason', id: `${ctx.id}-unavailable`, hidden: true });
+      // No model provider: the option cannot work, so it is off and disabled, with the reason.
+      modelExtraction().then((m) => {
+        if (m.available) return;
+        on.disabled = true;
+        on.setAttribute('aria-describedby', reason.id);
+        reason.textContent = `Not available here: ${m.reason ?? 'no model provider is configured.'}`;
+        reason.hidden = false;
+      });
       const el = h('fieldset', { class: 'field nested json-options-field', dataset: { field: ctx.path } },
         h('legend', {}, 'Model extraction (JSON)'),
         h('label', { class: 'check', for: on.id }, on, ' Extract structured data with a model (adds "json" to Formats)'),
+        reason,
         h('small', { class: 'hint' }, 'Give a JSON Schema (and optionally a prompt); each item\'s data then carries json, an object valid against it, read from the page\'s main content by a model.'),
         body);
       return {
@@ -150,23 +165,39 @@ export const WIDGETS = [
     match: (s) => typeOf(s) === 'array' && Array.isArray(s.items?.enum) && s.items.enum.length > 0 && s.items.enum.length <= 12,
     render(ctx) {
       const values = ctx.schema.items.enum;
-      const boxes = values.map((v, i) => h('input', { type: 'checkbox', id: `${ctx.id}-${i}`, name: ctx.path, value: String(v) }));
+      // formats: the fields every item carries show ticked and fixed (they are never sent); the
+      // others (json, changes) are the real choice, and json is disabled without a model provider.
+      const always = (v) => ctx.name === 'formats' && ALWAYS_FORMATS.has(v);
+      const boxes = values.map((v, i) => h('input', { type: 'checkbox', id: `${ctx.id}-${i}`, name: ctx.path, value: String(v), checked: always(v), disabled: always(v) }));
+      if (ctx.name === 'formats') {
+        const jsonBox = boxes[values.indexOf('json')];
+        if (jsonBox) modelExtraction().then((m) => {
+          if (m.available) return;
+          jsonBox.checked = false;
+          jsonBox.disabled = true;
+          jsonBox.title = m.reason ?? 'No model provider is configured.';
+        });
+      }
+      let explicitAlways = [];
       const hint = hintFor(ctx.schema);
       const hintEl = hint ? h('small', { class: 'hint', id: `${ctx.id}-hint` }, hint) : null;
       const el = h('fieldset', { class: 'field checks', dataset: { field: ctx.path }, 'aria-describedby': hintEl?.id },
         h('legend', {}, ctx.label, ctx.required ? h('span', { class: 'req' }, ' (required)') : null),
-        h('div', { class: 'check-row' }, boxes.map((b, i) => h('label', { class: 'check', for: b.id }, b, ' ', String(values[i])))),
+        h('div', { class: 'check-row' }, boxes.map((b, i) => h('label', { class: 'check', for: b.id }, b, ' ', String(values[i]), always(values[i]) ? h('span', { class: 'hint' }, ' (always)') : null))),
         hintEl);
       return {
         el,
         get() {
-          const out = values.filter((_, i) => boxes[i].checked);
-          return out.length ? out : undefined;
+          const out = values.filter((x, i) => boxes[i].checked && !always(x));
+          // Only always-returned formats asked for explicitly (from JSON) are kept as asked.
+          const asked = values.filter((x) => always(x) && explicitAlways.includes(x));
+          return out.length || asked.length ? [...asked, ...out] : undefined;
         },
         set(v) {
           const want = Array.isArray(v) ? v : [];
+          explicitAlways = want.filter((x) => always(x));
           values.forEach((x, i) => {
-            boxes[i].checked = want.includes(x);
+            boxes[i].checked = always(x) || want.includes(x);
           });
         },
       };
@@ -194,18 +225,31 @@ export const WIDGETS = [
     name: 'boolean',
     match: (s) => typeOf(s) === 'boolean',
     render(ctx) {
-      const def = ctx.schema.default === true;
+      // No default known: the service decides unless the person does, so the choice has three
+      // states (Default / On / Off) rather than a box that would claim "off".
+      if (typeof ctx.schema.default !== 'boolean') {
+        const sel = h('select', { id: ctx.id, name: ctx.path }, h('option', { value: '' }, 'Default (the service decides)'), h('option', { value: 'true' }, 'On'), h('option', { value: 'false' }, 'Off'));
+        return {
+          el: wrapField(ctx, sel),
+          get: () => (sel.value === '' ? undefined : sel.value === 'true'),
+          set(v) {
+            sel.value = typeof v === 'boolean' ? String(v) : '';
+          },
+        };
+      }
+      const def = ctx.schema.default;
+      // The box shows the default as its state. It is sent only when it differs from the default,
+      // or when the input (JSON) said so: ticking then unticking sends nothing.
       const box = h('input', { type: 'checkbox', id: ctx.id, name: ctx.path, checked: def });
-      // Sent only when it differs from the default or was set explicitly (from JSON or a click).
-      let explicit = false;
+      let fromInput = false;
       box.addEventListener('change', () => {
-        explicit = true;
+        fromInput = false;
       });
       return {
         el: wrapField(ctx, box, { inline: true }),
-        get: () => (explicit || box.checked !== def ? box.checked : undefined),
+        get: () => (fromInput || box.checked !== def ? box.checked : undefined),
         set(v) {
-          explicit = typeof v === 'boolean';
+          fromInput = typeof v === 'boolean';
           box.checked = typeof v === 'boolean' ? v : def;
         },
       };

@@ -104,7 +104,7 @@ export const subnav = (label, tabs, active, cls = 'subnav') =>
 
 /** The top-level nav groups whose pages share a sub-navigation. */
 export const GROUPS = {
-  runs: { label: 'Runs', tabs: [['#/runs', 'Runs', 'runs'], ['#/captcha', 'Challenges (CAPTCHA)', 'captcha']] },
+  runs: { label: 'Runs', tabs: [['#/runs', 'Runs', 'runs'], ['#/jobs', 'Jobs', 'jobs'], ['#/changes', 'Changes', 'changes'], ['#/captcha', 'Challenges (CAPTCHA)', 'captcha']] },
   social: { label: 'Social', tabs: [['#/social', 'Overview', 'social'], ['#/queries', 'Queries', 'queries'], ['#/jobs', 'Jobs', 'jobs']] },
 };
 
@@ -260,12 +260,13 @@ const SOURCE_NAMES = { x: 'X', reddit: 'Reddit', linkedin: 'LinkedIn', youtube: 
  */
 export function consoleText(text) {
   const s = String(text ?? '');
-  const re = /PUT \/dashboard\/api\/sources\/(\w+)(?: \{[^}]*\})?/g;
+  const re = /PUT \/dashboard\/api\/(?:sources\/(\w+)(?: \{[^}]*\})?|settings\/(storage|target-policy)\b[^\s;,]*)/g;
   const out = [];
   let last = 0;
   for (let m = re.exec(s); m; m = re.exec(s)) {
     out.push(s.slice(last, m.index));
-    out.push(h('a', { href: `#/settings/sources?source=${encodeURIComponent(m[1])}` }, `Settings → Sources → ${SOURCE_NAMES[m[1]] ?? m[1]}`));
+    if (m[1]) out.push(h('a', { href: `#/settings/sources?source=${encodeURIComponent(m[1])}` }, `Settings → Sources → ${SOURCE_NAMES[m[1]] ?? m[1]}`));
+    else out.push(h('a', { href: m[2] === 'storage' ? '#/settings/storage' : '#/settings/policy' }, m[2] === 'storage' ? 'Settings → Storage' : 'Settings → Target policy'));
     last = m.index + m[0].length;
   }
   out.push(s.slice(last));

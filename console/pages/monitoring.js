@@ -2,7 +2,7 @@
 // failures; usage this month against the plan.
 import { h, clear, table, dl, badge, time, truncate, nextId } from '../lib/dom.js';
 import { get } from '../lib/api.js';
-import { busy, idChip, pageHeader, section, subnav } from '../lib/ui.js';
+import { busy, consoleText, idChip, pageHeader, section, subnav } from '../lib/ui.js';
 import { RUN_STATUSES } from './runs.js';
 import { timeChart } from '../lib/charts.js';
 
@@ -81,7 +81,8 @@ export async function monitoringPage(page, ctx) {
       },
       { label: 'Status', render: (f) => badge(f.status, f.status) },
       { label: 'When', render: (f) => time(f.at) },
-      { label: 'Error', class: 'wide', render: (f) => truncate(f.error ?? '', 200) },
+      // Service instructions ("update them with PUT /dashboard/api/sources/x") read as console links.
+      { label: 'Error', class: 'wide', render: (f) => h('span', {}, consoleText(truncate(f.error ?? '', 300))) },
     ],
     { caption: 'Recent failures', empty: `No failed, timed-out or blocked runs and no failed queries in the ${rangeLabel.toLowerCase()}.` },
   );
@@ -91,7 +92,7 @@ export async function monitoringPage(page, ctx) {
   const warningsHost = h('div', { id: 'mon-warnings' });
   const show = (m) => {
     // Platform warnings (e.g. the Graph API version retiring): before anything else, they need an action.
-    clear(warningsHost).append(...(m.platform_warnings ?? []).map((w) => h('div', { class: 'callout', role: 'alert' }, h('strong', {}, 'Action needed: '), w)));
+    clear(warningsHost).append(...(m.platform_warnings ?? []).map((w) => h('div', { class: 'callout', role: 'alert' }, h('strong', {}, 'Action needed: '), consoleText(w))));
     windowNote.replaceChildren(`${rangeLabel}: `, time(m.window?.since), ' to ', time(m.window?.until), '. Counts are of runs and queries created in this window (the newest 200 of each).');
     const r = m.runs ?? {};
     clear(tiles).append(

@@ -51,6 +51,9 @@ async function markUnconfigured(group) {
   for (const b of group.boxes) {
     if (configured.get(b.input.value) !== false) continue;
     b.el.classList.add('unconfigured');
+    // A source without credentials cannot answer: it cannot be ticked (the link says what to do).
+    b.input.checked = false;
+    b.input.disabled = true;
     b.el.after(h('a', { href: `#/settings/sources?source=${encodeURIComponent(b.input.value)}`, class: 'no-creds', 'aria-label': `${sourceLabel(b.input.value)} has no credentials: add them in Settings → Sources` }, 'no credentials: add'));
   }
 }
@@ -108,7 +111,16 @@ export async function queryDetail(page, ctx) {
   const subtitle = h('p', { class: 'subtitle' }, 'Query ', idChip(id, 'query id'));
   page.append(h('div', { class: 'page-head' }, title), subtitle, h('p', {}, h('a', { href: '#/queries' }, '← All queries')), section('Status', head), results);
 
+  // The job's label (names, not ids), read once when the query belongs to a job.
+  let jobName = null;
   const show = (q) => {
+    if (q.job_id && jobName === null) {
+      jobName = undefined;
+      get(`/v1/jobs/${seg(q.job_id)}`, {}, { signal: ctx.signal, quiet: true }).then((j) => {
+        jobName = j.label;
+        show(q);
+      }).catch(() => undefined);
+    }
     title.textContent = q.prompt;
     const done = q.status === 'completed' || q.status === 'failed';
     const storageKey = q.result_url ? decodeURIComponent(q.result_url.split('/').pop() ?? '') : null;
@@ -121,7 +133,7 @@ export async function queryDetail(page, ctx) {
         ['Limit', String(q.limit ?? '')],
         ['Created', time(q.created_at)],
         ['Completed', time(q.completed_at)],
-        q.job_id ? ['Job', h('a', { href: `#/jobs/${encodeURIComponent(q.job_id)}` }, q.job_id)] : null,
+        q.job_id ? ['Job', h('span', { id: 'query-job' }, h('a', { href: `#/jobs/${encodeURIComponent(q.job_id)}` }, jobName ?? 'the job that ran it'), ' ', idChip(q.job_id, 'job id'))] : null,
         storageKey ? ['Stored result', h('a', { href: `#/storage?key=${encodeURIComponent(storageKey)}` }, storageKey)] : null,
       ]),
       q.status === 'failed' ? h('div', { class: 'error-box', id: 'query-error', role: 'alert' }, h('strong', {}, 'Query failed: '), consoleText(q.error ?? 'no message')) : null,

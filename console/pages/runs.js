@@ -2,8 +2,11 @@
 // input schema, run detail with long-poll, results readable while running, exports, cancel.
 import { h, clear, field, select, table, dl, badge, time, fmtBytes, truncate, sleep, isAbort } from '../lib/dom.js';
 import { download, get, post, seg } from '../lib/api.js';
+import { formErrors } from '../lib/form-errors.js';
+import { csvColumnsDialog, httpErrorChip, httpErrors, httpErrorsOf, liveLoop, runLogSection } from '../lib/run-extras.js';
 import { busy, groupNav, hideNotice, idChip, jsonView, pageHeader, pager, plural, section, showError, showNotice } from '../lib/ui.js';
 import { itemsView, tabbed } from '../lib/results.js';
+export { httpErrorsOf };
 import { hasFields, schemaForm } from '../lib/schema-form.js';
 import { ownDeliveries } from './webhooks.js';
 
@@ -104,7 +107,7 @@ export async function runsList(page, ctx) {
           idChip(r.id, 'run id')),
       },
       { label: 'Scraper', render: (r) => h('span', { title: r.scraper_id }, names.get(r.scraper_id) ?? r.scraper_id) },
-      { label: 'Status', render: (r) => h('span', { class: 'run-status' }, statusBadge(r.status), TERMINAL.has(r.status) ? null : h('span', { class: 'spinner', 'aria-hidden': 'true' })) },
+      { label: 'Status', render: (r) => h('span', { class: 'run-status' }, statusBadge(r.status), TERMINAL.has(r.status) ? null : h('span', { class: 'spinner', 'aria-hidden': 'true' }), httpErrorChip(httpErrors.get(r.id))) },
       { label: 'Pages', render: (r) => `${r.progress?.pages_done ?? 0}${r.progress?.pages_total ? ` / ${r.progress.pages_total}` : ''}` },
       { label: 'Items', render: (r) => String(r.progress?.items ?? 0) },
       { label: 'Duration', render: (r) => runDuration(r) },
@@ -112,10 +115,13 @@ export async function runsList(page, ctx) {
     ],
     {
       caption: 'Runs',
-      empty: status ? h('span', {}, `No ${status.replace(/_/g, ' ')} runs. `, h('a', { href: '#/runs' }, 'Show all runs')) : 'No runs yet. Start one above.',
+      empty: status ? h('span', {}, `No ${status.replace(/_/g, ' ')} runs. `, h('a', { href: '#/runs' }, 'Show all runs')) : 'No runs yet. Start one with "New run".',
     },
   );
   let shown = [];
+  // Runs whose page answered an HTTP error (read from their first results), by id: the list marks
+  // them as the run page does.
+  const httpErrors = new Map();
   const p = pager((cursor) => get('/v1/runs', { cursor, status: status || undefined, limit: 25 }, { signal: ctx.signal }), (rows, reset) => {
     if (reset) {
       t.reset();
@@ -123,44 +129,72 @@ export async function runsList(page, ctx) {
     }
     shown.push(...rows);
     t.add(rows);
+    markHttpErrors(rows);
   });
+  const markHttpErrors = async (rows) => {
+    const found = await httpErrorsOf(rows, httpErrors, ctx.signal);
+    if (!found) return;
+    // Redraw the rows that now have a mark (the table's row for a run holds its link).
+    for (const r of shown) {
+      const a = t.tbody.querySelector(`a[href="#/runs/${CSS.escape(encodeURIComponent(r.id))}"]`);
+      if (a && httpErrors.get(r.id)) t.replace(a, r);
+    }
+  };
 
   const form = startRunForm(ctx);
   const statusSel = select([{ value: '', label: 'All statuses' }, ...RUN_STATUSES.map((s) => ({ value: s, label: s.replace(/_/g, ' ') }))], status, { id: 'runs-status', 'aria-label': 'Filter by status' });
   statusSel.addEventListener('change', () => ctx.navigate(statusSel.value ? `#/runs?status=${statusSel.value}` : '#/runs'));
   const refresh = h('button', { type: 'button', class: 'btn' }, 'Refresh');
   refresh.addEventListener('click', () => busy(refresh, () => p.first(), 'Runs'));
-  const liveNote = h('span', { class: 'hint', id: 'runs-live', 'aria-live': 'polite' });
+  const liveNote = h('span', { class: 'hint', id: 'runs-live', 'aria-live': 'off' });
+
+  // The list comes first; the new-run form opens above it with one click (or from a link:
+  // #/runs?new=1, #/runs?scraper=… from Studio, #/runs?clone=run_… from a run's page).
+  const open = ctx.query.has('new') || ctx.query.has('scraper') || ctx.query.has('clone');
+  const newRun = h('button', { type: 'button', class: 'btn btn-primary', id: 'runs-new', 'aria-expanded': String(open), 'aria-controls': 'new-run' }, 'New run');
+  const formCard = h('section', { class: 'card new-run', id: 'new-run', 'aria-labelledby': 'new-run-title', hidden: !open },
+    h('div', { class: 'card-head' }, h('h2', { id: 'new-run-title' }, 'New run'), h('button', { type: 'button', class: 'btn btn-small', id: 'new-run-close' }, 'Close')),
+    form.el);
+  const toggle = (show) => {
+    formCard.hidden = !show;
+    newRun.setAttribute('aria-expanded', String(show));
+    if (show) {
+      formCard.scrollIntoView({ block: 'nearest' });
+      form.focus();
+    } else newRun.focus();
+  };
+  newRun.addEventListener('click', () => toggle(formCard.hidden));
+  formCard.querySelector('#new-run-close').addEventListener('click', () => toggle(false));
 
   page.append(
-    pageHeader('Runs', statusSel, refresh),
+    pageHeader('Runs', statusSel, refresh, newRun),
     groupNav('runs', 'runs'),
-    h('details', { class: 'card new-run', open: true }, h('summary', {}, h('span', { class: 'h2' }, 'Start a run')), form.el),
+    formCard,
     section('Recent runs', liveNote, t.el, p.el),
   );
   const loaded = await scraperNames(ctx.signal).catch(() => ({ names: new Map(), scrapers: null, error: null }));
   names = loaded.names;
   await Promise.all([busy(refresh, () => p.first(), 'Runs'), form.load(loaded)]);
-  // Live: while a listed run is unfinished, reload the first page with back-off.
-  const wait = backoff();
-  let last = JSON.stringify(shown.map((r) => [r.id, r.status, r.progress]));
-  while (!ctx.signal.aborted && shown.some((r) => !TERMINAL.has(r.status))) {
-    liveNote.textContent = 'Updating while runs are unfinished…';
-    await sleep(wait.ms, ctx.signal).catch(() => undefined);
-    if (ctx.signal.aborted) return;
-    try {
-      await p.first();
-    } catch (err) {
-      if (isAbort(err)) return;
-      wait.next();
-      continue;
-    }
-    const now = JSON.stringify(shown.map((r) => [r.id, r.status, r.progress]));
-    if (now !== last) wait.reset();
-    else wait.next();
+  if (open) form.focus();
+  // Live: the first page is read again every 2 s while the page is visible, so runs started
+  // elsewhere (the API, a job, MCP) appear and finished ones stop showing "running". Rows are
+  // redrawn only when something changed, and only while the reader has not loaded more pages.
+  let last = JSON.stringify(shown.map((r) => [r.id, r.status, r.progress, r.finished_at]));
+  await liveLoop(ctx.signal, 2000, async () => {
+    if (shown.length > 25) return;
+    const next = await get('/v1/runs', { status: status || undefined, limit: 25 }, { signal: ctx.signal });
+    const rows = next.data ?? [];
+    const now = JSON.stringify(rows.map((r) => [r.id, r.status, r.progress, r.finished_at]));
+    const unfinished = rows.some((r) => !TERMINAL.has(r.status));
+    liveNote.textContent = unfinished ? 'Live: updated every 2 s.' : '';
+    // Durations of unfinished runs grow: redraw those even when nothing else changed.
+    if (now === last && !unfinished) return;
     last = now;
-  }
-  liveNote.textContent = '';
+    t.reset();
+    shown = [...rows];
+    t.add(rows);
+    markHttpErrors(rows);
+  });
 }
 
 /**
@@ -184,6 +218,8 @@ function startRunForm(ctx) {
   profileSel.setAttribute('aria-describedby', profileHint.id);
   const start = h('button', { type: 'submit', class: 'btn btn-primary', id: 'run-start' }, 'Start run');
   let scrapers = [];
+  let errors = null;
+  let clonedProfile = '';
   let sform = null;
   // The JSON text the form last wrote: when the JSON tab holds anything else, it was edited
   // there after the form and wins.
@@ -244,8 +280,12 @@ function startRunForm(ctx) {
       field('Webhook URL', webhook, 'Optional: receives run.completed when the run ends.'),
       h('div', { class: 'field' }, h('label', { for: profileSel.id }, 'Browser profile'), profileSel, profileHint)),
     h('div', { class: 'form-actions' }, start));
+  // Errors of a submit show here, above the button, and under the fields they name.
+  errors = formErrors(formHost, { prefix: 'input.' });
+  el.insertBefore(errors.el, el.lastElementChild);
 
   el.addEventListener('submit', (e) => {
+    errors.clear();
     e.preventDefault();
     let value;
     try {
@@ -263,7 +303,7 @@ function startRunForm(ctx) {
         value = sform.get();
       }
     } catch (err) {
-      showError(new Error(err.path ? `${err.path} ${err.message.slice(err.path.length + 2)}` : `The input is not valid JSON: ${err.message}`), 'Start run');
+      errors.show(new Error(err.path ? `${err.path} ${err.message.slice(err.path.length + 2)}` : `The input is not valid JSON: ${err.message}`), 'Not started');
       if (err.input) {
         inputTabs.select(0);
         err.input.focus();
@@ -277,7 +317,14 @@ function startRunForm(ctx) {
       const body = { scraper_id: scraperSel.value, input: value };
       if (webhook.value.trim()) body.webhook_url = webhook.value.trim();
       if (profileSel.value) body.browser_profile = profileSel.value;
-      const run = await post('/v1/runs', body);
+      let run;
+      try {
+        run = await post('/v1/runs', body);
+      } catch (err) {
+        inputTabs.select(0);
+        errors.show(err, 'Not started');
+        return;
+      }
       showNotice(`Run started: ${runTarget(run.input) ?? run.id}`);
       ctx.navigate(`#/runs/${encodeURIComponent(run.id)}`);
     }, 'Start run');
@@ -285,6 +332,7 @@ function startRunForm(ctx) {
 
   return {
     el,
+    focus: () => scraperSel.focus(),
     async load(loaded) {
       await Promise.all([
         busy(start, async () => {
@@ -296,9 +344,25 @@ function startRunForm(ctx) {
           const wanted = ctx.query.get('scraper');
           if (wanted && scrapers.some((x) => x.scraper_id === wanted)) scraperSel.value = wanted;
           pick();
+          // #/runs?clone=run_… (from a run's page): that run's scraper, input, webhook and profile.
+          const clone = ctx.query.get('clone');
+          if (clone) {
+            const src = await get(`/v1/runs/${seg(clone)}`, {}, { signal: ctx.signal });
+            if (scrapers.some((x) => x.scraper_id === src.scraper_id)) {
+              scraperSel.value = src.scraper_id;
+              pick();
+            }
+            sform?.set(src.input ?? {});
+            syncJson();
+            if (!sform) input.value = lastWritten = JSON.stringify(src.input ?? {}, null, 2);
+            webhook.value = src.webhook_url ?? '';
+            clonedProfile = src.browser_profile ?? '';
+            jsonNote.textContent = `Cloned from run ${clone}: change what you need and start it.`;
+          }
         }, 'Scrapers'),
         loadProfiles(profileSel, profileHint, ctx.signal),
       ]);
+      if (clonedProfile) profileSel.value = clonedProfile;
     },
   };
 }
@@ -344,15 +408,6 @@ const maxPagesOf = (run, scraper) => {
   return typeof d === 'number' ? d : null;
 };
 
-/** Items whose page answered an HTTP error: "2 pages answered HTTP errors (404 × 1, 503 × 1)". */
-function httpErrors(items) {
-  const bad = items.filter((it) => Number(it.status_code) >= 400);
-  if (!bad.length) return null;
-  const by = {};
-  for (const it of bad) by[it.status_code] = (by[it.status_code] ?? 0) + 1;
-  return { count: bad.length, text: Object.entries(by).map(([c, n]) => `${c} × ${n}`).join(', ') };
-}
-
 const RESULTS_PAGE = 100;
 
 export async function runDetail(page, ctx) {
@@ -360,7 +415,9 @@ export async function runDetail(page, ctx) {
   const info = h('div', { id: 'run-info' }, h('p', { class: 'loading' }, 'Loading…'));
   const warnings = h('div', { id: 'run-warnings' });
   const cancel = h('button', { type: 'button', class: 'btn btn-danger', hidden: true }, 'Cancel run');
-  const csv = h('button', { type: 'button', class: 'btn' }, 'Export CSV');
+  const csv = h('button', { type: 'button', class: 'btn', id: 'run-export-csv', 'aria-haspopup': 'dialog' }, 'Export CSV…');
+  const rerun = h('button', { type: 'button', class: 'btn', id: 'run-rerun' }, 'Run again');
+  const clone = h('a', { class: 'btn', id: 'run-clone', href: `#/runs?clone=${encodeURIComponent(id)}` }, 'Clone…');
   const ndjson = h('button', { type: 'button', class: 'btn' }, 'Export NDJSON');
   const title = h('h1', { tabindex: '-1', class: 'break' }, 'Run');
   const subtitle = h('p', { class: 'subtitle' }, 'Run ', idChip(id, 'run id'));
@@ -373,7 +430,17 @@ export async function runDetail(page, ctx) {
   let names = new Map();
   let scraper = null;
 
-  csv.addEventListener('click', () => busy(csv, async () => showNotice(`Downloaded ${await download(`/v1/runs/${seg(id)}/results`, { format: 'csv' }, `${id}.csv`)}`), 'Export'));
+  // CSV: choose the columns first (every column ticked = the service's default set).
+  csv.addEventListener('click', () => csvColumnsDialog(all, async (columns) => showNotice(`Downloaded ${await download(`/v1/runs/${seg(id)}/results`, { format: 'csv', columns: columns?.join(',') }, `${id}.csv`)}`)));
+  // The same scraper, input, webhook and profile, as a new run.
+  rerun.addEventListener('click', () => busy(rerun, async () => {
+    const body = { scraper_id: run.scraper_id, input: run.input ?? {} };
+    if (run.webhook_url) body.webhook_url = run.webhook_url;
+    if (run.browser_profile) body.browser_profile = run.browser_profile;
+    const r = await post('/v1/runs', body);
+    showNotice(`Started again as a new run (${r.id})`);
+    ctx.navigate(`#/runs/${encodeURIComponent(r.id)}`);
+  }, 'Run again'));
   ndjson.addEventListener('click', () => busy(ndjson, async () => showNotice(`Downloaded ${await download(`/v1/runs/${seg(id)}/results`, { format: 'ndjson' }, `${id}.ndjson`)}`), 'Export'));
   cancel.addEventListener('click', () => {
     if (!confirm(`Cancel this run (${id})?`)) return;
@@ -392,6 +459,7 @@ export async function runDetail(page, ctx) {
     cursor = pageRes.next_cursor ?? null;
     more.hidden = !cursor;
     items.update(all);
+    if (run) show(run);
     showWarnings();
     showJsonSummary();
   }
@@ -426,7 +494,7 @@ export async function runDetail(page, ctx) {
     clear(subtitle).append(names.get(r.scraper_id) ?? r.scraper_id, ' run ', idChip(id, 'run id'));
     clear(info).append(
       dl([
-        ['Status', h('span', { id: 'run-status' }, statusBadge(r.status), terminal ? '' : h('span', { class: 'spinner', 'aria-hidden': 'true' }))],
+        ['Status', h('span', { id: 'run-status' }, statusBadge(r.status), terminal ? '' : h('span', { class: 'spinner', 'aria-hidden': 'true' }), httpErrorChip(httpErrors(all)))],
         ['Scraper', h('span', {}, names.get(r.scraper_id) ?? r.scraper_id, names.has(r.scraper_id) ? h('span', { class: 'hint' }, ' ', idChip(r.scraper_id, 'scraper id')) : null)],
         ['Created', time(r.created_at)],
         ['Duration', runDuration(r)],
@@ -447,12 +515,13 @@ export async function runDetail(page, ctx) {
   }
 
   page.append(
-    h('div', { class: 'page-head' }, title, h('div', { class: 'actions' }, cancel, csv, ndjson)),
+    h('div', { class: 'page-head' }, title, h('div', { class: 'actions' }, cancel, rerun, clone, csv, ndjson)),
     subtitle,
     h('p', {}, h('a', { href: '#/runs' }, '← All runs')),
     warnings,
     section('Status', info),
     section('Results', resultsBox),
+    runLogSection(id, ctx.signal),
   );
 
   try {

@@ -1,7 +1,7 @@
 // Settings: API keys, bucket sync + retention, source credentials, target policy, verified domains (domains.js), audit log.
 import { h, clear, field, checkboxGroup, select, table, dl, badge, time, truncate, nextId } from '../lib/dom.js';
 import { auth, del, get, post, put, seg } from '../lib/api.js';
-import { busy, consoleText, idChip, pageHeader, pager, secretBox, section, showError, showNotice, subnav } from '../lib/ui.js';
+import { busy, consoleText, pageHeader, pager, secretBox, section, showError, showNotice, subnav } from '../lib/ui.js';
 import { sourceLabel } from './queries.js';
 
 const TABS = [
@@ -26,7 +26,7 @@ export function settingsShell(page, active, title) {
 
 const SCOPES = [
   'scrapers:read', 'runs:read', 'runs:write', 'scrape:write', 'runbooks:read', 'runbooks:write', 'captcha:read', 'captcha:write',
-  'queries:read', 'queries:write', 'jobs:read', 'jobs:write', 'storage:read', 'storage:write', 'webhooks:read', 'webhooks:write', 'admin',
+  'queries:read', 'queries:write', 'jobs:read', 'jobs:write', 'storage:read', 'storage:write', 'webhooks:read', 'webhooks:write', 'secrets:use', 'admin',
 ];
 
 export async function keysPage(page, ctx) {
@@ -242,10 +242,14 @@ export async function sourcesPage(page, ctx) {
   }
 }
 
+/** Credential fields that are secrets (masked): tokens, secrets, passwords, API keys. */
+export const isSecretField = (name) => /secret|token|password|api_key/i.test(name);
+
 function sourceCard(s, reload) {
   const inputs = (s.credential_fields ?? []).map((f) => ({
     f,
-    input: h('input', { type: 'password', id: nextId(`src-${s.source}`), name: f.name, autocomplete: 'off', spellcheck: 'false', class: 'mono', placeholder: s.fields?.includes(f.name) ? 'stored (enter a new value to replace)' : f.required ? 'required' : 'optional' }),
+    // Only secrets are masked: ids, user names and versions are typed in the clear (issue 29).
+    input: h('input', { type: isSecretField(f.name) ? 'password' : 'text', id: nextId(`src-${s.source}`), name: f.name, autocomplete: 'off', spellcheck: 'false', class: 'mono', placeholder: s.fields?.includes(f.name) ? 'stored (enter a new value to replace)' : f.required ? 'required' : 'optional' }),
   }));
   const save = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Save');
   const remove = h('button', { type: 'button', class: 'btn btn-danger', hidden: !s.configured }, 'Remove');
@@ -321,53 +325,8 @@ export async function policyPage(page, ctx) {
 
 export async function auditPage(page, ctx) {
   const body = settingsShell(page, 'audit', 'Audit');
-  const action = h('input', { type: 'text', id: 'audit-action', name: 'action', value: ctx.query.get('action') ?? '', placeholder: 'runs.create', spellcheck: 'false' });
-  const outcomeSel = select([{ value: '', label: 'Any' }, 'allowed', 'denied', 'error'], ctx.query.get('outcome') ?? '', { id: 'audit-outcome', name: 'outcome' });
-  const filter = h('button', { type: 'submit', class: 'btn' }, 'Filter');
-  const form = h('form', { class: 'inline-form', role: 'search', 'aria-label': 'Filter the audit log' }, field('Action', action), field('Outcome', outcomeSel), filter);
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const q = new URLSearchParams();
-    if (action.value.trim()) q.set('action', action.value.trim());
-    if (outcomeSel.value) q.set('outcome', outcomeSel.value);
-    ctx.navigate(`#/settings/audit${q.toString() ? `?${q}` : ''}`);
-  });
-  const t = table(
-    [
-      { label: 'Time', render: (r) => time(r.ts) },
-      { label: 'Who', render: (r) => who(r.principal) },
-      { label: 'Surface', render: (r) => r.surface },
-      { label: 'Action', render: (r) => h('code', {}, r.action) },
-      { label: 'Resource', render: (r) => h('span', { class: 'mono break' }, r.resource ?? '—') },
-      { label: 'Outcome', render: (r) => badge(`${r.outcome} ${r.status}`, r.outcome === 'allowed' ? 'succeeded' : r.outcome === 'denied' ? 'blocked' : 'failed') },
-      { label: 'IP', render: (r) => r.ip ?? '—' },
-      { label: 'Request', render: (r) => h('span', { class: 'mono small' }, r.request_id) },
-    ],
-    { caption: 'Audit records', empty: 'No audit records match.' },
-  );
-  // Names first: a user's email (recorded with each record), an API key's name (one list read).
-  const keyNames = new Map();
-  const who = (pr) => {
-    if (!pr) return '—';
-    if (pr.type === 'user') return h('div', { class: 'name-id' }, h('span', {}, pr.email ?? 'console user'), idChip(pr.id, 'user id'));
-    if (pr.type === 'key') return h('div', { class: 'name-id' }, h('span', {}, keyNames.has(pr.id) ? `key “${keyNames.get(pr.id)}”` : 'API key'), idChip(pr.id, 'key id'));
-    return h('span', {}, pr.type, ' ', pr.id);
-  };
-  try {
-    const keys = await get('/dashboard/api/keys', { limit: 200 }, { signal: ctx.signal, quiet: true });
-    for (const k of keys.data ?? []) keyNames.set(k.key_id, k.name);
-  } catch {
-    /* names are a convenience: ids stay */
-  }
-  const p = pager(
-    (cursor) => get('/dashboard/api/audit', { cursor, limit: 50, action: ctx.query.get('action') || undefined, outcome: ctx.query.get('outcome') || undefined }, { signal: ctx.signal }),
-    (rows, reset) => {
-      if (reset) t.reset();
-      t.add(rows);
-    },
-  );
-  body.append(form, section('Records (newest first)', t.el, p.el));
-  await busy(filter, () => p.first(), 'Audit log');
+  const { auditBody } = await import('./audit.js');
+  await auditBody(body, ctx);
 }
 
 // ---- Secrets: values for runbook fill steps (names only are ever shown) -------------------

@@ -146,8 +146,14 @@ export async function fileBrowser(page, ctx) {
     }
   });
 
-  const filterInput = h('input', { type: 'text', name: 'job_id', value: jobFilter, placeholder: 'job_…', class: 'mono', spellcheck: 'false' });
-  const filterForm = h('form', { class: 'inline-form', role: 'search', 'aria-label': 'Filter files' }, field('Job id', filterInput), h('button', { type: 'submit', class: 'btn' }, 'Filter'));
+  // Jobs by label (names, not ids): the query jobs whose runs store files here.
+  const jobs = await get('/v1/jobs', { limit: 100 }, { signal: ctx.signal, quiet: true }).then((r) => r.data ?? []).catch(() => []);
+  const jobLabel = new Map(jobs.map((j) => [j.job_id, j.label]));
+  const filterInput = h('select', { name: 'job_id', id: 'storage-job' },
+    h('option', { value: '' }, 'All files'),
+    jobs.filter((j) => (j.kind ?? (j.scraper_id ? 'run' : 'query')) === 'query').map((j) => h('option', { value: j.job_id, selected: j.job_id === jobFilter }, j.label)),
+    jobFilter && !jobLabel.has(jobFilter) ? h('option', { value: jobFilter, selected: true }, 'a deleted job') : null);
+  const filterForm = h('form', { class: 'inline-form', role: 'search', 'aria-label': 'Filter files' }, field('Job', filterInput), h('button', { type: 'submit', class: 'btn' }, 'Filter'));
   filterForm.addEventListener('submit', (e) => {
     e.preventDefault();
     const v = filterInput.value.trim();
@@ -160,7 +166,7 @@ export async function fileBrowser(page, ctx) {
   append(page, [
     h('p', { class: 'lead' }, 'Stored JSON results: one file per completed query and per job run, named by its prompt. Select one to preview it; Download JSON saves the raw result.'),
     filterForm,
-    jobFilter ? h('p', { class: 'hint' }, 'Files of job ', idChip(jobFilter, 'job id'), ' · ', h('a', { href: '#/datasets?kind=files' }, 'all files')) : null,
+    jobFilter ? h('p', { class: 'hint' }, 'Files of job ', h('a', { href: `#/jobs/${encodeURIComponent(jobFilter)}` }, jobLabel.get(jobFilter) ?? 'a deleted job'), ' ', idChip(jobFilter, 'job id'), ' · ', h('a', { href: '#/datasets?kind=files' }, 'all files')) : null,
     h('div', { class: 'split' }, h('section', { class: 'card files', 'aria-label': 'Files' }, list, p.el), preview),
   ]);
   await busy(refresh, () => p.first(), 'Stored files');

@@ -10,9 +10,9 @@ export const handler = streamingApi(
   api(contracts['runs.results'], async (req) => {
     req.setResource(req.params.id);
     const run = await getRun(req.deps, req.tenant.tenant_id, req.params.id);
-    const { format, limit, cursor } = req.query;
+    const { format, limit, cursor, columns } = req.query;
     if (format === 'json') return { body: await readRunItems(req.deps, run, limit, cursor) };
     const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson';
-    return { stream: exportRunItems(req.deps, run, format), headers: { 'content-type': type, 'content-disposition': `attachment; filename="${run.id}.${format}"` } };
+    return { stream: exportRunItems(req.deps, run, format, columns?.split(',').map((c) => c.trim()).filter(Boolean)), headers: { 'content-type': type, 'content-disposition': `attachment; filename="${run.id}.${format}"` } };
   }),
 );

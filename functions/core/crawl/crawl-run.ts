@@ -183,6 +183,20 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     return cause !== null;
   };
 
+  /** The run's progress and request stats from the crawl's counters (at most every PROGRESS_EVERY_MS per process, always at the end). */
+  async function writeProgress(c: FrontierCounters, final: boolean) {
+    if (!progressDue(`${run.tenant_id}/${run.id}`, final)) return;
+    await d.table.update(keys.record(run.tenant_id, 'RUN', run.id), {
+      set: {
+        progress: crawlProgress(c, d.clock.now()),
+        stats: { requests: c.requests ?? 0, bytes: c.bytes ?? 0, blocked_requests: c.blocked_requests ?? 0, robots_skipped: c.robots_skipped ?? 0, ...(changes ? { changes: changeStats(c) } : {}) },
+      },
+      condition: { expression: 'attempt = :a', values: { ':a': run.attempt } },
+    }).catch((e) => {
+      if ((e as Error).name !== 'ConditionFailedError') throw e;
+    });
+  }
+
   let outcome;
   try {
     outcome = await processSlice(
@@ -200,6 +214,11 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
         remainingMs: () => (meta.signal?.aborted ? 0 : meta.deadline - Date.now()),
         shouldStop,
         beforePage: () => yieldToForeground(run.tenant_id),
+        // A long slice's stored pages count in the run's progress within about a second.
+        onProgress: async (c) => {
+          counterCache.set(f.runId, { at: Date.now(), counters: c });
+          await writeProgress(c, false);
+        },
         holder: meta.holder,
         ...(changes ? { changes } : {}),
         stats: () => {
@@ -246,16 +265,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     Object.assign(after, { done: after.done + n, changes_removed: Number((after as unknown as Record<string, number>).changes_removed ?? 0) + n });
   }
   counterCache.set(f.runId, { at: Date.now(), counters: after });
-  const progress = crawlProgress(after, d.clock.now());
-  if (progressDue(`${run.tenant_id}/${run.id}`, outcome.crawlFinished || cause !== null)) await d.table.update(keys.record(run.tenant_id, 'RUN', run.id), {
-    set: {
-      progress,
-      stats: { requests: after.requests ?? 0, bytes: after.bytes ?? 0, blocked_requests: after.blocked_requests ?? 0, robots_skipped: after.robots_skipped ?? 0, ...(changes ? { changes: changeStats(after) } : {}) },
-    },
-    condition: { expression: 'attempt = :a', values: { ':a': run.attempt } },
-  }).catch((e) => {
-    if ((e as Error).name !== 'ConditionFailedError') throw e;
-  });
+  await writeProgress(after, outcome.crawlFinished || cause !== null);
 
   const latest = () => getRun(d, run.tenant_id, run.id);
   if (cause === 'challenge') {

@@ -51,6 +51,12 @@ export interface SliceEnv {
   beforePage?: () => Promise<void>;
   /** Change tracking (formats includes "changes"): each batch's pages compared with their baselines, read and written with the batch. */
   changes?: { trackBatch(pages: TrackedPage[]): Promise<TrackedBatch> };
+  /**
+   * Called with the crawl's counters once this slice has added the pages it stored so far to them
+   * (after a batch write, at most every {@link PROGRESS_PUSH_MS} of `now()`), so the run's progress
+   * counts what is stored while a long slice is still working, not only what finished slices stored.
+   */
+  onProgress?: (counters: FrontierCounters) => Promise<void>;
 }
 
 /** A finished page as change tracking sees it: a fetched item, or a page that could not be read. */
@@ -90,6 +96,8 @@ const MAX_DELAY_S = 900;
  */
 export const FLUSH_PAGES = 25;
 const FLUSH_AFTER_MS = 1_000;
+/** A slice adds what it stored to the crawl's counters at most this often before it finishes (one table update). */
+export const PROGRESS_PUSH_MS = 1_000;
 /** Candidates admitted per frontier call (a start page may bring a whole sitemap's URLs). */
 const ADMIT_CHUNK = 500;
 /** Time the start page's slice may spend reading sitemaps at most. */
@@ -157,6 +165,9 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   let deferred = 0;
   // Pages this invocation recorded, by outcome: added to the counters once, when the slice finishes.
   const recorded = { done: 0, failed: 0, skipped: 0 };
+  // The part of `recorded` already added to the counters by a progress push (see SliceEnv.onProgress).
+  let pushed = { ...recorded };
+  let pushedAt = env.now().getTime();
   const concurrency = Math.max(1, input.concurrency);
   const pending = [...urls];
   const adopted = new Set<string>();
@@ -214,6 +225,13 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     await fault?.('records');
     for (const x of slices) await env.send(x.ref);
     if (slices.length) await fault?.('sent');
+    if (env.onProgress && env.now().getTime() - pushedAt >= PROGRESS_PUSH_MS) {
+      pushedAt = env.now().getTime();
+      const now = { ...recorded };
+      const counters = await frontier.addCounts({ done: now.done - pushed.done, failed: now.failed - pushed.failed, skipped: now.skipped - pushed.skipped });
+      pushed = now;
+      await env.onProgress(counters);
+    }
   };
 
   const finish = (f: Finished) => {
@@ -288,7 +306,7 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   flush();
   await writes;
   if (failure) throw failure;
-  const stats = { ...recorded, ...env.stats?.() };
+  const stats = { done: recorded.done - pushed.done, failed: recorded.failed - pushed.failed, skipped: recorded.skipped - pushed.skipped, ...env.stats?.() };
   for (let round = 0; ; round++) {
     const { finished, counters, repair } = await frontier.finishSlice(slice.slice_id, env.now(), round ? {} : stats, env.holder);
     if (!repair) return { fetched, deferred, crawlFinished: finished, counters };

@@ -364,6 +364,13 @@ export class CrawlFrontier {
   }
 
   /** A slice was taken over from a worker that may have died: the crawl's end checks its records (repair). */
+  /** Add page counts to the crawl's counters (a slice's progress before it finishes); returns the counters after. */
+  async addCounts(add: Record<string, number>): Promise<FrontierCounters> {
+    const counts = Object.fromEntries(Object.entries(add).filter(([, v]) => v !== 0));
+    if (!Object.keys(counts).length) return (await this.counters(true))!;
+    return stripKey<FrontierCounters>(await this.table.update<Item>(this.stateKey(), { add: counts }));
+  }
+
   async noteRetake(): Promise<void> {
     await this.table.update(this.stateKey(), { add: { retakes: 1 } });
   }

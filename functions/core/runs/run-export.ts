@@ -29,7 +29,13 @@ export async function* runItemPages(store: { table: Table; blobs: Blobs }, run: 
  * so that is every field; a field first appearing after that page is not in the CSV (NDJSON
  * carries everything). A run without items exports an empty NDJSON body, or the CSV header alone.
  */
-export async function* exportRunItems(store: { table: Table; blobs: Blobs }, run: RunRecord, format: ExportFormat): AsyncGenerator<string> {
+export async function* exportRunItems(store: { table: Table; blobs: Blobs }, run: RunRecord, format: ExportFormat, chosen?: string[]): AsyncGenerator<string> {
+  // Chosen columns (`?columns=`): exactly those, in that order (a data field or url, fetched_at, status_code).
+  if (format === 'csv' && chosen?.length) {
+    yield csvLine(chosen);
+    for await (const page of runItemPages(store, run)) yield page.map((i) => csvLine(chosen.map((c) => cellOf(i, c)))).join('');
+    return;
+  }
   let columns: string[] | undefined;
   for await (const page of runItemPages(store, run)) {
     if (!page.length) continue;
@@ -49,6 +55,9 @@ export async function* exportRunItems(store: { table: Table; blobs: Blobs }, run
 }
 
 const FIXED = ['url', 'fetched_at', 'status_code'];
+
+/** An item's value for CSV column `c`: one of the fixed item fields, else its data field. */
+const cellOf = (i: ScrapeItem, c: string): unknown => (FIXED.includes(c) ? (i as unknown as Record<string, unknown>)[c] : i.data?.[c]);
 
 /** The CSV columns for items shaped like `sample`: the fixed ones, then each data field in the order first seen. */
 export function csvColumns(sample: ScrapeItem[]): string[] {

@@ -11,7 +11,11 @@ export const runIdParams = z.strictObject({ id: z.string().regex(/^run_[0-9a-z]{
 export const runsListQuery = pageQuery.extend({ status: z.enum(RUN_STATUSES).optional(), job_id: z.string().regex(/^job_[0-9a-z]{26}$/, 'expected a job_… id').optional() });
 /** `?wait=N` long-polls; answers after at most 25 s (API Gateway's limit), so clients simply poll again. */
 export const runGetQuery = z.strictObject({ wait: z.coerce.number().int().min(0).max(120).optional() });
-export const runResultsQuery = pageQuery.extend({ format: z.enum(['json', 'ndjson', 'csv']).default('json') });
+export const runResultsQuery = pageQuery.extend({
+  format: z.enum(['json', 'ndjson', 'csv']).default('json'),
+  /** CSV only: the columns to export, comma-separated, in order (url, fetched_at, status_code or a data field). */
+  columns: z.string().max(4000).regex(/^[^,]+(,[^,]+)*$/, 'expected column names separated by commas').optional(),
+});
 const scraperSchema = z.object({ scraper_id: z.string(), name: z.string(), description: z.string(), engine: z.enum(['http', 'browser', 'auto']), input_schema: z.record(z.string(), z.unknown()), builtin: z.boolean() });
 const itemSchema = z.looseObject({ url: z.string(), fetched_at: z.string(), status_code: z.number().int(), data: z.record(z.string(), z.unknown()) });
 const logEntrySchema = z.looseObject({ ts: z.string(), url: z.string(), status: z.number().int().nullable(), bytes: z.number(), timing_ms: z.number(), engine: z.string().nullable(), decision: z.enum(['fetched', 'robots_skipped', 'blocked', 'forbidden', 'error']) });
@@ -64,7 +68,7 @@ export const contracts = defineContracts({
       'streamed: items are read one stored page at a time and written as they are read (no size limit; a 100,000-item crawl exports in one response). ' +
       'NDJSON is one item per line. CSV has a header row first: `url,fetched_at,status_code`, then one column per `data` field of the first page of ' +
       'items (in the order first seen; the built-in scrapers give every item the same fields); a field that first appears later is not in the CSV ' +
-      '(NDJSON carries every field). Cells starting with `=`, `+`, `-` or `@` get a leading `\'`. Errors before the first byte (401, 403, 404, 400) ' +
+      '(NDJSON carries every field). `columns=url,title,…` (CSV only) exports exactly those columns in that order (any data field, or url, fetched_at, status_code). Cells starting with `=`, `+`, `-` or `@` get a leading `\'`. Errors before the first byte (401, 403, 404, 400) ' +
       'are JSON `{code, message}` with their status; a failure after it breaks the transfer off.',
     params: runIdParams,
     query: runResultsQuery,

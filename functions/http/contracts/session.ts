@@ -48,7 +48,12 @@ export const contracts = defineContracts({
   },
   'session.me': {
     summary: 'The logged-in console user or key',
-    success: { 200: { description: 'Who is calling', schema: z.object({ principal: z.object({ type: z.enum(['key', 'user']), id: z.string() }), tenant: z.object({ tenant_id: z.string(), name: z.string() }) }) } },
+    success: { 200: { description: 'Who is calling', schema: z.object({
+      principal: z.object({ type: z.enum(['key', 'user']), id: z.string() }),
+      tenant: z.object({ tenant_id: z.string(), name: z.string() }),
+      /** What this deployment can do, so the console disables what cannot work (with the reason). */
+      features: z.object({ model_extraction: z.object({ available: z.boolean(), reason: z.string().nullable() }) }),
+    }) } },
   },
   'session.logout': { summary: 'End the console session', success: { 204: { description: 'Logged out; the cookie is cleared', headers: [...cookie] } } },
   'keys.list': { summary: "The tenant's API keys (never their secrets)", success: { 200: { description: 'Keys', schema: listOf(keySchema) } } },

@@ -36,7 +36,8 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
         request_id: s.requestId,
         tenant_id: s.tenant.tenant_id,
         principal: { type: s.principal?.type ?? 'key', id: s.principal?.id ?? 'unknown', ...(s.principal?.email ? { email: s.principal.email } : {}) },
-        surface: s.route.surface,
+        // A console user's calls (their session cookie) are the console's, /v1 routes included.
+        surface: s.principal?.type === 'user' ? 'console' : s.route.surface,
         action: s.route.id,
         resource: s.resource,
         outcome: outcomeFor(res.statusCode ?? 200),

@@ -107,7 +107,7 @@ describe.skipIf(!CHROMIUM)('console flows (issue 20) in headless Chromium', () =
   });
 
   it('Start a run from the schema form (JSON tab in sync both ways); results appear while it runs; the list follows it live', async () => {
-    await go('#/runs');
+    await go('#/runs?new=1');
     await page.waitForSelector('#run-scraper option[value="css-extract"]');
     await page.select('#run-scraper', 'css-extract');
     await page.waitForSelector('#run-in-url');

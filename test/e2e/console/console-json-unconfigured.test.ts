@@ -82,22 +82,25 @@ describe.skipIf(!CHROMIUM)('console: model extraction without a provider', () =>
     await page.setViewport({ width: 1280, height: 900 });
   });
 
-  it('Runs form: the Test says the same, and starting a json run is refused with the message', async () => {
-    await go('#/runs');
+  it('Runs form: model extraction cannot be ticked, with the reason; a json run typed as JSON is refused next to the button', async () => {
+    await go('#/runs?new=1');
     await page.waitForSelector('#run-scraper option[value="site-crawl"]');
     await page.select('#run-scraper', 'site-crawl');
     await page.waitForSelector('#run-in-json_options-on');
     await page.type('#run-in-start_url', `${pages.baseUrl}/product`);
-    await page.click('#run-in-json_options-on');
-    await page.click('#run-in-json_options-example');
-    await waitText('#run-in-json_options-schema-status', '2 fields');
-    await page.click('#run-in-json_options-test');
-    await page.waitForSelector('#run-in-json_options-result .extract-error', { timeout: 30_000 });
-    expect(await textOf('#run-in-json_options-result .extract-error')).toContain('No model provider is configured');
+    // Issue 29: an option that cannot work is disabled, and says why (the service's own words).
+    await page.waitForFunction(() => (document.getElementById('run-in-json_options-on') as HTMLInputElement).disabled);
+    expect(await page.$eval('[data-field="formats"] input[value="json"]', (b) => (b as HTMLInputElement).disabled)).toBe(true);
+    expect(await textOf('#run-in-json_options-unavailable')).toContain('GLEANER_LLM_BASE_URL');
     await page.screenshot({ path: join(SHOTS, 'runs-json-not-configured-1280.png'), fullPage: true });
+    // Typed in the JSON tab anyway: the service refuses it, and the message shows in the form.
+    await page.click('[role="tab"]::-p-text(JSON)');
+    await page.$eval('#run-input', (el, url) => {
+      (el as HTMLTextAreaElement).value = JSON.stringify({ start_url: url, formats: ['json'], json_options: { schema: { type: 'object', properties: { title: { type: 'string' } } } } });
+    }, `${pages.baseUrl}/product`);
     await page.click('#run-start');
-    await waitText('#banner', 'GLEANER_LLM_BASE_URL');
-    expect(await page.evaluate(() => location.hash)).toBe('#/runs');
+    await waitText('#new-run .form-error', 'GLEANER_LLM_BASE_URL');
+    expect(await page.evaluate(() => location.hash)).toBe('#/runs?new=1');
     expect(cb.pageErrors).toEqual([]);
     expect(cb.cspViolations).toEqual([]);
   });

@@ -87,7 +87,7 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
   });
 
   it('Runs form: formats are checkboxes; turning model extraction on adds "json" and a schema editor, kept in sync with the JSON tab', async () => {
-    await go('#/runs');
+    await go('#/runs?new=1');
     await page.waitForSelector('#run-scraper option[value="page-content"]');
     await page.select('#run-scraper', 'page-content');
     await page.waitForSelector('#run-in-json_options-on');

@@ -298,7 +298,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     expect(await textOf('#banner')).toContain('body.timezone');
     await page.click('#profile-cancel');
 
-    await go('#/runs');
+    await go('#/runs?new=1');
     await page.waitForSelector(`#run-profile option[value="${prof.profile_id}"]`);
     expect(await page.$eval(`#run-profile option[value="${prof.profile_id}"]`, (o) => o.textContent)).toContain('Berlin phone');
     await page.waitForSelector('#run-scraper option[value="page-content"]');

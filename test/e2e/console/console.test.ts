@@ -174,6 +174,8 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
 
     // The Runs page loaded scrapers and built the input form from page-content's input schema;
     // the JSON tab holds what the form holds (nothing filled yet: the service applies defaults).
+    // The list comes first: the form opens with "New run".
+    await page.click('#runs-new');
     await page.waitForSelector('#run-scraper option[value="page-content"]');
     await page.waitForSelector('#run-in-url');
     expect(await page.$eval('#run-in-url', (el) => [(el as HTMLInputElement).type, el.getAttribute('aria-required')])).toEqual(['url', 'true']);
@@ -199,13 +201,15 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     expect((await svc.call('/v1/jobs', { key: plaintext })).status).toBe(403);
   });
 
-  it('submits a query that fails fast (no source credentials) and shows its error', async () => {
+  it('a source without credentials cannot be ticked; a query that failed for it (from the API) shows its error', async () => {
     await go('#/queries');
     await page.waitForSelector('#query-prompt', { visible: true });
-    await page.type('#query-prompt', 'what are people saying about "acme shoes"');
-    await page.click('input[name="query-sources"][value="x"]');
-    await page.click('#query-submit');
-    await page.waitForFunction(() => /^#\/queries\/qry_/.test(location.hash));
+    // Issue 29: no credentials, no tick (the link beside it says where to add them).
+    await page.waitForFunction(() => (document.querySelector('input[name="query-sources"][value="x"]') as HTMLInputElement | null)?.disabled === true);
+    expect(await page.$eval('input[name="query-sources"][value="x"]', (b) => b.closest('label')?.parentElement?.querySelector('a.no-creds')?.textContent)).toContain('no credentials');
+    const q = await svc.call('/v1/queries', { method: 'POST', json: { prompt: 'what are people saying about "acme shoes"', sources: ['x'], limit: 10 } });
+    expect(q.status).toBe(202);
+    await go(`#/queries/${q.body.query_id}`);
     await page.waitForSelector('#query-error', { visible: true, timeout: 30_000 });
     const err = await textOf('#query-error');
     expect(err).toContain('Query failed');
@@ -274,7 +278,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
   });
 
   it('Runs: starts a run from the form, follows it to succeeded, shows results and exports CSV', async () => {
-    await go('#/runs');
+    await go('#/runs?new=1');
     await page.waitForSelector('#run-scraper option[value="page-content"]');
     await page.select('#run-scraper', 'page-content');
     await page.$eval('#run-input', (el, url) => {
@@ -289,7 +293,9 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     await page.click('#run-items tbody tr.clickable td:nth-child(2)');
     await waitText('dialog.item-detail #item-markdown', 'The article headline');
     await page.keyboard.press('Escape');
-    await page.click('::-p-text(Export CSV)');
+    // Export CSV asks which columns (all ticked: the service's default set).
+    await page.click('#run-export-csv');
+    await page.click('#csv-download');
     const file = join(downloadDir, `${runId}.csv`);
     const deadline = Date.now() + 15_000;
     while (!existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -335,35 +341,30 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     expect((await svc.call('/dashboard/api/settings/storage')).body.retention_days).toBe(30);
   });
 
-  it('shows a failing API call in the error banner with its message and request id', async () => {
+  it('shows a refused job next to the schedule that caused it, with the request id', async () => {
     await go('#/jobs');
-    await page.waitForSelector('#job-label');
-    await page.$eval('#job-create', (b) => (b.closest('details') as HTMLDetailsElement).open = true);
+    await page.click('#jobs-new');
+    await page.waitForSelector('#job-label', { visible: true });
     await page.type('#job-label', 'Broken schedule');
-    await page.type('#job-prompt', 'acme shoes');
-    await page.click('input[name="job-sources"][value="reddit"]');
+    await page.select('#job-scraper', 'page-content');
+    await page.type('#job-in-url', `${site.baseUrl}/article`);
     await page.$eval('#job-schedule', (el) => {
       (el as HTMLInputElement).value = 'not a cron';
     });
     await page.click('#job-create');
-    await page.waitForSelector('#banner:not([hidden])', { visible: true });
-    const banner = await textOf('#banner');
-    expect(banner).toContain('The request body is not valid');
-    expect(banner).toContain('body.schedule');
-    expect(banner).toMatch(/HTTP 400/);
-    expect(banner).toMatch(/request id\s+req_/);
+    // Issue 29: the error is where the person is looking, under the field it names.
+    await page.waitForSelector('[data-field="schedule"] .field-error', { visible: true });
+    expect(await page.$eval('#job-schedule', (i) => i.getAttribute('aria-invalid'))).toBe('true');
+    expect(await textOf('#new-job .form-error')).toMatch(/request id req_/);
+    expect(await page.$eval('#banner', (b) => (b as HTMLElement).hidden)).toBe(true);
     // The page is still there.
     expect(await page.$('#job-label')).not.toBeNull();
-    // Navigating clears it.
-    await go('#/webhooks');
-    await page.waitForSelector('#webhook-url');
-    expect(await page.$eval('#banner', (b) => (b as HTMLElement).hidden)).toBe(true);
   });
 
   it('renders every page without a script error', async () => {
     for (const [hash, sel] of [
-      ['#/runs', '#run-in-url'],
-      ['#/jobs', '#job-label'],
+      ['#/runs?new=1', '#run-in-url'],
+      ['#/jobs?new=1', '#job-label'],
       ['#/webhooks', '#webhook-url'],
       ['#/settings/storage', '#sync-endpoint'],
       ['#/settings/sources', '.source form'],

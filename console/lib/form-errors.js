@@ -1,0 +1,77 @@
+// Errors next to what caused them: a failed submit shows its message in the form, just above
+// its buttons, and each validation detail under the field it names (marked aria-invalid), rather
+// than in the banner at the top of the page. Service wording a person cannot act on is reworded.
+import { h, clear, isAbort } from './dom.js';
+import { ApiError } from './api.js';
+
+/** Service messages reworded for people ("Invalid discriminator value" means an unknown kind). */
+export function peopleText(message) {
+  const m = String(message ?? '');
+  const disc = /Invalid discriminator value\.?\s*(?:Expected\s*(.*))?/i.exec(m);
+  if (disc) return disc[1] ? `is not a kind this accepts (one of ${disc[1].replace(/['"]/g, '').replace(/\s*\|\s*/g, ', ')})` : 'is not a kind this accepts';
+  return m
+    .replace(/^Required$/i, 'is required')
+    .replace(/^Invalid url$/i, 'is not a valid URL (https://…)')
+    .replace(/Invalid input: expected (\w+), received undefined/i, 'is required')
+    .replace(/Invalid input: expected (\w+), received (\w+)/i, 'should be a $1, not a $2');
+}
+
+/**
+ * The error slot of a form: `el` goes just above its buttons. show(err, { prefix }) puts the
+ * message there and each detail whose path names a field of the form under that field
+ * (`[data-field="…"]`, paths like "input.url" or "url"; `prefix` is stripped first). clear() removes all.
+ */
+export function formErrors(form, { prefix = '' } = {}) {
+  const el = h('div', { class: 'form-error', 'aria-live': 'assertive' });
+  const marks = [];
+  const reset = () => {
+    clear(el);
+    for (const m of marks.splice(0)) {
+      m.note.remove();
+      m.control?.removeAttribute('aria-invalid');
+    }
+  };
+  const fieldOf = (path) => {
+    // "body.input.url", "/input/url" or "input.url": the part after body. and the form's prefix.
+    const p = String(path ?? '').replace(/^\//, '').replace(/\//g, '.').replace(/^(body|query|params)\./, '');
+    // The path as it is, then without the prefix (a form holds both "schedule" and the input's "url").
+    for (let q of [p, prefix && p.startsWith(prefix) ? p.slice(prefix.length) : '']) {
+      while (q) {
+        const f = form.querySelector(`[data-field="${CSS.escape(q)}"]`);
+        if (f) return f;
+        q = q.includes('.') ? q.slice(0, q.lastIndexOf('.')) : '';
+      }
+    }
+    return null;
+  };
+  return {
+    el,
+    clear: reset,
+    show(err, context = 'Not saved') {
+      if (isAbort(err)) return;
+      reset();
+      const api = err instanceof ApiError ? err : null;
+      const details = api?.details ?? [];
+      let placed = 0;
+      for (const d of details) {
+        const f = fieldOf(d.path);
+        if (!f) continue;
+        placed++;
+        const control = f.querySelector('input, select, textarea');
+        const note = h('small', { class: 'field-error', role: 'alert' }, peopleText(d.message));
+        f.append(note);
+        control?.setAttribute('aria-invalid', 'true');
+        marks.push({ note, control });
+      }
+      const rest = details.filter((d) => !fieldOf(d.path));
+      el.append(h('div', { class: 'error-box', role: 'alert' },
+        h('strong', {}, `${context}: `),
+        placed && !rest.length ? `${placed === 1 ? 'a field needs' : `${placed} fields need`} fixing (marked below).` : peopleText(err?.message ?? String(err)),
+        rest.length ? h('ul', {}, rest.map((d) => h('li', {}, d.path ? h('code', {}, d.path) : null, d.path ? ' ' : '', peopleText(d.message)))) : null,
+        api?.requestId ? h('span', { class: 'hint' }, ` (request id ${api.requestId})`) : null));
+      const first = marks[0]?.control;
+      if (first) first.focus();
+      else el.scrollIntoView({ block: 'nearest' });
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import { createServer, type Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser, logIn } from './console-browser.js';
+import { a11yViolations, axeViolations } from './console-a11y.js';
+import { startTestService, type TestService } from '../../support/local-service.js';
+import { createUser } from '../../../functions/core/tenancy/users.js';
+
+// Issue 28, the console part: a job for any scraper from its input form with "Track changes",
+// edited (schedule, time zone, label, input), run now, its runs listed live; the Changes view lists
+// what changed and shows a diff a person can read (added and removed lines marked), with the
+// history of one URL. Against a page this test revises between two runs. Screenshots at 1280 and
+// 900 px (test-artifacts/console/), accessibility checks.
+
+const EMAIL = 'jobs@example.com';
+const PASSWORD = 'correct-horse-battery-staple';
+const SHOTS = resolve('test-artifacts/console');
+
+/** A one-page site whose price the test changes between runs. */
+let price = '24.50';
+let server: Server;
+let base: string;
+let svc: TestService;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = createServer((req, res) => {
+    if (req.url === '/robots.txt') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html><head><title>Blue kettle</title></head><body><main><h1>Blue kettle</h1><p>A kettle that boils water.</p><p>Price: ${price} EUR</p><p>Ships in two days.</p></main></body></html>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${port}` });
+  await createUser(svc.deps.table, svc.tenantId, EMAIL, PASSWORD, new Date());
+}, 120_000);
+afterAll(async () => {
+  await svc?.destroy();
+  await new Promise((r) => server?.close(r));
+});
+
+describe.skipIf(!CHROMIUM)('console: jobs for any scraper and the changes they find (issue 28)', () => {
+  let cb: ConsoleBrowser;
+  let page: Page;
+  let jobId: string;
+
+  beforeAll(async () => {
+    cb = await launchConsoleBrowser('gleaner-console-jobs-');
+    page = cb.page;
+    page.on('dialog', (d) => void d.accept());
+  });
+  afterAll(async () => {
+    await cb?.close();
+  });
+
+  const go = (hash: string) => pageHelpers(page).go(hash);
+  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
+  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
+  const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  const shots = async (name: string) => {
+    for (const width of [1280, 900]) {
+      await page.setViewport({ width, height: 900 });
+      expect(await noHorizontalScroll(), `${name} at ${width} px scrolls sideways`).toBe(true);
+      expect(await a11yViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    }
+    await page.setViewport({ width: 1280, height: 900 });
+  };
+  const runNowAndWait = async () => {
+    await go(`#/jobs/${jobId}`);
+    await waitText('#job-edit-box summary', 'Edit this job');
+    await page.click('::-p-text(Run now)');
+    await page.waitForFunction(() => /^#\/runs\/run_/.test(location.hash), { timeout: 15_000 });
+    const runId = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
+    await waitText('#run-status', 'succeeded', 60_000);
+    return runId;
+  };
+
+  it('logs in', async () => {
+    await logIn(page, svc.url, EMAIL, PASSWORD);
+  });
+
+  it('creates a job that runs Page content with "Track changes", in a time zone, from the input form', async () => {
+    await go('#/jobs');
+    await page.click('#jobs-new');
+    await page.waitForSelector('#job-label', { visible: true });
+    await shots('jobs-new');
+    await page.type('#job-label', 'Kettle price');
+    await page.select('#job-scraper', 'page-content');
+    await page.waitForSelector('#job-in-url', { visible: true });
+    await page.type('#job-in-url', `${base}/kettle`);
+    const engine = await page.$eval('#job-in-engine', (s) => Array.from((s as HTMLSelectElement).options).find((o) => o.textContent === 'http')!.value);
+    await page.select('#job-in-engine', engine);
+    await page.click('#job-track');
+    await page.$eval('#job-schedule', (el) => {
+      (el as HTMLInputElement).value = '0 8 * * *';
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    expect(await textOf('#job-schedule-words')).toContain('Every day at 08:00');
+    await page.select('#job-timezone', 'Europe/Berlin');
+    await page.click('#job-create');
+    await page.waitForFunction(() => /^#\/jobs\/job_/.test(location.hash), { timeout: 15_000 });
+    jobId = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
+    const job = (await svc.call(`/v1/jobs/${jobId}`)).body;
+    expect(job).toMatchObject({ kind: 'run', scraper_id: 'page-content', timezone: 'Europe/Berlin', schedule: '0 8 * * *', input: { url: `${base}/kettle`, engine: 'http', formats: ['changes'] } });
+    await waitText('main', 'Europe/Berlin');
+    expect(await textOf('main')).toContain('Yes (tag default)');
+  });
+
+  it('edits the job: schedule, time zone and label', async () => {
+    await go(`#/jobs/${jobId}`);
+    await page.click('#job-edit-box summary');
+    await page.waitForSelector('#edit-schedule', { visible: true });
+    await page.$eval('#edit-schedule', (el) => {
+      (el as HTMLInputElement).value = '30 7 * * 1-5';
+    });
+    await page.select('#edit-timezone', 'America/New_York');
+    await page.$eval('#edit-label', (el) => {
+      (el as HTMLInputElement).value = 'Kettle price (weekdays)';
+    });
+    await shots('job-edit');
+    await page.click('#edit-save');
+    await waitText('h1', 'Kettle price (weekdays)');
+    const job = (await svc.call(`/v1/jobs/${jobId}`)).body;
+    expect(job).toMatchObject({ label: 'Kettle price (weekdays)', schedule: '30 7 * * 1-5', timezone: 'America/New_York' });
+  });
+
+  it('runs it twice around a price change; the job page lists both runs and Changes shows the diff', async () => {
+    await runNowAndWait();
+    price = '19.90';
+    const second = await runNowAndWait();
+    await go(`#/jobs/${jobId}`);
+    await page.waitForFunction(() => document.querySelectorAll('table.data tbody tr:not(.empty)').length >= 2, { timeout: 15_000 });
+    await shots('job-runs');
+
+    await go(`#/changes?job_id=${jobId}`);
+    await waitText('table.data', 'changed', 30_000);
+    expect(await textOf('#changes-job')).toContain('Kettle price (weekdays)');
+    await shots('changes-list');
+    await page.click('table.data a[href^="#/changes/"]');
+    await page.waitForSelector('#change-diff');
+    const added = await page.$$eval('#change-diff .diff-add', (ls) => ls.map((l) => (l as HTMLElement).innerText));
+    const removed = await page.$$eval('#change-diff .diff-del', (ls) => ls.map((l) => (l as HTMLElement).innerText));
+    expect(added.join('\n')).toContain('19.90');
+    expect(removed.join('\n')).toContain('24.50');
+    // The history of this URL: this change and the first snapshot.
+    await waitText('main', 'this one');
+    expect(await page.$$eval('main section:last-of-type table.data tbody tr:not(.empty)', (rs) => rs.length)).toBeGreaterThanOrEqual(2);
+    expect(await textOf('main')).toContain('Open the run');
+    expect(await page.$eval('a[href^="#/runs/run_"]', (a) => a.getAttribute('href'))).toBe(`#/runs/${second}`);
+    await shots('change-diff');
+    expect(cb.pageErrors).toEqual([]);
+    expect(cb.cspViolations).toEqual([]);
+  });
+});
