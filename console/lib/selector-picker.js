@@ -177,7 +177,11 @@ export function attachPicker(inputEl, opts) {
     await recount();
     inputEl.focus();
   });
-  inputEl.after(button, output);
+  // The input and its button on one row, the count under them.
+  const row = h('span', { class: 'pick-row' });
+  inputEl.replaceWith(row);
+  row.append(inputEl, button);
+  row.after(output);
   return { button, output, recount };
 }
 

@@ -206,10 +206,15 @@ export async function runbookEditor(page, ctx) {
       list = forms.get();
     }
     const first = Array.isArray(list) ? list[0] : null;
-    if (first?.action === 'goto' && typeof first.url === 'string') return first.url.trim();
+    if (first?.action === 'goto' && typeof first.url === 'string') {
+      if (/^https?:\/\/\S+$/i.test(first.url.trim())) lastPageUrl = first.url.trim();
+      return first.url.trim();
+    }
     if (first?.action === 'goto' && typeof first.url?.input === 'string') return String(testInputValue()[first.url.input] ?? '').trim();
     return '';
   };
+  // The last literal URL the first goto had: when it becomes a run input, the test input takes it.
+  let lastPageUrl = '';
   const testInputValue = () => {
     try {
       const v = JSON.parse(testInput.value || '{}');
@@ -359,7 +364,16 @@ export async function runbookEditor(page, ctx) {
         const ex = Array.isArray(p.examples) ? p.examples[0] : p.example;
         const exIn = h('input', { type: 'text', id: `rb-input-${nm}-example`, value: ex ?? '', 'aria-label': `Example of input ${nm}`, placeholder: use.url ? 'https://… a page this runbook works on' : '' });
         descIn.addEventListener('input', () => write(nm, 'description', descIn.value));
-        exIn.addEventListener('input', () => write(nm, 'examples', exIn.value));
+        exIn.addEventListener('input', () => {
+          write(nm, 'examples', exIn.value);
+          // An example that works is what the test starts from, unless the test input was edited.
+          if (!testInputTouched) {
+            const cur = testInputValue();
+            cur[nm] = exIn.value;
+            testInput.value = JSON.stringify(cur, null, 2);
+            linkStartRun();
+          }
+        });
         return h('tr', {},
           h('td', {}, h('code', {}, nm), ' ', badge('required', 'queued')),
           h('td', {}, use.url ? 'URL the runbook opens' : `typed into ${use.fills.join(', ')}`),
@@ -377,7 +391,9 @@ export async function runbookEditor(page, ctx) {
       } catch {
         schema = {};
       }
-      testInput.value = JSON.stringify(testInputFor(forms.get(), schema, testInputValue()), null, 2);
+      pageUrl();
+      testInput.value = JSON.stringify(testInputFor(forms.get(), schema, testInputValue(), lastPageUrl), null, 2);
+      linkStartRun();
     }
     if (fromForm) steps.removeAttribute('aria-invalid');
     markDirty();
@@ -485,19 +501,22 @@ export async function runbookEditor(page, ctx) {
     return { name: name.value.trim(), description: description.value, input_schema: schema, steps: stepList, published: published.checked };
   }
 
-  function show(rb) {
+  /** Show a runbook; `sent` (the body text a save sent) keeps edits made while it was saving. */
+  function show(rb, sent = null) {
     id = rb.id;
     title.textContent = rb.name;
-    name.value = rb.name;
-    description.value = rb.description ?? '';
-    published.checked = !!rb.published;
-    setSteps(JSON.stringify(rb.steps ?? [], null, 2));
-    forms.set(rb.steps ?? []);
-    inputSchema.value = JSON.stringify(rb.input_schema ?? DEFAULT_INPUT_SCHEMA, null, 2);
+    if (sent === null || sent === bodyText()) {
+      name.value = rb.name;
+      description.value = rb.description ?? '';
+      published.checked = !!rb.published;
+      setSteps(JSON.stringify(rb.steps ?? [], null, 2));
+      forms.set(rb.steps ?? []);
+      inputSchema.value = JSON.stringify(rb.input_schema ?? DEFAULT_INPUT_SCHEMA, null, 2);
+      saved = bodyText();
+    } else saved = sent;
     save.textContent = 'Save';
     remove.hidden = false;
     startRun.hidden = !rb.published;
-    saved = bodyText();
     afterStepsChange(false);
     linkStartRun();
   }
@@ -516,11 +535,12 @@ export async function runbookEditor(page, ctx) {
     const body = buildBody();
     if (!body) throw Object.assign(new Error('The runbook is not valid JSON; see the form'), { shown: true });
     clear(errors);
+    const sent = bodyText();
     try {
       const rb = id ? await put(`/v1/runbooks/${seg(id)}`, body) : await post('/v1/runbooks', body);
       const created = !id;
       hideError();
-      show(rb);
+      show(rb, sent);
       if (created) {
         // The page becomes this runbook's page without a re-render (the test panel stays).
         history.replaceState(null, '', `#/studio/${encodeURIComponent(rb.id)}`);
