@@ -16,12 +16,17 @@ export const ELEMENT_BOXES_SCRIPT = `(() => {
   // Classes that look generated (hashes, long digit runs, CSS-in-JS prefixes) are not stable.
   const goodClass = (c) => /^[A-Za-z_][\\w-]{0,39}$/.test(c) && !/\\d{3,}|^(css|sc|jsx|svelte|emotion|tw)-|__[A-Za-z0-9]{5,}$/.test(c);
   const attrSel = (tag, a, v) => tag + '[' + a + '="' + v.replace(/["\\\\]/g, '\\\\$&') + '"]';
+  // One step of a path: the tag, with its first stable class when that tells it from its
+  // siblings, else with its position among them (li.product:nth-of-type(2) > span.name).
   const seg = (el) => {
     const tag = el.localName;
     const p = el.parentElement;
     if (!p) return tag;
     const same = Array.prototype.filter.call(p.children, (c) => c.localName === tag);
-    return same.length > 1 ? tag + ':nth-of-type(' + (same.indexOf(el) + 1) + ')' : tag;
+    if (same.length === 1) return tag;
+    const c = Array.prototype.find.call(el.classList, goodClass);
+    if (c && same.filter((x) => x.classList.contains(c)).length === 1) return tag + '.' + esc(c);
+    return (c ? tag + '.' + esc(c) : tag) + ':nth-of-type(' + (same.indexOf(el) + 1) + ')';
   };
   const selectorFor = (el) => {
     const tag = el.localName;

@@ -68,6 +68,9 @@ describe('studio preview (pick selectors by pointing)', () => {
     const blue = byText('Blue shoe')!;
     expect(blue.group).toEqual({ selector: 'span.name', count: 3 });
     expect(byText('Red shoe')!.selector).not.toBe('span.name');
+    // A path names each step by a stable class where that tells it from its siblings.
+    expect(byText('Red shoe')!.selector).toBe('li.product:nth-of-type(1) > span.name');
+    expect(byText('Green shoe')!.selector).toBe('li.product:nth-of-type(3) > span.name');
     // Generated-looking classes are never used.
     expect(boxes.every((b) => !b.selector.includes('css-1x9f8a7'))).toBe(true);
     // Every selector matches exactly one element of the returned HTML, and that element has the box's text.
