@@ -142,6 +142,9 @@ export const routes: Route[] = [
   R({ id: 'monitoring.get', method: 'GET', path: '/dashboard/api/monitoring', handler: 'functions/http/monitoring-get.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'social.get', method: 'GET', path: '/dashboard/api/social', handler: 'functions/http/social-get.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'studio.get', method: 'GET', path: '/dashboard/api/studio', handler: 'functions/http/studio-get.ts', scope: 'admin', surface: 'console', grants: RO, validators: true }),
+  // Studio's selector picker (issue 29): a page rendered by the runs worker's browser, and a match count on its HTML
+  R({ id: 'studio.preview', method: 'POST', path: '/dashboard/api/studio/preview', handler: 'functions/http/studio-preview.ts', scope: 'admin', surface: 'console', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29, validators: true }),
+  R({ id: 'studio.match', method: 'POST', path: '/dashboard/api/studio/match', handler: 'functions/http/studio-match.ts', scope: 'admin', surface: 'console', grants: RO, validators: true }),
   R({ id: 'profiles.list', method: 'GET', path: '/dashboard/api/antidetect/profiles', handler: 'functions/http/profiles-list.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'profiles.create', method: 'POST', path: '/dashboard/api/antidetect/profiles', handler: 'functions/http/profiles-create.ts', scope: 'admin', surface: 'console', grants: TR, creates: true }),
   R({ id: 'profiles.get', method: 'GET', path: '/dashboard/api/antidetect/profiles/{profile_id}', handler: 'functions/http/profiles-get.ts', scope: 'admin', surface: 'console', grants: RO }),

@@ -9,6 +9,7 @@ import { itemsView, tabbed } from '../lib/results.js';
 export { httpErrorsOf };
 import { hasFields, schemaForm } from '../lib/schema-form.js';
 import { ownDeliveries } from './webhooks.js';
+import { attachRunFormPickers } from '../lib/selector-picker.js';
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'timed_out', 'cancelled', 'blocked'];
 const TERMINAL = new Set(['succeeded', 'failed', 'timed_out', 'cancelled', 'blocked']);
@@ -263,6 +264,7 @@ function startRunForm(ctx) {
       for (const [k, v] of Object.entries(example)) if (typeof v === 'string' && /^https:\/\/example\.com\/?$/.test(v)) delete example[k];
       sform.set(example);
       clear(formHost).append(sform.el);
+      attachRunFormPickers(formHost); // Pick buttons on selector inputs (lib/selector-picker.js)
       inputTabs.select(0);
     } else {
       sform = null;
@@ -358,6 +360,20 @@ function startRunForm(ctx) {
             webhook.value = src.webhook_url ?? '';
             clonedProfile = src.browser_profile ?? '';
             jsonNote.textContent = `Cloned from run ${clone}: change what you need and start it.`;
+          }
+          // …and &input={…} (Studio's "Start a run": the input the runbook was tested with) fills it in.
+          const given = wanted && scraperSel.value === wanted ? ctx.query.get('input') : null;
+          if (given) {
+            try {
+              const v = JSON.parse(given);
+              if (v && typeof v === 'object' && !Array.isArray(v)) {
+                sform?.set(v);
+                input.value = JSON.stringify(v, null, 2);
+                if (sform) syncJson();
+              }
+            } catch {
+              /* a hand-edited link: the scraper's defaults stay */
+            }
           }
         }, 'Scrapers'),
         loadProfiles(profileSel, profileHint, ctx.signal),

@@ -20,6 +20,8 @@ import { ChangeTracker } from '../changes/change-tracker.js';
 import { wantsChanges, withIgnoredTags } from '../changes/change-options.js';
 import { structuredOf } from '../changes/structured-data.js';
 import type { ScrapeFormat } from '../engine/types.js';
+import { previewPage } from '../studio/page-preview.js';
+import { previewRequestSchema } from '../studio/preview-request.js';
 
 /** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
 export const RUNBOOK_TEST_BUDGET_MS = 25_000;
@@ -94,6 +96,18 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
         return;
       }
       await completeTask(d, tenantId, taskId, body);
+    } else if (task.kind === 'studio.preview') {
+      // Studio's page preview: the runbook path (same governance), then a screenshot and boxes.
+      const res = await previewPage(engine, tenant.target_policy, previewRequestSchema.parse(task.request), stop);
+      if (stop.aborted) throw new Error('stopped');
+      await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
+      if ('failed' in res) {
+        const e = res.error ?? { code: 'preview_failed', message: `The page could not be shown (${res.status})` };
+        // The same codes as a scrape: 400 for a forbidden or unauthorized target, 422 for robots,
+        // a challenge or a step that failed on the page.
+        const status = /^target_/.test(e.code) || e.code === 'invalid_request' ? 400 : 422;
+        await failTask(d, tenantId, taskId, { code: e.code === 'challenge' ? 'challenge_detected' : e.code, message: e.message, status });
+      } else await completeTask(d, tenantId, taskId, res);
     } else {
       const req = task.request as { runbook_id?: string; runbook?: unknown; input: Record<string, unknown> };
       const rb = req.runbook_id ? await getRunbook(d.table, tenantId, req.runbook_id) : runbookBodySchema.parse(req.runbook);
@@ -103,7 +117,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       await completeTask(d, tenantId, taskId, redactor.deep({ ...res, stats: engine.stats() }));
     }
   } catch (e) {
-    if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
+    if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : task.kind === 'studio.preview' ? 'page preview' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
     else if (e instanceof AppError) await failTask(d, tenantId, taskId, { code: e.code, message: redactor.text(e.message), status: e.status });
     else if (e instanceof z.ZodError) await failTask(d, tenantId, taskId, { code: 'invalid_request', message: e.message, status: 400 });
     else await failTask(d, tenantId, taskId, { code: 'scrape_failed', message: redactor.text((e as Error).message ?? 'The scrape failed'), status: 502 });

@@ -9,11 +9,11 @@ import type { Deps } from '../../runtime.js';
  * runs worker, where Chromium lives; the API function waits for the result. This keeps API
  * bundles free of Chromium and puppeteer, and gives both paths the same governance.
  */
-export type TaskKind = 'scrape' | 'runbook.test';
+export type TaskKind = 'scrape' | 'runbook.test' | 'studio.preview';
 
 export const taskRecordSchema = z.object({
   task_id: z.string(),
-  kind: z.enum(['scrape', 'runbook.test']),
+  kind: z.enum(['scrape', 'runbook.test', 'studio.preview']),
   status: z.enum(['pending', 'done', 'failed']),
   request: z.record(z.string(), z.unknown()),
   error: z.object({ code: z.string(), message: z.string(), status: z.number() }).nullable(),

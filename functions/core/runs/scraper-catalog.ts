@@ -1,6 +1,7 @@
 import { BUILTIN_SCRAPER_SPECS, builtinScraperSpec, describeScraper } from '../scrapers/specs.js';
 import { runbookScraperSpec, type RunbookDefinition } from '../scrapers/runbook-scraper-spec.js';
 import { getRunbook, listRunbooks } from '../runbooks/runbooks.js';
+import { runbookInputSchema } from '../scrapers/runbook-input-contract.js';
 import { notFound } from '../errors.js';
 import type { ScraperSpec } from '../scrapers/types.js';
 import type { Table } from '../../ports/table.js';
@@ -31,6 +32,6 @@ export async function listScrapers(table: Table, tenantId: string) {
   const published = (await listRunbooks(table, tenantId, { limit: 200 })).data.filter((r) => r.published);
   return [
     ...BUILTIN_SCRAPER_SPECS.map(describeScraper),
-    ...published.map((r) => ({ scraper_id: r.id, name: r.name, description: r.description, engine: 'browser' as const, input_schema: r.input_schema, builtin: false })),
+    ...published.map((r) => ({ scraper_id: r.id, name: r.name, description: r.description, engine: 'browser' as const, input_schema: runbookInputSchema(r.steps, r.input_schema), builtin: false })),
   ];
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { runbookReferences, type RunbookStep } from './runbook-schema.js';
 import type { ScraperSpec } from './types.js';
+import { checkRunbookInput, runbookInputSchema } from './runbook-input-contract.js';
 
 /** The stored runbook fields a scraper needs (API.md: `{ id, name, description, input_schema, steps, published }`). */
 export interface RunbookDefinition {
@@ -16,15 +17,15 @@ export type RunbookInput = z.infer<typeof scalarInput>;
 
 /**
  * A published runbook as the API sees it when validating `POST /v1/runs { scraper_id: "rbk_…" }`:
- * inputs are scalar values, and every input the steps reference must be present. The running
- * side is `runbookScraper` (runbook-scraper.ts).
+ * inputs are scalar values that satisfy the runbook's input contract (runbook-input-contract.ts:
+ * every input the steps reference present, the author's types and enums, URL inputs absolute).
+ * The running side is `runbookScraper` (runbook-scraper.ts).
  */
 export function runbookScraperSpec(rb: RunbookDefinition): ScraperSpec<RunbookInput> {
-  const { inputs, secrets } = runbookReferences(rb.steps);
+  const { secrets } = runbookReferences(rb.steps);
+  const contract = runbookInputSchema(rb.steps, rb.input_schema);
   const inputSchema = scalarInput.superRefine((input, ctx) => {
-    for (const name of inputs) {
-      if (!(name in input)) ctx.addIssue({ code: 'custom', path: [name], message: `input ${name} is required by this runbook` });
-    }
+    for (const p of checkRunbookInput(contract, input)) ctx.addIssue({ code: 'custom', path: [p.name], message: p.message });
   });
   return {
     scraper_id: rb.id,
@@ -34,6 +35,6 @@ export function runbookScraperSpec(rb: RunbookDefinition): ScraperSpec<RunbookIn
     builtin: false,
     secrets,
     inputSchema,
-    input_schema: rb.input_schema,
+    input_schema: contract,
   };
 }

@@ -8,6 +8,7 @@ import type { Tab, TabResponse } from '../../ports/browser.js';
 import type { BrowserSession } from '../engine/fetch-browser.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
 import { SecretRedactor } from './secret-redactor.js';
+import { emptyFieldWarnings } from './runbook-warnings.js';
 import type { ScrapeItem } from './types.js';
 
 export { runbookStepSchema, runbookStepsSchema, runbookReferences, valueRefSchema } from './runbook-schema.js';
@@ -39,6 +40,11 @@ export interface RunbookContext {
   signal?: AbortSignal;
   /** Default per-step timeout in ms (default 30 s). */
   stepTimeoutMs?: number;
+  /**
+   * Called with the tab after the last step when every step succeeded, before the tab closes
+   * (Studio's page preview reads the page the steps led to). Not called on a secret's page.
+   */
+  inspect?: (tab: Tab) => Promise<void>;
 }
 
 /** One line of the step log returned by `POST /v1/runbooks/{id}/test`. Never holds secret values. */
@@ -51,6 +57,8 @@ export interface RunbookStepLog {
   url: string | null;
   detail?: string;
   error?: { code: string; message: string };
+  /** What the step found nothing for (an extract's empty fields); the step still succeeded. */
+  warnings?: string[];
 }
 
 /** A screenshot taken by a `screenshot` step. */
@@ -305,7 +313,11 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         return `scrolled ${step.times}x`;
       case 'extract': {
         lastExtract = step;
-        return `${await extractNow(step)} item(s)`;
+        const before = result.items.length;
+        const n = await extractNow(step);
+        const warnings = emptyFieldWarnings(step, result.items.slice(before).map((i) => i.data));
+        if (warnings.length) result.log[result.log.length - 1].warnings = warnings;
+        return `${n} item(s)`;
       }
       case 'paginate': {
         if (!lastExtract) throw new StepFailure('invalid_request', 'paginate needs a previous extract step');
@@ -366,6 +378,10 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         entry.ms = Math.round(performance.now() - t0);
         entry.url = !tab.isClosed() && /^https?:/.test(tab.url()) ? redact.text(tab.url()) : null;
       }
+    }
+    if (ctx.inspect && result.status === 'succeeded' && !signal?.aborted) {
+      await refuseOnSecretPage('inspecting the page');
+      await Promise.race([ctx.inspect(tab), stopped]);
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);

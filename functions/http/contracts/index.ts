@@ -16,6 +16,7 @@ import { contracts as settings } from './settings.js';
 import { contracts as sources } from './sources.js';
 import { contracts as storage } from './storage.js';
 import { contracts as storageSettings } from './storage-settings.js';
+import { contracts as studio } from './studio.js';
 import { contracts as webhooks } from './webhooks.js';
 
 /**
@@ -40,5 +41,6 @@ export const allContracts: Record<string, Contract> = {
   ...sources,
   ...storage,
   ...storageSettings,
+  ...studio,
   ...webhooks,
 };

@@ -1,0 +1,83 @@
+// The script Studio's page preview evaluates in the target page, inside the service's own
+// browser (never in the console): the page's size and the boxes of its visible elements, each
+// with a selector proposed here and verified again by the worker on the page's HTML with the
+// project's selector engine (page-preview.ts), since a page's own script can lie to this one.
+// Plain JavaScript source text (Tab.evaluate takes an expression), so no bundler helper leaks in.
+
+/** Most boxes one preview returns. */
+export const MAX_BOXES = 400;
+
+export const ELEMENT_BOXES_SCRIPT = `(() => {
+  const MAX = ${MAX_BOXES};
+  const esc = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : String(s).replace(/[^\\w-]/g, (c) => '\\\\' + c));
+  const matchCount = (sel) => { try { return document.querySelectorAll(sel).length; } catch (e) { return -1; } };
+  const unique = (sel, el) => { try { const m = document.querySelectorAll(sel); return m.length === 1 && m[0] === el; } catch (e) { return false; } };
+  const goodId = (id) => /^[A-Za-z][\\w-]{0,63}$/.test(id) && !/\\d{4,}/.test(id);
+  // Classes that look generated (hashes, long digit runs, CSS-in-JS prefixes) are not stable.
+  const goodClass = (c) => /^[A-Za-z_][\\w-]{0,39}$/.test(c) && !/\\d{3,}|^(css|sc|jsx|svelte|emotion|tw)-|__[A-Za-z0-9]{5,}$/.test(c);
+  const attrSel = (tag, a, v) => tag + '[' + a + '="' + v.replace(/["\\\\]/g, '\\\\$&') + '"]';
+  // One step of a path: the tag, with its first stable class when that tells it from its
+  // siblings, else with its position among them (li.product:nth-of-type(2) > span.name).
+  const seg = (el) => {
+    const tag = el.localName;
+    const p = el.parentElement;
+    if (!p) return tag;
+    const same = Array.prototype.filter.call(p.children, (c) => c.localName === tag);
+    if (same.length === 1) return tag;
+    const c = Array.prototype.find.call(el.classList, goodClass);
+    if (c && same.filter((x) => x.classList.contains(c)).length === 1) return tag + '.' + esc(c);
+    return (c ? tag + '.' + esc(c) : tag) + ':nth-of-type(' + (same.indexOf(el) + 1) + ')';
+  };
+  const selectorFor = (el) => {
+    const tag = el.localName;
+    if (el.id && goodId(el.id) && unique('#' + esc(el.id), el)) return '#' + esc(el.id);
+    for (const a of ['data-testid', 'data-test', 'data-qa', 'data-cy', 'name', 'itemprop', 'aria-label']) {
+      const v = el.getAttribute(a);
+      if (v && v.length <= 60) { const s = attrSel(tag, a, v); if (unique(s, el)) return s; }
+    }
+    const classes = Array.prototype.filter.call(el.classList, goodClass).slice(0, 3);
+    for (const c of classes) { const s = tag + '.' + esc(c); if (unique(s, el)) return s; }
+    if (classes.length > 1) { const s = tag + classes.map((c) => '.' + esc(c)).join(''); if (unique(s, el)) return s; }
+    const parts = [];
+    for (let cur = el; cur && cur !== document.documentElement; cur = cur.parentElement) {
+      parts.unshift(seg(cur));
+      const sel = parts.join(' > ');
+      if (unique(sel, el)) return sel;
+      const up = cur.parentElement;
+      if (up && up.id && goodId(up.id) && unique('#' + esc(up.id), up)) {
+        const s = '#' + esc(up.id) + ' > ' + sel;
+        if (unique(s, el)) return s;
+      }
+    }
+    return null;
+  };
+  // The selector of the element's kind (its tag and first stable class) when more than one match:
+  // what item_selector, or a field with all, would take.
+  const groupFor = (el) => {
+    const c = Array.prototype.find.call(el.classList, goodClass);
+    const s = el.localName + (c ? '.' + esc(c) : '');
+    const n = matchCount(s);
+    return n > 1 && n <= 5000 ? { selector: s, count: n } : null;
+  };
+  const meaningful = /^(a|img|button|input|select|textarea|label|h[1-6]|p|li|tr|td|th|dt|dd|article|section|nav|header|footer|main|aside|form|table|ul|ol|figure|figcaption|time|span|strong|em|b|small|code|pre|blockquote)$/;
+  const ownText = (el) => Array.prototype.some.call(el.childNodes, (n) => n.nodeType === 3 && n.textContent.trim());
+  const sx = window.scrollX, sy = window.scrollY;
+  const out = [];
+  const all = document.body ? document.body.querySelectorAll('*') : [];
+  for (let i = 0; i < all.length && out.length < MAX; i++) {
+    const el = all[i];
+    const tag = el.localName;
+    if (/^(script|style|noscript|template|svg|path|br|head|meta|link)$/.test(tag)) continue;
+    if (!meaningful.test(tag) && !ownText(el) && !el.id && !el.getAttribute('data-testid')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 2 || r.height < 2) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.display === 'none' || Number(cs.opacity) === 0) continue;
+    const selector = selectorFor(el);
+    if (!selector) continue;
+    const text = (el.innerText || el.getAttribute('alt') || el.getAttribute('value') || el.getAttribute('placeholder') || '').replace(/\\s+/g, ' ').trim().slice(0, 80);
+    out.push({ selector, tag, text, x: Math.round(r.left + sx), y: Math.round(r.top + sy), w: Math.round(r.width), h: Math.round(r.height), group: groupFor(el) });
+  }
+  const d = document.documentElement;
+  return { width: Math.max(d.scrollWidth, window.innerWidth), height: Math.max(d.scrollHeight, document.body ? document.body.scrollHeight : 0, window.innerHeight), viewport: { width: window.innerWidth, height: window.innerHeight }, title: document.title, elements: out };
+})()`;
