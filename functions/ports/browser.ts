@@ -99,6 +99,13 @@ export interface TabResponse {
   redirectChain: string[];
   /** The body as received; rejects when the browser no longer has it (a client-side navigation). */
   body(): Promise<Uint8Array>;
+  /**
+   * True when the browser did not render this response but gave the navigation up as a download
+   * (the @sparticuz/chromium build deployed to Lambda does so for a PDF, every build for an
+   * attachment or a binary type): the tab still shows its previous document, and the body is
+   * not kept. The engine then reads the document over http.
+   */
+  download?: boolean;
 }
 
 /** `load`: the load event; `networkidle2`: at most 2 connections for 500 ms. */

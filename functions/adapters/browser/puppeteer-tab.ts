@@ -3,7 +3,7 @@ import type { AdmitDocument, Tab, TabResponse, WaitUntil } from '../../ports/bro
 import { RequestPause } from './request-pause.js';
 
 /** A puppeteer response as the port's plain {@link TabResponse} (the body stays lazy). */
-export function tabResponse(r: HTTPResponse | null): TabResponse | null {
+export function tabResponse(r: HTTPResponse | null, download = false): TabResponse | null {
   if (!r) return null;
   return {
     url: r.url(),
@@ -11,8 +11,12 @@ export function tabResponse(r: HTTPResponse | null): TabResponse | null {
     headers: r.headers(),
     redirectChain: r.request().redirectChain().map((q) => q.url()),
     body: () => r.buffer(),
+    ...(download ? { download: true } : {}),
   };
 }
+
+/** Chromium's message when it gives a navigation up (a download, among other reasons). */
+const ABORTED = /net::ERR_ABORTED/;
 
 /**
  * The port's {@link Tab} on a puppeteer page. Timeouts are passed on as given; puppeteer's own
@@ -41,11 +45,34 @@ export class PuppeteerTab implements Tab {
   }
 
   async goto(url: string, opts: { waitUntil: WaitUntil; timeoutMs: number }): Promise<TabResponse | null> {
-    return tabResponse(await this.page.goto(url, { waitUntil: opts.waitUntil, timeout: opts.timeoutMs }));
+    return this.orDownload(async () => tabResponse(await this.page.goto(url, { waitUntil: opts.waitUntil, timeout: opts.timeoutMs })));
   }
 
   async waitForNavigation(opts: { timeoutMs: number }): Promise<TabResponse | null> {
-    return tabResponse(await this.page.waitForNavigation({ waitUntil: 'networkidle2', timeout: opts.timeoutMs }));
+    return this.orDownload(async () => tabResponse(await this.page.waitForNavigation({ waitUntil: 'networkidle2', timeout: opts.timeoutMs })));
+  }
+
+  /**
+   * Run a navigation; when Chromium aborts it after the main document answered (it turned the
+   * response into a download: a PDF on the headless shell, an attachment, a binary type), the
+   * answer is that response, marked `download`, instead of `net::ERR_ABORTED`.
+   */
+  private async orDownload(navigate: () => Promise<TabResponse | null>): Promise<TabResponse | null> {
+    let last: HTTPResponse | null = null;
+    const onResponse = (r: HTTPResponse) => {
+      const req = r.request();
+      if (req.isNavigationRequest() && req.frame() === this.page.mainFrame() && !(r.status() >= 300 && r.status() < 400)) last = r;
+    };
+    this.page.on('response', onResponse);
+    try {
+      return await navigate();
+    } catch (err) {
+      const doc = last as HTTPResponse | null;
+      if (doc && ABORTED.test((err as Error)?.message ?? '')) return tabResponse(doc, true);
+      throw err;
+    } finally {
+      this.page.off('response', onResponse);
+    }
   }
 
   onMainFrameNavigation(listener: () => void): () => void {

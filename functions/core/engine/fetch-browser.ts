@@ -170,6 +170,11 @@ export class BrowserSession {
     let response: TabResponse | null;
     try {
       response = await tab.goto(url, { waitUntil: opts.waitUntil ?? 'networkidle2', timeoutMs: timeout });
+      // A download left the tab on its previous document: there is nothing to settle or wait for.
+      if (response?.download) {
+        this.assertMainFrameAllowed(tab, url, blockedBefore, response);
+        return response;
+      }
       await opts.settle?.settle(this.settleRule, deadline);
     } catch (err) {
       // A hop refused by the document admission (robots.txt, target policy): that is the reason.
@@ -201,6 +206,11 @@ export class BrowserSession {
       await tab.blockAssets(!opts.screenshot);
       tab.reset();
       const response = await this.navigate(tab, url, { ...opts, waitUntil: 'load', settle: tab });
+      if (response?.download) {
+        // Not rendered (see TabResponse.download): the pipeline reads the document over http.
+        reusable = true;
+        return downloadPage(url, response, Math.round(performance.now() - started));
+      }
       const html = await tab.content();
       const headers = new Headers();
       for (const [k, v] of Object.entries(response?.headers ?? {})) {
@@ -289,6 +299,24 @@ async function documentBytes(response: TabResponse | null, html: string): Promis
   } catch {
     return Buffer.byteLength(html); // body gone after client-side navigation
   }
+}
+
+/** A response the browser gave up as a download, as a fetched page without body nor HTML. */
+function downloadPage(url: string, response: TabResponse, timingMs: number): FetchedPage {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(response.headers)) for (const line of v.split('\n')) headers.append(k, line);
+  const length = Number(response.headers['content-length']);
+  return {
+    url,
+    finalUrl: response.url,
+    status: response.status,
+    headers,
+    html: '',
+    bytes: Number.isInteger(length) && length >= 0 ? length : 0,
+    timingMs,
+    engine: 'browser',
+    downloaded: true,
+  };
 }
 
 /** Does a proxy refusal (`http://h:p/path` or `h:p`) concern this URL? */

@@ -546,12 +546,23 @@ export function createEngine(deps: EngineDeps): Engine {
       let page = await fetchWith(opts.engine === 'browser' ? 'browser' : 'http', ctx);
       let blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
+      if (page.downloaded) {
+        page = await fetchWith('http', ctx);
+        blocked = govern(ctx, page);
+        if (blocked) return blockedResult(ctx, page, blocked);
+      }
       if (isDocument(ctx, page)) return await documentResult(ctx, page);
       const first = parseAndShape(ctx, page, opts.engine === 'auto');
       if (first) return first;
       page = await fetchWith('browser', ctx);
       blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
+      if (page.downloaded) {
+        // The browser did not render it (see FetchedPage.downloaded): the document is read over http.
+        page = await fetchWith('http', ctx);
+        blocked = govern(ctx, page);
+        if (blocked) return blockedResult(ctx, page, blocked);
+      }
       if (isDocument(ctx, page)) return await documentResult(ctx, page);
       return parseAndShape(ctx, page, false)!;
     } catch (err) {

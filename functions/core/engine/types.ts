@@ -30,6 +30,11 @@ export interface FetchedPage {
   engine: EngineUsed;
   /** base64 PNG, browser only, when asked for. */
   screenshot?: string;
+  /**
+   * Browser only: the browser gave the navigation up as a download (a PDF on the Lambda binary,
+   * an attachment): nothing was rendered, `html` is ''; the pipeline reads it over http.
+   */
+  downloaded?: boolean;
 }
 
 /** Options of one fetch, shared by both fetchers. */
