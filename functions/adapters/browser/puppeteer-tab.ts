@@ -1,5 +1,5 @@
-import type { CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
-import type { AdmitDocument, Tab, TabResponse, WaitUntil } from '../../ports/browser.js';
+import type { CDPSession, Frame, HTTPRequest, HTTPResponse, KeyInput, Page } from 'puppeteer-core';
+import type { AdmitDocument, ComposedFrame, Tab, TabResponse, WaitUntil } from '../../ports/browser.js';
 import { RequestPause } from './request-pause.js';
 
 /** A puppeteer response as the port's plain {@link TabResponse} (the body stays lazy). */
@@ -14,6 +14,10 @@ export function tabResponse(r: HTTPResponse | null, download = false): TabRespon
     ...(download ? { download: true } : {}),
   };
 }
+
+/** How deep and how many child frames {@link PuppeteerTab.composedContent} reads. */
+const MAX_FRAME_DEPTH = 3;
+const MAX_CHILD_FRAMES = 20;
 
 /** Chromium's message when it gives a navigation up (a download, among other reasons). */
 const ABORTED = /net::ERR_ABORTED/;
@@ -99,6 +103,17 @@ export class PuppeteerTab implements Tab {
     await this.page.locator(selector).setTimeout(opts.timeoutMs).fill(value);
   }
 
+  async press(key: string): Promise<void> {
+    const parts = key.split('+');
+    const main = parts.pop()!;
+    for (const m of parts) await this.page.keyboard.down(m as KeyInput);
+    try {
+      await this.page.keyboard.press(main as KeyInput);
+    } finally {
+      for (const m of parts.reverse()) await this.page.keyboard.up(m as KeyInput).catch(() => {});
+    }
+  }
+
   async linkHref(selector: string): Promise<string | null | undefined> {
     const el = await this.page.$(selector);
     if (!el) return undefined;
@@ -115,6 +130,32 @@ export class PuppeteerTab implements Tab {
 
   content(): Promise<string> {
     return this.page.content();
+  }
+
+  async composedContent(script: string): Promise<ComposedFrame> {
+    const visit = async (frame: Frame, depth: number): Promise<ComposedFrame> => {
+      const frames: ComposedFrame[] = [];
+      if (depth < MAX_FRAME_DEPTH) {
+        let n = 0;
+        for (const child of frame.childFrames().slice(0, MAX_CHILD_FRAMES)) {
+          const id = `${depth}-${n++}`;
+          try {
+            const el = await child.frameElement();
+            if (!el) continue;
+            try {
+              await el.evaluate((e, v) => e.setAttribute('data-gleaner-frame', v), id);
+            } finally {
+              await el.dispose().catch(() => {});
+            }
+            frames.push({ ...(await visit(child, depth + 1)), id });
+          } catch {
+            // A frame detached or navigating meanwhile: left out.
+          }
+        }
+      }
+      return { url: frame.url(), html: String(await frame.evaluate(script)), frames };
+    };
+    return visit(this.page.mainFrame(), 0);
   }
 
   async screenshot(opts: { fullPage?: boolean } = {}): Promise<string> {

@@ -50,6 +50,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
     extractJson: createJsonExtractor(d, { tenant, requestId: taskId, surface: task.surface ?? 'api', signal: stop }),
+    resolveSecret: (n) => resolveTenantSecret(d, tenantId, n),
   });
   // A runbook test fills secrets too: its answer and its error are masked like a run's writes.
   const redactor = new SecretRedactor();
@@ -59,7 +60,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     if (stop.aborted) throw new Error('stopped before it started');
     if (task.kind === 'scrape') {
       const req = scrapeRequestSchema.parse(task.request);
-      const page = await engine.scrapePage(req.url, { engine: req.engine, formats: req.formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options, ...contentOptionsOf(req) });
+      const page = await engine.scrapePage(req.url, { engine: req.engine, formats: req.formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options, ...(req.actions?.length ? { actions: req.actions } : {}), ...contentOptionsOf(req) });
       // final_url: the hop a redirect reached, when that hop was the one disallowed.
       if (page.skipped === 'robots') throw new AppError(422, 'robots_disallowed', `robots.txt of ${new URL(page.final_url).host} disallows ${page.final_url}${page.final_url === req.url ? '' : ` (redirected from ${req.url})`} for Gleaner's user agent`);
       if (page.blocked) throw new AppError(422, 'challenge_detected', `${req.url} answered with a ${page.blocked.kind} challenge (${page.blocked.reason}); Gleaner never solves challenges`);

@@ -3,6 +3,7 @@ import { fieldsSchema } from '../engine/field-spec.js';
 import { SCRAPE_FORMATS } from '../engine/types.js';
 import { checkJsonFormat, jsonOptionsSchema } from '../extraction/json-options.js';
 import { contentOptionsShape } from '../content/content-options.js';
+import { pageActionsSchema } from '../scrapers/page-actions-schema.js';
 
 // The request contract of a synchronous scrape or runbook test, read by the API handlers. The
 // worker side (execute-task.ts) lives apart so that validating a request never bundles the engine.
@@ -17,6 +18,7 @@ export const scrapeRequestSchema = z.strictObject({
   timeout_ms: z.number().int().min(1000).max(60_000).default(30_000),
   browser_profile: z.string().regex(/^prf_[0-9a-z]{26}$/, 'expected a prf_… id').optional(),
   json_options: jsonOptionsSchema.optional(),
+  actions: pageActionsSchema.optional(),
   ...contentOptionsShape,
 }).superRefine(checkJsonFormat);
 export type ScrapeRequest = z.infer<typeof scrapeRequestSchema>;

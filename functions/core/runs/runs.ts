@@ -7,6 +7,7 @@ import { checkOutboundUrl } from '../events/egress.js';
 import { assertQuota } from '../limits/usage.js';
 import { findScraperSpec } from './scraper-catalog.js';
 import { assertSecretsScope } from '../runbooks/runbooks.js';
+import { actionSecrets, type PageAction } from '../scrapers/page-actions-schema.js';
 import { resolveProfile } from '../profiles/browser-profiles.js';
 import type { RunRecord } from './run-record.js';
 import { CRAWL_LIMITS, DEFAULT_LIMITS, type RunCreate } from './run-create-schema.js';
@@ -45,6 +46,8 @@ export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, bod
   const parsed = scraper.inputSchema.safeParse(body.input);
   if (!parsed.success)
     throw badRequest(`The input does not match the ${scraper.scraper_id} scraper's input_schema`, parsed.error.issues.map((i) => ({ path: ['body', 'input', ...i.path.map(String)].join('.'), message: i.message })));
+  // page-content's write actions may type a tenant secret: secrets:use as for a runbook.
+  assertSecretsScope(scopes, { secrets: actionSecrets((parsed.data as { actions?: PageAction[] }).actions) });
   await checkTargets(guard, tenant, targetUrls(parsed.data as Record<string, unknown>));
   if (body.webhook_url) await checkOutboundUrl(guard, body.webhook_url, 'webhook_url');
   await assertQuota(d.table, tenant, 'pages', now);

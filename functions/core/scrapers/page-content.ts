@@ -4,6 +4,7 @@ import { halted, type Scraper } from './types.js';
 import { pageFormats, runFormats } from './run-formats.js';
 import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
 import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
+import { pageActionsSchema } from './page-actions-schema.js';
 
 const inputSchema = z.strictObject({
   url: httpUrl.describe('Page or PDF document to read'),
@@ -12,6 +13,7 @@ const inputSchema = z.strictObject({
   timeout_ms: timeoutMs.optional(),
   formats: runFormats.optional(),
   json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object, and an optional prompt'),
+  actions: pageActionsSchema.optional(),
   ...contentOptionsShape,
 }).superRefine(checkJsonFormat);
 
@@ -40,6 +42,7 @@ export const pageContent: Scraper<PageContentInput> = {
       wait_for: input.wait_for,
       timeout_ms: input.timeout_ms,
       json: input.json_options,
+      ...(input.actions?.length ? { actions: input.actions } : {}),
       ...contentOptionsOf(input),
     });
     ctx.progress({ pages_done: 1, pages_total: 1 });
@@ -58,6 +61,7 @@ export const pageContent: Scraper<PageContentInput> = {
         metadata: page.metadata ?? null,
         content_type: page.content_type ?? null,
         engine_used: page.engine_used,
+        ...(page.actions ? { actions: page.actions } : {}),
         ...jsonItemFields(page),
       },
     });
