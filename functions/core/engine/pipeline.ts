@@ -301,18 +301,21 @@ export function createEngine(deps: EngineDeps): Engine {
       loadAssets: actions.some((a) => a.type === 'screenshot'),
       interact: async (tab) => {
         const secrets = (ctx.secrets ??= new SecretRedactor());
+        // An action waits at most what is left of the page's own time, so its failure is answered
+        // as action_failed rather than the whole task running out of time.
+        const left = (ctx.startedAt ?? Date.now()) + timeoutMs - Date.now();
         const pa = new PageActions({
           tab,
           session,
-          timeoutMs,
+          timeoutMs: Math.max(1_000, left - 500),
           policy: deps.policy,
           resolveSecret: deps.resolveSecret,
           onSecret: (v) => secrets.add(v),
           beforeScreenshot: async () => void (await session.hideOverlays(tab)),
         });
-        ctx.actionsOut = await runScrapeActions(actions, pa, timeoutMs);
+        ctx.actionsOut = await runScrapeActions(actions, pa, Math.max(1_000, left - 500));
         await pa.refuseOnSecretPage('capturing the page').catch((err: Error) => {
-          throw new AppError(422, 'action_failed', `The page was not captured: ${err.message}`, { index: actions.length - 1, type: actions[actions.length - 1]!.type, reason: err.message });
+          throw new AppError(422, 'action_failed', `The page was not captured: ${err.message}`, [{ path: `actions.${actions.length - 1}`, message: err.message }]);
         });
       },
     };

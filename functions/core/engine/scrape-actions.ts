@@ -28,7 +28,7 @@ const isGovernance = (err: unknown): boolean =>
  * `press`, `scroll` (`bottom` until the page stops growing), `screenshot`. A navigation an action
  * causes is governed like a redirect hop; its refusal is answered as such (403/400
  * `target_forbidden`, or the page ends as a robots skip). Any other failure is 422
- * `action_failed` naming the action's index and the reason.
+ * `action_failed` naming the action (message `Action <index> (<type>) failed: <reason>`, details path `actions.<index>`).
  */
 export async function runScrapeActions(actions: PageAction[], pa: PageActions, timeoutMs: number): Promise<ActionsOutcome> {
   const out: ActionsOutcome = { screenshots: [] };
@@ -60,7 +60,7 @@ export async function runScrapeActions(actions: PageAction[], pa: PageActions, t
         throw err;
       }
       const reason = reasonOf(err);
-      throw new AppError(422, 'action_failed', `Action ${index} (${a.type}) failed: ${reason}`, { index, type: a.type, reason });
+      throw new AppError(422, 'action_failed', `Action ${index} (${a.type}) failed: ${reason}`, [{ path: `actions.${index}`, message: `${a.type}: ${reason}` }]);
     }
   }
   return out;

@@ -77,7 +77,11 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     }
   } catch (e) {
     if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
-    else if (e instanceof AppError) await failTask(d, tenantId, taskId, { code: e.code, message: redactor.text(e.message), status: e.status });
+    else if (e instanceof AppError) {
+      // Field details (action_failed: `actions.<index>` and the reason) travel with the error.
+      const details = Array.isArray(e.details) ? redactor.deep(e.details) : undefined;
+      await failTask(d, tenantId, taskId, { code: e.code, message: redactor.text(e.message), status: e.status, ...(details ? { details } : {}) });
+    }
     else if (e instanceof z.ZodError) await failTask(d, tenantId, taskId, { code: 'invalid_request', message: e.message, status: 400 });
     else await failTask(d, tenantId, taskId, { code: 'scrape_failed', message: redactor.text((e as Error).message ?? 'The scrape failed'), status: 502 });
   } finally {

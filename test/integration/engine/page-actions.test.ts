@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../functions/core/errors.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { decodePng } from '../../support/png-pixels.js';
-import { BROWSER_BINARIES } from './browser-binaries.js';
+import { BROWSER_BINARIES } from '../../support/browser-binaries.js';
 import { makeHarness, type Harness } from './harness.js';
 
 // Page actions of one scrape (issue 30), run by the interpreter runbook steps use, on every
@@ -71,7 +71,7 @@ describe.each(BROWSER_BINARIES)('page actions ($name Chromium)', ({ launcher }) 
         actions: [{ type: 'click', selector: '#more' }, { type: 'click', selector: '#no-such-button' }],
       }),
     );
-    expect(err).toMatchObject({ status: 422, code: 'action_failed', details: { index: 1, type: 'click' } });
+    expect(err).toMatchObject({ status: 422, code: 'action_failed', details: [{ path: 'actions.1' }] });
     expect(err.message).toMatch(/^Action 1 \(click\) failed: timeout/);
   });
 

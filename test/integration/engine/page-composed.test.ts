@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { CROSS_SITE_TEXT, DYNAMIC_EXPECTED } from '../../fixtures/dynamic/dynamic-routes.js';
-import { BROWSER_BINARIES } from './browser-binaries.js';
+import { BROWSER_BINARIES } from '../../support/browser-binaries.js';
 import { makeHarness, type Harness } from './harness.js';
 
 // Open shadow roots and same-site iframes are part of the page's markdown and text in the browser

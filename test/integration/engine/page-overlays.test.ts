@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { CONSENT_TEXTS, DYNAMIC_EXPECTED } from '../../fixtures/dynamic/dynamic-routes.js';
 import { decodePng, shareNear } from '../../support/png-pixels.js';
-import { BROWSER_BINARIES } from './browser-binaries.js';
+import { BROWSER_BINARIES } from '../../support/browser-binaries.js';
 import { makeHarness, type Harness } from './harness.js';
 
 // Consent banners, cookie walls and sign-up modals (issue 30): left out of markdown, text and

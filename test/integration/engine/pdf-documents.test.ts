@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../functions/core/errors.js';
 import { pageContent } from '../../../functions/core/scrapers/registry.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
-import { BROWSER_BINARIES } from './browser-binaries.js';
+import { BROWSER_BINARIES } from '../../support/browser-binaries.js';
 import { collectingContext, makeHarness, type Harness } from './harness.js';
 
 let site: FixtureSite;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { LocalChromiumLauncher, SYSTEM_CHROMIUM_PATHS } from '../../../functions/adapters/local/chromium-launcher.js';
-import { config } from '../../../functions/config.js';
+import { LocalChromiumLauncher, SYSTEM_CHROMIUM_PATHS } from '../../functions/adapters/local/chromium-launcher.js';
+import { config } from '../../functions/config.js';
 
 /** One Chromium build the browser suites run on. */
 export interface BrowserBinary {
