@@ -42,6 +42,12 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
     if (r.status !== 0) throw new Error('extraction bench failed');
     return [];
   },
+  // The dynamic web (issue 30): expected text found and consent text leaked, Gleaner vs PuppeteerCrawler + turndown.
+  dynamic: async () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/dynamic.bench.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('dynamic bench failed');
+    return [];
+  },
   // Gleaner vs Crawlee 3 (http, markdown, browser): its own script too, env PEERS_ARMS filters arms.
   peers: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/peers.bench.ts'], { stdio: 'inherit' });

@@ -30,6 +30,8 @@ export const ENV = {
   /** Local service: crawl slices on a worker thread of their own (`thread`) or on the main thread (`inline`). */
   localCrawl: 'GLEANER_LOCAL_CRAWL',
   chromiumPath: 'GLEANER_CHROMIUM_PATH',
+  /** Local launcher: `auto` (a system Chromium, else the @sparticuz/chromium binary), `system` or `sparticuz` (the Lambda binary only). */
+  chromiumBinary: 'GLEANER_CHROMIUM',
   userAgent: 'GLEANER_USER_AGENT',
   bedrockModel: 'GLEANER_BEDROCK_MODEL_ID',
   logLevel: 'GLEANER_LOG_LEVEL',
@@ -97,6 +99,7 @@ export interface Config {
   localStores: 'process' | 'embedded';
   localCrawl: 'thread' | 'inline';
   chromiumPath?: string;
+  chromiumBinary: 'auto' | 'system' | 'sparticuz';
   userAgent: string;
   bedrockModel?: string;
   logLevel: LogLevel;
@@ -204,6 +207,7 @@ const readers: { [K in keyof typeof ENV]: Reader<Config[K]> } = {
   localStores: oneOf(['process', 'embedded'] as const, 'process'),
   localCrawl: oneOf(['thread', 'inline'] as const, 'thread'),
   chromiumPath: opt,
+  chromiumBinary: oneOf(['auto', 'system', 'sparticuz'] as const, 'auto'),
   userAgent: str('GleanerBot/0.1 (+https://github.com/gleaner; governed scraper; respects robots.txt)'),
   bedrockModel: opt,
   logLevel: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),

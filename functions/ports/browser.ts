@@ -99,6 +99,13 @@ export interface TabResponse {
   redirectChain: string[];
   /** The body as received; rejects when the browser no longer has it (a client-side navigation). */
   body(): Promise<Uint8Array>;
+  /**
+   * True when the browser did not render this response but gave the navigation up as a download
+   * (the @sparticuz/chromium build deployed to Lambda does so for a PDF, every build for an
+   * attachment or a binary type): the tab still shows its previous document, and the body is
+   * not kept. The engine then reads the document over http.
+   */
+  download?: boolean;
 }
 
 /** `load`: the load event; `networkidle2`: at most 2 connections for 500 ms. */
@@ -133,18 +140,35 @@ export interface Tab {
   click(selector: string, opts: { timeoutMs: number }): Promise<void>;
   /** Wait for an editable element, then replace its value. */
   fill(selector: string, value: string, opts: { timeoutMs: number }): Promise<void>;
+  /** Press a key (puppeteer key names: `Enter`, `ArrowDown`, `a`; `Control+A` holds the modifiers). */
+  press(key: string): Promise<void>;
   /** `href` of the first element matching `selector`: undefined when none, null when it is no link. */
   linkHref(selector: string): Promise<string | null | undefined>;
   /** Evaluate a JavaScript expression (source text) in the page. */
   evaluate(expression: string): Promise<unknown>;
   /** Serialized DOM of the main document. */
   content(): Promise<string>;
+  /**
+   * Evaluate `script` (an expression yielding the frame's HTML) in the main frame and in each
+   * child frame (at most 3 deep, 20 per frame), after numbering every child frame's element with
+   * `data-gleaner-frame="<id>"` in its parent. A frame that cannot be read is left out.
+   */
+  composedContent(script: string): Promise<ComposedFrame>;
   /** base64 PNG of the viewport, or of the whole page. */
   screenshot(opts?: { fullPage?: boolean }): Promise<string>;
   /** Identifies the main frame's current document; changes with every navigation to a new one. */
   documentId(): Promise<string>;
   /** Close the tab (and anything attached to it). Never rejects: it may already be closed. */
   close(): Promise<void>;
+}
+
+/** A frame as {@link Tab.composedContent} serialised it, with its child frames. */
+export interface ComposedFrame {
+  /** `data-gleaner-frame` of its element in the parent (absent for the main frame). */
+  id?: string;
+  url: string;
+  html: string;
+  frames: ComposedFrame[];
 }
 
 /** A tab of the engine's fetch stage, reused across pages. */

@@ -10,7 +10,8 @@ import type { BrowserLauncher } from '../ports/browser.js';
 import type { Deps } from '../runtime.js';
 import { crawlGuard } from './run-guards.js';
 
-let launcher: Promise<BrowserLauncher> | undefined;
+/** One launcher per binary setting (GLEANER_CHROMIUM: a test process may run services on both). */
+const launchers = new Map<string, Promise<BrowserLauncher>>();
 let robots: RobotsPolicy | undefined;
 /** One robots.txt cache per worker process, fetched through its own egress guard. */
 const robotsPolicy = (d: Deps) => {
@@ -26,10 +27,17 @@ const robotsPolicy = (d: Deps) => {
   return robots;
 };
 /** System Chromium locally (falling back to @sparticuz/chromium), @sparticuz/chromium on Lambda. */
-const browserLauncher = (d: Deps) =>
-  (launcher ??= d.config.mode === 'aws'
-    ? import('../adapters/aws/chromium-launcher.js').then((m) => new m.LambdaChromiumLauncher())
-    : import('../adapters/local/chromium-launcher.js').then((m) => new m.LocalChromiumLauncher()));
+const browserLauncher = (d: Deps): Promise<BrowserLauncher> => {
+  const key = `${d.config.mode}:${d.config.chromiumBinary ?? 'auto'}`;
+  let l = launchers.get(key);
+  if (!l) {
+    l = d.config.mode === 'aws'
+      ? import('../adapters/aws/chromium-launcher.js').then((m) => new m.LambdaChromiumLauncher())
+      : import('../adapters/local/chromium-launcher.js').then((m) => new m.LocalChromiumLauncher({ binary: d.config.chromiumBinary }));
+    launchers.set(key, l);
+  }
+  return l;
+};
 
 /** One guard per run/task (a crawl's slices share their run's, run-guards.ts), so connections are per run. */
 const runDeps = async (d: Deps, guard?: EgressGuard): Promise<RunWorkerDeps> => {

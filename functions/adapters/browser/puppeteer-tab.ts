@@ -1,9 +1,9 @@
-import type { CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
-import type { AdmitDocument, Tab, TabResponse, WaitUntil } from '../../ports/browser.js';
+import type { CDPSession, Frame, HTTPRequest, HTTPResponse, KeyInput, Page } from 'puppeteer-core';
+import type { AdmitDocument, ComposedFrame, Tab, TabResponse, WaitUntil } from '../../ports/browser.js';
 import { RequestPause } from './request-pause.js';
 
 /** A puppeteer response as the port's plain {@link TabResponse} (the body stays lazy). */
-export function tabResponse(r: HTTPResponse | null): TabResponse | null {
+export function tabResponse(r: HTTPResponse | null, download = false): TabResponse | null {
   if (!r) return null;
   return {
     url: r.url(),
@@ -11,8 +11,16 @@ export function tabResponse(r: HTTPResponse | null): TabResponse | null {
     headers: r.headers(),
     redirectChain: r.request().redirectChain().map((q) => q.url()),
     body: () => r.buffer(),
+    ...(download ? { download: true } : {}),
   };
 }
+
+/** How deep and how many child frames {@link PuppeteerTab.composedContent} reads. */
+const MAX_FRAME_DEPTH = 3;
+const MAX_CHILD_FRAMES = 20;
+
+/** Chromium's message when it gives a navigation up (a download, among other reasons). */
+const ABORTED = /net::ERR_ABORTED/;
 
 /**
  * The port's {@link Tab} on a puppeteer page. Timeouts are passed on as given; puppeteer's own
@@ -41,11 +49,34 @@ export class PuppeteerTab implements Tab {
   }
 
   async goto(url: string, opts: { waitUntil: WaitUntil; timeoutMs: number }): Promise<TabResponse | null> {
-    return tabResponse(await this.page.goto(url, { waitUntil: opts.waitUntil, timeout: opts.timeoutMs }));
+    return this.orDownload(async () => tabResponse(await this.page.goto(url, { waitUntil: opts.waitUntil, timeout: opts.timeoutMs })));
   }
 
   async waitForNavigation(opts: { timeoutMs: number }): Promise<TabResponse | null> {
-    return tabResponse(await this.page.waitForNavigation({ waitUntil: 'networkidle2', timeout: opts.timeoutMs }));
+    return this.orDownload(async () => tabResponse(await this.page.waitForNavigation({ waitUntil: 'networkidle2', timeout: opts.timeoutMs })));
+  }
+
+  /**
+   * Run a navigation; when Chromium aborts it after the main document answered (it turned the
+   * response into a download: a PDF on the headless shell, an attachment, a binary type), the
+   * answer is that response, marked `download`, instead of `net::ERR_ABORTED`.
+   */
+  private async orDownload(navigate: () => Promise<TabResponse | null>): Promise<TabResponse | null> {
+    let last: HTTPResponse | null = null;
+    const onResponse = (r: HTTPResponse) => {
+      const req = r.request();
+      if (req.isNavigationRequest() && req.frame() === this.page.mainFrame() && !(r.status() >= 300 && r.status() < 400)) last = r;
+    };
+    this.page.on('response', onResponse);
+    try {
+      return await navigate();
+    } catch (err) {
+      const doc = last as HTTPResponse | null;
+      if (doc && ABORTED.test((err as Error)?.message ?? '')) return tabResponse(doc, true);
+      throw err;
+    } finally {
+      this.page.off('response', onResponse);
+    }
   }
 
   onMainFrameNavigation(listener: () => void): () => void {
@@ -72,6 +103,17 @@ export class PuppeteerTab implements Tab {
     await this.page.locator(selector).setTimeout(opts.timeoutMs).fill(value);
   }
 
+  async press(key: string): Promise<void> {
+    const parts = key.split('+');
+    const main = parts.pop()!;
+    for (const m of parts) await this.page.keyboard.down(m as KeyInput);
+    try {
+      await this.page.keyboard.press(main as KeyInput);
+    } finally {
+      for (const m of parts.reverse()) await this.page.keyboard.up(m as KeyInput).catch(() => {});
+    }
+  }
+
   async linkHref(selector: string): Promise<string | null | undefined> {
     const el = await this.page.$(selector);
     if (!el) return undefined;
@@ -88,6 +130,32 @@ export class PuppeteerTab implements Tab {
 
   content(): Promise<string> {
     return this.page.content();
+  }
+
+  async composedContent(script: string): Promise<ComposedFrame> {
+    const visit = async (frame: Frame, depth: number): Promise<ComposedFrame> => {
+      const frames: ComposedFrame[] = [];
+      if (depth < MAX_FRAME_DEPTH) {
+        let n = 0;
+        for (const child of frame.childFrames().slice(0, MAX_CHILD_FRAMES)) {
+          const id = `${depth}-${n++}`;
+          try {
+            const el = await child.frameElement();
+            if (!el) continue;
+            try {
+              await el.evaluate((e, v) => e.setAttribute('data-gleaner-frame', v), id);
+            } finally {
+              await el.dispose().catch(() => {});
+            }
+            frames.push({ ...(await visit(child, depth + 1)), id });
+          } catch {
+            // A frame detached or navigating meanwhile: left out.
+          }
+        }
+      }
+      return { url: frame.url(), html: String(await frame.evaluate(script)), frames };
+    };
+    return visit(this.page.mainFrame(), 0);
   }
 
   async screenshot(opts: { fullPage?: boolean } = {}): Promise<string> {

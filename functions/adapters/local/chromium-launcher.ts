@@ -56,7 +56,16 @@ export interface LocalChromiumLauncherOptions {
   sparticuzFallback?: boolean;
   /** Milliseconds to wait for the browser to start (default 30 s). */
   launchTimeoutMs?: number;
+  /**
+   * Which binaries to try (default GLEANER_CHROMIUM, else `auto`): `auto` = a system Chromium,
+   * then the @sparticuz/chromium fallback; `system` = system only; `sparticuz` = only the binary
+   * deployed to Lambda (tests run the browser suites on it even where a system Chromium exists).
+   */
+  binary?: ChromiumBinary;
 }
+
+/** See {@link LocalChromiumLauncherOptions.binary}. */
+export type ChromiumBinary = 'auto' | 'system' | 'sparticuz';
 
 /** Which executable a launch used (for logs and the smoke test). */
 export interface LaunchedWith {
@@ -76,13 +85,14 @@ export class LocalChromiumLauncher implements BrowserLauncher {
   private readonly opts: LocalChromiumLauncherOptions;
 
   constructor(opts: LocalChromiumLauncherOptions = {}) {
-    this.opts = { ...opts, executablePath: opts.executablePath ?? configuredChromiumPath() };
+    this.opts = { ...opts, executablePath: opts.executablePath ?? configuredChromiumPath(), binary: opts.binary ?? configuredBinary() };
   }
 
   async launch(opts: LaunchOptions): Promise<Browser> {
     const errors: string[] = [];
     const tried = new Set<string>();
-    const candidates = [this.opts.executablePath, ...(this.opts.candidates ?? SYSTEM_CHROMIUM_PATHS)].filter(
+    const binary = this.opts.binary ?? 'auto';
+    const candidates = binary === 'sparticuz' ? [] : [this.opts.executablePath, ...(this.opts.candidates ?? SYSTEM_CHROMIUM_PATHS)].filter(
       (p): p is string => Boolean(p),
     );
     for (const path of candidates) {
@@ -104,7 +114,7 @@ export class LocalChromiumLauncher implements BrowserLauncher {
         errors.push(`${real}: ${(err as Error).message.split('\n')[0]}`);
       }
     }
-    if (this.opts.sparticuzFallback !== false) {
+    if (binary !== 'system' && (this.opts.sparticuzFallback !== false || binary === 'sparticuz')) {
       launchStopped(opts.signal); // before unpacking the fallback binary
       try {
         const browser = await launchSparticuz(opts, this.opts.launchTimeoutMs);
@@ -125,6 +135,15 @@ function configuredChromiumPath(): string | undefined {
     return config().chromiumPath;
   } catch {
     return undefined;
+  }
+}
+
+/** GLEANER_CHROMIUM; as for the path, a broken unrelated setting means "unset". */
+function configuredBinary(): ChromiumBinary {
+  try {
+    return config().chromiumBinary ?? 'auto';
+  } catch {
+    return 'auto';
   }
 }
 

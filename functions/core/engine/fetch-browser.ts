@@ -3,6 +3,8 @@ import type { EgressGuard } from '../governance/egress-guard.js';
 import { startEgressProxy, type EgressProxy } from '../governance/egress-proxy.js';
 import type { Browser, BrowserLauncher, FetchTab, RenderProfile, SettleRule, Tab, TabResponse, WaitUntil } from '../../ports/browser.js';
 import type { FetchedPage, FetchOptions } from './types.js';
+import { CAPTURE_SCRIPT, OVERLAY_SCRIPT, stitchFrames } from './page-capture.js';
+import type { TargetPolicy } from '../governance/target-policy.js';
 
 export type { RenderProfile, SettleRule } from '../../ports/browser.js';
 
@@ -132,10 +134,18 @@ export class BrowserSession {
         await admit(url, { pageUrl: state?.pageUrl ?? null, mainFrame, subresource });
       } catch (err) {
         // Only the main frame's refusal is the page's fate; a refused frame just stays empty.
-        if (state && mainFrame) state.refusal ??= err;
+        if (state && mainFrame) state.refusal = err;
         throw err;
       }
     };
+  }
+
+  /**
+   * The last refusal of a main-frame document request of `tab` (robots.txt, target policy) since
+   * its last {@link navigate}; a page action compares it before and after (page-actions.ts).
+   */
+  refusalOf(tab: Tab): unknown {
+    return this.navigations.get(tab)?.refusal ?? null;
   }
 
   /** A fresh tab with the session's timeouts and profile. The caller closes it (or {@link close} does). */
@@ -170,6 +180,11 @@ export class BrowserSession {
     let response: TabResponse | null;
     try {
       response = await tab.goto(url, { waitUntil: opts.waitUntil ?? 'networkidle2', timeoutMs: timeout });
+      // A download left the tab on its previous document: there is nothing to settle or wait for.
+      if (response?.download) {
+        this.assertMainFrameAllowed(tab, url, blockedBefore, response);
+        return response;
+      }
       await opts.settle?.settle(this.settleRule, deadline);
     } catch (err) {
       // A hop refused by the document admission (robots.txt, target policy): that is the reason.
@@ -198,10 +213,20 @@ export class BrowserSession {
     const tab = pooled.tab;
     let reusable = false;
     try {
-      await tab.blockAssets(!opts.screenshot);
+      await tab.blockAssets(!opts.screenshot && !opts.loadAssets);
       tab.reset();
       const response = await this.navigate(tab, url, { ...opts, waitUntil: 'load', settle: tab });
-      const html = await tab.content();
+      if (response?.download) {
+        // Not rendered (see TabResponse.download): the pipeline reads the document over http.
+        reusable = true;
+        return downloadPage(url, response, Math.round(performance.now() - started));
+      }
+      if (opts.interact) {
+        // Overlays first, so an action's click reaches the page rather than a wall over it.
+        await this.hideOverlays(tab);
+        await opts.interact(tab);
+      }
+      const html = await this.capture(tab, opts.policy);
       const headers = new Headers();
       for (const [k, v] of Object.entries(response?.headers ?? {})) {
         for (const line of v.split('\n')) headers.append(k, line);
@@ -223,6 +248,23 @@ export class BrowserSession {
     } finally {
       this.releaseTab(pooled, reusable);
     }
+  }
+
+  /**
+   * Remove consent banners, cookie walls and sign-up modals from the live page (document and
+   * open shadow roots), never accepting them (page-capture.ts). Best effort: a page that
+   * navigates meanwhile keeps them.
+   */
+  async hideOverlays(tab: Tab): Promise<number> {
+    return Number(await tab.evaluate(OVERLAY_SCRIPT).catch(() => 0));
+  }
+
+  /**
+   * The page as people see it, as HTML: overlays removed, open shadow roots inlined, same-site
+   * frames (and frames on hosts `policy` allowlists) stitched in, other frames left out.
+   */
+  async capture(tab: Tab, policy: TargetPolicy = { mode: 'open', domains: [] }): Promise<string> {
+    return stitchFrames(await tab.composedContent(CAPTURE_SCRIPT), tab.url(), policy);
   }
 
   private async takeTab(): Promise<PooledTab> {
@@ -289,6 +331,24 @@ async function documentBytes(response: TabResponse | null, html: string): Promis
   } catch {
     return Buffer.byteLength(html); // body gone after client-side navigation
   }
+}
+
+/** A response the browser gave up as a download, as a fetched page without body nor HTML. */
+function downloadPage(url: string, response: TabResponse, timingMs: number): FetchedPage {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(response.headers)) for (const line of v.split('\n')) headers.append(k, line);
+  const length = Number(response.headers['content-length']);
+  return {
+    url,
+    finalUrl: response.url,
+    status: response.status,
+    headers,
+    html: '',
+    bytes: Number.isInteger(length) && length >= 0 ? length : 0,
+    timingMs,
+    engine: 'browser',
+    downloaded: true,
+  };
 }
 
 /** Does a proxy refusal (`http://h:p/path` or `h:p`) concern this URL? */

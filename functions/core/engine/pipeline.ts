@@ -15,6 +15,9 @@ import { documentKind, mediaType } from '../content/document.js';
 import { ResponseTooLargeError } from '../governance/egress-errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_BYTES } from './fetch-http.js';
 import type { Tab, TabResponse } from '../../ports/browser.js';
+import { PageActions, type ResolvedSecret } from './page-actions.js';
+import { runScrapeActions } from './scrape-actions.js';
+import { SecretRedactor } from '../scrapers/secret-redactor.js';
 import type { JsonExtractor } from '../extraction/types.js';
 import { MODEL_NOT_CONFIGURED_MESSAGE } from '../extraction/readiness.js';
 import {
@@ -60,6 +63,8 @@ export interface EngineDeps {
   onChallenge?: (encounter: ChallengeBlock & { url: string }) => void;
   /** Model extraction for the `json` format (tenant quota, audit and metering wired in); absent = no model. */
   extractJson?: JsonExtractor;
+  /** A tenant secret by name, for `write` actions that name one (absent: such actions fail). */
+  resolveSecret?: (name: string) => Promise<ResolvedSecret>;
 }
 
 /** A run's engine: the page pipeline plus its counters and its (lazy) browser. */
@@ -121,6 +126,9 @@ interface PageContext {
   modelInput?: string;
   /** When the page's work began (the PDF reader's deadline counts from here). */
   startedAt?: number;
+  /** What the page actions produced, and the secret values they typed (masked in the result). */
+  actionsOut?: { screenshots: string[] };
+  secrets?: SecretRedactor;
 }
 
 const now = () => new Date().toISOString();
@@ -277,6 +285,40 @@ export function createEngine(deps: EngineDeps): Engine {
     }
   };
 
+  /**
+   * The scrape's `actions`, run on the browser tab after the page settled and before capture, by
+   * the interpreter runbook steps use (page-actions.ts). A navigation they cause is admitted like
+   * a redirect hop (the session's document admission); consent overlays are hidden before each
+   * screenshot. The page is not captured while it still shows a field a secret was typed into.
+   */
+  const interaction = (ctx: PageContext, session: BrowserSession): { loadAssets?: boolean; interact?: (tab: Tab) => Promise<void> } => {
+    const actions = ctx.opts.actions;
+    if (!actions?.length) return {};
+    const timeoutMs = ctx.opts.timeout_ms ?? 30_000;
+    return {
+      loadAssets: actions.some((a) => a.type === 'screenshot'),
+      interact: async (tab) => {
+        const secrets = (ctx.secrets ??= new SecretRedactor());
+        // An action waits at most what is left of the page's own time, so its failure is answered
+        // as action_failed rather than the whole task running out of time.
+        const left = (ctx.startedAt ?? Date.now()) + timeoutMs - Date.now();
+        const pa = new PageActions({
+          tab,
+          session,
+          timeoutMs: Math.max(1_000, left - 500),
+          policy: deps.policy,
+          resolveSecret: deps.resolveSecret,
+          onSecret: (v) => secrets.add(v),
+          beforeScreenshot: async () => void (await session.hideOverlays(tab)),
+        });
+        ctx.actionsOut = await runScrapeActions(actions, pa, Math.max(1_000, left - 500));
+        await pa.refuseOnSecretPage('capturing the page').catch((err: Error) => {
+          throw new AppError(422, 'action_failed', `The page was not captured: ${err.message}`, [{ path: `actions.${actions.length - 1}`, message: err.message }]);
+        });
+      },
+    };
+  };
+
   /** Stage: fetch with one engine, counting and logging the request whatever happens. */
   const fetchWith = async (engine: EngineUsed, ctx: PageContext): Promise<FetchedPage> => {
     const t0 = performance.now();
@@ -286,11 +328,15 @@ export function createEngine(deps: EngineDeps): Engine {
         timeoutMs: ctx.opts.timeout_ms,
         waitFor: ctx.opts.wait_for,
         screenshot: ctx.formats.has('screenshot'),
+        policy: deps.policy,
       };
       const page =
         engine === 'http'
           ? await fetchHttp(deps.guard, ctx.url, { ...fetchOpts, userAgent: deps.userAgent, admitHop: httpHops(ctx.url, ctx.crawlDelaySeconds) })
-          : await withHostSlot(ctx.url, ctx.crawlDelaySeconds, async () => (await browserSession()).fetch(ctx.url, fetchOpts));
+          : await withHostSlot(ctx.url, ctx.crawlDelaySeconds, async () => {
+              const session = await browserSession();
+              return session.fetch(ctx.url, { ...fetchOpts, ...interaction(ctx, session) });
+            });
       counters.bytes += page.bytes;
       return page;
     } catch (caught) {
@@ -418,6 +464,8 @@ export function createEngine(deps: EngineDeps): Engine {
       url: page.finalUrl,
       formats: [...ctx.formats],
       decideAuto,
+      // The browser removed overlays from the live page; without layout, only what reads and is named as consent.
+      staticOverlays: page.engine === 'http',
       ...(ctx.opts.wait_for ? { waitFor: ctx.opts.wait_for } : {}),
       ...(ctx.opts.only_main_content !== undefined ? { onlyMainContent: ctx.opts.only_main_content } : {}),
       ...(ctx.opts.include_tags?.length ? { includeTags: ctx.opts.include_tags } : {}),
@@ -458,7 +506,8 @@ export function createEngine(deps: EngineDeps): Engine {
     if (f.has('screenshot') && page.screenshot) result.screenshot = page.screenshot;
     if (parts.extracted) result.extracted = parts.extracted;
     if (ctx.opts.engine === 'auto') result.auto_reason = ctx.autoReason ?? null;
-    return result;
+    if (ctx.actionsOut) result.actions = ctx.actionsOut;
+    return ctx.secrets ? ctx.secrets.deep(result) : result;
   };
 
   /**
@@ -532,15 +581,29 @@ export function createEngine(deps: EngineDeps): Engine {
     // Each request waits for its own host's gate: the http engine per hop (fetchHttp), the
     // browser for the page's host around its fetch and per document on other hosts.
     try {
-      let page = await fetchWith(opts.engine === 'browser' ? 'browser' : 'http', ctx);
+      // Actions need the browser: `auto` then means `browser`.
+      const acting = Boolean(opts.actions?.length);
+      if (acting && opts.engine === 'auto') ctx.autoReason = 'actions requested';
+      let page = await fetchWith(opts.engine === 'browser' || acting ? 'browser' : 'http', ctx);
       let blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
+      if (page.downloaded) {
+        page = await fetchWith('http', ctx);
+        blocked = govern(ctx, page);
+        if (blocked) return blockedResult(ctx, page, blocked);
+      }
       if (isDocument(ctx, page)) return await documentResult(ctx, page);
-      const first = await parseAndShape(ctx, page, opts.engine === 'auto');
+      const first = await parseAndShape(ctx, page, opts.engine === 'auto' && !acting);
       if (first) return first;
       page = await fetchWith('browser', ctx);
       blocked = govern(ctx, page);
       if (blocked) return blockedResult(ctx, page, blocked);
+      if (page.downloaded) {
+        // The browser did not render it (see FetchedPage.downloaded): the document is read over http.
+        page = await fetchWith('http', ctx);
+        blocked = govern(ctx, page);
+        if (blocked) return blockedResult(ctx, page, blocked);
+      }
       if (isDocument(ctx, page)) return await documentResult(ctx, page);
       return (await parseAndShape(ctx, page, false))!;
     } catch (err) {

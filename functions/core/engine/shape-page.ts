@@ -4,6 +4,7 @@ import { needsJs } from './needs-js.js';
 import { parsePage, type ParsedPage } from './parse.js';
 import type { FieldSpec, FieldValue } from './field-spec.js';
 import type { ScrapeFormat } from './types.js';
+import { removeStaticOverlays } from '../content/overlays.js';
 
 /**
  * The parse and extract stages of one HTML page as plain data in, plain data out, so that they
@@ -16,6 +17,8 @@ export interface ShapeSpec {
   formats: ScrapeFormat[];
   /** Decide whether the auto engine needs the browser first (undefined parts when it does). */
   decideAuto: boolean;
+  /** Remove consent overlays found without layout (the http engine; the browser removed them live). */
+  staticOverlays?: boolean;
   waitFor?: string;
   onlyMainContent?: boolean;
   includeTags?: string[];
@@ -53,6 +56,7 @@ export function shapePage(html: string, spec: ShapeSpec): ShapedParts {
     const autoReason = browserNeeded(spec, $);
     if (autoReason) return { autoReason };
   }
+  if (spec.staticOverlays) removeStaticOverlays($);
   const f = new Set(spec.formats);
   const parsed = parsePage($, spec.url, {
     text: f.has('text'),

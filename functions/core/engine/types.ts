@@ -1,6 +1,8 @@
 import type { FieldSpec, FieldValue } from './field-spec.js';
 import type { PageMetadata } from './parse.js';
 import type { JsonError, JsonUsage } from '../extraction/types.js';
+import type { PageAction } from '../scrapers/page-actions-schema.js';
+import type { Tab } from '../../ports/browser.js';
 
 /** Engine a caller asks for. `auto` = http first, browser only when the page needs JavaScript. */
 export type EngineChoice = 'auto' | 'http' | 'browser';
@@ -30,6 +32,11 @@ export interface FetchedPage {
   engine: EngineUsed;
   /** base64 PNG, browser only, when asked for. */
   screenshot?: string;
+  /**
+   * Browser only: the browser gave the navigation up as a download (a PDF on the Lambda binary,
+   * an attachment): nothing was rendered, `html` is ''; the pipeline reads it over http.
+   */
+  downloaded?: boolean;
 }
 
 /** Options of one fetch, shared by both fetchers. */
@@ -39,6 +46,12 @@ export interface FetchOptions {
   waitFor?: string;
   /** Browser only: capture a PNG screenshot of the viewport. */
   screenshot?: boolean;
+  /** Browser only: load images, fonts and media although no `screenshot` was asked for (screenshot actions). */
+  loadAssets?: boolean;
+  /** Browser only: iframes on hosts this policy allowlists are captured too (default: same-site frames only). */
+  policy?: import('../governance/target-policy.js').TargetPolicy;
+  /** Browser only: drive the page (the scrape's actions) after it settled, before it is captured. */
+  interact?: (tab: Tab) => Promise<void>;
 }
 
 /** Outcome recorded for every request (the raw scrape log, kept 90 days). */
@@ -93,6 +106,8 @@ export interface PageResult {
   blocked?: ChallengeBlock;
   /** Why `auto` chose the browser (null when it stayed on http). */
   auto_reason?: string | null;
+  /** What the page actions produced (present when actions were run). */
+  actions?: { screenshots: string[] };
 }
 
 /** Options of {@link Engine.scrapePage}. */
@@ -110,6 +125,8 @@ export interface ScrapeOptions {
   include_tags?: string[];
   /** CSS selectors: elements removed before `markdown` is made. */
   exclude_tags?: string[];
+  /** Browser actions run before the page is captured (the engine is then browser). */
+  actions?: PageAction[];
 }
 
 /** Run counters (API.md run `stats`, plus a few the worker may use). */

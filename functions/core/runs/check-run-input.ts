@@ -2,6 +2,7 @@ import { badRequest } from '../errors.js';
 import { checkTargets, targetUrls } from './check-targets.js';
 import { findScraperSpec } from './scraper-catalog.js';
 import { assertSecretsScope } from '../runbooks/runbooks.js';
+import { actionSecrets, type PageAction } from '../scrapers/page-actions-schema.js';
 import { assertExtractionReady } from '../extraction/readiness.js';
 import { selectorTooComplex } from '../limits/selector-limits.js';
 import type { JsonOptions } from '../extraction/json-options.js';
@@ -30,6 +31,8 @@ export async function checkRunInput(
   if (!parsed.success)
     throw selectorTooComplex(parsed.error.issues, 'body.input') ?? badRequest(`The input does not match the ${scraper.scraper_id} scraper's input_schema`, parsed.error.issues.map((i) => ({ path: ['body', 'input', ...i.path.map(String)].join('.'), message: i.message })));
   const data = parsed.data as Record<string, unknown>;
+  // page-content's write actions may type a tenant secret: secrets:use as for a runbook.
+  assertSecretsScope(scopes, { secrets: actionSecrets((data as { actions?: PageAction[] }).actions) });
   await checkTargets(guard, tenant, targetUrls(data));
   await assertExtractionReady(d, tenant, data as { formats?: string[]; json_options?: JsonOptions }, now);
   return { scraper_id: scraper.scraper_id, input: data };

@@ -132,6 +132,8 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
     },
     onChallenge: encounterRecorder(d.table, tenantId, runId, on_challenge, now),
     extractJson: createJsonExtractor(d, { tenant, requestId: runId, surface: 'api', signal: runStop.signal }),
+    // page-content's write actions that name a secret (the run's creator held secrets:use).
+    resolveSecret: (name) => resolveTenantSecret(d, tenantId, name),
   });
 
   // The run's own signal, aborted by whichever comes first: its max_runtime, a cancel request

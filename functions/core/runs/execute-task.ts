@@ -56,6 +56,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
     extractJson: createJsonExtractor(d, { tenant, requestId: taskId, surface: task.surface ?? 'api', signal: stop }),
+    resolveSecret: (n) => resolveTenantSecret(d, tenantId, n),
   });
   // A runbook test fills secrets too: its answer and its error are masked like a run's writes.
   const redactor = new SecretRedactor();
@@ -70,7 +71,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       const formats = req.formats && tracker ? [...new Set<ScrapeFormat>([...req.formats.filter((f) => f !== 'changes'), 'markdown'])] : req.formats;
       let page;
       try {
-        page = await engine.scrapePage(req.url, { engine: req.engine, formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options, ...withIgnoredTags(contentOptionsOf(req), req.change_options) });
+        page = await engine.scrapePage(req.url, { engine: req.engine, formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options, ...(req.actions?.length ? { actions: req.actions } : {}), ...withIgnoredTags(contentOptionsOf(req), req.change_options) });
       } catch (err) {
         if (!tracker || stop.aborted || (err instanceof AppError && err.status < 500)) throw err;
         // Could not be read (time-out, connection): `unavailable`, the baseline stays.
@@ -118,7 +119,11 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     }
   } catch (e) {
     if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : task.kind === 'studio.preview' ? 'page preview' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
-    else if (e instanceof AppError) await failTask(d, tenantId, taskId, { code: e.code, message: redactor.text(e.message), status: e.status });
+    else if (e instanceof AppError) {
+      // Field details (action_failed: `actions.<index>` and the reason) travel with the error.
+      const details = Array.isArray(e.details) ? redactor.deep(e.details) : undefined;
+      await failTask(d, tenantId, taskId, { code: e.code, message: redactor.text(e.message), status: e.status, ...(details ? { details } : {}) });
+    }
     else if (e instanceof z.ZodError) await failTask(d, tenantId, taskId, { code: 'invalid_request', message: e.message, status: 400 });
     else await failTask(d, tenantId, taskId, { code: 'scrape_failed', message: redactor.text((e as Error).message ?? 'The scrape failed'), status: 502 });
   } finally {

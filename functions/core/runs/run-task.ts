@@ -5,6 +5,7 @@ import { checkJsonFormat, jsonOptionsSchema } from '../extraction/json-options.j
 import { contentOptionsShape } from '../content/content-options.js';
 import { refineSelectorComplexity } from '../limits/selector-limits.js';
 import { changeOptionsShape, checkChangesFormat } from '../changes/change-options.js';
+import { pageActionsSchema } from '../scrapers/page-actions-schema.js';
 
 // The request contract of a synchronous scrape or runbook test, read by the API handlers. The
 // worker side (execute-task.ts) lives apart so that validating a request never bundles the engine.
@@ -19,6 +20,7 @@ export const scrapeRequestSchema = z.strictObject({
   timeout_ms: z.number().int().min(1000).max(60_000).default(30_000),
   browser_profile: z.string().regex(/^prf_[0-9a-z]{26}$/, 'expected a prf_… id').optional(),
   json_options: jsonOptionsSchema.optional(),
+  actions: pageActionsSchema.optional(),
   ...contentOptionsShape,
   ...changeOptionsShape,
 }).superRefine((v, ctx) => {

@@ -7,6 +7,8 @@ import type { ScrapeRequest } from './run-task.js';
 import type { EgressCheck } from '../governance/egress-check.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
+import { assertSecretsScope } from '../runbooks/runbooks.js';
+import { actionSecrets } from '../scrapers/page-actions-schema.js';
 
 /**
  * A synchronous scrape of one URL (`POST /v1/scrape`, MCP tool `scrape`): target checks, page
@@ -16,7 +18,9 @@ import type { Deps } from '../../runtime.js';
  * @returns the page as scraped (the formats asked for)
  * @throws AppError as the API answers it (403 target_forbidden, 402 quota, 422 robots/challenge/document, 504 …)
  */
-export async function scrapeSync(d: Deps, guard: EgressCheck, tenant: Tenant, body: ScrapeRequest, now: Date, surface?: TaskRecord['surface']): Promise<unknown> {
+export async function scrapeSync(d: Deps, guard: EgressCheck, tenant: Tenant, body: ScrapeRequest, now: Date, surface?: TaskRecord['surface'], scopes?: readonly string[]): Promise<unknown> {
+  // A write action that types a tenant secret needs secrets:use, as a runbook's fill does.
+  assertSecretsScope(scopes ?? [], { secrets: actionSecrets(body.actions) });
   await checkTargets(guard, tenant, [body.url]);
   await assertQuota(d.table, tenant, 'pages', now);
   await assertExtractionReady(d, tenant, body, now);

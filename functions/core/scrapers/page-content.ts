@@ -6,6 +6,7 @@ import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extractio
 import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
 import { changeOptionsShape, checkChangesFormat, wantsChanges, withIgnoredTags } from '../changes/change-options.js';
 import { structuredOf } from '../changes/structured-data.js';
+import { pageActionsSchema } from './page-actions-schema.js';
 
 const inputSchema = z.strictObject({
   url: httpUrl.describe('Page or PDF document to read'),
@@ -14,6 +15,7 @@ const inputSchema = z.strictObject({
   timeout_ms: timeoutMs.optional(),
   formats: runFormats.optional(),
   json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object, and an optional prompt'),
+  actions: pageActionsSchema.optional(),
   ...contentOptionsShape,
   ...changeOptionsShape,
 }).superRefine((v, ctx) => {
@@ -50,6 +52,7 @@ export const pageContent: Scraper<PageContentInput> = {
         wait_for: input.wait_for,
         timeout_ms: input.timeout_ms,
         json: input.json_options,
+        ...(input.actions?.length ? { actions: input.actions } : {}),
         ...withIgnoredTags(contentOptionsOf(input), input.change_options),
       });
     } catch (err) {
@@ -75,6 +78,7 @@ export const pageContent: Scraper<PageContentInput> = {
         metadata: page.metadata ?? null,
         content_type: page.content_type ?? null,
         engine_used: page.engine_used,
+        ...(page.actions ? { actions: page.actions } : {}),
         ...jsonItemFields(page),
         ...(change ? { change } : {}),
       },

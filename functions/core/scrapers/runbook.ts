@@ -3,8 +3,9 @@ import { AppError, badRequest } from '../errors.js';
 import { extractFields, extractItems, type FieldSpec } from '../engine/extract.js';
 import type { Engine, NavigationResult } from '../engine/pipeline.js';
 import { absoluteHttpUrl, parsePage } from '../engine/parse.js';
-import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
-import type { Tab, TabResponse } from '../../ports/browser.js';
+import type { TargetPolicy } from '../governance/target-policy.js';
+import type { Tab } from '../../ports/browser.js';
+import { ActionFailure, PageActions } from '../engine/page-actions.js';
 import type { BrowserSession } from '../engine/fetch-browser.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
 import { SecretRedactor } from './secret-redactor.js';
@@ -101,7 +102,6 @@ class StepHalt extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Run a runbook's declarative steps on one browser tab of the run's session. Every navigation
@@ -159,15 +159,18 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   let status = 0;
 
   const redact = ctx.redactor ?? new SecretRedactor();
-  // The document a secret was typed into: screenshot and extract are refused there, whatever
-  // masking could do (a screenshot shows what the field shows; a page can move the value anywhere
-  // in its DOM). A navigation to another document lifts it.
-  let secretDocument: string | null = null;
-  const refuseOnSecretPage = async (what: string) => {
-    if (secretDocument && secretDocument === (await tab.documentId())) {
-      throw new StepFailure('secret_on_page', `${what} is refused: a secret was filled on this page; navigate to another page first`);
-    }
-  };
+  // Every interaction goes through the one page-action interpreter (engine/page-actions.ts),
+  // shared with the actions of a scrape; a navigation it causes is a page of the runbook.
+  const actions = new PageActions({
+    tab,
+    session,
+    timeoutMs: timeout,
+    policy: ctx.policy,
+    resolveSecret: ctx.resolveSecret,
+    onSecret: (v) => redact.add(v),
+    onNavigation: async (before, response) => settle(await ctx.engine.observeNavigation(tab, before, response)),
+  });
+  const refuseOnSecretPage = (what: string) => actions.refuseOnSecretPage(what);
 
   const emit = async (items: Record<string, unknown>[]) => {
     for (const raw of items) {
@@ -192,35 +195,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   };
 
   /** Click; wait for (and govern) the navigation it causes, if any. */
-  const click = async (selector: string, navigation: boolean | undefined): Promise<string> => {
-    const before = tab.url();
-    let started = false;
-    const stopWatching = tab.onMainFrameNavigation(() => (started = true));
-    const nav =
-      navigation === false
-        ? null
-        : tab.waitForNavigation({ timeoutMs: timeout }).then(
-            (r: TabResponse | null) => ({ ok: true as const, r }),
-            (err: unknown) => ({ ok: false as const, err }),
-          );
-    try {
-      await tab.click(selector, { timeoutMs: timeout });
-      if (navigation === undefined) await sleep(300);
-    } finally {
-      stopWatching();
-    }
-    if (!nav || (navigation === undefined && !started)) return 'no navigation';
-    const outcome = await nav;
-    if (!outcome.ok) {
-      // A blocked navigation leaves Chromium's error page or the proxy's refusal.
-      if (tab.url().startsWith('chrome-error://') || session.blockedUrls().some((b) => b === tab.url())) {
-        throw new AppError(400, 'target_forbidden', `Navigation after clicking ${selector} was blocked by the egress guard`);
-      }
-      throw outcome.err;
-    }
-    settle(await ctx.engine.observeNavigation(tab, before, outcome.r));
-    return `navigated to ${tab.url()}`;
-  };
+  const click = (selector: string, navigation: boolean | undefined): Promise<string> => actions.click(selector, { navigation });
 
   const resolveValue = async (value: ValueRef): Promise<{ value: string; shown: string }> => {
     if (typeof value === 'string') return { value, shown: JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) };
@@ -231,24 +206,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       }
       return { value: String(v), shown: `input:${value.input}` };
     }
-    const here = tab.url();
-    if (!/^https?:/.test(here) || !isAllowlisted(ctx.policy, here)) {
-      const host = /^https?:/.test(here) ? new URL(here).hostname : here;
-      throw new StepFailure(
-        'target_not_authorized',
-        `Secrets are filled only on allowlisted domains; ${host} is not in this tenant's target policy allowlist`,
-      );
-    }
-    const secret = await ctx.resolveSecret(value.secret);
-    if (!isAllowlisted({ mode: 'allowlist', domains: secret.domains }, here)) {
-      throw new StepFailure(
-        'target_not_authorized',
-        `The secret ${value.secret} is bound to ${secret.domains.join(', ') || 'no domain (save it again with domains)'}; it is not filled on ${new URL(here).hostname}`,
-      );
-    }
-    redact.add(secret.value);
-    secretDocument = await tab.documentId();
-    return { value: secret.value, shown: `secret:${value.secret}` };
+    return { value: await actions.secret(value.secret), shown: `secret:${value.secret}` };
   };
 
   const extractNow = async (step: Extract<RunbookStep, { action: 'extract' }>) => {
@@ -303,14 +261,10 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
         return `filled ${step.selector} with ${shown}`;
       }
       case 'wait_for':
-        await tab.waitForSelector(step.selector, { timeoutMs: step.timeout_ms ?? timeout });
+        await actions.wait({ selector: step.selector, timeoutMs: step.timeout_ms ?? timeout });
         return undefined;
       case 'scroll':
-        for (let i = 0; i < step.times; i++) {
-          await tab.evaluate('window.scrollBy(0, document.documentElement.clientHeight || 800)');
-          if (step.delay_ms) await sleep(step.delay_ms);
-        }
-        return `scrolled ${step.times}x`;
+        return actions.scroll({ times: step.times, delayMs: step.delay_ms });
       case 'extract': {
         lastExtract = step;
         const before = result.items.length;
@@ -343,8 +297,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
       case 'content':
         return contentNow(step);
       case 'screenshot': {
-        await refuseOnSecretPage('screenshot');
-        const png = await tab.screenshot({ fullPage: step.full_page });
+        const png = await actions.screenshot(step.full_page);
         const name = step.name ?? `screenshot-${result.screenshots.length + 1}`;
         result.screenshots.push({ name, url: redact.text(tab.url()), png });
         return name;
@@ -391,7 +344,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
 }
 
 function describe(err: unknown): { code: string; message: string } {
-  if (err instanceof StepFailure || err instanceof StepHalt || err instanceof RunbookStopped) return { code: err.code, message: err.message };
+  if (err instanceof StepFailure || err instanceof StepHalt || err instanceof RunbookStopped || err instanceof ActionFailure) return { code: err.code, message: err.message };
   if (err instanceof AppError) return { code: err.code, message: err.message };
   const e = err as Error;
   if (e?.name === 'TimeoutError') return { code: 'timeout', message: e.message.split('\n')[0] };

@@ -22,10 +22,10 @@ export interface Harness {
 }
 
 /** Build a guard whose only exemption is the fixture's host:port; robots fetched through it. */
-export function governance(fixturePort: number) {
+export function governance(fixturePort: number, extraAllow: string[] = []) {
   const refused: string[] = [];
   const guard = new EgressGuard({
-    allow: [`127.0.0.1:${fixturePort}`],
+    allow: [`127.0.0.1:${fixturePort}`, ...extraAllow],
     userAgent: TEST_UA,
     onBlocked: (url) => refused.push(url),
   });
@@ -45,8 +45,10 @@ export function makeHarness(opts: {
   challengePolicy?: ChallengePolicy;
   launcher?: BrowserLauncher;
   gate?: HostGate;
+  /** More host:port pairs the guard lets through (a second loopback "site"). */
+  allow?: string[];
 }): Harness {
-  const { guard, robots, refused } = governance(opts.fixturePort);
+  const { guard, robots, refused } = governance(opts.fixturePort, opts.allow);
   const logs: RawLogEntry[] = [];
   const launcher = opts.launcher ?? new LocalChromiumLauncher();
   const engine = createEngine({

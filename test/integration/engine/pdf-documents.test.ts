@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../functions/core/errors.js';
 import { pageContent } from '../../../functions/core/scrapers/registry.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
+import { BROWSER_BINARIES } from '../../support/browser-binaries.js';
 import { collectingContext, makeHarness, type Harness } from './harness.js';
 
 let site: FixtureSite;
@@ -72,16 +73,6 @@ describe('PDF documents through the engine', () => {
     expect(page.markdown).toBe(REPORT_MD);
   });
 
-  it('fetches the document bytes over http when the browser engine was asked for', async () => {
-    const page = await h.engine.scrapePage(url('/docs/report.pdf'), { engine: 'browser', formats: ['markdown', 'metadata'] });
-    expect(page.content_type).toBe('application/pdf');
-    expect(page.markdown).toBe(REPORT_MD);
-    expect(page.metadata?.pages).toBe(2);
-    // Two requests, both logged: the browser's (which got the viewer) and the http engine's.
-    expect(page.engine_used).toBe('http');
-    expect(h.logs.filter((l) => l.url === url('/docs/report.pdf') && l.decision === 'fetched').map((l) => l.engine).slice(-2)).toEqual(['browser', 'http']);
-  });
-
   it('refuses a PDF over the page limit with 422 document_too_large', async () => {
     const err = await failure(h.engine.scrapePage(url('/docs/many-pages.pdf'), { engine: 'http' }));
     expect(err).toMatchObject({ status: 422, code: 'document_too_large' });
@@ -117,5 +108,43 @@ describe('PDF documents through the engine', () => {
     await pageContent.run(pageContent.inputSchema.parse({ url: url('/docs/report.pdf'), engine: 'http' }), c.ctx);
     expect(c.items).toHaveLength(1);
     expect(c.items[0]!.data).toMatchObject({ title: 'Quarterly Field Report', content_type: 'application/pdf', markdown: REPORT_MD, metadata: { author: 'Ana Lima', pages: 2 } });
+  });
+});
+
+// A system Chromium renders a PDF in its viewer; the @sparticuz/chromium build deployed to Lambda
+// aborts the navigation (net::ERR_ABORTED) as a download. Either way the engine reads the file
+// over http: proved on every binary present.
+describe.each(BROWSER_BINARIES)('documents in the browser engine ($name Chromium)', ({ launcher }) => {
+  let b: Harness;
+  beforeAll(() => {
+    b = makeHarness({ fixturePort: site.port, launcher: launcher() });
+  });
+  afterAll(async () => {
+    await b?.close();
+  });
+
+  it('fetches the document bytes over http when the browser engine was asked for', async () => {
+    const page = await b.engine.scrapePage(url('/docs/report.pdf'), { engine: 'browser', formats: ['markdown', 'metadata'] });
+    expect(page.content_type).toBe('application/pdf');
+    expect(page.markdown).toBe(REPORT_MD);
+    expect(page.metadata?.pages).toBe(2);
+    // Two requests, both logged: the browser's (viewer or download) and the http engine's.
+    expect(page.engine_used).toBe('http');
+    expect(b.logs.filter((l) => l.url === url('/docs/report.pdf') && l.decision === 'fetched').map((l) => l.engine).slice(-2)).toEqual(['browser', 'http']);
+  });
+
+  it('reads a PDF served as an attachment download (octet-stream), then an HTML page on the same tab', async () => {
+    const page = await b.engine.scrapePage(url('/docs/report-download'), { engine: 'browser', formats: ['markdown'] });
+    expect(page.content_type).toBe('application/pdf');
+    expect(page.markdown).toBe(REPORT_MD);
+    // The tab the download left behind is reused and renders the next page normally.
+    const html = await b.engine.scrapePage(url('/article'), { engine: 'browser', formats: ['markdown'] });
+    expect(html).toMatchObject({ engine_used: 'browser', content_type: 'text/html' });
+    expect(html.markdown).not.toContain('Quarterly Field Report');
+  });
+
+  it('refuses another binary type the browser downloads with 422 unsupported_content_type', async () => {
+    const err = await failure(b.engine.scrapePage(url('/docs/archive.zip'), { engine: 'browser' }));
+    expect(err).toMatchObject({ status: 422, code: 'unsupported_content_type' });
   });
 });
