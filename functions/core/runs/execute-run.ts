@@ -24,6 +24,7 @@ import type { ScraperOutcome } from '../scrapers/types.js';
 import type { Deps } from '../../runtime.js';
 import { createJsonExtractor } from '../extraction/model-extractor.js';
 import { markForeground } from '../limits/foreground.js';
+import { tenantAnswerCache } from '../freshness/page-cache.js';
 
 export interface RunWorkerDeps {
   deps: Deps;
@@ -219,6 +220,7 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
       },
       shouldStop,
       signal: runStop.signal,
+      answers: tenantAnswerCache(d, tenantId),
       progress: (p) => {
         progress = p;
         void persist().catch((err) => log.warn('progress update failed', { err }));

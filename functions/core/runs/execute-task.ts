@@ -16,6 +16,7 @@ import { contentOptionsOf } from '../content/content-options.js';
 import type { RunWorkerDeps } from './execute-run.js';
 import { createJsonExtractor } from '../extraction/model-extractor.js';
 import { markForeground } from '../limits/foreground.js';
+import { keepScrapeAnswer } from '../freshness/cached-scrape.js';
 
 /** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
 export const RUNBOOK_TEST_BUDGET_MS = 25_000;
@@ -65,6 +66,8 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       if (page.blocked) throw new AppError(422, 'challenge_detected', `${req.url} answered with a ${page.blocked.kind} challenge (${page.blocked.reason}); Gleaner never solves challenges`);
       await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
       const { blocked: _b, skipped: _s, auto_reason: _a, fetched_at: _f, ...body } = page;
+      // Kept before the answer is handed over, so a repeat right after it can be served (max_age).
+      await keepScrapeAnswer(d, tenantId, task.request as never, body, page.fetched_at);
       await completeTask(d, tenantId, taskId, body);
     } else {
       const req = task.request as { runbook_id?: string; runbook?: unknown; input: Record<string, unknown> };

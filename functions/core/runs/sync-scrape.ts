@@ -7,6 +7,7 @@ import type { ScrapeRequest } from './run-task.js';
 import type { EgressCheck } from '../governance/egress-check.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
+import { answerFromCache } from '../freshness/cached-scrape.js';
 
 /**
  * A synchronous scrape of one URL (`POST /v1/scrape`, MCP tool `scrape`): target checks, page
@@ -18,6 +19,8 @@ import type { Deps } from '../../runtime.js';
  */
 export async function scrapeSync(d: Deps, guard: EgressCheck, tenant: Tenant, body: ScrapeRequest, now: Date, surface?: TaskRecord['surface']): Promise<unknown> {
   await checkTargets(guard, tenant, [body.url]);
+  const cached = await answerFromCache(d, tenant.tenant_id, body, now);
+  if (cached) return cached;
   await assertQuota(d.table, tenant, 'pages', now);
   await assertExtractionReady(d, tenant, body, now);
   await resolveProfile(d.table, tenant.tenant_id, body.browser_profile);

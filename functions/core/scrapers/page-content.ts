@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
-import { halted, type Scraper } from './types.js';
+import { halted, type Scraper, type ScrapeItem } from './types.js';
 import { pageFormats, runFormats } from './run-formats.js';
 import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
 import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
+import { maxAgeField } from '../freshness/max-age.js';
 
 const inputSchema = z.strictObject({
   url: httpUrl.describe('Page or PDF document to read'),
@@ -13,6 +14,7 @@ const inputSchema = z.strictObject({
   formats: runFormats.optional(),
   json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object, and an optional prompt'),
   ...contentOptionsShape,
+  max_age: maxAgeField,
 }).superRefine(checkJsonFormat);
 
 /** Input of {@link pageContent}. */
@@ -34,6 +36,12 @@ export const pageContent: Scraper<PageContentInput> = {
     const stop = halted(ctx);
     if (stop) return { pages_done: 0, items: 0, stopped: stop };
     ctx.progress({ pages_done: 0, pages_total: 1 });
+    // max_age: this tenant's earlier item for the same input; no request to the site, no page billed.
+    const hit = await ctx.answers?.read<ScrapeItem>('page-content', input);
+    if (hit) {
+      await ctx.emit({ ...hit.value, fetched_at: hit.fetched_at, cached: true });
+      return { pages_done: 0, items: 1, stopped: 'done' };
+    }
     const page = await ctx.engine.scrapePage(input.url, {
       engine: input.engine,
       formats: pageFormats(input),
@@ -46,7 +54,7 @@ export const pageContent: Scraper<PageContentInput> = {
     if (page.skipped || page.blocked) {
       return { pages_done: 1, items: 0, stopped: ctx.engine.stopReason() ? 'challenge' : 'done' };
     }
-    await ctx.emit({
+    const item: ScrapeItem = {
       url: page.final_url,
       fetched_at: page.fetched_at,
       status_code: page.status_code,
@@ -60,7 +68,9 @@ export const pageContent: Scraper<PageContentInput> = {
         engine_used: page.engine_used,
         ...jsonItemFields(page),
       },
-    });
+    };
+    await ctx.emit(item);
+    if (page.status_code >= 200 && page.status_code < 300) await ctx.answers?.keep('page-content', input, item, page.fetched_at);
     return { pages_done: 1, items: 1, stopped: 'done' };
   },
 };
