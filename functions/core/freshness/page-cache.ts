@@ -63,28 +63,29 @@ export function cacheKeyOf(kind: CacheKind, request: Record<string, unknown>): s
 const blobKey = (tenantId: string, hash: string) => `tenants/${tenantId}/page-cache/${hash}.json`;
 
 /**
- * A few recent answers held in memory, keyed by tenant, hash and fetched_at. The table item is
- * still read on every request, so a hit here is exactly the answer the pointer names (never a
- * staler one, never another tenant's): it only saves the object read.
+ * A few recent answers held in memory (parsed), keyed by tenant, hash and fetched_at. The table
+ * item is still read on every request, so a hit here is exactly the answer the pointer names
+ * (never a staler one, never another tenant's): it only saves the object read and its parsing.
+ * Values are shared: callers copy, never mutate.
  */
 class AnswerMemo {
-  private entries = new Map<string, { raw: string; size: number }>();
+  private entries = new Map<string, { answer: CachedAnswer<unknown>; size: number }>();
   private bytes = 0;
   constructor(private readonly maxBytes: number) {}
-  get(k: string): string | undefined {
+  get(k: string): CachedAnswer<unknown> | undefined {
     const e = this.entries.get(k);
     if (!e) return undefined;
     this.entries.delete(k);
     this.entries.set(k, e);
-    return e.raw;
+    return e.answer;
   }
-  set(k: string, raw: string): void {
-    if (raw.length > this.maxBytes / 8) return;
+  set(k: string, answer: CachedAnswer<unknown>, size: number): void {
+    if (size > this.maxBytes / 8) return;
     const old = this.entries.get(k);
     if (old) this.bytes -= old.size;
     this.entries.delete(k);
-    this.entries.set(k, { raw, size: raw.length });
-    this.bytes += raw.length;
+    this.entries.set(k, { answer, size });
+    this.bytes += size;
     for (const [key, e] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(key);
@@ -105,16 +106,13 @@ export async function readCachedAnswer<T>(d: { table: Table; blobs: Blobs }, ten
   const fetched = Date.parse(ptr.fetched_at);
   if (!Number.isFinite(fetched) || now.getTime() - fetched > maxAgeMs) return null;
   if (Number(ptr.expires_at) * 1000 <= now.getTime()) return null; // no TTL on dynalite
-  const memoKey = `${tenantId}/${hash}/${ptr.fetched_at}`;
-  let raw = memo.get(memoKey);
-  if (raw === undefined) {
-    const bytes = await d.blobs.get('raw', blobKey(tenantId, hash));
-    if (!bytes) return null;
-    raw = Buffer.from(bytes).toString('utf8');
-  }
+  const remembered = memo.get(`${tenantId}/${hash}/${ptr.fetched_at}`);
+  if (remembered) return remembered as CachedAnswer<T>;
+  const bytes = await d.blobs.get('raw', blobKey(tenantId, hash));
+  if (!bytes) return null;
   let stored: CachedAnswer<T>;
   try {
-    stored = JSON.parse(raw) as CachedAnswer<T>;
+    stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as CachedAnswer<T>;
   } catch {
     return null;
   }
@@ -122,7 +120,7 @@ export async function readCachedAnswer<T>(d: { table: Table; blobs: Blobs }, ten
   // its own fetched_at is the one that counts.
   const storedAt = Date.parse(stored.fetched_at);
   if (!Number.isFinite(storedAt) || now.getTime() - storedAt > maxAgeMs) return null;
-  memo.set(`${tenantId}/${hash}/${stored.fetched_at}`, raw);
+  memo.set(`${tenantId}/${hash}/${stored.fetched_at}`, stored, bytes.byteLength);
   return stored;
 }
 
