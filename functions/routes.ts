@@ -87,7 +87,7 @@ export const routes: Route[] = [
   R({ id: 'changes.list', method: 'GET', path: '/v1/changes', handler: 'functions/http/changes-list.ts', scope: 'runs:read', surface: 'api', grants: RO }),
   R({ id: 'changes.get', method: 'GET', path: '/v1/changes/{change_id}', handler: 'functions/http/changes-get.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'results:read'] }),
   R({ id: 'runs.log', method: 'GET', path: '/v1/runs/{id}/log', handler: 'functions/http/runs-log.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'raw:read'] }),
-  R({ id: 'scrape.create', method: 'POST', path: '/v1/scrape', handler: 'functions/http/scrape-create.ts', scope: 'scrape:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29, validators: true }),
+  R({ id: 'scrape.create', method: 'POST', path: '/v1/scrape', handler: 'functions/http/scrape-create.ts', scope: 'scrape:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete', 'raw:read'], timeoutSeconds: 29, validators: true }),
   R({ id: 'runbooks.list', method: 'GET', path: '/v1/runbooks', handler: 'functions/http/runbooks-list.ts', scope: 'runbooks:read', surface: 'api', grants: RO, validators: true }),
   R({ id: 'runbooks.create', method: 'POST', path: '/v1/runbooks', handler: 'functions/http/runbooks-create.ts', scope: 'runbooks:write', surface: 'api', grants: TR, creates: true, validators: true }),
   R({ id: 'runbooks.get', method: 'GET', path: '/v1/runbooks/{id}', handler: 'functions/http/runbooks-get.ts', scope: 'runbooks:read', surface: 'api', grants: RO, validators: true }),
@@ -133,7 +133,7 @@ export const routes: Route[] = [
   R({ id: 'settings.storage.put', method: 'PUT', path: '/dashboard/api/settings/storage', handler: 'functions/http/settings-storage-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   R({ id: 'settings.storage.test', method: 'POST', path: '/dashboard/api/settings/storage/test', handler: 'functions/http/settings-storage-test.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   // Agent endpoint (MCP, Streamable HTTP, stateless)
-  R({ id: 'mcp.post', method: 'POST', path: '/mcp', handler: 'functions/http/mcp-post.ts', scope: 'authenticated', surface: 'mcp', grants: [...TR, 'queue:runs', 'queue:queries', 'results:read', 'results:delete', 'scheduler'], timeoutSeconds: 29, validators: true }),
+  R({ id: 'mcp.post', method: 'POST', path: '/mcp', handler: 'functions/http/mcp-post.ts', scope: 'authenticated', surface: 'mcp', grants: [...TR, 'queue:runs', 'queue:queries', 'results:read', 'results:delete', 'raw:read', 'scheduler'], timeoutSeconds: 29, validators: true }),
   // Web console (static files from console/, served same-origin at console_url)
   R({ id: 'console.index', method: 'GET', path: '/', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
   R({ id: 'console.asset', method: 'GET', path: '/console/{proxy+}', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
@@ -183,7 +183,7 @@ export interface WorkerDef {
 }
 
 export const workers: WorkerDef[] = [
-  { id: 'runs', handler: 'functions/workers/runs-worker.ts', grants: ['table:read', 'table:write', 'results:read', 'results:write', 'raw:write', 'queue:runs', 'queue:deliveries', 'kms', 'model'], memoryMb: 2048, timeoutSeconds: 900, batchSize: 1, maxReceiveCount: 3, browser: true },
+  { id: 'runs', handler: 'functions/workers/runs-worker.ts', grants: ['table:read', 'table:write', 'results:read', 'results:write', 'raw:read', 'raw:write', 'queue:runs', 'queue:deliveries', 'kms', 'model'], memoryMb: 2048, timeoutSeconds: 900, batchSize: 1, maxReceiveCount: 3, browser: true },
   { id: 'queries', handler: 'functions/workers/queries-worker.ts', grants: ['table:read', 'table:write', 'results:write', 'queue:deliveries', 'kms', 'bedrock'], memoryMb: 1024, timeoutSeconds: 300, batchSize: 1, maxReceiveCount: 3 },
   { id: 'deliveries', handler: 'functions/workers/deliveries-worker.ts', grants: ['table:read', 'table:write', 'results:read', 'queue:deliveries', 'kms'], memoryMb: 512, timeoutSeconds: 60, batchSize: 10, maxReceiveCount: 8 },
   { id: 'jobs', handler: 'functions/workers/jobs-worker.ts', grants: ['table:read', 'table:write', 'queue:queries', 'queue:runs', 'queue:jobs', 'results:delete'], memoryMb: 512, timeoutSeconds: 60, batchSize: 10, maxReceiveCount: 3 },

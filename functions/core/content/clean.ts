@@ -10,6 +10,7 @@
 import { HEADING_TAGS, isElement, squash, type DomNode } from './dom.js';
 import { classWeight, linkDensity, type NodeStats, type Scored } from './score.js';
 import { keptChildren, signature, textOf } from './select.js';
+import { MAX_BOILERPLATE_CHARS, boilerplateKind, isSectionHeading } from './boilerplate-text.js';
 
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
@@ -100,6 +101,50 @@ function dropTrailingHeadings(el: DomNode, scored: Scored, removed: Set<DomNode>
   }
 }
 
+/** Longest line (characters) the repeated-structure signal judges. */
+const MAX_REPEATED_LINE = 100;
+
+/**
+ * Repeated structure: blocks of the selection that are short lines of links whose exact text
+ * occurs twice or more in it. Content does not repeat itself word for word; share bars, pagers
+ * and "back to top" links do. Kept: table cells and list items (a grid repeats its labels).
+ */
+function repeatedLinkLines(nodes: DomNode[], scored: Scored): Set<DomNode> {
+  const byText = new Map<string, DomNode[]>();
+  const visit = (el: DomNode) => {
+    for (const c of keptChildren(el, scored)) {
+      const s = scored.stats.get(c)!;
+      if (KEEP_WHOLE.has(c.name ?? '') || s.text === 0) continue;
+      if (CONDITIONAL.has(c.name ?? '') && c.name !== 'table' && s.text <= MAX_REPEATED_LINE && linkDensity(s) >= 0.5) {
+        const key = squash(textOf(c, scored).join(''));
+        const g = byText.get(key);
+        if (g) g.push(c);
+        else byText.set(key, [c]);
+        continue;
+      }
+      if (s.text > MAX_REPEATED_LINE) visit(c);
+    }
+  };
+  for (const n of nodes) visit(n);
+  const out = new Set<DomNode>();
+  for (const g of byText.values()) if (g.length >= 2) for (const c of g) out.add(c);
+  return out;
+}
+
+/**
+ * The links under a related-stories heading: the siblings after it, up to the next heading,
+ * while they are mostly links (or hold no text).
+ */
+function dropSectionAfter(heading: DomNode, siblings: DomNode[], scored: Scored, removed: Set<DomNode>): void {
+  for (let i = siblings.indexOf(heading) + 1; i < siblings.length; i++) {
+    const c = siblings[i];
+    if (HEADING_TAGS.has(c.name ?? '')) return;
+    const s = scored.stats.get(c);
+    if (!s || (s.text > 0 && linkDensity(s) < 0.5)) return;
+    removed.add(c);
+  }
+}
+
 /** Mark boilerplate inside the selected nodes; returns the marked elements. */
 export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   const removed = new Set<DomNode>();
@@ -128,6 +173,8 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     return out;
   };
 
+  const repeated = repeatedLinkLines(nodes, scored);
+
   const visit = (el: DomNode) => {
     const children = keptChildren(el, scored);
     const records = recordsOf(children);
@@ -140,6 +187,20 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       if (s.text > 0 && s.text <= 60 && s.link === 0 && AD_LABEL.test(shortText(c, scored))) {
         removed.add(c);
         continue;
+      }
+      // The same short line of links more than once (a share bar after every picture, pager links above and below).
+      if (repeated.has(c)) {
+        removed.add(c);
+        continue;
+      }
+      // Boilerplate told by its words (boilerplate-text.ts): one short line, not most of the content.
+      if (s.text > 0 && s.text <= MAX_BOILERPLATE_CHARS && s.blocks <= 1 && s.text < total * 0.5 && !KEEP_WHOLE.has(name)) {
+        const words = shortText(c, scored);
+        if (HEADING_TAGS.has(name) ? isSectionHeading(words) : boilerplateKind(words, linkDensity(s)) !== null) {
+          removed.add(c);
+          if (HEADING_TAGS.has(name)) dropSectionAfter(c, children, scored, removed);
+          continue;
+        }
       }
       if (HEADING_TAGS.has(name)) {
         if (classWeight(c) < 0) removed.add(c);
@@ -157,6 +218,8 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     }
   };
   for (const n of nodes) visit(n);
+  // Records are kept whole above, but not their repeated share bars.
+  for (const c of repeated) removed.add(c);
   const last = nodes[nodes.length - 1];
   if (last && !HEADING_TAGS.has(last.name ?? '')) dropTrailingHeadings(last, scored, removed);
   return removed;

@@ -26,6 +26,7 @@ import { createJsonExtractor } from '../extraction/model-extractor.js';
 import { markForeground } from '../limits/foreground.js';
 import { ChangeTracker } from '../changes/change-tracker.js';
 import { wantsChanges, type ChangeOptions } from '../changes/change-options.js';
+import { tenantAnswerCache } from '../freshness/page-cache.js';
 
 export interface RunWorkerDeps {
   deps: Deps;
@@ -227,6 +228,7 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
       shouldStop,
       signal: runStop.signal,
       ...(changes ? { changes } : {}),
+      answers: tenantAnswerCache(d, tenantId),
       progress: (p) => {
         progress = p;
         void persist().catch((err) => log.warn('progress update failed', { err }));

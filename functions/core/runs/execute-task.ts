@@ -22,6 +22,7 @@ import { structuredOf } from '../changes/structured-data.js';
 import type { ScrapeFormat } from '../engine/types.js';
 import { previewPage } from '../studio/page-preview.js';
 import { previewRequestSchema } from '../studio/preview-request.js';
+import { keepScrapeAnswer } from '../freshness/cached-scrape.js';
 
 /** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
 export const RUNBOOK_TEST_BUDGET_MS = 25_000;
@@ -90,6 +91,8 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       if (page.blocked) throw new AppError(422, 'challenge_detected', `${req.url} answered with a ${page.blocked.kind} challenge (${page.blocked.reason}); Gleaner never solves challenges`);
       await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
       const { blocked: _b, skipped: _s, auto_reason: _a, fetched_at: _f, ...body } = page;
+      // Kept before the answer is handed over, so a repeat right after it can be served (max_age).
+      await keepScrapeAnswer(d, tenantId, task.request as never, body, page.fetched_at);
       if (tracker) {
         const change = await tracker.track({ url: req.url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: page.markdown ?? '', structured: structuredOf(page) });
         if (req.formats && !req.formats.includes('markdown')) delete body.markdown;

@@ -6,6 +6,7 @@ import { contentOptionsShape } from '../content/content-options.js';
 import { refineSelectorComplexity } from '../limits/selector-limits.js';
 import { changeOptionsShape, checkChangesFormat } from '../changes/change-options.js';
 import { pageActionsSchema } from '../scrapers/page-actions-schema.js';
+import { maxAgeField } from '../freshness/max-age.js';
 
 // The request contract of a synchronous scrape or runbook test, read by the API handlers. The
 // worker side (execute-task.ts) lives apart so that validating a request never bundles the engine.
@@ -23,6 +24,7 @@ export const scrapeRequestSchema = z.strictObject({
   actions: pageActionsSchema.optional(),
   ...contentOptionsShape,
   ...changeOptionsShape,
+  max_age: maxAgeField,
 }).superRefine((v, ctx) => {
   checkJsonFormat(v, ctx);
   checkChangesFormat(v, ctx);

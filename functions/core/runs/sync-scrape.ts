@@ -9,6 +9,7 @@ import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 import { assertSecretsScope } from '../runbooks/runbooks.js';
 import { actionSecrets } from '../scrapers/page-actions-schema.js';
+import { answerFromCache } from '../freshness/cached-scrape.js';
 
 /**
  * A synchronous scrape of one URL (`POST /v1/scrape`, MCP tool `scrape`): target checks, page
@@ -22,6 +23,8 @@ export async function scrapeSync(d: Deps, guard: EgressCheck, tenant: Tenant, bo
   // A write action that types a tenant secret needs secrets:use, as a runbook's fill does.
   assertSecretsScope(scopes ?? [], { secrets: actionSecrets(body.actions) });
   await checkTargets(guard, tenant, [body.url]);
+  const cached = await answerFromCache(d, tenant.tenant_id, body, now);
+  if (cached) return cached;
   await assertQuota(d.table, tenant, 'pages', now);
   await assertExtractionReady(d, tenant, body, now);
   await resolveProfile(d.table, tenant.tenant_id, body.browser_profile);

@@ -1,12 +1,13 @@
 import * as z from 'zod';
 import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
-import { halted, type Scraper } from './types.js';
+import { halted, type Scraper, type ScrapeItem } from './types.js';
 import { pageFormats, runFormats } from './run-formats.js';
 import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
 import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
 import { changeOptionsShape, checkChangesFormat, wantsChanges, withIgnoredTags } from '../changes/change-options.js';
 import { structuredOf } from '../changes/structured-data.js';
 import { pageActionsSchema } from './page-actions-schema.js';
+import { maxAgeField } from '../freshness/max-age.js';
 
 const inputSchema = z.strictObject({
   url: httpUrl.describe('Page or PDF document to read'),
@@ -18,6 +19,7 @@ const inputSchema = z.strictObject({
   actions: pageActionsSchema.optional(),
   ...contentOptionsShape,
   ...changeOptionsShape,
+  max_age: maxAgeField,
 }).superRefine((v, ctx) => {
   checkJsonFormat(v, ctx);
   checkChangesFormat(v, ctx);
@@ -42,6 +44,12 @@ export const pageContent: Scraper<PageContentInput> = {
     const stop = halted(ctx);
     if (stop) return { pages_done: 0, items: 0, stopped: stop };
     ctx.progress({ pages_done: 0, pages_total: 1 });
+    // max_age: this tenant's earlier item for the same input; no request to the site, no page billed.
+    const hit = await ctx.answers?.read<ScrapeItem>('page-content', input);
+    if (hit) {
+      await ctx.emit({ ...hit.value, fetched_at: hit.fetched_at, cached: true });
+      return { pages_done: 0, items: 1, stopped: 'done' };
+    }
     const tracking = wantsChanges(input) ? ctx.changes : undefined;
     const unreadable = { url: input.url, fetched_at: new Date().toISOString(), status_code: 0, unavailable: true, markdown: null, structured: null };
     let page;
@@ -66,7 +74,7 @@ export const pageContent: Scraper<PageContentInput> = {
       return { pages_done: 1, items: 0, stopped: ctx.engine.stopReason() ? 'challenge' : 'done' };
     }
     const change = tracking ? await tracking.track({ url: input.url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: page.markdown ?? '', structured: structuredOf(page) }) : undefined;
-    await ctx.emit({
+    const item: ScrapeItem = {
       url: page.final_url,
       fetched_at: page.fetched_at,
       status_code: page.status_code,
@@ -82,7 +90,9 @@ export const pageContent: Scraper<PageContentInput> = {
         ...jsonItemFields(page),
         ...(change ? { change } : {}),
       },
-    });
+    };
+    await ctx.emit(item);
+    if (page.status_code >= 200 && page.status_code < 300) await ctx.answers?.keep('page-content', input, item, page.fetched_at);
     return { pages_done: 1, items: 1, stopped: 'done' };
   },
 };

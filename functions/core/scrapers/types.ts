@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Engine } from '../engine/pipeline.js';
 import type { EngineChoice } from '../engine/types.js';
 import type { ChangeView, TrackedPage } from '../changes/change-tracker.js';
+import type { AnswerCache } from '../freshness/page-cache.js';
 
 /** One result item (API.md run results): `{ url, fetched_at, status_code, data }`. */
 export interface ScrapeItem {
@@ -9,6 +10,8 @@ export interface ScrapeItem {
   fetched_at: string;
   status_code: number;
   data: Record<string, unknown>;
+  /** True when the item is an earlier fetch's, served for max_age (then fetched_at is that fetch's). */
+  cached?: true;
 }
 
 /** Run progress (API.md run `progress`); `items` is counted by the caller from `emit`. */
@@ -34,6 +37,8 @@ export interface ScraperContext {
   progress(p: ScraperProgress): void;
   /** Change tracking, when the input asks for the `changes` format (core/changes). */
   changes?: { track(page: TrackedPage): Promise<ChangeView> };
+  /** This tenant's earlier answers (max_age); absent where nothing may be served from a cache. */
+  answers?: AnswerCache;
 }
 
 /** Why a scraper returned. `challenge` = stopped at a CAPTCHA/challenge (run status `blocked`). */

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { keys } from '../table-keys.js';
+import { log } from '../log.js';
+import { normalizeUrl } from '../scrapers/normalize-url.js';
+import { MAX_AGE_LIMIT_MS } from './max-age.js';
+import type { Table } from '../../ports/table.js';
+import type { Blobs } from '../../ports/blobs.js';
+
+/**
+ * Freshness (`max_age`): a tenant's earlier answers for one URL and one set of options, so a
+ * repeated request can be answered without fetching the page again (no request to the site, no
+ * page from the quota).
+ *
+ * Layout: the answer is a JSON object in the raw bucket (its lifecycle expires it) under
+ * `tenants/<tenant>/page-cache/<hash>.json`; a small table item `TEN#<tenant> / PCACHE#<hash>`
+ * points at it with its `fetched_at`. Both writes are single-item and the item stays tiny (the
+ * 400 KB limit never comes near: the answer itself is never in the table). The item carries
+ * `expires_at` (epoch seconds, the table's TTL attribute on AWS); readers also filter on it,
+ * since dynalite has no TTL. Every key starts with the tenant: one tenant can never address
+ * another's answers, whatever the URL.
+ */
+export interface CachedAnswer<T> {
+  fetched_at: string;
+  value: T;
+}
+
+/** What is cached: a POST /v1/scrape answer, or a page-content item. Separate namespaces. */
+export type CacheKind = 'scrape' | 'page-content';
+
+/** Request fields that do not change the answer: the URL is normalised apart, the rest is ignored. */
+const NOT_OUTPUT = new Set(['url', 'timeout_ms', 'max_age']);
+
+/**
+ * May this request be answered from (and stored to) the cache? Never with actions (what they do
+ * cannot be repeated by a stored copy) nor when anything names a secret.
+ */
+export function cacheable(request: Record<string, unknown>): boolean {
+  const actions = request.actions;
+  if (Array.isArray(actions) ? actions.length > 0 : actions != null) return false;
+  // Change tracking compares this fetch with the baseline: a stored copy would report a stale change.
+  if (Array.isArray(request.formats) && request.formats.includes('changes')) return false;
+  return !Object.keys(request).some((k) => /secret/i.test(k));
+}
+
+/** JSON with object keys sorted at every depth: equal options hash equally whatever their order. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/**
+ * The cache key of a request: sha256 of its kind, its normalised URL and every other field that
+ * may change the output (a field added to a request later counts by default).
+ */
+export function cacheKeyOf(kind: CacheKind, request: Record<string, unknown>): string {
+  const url = normalizeUrl(String(request.url)) ?? String(request.url);
+  const options = Object.fromEntries(Object.entries(request).filter(([k]) => !NOT_OUTPUT.has(k)));
+  return createHash('sha256').update(canonical({ kind, url, options })).digest('hex');
+}
+
+const blobKey = (tenantId: string, hash: string) => `tenants/${tenantId}/page-cache/${hash}.json`;
+
+/**
+ * A few recent answers held in memory (parsed), keyed by tenant, hash and fetched_at. The table
+ * item is still read on every request, so a hit here is exactly the answer the pointer names
+ * (never a staler one, never another tenant's): it only saves the object read and its parsing.
+ * Values are shared: callers copy, never mutate.
+ */
+class AnswerMemo {
+  private entries = new Map<string, { answer: CachedAnswer<unknown>; size: number }>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+  get(k: string): CachedAnswer<unknown> | undefined {
+    const e = this.entries.get(k);
+    if (!e) return undefined;
+    this.entries.delete(k);
+    this.entries.set(k, e);
+    return e.answer;
+  }
+  set(k: string, answer: CachedAnswer<unknown>, size: number): void {
+    if (size > this.maxBytes / 8) return;
+    const old = this.entries.get(k);
+    if (old) this.bytes -= old.size;
+    this.entries.delete(k);
+    this.entries.set(k, { answer, size });
+    this.bytes += size;
+    for (const [key, e] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(key);
+      this.bytes -= e.size;
+    }
+  }
+}
+const memo = new AnswerMemo(32 * 1024 * 1024);
+
+/**
+ * This tenant's answer for `hash`, when one was fetched no more than `maxAgeMs` before `now`;
+ * else null. One table read, then one object read unless the same answer is already in memory.
+ */
+export async function readCachedAnswer<T>(d: { table: Table; blobs: Blobs }, tenantId: string, hash: string, maxAgeMs: number, now: Date): Promise<CachedAnswer<T> | null> {
+  if (!(maxAgeMs > 0)) return null;
+  const ptr = await d.table.get(keys.record(tenantId, 'PCACHE', hash));
+  if (!ptr || typeof ptr.fetched_at !== 'string') return null;
+  const fetched = Date.parse(ptr.fetched_at);
+  if (!Number.isFinite(fetched) || now.getTime() - fetched > maxAgeMs) return null;
+  if (Number(ptr.expires_at) * 1000 <= now.getTime()) return null; // no TTL on dynalite
+  const remembered = memo.get(`${tenantId}/${hash}/${ptr.fetched_at}`);
+  if (remembered) return remembered as CachedAnswer<T>;
+  const bytes = await d.blobs.get('raw', blobKey(tenantId, hash));
+  if (!bytes) return null;
+  let stored: CachedAnswer<T>;
+  try {
+    stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as CachedAnswer<T>;
+  } catch {
+    return null;
+  }
+  // The object may already hold a newer answer than the pointer read (a write in between):
+  // its own fetched_at is the one that counts.
+  const storedAt = Date.parse(stored.fetched_at);
+  if (!Number.isFinite(storedAt) || now.getTime() - storedAt > maxAgeMs) return null;
+  memo.set(`${tenantId}/${hash}/${stored.fetched_at}`, stored, bytes.byteLength);
+  return stored;
+}
+
+/**
+ * Keep an answer for later max_age requests: the object first, then the pointer, so a pointer
+ * never names an object that is not there. A failure is logged, never passed on: the answer
+ * the caller is giving stays good without its cached copy.
+ */
+export async function storeCachedAnswer(d: { table: Table; blobs: Blobs }, tenantId: string, hash: string, fetchedAt: string, value: unknown): Promise<void> {
+  try {
+    const raw = JSON.stringify({ fetched_at: fetchedAt, value });
+    await d.blobs.put('raw', blobKey(tenantId, hash), raw, 'application/json');
+    const expires = Math.floor((Date.parse(fetchedAt) + MAX_AGE_LIMIT_MS) / 1000);
+    // An older answer finishing last never replaces a newer pointer (single-item conditional write).
+    await d.table.put(
+      { ...keys.record(tenantId, 'PCACHE', hash), fetched_at: fetchedAt, expires_at: expires, size: raw.length },
+      { condition: { expression: 'attribute_not_exists(pk) OR fetched_at <= :f', values: { ':f': fetchedAt } } },
+    );
+  } catch (err) {
+    if ((err as Error).name === 'ConditionFailedError') return;
+    log.warn('page cache write failed', { err, tenant_id: tenantId });
+  }
+}
+
+/** One tenant's answer cache, as a scraper sees it (ScraperContext.answers). */
+export interface AnswerCache {
+  /** The answer for this request, no older than its max_age; null when none (or not cacheable). */
+  read<T>(kind: CacheKind, request: Record<string, unknown> & { max_age?: number }): Promise<CachedAnswer<T> | null>;
+  /** Keep a successful answer (the caller checks it was a 2xx without a challenge). */
+  keep(kind: CacheKind, request: Record<string, unknown>, value: unknown, fetchedAt: string): Promise<void>;
+}
+
+/** The answer cache of one tenant, bound to its stores and clock. */
+export function tenantAnswerCache(d: { table: Table; blobs: Blobs; clock: { now(): Date } }, tenantId: string): AnswerCache {
+  return {
+    read: async (kind, request) =>
+      request.max_age && cacheable(request) ? readCachedAnswer(d, tenantId, cacheKeyOf(kind, request), request.max_age, d.clock.now()) : null,
+    keep: async (kind, request, value, fetchedAt) => {
+      if (cacheable(request)) await storeCachedAnswer(d, tenantId, cacheKeyOf(kind, request), fetchedAt, value);
+    },
+  };
+}
