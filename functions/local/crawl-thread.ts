@@ -67,6 +67,13 @@ const RETRY_SECONDS = 3;
 const THREAD_HEAP_MB = 512;
 
 /**
+ * How long the thread stays up with no batch to run before it is ended (issue 31, memory at rest:
+ * a loaded thread holds about 110 MB of the process's RSS). The next crawl slice starts a new one
+ * (about a second to load, once per crawl that comes after an idle minute).
+ */
+export const CRAWL_THREAD_IDLE_MS = 60_000;
+
+/**
  * The local server's crawl slices on a worker thread of their own (issue 21, fairness end to end).
  *
  * On AWS each message gets a Lambda of its own, so a crawl cannot take CPU from another tenant's
@@ -82,7 +89,8 @@ const THREAD_HEAP_MB = 512;
  * thread fails, and the queue delivers it again a few seconds later (towards its dead-letter
  * queue, should it keep doing so). Should no
  * thread start at all, the slices run on the main thread as before. Started on the first crawl
- * slice, or by {@link CrawlThread.warm}.
+ * slice (or by {@link CrawlThread.warm}), and ended once it has had no batch for `idleMs`
+ * (CRAWL_THREAD_IDLE_MS): the service at rest carries no crawl thread.
  */
 export class CrawlThread implements BatchWorker {
   private worker: Worker | undefined;
@@ -93,8 +101,10 @@ export class CrawlThread implements BatchWorker {
   private closed = false;
   /** The thread could not start at all: slices run on the main thread, as without it. */
   private unavailable = false;
-  /** Threads started, and batches run on them (tests, logs). */
-  readonly stats = { starts: 0, batches: 0 };
+  /** Ends an idle thread (see CRAWL_THREAD_IDLE_MS); armed whenever the last batch in progress ends. */
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** Threads started, batches run on them, and threads ended for being idle (tests, logs). */
+  readonly stats = { starts: 0, batches: 0, retired: 0 };
 
   /**
    * `inline`: the worker the main thread runs its other batches with (used should no thread
@@ -106,7 +116,49 @@ export class CrawlThread implements BatchWorker {
     private readonly inline: BatchWorker,
     private readonly main: URL = MAIN,
     private readonly queueName: QueueName = 'runs',
+    private readonly idleMs: number = CRAWL_THREAD_IDLE_MS,
   ) {}
+
+  /** Whether a thread is up (or starting) now. */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** No batch in progress: the thread is ended after `idleMs` unless one arrives first. */
+  private armIdle() {
+    this.disarmIdle();
+    if (this.closed || this.pending.size || !this.worker) return;
+    this.idleTimer = setTimeout(() => void this.retire(), this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private disarmIdle() {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  /**
+   * Ends an idle thread the way close() does (it flushes its audit records and closes its
+   * connections and browsers), without closing this CrawlThread: the thread is detached first, so
+   * a batch that arrives meanwhile starts a new one rather than going to the one ending.
+   */
+  private async retire() {
+    this.idleTimer = undefined;
+    const w = this.worker;
+    if (!w || this.pending.size || this.closed) return;
+    this.worker = undefined;
+    this.ready = undefined;
+    this.unfollow?.();
+    this.unfollow = undefined;
+    this.stats.retired++;
+    log.info('the crawl thread has been idle; it ends (the next crawl slice starts a new one)', { idle_ms: this.idleMs });
+    const exited = new Promise<void>((r) => w.once('exit', () => r()));
+    w.postMessage({ t: 'close' } satisfies ToThread);
+    const timer = setTimeout(() => void w.terminate(), 15_000);
+    timer.unref();
+    await exited;
+    clearTimeout(timer);
+  }
 
   async process(event: SQSEvent, context: Pick<Context, 'getRemainingTimeInMillis'>, receiver: QueueReceiver): Promise<SQSBatchResponse> {
     if (this.closed) throw new Error('The crawl thread is closed');
@@ -119,16 +171,20 @@ export class CrawlThread implements BatchWorker {
       }
     }
     if (this.unavailable) return this.inline.process(event, context, receiver);
-    return new Promise((resolve, reject) => {
+    this.disarmIdle();
+    const done = new Promise<SQSBatchResponse>((resolve, reject) => {
       const b: Batch = { id: this.nextId++, event, deadline: Date.now() + context.getRemainingTimeInMillis(), receiver, resolve, reject, tries: 0 };
       this.pending.set(b.id, b);
       void this.post(b);
     });
+    // The last batch in progress ended (answered or failed): the idle clock starts.
+    done.then(() => this.armIdle(), () => this.armIdle());
+    return done;
   }
 
   /** Start the thread now rather than on the first slice (npm start: a crawl does not wait for it). */
   warm(): void {
-    if (!this.closed && !this.unavailable) this.start().catch(() => undefined);
+    if (!this.closed && !this.unavailable) this.start().then(() => this.armIdle(), () => undefined);
   }
 
   /** Stop the slices in progress (they hand their work back, as on the main thread's shutdown). */
@@ -144,6 +200,7 @@ export class CrawlThread implements BatchWorker {
   /** Let the thread flush its audit events and close its connections and browsers, then end it (bounded). */
   async close(): Promise<void> {
     this.closed = true;
+    this.disarmIdle();
     this.unfollow?.();
     const w = this.worker;
     if (!w) return;

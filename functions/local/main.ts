@@ -45,8 +45,8 @@ async function main() {
     await stores?.stop();
     throw e;
   }
-  // The crawl thread loads its modules now, while nothing waits for it.
-  svc.crawlThread?.warm();
+  // The crawl thread is not started here: the first crawl slice starts it, and it ends once idle
+  // (crawl-thread.ts, CRAWL_THREAD_IDLE_MS), so the service at rest carries no crawl thread.
   const base = cfg.publicUrl ?? svc.url;
   const lines = [
     '',

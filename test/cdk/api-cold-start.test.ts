@@ -37,3 +37,50 @@ describe('API function bundles carry only what an API call needs', () => {
     });
   }
 });
+
+/**
+ * Modules an API function loads at init only if its route cannot answer without them (issue 31).
+ * Reachable from the entry by static imports = evaluated at init (Lambda's Init phase) whether or
+ * not the call needs them; what a route uses on some paths only it loads with `await import()`.
+ */
+const NOT_AT_INIT: Array<{ what: string; re: RegExp }> = [
+  { what: 'model extraction', re: /functions\/core\/extraction\/(model-extractor|extract-json|schema-compile|prompt)\.ts$|functions\/adapters\/(configured-model|aws\/bedrock-model|local\/openai-compatible-model)\.ts$/ },
+  { what: 'MCP SDK', re: /node_modules\/@modelcontextprotocol\/sdk\/|functions\/core\/mcp\// },
+  { what: 'PDF', re: /node_modules\/(unpdf|pdfjs-dist)\// },
+  { what: 'sitemaps', re: /functions\/core\/discovery\/(discover-sitemaps|sitemap-parser|sitemap-body)\.ts$/ },
+  { what: 'ajv', re: /node_modules\/(ajv|ajv-formats)\// },
+];
+
+/** Inputs reachable from `entry` through static imports (import statements and require calls) only. */
+function staticallyReachable(meta: { inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }> }, entry: string): Map<string, string> {
+  const from = new Map<string, string>([[entry, '']]);
+  const queue = [entry];
+  while (queue.length) {
+    const f = queue.shift()!;
+    for (const i of meta.inputs[f]?.imports ?? []) {
+      if (i.external || i.kind === 'dynamic-import' || from.has(i.path)) continue;
+      from.set(i.path, f);
+      queue.push(i.path);
+    }
+  }
+  return from;
+}
+
+describe('API functions load at init only what their route needs', () => {
+  for (const r of handlers) {
+    it(`${r.id} (${r.handler})`, async () => {
+      const b = await cdkBundle(r.handler);
+      const reach = staticallyReachable(b.metafile, r.handler);
+      const chain = (f: string) => {
+        const c: string[] = [];
+        for (let x: string | undefined = f; x; x = reach.get(x) || undefined) c.unshift(x);
+        return c.join(' -> ');
+      };
+      const found = NOT_AT_INIT.flatMap(({ what, re }) => {
+        const hit = [...reach.keys()].find((f) => re.test(f));
+        return hit ? [`${what}: ${chain(hit)}`] : [];
+      });
+      expect(found).toEqual([]);
+    });
+  }
+});

@@ -17,10 +17,15 @@ export function auditItem(r: Omit<AuditRecord, 'id'>): Item {
 }
 
 /**
- * Where audit records go. `record` never throws into the request path. The buffered sink
- * (local mode) batches writes off the critical path and flushes on an interval and at
- * shutdown; the direct sink (Lambda) writes before the invocation returns, because a frozen
- * Lambda cannot flush later.
+ * Where audit records go. `record` never throws into the request path.
+ *
+ * Durability: `record` resolves once the record is stored (or, if the store refused it, once it is
+ * queued again for the next write), and the pipeline awaits it before the response is sent, so
+ * no call is answered whose record is not in the table: a crash loses no record of an answered
+ * call. The direct sink (Lambda) writes each record with one put. The group-commit sink (local
+ * mode) amortises: records of calls that finish while a batch write is in flight wait for the next
+ * one, which writes them all (BatchWriteItem, 25 a call), so under concurrent load a record costs a
+ * fraction of a table call; a lone call still costs one write and waits for it.
  */
 export interface AuditSink {
   record(r: Omit<AuditRecord, 'id'>): Promise<void>;
@@ -35,34 +40,57 @@ export class DirectAuditSink implements AuditSink {
   async flush() {}
 }
 
+/** Group commit (see AuditSink): one batch write in flight at a time; the next takes everything queued meanwhile. */
 export class BufferedAuditSink implements AuditSink {
-  private buf: Item[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private inflight: Promise<void> = Promise.resolve();
-  constructor(private readonly table: Table, private readonly intervalMs = 20, private readonly onError = (e: unknown) => console.error('audit flush failed', e)) {}
+  private buf: { item: Item; done: () => void }[] = [];
+  private writing: Promise<void> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  constructor(private readonly table: Table, private readonly retryMs = 1000, private readonly onError = (e: unknown) => console.error('audit flush failed', e)) {}
 
-  async record(r: Omit<AuditRecord, 'id'>) {
-    this.buf.push(auditItem(r));
-    if (this.buf.length >= 25) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.intervalMs);
+  record(r: Omit<AuditRecord, 'id'>): Promise<void> {
+    return new Promise<void>((done) => {
+      this.buf.push({ item: auditItem(r), done });
+      this.kick();
+    });
   }
 
+  /** Resolves when every record queued before the call is stored (or the store refused it). */
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.buf;
-    this.buf = [];
-    const prev = this.inflight;
-    this.inflight = (async () => {
-      await prev;
-      if (!batch.length) return;
-      try {
-        await this.table.batchPut(batch);
-      } catch (e) {
-        this.onError(e);
-        this.buf.unshift(...batch); // keep them for the next flush
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = undefined;
+    this.kick();
+    await this.writing;
+  }
+
+  /** Starts a drain unless one runs (a drain always awaits a write first, so `writing` is set before it ends). */
+  private kick() {
+    if (!this.writing && this.buf.length) this.writing = this.drain();
+  }
+
+  /** Writes batches until the queue is empty; a failed batch goes back to the queue and is retried later. */
+  private async drain(): Promise<void> {
+    try {
+      while (this.buf.length) {
+        const batch = this.buf;
+        this.buf = [];
+        try {
+          await this.table.batchPut(batch.map((b) => b.item));
+        } catch (e) {
+          this.onError(e);
+          // Kept, in order, for the next write; the callers are not held while the store is down.
+          this.buf.unshift(...batch.map((b) => ({ item: b.item, done: () => undefined })));
+          batch.forEach((b) => b.done());
+          this.retry ??= setTimeout(() => {
+            this.retry = undefined;
+            this.kick();
+          }, this.retryMs);
+          this.retry.unref?.();
+          return;
+        }
+        batch.forEach((b) => b.done());
       }
-    })();
-    return this.inflight;
+    } finally {
+      this.writing = undefined;
+    }
   }
 }

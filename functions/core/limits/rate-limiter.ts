@@ -24,6 +24,12 @@ export class RateLimiter {
   private readonly lastTat = new Map<string, number>();
   /** Tokens this process reserved in the table and has not handed out yet. */
   private readonly leases = new Map<string, { tokens: number; expiresAt: number; remaining: number }>();
+  /**
+   * A denial, remembered until the bucket can allow again: the table's tat only moves forward (a
+   * write either adds to it or replaces one already in the past), so every request before
+   * `until` would be denied by the table too, and is denied here without a table call.
+   */
+  private readonly denied = new Map<string, { until: number; tat: number; windowSeconds: number }>();
   /** The reservation in flight per bucket (see take). */
   private readonly reserving = new Map<string, Promise<RateDecision>>();
   constructor(private readonly table: Table) {}
@@ -42,6 +48,9 @@ export class RateLimiter {
         lease.tokens--;
         return { allowed: true, limit, remaining: lease.remaining + lease.tokens, resetSeconds: windowSeconds, retryAfterSeconds: 0 };
       }
+      const no = this.denied.get(leaseKey);
+      if (no && now.getTime() < no.until) return this.denial(no.tat, limit, windowSeconds, now);
+      if (no) this.denied.delete(leaseKey);
       // One reservation per bucket at a time in this process: concurrent callers each reserving a
       // lease of their own took up to 20 leases at once, kept one, and the tokens of the others
       // were lost until the window passed (a burst of 32 parallel calls under a 1000/60 limit got
@@ -67,17 +76,30 @@ export class RateLimiter {
     if (!d.allowed && size > 1) d = await this.reserve(tenantId, bucket, limit, windowSeconds, now, 1);
     if (d.allowed && d.granted > 1) this.leases.set(leaseKey, { tokens: d.granted - 1, expiresAt: now.getTime() + 1000, remaining: d.remaining });
     else this.leases.delete(leaseKey);
+    if (!d.allowed) {
+      if (this.denied.size > 10_000) this.denied.clear();
+      this.denied.set(leaseKey, { until: d.allowedAtMs, tat: d.tat, windowSeconds });
+    }
     return { allowed: d.allowed, limit: d.limit, remaining: d.remaining + Math.max(0, d.granted - 1), resetSeconds: d.resetSeconds, retryAfterSeconds: d.retryAfterSeconds };
   }
 
-  private async reserve(tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date, count: number): Promise<RateDecision & { granted: number }> {
+  /** The decision for a bucket known (from `tat`, µs) to be empty at `now`. */
+  private denial(tat: number, limit: number, windowSeconds: number, now: Date): RateDecision {
+    const nowUs = now.getTime() * 1000;
+    const windowUs = windowSeconds * 1_000_000;
+    const T = Math.ceil(windowUs / limit);
+    const ahead = Math.max(0, tat - nowUs);
+    return { allowed: false, limit, remaining: Math.max(0, Math.floor((windowUs - ahead) / T)), resetSeconds: Math.ceil(ahead / 1_000_000), retryAfterSeconds: Math.max(1, Math.ceil((tat - (nowUs + windowUs - T)) / 1_000_000)) };
+  }
+
+  private async reserve(tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date, count: number): Promise<RateDecision & { granted: number; tat: number; allowedAtMs: number }> {
     const key = keys.rateBucket(tenantId, bucket);
     const cacheKey = `${key.pk}|${key.sk}`;
     const nowUs = now.getTime() * 1000;
     const windowUs = windowSeconds * 1_000_000;
     const T = Math.ceil(windowUs / limit);
     const maxTat = nowUs + windowUs - T; // one token is allowed if current tat <= maxTat
-    const decide = (tat: number, allowed: boolean): RateDecision & { granted: number } => {
+    const decide = (tat: number, allowed: boolean): RateDecision & { granted: number; tat: number; allowedAtMs: number } => {
       const ahead = Math.max(0, tat - nowUs); // µs of budget consumed
       return {
         allowed,
@@ -86,6 +108,9 @@ export class RateLimiter {
         resetSeconds: Math.ceil(ahead / 1_000_000),
         retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((tat - maxTat) / 1_000_000)),
         granted: allowed ? count : 0,
+        tat,
+        // One token is allowed again once tat <= now + window - T.
+        allowedAtMs: Math.ceil((tat - windowUs + T) / 1000),
       };
     };
     const fresh = async () => {
@@ -120,7 +145,7 @@ export class RateLimiter {
       this.lastTat.set(cacheKey, tat);
       if (tat > maxTat - (count - 1) * T) return decide(tat, false);
     }
-    // Heavy contention: deny rather than over-admit.
-    return decide(maxTat + T, false);
+    // Heavy contention: deny rather than over-admit (not remembered: the table's tat is not known).
+    return { ...decide(maxTat + T, false), allowedAtMs: 0 };
   }
 }

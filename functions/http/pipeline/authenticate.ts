@@ -11,20 +11,36 @@ import type { Route } from '../../routes.js';
 export const SESSION_COOKIE = 'gleaner_session';
 
 /**
- * Short-lived cache of key and tenant lookups: the hot path then costs no extra read.
- * The TTL bounds how long a revoked key or a billing change can lag (one second).
+ * Key and tenant records are cached in the process for at most AUTH_CACHE_TTL_MS, so the hot path
+ * reads neither (two reads per key per TTL at most, however many calls). The TTL is the bound on
+ * staleness: a key revoked or expired, or a tenant suspended or given new limits, by another process
+ * (another Lambda instance, the operator CLI) is seen by this one within AUTH_CACHE_TTL_MS; a key
+ * revoked or rotated through this process's API is dropped from its cache at once
+ * (forgetCachedKey). Concurrent misses share one read (no stampede of identical reads).
  */
-const CACHE_TTL_MS = 1000;
-const cache = new Map<string, { at: number; value: unknown }>();
+export const AUTH_CACHE_TTL_MS = 2000;
+const cache = new Map<string, { at: number; value: Promise<unknown> }>();
 async function cached<T>(k: string, now: number, load: () => Promise<T>): Promise<T> {
   const hit = cache.get(k);
-  if (hit && now - hit.at < CACHE_TTL_MS) return hit.value as T;
-  const value = await load();
+  // `at` is when the read started: an entry is never older than the TTL, counted from its read.
+  if (hit && now - hit.at < AUTH_CACHE_TTL_MS && now >= hit.at) return hit.value as Promise<T>;
+  const value = load();
   if (cache.size > 5000) cache.clear();
-  cache.set(k, { at: now, value });
+  const entry = { at: now, value };
+  cache.set(k, entry);
+  // A failed read is not remembered.
+  value.catch(() => cache.get(k) === entry && cache.delete(k));
   return value;
 }
 export const clearAuthCache = () => cache.clear();
+/** Drops a key's cached record (by key id): its revocation or rotation applies to this process's next call. */
+export async function forgetCachedKey(keyId: string): Promise<void> {
+  for (const [k, e] of cache) {
+    if (!k.startsWith('k:')) continue;
+    const v = (await e.value.catch(() => undefined)) as { key_id?: string } | undefined;
+    if (v?.key_id === keyId) cache.delete(k);
+  }
+}
 
 const lastTouched = new Map<string, number>();
 
@@ -55,7 +71,7 @@ export async function authenticate(e: Event, route: Route, d: Deps, now: Date): 
   if (token) {
     const s = await findSession(d.table, token, now);
     if (!s) throw unauthorized('The console session has expired; log in again');
-    const tenant = await getTenant(d.table, s.tenant_id);
+    const tenant = await cached(`t:${s.tenant_id}`, nowMs, () => getTenant(d.table, s.tenant_id));
     if (!tenant) throw unauthorized('The console session is not valid');
     return { principal: { type: 'user', id: s.user_id, scopes: ['*'], tenant_id: s.tenant_id, email: s.email }, tenant };
   }

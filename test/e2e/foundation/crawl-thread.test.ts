@@ -84,4 +84,25 @@ describe('crawl thread', () => {
     expect(retries).toEqual([['runs', 'm1', 3]]);
     await crashing.close();
   }, 60_000);
+
+  it('starts the thread on the first batch and ends it once idle; the next batch starts a new one', async () => {
+    // Memory at rest (issue 31): no thread until a crawl slice arrives, none once crawls are over.
+    const inline = { process: async () => ({ batchItemFailures: [{ itemIdentifier: 'ran-inline' }] }) };
+    const t = new CrawlThread({ config: svc.deps.config, dynamoEndpoint: svc.stores.dynamoEndpoint, s3Endpoint: svc.stores.s3Endpoint }, svc.queue, inline, undefined, 'runs', 300);
+    const event = { Records: [] } as unknown as SQSEvent;
+    const until = async (ok: () => boolean) => {
+      while (!ok()) await new Promise((r) => setTimeout(r, 50));
+    };
+    expect(t.running).toBe(false);
+    expect(t.stats.starts).toBe(0);
+    // The batch ran on a thread (the inline worker would have answered a failure).
+    await expect(t.process(event, { getRemainingTimeInMillis: () => 60_000 }, svc.queue)).resolves.toEqual({ batchItemFailures: [] });
+    expect(t.stats).toMatchObject({ starts: 1, batches: 1, retired: 0 });
+    await until(() => t.stats.retired === 1);
+    expect(t.running).toBe(false);
+    await expect(t.process(event, { getRemainingTimeInMillis: () => 60_000 }, svc.queue)).resolves.toEqual({ batchItemFailures: [] });
+    expect(t.stats).toMatchObject({ starts: 2, batches: 2 });
+    await t.close();
+    expect(t.running).toBe(false);
+  }, 60_000);
 });
