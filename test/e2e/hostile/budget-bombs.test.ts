@@ -1,4 +1,3 @@
-import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
@@ -8,6 +7,7 @@ import { keys, monthOf } from '../../../functions/core/table-keys.js';
 import { startFakeOpenAi } from '../../fixtures/fake-models/openai-chat.js';
 import { PRODUCT_HTML } from '../../fixtures/fake-models/extraction-pages.js';
 import { listen, type FakeServer } from '../../fixtures/fake-models/scripted.js';
+import { pdfBomb } from '../../fixtures/pdf/pdf-bomb.js';
 
 // The hostile-input suite's budget bombs (issue 27): generated schema, selector and PDF bombs sent
 // to the local service by one tenant while another tenant's requests must keep being answered.
@@ -15,41 +15,13 @@ import { listen, type FakeServer } from '../../fixtures/fake-models/scripted.js'
 // Concurrent model calls must never take a tenant over its token cap.
 
 /** `$defs.a` with n properties, and n properties, each a `$ref` to it: N² checks when inlined. */
-export const schemaBomb = (n: number) => {
+const schemaBomb = (n: number) => {
   const props: Record<string, unknown> = {};
   for (let i = 0; i < n; i++) props[`p${i}`] = { $ref: '#/$defs/a' };
   return { type: 'object', $defs: { a: { type: 'object', properties: props } }, properties: props };
 };
 /** `*:has(*:has(…(b)))` nested `depth` deep. */
 const hasBomb = (depth: number) => `${'*:has('.repeat(depth)}b${')'.repeat(depth)}`;
-
-/** A one-page PDF whose content stream is `mb` MB of zeros, Flate-compressed (a few hundred KB). */
-export function pdfBomb(mb: number): Buffer {
-  const stream = deflateSync(Buffer.alloc(mb * 1024 * 1024, 0x20), { level: 9 });
-  const parts: Buffer[] = [];
-  const offsets: number[] = [];
-  let len = 0;
-  const add = (b: Buffer | string) => {
-    const buf = typeof b === 'string' ? Buffer.from(b, 'latin1') : b;
-    parts.push(buf);
-    len += buf.length;
-  };
-  add('%PDF-1.4\n');
-  const obj = (n: number, body: Buffer | string) => {
-    offsets[n] = len;
-    add(`${n} 0 obj\n`);
-    add(body);
-    add('\nendobj\n');
-  };
-  obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
-  obj(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
-  obj(3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>');
-  obj(4, Buffer.concat([Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream', 'latin1')]));
-  const xref = len;
-  add(`xref\n0 5\n0000000000 65535 f \n${[1, 2, 3, 4].map((n) => `${String(offsets[n]).padStart(10, '0')} 00000 n \n`).join('')}`);
-  add(`trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  return Buffer.concat(parts);
-}
 
 let svc: TestService;
 let site: { url: string; close(): Promise<void> };
