@@ -136,6 +136,9 @@ function dispatch(slot: Slot, p: Pending): void {
     slot.timer = setTimeout(() => {
       if (slot.busy !== p) return;
       slot.busy = undefined;
+      // Out of the pool at once: no task may be handed to a thread that is being ended.
+      const i = slots.indexOf(slot);
+      if (i >= 0) slots.splice(i, 1);
       budgetStats.overruns++;
       p.reject(tooComplex(p.kind, `it took longer than ${p.deadlineMs} ms`));
       void slot.worker.terminate();

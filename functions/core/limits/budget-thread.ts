@@ -17,4 +17,6 @@ port.on('message', (m: { id: number; task: BudgetTaskName; input: never }) => {
     }
   })();
 });
-port.postMessage({ ready: true });
+// The tasks' code is loaded before the thread says it is ready: a task's deadline then counts
+// its own work, not the loading of ajv or cheerio into a fresh thread.
+void Promise.all([import('../extraction/schema-compile.js'), import('../engine/shape-page.js'), import('../content/pdf.js')]).finally(() => port.postMessage({ ready: true }));

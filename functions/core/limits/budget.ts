@@ -37,7 +37,8 @@ export const BUDGET_DEADLINES: Record<BudgetKind, number> = {
 /** The 422 of an overrun: `schema_too_complex`, `selector_too_complex`, `document_too_complex`. */
 export function tooComplex(kind: BudgetKind, limit: string): AppError {
   const what = kind === 'schema' ? 'The JSON Schema' : kind === 'selector' ? 'The CSS selector' : 'The document';
-  return new AppError(422, `${kind}_too_complex`, `${what} is too complex to process: ${limit}`, { limit });
+  const path = kind === 'schema' ? 'json_options.schema' : kind === 'selector' ? 'selector' : 'url';
+  return new AppError(422, `${kind}_too_complex`, `${what} is too complex to process: ${limit}`, [{ path, message: limit }]);
 }
 
 /** True for an error of the `*_too_complex` family. */

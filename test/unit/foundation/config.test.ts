@@ -30,3 +30,19 @@ describe('configuration from the environment', () => {
       expect(err?.message).toContain(name);
   });
 });
+
+describe('the model endpoint (issue 27)', () => {
+  it('refuses a base URL with credentials in it, without repeating them', () => {
+    for (const url of ['http://user:s3cret-pass@127.0.0.1:11434/v1', 'https://sk-abc123@models.internal/v1']) {
+      let message = '';
+      try {
+        loadConfig({ GLEANER_LLM_BASE_URL: url, GLEANER_LLM_MODEL: 'llama3.1' });
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toMatch(/GLEANER_LLM_BASE_URL: must not contain credentials/);
+      expect(message).not.toMatch(/s3cret|sk-abc123/);
+    }
+    expect(loadConfig({ GLEANER_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', GLEANER_LLM_MODEL: 'llama3.1' }).llmBaseUrl).toBe('http://127.0.0.1:11434/v1');
+  });
+});
