@@ -81,7 +81,7 @@ export async function handleJobFire(d: Deps, m: JobFire): Promise<FireOutcome> {
       throw e2;
     }
   }
-  const id = startedId(await startJobRun(d, job, at, now));
+  const id = startedId(await startJobRun(d, job, at, now, true));
   // The marker's query_id holds what the fire started: a qry_… or (run jobs) a run_… id.
   await d.table.update(marker, { set: { query_id: id } });
   return { kind: 'started', ...started(id) };

@@ -334,11 +334,12 @@ export const startedId = (s: JobRunStarted) => (s.kind === 'query' ? s.query.que
  * Start one run of a job and record it as the job's last run. A query job submits its query
  * (result file `<query_id>_<run time>.json`). A run job starts an ordinary run through the same
  * path as POST /v1/runs (input, targets, quota, model readiness checked again now: the policy or
- * the runbook may have changed since the job was saved) with `job_id` set, and leaves an audit
- * record of surface `scheduler` (allowed, or the refusal).
+ * the runbook may have changed since the job was saved) with `job_id` set. A run the schedule
+ * starts (`fromScheduler`) leaves an audit record of surface `scheduler` (allowed, or the
+ * refusal); run-now is audited as the API call it is.
  */
-export async function startJobRun(d: Deps, job: JobRecord, runAt: Date, now: Date): Promise<JobRunStarted> {
-  if (job.kind === 'run') return { kind: 'run', run: await startRunJobRun(d, job, now) };
+export async function startJobRun(d: Deps, job: JobRecord, runAt: Date, now: Date, fromScheduler = false): Promise<JobRunStarted> {
+  if (job.kind === 'run') return { kind: 'run', run: await startRunJobRun(d, job, now, fromScheduler) };
   const q = await submitQuery(
     d.table, d.queue, job.tenant_id,
     { prompt: job.prompt!, sources: job.sources!, time_window: job.time_window as JobCreate['time_window'], limit: job.limit ?? 100 },
@@ -348,15 +349,17 @@ export async function startJobRun(d: Deps, job: JobRecord, runAt: Date, now: Dat
   return { kind: 'query', query: q };
 }
 
-async function startRunJobRun(d: Deps, job: JobRecord, now: Date): Promise<RunRecord> {
+async function startRunJobRun(d: Deps, job: JobRecord, now: Date, fromScheduler: boolean): Promise<RunRecord> {
   const [{ createRun }, tenant] = await Promise.all([import('../runs/runs.js'), getTenant(d.table, job.tenant_id)]);
   if (!tenant) throw notFound('Tenant');
-  const audit = (status: number, resource: string | null) =>
-    d.audit.record({
+  const audit = async (status: number, resource: string | null) => {
+    if (!fromScheduler) return;
+    await d.audit.record({
       ts: now.toISOString(), request_id: `job:${job.job_id}:${now.toISOString()}`, tenant_id: job.tenant_id,
       principal: { type: 'system', id: job.job_id }, surface: 'scheduler', action: 'runs.create', resource,
       outcome: outcomeFor(status), status, ip: null, user_agent: null,
     }).catch((err) => log.error('audit record of a job run failed', { err, job_id: job.job_id }));
+  };
   let run: RunRecord;
   try {
     run = await createRun(d, egressCheck(d.config), tenant, { scraper_id: job.scraper_id!, input: job.input ?? {} }, now, job.secrets_use ? ['secrets:use'] : [], { jobId: job.job_id });
