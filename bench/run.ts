@@ -9,6 +9,7 @@ import { benchCrawl } from './crawl.bench.js';
 import { benchExport } from './export.bench.js';
 import { benchSiteMap } from './site-map.bench.js';
 import { benchFreshness } from './freshness.bench.js';
+import { benchChanges } from './changes.bench.js';
 
 /** `npm run bench`: every benchmark prints a ratio against a baseline measured in the same run. */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -33,6 +34,8 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   'site-map': () => benchSiteMap(),
   // A cached POST /v1/scrape (max_age) against the same scrape uncached.
   freshness: () => benchFreshness(),
+  // GLEANER_BENCH_CHANGES_PAGES=<n> sets the site size (default 40), GLEANER_BENCH_CHANGES_ROUNDS the rounds (default 8).
+  changes: () => benchChanges(),
   // The engine bench is its own script (it prints its table: http, browser, auto ratios).
   engine: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/engine.bench.ts'], { stdio: 'inherit' });

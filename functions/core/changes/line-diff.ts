@@ -10,7 +10,7 @@
 export type DiffOp = { op: 'eq'; a: number; b: number } | { op: 'del'; a: number } | { op: 'ins'; b: number };
 
 /** Edits explored at most before the rest is reported as replaced. */
-export const MAX_EDITS = 2_000;
+export const MAX_EDITS = 1_000;
 
 /** The shortest edit script turning `a` into `b` (equality by `===` on the keys). */
 export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] {

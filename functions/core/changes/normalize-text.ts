@@ -119,13 +119,14 @@ export function squeezeSpace(line: string): string {
 export type LineFilter = (line: string) => string;
 
 /**
- * The comparison key of one markdown line: tracking params cleaned, times neutralised, the
- * tenant's patterns removed, whitespace squeezed. An empty key means the line does not count.
+ * The comparison key of one markdown line: whitespace squeezed, the tenant's patterns removed,
+ * tracking params cleaned, times neutralised. An empty key means the line does not count.
  */
 export function lineKey(line: string, filters: readonly LineFilter[] = []): string {
-  let out = cleanUrlsIn(squeezeSpace(line));
-  out = neutralizeTimes(out);
+  // The tenant's patterns see the text as the page shows it (before any token replaces a time).
+  let out = squeezeSpace(line);
   for (const f of filters) out = f(out);
+  out = neutralizeTimes(cleanUrlsIn(out));
   out = squeezeSpace(out);
   // A line left with only markdown punctuation (a bullet whose text was removed) does not count.
   return /^[\s*_>#|:\-–—.,;·•]*$/.test(out) ? '' : out;
