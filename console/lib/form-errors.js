@@ -6,10 +6,9 @@ import { ApiError } from './api.js';
 
 /** Service messages reworded for people ("Invalid discriminator value" means an unknown kind). */
 export function peopleText(message) {
-  const m = String(message ?? '');
-  const disc = /Invalid discriminator value\.?\s*(?:Expected\s*(.*))?/i.exec(m);
-  if (disc) return disc[1] ? `is not a kind this accepts (one of ${disc[1].replace(/['"]/g, '').replace(/\s*\|\s*/g, ', ')})` : 'is not a kind this accepts';
-  return m
+  return String(message ?? '')
+    .replace(/Invalid discriminator value\.?\s*(?:Expected\s*([^\n]*))?/i, (_, exp) =>
+      exp ? `not a kind this accepts (one of ${exp.replace(/['"]/g, '').replace(/\s*\|\s*/g, ', ')})` : 'not a kind this accepts')
     .replace(/^Required$/i, 'is required')
     .replace(/^Invalid url$/i, 'is not a valid URL (https://…)')
     .replace(/Invalid input: expected (\w+), received undefined/i, 'is required')

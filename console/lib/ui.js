@@ -1,6 +1,7 @@
 // Shared UI pieces: the error banner, notices, busy buttons, JSON viewer, one-time secrets.
 import { h, clear, nextId, isAbort } from './dom.js';
 import { ApiError } from './api.js';
+import { peopleText } from './form-errors.js';
 
 const banner = () => document.getElementById('banner');
 const notice = () => document.getElementById('notice');
@@ -22,10 +23,10 @@ export function showError(err, context) {
       'div',
       { class: 'banner-body' },
       h('strong', { class: 'banner-title' }, context ? `${context}: ` : 'Error: '),
-      h('span', { class: 'banner-message' }, e.message),
+      h('span', { class: 'banner-message' }, peopleText(e.message)),
       meta.length ? h('div', { class: 'banner-meta' }, meta.flatMap((m, i) => (i ? [' · ', m] : [m]))) : null,
       api?.details?.length
-        ? h('ul', { class: 'banner-details' }, api.details.map((d) => h('li', {}, d.path ? h('code', {}, d.path) : null, d.path ? ': ' : '', d.message ?? JSON.stringify(d))))
+        ? h('ul', { class: 'banner-details' }, api.details.map((d) => h('li', {}, d.path ? h('code', {}, d.path) : null, d.path ? ': ' : '', d.message ? peopleText(d.message) : JSON.stringify(d))))
         : null,
     ),
     h('button', { type: 'button', class: 'btn btn-small banner-close', 'aria-label': 'Dismiss error', onclick: hideError }, 'Dismiss'),

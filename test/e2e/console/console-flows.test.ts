@@ -306,14 +306,15 @@ describe.skipIf(!CHROMIUM)('console flows (issue 20) in headless Chromium', () =
   it('every page at 1280 and 900 px: screenshots, no page-wide horizontal scroll, no serious accessibility problem (own checks and axe-core)', async () => {
     const pages: Array<[string, string, string]> = [
       ['monitoring', '#/monitoring', '#mon-runs'],
-      ['runs', '#/runs', '#run-in-url'],
+      ['runs', '#/runs?new=1', '#run-in-url'],
       ['run', `#/runs/${articleRun}`, '#run-items tbody tr.clickable'],
       ['captcha', '#/captcha', '#captcha-encounters'],
       ['studio', '#/studio', '#studio-runbooks'],
       ['studio-new', '#/studio/new', '#rb-step-action option'],
       ['social', '#/social', '#social-sources tbody tr:not(.empty)'],
       ['queries', '#/queries', '#query-prompt'],
-      ['jobs', '#/jobs', '#job-label'],
+      ['jobs', '#/jobs?new=1', '#job-label'],
+      ['changes', '#/changes', 'main h1'],
       ['data-runs', '#/datasets', '#datasets-table tbody tr:not(.empty)'],
       ['data-files', '#/datasets?kind=files', '#storage-files button.file'],
       ['webhooks', '#/webhooks', 'main h1'],
@@ -342,5 +343,5 @@ describe.skipIf(!CHROMIUM)('console flows (issue 20) in headless Chromium', () =
     expect(problems).toEqual([]);
     expect(cb.pageErrors).toEqual([]);
     expect(cb.cspViolations).toEqual([]);
-  });
+  }, 300_000); // 42 page renders with two accessibility checks each, on a shared machine
 });

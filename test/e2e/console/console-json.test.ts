@@ -125,8 +125,9 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
     // Starting a run with a broken schema is refused in the form, naming the problem.
     await page.type('#run-in-url', `${pages.baseUrl}/product`);
     await page.click('#run-start');
-    await waitText('#banner', 'Model extraction schema');
-    expect(await page.evaluate(() => location.hash)).toBe('#/runs');
+    // Issue 29: the refusal shows in the form, above the button, not in the page banner.
+    await waitText('#new-run .form-error', 'Model extraction schema');
+    expect(await page.evaluate(() => location.hash)).toBe('#/runs?new=1');
     // The example starts from a valid schema; the check says so.
     await page.click('#run-in-json_options-example');
     await waitText('#run-in-json_options-schema-status', '2 fields: title, price');
