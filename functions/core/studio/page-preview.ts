@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { load } from 'cheerio';
-import { badRequest } from '../errors.js';
+import { AppError, badRequest } from '../errors.js';
 import { executeRunbook } from '../scrapers/runbook.js';
 import type { Engine } from '../engine/pipeline.js';
 import type { TargetPolicy } from '../governance/target-policy.js';
@@ -26,7 +26,7 @@ const pageInfoSchema = z.object({
   height: z.number().finite(),
   viewport: z.object({ width: z.number().finite(), height: z.number().finite() }),
   title: z.string().max(2000).catch(''),
-  elements: z.array(z.unknown()).max(MAX_BOXES),
+  elements: z.array(z.unknown()).transform((a) => a.slice(0, MAX_BOXES)),
 });
 
 export type PreviewBox = z.infer<typeof boxSchema>;
@@ -77,7 +77,11 @@ export async function previewPage(
 }
 
 async function readPage(tab: Tab, url: string): Promise<PagePreview> {
-  const info = pageInfoSchema.parse(await tab.evaluate(ELEMENT_BOXES_SCRIPT));
+  // What the page's own script left of ours is checked like any input: a page that breaks the
+  // measuring gets a clear 422, never a 500 or a validation message about our internals.
+  const measured = pageInfoSchema.safeParse(await tab.evaluate(ELEMENT_BOXES_SCRIPT).catch(() => null));
+  if (!measured.success) throw new AppError(422, 'preview_failed', `The page at ${tab.url()} could not be measured (its scripts changed what the preview reads)`);
+  const info = measured.data;
   const fullPage = info.height <= MAX_FULL_PAGE_HEIGHT;
   const screenshot = await tab.screenshot({ fullPage });
   const height = fullPage ? info.height : info.viewport.height;

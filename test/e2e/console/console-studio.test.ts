@@ -186,6 +186,24 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
     await page.waitForFunction((u) => (document.querySelector('[name="start"]') as HTMLInputElement | null)?.value === u, {}, products());
   });
 
+  it('the same picker serves the Runs form: css-extract selectors and page-content exclude_tags', async () => {
+    await go('#/runs');
+    await page.waitForSelector('#run-scraper option[value="css-extract"]');
+    await page.select('#run-scraper', 'css-extract');
+    await page.waitForSelector('form [name="item_selector"] + .pick-btn');
+    await page.type('form [name="url"]', products());
+    await pick('form [name="item_selector"]', 'li “Product 4', true);
+    expect(await valueOf('form [name="item_selector"]')).toBe('li.product');
+    await waitText('.pick-row:has([name="item_selector"]) + output', 'matches 4 elements');
+    // page-content: exclude_tags is a list (one per line); a pick appends to it.
+    await page.select('#run-scraper', 'page-content');
+    await page.waitForSelector('form [name="exclude_tags"] + .pick-btn');
+    await page.type('form [name="url"]', products());
+    await page.type('form [name="exclude_tags"]', 'nav');
+    await pick('form [name="exclude_tags"]', 'a “Next page', false);
+    expect((await valueOf('form [name="exclude_tags"]')).split('\n')).toEqual(['nav', 'a.next']);
+  });
+
   it('the Studio pages and the picker at 1280 and 900 px: screenshots, no serious accessibility problem', async () => {
     const problems: string[] = [];
     const rb = (await svc.call('/v1/runbooks')).body.data[0].id as string;
