@@ -60,35 +60,86 @@ export function consentScore(text: string): number {
 /** Does a text read like a sign-up or subscription prompt? */
 export const readsLikeSignup = (text: string): boolean => signup.test(text);
 
+/** Shortest text of a consent notice (shorter: a link or a button, left alone). */
+const MIN_NOTICE_TEXT = 40;
+
 /** Longest text a consent container has; longer, it holds the page and is never removed. */
 const MAX_OVERLAY_TEXT = 3_000;
+
+// The platform roots as plain id / class / id-prefix sets, for the http engine's single walk (one
+// selector query per platform over every page cost more than parsing the page).
+const PLATFORM_IDS = new Set<string>();
+const PLATFORM_CLASSES = new Set<string>();
+const PLATFORM_ID_PREFIXES: string[] = [];
+for (const sel of CONSENT_PLATFORM_SELECTORS) {
+  const prefix = /^\[id\^="([^"]+)"\]$/.exec(sel);
+  if (prefix) PLATFORM_ID_PREFIXES.push(prefix[1]!);
+  else if (sel.startsWith('#')) PLATFORM_IDS.add(sel.slice(1));
+  else if (sel.startsWith('.')) PLATFORM_CLASSES.add(sel.slice(1));
+}
+
+/** A DOM node as cheerio's parser (domhandler) builds it; only what the walk reads. */
+interface Node {
+  type: string;
+  name?: string;
+  data?: string;
+  attribs?: Record<string, string>;
+  children?: Node[];
+}
+
+const PAGE_TAGS = new Set(['html', 'head', 'body', 'main', 'article']);
+
+function isCandidate(el: Node): boolean {
+  const id = el.attribs?.id ?? '';
+  const cls = el.attribs?.class ?? '';
+  if (!id && !cls) return false;
+  if (id && (PLATFORM_IDS.has(id) || PLATFORM_ID_PREFIXES.some((p) => id.startsWith(p)))) return true;
+  if (cls && cls.split(/\s+/).some((c) => PLATFORM_CLASSES.has(c))) return true;
+  return consentName.test(`${id} ${cls}`);
+}
+
+/** The element's text, or null once it is longer than `max` or holds a main/article/role=main. */
+function shortText(el: Node, max: number): string | null {
+  let out = '';
+  const visit = (n: Node): boolean => {
+    if (n.type === 'text') {
+      out += n.data ?? '';
+      return out.length <= max * 2; // whitespace is collapsed afterwards
+    }
+    if (n.type !== 'tag') return true;
+    if (n.name === 'main' || n.name === 'article' || n.attribs?.role === 'main') return false;
+    if (n.name === 'script' || n.name === 'style') return true;
+    for (const c of n.children ?? []) if (!visit(c)) return false;
+    return true;
+  };
+  for (const c of el.children ?? []) if (!visit(c)) return null;
+  const text = out.replace(/\s+/g, ' ').trim();
+  return text.length > max ? null : text;
+}
 
 /**
  * The http engine's overlay removal (no layout to look at): removes consent platforms' roots and
  * containers whose id or class names consent (`cookie-banner`, `gdpr-notice`, `cmp-container`…),
  * when their text reads like a consent notice (two vocabulary groups) and is short. Elements that
- * hold the page (`body`, `main`, `article`, or containing one, or over 3,000 characters of text) are never removed.
- * Mutates `$`; returns how many elements it removed.
+ * hold the page (`body`, `main`, `article`, or containing one, or over 3,000 characters of text)
+ * are never removed. One walk of the tree; mutates `$`; returns how many elements it removed.
  */
 export function removeStaticOverlays($: CheerioAPI): number {
-  let removed = 0;
-  const candidates = new Set<unknown>();
-  for (const sel of CONSENT_PLATFORM_SELECTORS) $(sel).each((_, el) => void candidates.add(el));
-  $('[id], [class]').each((_, el) => {
-    const name = `${$(el).attr('id') ?? ''} ${$(el).attr('class') ?? ''}`;
-    if (consentName.test(name)) candidates.add(el);
-  });
-  for (const el of candidates) {
-    const node = $(el as never);
-    if (!node.parent().length) continue; // inside an element removed already
-    const tag = (el as { tagName?: string }).tagName?.toLowerCase();
-    if (tag === 'body' || tag === 'html' || tag === 'main' || tag === 'article' || tag === 'head') continue;
-    if (node.find('main, article, [role="main"]').length) continue;
-    const text = node.text().replace(/\s+/g, ' ').trim();
-    if (text.length > MAX_OVERLAY_TEXT) continue;
-    if (consentScore(text) < 2) continue;
-    node.remove();
-    removed++;
-  }
-  return removed;
+  const doomed: Node[] = [];
+  const walk = (n: Node) => {
+    if (n.type === 'tag' || n.type === 'script' || n.type === 'style') {
+      if (n.type === 'tag' && !PAGE_TAGS.has(n.name ?? '') && isCandidate(n)) {
+        const text = shortText(n, MAX_OVERLAY_TEXT);
+        // A notice is a sentence or more: a short link ("Privacy preferences") stays where it is.
+        if (text !== null && text.length >= MIN_NOTICE_TEXT && consentScore(text) >= 2) {
+          doomed.push(n);
+          return; // its descendants go with it
+        }
+      }
+    }
+    for (const c of n.children ?? []) walk(c);
+  };
+  for (const r of $.root().toArray() as unknown as Node[]) walk(r);
+  for (const n of doomed) $(n as never).remove();
+  return doomed.length;
 }

@@ -61,3 +61,11 @@ describe('frames in the composed page', () => {
     expect(text).toBe('TopSame siteAllowed map');
   });
 });
+
+describe('removeStaticOverlays and short links', () => {
+  it('leaves a consent-named link or menu item in place (a notice is a sentence or more)', () => {
+    const $ = doc('<nav><a class="privacy-consent" href="#">Privacy Preferences</a> <a class="change-consent" href="#">Consent preferences</a></nav><main><p>Body.</p></main>');
+    expect(removeStaticOverlays($)).toBe(0);
+    expect($('nav a')).toHaveLength(2);
+  });
+});
