@@ -98,6 +98,8 @@ function tagWeight(name: string): number {
 // Form fields (not buttons: copy, vote and follow buttons sit beside content everywhere).
 const CONTROLS = new Set(['input', 'select', 'textarea']);
 const EMBEDS = new Set(['iframe', 'object', 'embed', 'video', 'audio']);
+/** Containers whose own text beside block children counts as a paragraph inside them. */
+const MIXED = new Set(['div', 'section', 'article', 'main', 'td']);
 const NOT_CANDIDATES = new Set(['html', 'a', 'span', 'b', 'i', 'em', 'strong', 'tbody', 'thead', 'tr']);
 
 const emptyStats = (): NodeStats => ({
@@ -193,6 +195,14 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
       // Up to five candidate levels: wrappers that cannot be candidates (a table's tbody and tr,
       // inline elements) take no level, so a cell's text reaches the cell, not the layout table.
       let level = 0;
+      // Mixed content (text of its own beside block children, as in a <div> whose story is bare
+      // text and <br>s under a title <p>): the text is a paragraph inside the element, so the
+      // element itself is the first container credited, as Readability's paragraph wrapping does.
+      const mixed = MIXED.has(name) && (el.children ?? []).some((c) => isElement(c) && BLOCK_TAGS.has(c.name ?? '') && c.name !== 'br');
+      if (mixed) {
+        credit(el, points);
+        level++;
+      }
       for (let i = ancestors.length - 1; i >= 0 && level < 5; i--) {
         const target = ancestors[i];
         if (NOT_CANDIDATES.has(target.name ?? '')) continue;
