@@ -19,7 +19,9 @@ import { percentile, type BenchResult } from './stats.js';
  * (default 5) sets the screening rounds, GLEANER_BENCH_CONFIRM_RUNS (default 10) the rounds of the
  * confirmation of the slowest handlers.
  */
-const TARGET = 1.5;
+/** Issue 31: the worst handler within 1.25x the bare one, the median within 1.10x. */
+const TARGET = 1.25;
+const MEDIAN_TARGET = 1.1;
 const BARE_EVERY = 4;
 /** Handlers measured again after screening, and how many more rounds each (GLEANER_BENCH_CONFIRM_RUNS). */
 const CONFIRM = 6;
@@ -185,6 +187,7 @@ export async function benchColdStart(): Promise<BenchResult[]> {
     );
     return [
       { name: `API cold init (import + first response), worst of ${rows.length} handlers vs bare DynamoDB handler`, measured: `${worst.ready.toFixed(0)} ms (${worst.fn}), median ${medRatio.toFixed(2)}x`, baseline: `${bare.ready.toFixed(0)} ms`, ratio: worst.ratio, target: `<= ${TARGET}x`, pass: worst.ratio <= TARGET },
+      { name: `API cold init (import + first response), median of ${rows.length} handlers vs bare DynamoDB handler`, measured: `${median(rows.map((r) => r.ready)).toFixed(0)} ms`, baseline: `${bare.ready.toFixed(0)} ms (bare)`, ratio: medRatio, target: `<= ${MEDIAN_TARGET}x`, pass: medRatio <= MEDIAN_TARGET },
       { name: 'API cold init CPU time, worst handler vs bare (steadier on a busy machine)', measured: `${worstCpu.cpu.toFixed(0)} ms (${worstCpu.fn})`, baseline: `${bare.cpu.toFixed(0)} ms`, ratio: worstCpu.cpuRatio, target: `<= ${TARGET}x`, pass: worstCpu.cpuRatio <= TARGET },
       { name: 'API bundle size, largest vs median', measured: `${Math.max(...sizes).toFixed(0)} KiB (${over1MiB} over 1 MiB)`, baseline: `${median(sizes).toFixed(0)} KiB`, ratio: Math.max(...sizes) / median(sizes), target: 'no engine modules', pass: withHeavy === 0 },
     ];

@@ -31,7 +31,9 @@ export async function benchHotPath(): Promise<BenchResult[]> {
       // The operator CLI, against the running service's store (as `npm run admin` does).
       process.env.PORT = String(port);
       const { run } = await import('../functions/cli/admin.js');
-      await run(['tenants', 'set-limits', 'default', '--rate', `${Number(process.env.GLEANER_BENCH_HOT_LIMIT)}/1`]);
+      const tenants = (await run(['tenants', 'list'])) as { tenant_id: string; name: string }[];
+      const id = tenants.find((t) => t.name === 'default')!.tenant_id;
+      await run(['tenants', 'set-limits', id, '--rate', `${Number(process.env.GLEANER_BENCH_HOT_LIMIT)}/1`]);
     }
     const arms: { name: string; path: string; auth: boolean }[] = [
       { name: 'GET /v1 (no key)', path: '/v1', auth: false },

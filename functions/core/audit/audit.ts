@@ -23,7 +23,7 @@ export function auditItem(r: Omit<AuditRecord, 'id'>): Item {
  * queued again for the next write), and the pipeline awaits it before the response is sent, so
  * no call is answered whose record is not in the table: a crash loses no record of an answered
  * call. The direct sink (Lambda) writes each record with one put. The group-commit sink (local
- * mode) amortises: records of calls that finish while a batch write is in flight wait for the next
+ * mode) amortises: records of calls that finish while batch writes are in flight wait for the next
  * one, which writes them all (BatchWriteItem, 25 a call), so under concurrent load a record costs a
  * fraction of a table call; a lone call still costs one write and waits for it.
  */
@@ -40,57 +40,65 @@ export class DirectAuditSink implements AuditSink {
   async flush() {}
 }
 
-/** Group commit (see AuditSink): one batch write in flight at a time; the next takes everything queued meanwhile. */
+/**
+ * Batch writes in flight at once. One: the records of calls that end during a write all go in the
+ * next (about 13 a write under 32 concurrent calls; four in flight wrote about 4 a write, and the
+ * hot-path bench served no more calls for it, nor with records not awaited at all).
+ */
+const MAX_WRITES_IN_FLIGHT = 1;
+
+/**
+ * Group commit (see AuditSink): a record is written with the records queued beside it, up to
+ * MAX_WRITES_IN_FLIGHT batch writes at a time; a call waits for its own batch only.
+ */
 export class BufferedAuditSink implements AuditSink {
   private buf: { item: Item; done: () => void }[] = [];
-  private writing: Promise<void> | undefined;
+  private readonly writes = new Set<Promise<void>>();
   private retry: NodeJS.Timeout | undefined;
   constructor(private readonly table: Table, private readonly retryMs = 1000, private readonly onError = (e: unknown) => console.error('audit flush failed', e)) {}
 
   record(r: Omit<AuditRecord, 'id'>): Promise<void> {
     return new Promise<void>((done) => {
       this.buf.push({ item: auditItem(r), done });
+      // After a failure too: the records kept from it go with this one.
       this.kick();
     });
   }
 
-  /** Resolves when every record queued before the call is stored (or the store refused it). */
+  /** Resolves when every record queued before the call is stored (or the store refused it again). */
   async flush(): Promise<void> {
     if (this.retry) clearTimeout(this.retry);
     this.retry = undefined;
     this.kick();
-    await this.writing;
+    while (this.writes.size) await Promise.all([...this.writes]);
   }
 
-  /** Starts a drain unless one runs (a drain always awaits a write first, so `writing` is set before it ends). */
+  /** Starts batch writes of what is queued, while fewer than MAX_WRITES_IN_FLIGHT are in flight. */
   private kick() {
-    if (!this.writing && this.buf.length) this.writing = this.drain();
+    while (this.buf.length && this.writes.size < MAX_WRITES_IN_FLIGHT) {
+      const batch = this.buf.splice(0, 25);
+      const w = this.write(batch).finally(() => {
+        this.writes.delete(w);
+        if (!this.retry) this.kick();
+      });
+      this.writes.add(w);
+    }
   }
 
-  /** Writes batches until the queue is empty; a failed batch goes back to the queue and is retried later. */
-  private async drain(): Promise<void> {
+  private async write(batch: { item: Item; done: () => void }[]) {
     try {
-      while (this.buf.length) {
-        const batch = this.buf;
-        this.buf = [];
-        try {
-          await this.table.batchPut(batch.map((b) => b.item));
-        } catch (e) {
-          this.onError(e);
-          // Kept, in order, for the next write; the callers are not held while the store is down.
-          this.buf.unshift(...batch.map((b) => ({ item: b.item, done: () => undefined })));
-          batch.forEach((b) => b.done());
-          this.retry ??= setTimeout(() => {
-            this.retry = undefined;
-            this.kick();
-          }, this.retryMs);
-          this.retry.unref?.();
-          return;
-        }
-        batch.forEach((b) => b.done());
-      }
+      await this.table.batchPut(batch.map((b) => b.item));
+    } catch (e) {
+      this.onError(e);
+      // Kept, in order, for a later write; the callers are not held while the store is down.
+      this.buf.unshift(...batch.map((b) => ({ item: b.item, done: () => undefined })));
+      this.retry ??= setTimeout(() => {
+        this.retry = undefined;
+        this.kick();
+      }, this.retryMs);
+      this.retry.unref?.();
     } finally {
-      this.writing = undefined;
+      batch.forEach((b) => b.done());
     }
   }
 }

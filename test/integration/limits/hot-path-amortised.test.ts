@@ -65,7 +65,7 @@ describe('BufferedAuditSink (group commit)', () => {
     const stored = await table.query({ pk: keys.auditPartition('ten_audit'), limit: 1000 });
     const ids = stored.items.map((i) => String(i.request_id)).sort();
     expect(ids).toEqual(Array.from({ length: 100 }, (_, i) => `req_${i}`).sort());
-    // The first record goes alone; the other 99 queue behind it and go in batches of 25.
+    // The first goes alone (one write in flight at a time); the other 99 queue behind it and go in batches of 25.
     expect(c.calls.batchPut).toBeLessThanOrEqual(5);
   });
 
