@@ -91,6 +91,29 @@ export const docsAssetHooks = (): NonNullable<BundlingOptions['commandHooks']> =
   ],
 });
 
+/**
+ * Bundles the budget thread (functions/core/limits/budget-thread.ts, issue 27) next to the
+ * handler as `budget-thread.mjs`, where the budget pool looks for it: functions that check
+ * schemas or selectors, or run the engine, then bound that work with a worker thread as the
+ * local server does (without it they run it inline under its static limits only).
+ */
+export const budgetThreadCommands = (inputDir: string, outputDir: string): string[] => [
+  `"${join(inputDir, 'node_modules/.bin/esbuild')}" "${join(inputDir, 'functions/core/limits/budget-thread.ts')}" --bundle --platform=node --format=esm --target=node22 --minify ` +
+    `--external:@aws-sdk/client-* --outfile="${join(outputDir, 'budget-thread.mjs')}" ` +
+    `--banner:js="import { createRequire as __gleanerCreateRequire } from 'node:module'; const require = __gleanerCreateRequire(import.meta.url);"`,
+];
+
+/** The command hooks of a function: its assets, and the budget thread where it bounds untrusted work. */
+function commandHooksFor(props: GleanerFunctionProps): BundlingOptions['commandHooks'] {
+  const assets = props.handler === CONSOLE_HANDLER ? consoleAssetHooks() : props.handler === DOCS_HANDLER ? docsAssetHooks() : undefined;
+  if (!props.validators && !props.browser) return assets;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => [...(assets?.afterBundling(inputDir, outputDir) ?? []), ...budgetThreadCommands(inputDir, outputDir)],
+  };
+}
+
 /** 'runs.create' -> 'RunsCreate': construct ids from row ids. */
 export const pascal = (s: string): string =>
   s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep: string, c: string) => c.toUpperCase());
@@ -146,8 +169,7 @@ export function gleanerFunction(scope: Construct, id: string, props: GleanerFunc
     environment: { ...props.environment },
     bundling: {
       ...bundlingOptions({ browser: props.browser, validators: props.validators }),
-      ...(props.handler === CONSOLE_HANDLER ? { commandHooks: consoleAssetHooks() } : {}),
-      ...(props.handler === DOCS_HANDLER ? { commandHooks: docsAssetHooks() } : {}),
+      ...(commandHooksFor(props) ? { commandHooks: commandHooksFor(props) } : {}),
     },
     logGroup,
     description: props.description,
