@@ -19,6 +19,7 @@ import { extractUrls, extractUrlsSchema } from '../extraction/extract-urls.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 import { createJob, jobCreateSchema, jobCreateShape, publicJob } from '../jobs/jobs.js';
+import { checkRunInput } from '../runs/check-run-input.js';
 
 export interface McpCaller {
   deps: Deps;
@@ -136,7 +137,7 @@ export function buildMcpServer(c: McpCaller): McpServer {
     async (a) => {
       const body = jobCreateSchema.safeParse(a);
       if (!body.success) throw badRequest('Invalid job', body.error.issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message })));
-      return publicJob(await createJob(c.deps, t, body.data, now(), { tenant: c.tenant, scopes: c.scopes }), now());
+      return publicJob(await createJob(c.deps, t, body.data, now(), { tenant: c.tenant, scopes: c.scopes, checkRunInput }), now());
     },
   );
   return server;
