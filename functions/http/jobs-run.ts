@@ -1,6 +1,6 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/jobs.js';
-import { runJobNow } from '../core/jobs/jobs.js';
+import { runJobNow } from '../core/jobs/start-job-run.js';
 
 export const handler = api(contracts['jobs.run'], async (req) => {
   req.setResource(req.params.job_id);

@@ -1,7 +1,8 @@
 import { keys } from '../table-keys.js';
 import { ConditionFailedError } from '../errors.js';
 import { log } from '../log.js';
-import { getJob, startJobRun, startedId, type JobRecord } from './jobs.js';
+import { getJob, type JobRecord } from './jobs.js';
+import { startJobRun, startedId } from './start-job-run.js';
 import { getTenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 

@@ -4,7 +4,7 @@ import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
 import { AppError, ConditionFailedError, badRequest, notFound } from '../errors.js';
 import { nextRun, parseCron, toEventBridgeCron } from './cron.js';
-import { querySubmitSchema, submitQuery, listQueries, type QueryRecord } from '../queries/queries.js';
+import { querySubmitSchema, listQueries } from '../queries/queries.js';
 import { resolveTimeWindow, type TimeWindowInput } from '../queries/time-window.js';
 import { assertQueryFits } from '../queries/query-length-check.js';
 import { checkOutboundUrl, egressCheck, type OutboundChecker } from '../events/egress.js';
@@ -15,9 +15,8 @@ import { listFiltered } from '../filtered-list.js';
 import { canonicalTimeZone } from './zoned-time.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { listRuns } from '../runs/run-reads.js';
-import { getTenant, type Tenant } from '../tenancy/tenants.js';
-import { outcomeFor } from '../audit/audit.js';
-import { log } from '../log.js';
+import type { checkRunInput as CheckRunInput } from '../runs/check-run-input.js';
+import type { Tenant } from '../tenancy/tenants.js';
 
 /** A cron string checked with the same parser the scheduler uses; issues land on the field. */
 const scheduleSchema = z
@@ -191,21 +190,21 @@ async function checkWebhookUrl(d: Deps, url: string, guard?: OutboundChecker): P
   return (await checkOutboundUrl(guard ?? egressCheck(d.config), url, 'webhook_url')).href;
 }
 
-/** Who creates or edits a job: the tenant (target policy) and the caller's scopes (a runbook's secrets). */
+/**
+ * Who creates or edits a job: the tenant (target policy), the caller's scopes (a runbook's
+ * secrets), and the check POST /v1/runs applies to a scraper and its input (core/runs/
+ * check-run-input.ts). The check is passed in by the functions that create or edit jobs, so the
+ * functions that only read, list or delete jobs do not bundle every scraper spec.
+ */
 export interface JobCaller {
   tenant: Tenant;
   scopes: readonly string[];
+  checkRunInput: typeof CheckRunInput;
 }
 
-/**
- * A run job's scraper and input, checked exactly as POST /v1/runs checks them (scraper,
- * secrets scope, input schema, targets, model readiness). Loaded on first use: the scraper specs
- * are only needed by the functions that create or edit run jobs, or start their runs.
- */
-async function checkJobInput(d: Deps, caller: JobCaller, scraperId: string, input: unknown, now: Date) {
-  const { checkRunInput } = await import('../runs/check-run-input.js');
-  return checkRunInput(d, egressCheck(d.config), caller.tenant, scraperId, input, caller.scopes, now);
-}
+/** A run job's scraper and input, checked exactly as POST /v1/runs checks them. */
+const checkJobInput = (d: Deps, caller: JobCaller, scraperId: string, input: unknown, now: Date) =>
+  caller.checkRunInput(d, egressCheck(d.config), caller.tenant, scraperId, input, caller.scopes, now);
 
 const holdsSecretsUse = (scopes: readonly string[]) => scopes.includes('*') || scopes.includes('secrets:use');
 
@@ -324,58 +323,10 @@ export async function deleteJob(d: Deps, tenantId: string, jobId: string): Promi
   await d.table.delete(jobKey(tenantId, jobId));
 }
 
-/** What one run of a job started: a query (query jobs) or a run (run jobs). */
-export type JobRunStarted = { kind: 'query'; query: QueryRecord } | { kind: 'run'; run: RunRecord };
-
-/** The id of what a job run started (`qry_…` or `run_…`). */
-export const startedId = (s: JobRunStarted) => (s.kind === 'query' ? s.query.query_id : s.run.id);
-
-/**
- * Start one run of a job and record it as the job's last run. A query job submits its query
- * (result file `<query_id>_<run time>.json`). A run job starts an ordinary run through the same
- * path as POST /v1/runs (input, targets, quota, model readiness checked again now: the policy or
- * the runbook may have changed since the job was saved) with `job_id` set. A run the schedule
- * starts (`fromScheduler`) leaves an audit record of surface `scheduler` (allowed, or the
- * refusal); run-now is audited as the API call it is.
- */
-export async function startJobRun(d: Deps, job: JobRecord, runAt: Date, now: Date, fromScheduler = false): Promise<JobRunStarted> {
-  if (job.kind === 'run') return { kind: 'run', run: await startRunJobRun(d, job, now, fromScheduler) };
-  const q = await submitQuery(
-    d.table, d.queue, job.tenant_id,
-    { prompt: job.prompt!, sources: job.sources!, time_window: job.time_window as JobCreate['time_window'], limit: job.limit ?? 100 },
-    now, { jobId: job.job_id, jobRunAt: runAt },
-  );
-  await recordLastRun(d.table, job.tenant_id, job.job_id, { query_id: q.query_id, started_at: q.created_at });
-  return { kind: 'query', query: q };
-}
-
-async function startRunJobRun(d: Deps, job: JobRecord, now: Date, fromScheduler: boolean): Promise<RunRecord> {
-  const [{ createRun }, tenant] = await Promise.all([import('../runs/runs.js'), getTenant(d.table, job.tenant_id)]);
-  if (!tenant) throw notFound('Tenant');
-  const audit = async (status: number, resource: string | null) => {
-    if (!fromScheduler) return;
-    await d.audit.record({
-      ts: now.toISOString(), request_id: `job:${job.job_id}:${now.toISOString()}`, tenant_id: job.tenant_id,
-      principal: { type: 'system', id: job.job_id }, surface: 'scheduler', action: 'runs.create', resource,
-      outcome: outcomeFor(status), status, ip: null, user_agent: null,
-    }).catch((err) => log.error('audit record of a job run failed', { err, job_id: job.job_id }));
-  };
-  let run: RunRecord;
-  try {
-    run = await createRun(d, egressCheck(d.config), tenant, { scraper_id: job.scraper_id!, input: job.input ?? {} }, now, job.secrets_use ? ['secrets:use'] : [], { jobId: job.job_id });
-  } catch (e) {
-    await audit(e instanceof AppError ? e.status : 500, null);
-    throw e;
-  }
-  await audit(201, run.id);
-  await recordLastRun(d.table, job.tenant_id, job.job_id, { run_id: run.id, started_at: run.created_at, status: run.status, finished_at: null });
-  return run;
-}
-
 type LastRun = NonNullable<JobRecord['last_run']>;
 
 /** Keep the newest run as last_run; a late write of an older run never replaces a newer one. */
-async function recordLastRun(table: Table, tenantId: string, jobId: string, run: LastRun) {
+export async function recordLastRun(table: Table, tenantId: string, jobId: string, run: LastRun) {
   const field = run.run_id ? 'run_id' : 'query_id';
   try {
     await table.update(jobKey(tenantId, jobId), {
@@ -401,12 +352,6 @@ export async function recordRunEnded(table: Table, run: RunRecord): Promise<void
   } catch (e) {
     if (!(e instanceof ConditionFailedError)) throw e;
   }
-}
-
-/** POST /v1/jobs/{id}/run: run now, whether the schedule is active or paused. */
-export async function runJobNow(d: Deps, tenantId: string, jobId: string, now: Date): Promise<JobRunStarted> {
-  const job = await getJob(d.table, tenantId, jobId);
-  return startJobRun(d, job, now, now);
 }
 
 /** GET /v1/jobs/{id}/runs: a query job's queries, or a run job's runs, newest first. */

@@ -20,6 +20,7 @@ import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 import { createJob, jobCreateSchema, jobCreateShape, publicJob } from '../jobs/jobs.js';
 import { changeFiltersShape, listChanges } from '../changes/change-history.js';
+import { checkRunInput } from '../runs/check-run-input.js';
 
 export interface McpCaller {
   deps: Deps;
@@ -139,7 +140,7 @@ export function buildMcpServer(c: McpCaller): McpServer {
     async (a) => {
       const body = jobCreateSchema.safeParse(a);
       if (!body.success) throw badRequest('Invalid job', body.error.issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message })));
-      return publicJob(await createJob(c.deps, t, body.data, now(), { tenant: c.tenant, scopes: c.scopes }), now());
+      return publicJob(await createJob(c.deps, t, body.data, now(), { tenant: c.tenant, scopes: c.scopes, checkRunInput }), now());
     },
   );
   return server;

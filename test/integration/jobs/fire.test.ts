@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { createJob, getJob, updateJob, deleteJob, jobCreateSchema, runJobNow, listJobRuns, startedId } from '../../../functions/core/jobs/jobs.js';
+import { createJob, getJob, updateJob, deleteJob, jobCreateSchema, listJobRuns } from '../../../functions/core/jobs/jobs.js';
+import { runJobNow, startedId } from '../../../functions/core/jobs/start-job-run.js';
 import { handleJobFire, FireInFlightError, FIRE_CLAIM_STALE_MS, prevRun } from '../../../functions/core/jobs/fire.js';
 import { listQueries } from '../../../functions/core/queries/queries.js';
 import { keys } from '../../../functions/core/table-keys.js';
