@@ -117,6 +117,43 @@ describe('POST /v1/scrape with formats ["changes"]', () => {
   });
 });
 
+describe('runs of page-content and css-extract with formats ["changes"]', () => {
+  const runToEnd = async (scraper_id: string, input: Record<string, unknown>) => {
+    const r = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id, input } });
+    expect(r.status).toBe(201);
+    let run = r.body;
+    for (let i = 0; i < 30 && !['succeeded', 'failed', 'blocked', 'timed_out', 'cancelled'].includes(run.status); i++) run = (await svc.call(`/v1/runs/${run.id}?wait=5`)).body;
+    const items = (await svc.call(`/v1/runs/${run.id}/results`)).body.data;
+    return { run, items };
+  };
+  const listing = (price: string, stock: string) => articlePage({ title: 'Kettle', body: `<p class="price">${price}</p><p class="stock">${stock}</p><p>Updated ${price.length} minutes ago</p>` });
+
+  it('css-extract reports the changed field by JSON pointer, and counts statuses in run stats', async () => {
+    const input = { url: `${site.baseUrl}/kettle`, engine: 'http', fields: { price: { selector: '.price' }, stock: { selector: '.stock' } }, formats: ['changes'], change_options: { tag: 'css' } };
+    site.pages.set('/kettle', { html: listing('$20', 'In stock') });
+    const first = await runToEnd('css-extract', input);
+    expect(first.items[0].data).toMatchObject({ price: '$20', change: { status: 'new' } });
+    expect(first.run.stats.changes).toEqual({ new: 1, same: 0, changed: 0, removed: 0, unavailable: 0 });
+    site.pages.set('/kettle', { html: listing('$18', 'In stock') });
+    const second = await runToEnd('css-extract', input);
+    expect(second.items[0].data.change).toMatchObject({ status: 'changed', diff: null, fields: { '/price': { previous: '$20', current: '$18' } } });
+    expect(second.run.stats.changes).toMatchObject({ changed: 1 });
+  });
+
+  it('page-content reports a 404 of a known page as removed once, and a 503 as unavailable', async () => {
+    const input = { url: `${site.baseUrl}/notice`, engine: 'http', formats: ['changes'], change_options: { tag: 'pc' } };
+    site.pages.set('/notice', { html: articlePage({ title: 'Notice', body: '<p>The shop closes at six.</p>' }) });
+    expect((await runToEnd('page-content', input)).items[0].data.change.status).toBe('new');
+    site.pages.set('/notice', { status: 503, html: '<html><body>Down</body></html>' });
+    const down = await runToEnd('page-content', input);
+    expect(down.items[0].data.change.status).toBe('unavailable');
+    expect(down.run.stats.changes).toMatchObject({ unavailable: 1 });
+    site.pages.delete('/notice');
+    expect((await runToEnd('page-content', input)).items[0].data.change.status).toBe('removed');
+    expect((await runToEnd('page-content', input)).items[0].data.change.status).toBe('same');
+  });
+});
+
 describe('site-crawl with formats ["changes"]', () => {
   const crawl = async () => {
     const r = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/shop/`, max_pages: 50, max_depth: 2, sitemap: 'skip', engine: 'http', formats: ['changes'], change_options: { tag: 'crawl' } } } });

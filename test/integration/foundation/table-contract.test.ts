@@ -21,6 +21,14 @@ describe('Table contract (DynamoDB adapter on dynalite)', () => {
     expect(await table.get({ pk: 'TEN#a', sk: 'X#1' })).toBeUndefined();
   });
 
+  it('batchGet returns the items that exist, across more than 100 keys, duplicates once', async () => {
+    await table.batchPut(Array.from({ length: 120 }, (_, i) => ({ pk: 'TEN#bg', sk: `K#${i}`, v: i })));
+    const keys = [...Array.from({ length: 130 }, (_, i) => ({ pk: 'TEN#bg', sk: `K#${i}` })), { pk: 'TEN#bg', sk: 'K#5' }];
+    const got = await table.batchGet(keys, { consistent: true });
+    expect(got.map((i) => i.v).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 120 }, (_, i) => i));
+    expect(await table.batchGet([])).toEqual([]);
+  });
+
   it('updates with set, add, setIfAbsent, remove and conditions', async () => {
     await table.put({ pk: 'TEN#a', sk: 'U#1', n: 1, gone: 'x' });
     const r = await table.update({ pk: 'TEN#a', sk: 'U#1' }, { set: { s: 'y' }, add: { n: 2 }, setIfAbsent: { first: 'a' }, remove: ['gone'] });
