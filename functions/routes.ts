@@ -116,7 +116,7 @@ export const routes: Route[] = [
   R({ id: 'jobs.get', method: 'GET', path: '/v1/jobs/{job_id}', handler: 'functions/http/jobs-get.ts', scope: 'jobs:read', surface: 'api', grants: RO }),
   R({ id: 'jobs.update', method: 'PATCH', path: '/v1/jobs/{job_id}', handler: 'functions/http/jobs-update.ts', scope: 'jobs:write', surface: 'api', grants: [...TR, 'scheduler'] }),
   R({ id: 'jobs.delete', method: 'DELETE', path: '/v1/jobs/{job_id}', handler: 'functions/http/jobs-delete.ts', scope: 'jobs:write', surface: 'api', grants: [...TR, 'scheduler'] }),
-  R({ id: 'jobs.run', method: 'POST', path: '/v1/jobs/{job_id}/run', handler: 'functions/http/jobs-run.ts', scope: 'jobs:write', surface: 'api', grants: [...TR, 'queue:queries'], creates: true }),
+  R({ id: 'jobs.run', method: 'POST', path: '/v1/jobs/{job_id}/run', handler: 'functions/http/jobs-run.ts', scope: 'jobs:write', surface: 'api', grants: [...TR, 'queue:queries', 'queue:runs'], creates: true }),
   R({ id: 'jobs.runs', method: 'GET', path: '/v1/jobs/{job_id}/runs', handler: 'functions/http/jobs-runs.ts', scope: 'jobs:read', surface: 'api', grants: RO }),
   R({ id: 'webhooks.list', method: 'GET', path: '/v1/webhooks', handler: 'functions/http/webhooks-list.ts', scope: 'webhooks:read', surface: 'api', grants: RO }),
   R({ id: 'webhooks.create', method: 'POST', path: '/v1/webhooks', handler: 'functions/http/webhooks-create.ts', scope: 'webhooks:write', surface: 'api', grants: [...TR, 'kms'], creates: true }),
@@ -131,7 +131,7 @@ export const routes: Route[] = [
   R({ id: 'settings.storage.put', method: 'PUT', path: '/dashboard/api/settings/storage', handler: 'functions/http/settings-storage-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   R({ id: 'settings.storage.test', method: 'POST', path: '/dashboard/api/settings/storage/test', handler: 'functions/http/settings-storage-test.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   // Agent endpoint (MCP, Streamable HTTP, stateless)
-  R({ id: 'mcp.post', method: 'POST', path: '/mcp', handler: 'functions/http/mcp-post.ts', scope: 'authenticated', surface: 'mcp', grants: [...TR, 'queue:runs', 'queue:queries', 'results:read', 'results:delete'], timeoutSeconds: 29, validators: true }),
+  R({ id: 'mcp.post', method: 'POST', path: '/mcp', handler: 'functions/http/mcp-post.ts', scope: 'authenticated', surface: 'mcp', grants: [...TR, 'queue:runs', 'queue:queries', 'results:read', 'results:delete', 'scheduler'], timeoutSeconds: 29, validators: true }),
   // Web console (static files from console/, served same-origin at console_url)
   R({ id: 'console.index', method: 'GET', path: '/', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
   R({ id: 'console.asset', method: 'GET', path: '/console/{proxy+}', handler: 'functions/http/console-get.ts', scope: null, surface: 'console', grants: [] }),
@@ -181,5 +181,5 @@ export const workers: WorkerDef[] = [
   { id: 'runs', handler: 'functions/workers/runs-worker.ts', grants: ['table:read', 'table:write', 'results:read', 'results:write', 'raw:write', 'queue:runs', 'queue:deliveries', 'kms', 'model'], memoryMb: 2048, timeoutSeconds: 900, batchSize: 1, maxReceiveCount: 3, browser: true },
   { id: 'queries', handler: 'functions/workers/queries-worker.ts', grants: ['table:read', 'table:write', 'results:write', 'queue:deliveries', 'kms', 'bedrock'], memoryMb: 1024, timeoutSeconds: 300, batchSize: 1, maxReceiveCount: 3 },
   { id: 'deliveries', handler: 'functions/workers/deliveries-worker.ts', grants: ['table:read', 'table:write', 'results:read', 'queue:deliveries', 'kms'], memoryMb: 512, timeoutSeconds: 60, batchSize: 10, maxReceiveCount: 8 },
-  { id: 'jobs', handler: 'functions/workers/jobs-worker.ts', grants: ['table:read', 'table:write', 'queue:queries', 'queue:jobs', 'results:delete'], memoryMb: 512, timeoutSeconds: 60, batchSize: 10, maxReceiveCount: 3 },
+  { id: 'jobs', handler: 'functions/workers/jobs-worker.ts', grants: ['table:read', 'table:write', 'queue:queries', 'queue:runs', 'queue:jobs', 'results:delete'], memoryMb: 512, timeoutSeconds: 60, batchSize: 10, maxReceiveCount: 3 },
 ];

@@ -60,6 +60,8 @@ export const runCompletedMessage = z.object({
   completed_at: z.string().datetime({ offset: true }),
   results_url: z.string().min(1).optional(),
   webhook_url: z.string().url().nullable().optional(),
+  /** The run job that started the run: its job.completed is delivered too. */
+  job_id: z.string().min(1).optional(),
 });
 export type RunCompletedMessage = z.infer<typeof runCompletedMessage>;
 

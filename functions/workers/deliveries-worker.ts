@@ -3,7 +3,11 @@ import { getQuery } from '../core/queries/queries.js';
 import { getJob } from '../core/jobs/jobs.js';
 import { fanOut } from '../core/webhooks/deliveries.js';
 import { attemptDelivery } from '../core/webhooks/attempt-delivery.js';
-import { jobCompletedPayload, runCompletedPayload } from '../core/webhooks/events.js';
+import { jobCompletedPayload, jobRunCompletedPayload, runCompletedPayload } from '../core/webhooks/events.js';
+import { recordRunEnded } from '../core/jobs/jobs.js';
+import { getRun } from '../core/runs/run-reads.js';
+import { TERMINAL } from '../core/runs/run-record.js';
+import type { Deps } from '../runtime.js';
 import { syncResult } from '../core/sync/bucket-sync.js';
 import { getStorageSettings } from '../core/sync/settings.js';
 
@@ -30,7 +34,7 @@ export const { worker, handler } = defineWorker('deliveries', {
         await d.queue.send('deliveries', { kind: 'sync.put', tenant_id: m.tenant_id, query_id: q.query_id });
     },
   },
-  /** A run finished (sent by the runs worker): deliver run.completed. */
+  /** A run finished (sent by the runs worker): deliver run.completed, and a run job's job.completed. */
   'run.completed': {
     timeoutMs: 30_000,
     async run(m, d) {
@@ -42,6 +46,7 @@ export const { worker, handler } = defineWorker('deliveries', {
         ownUrl: m.webhook_url ?? null,
         runId: m.run_id,
       });
+      if (m.job_id) await jobRunCompleted(d, m.tenant_id, m.job_id, m.run_id);
     },
   },
   /** One signed POST of one delivery; schedules its own retry. */
@@ -59,3 +64,24 @@ export const { worker, handler } = defineWorker('deliveries', {
     },
   },
 });
+
+/**
+ * A run job's run finished: the job's last_run takes its status, and job.completed (with the
+ * run's change counts) goes to the job's webhook_url (signed with the tenant's job-webhook
+ * secret) and to every endpoint subscribed to job.completed. Idempotent (event key per run), so
+ * a redelivered message changes nothing.
+ */
+async function jobRunCompleted(d: Deps, tenantId: string, jobId: string, runId: string) {
+  const run = await getRun(d, tenantId, runId);
+  if (!TERMINAL.includes(run.status)) throw new Error(`Run ${run.id} is ${run.status}, not finished yet`);
+  await recordRunEnded(d.table, run);
+  const job = await getJob(d.table, tenantId, jobId).catch(() => undefined); // deleted: registered endpoints only
+  await fanOut(d, {
+    tenantId,
+    event: 'job.completed',
+    eventKey: `job.completed:${run.id}`,
+    payload: jobRunCompletedPayload(run, d.config, d.clock.now()),
+    ownUrl: job?.webhook_url ?? null,
+    jobId,
+  });
+}

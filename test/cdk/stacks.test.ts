@@ -308,7 +308,7 @@ describe('WorkersStack', () => {
     expect(statements.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [logicalId(g.workers.queues.jobs), 'Arn'] }]);
   });
 
-  it('grants each worker only what its row names (jobs: table, send to queries and jobs, delete results)', () => {
+  it('grants each worker only what its row names (jobs: table, send to queries, runs (run jobs) and jobs, delete results)', () => {
     const jobs = workers.find((w) => w.id === 'jobs')!;
     expect(jobs.grants).not.toContain('kms');
     const statements = roleStatements(wk, fnRoleLogicalId(wk, logicalId(g.workers.functions.jobs)));
@@ -318,10 +318,11 @@ describe('WorkersStack', () => {
     const sends = statements.filter((s) => actionsOf([s]).includes('sqs:SendMessage')).flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
     expect(sends).toEqual(expect.arrayContaining([
       { 'Fn::GetAtt': [logicalId(g.workers.queues.queries), 'Arn'] },
+      { 'Fn::GetAtt': [logicalId(g.workers.queues.runs), 'Arn'] }, // a run job's fire starts a run
       { 'Fn::GetAtt': [logicalId(g.workers.queues.jobs), 'Arn'] },
       { 'Fn::GetAtt': [logicalId(g.workers.deadLetterQueues.jobs), 'Arn'] }, // dead-letters a record with its reason
     ]));
-    expect(sends).toHaveLength(3);
+    expect(sends).toHaveLength(4);
   });
 
   it('tells each worker its own dead-letter queue and lets it send there (and to no other DLQ)', () => {

@@ -18,6 +18,7 @@ import { egressCheck } from '../../core/events/egress.js';
 import type { Scheduler } from '../../ports/scheduler.js';
 import type { Secrets } from '../../ports/secrets.js';
 import { configuredModel } from '../configured-model.js';
+import { scheduleRequest } from './schedule-request.js';
 
 // Cold start: every function reads the table (authentication, audit, rate limits), so the
 // DynamoDB client is created with the deps. Every other client, and its SDK module, is created on
@@ -40,18 +41,10 @@ export function buildAwsDeps(): Deps {
     return { client: new sdk.SchedulerClient({ ...SDK_CLIENT_OPTIONS }), sdk, toEventBridgeCron: cron.toEventBridgeCron };
   });
   const scheduler: Scheduler = {
-    async upsert(name, cron, payload, enabled) {
+    async upsert(name, cron, payload, enabled, timezone = 'UTC') {
       const { client, sdk, toEventBridgeCron } = await sched();
       const { CreateScheduleCommand, UpdateScheduleCommand, ResourceNotFoundException, ConflictException } = sdk;
-      const input = {
-        Name: name,
-        GroupName: c.schedulerGroup,
-        ScheduleExpression: toEventBridgeCron(cron),
-        ScheduleExpressionTimezone: 'UTC',
-        State: enabled ? ('ENABLED' as const) : ('DISABLED' as const),
-        FlexibleTimeWindow: { Mode: 'OFF' as const },
-        Target: { Arn: c.jobsQueueArn!, RoleArn: c.schedulerRoleArn!, Input: JSON.stringify({ kind: 'job.fire', ...payload, scheduled_for: '<aws.scheduler.scheduled-time>' }) },
-      };
+      const input = scheduleRequest(name, toEventBridgeCron(cron), payload, enabled, timezone, { group: c.schedulerGroup, queueArn: c.jobsQueueArn!, roleArn: c.schedulerRoleArn! });
       try {
         await client.send(new UpdateScheduleCommand(input));
       } catch (e) {

@@ -15,9 +15,9 @@ export class LocalScheduler implements Scheduler {
   private stopped = false;
   constructor(private readonly table: Table, private readonly queue: Queue, private readonly now = () => new Date()) {}
 
-  async upsert(name: string, cron: string, payload: SchedulePayload, enabled: boolean): Promise<void> {
-    await this.table.put({ pk: 'LSCHED', sk: name, cron, payload, enabled });
-    this.arm(name, cron, payload, enabled);
+  async upsert(name: string, cron: string, payload: SchedulePayload, enabled: boolean, timezone = 'UTC'): Promise<void> {
+    await this.table.put({ pk: 'LSCHED', sk: name, cron, payload, enabled, timezone });
+    this.arm(name, cron, payload, enabled, timezone);
   }
 
   async remove(name: string): Promise<void> {
@@ -31,7 +31,7 @@ export class LocalScheduler implements Scheduler {
     do {
       const p = await this.table.query({ pk: 'LSCHED', cursor, limit: 200 });
       for (const i of p.items) {
-        this.arm(i.sk, String(i.cron), i.payload as SchedulePayload, Boolean(i.enabled));
+        this.arm(i.sk, String(i.cron), i.payload as SchedulePayload, Boolean(i.enabled), typeof i.timezone === 'string' ? i.timezone : 'UTC');
         n++;
       }
       cursor = p.cursor ?? undefined;
@@ -50,17 +50,17 @@ export class LocalScheduler implements Scheduler {
     this.timers.delete(name);
   }
 
-  private arm(name: string, cron: string, payload: SchedulePayload, enabled: boolean) {
+  private arm(name: string, cron: string, payload: SchedulePayload, enabled: boolean, timezone: string) {
     this.disarm(name);
     if (!enabled || this.stopped) return;
-    const at = nextRun(cron, this.now());
+    const at = nextRun(cron, this.now(), timezone);
     const wait = at.getTime() - Date.now();
     const t = setTimeout(() => {
-      if (wait > MAX_TIMER_MS) return this.arm(name, cron, payload, enabled); // far future: re-arm in steps
+      if (wait > MAX_TIMER_MS) return this.arm(name, cron, payload, enabled, timezone); // far future: re-arm in steps
       this.queue
         .send('jobs', { kind: 'job.fire', ...payload, scheduled_for: at.toISOString() })
         .catch((err) => log.error('schedule fire failed', { name, err }))
-        .finally(() => this.arm(name, cron, payload, enabled));
+        .finally(() => this.arm(name, cron, payload, enabled, timezone));
     }, Math.min(Math.max(0, wait), MAX_TIMER_MS));
     t.unref?.();
     this.timers.set(name, t);

@@ -1,5 +1,6 @@
 import { badRequest } from '../errors.js';
 import { lazyEngine } from '../lazy-engine.js';
+import { instantOf, wallTime } from './zoned-time.js';
 
 // The EventBridge translation lives in its own module, without cron-parser (and its luxon):
 // every Lambda's composition root loads it for the scheduler port (see aws-deps.ts).
@@ -19,11 +20,11 @@ const cronParser = (): CronEngine['CronExpressionParser'] => cronEngine().CronEx
 
 const FIELD = /^[\d*/,\-A-Za-z?LW#]+$/;
 
-/** Validate a 5-field UTC cron expression (minute hour day-of-month month day-of-week). */
+/** Validate a 5-field cron expression (minute hour day-of-month month day-of-week), read in the job's time zone. */
 export function parseCron(expr: string): void {
   const fields = expr.trim().split(/\s+/);
   if (fields.length !== 5 || !fields.every((f) => FIELD.test(f)))
-    throw badRequest('schedule must be a 5-field cron expression in UTC, e.g. "0 8 * * *" for 08:00 daily', [{ path: 'body.schedule', message: 'expected 5 fields' }]);
+    throw badRequest('schedule must be a 5-field cron expression (read in the job\'s timezone, UTC by default), e.g. "0 8 * * *" for 08:00 daily', [{ path: 'body.schedule', message: 'expected 5 fields' }]);
   try {
     cronParser().parse(expr, { tz: 'UTC' }).next();
   } catch (e) {
@@ -31,7 +32,40 @@ export function parseCron(expr: string): void {
   }
 }
 
-/** Next fire time strictly after `from`. */
-export function nextRun(expr: string, from: Date): Date {
-  return cronParser().parse(expr, { tz: 'UTC', currentDate: from }).next().toDate();
+/**
+ * How far before the wall time of `from` a search starts: a wall time just behind it can still
+ * name a later instant after clocks went back (shifts are at most 2 h anywhere).
+ */
+const LOOKBACK_MS = 3 * 3_600_000;
+/** Cron ticks a search looks at before giving up (a day of every-minute ticks and then some). */
+const MAX_TICKS = 2_000;
+
+/**
+ * Next fire time strictly after `from`, the schedule read in time zone `tz` the way EventBridge
+ * Scheduler reads it: a wall time that does not exist (clocks going forward) does not fire that
+ * day, and a wall time that exists twice (clocks going back) fires once, at its first occurrence.
+ *
+ * The cron ticks are stepped as wall times (cron-parser in UTC on wall-clock dates) and each is
+ * mapped to the instant it names; that mapping never goes backwards, so the first tick whose
+ * instant is after `from` is the next fire.
+ */
+export function nextRun(expr: string, from: Date, tz = 'UTC'): Date {
+  if (tz === 'UTC') return cronParser().parse(expr, { tz: 'UTC', currentDate: from }).next().toDate();
+  const ticks = cronParser().parse(expr, { tz: 'UTC', currentDate: new Date(wallTime(from, tz).getTime() - LOOKBACK_MS) });
+  for (let i = 0; i < MAX_TICKS; i++) {
+    const at = instantOf(ticks.next().toDate(), tz);
+    if (at && at > from) return at;
+  }
+  throw new Error(`No fire time of "${expr}" in ${tz} found after ${from.toISOString()}`);
+}
+
+/** Most recent fire time at or before `at` in time zone `tz` (the tick a late delivery belongs to); see {@link nextRun}. */
+export function prevRun(expr: string, at: Date, tz = 'UTC'): Date {
+  if (tz === 'UTC') return cronParser().parse(expr, { tz: 'UTC', currentDate: new Date(at.getTime() + 1) }).prev().toDate();
+  const ticks = cronParser().parse(expr, { tz: 'UTC', currentDate: new Date(wallTime(at, tz).getTime() + LOOKBACK_MS + 1000) });
+  for (let i = 0; i < MAX_TICKS; i++) {
+    const t = instantOf(ticks.prev().toDate(), tz);
+    if (t && t <= at) return t;
+  }
+  throw new Error(`No fire time of "${expr}" in ${tz} found before ${at.toISOString()}`);
 }

@@ -1,8 +1,7 @@
-import { CronExpressionParser } from 'cron-parser';
 import { keys } from '../table-keys.js';
 import { ConditionFailedError } from '../errors.js';
 import { log } from '../log.js';
-import { getJob, startJobRun, type JobRecord } from './jobs.js';
+import { getJob, startJobRun, startedId, type JobRecord } from './jobs.js';
 import { getTenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 
@@ -10,18 +9,20 @@ import type { Deps } from '../../runtime.js';
 import type { JobFire } from '../queue-messages.js';
 export { jobFireMessage, type JobFire } from '../queue-messages.js';
 
-/** Most recent fire time at or before `at` (the tick a late delivery belongs to). */
-export function prevRun(expr: string, at: Date): Date {
-  return CronExpressionParser.parse(expr, { tz: 'UTC', currentDate: new Date(at.getTime() + 1) }).prev().toDate();
-}
+import { prevRun } from './cron.js';
+export { prevRun } from './cron.js';
 
-/** How long a claim may sit without a query before another delivery may take it over. */
+/** How long a claim may sit without a query (or run) before another delivery may take it over. */
 export const FIRE_CLAIM_STALE_MS = 120_000;
 const MARKER_TTL_SECONDS = 14 * 86400;
 
+/** What a fire started: a query job's query, or a run job's run. */
+type Started = { query_id: string } | { run_id: string };
+const started = (id: string): Started => (id.startsWith('run_') ? { run_id: id } : { query_id: id });
+
 export type FireOutcome =
-  | { kind: 'started'; query_id: string }
-  | { kind: 'duplicate'; query_id: string }
+  | ({ kind: 'started' } & Started)
+  | ({ kind: 'duplicate' } & Started)
   | { kind: 'skipped'; reason: 'job_not_found' | 'job_paused' | 'tenant_not_found' | 'billing_inactive' };
 
 /** Retryable: another delivery of the same fire is starting the run right now. */
@@ -35,7 +36,7 @@ export class FireInFlightError extends Error {
 /**
  * Handle one schedule fire: run the job if it exists and is active, at most once per
  * (job, scheduled_for). A conditional put of a marker item claims the fire; the marker then
- * records the query id, so an SQS redelivery (or a duplicate EventBridge invocation) finds it and
+ * records the query (or run) id, so an SQS redelivery (or a duplicate EventBridge invocation) finds it and
  * starts nothing. A claim whose holder died before submitting (no query id after
  * {@link FIRE_CLAIM_STALE_MS}) is taken over with a conditional update, so a crash never loses a run.
  */
@@ -57,7 +58,7 @@ export async function handleJobFire(d: Deps, m: JobFire): Promise<FireOutcome> {
     return { kind: 'skipped', reason: 'billing_inactive' };
   }
   const now = d.clock.now();
-  const at = m.scheduled_for ? new Date(m.scheduled_for) : prevRun(job.schedule, now);
+  const at = m.scheduled_for ? new Date(m.scheduled_for) : prevRun(job.schedule, now, job.timezone);
   const marker = keys.record(m.tenant_id, 'JOBFIRE', `${m.job_id}#${at.toISOString()}`);
   const claimedAt = now.getTime();
   try {
@@ -68,7 +69,7 @@ export async function handleJobFire(d: Deps, m: JobFire): Promise<FireOutcome> {
   } catch (e) {
     if (!(e instanceof ConditionFailedError)) throw e;
     const existing = await d.table.get(marker, { consistent: true });
-    if (existing?.query_id) return { kind: 'duplicate', query_id: String(existing.query_id) };
+    if (existing?.query_id) return { kind: 'duplicate', ...started(String(existing.query_id)) };
     if (!existing || claimedAt - Number(existing.claimed_at) < FIRE_CLAIM_STALE_MS) throw new FireInFlightError(m.job_id, at.toISOString());
     try {
       await d.table.update(marker, {
@@ -80,7 +81,8 @@ export async function handleJobFire(d: Deps, m: JobFire): Promise<FireOutcome> {
       throw e2;
     }
   }
-  const q = await startJobRun(d, job, at, now);
-  await d.table.update(marker, { set: { query_id: q.query_id } });
-  return { kind: 'started', query_id: q.query_id };
+  const id = startedId(await startJobRun(d, job, at, now, true));
+  // The marker's query_id holds what the fire started: a qry_… or (run jobs) a run_… id.
+  await d.table.update(marker, { set: { query_id: id } });
+  return { kind: 'started', ...started(id) };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { newId } from '../ids.js';
-import { AppError, ConditionFailedError, notFound } from '../errors.js';
+import { AppError, ConditionFailedError, badRequest, notFound } from '../errors.js';
 import { nextRun, parseCron, toEventBridgeCron } from './cron.js';
 import { querySubmitSchema, submitQuery, listQueries, type QueryRecord } from '../queries/queries.js';
 import { resolveTimeWindow, type TimeWindowInput } from '../queries/time-window.js';
@@ -12,6 +12,12 @@ import { SOURCE_NAMES, type SourceName } from '../../config.js';
 import type { Deps } from '../../runtime.js';
 import type { Table } from '../../ports/table.js';
 import { listFiltered } from '../filtered-list.js';
+import { canonicalTimeZone } from './zoned-time.js';
+import type { RunRecord } from '../runs/run-record.js';
+import { listRuns } from '../runs/run-reads.js';
+import { getTenant, type Tenant } from '../tenancy/tenants.js';
+import { outcomeFor } from '../audit/audit.js';
+import { log } from '../log.js';
 
 /** A cron string checked with the same parser the scheduler uses; issues land on the field. */
 const scheduleSchema = z
@@ -31,12 +37,69 @@ const webhookUrlSchema = z.string().trim().url('webhook_url must be an absolute 
 export const jobStatuses = ['active', 'paused'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
 
-/** POST /v1/jobs body (API.md "Jobs"): a query plus a label, a 5-field UTC cron and an optional webhook. */
-export const jobCreateSchema = querySubmitSchema.extend({
-  label: z.string().trim().min(1, 'label must not be empty').max(200, 'label is at most 200 characters'),
-  schedule: scheduleSchema,
-  webhook_url: webhookUrlSchema.nullable().optional(),
-});
+export const jobKinds = ['query', 'run'] as const;
+export type JobKind = (typeof jobKinds)[number];
+
+/** An IANA time zone name, as the platform knows it (Intl), written back in its canonical spelling. */
+export const timezoneSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .transform((v, ctx) => {
+    const tz = canonicalTimeZone(v);
+    if (tz) return tz;
+    ctx.addIssue({ code: 'custom', message: `timezone "${v}" is not an IANA time zone name (e.g. "Europe/Berlin", "America/New_York", "UTC")` });
+    return z.NEVER;
+  });
+
+const labelSchema = z.string().trim().min(1, 'label must not be empty').max(200, 'label is at most 200 characters');
+const runInputSchema = z.record(z.string(), z.unknown(), { message: 'input must be an object (the scraper\'s input)' });
+const q = querySubmitSchema.shape;
+
+/**
+ * POST /v1/jobs body (API.md "Jobs", "Scheduled runs"): a label, a 5-field cron read in
+ * `timezone` (default UTC), an optional webhook, and exactly one of a query (`prompt` +
+ * `sources`, with `time_window` and `limit`) or a run (`scraper_id` + `input`). The run's input
+ * is checked against its scraper when the job is created (createJob), not here.
+ */
+const jobCreateObject = z.strictObject({
+    label: labelSchema,
+    schedule: scheduleSchema,
+    timezone: timezoneSchema.optional(),
+    webhook_url: webhookUrlSchema.nullable().optional(),
+    prompt: q.prompt.optional(),
+    sources: q.sources.optional(),
+    time_window: q.time_window,
+    limit: z.number().int('limit must be a whole number').min(1).max(1000).optional(),
+    scraper_id: z.string().trim().min(1, 'scraper_id must not be empty').max(100).optional(),
+    input: runInputSchema.optional(),
+  });
+/** The fields of a job (the MCP create_job tool's arguments); {@link jobCreateSchema} adds the rules across fields. */
+export const jobCreateShape = jobCreateObject.shape;
+
+export const jobCreateSchema = jobCreateObject
+  .superRefine((b, ctx) => {
+    const query = b.prompt !== undefined || b.sources !== undefined;
+    const run = b.scraper_id !== undefined || b.input !== undefined;
+    const issue = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
+    if (query && run) {
+      for (const f of ['prompt', 'sources', 'scraper_id', 'input'] as const)
+        if (b[f] !== undefined) issue(f, 'give either prompt and sources (a query job) or scraper_id and input (a run job), not both');
+    } else if (!query && !run) {
+      issue('scraper_id', 'give scraper_id and input (a run job), or prompt and sources (a query job)');
+      issue('prompt', 'give prompt and sources (a query job), or scraper_id and input (a run job)');
+    } else if (query) {
+      if (b.prompt === undefined) issue('prompt', 'prompt is required with sources (a query job)');
+      if (b.sources === undefined) issue('sources', 'sources is required with prompt (a query job)');
+    } else {
+      if (b.scraper_id === undefined) issue('scraper_id', 'scraper_id is required with input (a run job)');
+      if (b.input === undefined) issue('input', 'input is required with scraper_id (a run job; {} when the scraper needs none)');
+      if (b.time_window !== undefined) issue('time_window', 'time_window applies to query jobs only');
+      if (b.limit !== undefined) issue('limit', 'limit applies to query jobs only');
+    }
+  })
+  // A query job's limit defaults as a query's does.
+  .transform((b) => (b.prompt !== undefined ? { ...b, limit: b.limit ?? 100 } : b));
 export type JobCreate = z.infer<typeof jobCreateSchema>;
 
 /** PATCH /v1/jobs/{job_id} body: pause/resume, reschedule, change or clear (null) the webhook, rename. */
@@ -46,25 +109,43 @@ export const jobUpdateSchema = z
     schedule: scheduleSchema.optional(),
     webhook_url: webhookUrlSchema.nullable().optional(),
     label: z.string().trim().min(1).max(200).optional(),
+    timezone: timezoneSchema.optional(),
+    /** A run job's input, checked again against its scraper (updateJob). */
+    input: runInputSchema.optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), 'give at least one of status, schedule, webhook_url, label');
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'give at least one of status, schedule, timezone, webhook_url, label, input');
 export type JobUpdate = z.infer<typeof jobUpdateSchema>;
 
 export const jobRecordSchema = z.object({
   job_id: z.string(),
   tenant_id: z.string(),
   label: z.string(),
-  prompt: z.string(),
-  sources: z.array(z.enum(SOURCE_NAMES)),
+  /** Records written before run jobs existed are query jobs scheduled in UTC. */
+  kind: z.enum(jobKinds).default('query'),
+  timezone: z.string().default('UTC'),
+  /** Query jobs: the query each run submits (null for run jobs). */
+  prompt: z.string().nullable(),
+  sources: z.array(z.enum(SOURCE_NAMES)).nullable(),
   time_window: z.unknown().nullable(),
-  limit: z.number().int(),
+  limit: z.number().int().nullable(),
+  /** Run jobs: the scraper (built-in or published runbook) and its input (null for query jobs). */
+  scraper_id: z.string().nullable().default(null),
+  input: z.record(z.string(), z.unknown()).nullable().default(null),
   schedule: z.string(),
   webhook_url: z.string().nullable(),
   status: z.enum(jobStatuses),
   created_at: z.string(),
   updated_at: z.string(),
   schedule_name: z.string(),
-  last_run: z.object({ query_id: z.string(), started_at: z.string() }).nullable(),
+  /**
+   * The latest run: a query job's `{ query_id, started_at }`; a run job's `{ run_id, started_at,
+   * status, finished_at }`, its status kept up to date as the run ends.
+   */
+  last_run: z
+    .object({ query_id: z.string().optional(), run_id: z.string().optional(), started_at: z.string(), status: z.string().optional(), finished_at: z.string().nullable().optional() })
+    .nullable(),
+  /** Whether the job's creator could use tenant secrets (`secrets:use`): its scheduled runs may, too. */
+  secrets_use: z.boolean().default(false),
 });
 export type JobRecord = z.infer<typeof jobRecordSchema>;
 
@@ -72,16 +153,20 @@ export type JobRecord = z.infer<typeof jobRecordSchema>;
 export const publicJob = (j: JobRecord, now: Date) => ({
   job_id: j.job_id,
   label: j.label,
+  kind: j.kind,
   prompt: j.prompt,
   sources: j.sources,
   time_window: j.time_window ?? null,
   limit: j.limit,
+  scraper_id: j.scraper_id,
+  input: j.input,
   schedule: j.schedule,
+  timezone: j.timezone,
   webhook_url: j.webhook_url,
   status: j.status,
   created_at: j.created_at,
   updated_at: j.updated_at,
-  next_run_at: j.status === 'active' ? nextRun(j.schedule, now).toISOString() : null,
+  next_run_at: j.status === 'active' ? nextRun(j.schedule, now, j.timezone).toISOString() : null,
   last_run: j.last_run,
 });
 
@@ -106,26 +191,56 @@ async function checkWebhookUrl(d: Deps, url: string, guard?: OutboundChecker): P
   return (await checkOutboundUrl(guard ?? egressCheck(d.config), url, 'webhook_url')).href;
 }
 
+/** Who creates or edits a job: the tenant (target policy) and the caller's scopes (a runbook's secrets). */
+export interface JobCaller {
+  tenant: Tenant;
+  scopes: readonly string[];
+}
+
 /**
- * Create a job: validate the webhook target (egress guard) and the time window, store the record,
- * then create its schedule. When the scheduler refuses, the record is removed again so no job
- * exists without a schedule.
+ * A run job's scraper and input, checked exactly as POST /v1/runs checks them (scraper,
+ * secrets scope, input schema, targets, model readiness). Loaded on first use: the scraper specs
+ * are only needed by the functions that create or edit run jobs, or start their runs.
  */
-export async function createJob(d: Deps, tenantId: string, input: JobCreate, now: Date): Promise<JobRecord> {
+async function checkJobInput(d: Deps, caller: JobCaller, scraperId: string, input: unknown, now: Date) {
+  const { checkRunInput } = await import('../runs/check-run-input.js');
+  return checkRunInput(d, egressCheck(d.config), caller.tenant, scraperId, input, caller.scopes, now);
+}
+
+const holdsSecretsUse = (scopes: readonly string[]) => scopes.includes('*') || scopes.includes('secrets:use');
+
+/**
+ * Create a job: validate the webhook target (egress guard), the query's time window or the
+ * run's scraper and input, store the record, then create its schedule (read in the job's time
+ * zone). When the scheduler refuses, the record is removed again so no job exists without a
+ * schedule.
+ */
+export async function createJob(d: Deps, tenantId: string, input: JobCreate, now: Date, caller?: JobCaller): Promise<JobRecord> {
   // Refused here, in every mode, rather than by the scheduler on AWS (a failing call or a wrong schedule).
   toEventBridgeCron(input.schedule);
-  resolveTimeWindow(input.time_window as TimeWindowInput | undefined, now);
-  assertQueryFits(input, now);
+  const kind: JobKind = input.scraper_id !== undefined ? 'run' : 'query';
+  let run: { scraper_id: string; input: Record<string, unknown> } | null = null;
+  if (kind === 'query') {
+    resolveTimeWindow(input.time_window as TimeWindowInput | undefined, now);
+    assertQueryFits(input as { prompt: string; sources: SourceName[] }, now);
+  } else {
+    if (!caller) throw new Error('createJob: a run job needs the caller (tenant and scopes)');
+    run = await checkJobInput(d, caller, input.scraper_id!, input.input, now);
+  }
   const webhook = input.webhook_url ? await checkWebhookUrl(d, input.webhook_url) : null;
   const jobId = newId('job');
   const job: JobRecord = {
     job_id: jobId,
     tenant_id: tenantId,
     label: input.label,
-    prompt: input.prompt,
-    sources: input.sources as SourceName[],
+    kind,
+    timezone: input.timezone ?? 'UTC',
+    prompt: kind === 'query' ? input.prompt! : null,
+    sources: kind === 'query' ? (input.sources as SourceName[]) : null,
     time_window: input.time_window ?? null,
-    limit: input.limit,
+    limit: kind === 'query' ? (input.limit ?? 100) : null,
+    scraper_id: run?.scraper_id ?? null,
+    input: run?.input ?? null,
     schedule: input.schedule,
     webhook_url: webhook,
     status: 'active',
@@ -133,16 +248,24 @@ export async function createJob(d: Deps, tenantId: string, input: JobCreate, now
     updated_at: now.toISOString(),
     schedule_name: scheduleName(tenantId, jobId),
     last_run: null,
+    secrets_use: caller ? holdsSecretsUse(caller.scopes) : false,
   };
-  await d.table.put({ ...jobKey(tenantId, jobId), ...job }, { condition: { expression: 'attribute_not_exists(pk)' } });
+  // Query jobs are stored as they always were (no run-job fields), so older readers still read them.
+  const stored = kind === 'query' ? withoutRunFields(job) : job;
+  await d.table.put({ ...jobKey(tenantId, jobId), ...stored }, { condition: { expression: 'attribute_not_exists(pk)' } });
   try {
-    await d.scheduler.upsert(job.schedule_name, job.schedule, firePayload(job), true);
+    await d.scheduler.upsert(job.schedule_name, job.schedule, firePayload(job), true, job.timezone);
   } catch (e) {
     await d.table.delete(jobKey(tenantId, jobId)).catch(() => undefined);
     throw e;
   }
   return job;
 }
+
+const withoutRunFields = (j: JobRecord) => {
+  const { scraper_id: _s, input: _i, secrets_use: _u, ...rest } = j;
+  return rest;
+};
 
 export async function getJob(table: Table, tenantId: string, jobId: string): Promise<JobRecord> {
   const i = await table.get(jobKey(tenantId, jobId), { consistent: true });
@@ -159,16 +282,26 @@ export function listJobs(table: Table, tenantId: string, q: { limit: number; cur
 }
 
 /**
- * Pause/resume (schedule disabled/enabled), reschedule (schedule replaced), change or clear the
- * webhook. The record is written first (conditional on existence) and the schedule is then made
- * to match the record as written, so the last writer's state is what the scheduler holds. A fire
- * that still arrives for a paused job is ignored by the worker.
+ * Pause/resume (schedule disabled/enabled), reschedule or move to another time zone (schedule
+ * replaced), change or clear the webhook, rename, or give a run job a new input (checked against
+ * its scraper as at creation). The record is written first (conditional on existence) and the
+ * schedule is then made to match the record as written, so the last writer's state is what the
+ * scheduler holds. A fire that still arrives for a paused job is ignored by the worker.
  */
-export async function updateJob(d: Deps, tenantId: string, jobId: string, patch: JobUpdate, now: Date): Promise<JobRecord> {
+export async function updateJob(d: Deps, tenantId: string, jobId: string, patch: JobUpdate, now: Date, caller?: JobCaller): Promise<JobRecord> {
   if (patch.schedule !== undefined) toEventBridgeCron(patch.schedule);
   const set: Record<string, unknown> = { updated_at: now.toISOString() };
+  if (patch.input !== undefined) {
+    const job = await getJob(d.table, tenantId, jobId);
+    if (job.kind !== 'run' || !job.scraper_id)
+      throw badRequest('input applies to run jobs only; this is a query job', [{ path: 'body.input', message: 'query jobs have no input' }]);
+    if (!caller) throw new Error('updateJob: a new input needs the caller (tenant and scopes)');
+    set.input = (await checkJobInput(d, caller, job.scraper_id, patch.input, now)).input;
+    set.secrets_use = holdsSecretsUse(caller.scopes);
+  }
   if (patch.status !== undefined) set.status = patch.status;
   if (patch.schedule !== undefined) set.schedule = patch.schedule;
+  if (patch.timezone !== undefined) set.timezone = patch.timezone;
   if (patch.label !== undefined) set.label = patch.label;
   if (patch.webhook_url !== undefined) set.webhook_url = patch.webhook_url === null ? null : await checkWebhookUrl(d, patch.webhook_url);
   let updated: JobRecord;
@@ -178,8 +311,8 @@ export async function updateJob(d: Deps, tenantId: string, jobId: string, patch:
     if (e instanceof ConditionFailedError) throw notFound('Job');
     throw e;
   }
-  if (patch.status !== undefined || patch.schedule !== undefined)
-    await d.scheduler.upsert(updated.schedule_name, updated.schedule, firePayload(updated), updated.status === 'active');
+  if (patch.status !== undefined || patch.schedule !== undefined || patch.timezone !== undefined)
+    await d.scheduler.upsert(updated.schedule_name, updated.schedule, firePayload(updated), updated.status === 'active', updated.timezone);
   return updated;
 }
 
@@ -191,28 +324,65 @@ export async function deleteJob(d: Deps, tenantId: string, jobId: string): Promi
   await d.table.delete(jobKey(tenantId, jobId));
 }
 
+/** What one run of a job started: a query (query jobs) or a run (run jobs). */
+export type JobRunStarted = { kind: 'query'; query: QueryRecord } | { kind: 'run'; run: RunRecord };
+
+/** The id of what a job run started (`qry_…` or `run_…`). */
+export const startedId = (s: JobRunStarted) => (s.kind === 'query' ? s.query.query_id : s.run.id);
+
 /**
- * Start one run of a job: a query tied to the job, whose result file is `<query_id>_<run time>.json`.
- * Records it as the job's last run.
+ * Start one run of a job and record it as the job's last run. A query job submits its query
+ * (result file `<query_id>_<run time>.json`). A run job starts an ordinary run through the same
+ * path as POST /v1/runs (input, targets, quota, model readiness checked again now: the policy or
+ * the runbook may have changed since the job was saved) with `job_id` set. A run the schedule
+ * starts (`fromScheduler`) leaves an audit record of surface `scheduler` (allowed, or the
+ * refusal); run-now is audited as the API call it is.
  */
-export async function startJobRun(d: Deps, job: JobRecord, runAt: Date, now: Date): Promise<QueryRecord> {
+export async function startJobRun(d: Deps, job: JobRecord, runAt: Date, now: Date, fromScheduler = false): Promise<JobRunStarted> {
+  if (job.kind === 'run') return { kind: 'run', run: await startRunJobRun(d, job, now, fromScheduler) };
   const q = await submitQuery(
     d.table, d.queue, job.tenant_id,
-    { prompt: job.prompt, sources: job.sources, time_window: job.time_window as JobCreate['time_window'], limit: job.limit },
+    { prompt: job.prompt!, sources: job.sources!, time_window: job.time_window as JobCreate['time_window'], limit: job.limit ?? 100 },
     now, { jobId: job.job_id, jobRunAt: runAt },
   );
   await recordLastRun(d.table, job.tenant_id, job.job_id, { query_id: q.query_id, started_at: q.created_at });
-  return q;
+  return { kind: 'query', query: q };
 }
 
+async function startRunJobRun(d: Deps, job: JobRecord, now: Date, fromScheduler: boolean): Promise<RunRecord> {
+  const [{ createRun }, tenant] = await Promise.all([import('../runs/runs.js'), getTenant(d.table, job.tenant_id)]);
+  if (!tenant) throw notFound('Tenant');
+  const audit = async (status: number, resource: string | null) => {
+    if (!fromScheduler) return;
+    await d.audit.record({
+      ts: now.toISOString(), request_id: `job:${job.job_id}:${now.toISOString()}`, tenant_id: job.tenant_id,
+      principal: { type: 'system', id: job.job_id }, surface: 'scheduler', action: 'runs.create', resource,
+      outcome: outcomeFor(status), status, ip: null, user_agent: null,
+    }).catch((err) => log.error('audit record of a job run failed', { err, job_id: job.job_id }));
+  };
+  let run: RunRecord;
+  try {
+    run = await createRun(d, egressCheck(d.config), tenant, { scraper_id: job.scraper_id!, input: job.input ?? {} }, now, job.secrets_use ? ['secrets:use'] : [], { jobId: job.job_id });
+  } catch (e) {
+    await audit(e instanceof AppError ? e.status : 500, null);
+    throw e;
+  }
+  await audit(201, run.id);
+  await recordLastRun(d.table, job.tenant_id, job.job_id, { run_id: run.id, started_at: run.created_at, status: run.status, finished_at: null });
+  return run;
+}
+
+type LastRun = NonNullable<JobRecord['last_run']>;
+
 /** Keep the newest run as last_run; a late write of an older run never replaces a newer one. */
-async function recordLastRun(table: Table, tenantId: string, jobId: string, run: { query_id: string; started_at: string }) {
+async function recordLastRun(table: Table, tenantId: string, jobId: string, run: LastRun) {
+  const field = run.run_id ? 'run_id' : 'query_id';
   try {
     await table.update(jobKey(tenantId, jobId), {
       set: { last_run: run },
       condition: {
-        expression: 'attribute_exists(pk) AND (attribute_not_exists(last_run) OR last_run = :null OR last_run.query_id < :q)',
-        values: { ':null': null, ':q': run.query_id },
+        expression: `attribute_exists(pk) AND (attribute_not_exists(last_run) OR last_run = :null OR attribute_not_exists(last_run.${field}) OR last_run.${field} < :q)`,
+        values: { ':null': null, ':q': run.run_id ?? run.query_id },
       },
     });
   } catch (e) {
@@ -220,14 +390,28 @@ async function recordLastRun(table: Table, tenantId: string, jobId: string, run:
   }
 }
 
+/** A run job's run ended: its last_run says so, unless a newer run has been recorded since. */
+export async function recordRunEnded(table: Table, run: RunRecord): Promise<void> {
+  if (!run.job_id) return;
+  try {
+    await table.update(jobKey(run.tenant_id, run.job_id), {
+      set: { last_run: { run_id: run.id, started_at: run.created_at, status: run.status, finished_at: run.finished_at } },
+      condition: { expression: 'attribute_exists(pk) AND last_run.run_id = :r', values: { ':r': run.id } },
+    });
+  } catch (e) {
+    if (!(e instanceof ConditionFailedError)) throw e;
+  }
+}
+
 /** POST /v1/jobs/{id}/run: run now, whether the schedule is active or paused. */
-export async function runJobNow(d: Deps, tenantId: string, jobId: string, now: Date): Promise<QueryRecord> {
+export async function runJobNow(d: Deps, tenantId: string, jobId: string, now: Date): Promise<JobRunStarted> {
   const job = await getJob(d.table, tenantId, jobId);
   return startJobRun(d, job, now, now);
 }
 
-/** GET /v1/jobs/{id}/runs: the job's queries, newest first. */
-export async function listJobRuns(table: Table, tenantId: string, jobId: string, q: { limit: number; cursor?: string }) {
-  await getJob(table, tenantId, jobId);
-  return listQueries(table, tenantId, { ...q, job_id: jobId });
+/** GET /v1/jobs/{id}/runs: a query job's queries, or a run job's runs, newest first. */
+export async function listJobRuns(d: Deps, tenantId: string, jobId: string, q: { limit: number; cursor?: string }) {
+  const job = await getJob(d.table, tenantId, jobId);
+  if (job.kind === 'run') return { kind: 'run' as const, page: await listRuns(d, tenantId, { ...q, job_id: jobId }) };
+  return { kind: 'query' as const, page: await listQueries(d.table, tenantId, { ...q, job_id: jobId }) };
 }

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
-import { AppError, forbidden } from '../errors.js';
+import { AppError, badRequest, forbidden } from '../errors.js';
 import { serviceInfo } from '../service-info.js';
 import { listScrapers } from '../runs/scraper-catalog.js';
 import { createRun, getRun, waitForRun, runCreateSchema } from '../runs/runs.js';
@@ -18,6 +18,7 @@ import type { EgressCheck } from '../governance/egress-check.js';
 import { extractUrls, extractUrlsSchema } from '../extraction/extract-urls.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
+import { createJob, jobCreateSchema, jobCreateShape, publicJob } from '../jobs/jobs.js';
 
 export interface McpCaller {
   deps: Deps;
@@ -127,6 +128,17 @@ export function buildMcpServer(c: McpCaller): McpServer {
   tool('map_site', 'runs:write', "List a site's URLs fast (sitemaps and the start page's links), ordered by relevance to search when given; waits up to 20 s and returns the URLs, else the run to poll.", siteMapInputShape, async (a) => mapSite(c, a));
   tool('extract', 'scrape:write', 'Extract structured data with a model: one JSON object per URL (1-20), valid against your JSON Schema ("type": "object" at the top), with an optional prompt. Returns [{url, json}] or [{url, json_error}] per page.', extractUrlsSchema.shape, async (a) =>
     extractUrls(c.deps, c.guard, c.tenant, extractUrlsSchema.parse(a), now()));
+  tool(
+    'create_job',
+    'jobs:write',
+    'Schedule a recurring job on a 5-field cron read in timezone (IANA name, default UTC). Either a run job: scraper_id + input (any scraper from list_scrapers, or a published runbook; each run is an ordinary run with job_id) or a query job: prompt + sources (+ time_window, limit). Optional webhook_url receives job.completed.',
+    jobCreateShape,
+    async (a) => {
+      const body = jobCreateSchema.safeParse(a);
+      if (!body.success) throw badRequest('Invalid job', body.error.issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message })));
+      return publicJob(await createJob(c.deps, t, body.data, now(), { tenant: c.tenant, scopes: c.scopes }), now());
+    },
+  );
   return server;
 }
 

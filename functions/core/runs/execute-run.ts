@@ -290,7 +290,7 @@ export async function finish(d: Deps, run: RunRecord, status: RunStatus, stopRea
   }
   await d.queue.send('deliveries', {
     kind: 'run.completed', tenant_id: run.tenant_id, run_id: run.id, status: updated.status, completed_at: updated.finished_at ?? d.clock.now().toISOString(),
-    webhook_url: updated.webhook_url,
+    webhook_url: updated.webhook_url, ...(updated.job_id ? { job_id: updated.job_id } : {}),
   }).catch((err) => log.error('run.completed event failed', { err, run_id: run.id }));
   return updated;
 }

@@ -25,10 +25,10 @@ export async function waitForRun(d: Deps, tenantId: string, runId: string, waitS
   return run;
 }
 
-export function listRuns(d: Deps, tenantId: string, q: { limit: number; cursor?: string; status?: RunStatus }) {
+export function listRuns(d: Deps, tenantId: string, q: { limit: number; cursor?: string; status?: RunStatus; job_id?: string }) {
   return listFiltered(d.table, { pk: keys.tenantPk(tenantId), skBeginsWith: 'RUN#', descending: true }, q, (it) => {
     const r = runRecordSchema.parse(it);
-    return !q.status || r.status === q.status ? r : undefined;
+    return (!q.status || r.status === q.status) && (!q.job_id || r.job_id === q.job_id) ? r : undefined;
   });
 }
 

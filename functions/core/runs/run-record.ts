@@ -23,7 +23,11 @@ export const runRecordSchema = z.object({
     rate_per_s: z.number().nullable().optional(),
     eta_s: z.number().nullable().optional(),
   }),
-  stats: z.object({ requests: z.number(), bytes: z.number(), blocked_requests: z.number(), robots_skipped: z.number() }),
+  stats: z.object({
+    requests: z.number(), bytes: z.number(), blocked_requests: z.number(), robots_skipped: z.number(),
+    /** Pages by change status, when the run tracked changes (the `changes` format); absent otherwise. */
+    changes: z.object({ new: z.number(), same: z.number(), changed: z.number(), removed: z.number(), unavailable: z.number() }).optional(),
+  }),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** Why the run ended: completed, max_pages, max_bytes, max_runtime, quota, cancelled, challenge, error. */
   stop_reason: z.string().nullable(),
@@ -38,6 +42,8 @@ export const runRecordSchema = z.object({
   crawl: z.boolean().default(false),
   /** Browser profile (rendering settings) for browser pages, if any. */
   browser_profile: z.string().nullable().default(null),
+  /** The job that started the run (a run job's scheduled or run-now run), or null. */
+  job_id: z.string().nullable().default(null),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
@@ -45,6 +51,7 @@ export type RunRecord = z.infer<typeof runRecordSchema>;
 const PUBLIC_FIELDS = {
   id: true, scraper_id: true, input: true, status: true, created_at: true, started_at: true, finished_at: true,
   progress: true, stats: true, engines_used: true, stop_reason: true, error: true, webhook_url: true, browser_profile: true,
+  job_id: true,
 } as const;
 export const publicRunSchema = runRecordSchema.pick(PUBLIC_FIELDS);
 export type PublicRun = z.infer<typeof publicRunSchema>;

@@ -2,19 +2,15 @@ import { keys } from '../table-keys.js';
 import { markForeground } from '../limits/foreground.js';
 import { newId } from '../ids.js';
 import { badRequest } from '../errors.js';
-import { checkTargets, targetUrls } from './check-targets.js';
 import { checkOutboundUrl } from '../events/egress.js';
 import { assertQuota } from '../limits/usage.js';
-import { findScraperSpec } from './scraper-catalog.js';
-import { assertSecretsScope } from '../runbooks/runbooks.js';
+import { checkRunInput } from './check-run-input.js';
 import { resolveProfile } from '../profiles/browser-profiles.js';
 import type { RunRecord } from './run-record.js';
 import { CRAWL_LIMITS, DEFAULT_LIMITS, type RunCreate } from './run-create-schema.js';
 import type { EgressCheck } from '../governance/egress-check.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
-import { assertExtractionReady } from '../extraction/readiness.js';
-import type { JsonOptions } from '../extraction/json-options.js';
 
 export { CRAWL_LIMITS, DEFAULT_LIMITS, runCreateSchema, type RunCreate } from './run-create-schema.js';
 export { cancelRun, getRun, listRuns, waitForRun } from './run-reads.js';
@@ -35,26 +31,17 @@ function runLimits(scraperId: string, asked: RunCreate['limits']) {
  * Validate and accept a run: the scraper exists, its input passes the scraper's own schema,
  * its targets are allowed, the tenant has page quota; then store it queued and enqueue it.
  */
-export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, body: RunCreate, now: Date, scopes: readonly string[]): Promise<RunRecord> {
-  const scraper = await findScraperSpec(d.table, tenant.tenant_id, body.scraper_id).catch((e) => {
-    if (e.code === 'not_found') throw badRequest(`Unknown scraper_id ${body.scraper_id}; GET /v1/scrapers lists them`, [{ path: 'body.scraper_id', message: 'unknown scraper' }]);
-    throw e;
-  });
-  // A runbook that fills a tenant secret runs only for callers holding secrets:use.
-  assertSecretsScope(scopes, scraper);
-  const parsed = scraper.inputSchema.safeParse(body.input);
-  if (!parsed.success)
-    throw badRequest(`The input does not match the ${scraper.scraper_id} scraper's input_schema`, parsed.error.issues.map((i) => ({ path: ['body', 'input', ...i.path.map(String)].join('.'), message: i.message })));
-  await checkTargets(guard, tenant, targetUrls(parsed.data as Record<string, unknown>));
+export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, body: RunCreate, now: Date, scopes: readonly string[], opts: { jobId?: string } = {}): Promise<RunRecord> {
+  // Scraper, secrets scope, input schema, targets and model readiness (shared with run jobs).
+  const scraper = await checkRunInput(d, guard, tenant, body.scraper_id, body.input, scopes, now);
   if (body.webhook_url) await checkOutboundUrl(guard, body.webhook_url, 'webhook_url');
   await assertQuota(d.table, tenant, 'pages', now);
-  await assertExtractionReady(d, tenant, parsed.data as { formats?: string[]; json_options?: JsonOptions }, now);
   await resolveProfile(d.table, tenant.tenant_id, body.browser_profile);
   const run: RunRecord = {
     id: newId('run'),
     tenant_id: tenant.tenant_id,
     scraper_id: scraper.scraper_id,
-    input: parsed.data as Record<string, unknown>,
+    input: scraper.input,
     status: 'queued',
     crawl: scraper.scraper_id === 'site-crawl',
     created_at: now.toISOString(),
@@ -71,6 +58,7 @@ export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, bod
     item_pages: 0,
     engines_used: {},
     browser_profile: body.browser_profile ?? null,
+    job_id: opts.jobId ?? null,
   };
   await d.table.put({ ...keys.record(tenant.tenant_id, 'RUN', run.id), ...run });
   // From here to its end (executeRun ends the mark) a short run goes before other tenants' crawls

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { resultUrl, runResultsUrl } from '../events/public-url.js';
 import type { QueryRecord } from '../queries/queries.js';
+import type { RunRecord } from '../runs/run-record.js';
 import type { Config } from '../../config.js';
 
 import type { RunCompletedMessage } from '../queue-messages.js';
@@ -28,6 +29,23 @@ export const runCompletedPayloadSchema = z.object({
 });
 export type RunCompletedPayload = z.infer<typeof runCompletedPayloadSchema>;
 
+/**
+ * API.md "Scheduled runs": job.completed for a run job's run. `changes` counts its pages by
+ * change status when the run tracked changes (the `changes` format), else null; `error` is the
+ * run's error when it did not succeed.
+ */
+export const jobRunCompletedPayloadSchema = z.object({
+  event: z.literal('job.completed'),
+  job_id: z.string(),
+  run_id: z.string(),
+  status: z.string(),
+  completed_at: z.string(),
+  results_url: z.string(),
+  changes: z.object({ new: z.number(), same: z.number(), changed: z.number(), removed: z.number(), unavailable: z.number() }).nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type JobRunCompletedPayload = z.infer<typeof jobRunCompletedPayloadSchema>;
+
 type UrlConfig = Pick<Config, 'publicUrl' | 'port' | 'mode'>;
 
 /**
@@ -45,6 +63,20 @@ export function jobCompletedPayload(q: QueryRecord, config: UrlConfig, now: Date
     completed_at: q.completed_at ?? now.toISOString(),
     result_url: completed ? resultUrl(config, q.result_key ?? q.query_id) : null,
     ...(completed ? {} : { error: q.error ?? 'The run failed' }),
+  };
+}
+
+/** The job.completed payload for a run job's finished run (see {@link jobRunCompletedPayloadSchema}). */
+export function jobRunCompletedPayload(run: RunRecord, config: UrlConfig, now: Date): JobRunCompletedPayload {
+  return {
+    event: 'job.completed',
+    job_id: run.job_id ?? '',
+    run_id: run.id,
+    status: run.status,
+    completed_at: run.finished_at ?? now.toISOString(),
+    results_url: runResultsUrl(config, run.id),
+    changes: run.stats.changes ?? null,
+    ...(run.error ? { error: run.error } : {}),
   };
 }
 

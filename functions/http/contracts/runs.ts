@@ -8,7 +8,7 @@ import { RUN_STATUSES } from '../../core/runs/run-record.js';
 /** Contracts of scrapers.list, runs.create, runs.list, runs.get, runs.cancel, runs.results, runs.log. */
 
 export const runIdParams = z.strictObject({ id: z.string().regex(/^run_[0-9a-z]{26}$/, 'expected a run_… id') });
-export const runsListQuery = pageQuery.extend({ status: z.enum(RUN_STATUSES).optional() });
+export const runsListQuery = pageQuery.extend({ status: z.enum(RUN_STATUSES).optional(), job_id: z.string().regex(/^job_[0-9a-z]{26}$/, 'expected a job_… id').optional() });
 /** `?wait=N` long-polls; answers after at most 25 s (API Gateway's limit), so clients simply poll again. */
 export const runGetQuery = z.strictObject({ wait: z.coerce.number().int().min(0).max(120).optional() });
 export const runResultsQuery = pageQuery.extend({
@@ -25,7 +25,7 @@ const queuedRun = {
   id: 'run_01jd8x3k2m4n5p6q7r8s9t0v1w', scraper_id: 'page-content', input: { url: 'https://example.com/' }, status: 'queued',
   created_at: '2026-11-23T10:00:00.000Z', started_at: null, finished_at: null,
   progress: { pages_done: 0, pages_total: null, items: 0 }, stats: { requests: 0, bytes: 0, blocked_requests: 0, robots_skipped: 0 },
-  engines_used: {}, stop_reason: null, error: null, webhook_url: null, browser_profile: null,
+  engines_used: {}, stop_reason: null, error: null, webhook_url: null, browser_profile: null, job_id: null,
 };
 const doneRun = {
   ...queuedRun, status: 'succeeded', started_at: '2026-11-23T10:00:01.000Z', finished_at: '2026-11-23T10:00:03.000Z',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { createJob, getJob, updateJob, deleteJob, jobCreateSchema, runJobNow, listJobRuns } from '../../../functions/core/jobs/jobs.js';
+import { createJob, getJob, updateJob, deleteJob, jobCreateSchema, runJobNow, listJobRuns, startedId } from '../../../functions/core/jobs/jobs.js';
 import { handleJobFire, FireInFlightError, FIRE_CLAIM_STALE_MS, prevRun } from '../../../functions/core/jobs/fire.js';
 import { listQueries } from '../../../functions/core/queries/queries.js';
 import { keys } from '../../../functions/core/table-keys.js';
@@ -105,8 +105,9 @@ describe('job.fire', () => {
     await updateJob(h.deps, T, j.job_id, { status: 'paused' }, h.clock.now);
     const a = await runJobNow(h.deps, T, j.job_id, new Date(h.clock.now.getTime() + 1));
     const b = await runJobNow(h.deps, T, j.job_id, new Date(h.clock.now.getTime() + 2));
-    expect((await listJobRuns(h.deps.table, T, j.job_id, { limit: 10 })).data.map((q) => q.query_id)).toEqual([b.query_id, a.query_id]);
-    expect((await getJob(h.deps.table, T, j.job_id)).last_run?.query_id).toBe(b.query_id);
-    await expect(listJobRuns(h.deps.table, T, 'job_missing', { limit: 10 })).rejects.toMatchObject({ status: 404 });
+    const listed = await listJobRuns(h.deps, T, j.job_id, { limit: 10 });
+    expect(listed.kind === 'query' && listed.page.data.map((q) => q.query_id)).toEqual([startedId(b), startedId(a)]);
+    expect((await getJob(h.deps.table, T, j.job_id)).last_run?.query_id).toBe(startedId(b));
+    await expect(listJobRuns(h.deps, T, 'job_missing', { limit: 10 })).rejects.toMatchObject({ status: 404 });
   });
 });
