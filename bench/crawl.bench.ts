@@ -70,7 +70,7 @@ const size = (x: unknown) => Buffer.byteLength(JSON.stringify(x ?? null));
 function countTable(t: Table) {
   const counts = { table: 0, queue: 0, messages: 0, wru: 0, rru: 0, byOp: {} as Record<string, number>, byRecord: {} as Record<string, number> };
   const target = t as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-  for (const op of ['get', 'put', 'update', 'delete', 'query', 'batchPut'] as const) {
+  for (const op of ['get', 'put', 'update', 'delete', 'query', 'batchPut', 'batchGet'] as const) {
     const orig = target[op]!.bind(t);
     target[op] = async (...args: unknown[]) => {
       const a = args[0] as { pk?: string } | { pk?: string }[];
@@ -81,7 +81,7 @@ function countTable(t: Table) {
         if (op === 'put') counts.messages++;
       } else {
         counts.table++;
-        const units = op === 'batchPut' ? Math.ceil((a as unknown[]).length / 25) : 1;
+        const units = op === 'batchPut' ? Math.ceil((a as unknown[]).length / 25) : op === 'batchGet' ? Math.ceil((a as unknown[]).length / 100) : 1;
         counts.byOp[op] = (counts.byOp[op] ?? 0) + units;
         // Which records: the frontier's (by sort-key kind) or the partition's kind (gate, run, ...).
         const k = (Array.isArray(a) ? a[0] : a) as { pk?: string; sk?: string } | undefined;

@@ -8,6 +8,7 @@ import { benchColdStart } from './cold-start.bench.js';
 import { benchCrawl } from './crawl.bench.js';
 import { benchExport } from './export.bench.js';
 import { benchSiteMap } from './site-map.bench.js';
+import { benchChanges } from './changes.bench.js';
 
 /** `npm run bench`: every benchmark prints a ratio against a baseline measured in the same run. */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -30,6 +31,8 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   export: () => benchExport(),
   // GLEANER_BENCH_SITEMAP_URLS=<n> sets the first arm's size (default 10,000); GLEANER_BENCH_SITEMAP_ARMS=10k skips the 100,000 arm.
   'site-map': () => benchSiteMap(),
+  // GLEANER_BENCH_CHANGES_PAGES=<n> sets the site size (default 40), GLEANER_BENCH_CHANGES_ROUNDS the rounds (default 8).
+  changes: () => benchChanges(),
   // The engine bench is its own script (it prints its table: http, browser, auto ratios).
   engine: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/engine.bench.ts'], { stdio: 'inherit' });

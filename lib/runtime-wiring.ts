@@ -78,8 +78,8 @@ export function runtimeEnvironment(r: RuntimeResources, opts: RuntimeEnvOptions)
  * sends and fails when one of these lists misses an action.
  */
 export const GRANT_ACTIONS = {
-  /** GetItem and Query (table and its indexes); the adapter issues nothing else to read. */
-  tableRead: ['dynamodb:GetItem', 'dynamodb:Query'],
+  /** GetItem, BatchGetItem and Query (table and its indexes); the adapter issues nothing else to read. */
+  tableRead: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
   /** Every write the adapter has: put, update, delete (conditional or not) and batch write. */
   tableWrite: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
   /**

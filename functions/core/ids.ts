@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 
 const ulid = monotonicFactory();
 
-export type IdPrefix = 'run' | 'qry' | 'job' | 'whk' | 'key' | 'rbk' | 'cap' | 'evt' | 'ten' | 'req' | 'dlv' | 'aud' | 'usr' | 'ses' | 'prf';
+export type IdPrefix = 'run' | 'qry' | 'job' | 'whk' | 'key' | 'rbk' | 'cap' | 'evt' | 'ten' | 'req' | 'dlv' | 'aud' | 'usr' | 'ses' | 'prf' | 'chg';
 
 /** Prefixed, sortable (ULID) identifiers: `run_01J…`. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid().toLowerCase()}`;

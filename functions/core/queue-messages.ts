@@ -77,6 +77,10 @@ export const deliveryAttemptMessage = z.object({
 });
 export type DeliveryAttempt = z.infer<typeof deliveryAttemptMessage>;
 
+/** A page changed or was removed (change tracking): deliver `page.changed` for its change record. */
+export const pageChangedMessage = z.object({ kind: z.literal('page.changed'), tenant_id: z.string().min(1), change_id: z.string().min(1) });
+export type PageChangedMessage = z.infer<typeof pageChangedMessage>;
+
 /** Copy one job result to the tenant's bucket. */
 export const syncPutMessage = z.object({ kind: z.literal('sync.put'), tenant_id: z.string().min(1), query_id: z.string().min(1) });
 export type SyncPut = z.infer<typeof syncPutMessage>;
@@ -103,7 +107,7 @@ export type StorageSweep = z.infer<typeof storageSweepMessage>;
 export const queueMessages = {
   runs: z.discriminatedUnion('kind', [runStartMessage, taskRunMessage, crawlSliceMessage]),
   queries: z.discriminatedUnion('kind', [queryRunMessage]),
-  deliveries: z.discriminatedUnion('kind', [jobCompletedMessage, runCompletedMessage, deliveryAttemptMessage, syncPutMessage]),
+  deliveries: z.discriminatedUnion('kind', [jobCompletedMessage, runCompletedMessage, deliveryAttemptMessage, syncPutMessage, pageChangedMessage]),
   jobs: z.discriminatedUnion('kind', [jobFireMessage, storageSweepMessage]),
 } as const;
 

@@ -49,4 +49,6 @@ export interface Table {
   delete<T extends Item = Item>(key: Key, opts?: { condition?: Condition }): Promise<T | undefined>;
   query<T extends Item = Item>(spec: QuerySpec): Promise<QueryPage<T>>;
   batchPut(items: Item[]): Promise<void>;
+  /** The items of these keys that exist, in no particular order (BatchGetItem, 100 keys a call). */
+  batchGet<T extends Item = Item>(keys: Key[], opts?: { consistent?: boolean }): Promise<T[]>;
 }

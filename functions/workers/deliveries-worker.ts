@@ -10,6 +10,7 @@ import { TERMINAL } from '../core/runs/run-record.js';
 import type { Deps } from '../runtime.js';
 import { syncResult } from '../core/sync/bucket-sync.js';
 import { getStorageSettings } from '../core/sync/settings.js';
+import { deliverPageChanged } from '../core/changes/page-changed.js';
 
 export const { worker, handler } = defineWorker('deliveries', {
   /**
@@ -47,6 +48,13 @@ export const { worker, handler } = defineWorker('deliveries', {
         runId: m.run_id,
       });
       if (m.job_id) await jobRunCompleted(d, m.tenant_id, m.job_id, m.run_id);
+    },
+  },
+  /** A page changed or was removed (change tracking): deliver page.changed. */
+  'page.changed': {
+    timeoutMs: 30_000,
+    async run(m, d) {
+      await deliverPageChanged(d, m.tenant_id, m.change_id);
     },
   },
   /** One signed POST of one delivery; schedules its own retry. */

@@ -1,6 +1,6 @@
 import {
   DynamoDBClient, ConditionalCheckFailedException, GetItemCommand, PutItemCommand, UpdateItemCommand, DeleteItemCommand, QueryCommand,
-  BatchWriteItemCommand, type AttributeValue, type WriteRequest,
+  BatchWriteItemCommand, BatchGetItemCommand, type AttributeValue, type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError, ItemTooLargeError } from '../../core/errors.js';
@@ -142,6 +142,23 @@ export class DynamoTable implements Table {
       }
       if (pending.length) throw new Error(`batchPut left ${pending.length} items unprocessed`);
     }
+  }
+
+  async batchGet<T extends Item>(keys: Key[], opts?: { consistent?: boolean }): Promise<T[]> {
+    const out: T[] = [];
+    // BatchGetItem refuses duplicate keys in one request.
+    const unique = [...new Map(keys.map((k) => [`${k.pk}\u0000${k.sk}`, k])).values()];
+    for (let i = 0; i < unique.length; i += 100) {
+      let pending: Record<string, AttributeValue>[] = unique.slice(i, i + 100).map((k) => toAttrs({ pk: k.pk, sk: k.sk }));
+      for (let attempt = 0; pending.length && attempt < 8; attempt++) {
+        const r = await this.client.send(new BatchGetItemCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: opts?.consistent } } }));
+        for (const item of r.Responses?.[this.tableName] ?? []) out.push(unmarshall(item) as T);
+        pending = r.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+        if (pending.length) await new Promise((res) => setTimeout(res, 20 * 2 ** attempt));
+      }
+      if (pending.length) throw new Error(`batchGet left ${pending.length} keys unprocessed`);
+    }
+    return out;
   }
 }
 

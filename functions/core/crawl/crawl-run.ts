@@ -21,6 +21,9 @@ import { sliceContext } from './slice-context.js';
 import type { CrawlFrontier, FrontierCounters } from './frontier.js';
 import { TenantShare } from './tenant-share.js';
 import { othersInForeground, yieldToForeground } from '../limits/foreground.js';
+import { ChangeTracker } from '../changes/change-tracker.js';
+import { crawlScope, changeStats, countersOf } from '../changes/crawl-changes.js';
+import { wantsChanges } from '../changes/change-options.js';
 
 /** A slice of a distributed crawl on the runs queue (see queue-messages.ts `crawl.slice`). */
 export type CrawlSliceMessage = z.infer<typeof crawlSliceMessage>;
@@ -153,6 +156,10 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     extractJson: createJsonExtractor(d, { tenant, requestId: run.id, surface: 'api', signal: meta.signal }),
   });
 
+  // Change tracking: pages compared per batch; the crawl's scope marks the pages it reaches.
+  const changes = wantsChanges(input)
+    ? new ChangeTracker(d, { tenantId: run.tenant_id, options: input.change_options, runId: run.id, jobId: run.job_id ?? null, crawl: { scope: crawlScope(start, input), runId: run.id } })
+    : undefined;
   const quotaLeft = tenant.limits.monthly_pages == null ? Infinity : tenant.limits.monthly_pages - pagesUsed;
   const startedAt = Date.parse(run.started_at ?? counters.started_at);
   let cause: StopCause | null = null;
@@ -182,7 +189,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     await d.table.update(keys.record(run.tenant_id, 'RUN', run.id), {
       set: {
         progress: crawlProgress(c, d.clock.now()),
-        stats: { requests: c.requests ?? 0, bytes: c.bytes ?? 0, blocked_requests: c.blocked_requests ?? 0, robots_skipped: c.robots_skipped ?? 0 },
+        stats: { requests: c.requests ?? 0, bytes: c.bytes ?? 0, blocked_requests: c.blocked_requests ?? 0, robots_skipped: c.robots_skipped ?? 0, ...(changes ? { changes: changeStats(c) } : {}) },
       },
       condition: { expression: 'attempt = :a', values: { ':a': run.attempt } },
     }).catch((e) => {
@@ -213,9 +220,10 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
           await writeProgress(c, false);
         },
         holder: meta.holder,
+        ...(changes ? { changes } : {}),
         stats: () => {
           const s = engine.stats();
-          return { requests: s.requests, bytes: s.bytes, blocked_requests: s.blocked_requests, robots_skipped: s.robots_skipped };
+          return { requests: s.requests, bytes: s.bytes, blocked_requests: s.blocked_requests, robots_skipped: s.robots_skipped, ...(changes ? countersOf(changes.counts) : {}) };
         },
       },
       { slice_id: m.slice_id, urls: m.urls, redelivered: (meta.receiveCount ?? 1) > 1 },
@@ -248,6 +256,14 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
   if (used) await addUsage(d.table, run.tenant_id, 'pages', used, d.clock.now());
   const after = outcome.counters;
   if (!after) return; // not worked here (finished before, or another worker holds it)
+  // A complete crawl (every page it found visited) reports the scope's pages it no longer reaches as removed, once each.
+  if (changes && outcome.crawlFinished && cause === null && after.admitted < after.max_pages && (await f.page(0))?.state !== 'failed') {
+    const at = d.clock.now();
+    const n = await changes.reportUnreached((removed, items) =>
+      f.appendItems(removed.map((r) => ({ url: r.url, item: { url: r.url, fetched_at: at.toISOString(), status_code: 0, data: { change: r.view } } })), at, items, { changes_removed: removed.length }),
+    );
+    Object.assign(after, { done: after.done + n, changes_removed: Number((after as unknown as Record<string, number>).changes_removed ?? 0) + n });
+  }
   counterCache.set(f.runId, { at: Date.now(), counters: after });
   await writeProgress(after, outcome.crawlFinished || cause !== null);
 

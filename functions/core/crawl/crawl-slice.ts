@@ -7,6 +7,8 @@ import type { ScrapeItem } from '../scrapers/types.js';
 import { INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
 import type { Item } from '../../ports/table.js';
 import { SLICE_MAX_URLS } from '../queue-messages.js';
+import type { TrackedBatch, TrackedPage } from '../changes/change-tracker.js';
+import { structuredOf } from '../changes/structured-data.js';
 
 /**
  * URLs per queue message, as many as a message may carry. A slice's fixed costs (its lease, its
@@ -53,6 +55,15 @@ export interface SliceEnv {
    * counts what is stored while a long slice is still working, not only what finished slices stored.
    */
   onProgress?: (counters: FrontierCounters) => Promise<void>;
+  /** Change tracking (formats includes "changes"): each batch's pages compared with their baselines, read and written with the batch. */
+  changes?: { trackBatch(pages: TrackedPage[]): Promise<TrackedBatch> };
+}
+
+/** A finished page as change tracking sees it: a fetched item, or a page that could not be read. */
+function trackedOf(f: { u: FrontierUrl; outcome: { item?: ScrapeItem } }, now: Date): TrackedPage {
+  const item = f.outcome.item;
+  if (!item) return { url: f.u.url, fetched_at: now.toISOString(), status_code: 0, unavailable: true, markdown: null, structured: null };
+  return { url: f.u.url, fetched_at: item.fetched_at, status_code: item.status_code, markdown: String(item.data.markdown ?? ''), structured: structuredOf(item.data as { json?: unknown }) };
 }
 
 export interface SliceOutcome {
@@ -195,12 +206,21 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     }
     const slices = [];
     for (let i = 0; i < children.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), children.slice(i, i + SLICE_SIZE)));
+    // Change tracking: one baseline read for the batch; baselines and change records go in its batch write.
+    const tracked = env.changes ? await env.changes.trackBatch(batch.map((f) => trackedOf(f, env.now()))) : undefined;
+    if (tracked) {
+      batch.forEach((f, i) => {
+        if (f.outcome.item) f.outcome.item.data.change = tracked.views[i];
+      });
+      records.push(...tracked.items);
+    }
     for (const f of batch) {
       const o = f.outcome;
       if (o.item && Buffer.byteLength(JSON.stringify(o.item)) > INLINE_ITEM_MAX_BYTES) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: await env.putBlob(f.u.ord, o.item) }, env.now()));
       else records.push(frontier.outcomeRecord(f.u, o, env.now()));
     }
     await frontier.writeBatch([...records, ...slices.map((x) => x.item)]);
+    await tracked?.announce();
     for (const f of batch) recorded[f.outcome.state]++;
     await fault?.('records');
     for (const x of slices) await env.send(x.ref);

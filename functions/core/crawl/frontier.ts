@@ -553,6 +553,18 @@ export class CrawlFrontier {
     return rec;
   }
 
+  /**
+   * Items that are no page of this crawl (change tracking's removed pages, API.md "Change
+   * tracking"), appended after its pages: ordinals past every one reserved (`next_ord`), counted
+   * as done with `add`, written in one batch with the caller's `extra` records.
+   */
+  async appendItems(items: { url: string; item: unknown }[], now: Date, extra: Item[] = [], add: Record<string, number> = {}): Promise<void> {
+    if (!items.length) return;
+    const s = await this.table.update<Item>(this.stateKey(), { add: { next_ord: items.length, done: items.length, ...add } });
+    const first = Number(s.next_ord) - items.length;
+    await this.writeBatch([...items.map((x, i) => this.outcomeRecord({ url: x.url, depth: 0, ord: first + i }, { state: 'done', item: x.item }, now)), ...extra]);
+  }
+
   /** Pages in ordinal order (the crawl's result order), from `afterOrd` on. */
   async pages(opts: { afterOrd?: number; limit: number; cursor?: string }): Promise<{ pages: FrontierPage[]; cursor: string | null }> {
     const res = await this.table.query({

@@ -8,7 +8,7 @@ export type EngineChoice = 'auto' | 'http' | 'browser';
 export type EngineUsed = 'http' | 'browser';
 
 /** Output formats of `POST /v1/scrape` (API.md). `json` = model extraction with `json_options`. */
-export const SCRAPE_FORMATS = ['markdown', 'html', 'text', 'links', 'metadata', 'screenshot', 'json'] as const;
+export const SCRAPE_FORMATS = ['markdown', 'html', 'text', 'links', 'metadata', 'screenshot', 'json', 'changes'] as const;
 export type ScrapeFormat = (typeof SCRAPE_FORMATS)[number];
 /** Formats when the caller names none. */
 export const DEFAULT_FORMATS: ScrapeFormat[] = ['markdown', 'text', 'links', 'metadata'];

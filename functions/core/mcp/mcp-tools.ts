@@ -19,6 +19,7 @@ import { extractUrls, extractUrlsSchema } from '../extraction/extract-urls.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 import { createJob, jobCreateSchema, jobCreateShape, publicJob } from '../jobs/jobs.js';
+import { changeFiltersShape, listChanges } from '../changes/change-history.js';
 
 export interface McpCaller {
   deps: Deps;
@@ -123,6 +124,8 @@ export function buildMcpServer(c: McpCaller): McpServer {
   });
   tool('list_storage', 'storage:read', 'List stored JSON result files, newest first.', { job_id: z.string().optional(), limit: z.number().int().min(1).max(200).optional(), cursor: z.string().optional() }, async (a) =>
     listResultFiles(c.deps.table, t, { limit: a.limit ?? 50, cursor: a.cursor, job_id: a.job_id }));
+  tool('list_changes', 'runs:read', 'Change history of tracked pages (format "changes"): new, changed and removed pages, newest first, with changed fields; filters url, tag, job_id, status, since.', { ...changeFiltersShape, limit: z.number().int().min(1).max(200).optional(), cursor: z.string().optional() }, async (a) =>
+    listChanges(c.deps.table, t, { ...a, limit: a.limit ?? 50 }));
   tool('get_storage_file', 'storage:read', 'The raw JSON of a stored result (a file key or a query_id).', { key: z.string() }, async (a) =>
     JSON.parse(Buffer.from((await readResultFile(c.deps.table, c.deps.blobs, t, a.key)).body).toString('utf8')));
   tool('map_site', 'runs:write', "List a site's URLs fast (sitemaps and the start page's links), ordered by relevance to search when given; waits up to 20 s and returns the URLs, else the run to poll.", siteMapInputShape, async (a) => mapSite(c, a));

@@ -24,6 +24,8 @@ import type { ScraperOutcome } from '../scrapers/types.js';
 import type { Deps } from '../../runtime.js';
 import { createJsonExtractor } from '../extraction/model-extractor.js';
 import { markForeground } from '../limits/foreground.js';
+import { ChangeTracker } from '../changes/change-tracker.js';
+import { wantsChanges, type ChangeOptions } from '../changes/change-options.js';
 
 export interface RunWorkerDeps {
   deps: Deps;
@@ -113,6 +115,9 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
   const rawLog = new RawLogWriter(d.table, d.blobs, tenantId, runId, attempt, undefined, mask);
   const engines: Record<string, number> = {};
   const runStop = new AbortController();
+  // Change tracking (formats includes "changes"): the scraper compares each page it reads.
+  const input = run.input as { formats?: string[]; change_options?: ChangeOptions };
+  const changes = wantsChanges(input) ? new ChangeTracker(d, { tenantId, options: input.change_options, runId, jobId: run.job_id ?? null }) : undefined;
   const engine: Engine = createEngine({
     guard: w.guard,
     robots: w.robots,
@@ -197,7 +202,7 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
     lastPersist = Date.now();
     const s = engine.stats();
     await d.table.update(key, {
-      set: { progress: { ...progress, items: items.total }, stats: { requests: s.requests, bytes: s.bytes, blocked_requests: s.blocked_requests, robots_skipped: s.robots_skipped }, engines_used: engines },
+      set: { progress: { ...progress, items: items.total }, stats: { requests: s.requests, bytes: s.bytes, blocked_requests: s.blocked_requests, robots_skipped: s.robots_skipped, ...(changes ? { changes: changes.counts } : {}) }, engines_used: engines },
       condition: { expression: 'attempt = :a', values: { ':a': attempt } },
     }).catch((e) => {
       if ((e as Error).name !== 'ConditionFailedError') throw e;
@@ -219,6 +224,7 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
       },
       shouldStop,
       signal: runStop.signal,
+      ...(changes ? { changes } : {}),
       progress: (p) => {
         progress = p;
         void persist().catch((err) => log.warn('progress update failed', { err }));

@@ -16,6 +16,10 @@ import { contentOptionsOf } from '../content/content-options.js';
 import type { RunWorkerDeps } from './execute-run.js';
 import { createJsonExtractor } from '../extraction/model-extractor.js';
 import { markForeground } from '../limits/foreground.js';
+import { ChangeTracker } from '../changes/change-tracker.js';
+import { wantsChanges, withIgnoredTags } from '../changes/change-options.js';
+import { structuredOf } from '../changes/structured-data.js';
+import type { ScrapeFormat } from '../engine/types.js';
 
 /** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
 export const RUNBOOK_TEST_BUDGET_MS = 25_000;
@@ -59,12 +63,36 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     if (stop.aborted) throw new Error('stopped before it started');
     if (task.kind === 'scrape') {
       const req = scrapeRequestSchema.parse(task.request);
-      const page = await engine.scrapePage(req.url, { engine: req.engine, formats: req.formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options, ...contentOptionsOf(req) });
+      // Change tracking compares the main-content markdown: fetched whenever `changes` is asked for.
+      const tracker = wantsChanges(req) ? new ChangeTracker(d, { tenantId, options: req.change_options, runId: null, jobId: null }) : undefined;
+      const formats = req.formats && tracker ? [...new Set<ScrapeFormat>([...req.formats.filter((f) => f !== 'changes'), 'markdown'])] : req.formats;
+      let page;
+      try {
+        page = await engine.scrapePage(req.url, { engine: req.engine, formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options, ...withIgnoredTags(contentOptionsOf(req), req.change_options) });
+      } catch (err) {
+        if (!tracker || stop.aborted || (err instanceof AppError && err.status < 500)) throw err;
+        // Could not be read (time-out, connection): `unavailable`, the baseline stays.
+        const change = await tracker.track({ url: req.url, fetched_at: d.clock.now().toISOString(), status_code: 0, unavailable: true, markdown: null, structured: null });
+        await completeTask(d, tenantId, taskId, { url: req.url, final_url: req.url, status_code: 0, engine_used: null, change, error: { code: 'scrape_failed', message: (err as Error).message } });
+        return;
+      }
+      if (tracker && (page.skipped || page.blocked)) {
+        // A challenge or a robots skip is `unavailable` (never a change); the baseline stays.
+        const change = await tracker.track({ url: req.url, fetched_at: page.fetched_at, status_code: page.status_code, unavailable: true, markdown: null, structured: null });
+        await completeTask(d, tenantId, taskId, { url: page.url, final_url: page.final_url, status_code: page.status_code, engine_used: page.engine_used, change, ...(page.blocked ? { challenge: page.blocked } : { robots: 'disallowed' }) });
+        return;
+      }
       // final_url: the hop a redirect reached, when that hop was the one disallowed.
       if (page.skipped === 'robots') throw new AppError(422, 'robots_disallowed', `robots.txt of ${new URL(page.final_url).host} disallows ${page.final_url}${page.final_url === req.url ? '' : ` (redirected from ${req.url})`} for Gleaner's user agent`);
       if (page.blocked) throw new AppError(422, 'challenge_detected', `${req.url} answered with a ${page.blocked.kind} challenge (${page.blocked.reason}); Gleaner never solves challenges`);
       await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
       const { blocked: _b, skipped: _s, auto_reason: _a, fetched_at: _f, ...body } = page;
+      if (tracker) {
+        const change = await tracker.track({ url: req.url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: page.markdown ?? '', structured: structuredOf(page) });
+        if (req.formats && !req.formats.includes('markdown')) delete body.markdown;
+        await completeTask(d, tenantId, taskId, { ...body, change });
+        return;
+      }
       await completeTask(d, tenantId, taskId, body);
     } else {
       const req = task.request as { runbook_id?: string; runbook?: unknown; input: Record<string, unknown> };

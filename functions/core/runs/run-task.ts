@@ -3,6 +3,7 @@ import { fieldsSchema } from '../engine/field-spec.js';
 import { SCRAPE_FORMATS } from '../engine/types.js';
 import { checkJsonFormat, jsonOptionsSchema } from '../extraction/json-options.js';
 import { contentOptionsShape } from '../content/content-options.js';
+import { changeOptionsShape, checkChangesFormat } from '../changes/change-options.js';
 
 // The request contract of a synchronous scrape or runbook test, read by the API handlers. The
 // worker side (execute-task.ts) lives apart so that validating a request never bundles the engine.
@@ -18,7 +19,11 @@ export const scrapeRequestSchema = z.strictObject({
   browser_profile: z.string().regex(/^prf_[0-9a-z]{26}$/, 'expected a prf_… id').optional(),
   json_options: jsonOptionsSchema.optional(),
   ...contentOptionsShape,
-}).superRefine(checkJsonFormat);
+  ...changeOptionsShape,
+}).superRefine((v, ctx) => {
+  checkJsonFormat(v, ctx);
+  checkChangesFormat(v, ctx);
+});
 export type ScrapeRequest = z.infer<typeof scrapeRequestSchema>;
 
 export const runbookTestSchema = z.strictObject({

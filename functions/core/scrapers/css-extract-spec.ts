@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { fieldsSchema } from '../engine/field-spec.js';
 import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import type { ScraperSpec } from './types.js';
+import { changeOptionsShape, checkChangesFormat } from '../changes/change-options.js';
 
 // What the API needs of css-extract (validation, listing), apart from the cheerio code that runs it.
 
@@ -16,7 +17,9 @@ const inputSchema = z.strictObject({
   engine: engineChoice.default('auto'),
   wait_for: cssSelector.optional(),
   timeout_ms: timeoutMs.optional(),
-});
+  formats: z.array(z.enum(['changes'])).min(1).max(1).optional().describe('"changes": compare each page\'s records with their last snapshot (field changes by JSON pointer)'),
+  ...changeOptionsShape,
+}).superRefine(checkChangesFormat);
 
 /** Input of {@link cssExtractSpec} (css-extract). */
 export type CssExtractInput = z.infer<typeof inputSchema>;

@@ -3,6 +3,7 @@ import { extractFields, extractItems, nextPageUrl } from '../engine/extract.js';
 import { normalizeUrl } from './normalize-url.js';
 import { cssExtractSpec, type CssExtractInput } from './css-extract-spec.js';
 import { halted, type Scraper, type ScraperOutcome } from './types.js';
+import { wantsChanges } from '../changes/change-options.js';
 
 export type { CssExtractInput } from './css-extract-spec.js';
 
@@ -23,6 +24,7 @@ export const cssExtract: Scraper<CssExtractInput> = {
     let url: string | null = input.url;
     let pages = 0;
     let items = 0;
+    const tracking = wantsChanges(input) ? ctx.changes : undefined;
     while (url && pages < maxPages) {
       const stop = halted(ctx);
       if (stop) return { pages_done: pages, items, stopped: stop };
@@ -35,13 +37,22 @@ export const cssExtract: Scraper<CssExtractInput> = {
         timeout_ms: input.timeout_ms,
       });
       pages++;
-      if (page.skipped || page.blocked || page.html === undefined) break;
+      if (page.skipped || page.blocked || page.html === undefined) {
+        // Not read: `unavailable`, the baseline stays.
+        await tracking?.track({ url, fetched_at: page.fetched_at, status_code: page.status_code, unavailable: true, markdown: null, structured: null });
+        break;
+      }
       const $ = load(page.html);
+      for (const sel of input.change_options?.ignore_tags ?? []) $(sel).remove();
       const records = input.item_selector
         ? extractItems($, page.final_url, input.item_selector, input.fields)
         : [extractFields($, page.final_url, input.fields)];
+      // The page's records are compared as one value: `/price` for one record, `/0/price` for a list.
+      const change = tracking
+        ? await tracking.track({ url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: null, structured: input.item_selector ? records : records[0] })
+        : undefined;
       for (const data of records) {
-        await ctx.emit({ url: page.final_url, fetched_at: page.fetched_at, status_code: page.status_code, data });
+        await ctx.emit({ url: page.final_url, fetched_at: page.fetched_at, status_code: page.status_code, data: change ? { ...data, change } : data });
         items++;
       }
       const next = input.next_page ? nextPageUrl($, page.final_url, input.next_page) : null;

@@ -4,6 +4,8 @@ import { halted, type Scraper } from './types.js';
 import { pageFormats, runFormats } from './run-formats.js';
 import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
 import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
+import { changeOptionsShape, checkChangesFormat, wantsChanges, withIgnoredTags } from '../changes/change-options.js';
+import { structuredOf } from '../changes/structured-data.js';
 
 const inputSchema = z.strictObject({
   url: httpUrl.describe('Page or PDF document to read'),
@@ -13,7 +15,11 @@ const inputSchema = z.strictObject({
   formats: runFormats.optional(),
   json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object, and an optional prompt'),
   ...contentOptionsShape,
-}).superRefine(checkJsonFormat);
+  ...changeOptionsShape,
+}).superRefine((v, ctx) => {
+  checkJsonFormat(v, ctx);
+  checkChangesFormat(v, ctx);
+});
 
 /** Input of {@link pageContent}. */
 export type PageContentInput = z.infer<typeof inputSchema>;
@@ -34,18 +40,29 @@ export const pageContent: Scraper<PageContentInput> = {
     const stop = halted(ctx);
     if (stop) return { pages_done: 0, items: 0, stopped: stop };
     ctx.progress({ pages_done: 0, pages_total: 1 });
-    const page = await ctx.engine.scrapePage(input.url, {
-      engine: input.engine,
-      formats: pageFormats(input),
-      wait_for: input.wait_for,
-      timeout_ms: input.timeout_ms,
-      json: input.json_options,
-      ...contentOptionsOf(input),
-    });
+    const tracking = wantsChanges(input) ? ctx.changes : undefined;
+    const unreadable = { url: input.url, fetched_at: new Date().toISOString(), status_code: 0, unavailable: true, markdown: null, structured: null };
+    let page;
+    try {
+      page = await ctx.engine.scrapePage(input.url, {
+        engine: input.engine,
+        formats: pageFormats(input),
+        wait_for: input.wait_for,
+        timeout_ms: input.timeout_ms,
+        json: input.json_options,
+        ...withIgnoredTags(contentOptionsOf(input), input.change_options),
+      });
+    } catch (err) {
+      // A page that could not be read is `unavailable`: its baseline stays.
+      await tracking?.track(unreadable);
+      throw err;
+    }
     ctx.progress({ pages_done: 1, pages_total: 1 });
     if (page.skipped || page.blocked) {
+      await tracking?.track({ ...unreadable, fetched_at: page.fetched_at, status_code: page.status_code });
       return { pages_done: 1, items: 0, stopped: ctx.engine.stopReason() ? 'challenge' : 'done' };
     }
+    const change = tracking ? await tracking.track({ url: input.url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: page.markdown ?? '', structured: structuredOf(page) }) : undefined;
     await ctx.emit({
       url: page.final_url,
       fetched_at: page.fetched_at,
@@ -59,6 +76,7 @@ export const pageContent: Scraper<PageContentInput> = {
         content_type: page.content_type ?? null,
         engine_used: page.engine_used,
         ...jsonItemFields(page),
+        ...(change ? { change } : {}),
       },
     });
     return { pages_done: 1, items: 1, stopped: 'done' };

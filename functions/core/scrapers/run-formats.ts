@@ -7,12 +7,12 @@ import type { ScrapeFormat } from '../engine/types.js';
  * `json_options` (API.md "Model extraction"). The other names are accepted so one `formats` list
  * reads the same in POST /v1/scrape and in a run input.
  */
-export const RUN_FORMATS = ['markdown', 'text', 'links', 'metadata', 'json'] as const;
+export const RUN_FORMATS = ['markdown', 'text', 'links', 'metadata', 'json', 'changes'] as const;
 export const runFormats = z
   .array(z.enum(RUN_FORMATS))
   .min(1)
   .max(RUN_FORMATS.length)
-  .describe('Include "json" (with json_options) to extract an object with a model; the other fields are always returned');
+  .describe('Include "json" (with json_options) to extract an object with a model, "changes" (with change_options) to compare each page with its last snapshot; the other fields are always returned');
 
 /** What the engine fetches for a run page: the fields every item carries, plus json when asked. */
 export function pageFormats(input: { formats?: readonly string[] }): ScrapeFormat[] {

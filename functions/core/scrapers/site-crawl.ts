@@ -6,6 +6,7 @@ import type { PageResult, ScrapeOptions } from '../engine/types.js';
 import { pageFormats, runFormats } from './run-formats.js';
 import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extraction/json-options.js';
 import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
+import { changeOptionsShape, checkChangesFormat, withIgnoredTags } from '../changes/change-options.js';
 
 const pattern = z
   .string()
@@ -35,7 +36,9 @@ const inputSchema = z.strictObject({
   formats: runFormats.optional(),
   json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object to extract from each page, and an optional prompt'),
   ...contentOptionsShape,
+  ...changeOptionsShape,
 }).superRefine((input, ctx) => {
+  checkChangesFormat(input, ctx);
   const err = patternsError([...input.include, ...input.exclude]);
   if (err) ctx.addIssue({ code: 'custom', path: ['include'], message: err });
   checkJsonFormat(input, ctx);
@@ -71,7 +74,7 @@ export const crawlPageOptions = (input: SiteCrawlInput): ScrapeOptions => ({
   formats: pageFormats(input),
   timeout_ms: input.timeout_ms,
   json: input.json_options,
-  ...contentOptionsOf(input),
+  ...withIgnoredTags(contentOptionsOf(input), input.change_options),
 });
 
 /**

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Engine } from '../engine/pipeline.js';
 import type { EngineChoice } from '../engine/types.js';
+import type { ChangeView, TrackedPage } from '../changes/change-tracker.js';
 
 /** One result item (API.md run results): `{ url, fetched_at, status_code, data }`. */
 export interface ScrapeItem {
@@ -31,6 +32,8 @@ export interface ScraperContext {
    */
   signal?: AbortSignal;
   progress(p: ScraperProgress): void;
+  /** Change tracking, when the input asks for the `changes` format (core/changes). */
+  changes?: { track(page: TrackedPage): Promise<ChangeView> };
 }
 
 /** Why a scraper returned. `challenge` = stopped at a CAPTCHA/challenge (run status `blocked`). */

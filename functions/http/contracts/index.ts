@@ -1,5 +1,6 @@
 import type { Contract } from './contract.js';
 import { contracts as audit } from './audit.js';
+import { contracts as changes } from './changes.js';
 import { contracts as deliveries } from './deliveries.js';
 import { contracts as domains } from './domains.js';
 import { contracts as jobs } from './jobs.js';
@@ -23,6 +24,7 @@ import { contracts as webhooks } from './webhooks.js';
  */
 export const allContracts: Record<string, Contract> = {
   ...audit,
+  ...changes,
   ...deliveries,
   ...domains,
   ...jobs,

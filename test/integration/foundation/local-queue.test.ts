@@ -148,6 +148,7 @@ describe('LocalQueue running the worker interpreter', () => {
       'run.completed': { timeoutMs: 1000, run: async () => undefined },
       'delivery.attempt': { timeoutMs: 1000, run: async () => undefined },
       'sync.put': { timeoutMs: 1000, run: async () => undefined },
+      'page.changed': { timeoutMs: 1000, run: async () => undefined },
     });
     // @ts-expect-error seq is required: the compiler refuses it too
     await expect(q.send('deliveries', { kind: 'delivery.attempt', tenant_id: 't', delivery_id: 'd' })).rejects.toThrow(/malformed deliveries message: seq/);
@@ -186,6 +187,7 @@ describe('LocalQueue running the worker interpreter', () => {
       'job.completed': { timeoutMs: 1000, run: async () => undefined },
       'run.completed': { timeoutMs: 1000, run: async () => undefined },
       'sync.put': { timeoutMs: 1000, run: async () => undefined },
+      'page.changed': { timeoutMs: 1000, run: async () => undefined },
     }, { batchSize: 10, concurrency: 1, timeoutSeconds: 170 });
     expect(await consumer.recover()).toBe(N);
     await consumer.idle();

@@ -26,6 +26,7 @@ function memoryTable(): Table {
     delete: async () => undefined,
     query: async () => ({ items: [], cursor: null }),
     batchPut: async () => undefined,
+    batchGet: async () => [],
   };
 }
 
