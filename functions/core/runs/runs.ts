@@ -3,6 +3,7 @@ import { markForeground } from '../limits/foreground.js';
 import { newId } from '../ids.js';
 import { badRequest } from '../errors.js';
 import { checkTargets, targetUrls } from './check-targets.js';
+import { urlInputs } from '../scrapers/runbook-input-contract.js';
 import { checkOutboundUrl } from '../events/egress.js';
 import { assertQuota } from '../limits/usage.js';
 import { findScraperSpec } from './scraper-catalog.js';
@@ -45,7 +46,9 @@ export async function createRun(d: Deps, guard: EgressCheck, tenant: Tenant, bod
   const parsed = scraper.inputSchema.safeParse(body.input);
   if (!parsed.success)
     throw badRequest(`The input does not match the ${scraper.scraper_id} scraper's input_schema`, parsed.error.issues.map((i) => ({ path: ['body', 'input', ...i.path.map(String)].join('.'), message: i.message })));
-  await checkTargets(guard, tenant, targetUrls(parsed.data as Record<string, unknown>));
+  // A runbook's URL inputs (its input contract's format: uri) are checked like any scraper's url.
+  const inputUrls = [...new Set([...targetUrls(parsed.data as Record<string, unknown>), ...urlInputs(scraper.input_schema, parsed.data as Record<string, unknown>)])];
+  await checkTargets(guard, tenant, inputUrls);
   if (body.webhook_url) await checkOutboundUrl(guard, body.webhook_url, 'webhook_url');
   await assertQuota(d.table, tenant, 'pages', now);
   await assertExtractionReady(d, tenant, parsed.data as { formats?: string[]; json_options?: JsonOptions }, now);
