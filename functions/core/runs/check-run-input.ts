@@ -1,5 +1,6 @@
 import { badRequest } from '../errors.js';
 import { checkTargets, targetUrls } from './check-targets.js';
+import { urlInputs } from '../scrapers/runbook-input-contract.js';
 import { findScraperSpec } from './scraper-catalog.js';
 import { assertSecretsScope } from '../runbooks/runbooks.js';
 import { actionSecrets, type PageAction } from '../scrapers/page-actions-schema.js';
@@ -33,7 +34,8 @@ export async function checkRunInput(
   const data = parsed.data as Record<string, unknown>;
   // page-content's write actions may type a tenant secret: secrets:use as for a runbook.
   assertSecretsScope(scopes, { secrets: actionSecrets((data as { actions?: PageAction[] }).actions) });
-  await checkTargets(guard, tenant, targetUrls(data));
+  // A runbook's URL inputs (its input contract's format: uri) are checked like any scraper's url.
+  await checkTargets(guard, tenant, [...new Set([...targetUrls(data), ...urlInputs(scraper.input_schema, data)])]);
   await assertExtractionReady(d, tenant, data as { formats?: string[]; json_options?: JsonOptions }, now);
   return { scraper_id: scraper.scraper_id, input: data };
 }

@@ -115,3 +115,11 @@ function isHttpUrl(v: string): boolean {
     return false;
   }
 }
+
+/** The values of a run's inputs that the contract says are URLs (checked against the target policy up front). */
+export function urlInputs(schema: Json, input: Record<string, unknown>): string[] {
+  const props = (isObj(schema.properties) ? schema.properties : {}) as Record<string, Json>;
+  return Object.entries(input)
+    .filter(([k, v]) => typeof v === 'string' && props[k]?.format === 'uri')
+    .map(([, v]) => v as string);
+}

@@ -60,7 +60,10 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
   /** Click Pick next to an input and choose the box whose label has `text`; `all` takes "all like it". */
   const pick = async (inputSel: string, text: string, all: boolean) => {
     await page.click(`${inputSel} + .pick-btn`);
-    await page.waitForSelector('dialog.picker .pick-box', { timeout: 40_000 });
+    // The first preview starts the worker's browser: slow on a loaded machine. A refusal fails with its message.
+    await page.waitForSelector('dialog.picker .pick-box, dialog.picker .error-box', { timeout: 90_000 });
+    const refused = await page.$eval('dialog.picker', (d) => d.querySelector('.error-box')?.textContent ?? null);
+    if (refused) throw new Error(`The picker could not show the page: ${refused}`);
     // Boxes are buttons: focus the one wanted and press Enter (a click at its centre may land on an inner box).
     const box = await page.waitForSelector(`dialog.picker .pick-box[aria-label*='${text}']`);
     await box!.focus();
@@ -96,7 +99,7 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
     await page.type('#rb-step-2-field-2-selector', '.sku');
     await waitText('.pick-row:has(#rb-step-2-field-2-selector) + output', 'matches nothing in the items');
     expect((await stepsJson())[1]).toEqual({ action: 'extract', item_selector: 'li.product', fields: { name: { selector: 'span.name' }, sku: { selector: '.sku' } } });
-  });
+  }, 240_000);
 
   it('keeps the JSON view and the step forms in sync both ways', async () => {
     const list = await stepsJson();
@@ -139,7 +142,7 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
     const [editor, result] = await page.$$eval('.studio-split > .card', (cs) => cs.map((c) => c.getBoundingClientRect().left));
     expect(result).toBeGreaterThan(editor! + 300);
     await page.screenshot({ path: join(SHOTS, 'studio-tested-1280.png'), fullPage: true });
-  });
+  }, 240_000);
 
   it('greys the result out once the runbook changes after the test', async () => {
     expect(await page.$eval('#rb-test-result', (el) => el.classList.contains('stale'))).toBe(false);
@@ -202,7 +205,7 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
     await page.type('form [name="exclude_tags"]', 'nav');
     await pick('form [name="exclude_tags"]', 'a “Next page', false);
     expect((await valueOf('form [name="exclude_tags"]')).split('\n')).toEqual(['nav', 'a.next']);
-  });
+  }, 240_000);
 
   it('the Studio pages and the picker at 1280 and 900 px: screenshots, no serious accessibility problem', async () => {
     const problems: string[] = [];
@@ -212,10 +215,11 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
       await go(`#/studio/${rb}`);
       await page.waitForSelector('#rb-step-2-item_selector');
       await page.screenshot({ path: join(SHOTS, `studio-editor-forms-${width}.png`), fullPage: true });
+      if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)) problems.push(`editor @${width}: the page scrolls sideways`);
       for (const v of await a11yViolations(page)) problems.push(`editor @${width}: ${v}`);
       for (const v of await axeViolations(page)) problems.push(`editor @${width}: axe ${v}`);
       await page.click('#rb-step-2-item_selector + .pick-btn');
-      await page.waitForSelector('dialog.picker .pick-box', { timeout: 40_000 });
+      await page.waitForSelector('dialog.picker .pick-box', { timeout: 90_000 });
       await (await page.$("dialog.picker .pick-box[aria-label*='span “Product 1”']"))!.focus();
       await page.keyboard.press('Enter');
       await page.waitForSelector('#pick-use-one');
@@ -228,5 +232,5 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
     expect(problems).toEqual([]);
     expect(cb.pageErrors).toEqual([]);
     expect(cb.cspViolations).toEqual([]);
-  });
+  }, 240_000);
 });

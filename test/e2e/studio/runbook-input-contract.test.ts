@@ -58,6 +58,10 @@ describe('runbook input contract', () => {
     const wrongType = await run({ start: `${site.baseUrl}/`, query: 'x', limit: 'ten' });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.details[0]).toMatchObject({ path: 'body.input.limit', message: 'input limit must be integer (got string)' });
+    // A URL input is checked against the egress guard up front, as a scraper's url is (loopback port not allowed here).
+    const forbidden = await run({ start: 'http://127.0.0.1:1/', query: 'x' });
+    expect(forbidden.status).toBe(400);
+    expect(forbidden.body.code).toBe('target_forbidden');
     const ok = await run({ start: `${site.baseUrl}/products?page=1`, query: 'x', limit: 3 });
     expect(ok.status).toBe(201);
     await svc.call(`/v1/runs/${ok.body.id}/cancel`, { method: 'POST' });
