@@ -60,7 +60,7 @@ export function consentScore(text: string): number {
 /** Does a text read like a sign-up or subscription prompt? */
 export const readsLikeSignup = (text: string): boolean => signup.test(text);
 
-/** Shortest text of a consent notice (shorter: a link or a button, left alone). */
+/** Shortest text of a consent notice, unless it is a sentence (shorter: a link or a button, left alone). */
 const MIN_NOTICE_TEXT = 40;
 
 /** Longest text a consent container has; longer, it holds the page and is never removed. */
@@ -131,7 +131,7 @@ export function removeStaticOverlays($: CheerioAPI): number {
       if (n.type === 'tag' && !PAGE_TAGS.has(n.name ?? '') && isCandidate(n)) {
         const text = shortText(n, MAX_OVERLAY_TEXT);
         // A notice is a sentence or more: a short link ("Privacy preferences") stays where it is.
-        if (text !== null && text.length >= MIN_NOTICE_TEXT && consentScore(text) >= 2) {
+        if (text !== null && (text.length >= MIN_NOTICE_TEXT || /[.!?。！？]/.test(text)) && consentScore(text) >= 2) {
           doomed.push(n);
           return; // its descendants go with it
         }
