@@ -46,6 +46,8 @@ const READ_ALSO_LABEL = opening(READ_ALSO);
 const SHARE_LABEL = opening(SHARE);
 const SHARE_ALONE = whole(SHARE);
 const TAGS_LABEL = opening(TAGS);
+const TAGS_ALONE = whole(TAGS);
+const LABEL_ALONE = whole([...READ_ALSO, ...SHARE, ...TAGS]);
 const EDITOR_LABEL = opening(EDITOR);
 // A share prompt need not start the block ("Vous avez aimé cet article ? Partagez-le !").
 const SHARE_ANYWHERE = /\b(?:share (?:this|it)|partagez|compartilhe|comparte|condividi|teilen sie)\b|分享到/iu;
@@ -81,11 +83,20 @@ export function boilerplateKind(text: string, links: number): 'read-also' | 'sha
   if (LEGAL.test(t)) return 'legal';
   // A label opening a block of links (or standing alone before its buttons).
   if (READ_ALSO_LABEL.test(t) && (links > 0 || t.length <= 40)) return 'read-also';
-  if (TAGS_LABEL.test(t) && (links > 0.3 || t.length <= 60)) return 'tags';
+  if ((TAGS_LABEL.test(t) && (links > 0.3 || t.length <= 60)) || TAGS_ALONE.test(t)) return 'tags';
   if (SHARE_ALONE.test(t) || (SHARE_LABEL.test(t) && (links > 0.2 || t.length <= 60))) return 'share';
   if (SHARE_ANYWHERE.test(t) && links > 0.15 && t.length <= 160) return 'share';
   if (EDITOR_LABEL.test(t) && t.length <= 60 && !/[.!?。]\s*\S/.test(t)) return 'editor';
   return null;
+}
+
+/**
+ * Whether a block is only a label ("Tags", "Leia também:", "Share"): what it labels is the next
+ * block (a line of links), which goes with it.
+ */
+export function isLabelOnly(text: string): boolean {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > 0 && t.length <= 40 && LABEL_ALONE.test(t);
 }
 
 /** Whether a heading's whole text names a related-stories (or most-read) section. */

@@ -10,7 +10,7 @@
 import { HEADING_TAGS, isElement, squash, type DomNode } from './dom.js';
 import { classWeight, linkDensity, type NodeStats, type Scored } from './score.js';
 import { keptChildren, signature, textOf } from './select.js';
-import { MAX_BOILERPLATE_CHARS, boilerplateKind, isSectionHeading } from './boilerplate-text.js';
+import { MAX_BOILERPLATE_CHARS, boilerplateKind, isLabelOnly, isSectionHeading } from './boilerplate-text.js';
 
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
@@ -198,7 +198,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
         const words = shortText(c, scored);
         if (HEADING_TAGS.has(name) ? isSectionHeading(words) : boilerplateKind(words, linkDensity(s)) !== null) {
           removed.add(c);
-          if (HEADING_TAGS.has(name)) dropSectionAfter(c, children, scored, removed);
+          if (HEADING_TAGS.has(name) || isLabelOnly(words)) dropSectionAfter(c, children, scored, removed);
           continue;
         }
       }

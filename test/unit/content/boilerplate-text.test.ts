@@ -46,6 +46,16 @@ describe('isSectionHeading', () => {
   it.each(['Criticas de los comerciantes', 'Related work in other fields', 'How we tested'])('not %s', (h) => expect(isSectionHeading(h)).toBe(false));
 });
 
+describe('a label alone takes the line of links it labels', () => {
+  it('drops "Tags" and the links after it, and keeps the story', () => {
+    const para = (i: number) => `<p>Paragraph ${i} of the story, long enough to be prose, with commas, details and a few more words to count.</p>`;
+    const html = `<body><div class="materia">${para(1)}${para(2)}${para(3)}<div>Tags</div><div><a href="/t/a">alpha</a>, <a href="/t/b">beta</a>, <a href="/t/c">gamma</a>, <a href="/t/d">delta</a></div>${para(4)}</div></body>`;
+    const m = parsePage(load(html), 'https://example.com/a', { text: false, links: false, metadata: false }).markdown;
+    expect(m).not.toMatch(/Tags|alpha|gamma/);
+    expect(m).toContain('Paragraph 4');
+  });
+});
+
 // Saved pages whose boilerplate sits inside the story with native-language class names (or none):
 // without the word signal each of them leaks it into the markdown.
 describe('saved pages', () => {
