@@ -11,6 +11,7 @@ import { fetchHttp } from './fetch-http.js';
 import { followRedirects } from './follow-redirects.js';
 import { hasTenantSelectors, shapePage, type ShapeSpec, type ShapedParts } from './shape-page.js';
 import { runBudgeted } from '../limits/budget-pool.js';
+import { readPdf } from '../content/pdf.js';
 import { documentKind, mediaType } from '../content/document.js';
 import { ResponseTooLargeError } from '../governance/egress-errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_BYTES } from './fetch-http.js';
@@ -413,7 +414,7 @@ export function createEngine(deps: EngineDeps): Engine {
     // thread's heap bound, 422 `document_too_complex` either way (issue 27).
     const deadline = (ctx.startedAt ?? Date.now()) + (ctx.opts.timeout_ms ?? 30_000);
     const bytes = new Uint8Array(page.body ?? new Uint8Array());
-    const doc = await runBudgeted('document', 'pdf.read', { bytes }, { deadlineMs: Math.max(1_000, deadline - Date.now()), transfer: [bytes.buffer] });
+    const doc = await runBudgeted('document', 'pdf.read', { bytes }, { deadlineMs: Math.max(1_000, deadline - Date.now()), transfer: [bytes.buffer], inline: () => readPdf(bytes) });
     const f = ctx.formats;
     const result: PageResult = {
       url: ctx.url,
@@ -474,7 +475,7 @@ export function createEngine(deps: EngineDeps): Engine {
     };
     const deadlineMs = (ctx.startedAt ?? Date.now()) + (ctx.opts.timeout_ms ?? 30_000) - Date.now();
     const parts = hasTenantSelectors(spec)
-      ? await runBudgeted('selector', 'page.shape', { html: page.html, spec }, { deadlineMs: Math.max(1_000, deadlineMs) })
+      ? await runBudgeted('selector', 'page.shape', { html: page.html, spec }, { deadlineMs: Math.max(1_000, deadlineMs), inline: () => shapePage(page.html, spec) })
       : shapePage(page.html, spec);
     if (decideAuto) {
       ctx.autoReason = parts.autoReason;

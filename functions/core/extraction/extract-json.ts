@@ -1,7 +1,7 @@
 import { ModelError, type Model, type ModelMessage, type ModelResponse } from '../../ports/model.js';
 import { AppError } from '../errors.js';
 import { log } from '../log.js';
-import { runBudgeted } from '../limits/budget-pool.js';
+import { checkSchema, validateAnswer } from './schema-budget.js';
 import { buildExtractionPrompt, repairMessage } from './prompt.js';
 import { estimateTokens } from './token-budget.js';
 import type { JsonError, JsonExtractionInput, JsonOutcome, JsonUsage } from './types.js';
@@ -79,7 +79,7 @@ export async function extractJson(model: Model, input: JsonExtractionInput, opts
   const usage: JsonUsage = { model: model.id, input_tokens: 0, output_tokens: 0, truncated: prompt.truncated };
   // The schema first, under its budget: a schema that cannot be applied costs no model call.
   try {
-    await runBudgeted('schema', 'schema.check', { schema: input.schema });
+    await checkSchema(input.schema);
   } catch (e) {
     return { json_error: schemaError(e), json_usage: usage };
   }
@@ -111,7 +111,7 @@ export async function extractJson(model: Model, input: JsonExtractionInput, opts
     let valid = false;
     let failure: JsonError | undefined;
     try {
-      if (isObject) ({ valid, problems } = await runBudgeted('schema', 'schema.validate', { schema: input.schema, json }));
+      if (isObject) ({ valid, problems } = await validateAnswer(input.schema, json));
       else problems = [res.truncated ? 'the answer was cut off at the output token limit' : `got ${json === undefined ? 'text that is not JSON' : Array.isArray(json) ? 'an array' : typeof json}`];
     } catch (e) {
       failure = schemaError(e);

@@ -31,6 +31,6 @@ export async function assertExtractionReady(d: Pick<Deps, 'table' | 'model' | 'c
     if (used + d.config.modelOutputTokens > cap) throw paymentRequired(`The monthly model token quota (${cap}) has ${Math.max(0, cap - used)} tokens left, and a model call may take up to ${d.config.modelOutputTokens} output tokens on top of its input; it resets at the start of next month (UTC)`, 'quota_exceeded');
   }
   // The pool (and ajv, on its thread) is loaded only for requests that carry a schema.
-  const { runBudgeted } = await import('../limits/budget-pool.js');
-  await runBudgeted('schema', 'schema.check', { schema: request.json_options.schema });
+  const { checkSchema } = await import('./schema-budget.js');
+  await checkSchema(request.json_options.schema);
 }

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { log } from '../log.js';
 import { BUDGET_DEADLINES, BUDGET_HEAP_MB, BUDGET_YOUNG_MB, tooComplex, type BudgetKind } from './budget.js';
-import { BUDGET_TASKS, deserializeError, mapTaskError, type BudgetTaskInput, type BudgetTaskName, type BudgetTaskOutput, type SerializedError } from './budget-tasks.js';
+import { deserializeError, mapTaskError, type BudgetTaskInput, type BudgetTaskName, type BudgetTaskOutput, type SerializedError } from './budget-tasks.js';
 
 /**
  * The one mechanism that enforces budgets (budget.ts): a small warm pool of worker threads, each
@@ -163,7 +163,7 @@ function pump(): void {
 }
 
 /** Runs `task` inline (no thread entry): static limits still hold; the deadline ends the wait only. */
-async function runInline<N extends BudgetTaskName>(kind: BudgetKind, task: N, input: BudgetTaskInput<N>, deadlineMs: number): Promise<BudgetTaskOutput<N>> {
+async function runInline<N extends BudgetTaskName>(kind: BudgetKind, inline: () => BudgetTaskOutput<N> | Promise<BudgetTaskOutput<N>>, deadlineMs: number): Promise<BudgetTaskOutput<N>> {
   if (!inlineWarned) {
     inlineWarned = true;
     log.warn('no budget thread entry found: untrusted work runs inline under its static limits only');
@@ -171,7 +171,7 @@ async function runInline<N extends BudgetTaskName>(kind: BudgetKind, task: N, in
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      (BUDGET_TASKS[task] as (i: unknown) => Promise<BudgetTaskOutput<N>>)(input),
+      Promise.resolve().then(inline),
       new Promise<never>((_, reject) => (timer = setTimeout(() => reject(tooComplex(kind, `it took longer than ${deadlineMs} ms`)), deadlineMs))),
     ]);
   } catch (e) {
@@ -186,15 +186,17 @@ async function runInline<N extends BudgetTaskName>(kind: BudgetKind, task: N, in
  * {@link BUDGET_DEADLINES}) or at the thread's heap bound, either one a 422 `<kind>_too_complex`.
  * Errors the task throws itself (a 400 for an invalid schema, a 422 unreadable PDF) come back as
  * they were thrown. `transfer`: buffers handed to the thread (the caller must not use them after).
+ * `inline`: the same work in this thread, for where no thread entry exists (the caller's own
+ * import of the library, so the pool itself never bundles one into a handler).
  */
 export function runBudgeted<N extends BudgetTaskName>(
   kind: BudgetKind,
   task: N,
   input: BudgetTaskInput<N>,
-  opts: { deadlineMs?: number; transfer?: ArrayBuffer[] } = {},
+  opts: { deadlineMs?: number; transfer?: ArrayBuffer[]; inline: () => BudgetTaskOutput<N> | Promise<BudgetTaskOutput<N>> },
 ): Promise<BudgetTaskOutput<N>> {
   const deadlineMs = Math.max(1, opts.deadlineMs ?? BUDGET_DEADLINES[kind]);
-  if (!threadEntry()) return runInline(kind, task, input, deadlineMs);
+  if (!threadEntry()) return runInline(kind, opts.inline, deadlineMs);
   return new Promise<BudgetTaskOutput<N>>((resolve, reject) => {
     queue.push({ id: nextId++, task, input, transfer: opts.transfer ?? [], kind, deadlineMs, resolve: resolve as (v: unknown) => void, reject });
     pump();

@@ -2,36 +2,13 @@ import { AppError } from '../errors.js';
 import { tooComplex } from './budget.js';
 
 /**
- * The budgeted tasks, by name: what runs on a budget thread (budget-thread.ts), or inline where
- * no thread can be started. Each takes and returns plain data (structured-cloned between threads)
- * and loads its library on first use, so a thread that only checks schemas never loads pdf.js.
+ * The budgeted tasks, by name, as types: their code is in budget-thread.ts (the thread's own
+ * registry), so that importing the pool never bundles ajv, cheerio or pdf.js into a handler.
  */
-export const BUDGET_TASKS = {
-  /** A caller's JSON Schema: static complexity limits, then compiled (400 invalid / 422 too complex). */
-  async 'schema.check'(input: { schema: Record<string, unknown> }): Promise<void> {
-    const { compileSchema } = await import('../extraction/schema-compile.js');
-    compileSchema(input.schema);
-  },
-  /** A model's answer against the caller's schema: the problems, [] when valid. */
-  async 'schema.validate'(input: { schema: Record<string, unknown>; json: unknown }): Promise<{ valid: boolean; problems: string[] }> {
-    const { validateAgainst } = await import('../extraction/schema-compile.js');
-    return validateAgainst(input.schema, input.json);
-  },
-  /** One HTML page parsed, matched against the tenant's selectors and extracted (engine/shape-page.ts). */
-  async 'page.shape'(input: { html: string; spec: import('../engine/shape-page.js').ShapeSpec }) {
-    const { shapePage } = await import('../engine/shape-page.js');
-    return shapePage(input.html, input.spec);
-  },
-  /** A PDF: metadata, markdown and text (content/pdf.ts), its compressed streams bounded first. */
-  async 'pdf.read'(input: { bytes: Uint8Array; maxPages?: number }) {
-    const { readPdf } = await import('../content/pdf.js');
-    return readPdf(input.bytes, { maxPages: input.maxPages });
-  },
-};
-
-export type BudgetTaskName = keyof typeof BUDGET_TASKS;
-export type BudgetTaskInput<N extends BudgetTaskName> = Parameters<(typeof BUDGET_TASKS)[N]>[0];
-export type BudgetTaskOutput<N extends BudgetTaskName> = Awaited<ReturnType<(typeof BUDGET_TASKS)[N]>>;
+type Tasks = typeof import('./budget-thread-tasks.js').BUDGET_TASKS;
+export type BudgetTaskName = keyof Tasks;
+export type BudgetTaskInput<N extends BudgetTaskName> = Parameters<Tasks[N]>[0];
+export type BudgetTaskOutput<N extends BudgetTaskName> = Awaited<ReturnType<Tasks[N]>>;
 
 /** An error as it crosses the thread boundary: AppErrors keep their status, code and details. */
 export interface SerializedError {

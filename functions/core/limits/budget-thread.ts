@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { BUDGET_TASKS, serializeError, type BudgetTaskName } from './budget-tasks.js';
+import { serializeError, type BudgetTaskName } from './budget-tasks.js';
+import { BUDGET_TASKS } from './budget-thread-tasks.js';
 
 /**
  * A budget thread (budget-pool.ts): runs one task at a time, as the pool sends them. The pool

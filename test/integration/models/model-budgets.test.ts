@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkSchema } from '../../../functions/core/extraction/schema-budget.js';
 import { createOpenAiCompatibleModel } from '../../../functions/adapters/local/openai-compatible-model.js';
 import { extractJson, type ModelCallReport } from '../../../functions/core/extraction/extract-json.js';
 import { startFakeOpenAi } from '../../fixtures/fake-models/openai-chat.js';
@@ -14,6 +15,10 @@ afterEach(async () => {
 });
 const noSleep = async () => {};
 const page = { url: 'https://shop.example/kettle', markdown: '# Blue kettle\n\nPrice: 24.50 EUR' };
+
+// Schemas are checked on a budget thread (limits/budget-pool.ts): start it (and load ajv there)
+// once, before the tests, so that no test's own timeout pays for a thread's start.
+beforeAll(() => checkSchema({ type: 'object' }), 120_000);
 
 describe('model calls under budgets', () => {
   it('an answer the schema cannot be applied to (recursive schema, answer nested 20,000 deep) is json_error schema_too_complex, and the call is still reported', async () => {

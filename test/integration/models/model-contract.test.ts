@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkSchema } from '../../../functions/core/extraction/schema-budget.js';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { createBedrockModel } from '../../../functions/adapters/aws/bedrock-model.js';
 import { createOpenAiCompatibleModel } from '../../../functions/adapters/local/openai-compatible-model.js';
@@ -52,6 +53,10 @@ const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
   ...over,
 });
 const noSleep = async () => {};
+
+// Schemas are checked on a budget thread (limits/budget-pool.ts): start it (and load ajv there)
+// once, before the tests, so that no test's own timeout pays for a thread's start.
+beforeAll(() => checkSchema({ type: 'object' }), 120_000);
 
 describe.each(transports)('Model port over $name', (t) => {
   let fake: FakeServer | undefined;

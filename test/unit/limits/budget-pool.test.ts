@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { budgetStats, closeBudgetPool, runBudgeted } from '../../../functions/core/limits/budget-pool.js';
+import { checkSchema } from '../../../functions/core/extraction/schema-budget.js';
 
 // The one budget mechanism (issue 27): work on a pool thread, stopped at its deadline (the thread
 // is terminated, so the work ends, not just the wait), an overrun a 422 of the named kind, and the
@@ -13,14 +14,14 @@ const deep = `<html><body>${'<div>'.repeat(3000)}x${'</div>'.repeat(3000)}</body
 describe('budget pool', () => {
   it('terminates selector matching at the deadline with 422 selector_too_complex, then serves the next task', async () => {
     const overruns = budgetStats.overruns;
-    const slow = runBudgeted('selector', 'page.shape', { html: deep, spec: { url: 'https://a.example/', formats: ['markdown'], decideAuto: false, extract: { x: { selector: '*:has(b) *:has(b) *:has(b)', all: true } } } }, { deadlineMs: 1_000 });
+    const slow = runBudgeted('selector', 'page.shape', { html: deep, spec: { url: 'https://a.example/', formats: ['markdown'], decideAuto: false, extract: { x: { selector: '*:has(b) *:has(b) *:has(b)', all: true } } } }, { deadlineMs: 1_000, inline: () => { throw new Error('no thread') } });
     await expect(slow).rejects.toMatchObject({ status: 422, code: 'selector_too_complex' });
     expect(budgetStats.overruns).toBe(overruns + 1);
-    const ok = await runBudgeted('selector', 'page.shape', { html: '<html><body><h1>Hi</h1><p>there</p></body></html>', spec: { url: 'https://a.example/', formats: ['markdown'], decideAuto: false, extract: { h: { selector: 'body:has(p) h1' } } } });
+    const ok = await runBudgeted('selector', 'page.shape', { html: '<html><body><h1>Hi</h1><p>there</p></body></html>', spec: { url: 'https://a.example/', formats: ['markdown'], decideAuto: false, extract: { h: { selector: 'body:has(p) h1' } } } }, { inline: () => { throw new Error('no thread'); } });
     expect(ok.extracted).toEqual({ h: 'Hi' });
   }, 60_000);
 
   it('returns the errors a task throws as they were thrown (a 400 stays a 400)', async () => {
-    await expect(runBudgeted('schema', 'schema.check', { schema: { type: 'object', properties: { a: { type: 7 } } } })).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
+    await expect(checkSchema({ type: 'object', properties: { a: { type: 7 } } })).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
   }, 60_000);
 });

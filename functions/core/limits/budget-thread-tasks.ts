@@ -1,0 +1,24 @@
+/** The budget thread's tasks (budget-thread.ts): plain data in and out, each loading its library on first use. */
+export const BUDGET_TASKS = {
+  /** A caller's JSON Schema: static complexity limits, then compiled (400 invalid / 422 too complex). */
+  async 'schema.check'(input: { schema: Record<string, unknown> }): Promise<void> {
+    const { compileSchema } = await import('../extraction/schema-compile.js');
+    compileSchema(input.schema);
+  },
+  /** A model's answer against the caller's schema: the problems, [] when valid. */
+  async 'schema.validate'(input: { schema: Record<string, unknown>; json: unknown }): Promise<{ valid: boolean; problems: string[] }> {
+    const { validateAgainst } = await import('../extraction/schema-compile.js');
+    return validateAgainst(input.schema, input.json);
+  },
+  /** One HTML page parsed, matched against the tenant's selectors and extracted (engine/shape-page.ts). */
+  async 'page.shape'(input: { html: string; spec: import('../engine/shape-page.js').ShapeSpec }) {
+    const { shapePage } = await import('../engine/shape-page.js');
+    return shapePage(input.html, input.spec);
+  },
+  /** A PDF: metadata, markdown and text (content/pdf.ts), its compressed streams bounded first. */
+  async 'pdf.read'(input: { bytes: Uint8Array; maxPages?: number }) {
+    const { readPdf } = await import('../content/pdf.js');
+    return readPdf(input.bytes, { maxPages: input.maxPages });
+  },
+};
+
