@@ -541,7 +541,7 @@ export interface paths {
         /** List jobs, newest first */
         get: operations["jobs.list"];
         put?: never;
-        /** Create a recurring query (5-field UTC cron); each run stores <query_id>_<timestamp>.json */
+        /** Create a job: a recurring query (prompt + sources; each run stores <query_id>_<timestamp>.json) or a recurring run of any scraper or published runbook (scraper_id + input), on a 5-field cron read in timezone (IANA, default UTC) */
         post: operations["jobs.create"];
         delete?: never;
         options?: never;
@@ -564,7 +564,7 @@ export interface paths {
         delete: operations["jobs.delete"];
         options?: never;
         head?: never;
-        /** Pause or resume, reschedule, change or clear (null) the webhook_url, rename */
+        /** Pause or resume, reschedule or change the timezone, change or clear (null) the webhook_url, rename, or give a run job a new input (checked against its scraper) */
         patch: operations["jobs.update"];
         trace?: never;
     };
@@ -594,7 +594,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run the job now; returns the query_id of the run */
+        /** Run the job now; returns the query_id (query job) or run_id (run job) of the run */
         post: operations["jobs.run"];
         delete?: never;
         options?: never;
@@ -609,7 +609,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The job's runs (its queries), newest first */
+        /** The job's runs, newest first: a query job's queries, a run job's runs (as GET /v1/runs lists them) */
         get: operations["jobs.runs"];
         put?: never;
         post?: never;
@@ -7888,20 +7888,36 @@ export interface operations {
                     "application/json": {
                         data: {
                             created_at: string;
+                            /** @default null */
+                            input: {
+                                [key: string]: unknown;
+                            } | null;
                             job_id: string;
+                            /**
+                             * @default query
+                             * @enum {string}
+                             */
+                            kind: "query" | "run";
                             label: string;
                             last_run: {
-                                query_id: string;
+                                finished_at?: string | null;
+                                query_id?: string;
+                                run_id?: string;
                                 started_at: string;
+                                status?: string;
                             } | null;
-                            limit: number;
+                            limit: number | null;
                             next_run_at: string | null;
-                            prompt: string;
+                            prompt: string | null;
                             schedule: string;
-                            sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[];
+                            /** @default null */
+                            scraper_id: string | null;
+                            sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                             /** @enum {string} */
                             status: "active" | "paused";
                             time_window: unknown;
+                            /** @default UTC */
+                            timezone: string;
                             updated_at: string;
                             webhook_url: string | null;
                         }[];
@@ -8041,12 +8057,15 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    input?: {
+                        [key: string]: unknown;
+                    };
                     label: string;
-                    /** @default 100 */
                     limit?: number;
-                    prompt: string;
+                    prompt?: string;
                     schedule: string;
-                    sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[];
+                    scraper_id?: string;
+                    sources?: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[];
                     time_window?: {
                         /** Format: date-time */
                         since?: string;
@@ -8055,6 +8074,7 @@ export interface operations {
                     } | {
                         last: string;
                     };
+                    timezone?: string;
                     webhook_url?: string | null;
                 };
             };
@@ -8080,20 +8100,36 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @default null */
+                        input: {
+                            [key: string]: unknown;
+                        } | null;
                         job_id: string;
+                        /**
+                         * @default query
+                         * @enum {string}
+                         */
+                        kind: "query" | "run";
                         label: string;
                         last_run: {
-                            query_id: string;
+                            finished_at?: string | null;
+                            query_id?: string;
+                            run_id?: string;
                             started_at: string;
+                            status?: string;
                         } | null;
-                        limit: number;
+                        limit: number | null;
                         next_run_at: string | null;
-                        prompt: string;
+                        prompt: string | null;
                         schedule: string;
-                        sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[];
+                        /** @default null */
+                        scraper_id: string | null;
+                        sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                         /** @enum {string} */
                         status: "active" | "paused";
                         time_window: unknown;
+                        /** @default UTC */
+                        timezone: string;
                         updated_at: string;
                         webhook_url: string | null;
                     };
@@ -8302,20 +8338,36 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @default null */
+                        input: {
+                            [key: string]: unknown;
+                        } | null;
                         job_id: string;
+                        /**
+                         * @default query
+                         * @enum {string}
+                         */
+                        kind: "query" | "run";
                         label: string;
                         last_run: {
-                            query_id: string;
+                            finished_at?: string | null;
+                            query_id?: string;
+                            run_id?: string;
                             started_at: string;
+                            status?: string;
                         } | null;
-                        limit: number;
+                        limit: number | null;
                         next_run_at: string | null;
-                        prompt: string;
+                        prompt: string | null;
                         schedule: string;
-                        sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[];
+                        /** @default null */
+                        scraper_id: string | null;
+                        sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                         /** @enum {string} */
                         status: "active" | "paused";
                         time_window: unknown;
+                        /** @default UTC */
+                        timezone: string;
                         updated_at: string;
                         webhook_url: string | null;
                     };
@@ -8614,10 +8666,14 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    input?: {
+                        [key: string]: unknown;
+                    };
                     label?: string;
                     schedule?: string;
                     /** @enum {string} */
                     status?: "active" | "paused";
+                    timezone?: string;
                     webhook_url?: string | null;
                 };
             };
@@ -8639,20 +8695,36 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
+                        /** @default null */
+                        input: {
+                            [key: string]: unknown;
+                        } | null;
                         job_id: string;
+                        /**
+                         * @default query
+                         * @enum {string}
+                         */
+                        kind: "query" | "run";
                         label: string;
                         last_run: {
-                            query_id: string;
+                            finished_at?: string | null;
+                            query_id?: string;
+                            run_id?: string;
                             started_at: string;
+                            status?: string;
                         } | null;
-                        limit: number;
+                        limit: number | null;
                         next_run_at: string | null;
-                        prompt: string;
+                        prompt: string | null;
                         schedule: string;
-                        sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[];
+                        /** @default null */
+                        scraper_id: string | null;
+                        sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                         /** @enum {string} */
                         status: "active" | "paused";
                         time_window: unknown;
+                        /** @default UTC */
+                        timezone: string;
                         updated_at: string;
                         webhook_url: string | null;
                     };
@@ -9011,7 +9083,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Queued; poll GET /v1/queries/{query_id} */
+            /** @description Queued; poll GET /v1/queries/{query_id} or GET /v1/runs/{run_id} */
             202: {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
@@ -9033,6 +9105,12 @@ export interface operations {
                         created_at: string;
                         job_id: string;
                         query_id: string;
+                        /** @constant */
+                        status: "queued";
+                    } | {
+                        created_at: string;
+                        job_id: string;
+                        run_id: string;
                         /** @constant */
                         status: "queued";
                     };
@@ -9245,7 +9323,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Queries of the job */
+            /** @description Queries (query job) or runs (run job) of the job */
             200: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -9272,6 +9350,56 @@ export interface operations {
                             /** @enum {string} */
                             status: "queued" | "running" | "completed" | "failed";
                             time_window: unknown;
+                        }[];
+                        next_cursor: string | null;
+                    } | {
+                        data: {
+                            /** @default null */
+                            browser_profile: string | null;
+                            created_at: string;
+                            /** @default {} */
+                            engines_used: {
+                                [key: string]: number;
+                            };
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            finished_at: string | null;
+                            id: string;
+                            input: {
+                                [key: string]: unknown;
+                            };
+                            /** @default null */
+                            job_id: string | null;
+                            progress: {
+                                eta_s?: number | null;
+                                items: number;
+                                pages_done: number;
+                                pages_failed?: number;
+                                pages_queued?: number;
+                                pages_total: number | null;
+                                rate_per_s?: number | null;
+                            };
+                            scraper_id: string;
+                            started_at: string | null;
+                            stats: {
+                                blocked_requests: number;
+                                bytes: number;
+                                changes?: {
+                                    changed: number;
+                                    new: number;
+                                    removed: number;
+                                    same: number;
+                                    unavailable: number;
+                                };
+                                requests: number;
+                                robots_skipped: number;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "timed_out" | "cancelled" | "blocked";
+                            stop_reason: string | null;
+                            webhook_url: string | null;
                         }[];
                         next_cursor: string | null;
                     };
@@ -11704,6 +11832,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                job_id?: string;
                 limit?: number;
                 status?: "queued" | "running" | "succeeded" | "failed" | "timed_out" | "cancelled" | "blocked";
             };
@@ -11745,6 +11874,8 @@ export interface operations {
                             input: {
                                 [key: string]: unknown;
                             };
+                            /** @default null */
+                            job_id: string | null;
                             progress: {
                                 eta_s?: number | null;
                                 items: number;
@@ -11759,6 +11890,13 @@ export interface operations {
                             stats: {
                                 blocked_requests: number;
                                 bytes: number;
+                                changes?: {
+                                    changed: number;
+                                    new: number;
+                                    removed: number;
+                                    same: number;
+                                    unavailable: number;
+                                };
                                 requests: number;
                                 robots_skipped: number;
                             };
@@ -11960,7 +12098,8 @@ export interface operations {
                      *       "stop_reason": null,
                      *       "error": null,
                      *       "webhook_url": null,
-                     *       "browser_profile": null
+                     *       "browser_profile": null,
+                     *       "job_id": null
                      *     }
                      */
                     "application/json": {
@@ -11980,6 +12119,8 @@ export interface operations {
                         input: {
                             [key: string]: unknown;
                         };
+                        /** @default null */
+                        job_id: string | null;
                         progress: {
                             eta_s?: number | null;
                             items: number;
@@ -11994,6 +12135,13 @@ export interface operations {
                         stats: {
                             blocked_requests: number;
                             bytes: number;
+                            changes?: {
+                                changed: number;
+                                new: number;
+                                removed: number;
+                                same: number;
+                                unavailable: number;
+                            };
                             requests: number;
                             robots_skipped: number;
                         };
@@ -12252,7 +12400,8 @@ export interface operations {
                      *       "stop_reason": "completed",
                      *       "error": null,
                      *       "webhook_url": null,
-                     *       "browser_profile": null
+                     *       "browser_profile": null,
+                     *       "job_id": null
                      *     }
                      */
                     "application/json": {
@@ -12272,6 +12421,8 @@ export interface operations {
                         input: {
                             [key: string]: unknown;
                         };
+                        /** @default null */
+                        job_id: string | null;
                         progress: {
                             eta_s?: number | null;
                             items: number;
@@ -12286,6 +12437,13 @@ export interface operations {
                         stats: {
                             blocked_requests: number;
                             bytes: number;
+                            changes?: {
+                                changed: number;
+                                new: number;
+                                removed: number;
+                                same: number;
+                                unavailable: number;
+                            };
                             requests: number;
                             robots_skipped: number;
                         };
@@ -12463,6 +12621,8 @@ export interface operations {
                         input: {
                             [key: string]: unknown;
                         };
+                        /** @default null */
+                        job_id: string | null;
                         progress: {
                             eta_s?: number | null;
                             items: number;
@@ -12477,6 +12637,13 @@ export interface operations {
                         stats: {
                             blocked_requests: number;
                             bytes: number;
+                            changes?: {
+                                changed: number;
+                                new: number;
+                                removed: number;
+                                same: number;
+                                unavailable: number;
+                            };
                             requests: number;
                             robots_skipped: number;
                         };

@@ -152,6 +152,21 @@ describe('jobs', () => {
     expect(h.take('queries')).toHaveLength(1);
   });
 
+  it('a run job: jobs.create schedules it in its time zone -> the fire -> the jobs worker starts a run (runs queue) with job_id', async () => {
+    h.take('runs');
+    const r = granted(await h.route('jobs.create', { path: '/v1/jobs', key, body: { label: 'About', scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` }, schedule: '30 2 * * *', timezone: 'Europe/Berlin' } }));
+    expect(r.statusCode).toBe(201);
+    const jobId = JSON.parse(r.body).job_id as string;
+    const schedule = [...h.emulator.schedules.values()].find((s) => String((s.input.Target as { Input: string }).Input).includes(jobId))!;
+    expect(schedule.input).toMatchObject({ ScheduleExpression: 'cron(30 2 * * ? *)', ScheduleExpressionTimezone: 'Europe/Berlin' });
+    const fire = JSON.parse((schedule.input.Target as { Input: string }).Input.replace('<aws.scheduler.scheduled-time>', new Date().toISOString())) as unknown;
+    expect(granted(await h.worker('jobs', [fire])).batchItemFailures).toEqual([]);
+    expect(h.take('runs')).toHaveLength(1);
+    const job = json(granted(await h.route('jobs.get', { path: `/v1/jobs/${jobId}`, key })));
+    const run = json(granted(await h.route('runs.get', { path: `/v1/runs/${job.last_run.run_id}`, key })));
+    expect(run).toMatchObject({ status: 'queued', job_id: jobId, scraper_id: 'page-content' });
+  });
+
   it('the retention sweep deletes expired result files with the jobs worker\'s grants', async () => {
     const put = granted(await h.route('settings.storage.put', { path: '/dashboard/api/settings/storage', key, body: { retention_days: 1 } }));
     expect(put.statusCode).toBe(200);
