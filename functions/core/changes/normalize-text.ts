@@ -82,7 +82,10 @@ const TIMESTAMP = new RegExp(
 // A clock time with seconds ("14:03:22", "2:03:22 pm"): almost always when the page was made.
 const CLOCK_SECONDS = /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,6})?(?:\s*[ap]\.?m\.?)?(?:\s*(?:z|utc|gmt|[a-z]{2,4}t))?\b/gi;
 // A line that says it shows when the page was made, fetched or refreshed.
-const RENDER_TIME_LINE = /\b(?:last\s+)?(?:updated|refreshed|generated|rendered|fetched|retrieved|loaded|served|cached|built|synced|checked)\b(?:\s+(?:at|on|in))?|\bas of\b|\b(?:current|server|local)\s+time\b|\btime\s*stamp\b|\bpage\s+(?:generated|built|rendered)\b/i;
+const RENDER_TIME_LINE = /\b(?:last\s+)?(?:updated|refreshed|generated|rendered|fetched|retrieved|loaded|served|cached|built|synced|checked|crawled|modified)\b(?:\s+(?:at|on|in))?|\bas (?:of|at)\b|\b(?:current|server|local)\s+(?:time|date)\b|\btoday is\b|\btime\s*stamp\b|\bpage\s+(?:generated|built|rendered)\b/i;
+// Live counters ("1,234 views", "12 people are viewing this"): they move on every load.
+const COUNTER_LINE = /\b(?:views?|viewed|visitors?|viewing|watching|online now|page ?views|impressions|hits)\b/i;
+const COUNT = /\b\d{1,3}(?:[,.\s]\d{3})*(?:\.\d+)?\s*[km]?\b/gi;
 const DATE_ANY = new RegExp(
   [
     '\\b\\d{4}-\\d{1,2}-\\d{1,2}\\b',
@@ -105,6 +108,7 @@ export function neutralizeTimes(line: string): string {
   out = out.replace(TIMESTAMP, '⟨time⟩').replace(CLOCK_SECONDS, '⟨time⟩');
   if (RENDER_TIME_LINE.test(out)) out = out.replace(DATE_ANY, '⟨time⟩');
   if (ID_LINE.test(out)) out = out.replace(OPAQUE_ID, (m) => (/^⟨/.test(m) ? m : '⟨id⟩'));
+  if (COUNTER_LINE.test(out) && !/\$|€|£|¥|\bprice\b/i.test(out)) out = out.replace(COUNT, '⟨n⟩');
   // Copyright years roll over on their own: "© 2024–2026" is not an edit.
   out = out.replace(/(?:©|\(c\)|copyright)\s*\d{4}(?:\s*[-–]\s*\d{4})?/gi, '©');
   return out;

@@ -129,7 +129,12 @@ export class SnapshotStore {
   /** A change record (history) and its table item. */
   changeItem(r: ChangeRecord): Item {
     let fields = r.fields;
-    if (fields && Buffer.byteLength(JSON.stringify(fields)) > MAX_INLINE_FIELDS_BYTES) fields = Object.fromEntries(Object.entries(fields).slice(0, 50));
+    if (fields && Buffer.byteLength(JSON.stringify(fields)) > MAX_INLINE_FIELDS_BYTES) {
+      // The record keeps the first values, long strings cut; the snapshot keeps them all.
+      const cut = (v: unknown) => (typeof v === 'string' && v.length > 500 ? `${v.slice(0, 500)}…` : v);
+      fields = Object.fromEntries(Object.entries(fields).slice(0, 50).map(([k, c]) => [k, { previous: cut(c.previous), current: cut(c.current) }]));
+      if (Buffer.byteLength(JSON.stringify(fields)) > MAX_INLINE_FIELDS_BYTES) fields = null;
+    }
     return {
       ...changeKey(this.tenantId, r.change_id),
       ...r,

@@ -36,6 +36,8 @@ describe('lineKey', () => {
     same('Page rendered in 0.231 s', 'Page rendered in 0.187 s');
     same('Request ID: 8f3a9c21d4e5b6a7c8d9', 'Request ID: 00ff11ee22dd33cc44bb');
     same('© 2024 Example Shop', '© 2026 Example Shop');
+    same('Current date: Saturday, November 28, 2026', 'Current date: Sunday, November 29, 2026');
+    same('1,234 views · 12 people are viewing this', '1,240 views · 9 people are viewing this');
   });
 
   it('keeps real edits of prices, counts, dates and words', () => {
@@ -44,6 +46,7 @@ describe('lineKey', () => {
     differ('The launch is on 12 March 2027.', 'The launch is on 14 March 2027.');
     differ('Only 3 left in stock', 'Only 2 left in stock');
     differ('The lamp is walnut.', 'The lamp is oak.');
+    differ('Price: $12 (viewed by many)', 'Price: $13 (viewed by many)');
   });
 
   it('squeezes whitespace and drops lines of markdown punctuation only', () => {
