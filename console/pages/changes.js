@@ -109,6 +109,16 @@ export function fieldsTable(fields) {
   return t.el;
 }
 
+/** A version of the page as rendered Markdown, its headings moved below this page's own (h1 -> h4). */
+function pageVersion(md) {
+  const box = h('div', { class: 'markdown' }, renderMarkdown(md));
+  for (const hd of Array.from(box.querySelectorAll('h1, h2, h3, h4, h5, h6'))) {
+    const next = h(`h${Math.min(6, Number(hd.tagName[1]) + 3)}`, {}, ...Array.from(hd.childNodes));
+    hd.replaceWith(next);
+  }
+  return box;
+}
+
 export async function changeDetail(page, ctx) {
   const id = ctx.params.id;
   const title = h('h1', { tabindex: '-1', class: 'break' }, 'Change');
@@ -147,8 +157,8 @@ export async function changeDetail(page, ctx) {
   else if (c.status === 'new') parts.push(h('p', {}, 'The first snapshot of this page under this tag: the next fetch is compared with it.'));
   else if (c.status === 'removed') parts.push(h('p', {}, 'The page is gone (it answered 404 or 410, or a complete crawl no longer reached it). It is reported once.'));
   const versions = [];
-  if (typeof c.previous_markdown === 'string') versions.push(['Before', h('div', { class: 'markdown' }, renderMarkdown(c.previous_markdown))]);
-  if (typeof c.current_markdown === 'string') versions.push(['After', h('div', { class: 'markdown' }, renderMarkdown(c.current_markdown))]);
+  if (typeof c.previous_markdown === 'string') versions.push(['Before', pageVersion(c.previous_markdown)]);
+  if (typeof c.current_markdown === 'string') versions.push(['After', pageVersion(c.current_markdown)]);
   if (versions.length) parts.push(h('h3', {}, 'Both versions'), tabbed('Versions', versions).el);
   clear(body).append(...(parts.length ? parts : [h('p', {}, 'Nothing to show.')]));
   try {

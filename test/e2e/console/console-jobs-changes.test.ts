@@ -90,6 +90,7 @@ describe.skipIf(!CHROMIUM)('console: jobs for any scraper and the changes they f
 
   it('creates a job that runs Page content with "Track changes", in a time zone, from the input form', async () => {
     await go('#/jobs');
+    await page.waitForSelector('#jobs-new');
     await page.click('#jobs-new');
     await page.waitForSelector('#job-label', { visible: true });
     await shots('jobs-new');

@@ -343,6 +343,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
 
   it('shows a refused job next to the schedule that caused it, with the request id', async () => {
     await go('#/jobs');
+    await page.waitForSelector('#jobs-new');
     await page.click('#jobs-new');
     await page.waitForSelector('#job-label', { visible: true });
     await page.type('#job-label', 'Broken schedule');
@@ -378,11 +379,12 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     // Newest first (one page of 50): the pages just visited are the latest records. Audit
     // records are written after the response, so the policy page's own record may land just
     // after the audit page read the list: open the audit page again until it is there (bounded).
+    // Reads (GET calls such as this one) are out of the audit page's default view: ask for them.
     for (let i = 0; i < 20 && !(await textOf('table.data')).includes('settings.target-policy.get'); i++) {
       await new Promise((r) => setTimeout(r, 250));
-      await go('#/runs');
+      await go('#/runs?new=1');
       await page.waitForSelector('#run-in-url', { visible: true });
-      await go('#/settings/audit');
+      await go('#/settings/audit?reads=include');
       await page.waitForFunction(() => document.querySelectorAll('table.data tbody tr:not(.empty)').length > 0);
     }
     expect(await textOf('table.data')).toContain('settings.target-policy.get');
