@@ -98,12 +98,35 @@ class AnswerMemo {
 const memo = new AnswerMemo(32 * 1024 * 1024);
 
 /**
+ * Bounded staleness for the pointer itself: a pointer read in this process is reused for at most
+ * this long (keyed by tenant and hash, so never across tenants). An answer served from it is
+ * still checked against the caller's max_age; at worst a fetch made elsewhere in the last second
+ * is not seen yet, and the slightly older answer (still within max_age) is given instead.
+ */
+export const POINTER_REUSE_MS = 1000;
+const pointers = new Map<string, { at: number; ptr: Record<string, unknown> | undefined }>();
+const MAX_POINTERS = 10_000;
+
+async function readPointer(table: Table, tenantId: string, hash: string): Promise<Record<string, unknown> | undefined> {
+  const k = `${tenantId}/${hash}`;
+  const hit = pointers.get(k);
+  const now = Date.now();
+  if (hit && now - hit.at <= POINTER_REUSE_MS && hit.ptr) return hit.ptr;
+  const ptr = await table.get(keys.record(tenantId, 'PCACHE', hash));
+  if (pointers.size >= MAX_POINTERS) pointers.clear();
+  // Only found pointers are kept: a miss is read again next time (the fetch may be landing now).
+  if (ptr) pointers.set(k, { at: now, ptr });
+  else pointers.delete(k);
+  return ptr;
+}
+
+/**
  * This tenant's answer for `hash`, when one was fetched no more than `maxAgeMs` before `now`;
  * else null. One table read, then one object read unless the same answer is already in memory.
  */
 export async function readCachedAnswer<T>(d: { table: Table; blobs: Blobs }, tenantId: string, hash: string, maxAgeMs: number, now: Date): Promise<CachedAnswer<T> | null> {
   if (!(maxAgeMs > 0)) return null;
-  const ptr = await d.table.get(keys.record(tenantId, 'PCACHE', hash));
+  const ptr = await readPointer(d.table, tenantId, hash);
   if (!ptr || typeof ptr.fetched_at !== 'string') return null;
   const fetched = Date.parse(ptr.fetched_at);
   if (!Number.isFinite(fetched) || now.getTime() - fetched > maxAgeMs) return null;
@@ -141,6 +164,7 @@ export async function storeCachedAnswer(d: { table: Table; blobs: Blobs }, tenan
       { ...keys.record(tenantId, 'PCACHE', hash), fetched_at: fetchedAt, expires_at: expires, size: raw.length },
       { condition: { expression: 'attribute_not_exists(pk) OR fetched_at <= :f', values: { ':f': fetchedAt } } },
     );
+    pointers.delete(`${tenantId}/${hash}`);
   } catch (err) {
     if ((err as Error).name === 'ConditionFailedError') return;
     log.warn('page cache write failed', { err, tenant_id: tenantId });
