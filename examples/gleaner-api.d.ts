@@ -439,6 +439,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/studio/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** How many elements of a preview's HTML a CSS selector matches (the engine's own selector engine), with the text of the first few */
+        post: operations["studio.match"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/studio/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a page in the service's browser (same egress guard, target policy and robots as a scrape): a screenshot and the boxes of its visible elements, each with a selector verified to match only it
+         * @description For pointing at elements in Studio. `steps` (optional) are run first to reach the state to pick from; only goto, click, fill, wait_for and scroll run, `url` replaces the first goto, and secrets are never filled. The page's scripts run only in the service's browser: the answer is a PNG and boxes, and `html` (scripts and styles emptied) for counting matches with POST /dashboard/api/studio/match.
+         */
+        post: operations["studio.preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a console page view in the audit log (action console.view, resource: the page) */
+        post: operations["console.view"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -524,6 +578,40 @@ export interface paths {
         get: operations["captcha.policy.get"];
         /** Set the challenge policy */
         put: operations["captcha.policy.put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Change history (new, changed, removed pages), newest first */
+        get: operations["changes.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/{change_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One change, with its diff and both versions of the markdown */
+        get: operations["changes.get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -823,7 +911,7 @@ export interface paths {
         };
         /**
          * Items in scrape order, cursor pages; ?format=ndjson|csv exports
-         * @description With `format=json` (default) a page of items and `next_cursor`. With `format=ndjson` or `format=csv` every item of the run, as an attachment, streamed: items are read one stored page at a time and written as they are read (no size limit; a 100,000-item crawl exports in one response). NDJSON is one item per line. CSV has a header row first: `url,fetched_at,status_code`, then one column per `data` field of the first page of items (in the order first seen; the built-in scrapers give every item the same fields); a field that first appears later is not in the CSV (NDJSON carries every field). Cells starting with `=`, `+`, `-` or `@` get a leading `'`. Errors before the first byte (401, 403, 404, 400) are JSON `{code, message}` with their status; a failure after it breaks the transfer off.
+         * @description With `format=json` (default) a page of items and `next_cursor`. With `format=ndjson` or `format=csv` every item of the run, as an attachment, streamed: items are read one stored page at a time and written as they are read (no size limit; a 100,000-item crawl exports in one response). NDJSON is one item per line. CSV has a header row first: `url,fetched_at,status_code`, then one column per `data` field of the first page of items (in the order first seen; the built-in scrapers give every item the same fields); a field that first appears later is not in the CSV (NDJSON carries every field). `columns=url,title,…` (CSV only) exports exactly those columns in that order (any data field, or url, fetched_at, status_code). Cells starting with `=`, `+`, `-` or `@` get a leading `'`. Errors before the first byte (401, 403, 404, 400) are JSON `{code, message}` with their status; a failure after it breaks the transfer off.
          */
         get: operations["runs.results"];
         put?: never;
@@ -2136,6 +2224,10 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 outcome?: "allowed" | "denied" | "error";
+                principal?: string;
+                reads?: "include" | "exclude";
+                since?: string;
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -4908,6 +5000,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        features: {
+                            model_extraction: {
+                                available: boolean;
+                                reason: string | null;
+                            };
+                        };
                         principal: {
                             id: string;
                             /** @enum {string} */
@@ -6931,6 +7029,703 @@ export interface operations {
             };
         };
     };
+    "studio.match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "html": "<ul><li class=\"item\">A</li><li class=\"item\">B</li></ul>",
+                 *       "selector": "li.item"
+                 *     }
+                 */
+                "application/json": {
+                    html: string;
+                    selector: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Match count */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        samples: string[];
+                        selector: string;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send Content-Type: application/json) */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "studio.preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/"
+                 *     }
+                 */
+                "application/json": {
+                    /** @default {} */
+                    input?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    steps?: ({
+                        /** @constant */
+                        action: "goto";
+                        url: string | {
+                            input: string;
+                        };
+                        wait_for?: string;
+                    } | {
+                        /** @constant */
+                        action: "click";
+                        navigation?: boolean;
+                        selector: string;
+                    } | {
+                        /** @constant */
+                        action: "fill";
+                        selector: string;
+                        value: string | {
+                            input: string;
+                        } | {
+                            secret: string;
+                        };
+                    } | {
+                        /** @constant */
+                        action: "wait_for";
+                        selector: string;
+                        timeout_ms?: number;
+                    } | {
+                        /** @constant */
+                        action: "scroll";
+                        /** @default 250 */
+                        delay_ms?: number;
+                        /** @default 1 */
+                        times?: number;
+                    } | {
+                        /** @constant */
+                        action: "extract";
+                        fields: {
+                            [key: string]: {
+                                all?: boolean;
+                                attr?: string;
+                                selector: string;
+                            };
+                        };
+                        item_selector?: string;
+                    } | {
+                        /** @constant */
+                        action: "paginate";
+                        /** @default 5 */
+                        max_pages?: number;
+                        next: string;
+                    } | {
+                        /** @constant */
+                        action: "content";
+                        /** @description CSS selectors: elements removed before markdown is made */
+                        exclude_tags?: string[];
+                        /**
+                         * @default [
+                         *       "markdown",
+                         *       "metadata"
+                         *     ]
+                         */
+                        formats?: ("markdown" | "text" | "links" | "metadata")[];
+                        /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
+                        include_tags?: string[];
+                        /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                        only_main_content?: boolean;
+                    } | {
+                        /** @constant */
+                        action: "screenshot";
+                        /** @default false */
+                        full_page?: boolean;
+                        name?: string;
+                    })[];
+                    /** Format: uri */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Screenshot (base64 PNG), page size and element boxes */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        elements: {
+                            group: {
+                                count: number;
+                                selector: string;
+                            } | null;
+                            h: number;
+                            selector: string;
+                            tag: string;
+                            text: string;
+                            w: number;
+                            x: number;
+                            y: number;
+                        }[];
+                        final_url: string;
+                        full_page: boolean;
+                        height: number;
+                        html: string | null;
+                        log: {
+                            [key: string]: unknown;
+                        }[];
+                        screenshot: string;
+                        title: string;
+                        url: string;
+                        width: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send Content-Type: application/json) */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description robots.txt disallows the page, it answered with a challenge (never solved), or a step failed on it */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No browser is available */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The page did not render in time */
+            504: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "console.view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "path": "/runs"
+                 *     }
+                 */
+                "application/json": {
+                    path: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            204: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send Content-Type: application/json) */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "docs.get": {
         parameters: {
             query?: {
@@ -7805,6 +8600,348 @@ export interface operations {
             };
             /** @description The request body is not JSON (send Content-Type: application/json) */
             415: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "changes.list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description Only changes found by runs of this job */
+                job_id?: string;
+                limit?: number;
+                /** @description Only changes detected at or after this time (ISO 8601) */
+                since?: string;
+                status?: "new" | "changed" | "removed";
+                /** @description Only changes under this tag */
+                tag?: string;
+                /** @description Only changes of this page (compared by its normalised URL) */
+                url?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Changes */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added_lines: number;
+                            change_id: string;
+                            detected_at: string;
+                            fields: {
+                                [key: string]: {
+                                    current: unknown;
+                                    previous: unknown;
+                                };
+                            } | null;
+                            job_id: string | null;
+                            previous_fetched_at: string | null;
+                            removed_lines: number;
+                            run_id: string | null;
+                            /** @enum {string} */
+                            status: "new" | "changed" | "removed";
+                            tag: string;
+                            url: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "changes.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                change_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        added_lines: number;
+                        change_id: string;
+                        current_markdown: string | null;
+                        detected_at: string;
+                        /** @description Unified diff of the main-content markdown (changed only), at most 100 KB */
+                        diff: string | null;
+                        fields: {
+                            [key: string]: {
+                                current: unknown;
+                                previous: unknown;
+                            };
+                        } | null;
+                        job_id: string | null;
+                        previous_fetched_at: string | null;
+                        previous_markdown: string | null;
+                        removed_lines: number;
+                        run_id: string | null;
+                        /** @enum {string} */
+                        status: "new" | "changed" | "removed";
+                        tag: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such change */
+            404: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
                     "RateLimit-Limit": number;
@@ -11722,7 +12859,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured) */
+            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured); or a page action failed (action_failed, details: { index, type, reason }) */
             422: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -13180,6 +14317,7 @@ export interface operations {
     "runs.results": {
         parameters: {
             query?: {
+                columns?: string;
                 cursor?: string;
                 format?: "json" | "ndjson" | "csv";
                 limit?: number;
@@ -13390,7 +14528,49 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Browser actions run in order before the page is captured (wait, click, write, press, scroll, screenshot); the engine is then browser */
+                    actions?: ({
+                        ms?: number;
+                        selector?: string;
+                        /** @constant */
+                        type: "wait";
+                    } | {
+                        all?: boolean;
+                        selector: string;
+                        /** @constant */
+                        type: "click";
+                    } | {
+                        selector: string;
+                        text: string | {
+                            secret: string;
+                        };
+                        /** @constant */
+                        type: "write";
+                    } | {
+                        key: string;
+                        /** @constant */
+                        type: "press";
+                    } | {
+                        amount?: number | "bottom";
+                        /** @enum {string} */
+                        direction?: "down" | "up";
+                        /** @constant */
+                        type: "scroll";
+                    } | {
+                        full_page?: boolean;
+                        /** @constant */
+                        type: "screenshot";
+                    })[];
                     browser_profile?: string;
+                    /** @description Change tracking (formats includes "changes") */
+                    change_options?: {
+                        /** @description RE2 regular expressions whose matches are removed from the text before it is compared */
+                        ignore_patterns?: string[];
+                        /** @description CSS selectors removed from the page before it is compared */
+                        ignore_tags?: string[];
+                        /** @description Baseline family: pages are compared with the last snapshot of the same URL under the same tag (default "default") */
+                        tag?: string;
+                    };
                     /**
                      * @default auto
                      * @enum {string}
@@ -13407,7 +14587,7 @@ export interface operations {
                             };
                         };
                     };
-                    formats?: ("markdown" | "html" | "text" | "links" | "metadata" | "screenshot" | "json")[];
+                    formats?: ("markdown" | "html" | "text" | "links" | "metadata" | "screenshot" | "json" | "changes")[];
                     /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
                     include_tags?: string[];
                     json_options?: {
@@ -13418,6 +14598,8 @@ export interface operations {
                             [key: string]: unknown;
                         };
                     };
+                    /** @description ms (default 0): the answer may come from this tenant's own earlier fetch of the same URL with the same options, no older than this; it then says cached: true with its fetched_at. Never for requests with actions or secrets */
+                    max_age?: number;
                     /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
                     only_main_content?: boolean;
                     /** @default 30000 */
@@ -13557,7 +14739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured) */
+            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured); or a page action failed (action_failed, details: { index, type, reason }) */
             422: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -14421,7 +15603,7 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: string | null;
-                            events: ("job.completed" | "run.completed")[];
+                            events: ("job.completed" | "run.completed" | "page.changed")[];
                             /** @enum {string} */
                             status: "enabled" | "disabled";
                             url: string;
@@ -14565,7 +15747,7 @@ export interface operations {
                      *       "job.completed"
                      *     ]
                      */
-                    events?: ("job.completed" | "run.completed")[];
+                    events?: ("job.completed" | "run.completed" | "page.changed")[];
                     /** Format: uri */
                     url: string;
                 };
@@ -14594,7 +15776,7 @@ export interface operations {
                         created_at: string;
                         disabled_at: string | null;
                         disabled_reason: string | null;
-                        events: ("job.completed" | "run.completed")[];
+                        events: ("job.completed" | "run.completed" | "page.changed")[];
                         secret: string;
                         /** @enum {string} */
                         status: "enabled" | "disabled";
@@ -14971,7 +16153,7 @@ export interface operations {
                         created_at: string;
                         disabled_at: string | null;
                         disabled_reason: string | null;
-                        events: ("job.completed" | "run.completed")[];
+                        events: ("job.completed" | "run.completed" | "page.changed")[];
                         /** @enum {string} */
                         status: "enabled" | "disabled";
                         url: string;
