@@ -1,6 +1,6 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/session.js';
-import { MODEL_NOT_CONFIGURED_MESSAGE } from '../core/extraction/readiness.js';
+import { MODEL_NOT_CONFIGURED_MESSAGE } from '../core/extraction/model-not-configured.js';
 
 export const handler = api(contracts['session.me'], async (req) => ({
   body: {

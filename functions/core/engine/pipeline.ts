@@ -20,7 +20,7 @@ import { PageActions, type ResolvedSecret } from './page-actions.js';
 import { runScrapeActions } from './scrape-actions.js';
 import { SecretRedactor } from '../scrapers/secret-redactor.js';
 import type { JsonExtractor } from '../extraction/types.js';
-import { MODEL_NOT_CONFIGURED_MESSAGE } from '../extraction/readiness.js';
+import { MODEL_NOT_CONFIGURED_MESSAGE } from '../extraction/model-not-configured.js';
 import {
   DEFAULT_FORMATS,
   type ChallengeBlock,

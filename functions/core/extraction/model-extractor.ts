@@ -2,7 +2,7 @@ import { modelQuotaMessage, quotaOf } from '../limits/usage.js';
 import { reserveModelTokens, settleModelTokens } from '../limits/token-reservation.js';
 import { log } from '../log.js';
 import { extractJson, type ModelCallReport } from './extract-json.js';
-import { MODEL_NOT_CONFIGURED_MESSAGE } from './readiness.js';
+import { MODEL_NOT_CONFIGURED_MESSAGE } from './model-not-configured.js';
 import type { AuditRecord } from '../audit/audit-record.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';

@@ -3,12 +3,9 @@ import { assertQuota, getUsage, quotaOf } from '../limits/usage.js';
 import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 import type { JsonOptions } from './json-options.js';
+import { MODEL_NOT_CONFIGURED_MESSAGE } from './model-not-configured.js';
 
-/** What to do when no model provider is configured (422 model_not_configured, and item errors). */
-export const MODEL_NOT_CONFIGURED_MESSAGE =
-  'Model extraction (the json format) needs a model provider, and none is configured. Locally or self-hosted: set GLEANER_LLM_BASE_URL ' +
-  '(an OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama) and GLEANER_LLM_MODEL (plus GLEANER_LLM_API_KEY if it needs one). ' +
-  'On AWS: deploy with -c extractionModelId=<Bedrock model or inference profile id>.';
+export { MODEL_NOT_CONFIGURED_MESSAGE };
 
 /**
  * Submit-time checks of a request that asks for the json format (POST /v1/scrape, run creation,

@@ -173,8 +173,12 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     // The server validates the steps; its problems are listed once, next to the form, by step.
     await setValue('#rb-steps', JSON.stringify([{ action: 'click', selector: 'a' }, { action: 'extract' }]));
     await page.click('#rb-save');
-    await waitText('#rb-errors', 'Step 2 (extract), fields');
-    expect(await textOf('#rb-errors')).not.toContain('body.');
+    // Shown once, in the card of the step it belongs to; the summary points there.
+    await page.waitForSelector('.step-card.has-error');
+    const card = await page.$eval('.step-card.has-error', (e) => e.textContent ?? '');
+    expect(card).toContain('fields');
+    expect(card).not.toContain('body.');
+    expect(await textOf('#rb-errors')).toContain('See step 2 above');
     expect(await page.$eval('#banner', (b) => (b as HTMLElement).hidden)).toBe(true);
 
     await setValue('#rb-steps', JSON.stringify([{ action: 'goto', url: `${site.baseUrl}/article` }, { action: 'extract', fields: { headline: { selector: 'article h1' } } }]));
@@ -184,7 +188,8 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await page.click('#rb-add-step');
     const steps = JSON.parse(await valueOf('#rb-steps'));
     expect(steps).toHaveLength(3);
-    expect(steps[2]).toEqual({ action: 'screenshot', full_page: false });
+    // A new step carries only what was chosen: full_page is left at its default.
+    expect(steps[2]).toEqual({ action: 'screenshot' });
 
     await page.click('#rb-save');
     await page.waitForFunction(() => /^#\/studio\/rbk_/.test(location.hash));

@@ -190,7 +190,7 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
   });
 
   it('the same picker serves the Runs form: css-extract selectors and page-content exclude_tags', async () => {
-    await go('#/runs');
+    await go('#/runs?new=1');
     await page.waitForSelector('#run-scraper option[value="css-extract"]');
     await page.select('#run-scraper', 'css-extract');
     await page.waitForSelector('form [name="item_selector"] + .pick-btn');
