@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseHTML } from 'linkedom';
+import { installSelectSemantics } from './select-semantics.js';
 import { pageContent } from '../../../functions/core/scrapers/page-content.js';
 
 // The Runs form's model extraction fields (console/lib/schema-form.js + json-extract-panel.js) on
@@ -14,6 +15,7 @@ let doc: Document;
 
 beforeAll(async () => {
   const { document, window, Node, DocumentFragment, Event } = parseHTML('<!doctype html><html><body></body></html>');
+  installSelectSemantics(window);
   doc = document;
   Object.assign(globalThis, { document, window, Node, DocumentFragment, Event, location: new URL('http://127.0.0.1:3000/') });
   const form = '../../../console/lib/schema-form.js';

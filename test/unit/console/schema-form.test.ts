@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseHTML } from 'linkedom';
+import { installSelectSemantics } from './select-semantics.js';
 
 // Forms from input schemas (console/lib/schema-form.js) on a server-side DOM: the value a form
 // returns is the JSON a run takes; empty fields are left out (the service applies defaults);
@@ -11,7 +12,8 @@ let hasFields: (schema: unknown) => boolean;
 let WIDGETS: Array<{ name: string }>;
 
 beforeAll(async () => {
-  const { document, Node, DocumentFragment } = parseHTML('<!doctype html><html><body></body></html>');
+  const { document, window, Node, DocumentFragment } = parseHTML('<!doctype html><html><body></body></html>');
+  installSelectSemantics(window);
   Object.assign(globalThis, { document, Node, DocumentFragment, location: new URL('http://127.0.0.1:3000/') });
   const path = '../../../console/lib/schema-form.js';
   ({ schemaForm, hasFields, WIDGETS } = await import(/* @vite-ignore */ path));
