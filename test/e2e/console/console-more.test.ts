@@ -174,11 +174,12 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await setValue('#rb-steps', JSON.stringify([{ action: 'click', selector: 'a' }, { action: 'extract' }]));
     await page.click('#rb-save');
     // Shown once, in the card of the step it belongs to; the summary points there.
-    await page.waitForSelector('.step-card.has-error');
-    const card = await page.$eval('.step-card.has-error', (e) => e.textContent ?? '');
-    expect(card).toContain('fields');
-    expect(card).not.toContain('body.');
-    expect(await textOf('#rb-errors')).toContain('See step 2 above');
+    const card = await page.waitForFunction(() => {
+      const t = document.querySelector('.step-card.has-error')?.textContent ?? '';
+      return t.includes('fields') ? t : null;
+    });
+    expect(await card.jsonValue()).not.toContain('body.');
+    await waitText('#rb-errors', 'See step 2 above');
     expect(await page.$eval('#banner', (b) => (b as HTMLElement).hidden)).toBe(true);
 
     await setValue('#rb-steps', JSON.stringify([{ action: 'goto', url: `${site.baseUrl}/article` }, { action: 'extract', fields: { headline: { selector: 'article h1' } } }]));
