@@ -335,6 +335,8 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     await page.waitForSelector('#banner:not([hidden])', { visible: true });
     expect(await textOf('#banner')).toContain('bucket_test_failed');
 
+    // The failed save reloads the settings once its banner is up: type only after it finished.
+    await page.waitForSelector('#sync-save-test:not([disabled])');
     await page.type('#retention-days', '30');
     await page.click('#retention-save');
     await waitText('#notice', 'Retention saved');
