@@ -176,7 +176,10 @@ export async function runsList(page, ctx) {
   const loaded = await scraperNames(ctx.signal).catch(() => ({ names: new Map(), scrapers: null, error: null }));
   names = loaded.names;
   await Promise.all([busy(refresh, () => p.first(), 'Runs'), form.load(loaded)]);
-  if (open) form.focus();
+  // Focus the form once it is loaded, unless the reader has already started on it (or anything
+  // else) while the list and scrapers loaded: taking focus then sends their typing elsewhere.
+  const untouched = !document.activeElement || document.activeElement === document.body;
+  if (open && untouched) form.focus();
   // Live: the first page is read again every 2 s while the page is visible, so runs started
   // elsewhere (the API, a job, MCP) appear and finished ones stop showing "running". Rows are
   // redrawn only when something changed, and only while the reader has not loaded more pages.

@@ -124,6 +124,11 @@ export async function launchWithProfile(o: {
       timeout: o.timeoutMs ?? 30_000,
       protocolTimeout: 60_000,
       defaultViewport: { width: 1280, height: 900 },
+      // A navigation Chromium turns into a download is given up at once (ERR_ABORTED once its
+      // response headers are in, which puppeteer-tab.ts answers as a download: the pipeline reads
+      // the document over http), never written to disk: with the default behaviour the system
+      // binary sometimes left the navigation pending until its timeout (seen in CI).
+      downloadBehavior: { policy: 'deny' },
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
