@@ -3,7 +3,7 @@ import type { EgressGuard } from '../governance/egress-guard.js';
 import { startEgressProxy, type EgressProxy } from '../governance/egress-proxy.js';
 import type { Browser, BrowserLauncher, FetchTab, RenderProfile, SettleRule, Tab, TabResponse, WaitUntil } from '../../ports/browser.js';
 import type { FetchedPage, FetchOptions } from './types.js';
-import { CAPTURE_SCRIPT, OVERLAY_SCRIPT, stitchFrames } from './page-capture.js';
+import { CAPTURE_SCRIPT, HIDE_OVERLAYS_SCRIPT, OVERLAY_SCRIPT, SHOW_OVERLAYS_SCRIPT, VIEW_SCRIPT, stitchFrames } from './page-capture.js';
 import type { TargetPolicy } from '../governance/target-policy.js';
 
 export type { RenderProfile, SettleRule } from '../../ports/browser.js';
@@ -265,6 +265,24 @@ export class BrowserSession {
    */
   async capture(tab: Tab, policy: TargetPolicy = { mode: 'open', domains: [] }): Promise<string> {
     return stitchFrames(await tab.composedContent(CAPTURE_SCRIPT), tab.url(), policy);
+  }
+
+  /**
+   * The page as people see it without changing it (a runbook's tab goes on being used): open
+   * shadow roots inlined, frames stitched as {@link capture} does, overlays only marked
+   * (`dropMarkedOverlays` leaves them out of the parsed page).
+   */
+  async view(tab: Tab, policy: TargetPolicy = { mode: 'open', domains: [] }): Promise<string> {
+    return stitchFrames(await tab.composedContent(VIEW_SCRIPT), tab.url(), policy);
+  }
+
+  /** Hide the overlays for a screenshot (best effort); {@link showOverlays} puts them back. */
+  async hideOverlaysFor(tab: Tab): Promise<void> {
+    await tab.evaluate(HIDE_OVERLAYS_SCRIPT).catch(() => {});
+  }
+
+  async showOverlays(tab: Tab): Promise<void> {
+    await tab.evaluate(SHOW_OVERLAYS_SCRIPT).catch(() => {});
   }
 
   private async takeTab(): Promise<PooledTab> {

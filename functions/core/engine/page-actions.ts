@@ -42,6 +42,8 @@ export interface PageActionsOptions {
   onNavigation?: (requestedFrom: string, response: TabResponse | null) => Promise<void>;
   /** Called before every screenshot (the scrape hides consent overlays). */
   beforeScreenshot?: () => Promise<void>;
+  /** Called after every screenshot, taken or failed (a runbook shows the overlays it hid again). */
+  afterScreenshot?: () => Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -151,7 +153,11 @@ export class PageActions {
   async screenshot(fullPage?: boolean): Promise<string> {
     await this.refuseOnSecretPage('screenshot');
     await this.o.beforeScreenshot?.();
-    return this.o.tab.screenshot({ fullPage });
+    try {
+      return await this.o.tab.screenshot({ fullPage });
+    } finally {
+      await this.o.afterScreenshot?.();
+    }
   }
 
   /**

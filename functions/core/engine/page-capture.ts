@@ -1,4 +1,4 @@
-import { load } from 'cheerio';
+import { load, type CheerioAPI } from 'cheerio';
 import { CONSENT_GROUPS, CONSENT_PLATFORM_SELECTORS, SIGNUP_WORDS } from '../content/overlays.js';
 import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
 import type { ComposedFrame } from '../../ports/browser.js';
@@ -16,6 +16,9 @@ import type { ComposedFrame } from '../../ports/browser.js';
  *    tenant's target policy allowlists) replaces its placeholder; any other iframe is left out.
  */
 
+/** The attribute {@link VIEW_SCRIPT} and {@link HIDE_OVERLAYS_SCRIPT} put on the overlays they find. */
+export const OVERLAY_MARK = 'data-gleaner-overlay';
+
 /**
  * In-page function source: removes overlays from the document and its open shadow roots; returns
  * how many it removed. Signals, weighed together rather than any one alone: fixed or sticky
@@ -26,7 +29,16 @@ import type { ComposedFrame } from '../../ports/browser.js';
  * page's text) is never removed. Kept as source text: a compiled function would carry bundler
  * helpers into the page.
  */
-export const OVERLAY_SCRIPT = `(() => {
+export const OVERLAY_SCRIPT = overlayScript('remove');
+
+/**
+ * The overlay finder in one of two modes: `remove` takes the overlays out of the live page (a
+ * scrape's tab, used once) and lifts their scroll lock; `mark` only sets {@link OVERLAY_MARK} on
+ * them, for a runbook whose later steps still work on the page as it is.
+ */
+function overlayScript(mode: 'remove' | 'mark'): string {
+  const act = mode === 'remove' ? 'for (const el of removed) el.remove();' : `for (const el of removed) el.setAttribute('${OVERLAY_MARK}', '');`;
+  return `(() => {
   const groups = ${JSON.stringify(Object.values(CONSENT_GROUPS))}.map((s) => new RegExp(s, 'iu'));
   const signup = new RegExp(${JSON.stringify(SIGNUP_WORDS)}, 'iu');
   const platform = ${JSON.stringify(CONSENT_PLATFORM_SELECTORS.join(','))};
@@ -104,8 +116,8 @@ export const OVERLAY_SCRIPT = `(() => {
       removed.push(el);
     }
   }
-  for (const el of removed) el.remove();
-  if (removed.length) {
+  ${act}
+  if (removed.length && ${JSON.stringify(mode === 'remove')}) {
     for (const el of [html, body]) {
       if (lockOf(el)) { el.style.setProperty('overflow', 'visible', 'important'); if (getComputedStyle(el).position === 'fixed') el.style.setProperty('position', 'static', 'important'); }
       if (/blur/.test(getComputedStyle(el).filter)) el.style.setProperty('filter', 'none', 'important');
@@ -114,6 +126,7 @@ export const OVERLAY_SCRIPT = `(() => {
   }
   return removed.length;
 })()`;
+}
 
 /**
  * In-page function source: the document serialised as HTML with open shadow roots inlined (a
@@ -152,6 +165,55 @@ export const COMPOSE_SCRIPT = `(() => {
 
 /** Overlays out, then the composed serialisation: what the adapter evaluates in every frame. */
 export const CAPTURE_SCRIPT = `(() => { try { ${OVERLAY_SCRIPT}; } catch (e) {} return ${COMPOSE_SCRIPT}; })()`;
+
+/** In-page source: every element under `document` and its open shadow roots that carries {@link OVERLAY_MARK}. */
+const MARKED = `(() => {
+  const out = [];
+  const visit = (root) => { for (const el of root.querySelectorAll('*')) { if (el.hasAttribute('${OVERLAY_MARK}')) out.push(el); if (el.shadowRoot) visit(el.shadowRoot); } };
+  visit(document);
+  return out;
+})()`;
+
+/**
+ * The composed serialisation with overlays marked, not removed: the marks are taken off the live
+ * page in the same synchronous turn, so the page never sees them and a runbook's later steps
+ * (a click on the banner included) find the page as it was. {@link dropMarkedOverlays} then
+ * leaves them out of the HTML.
+ */
+export const VIEW_SCRIPT = `(() => {
+  try { ${overlayScript('mark')}; } catch (e) {}
+  try { return ${COMPOSE_SCRIPT}; } finally { for (const el of ${MARKED}) el.removeAttribute('${OVERLAY_MARK}'); }
+})()`;
+
+/**
+ * In-page source: hide the overlays for a screenshot without removing them (the previous inline
+ * visibility is kept in the mark); {@link SHOW_OVERLAYS_SCRIPT} puts them back.
+ */
+export const HIDE_OVERLAYS_SCRIPT = `(() => {
+  try { ${overlayScript('mark')}; } catch (e) { return 0; }
+  const els = ${MARKED};
+  for (const el of els) {
+    el.setAttribute('${OVERLAY_MARK}', el.style.getPropertyValue('visibility') + '|' + el.style.getPropertyPriority('visibility'));
+    el.style.setProperty('visibility', 'hidden', 'important');
+  }
+  return els.length;
+})()`;
+
+/** In-page source: undo {@link HIDE_OVERLAYS_SCRIPT}. */
+export const SHOW_OVERLAYS_SCRIPT = `(() => {
+  for (const el of ${MARKED}) {
+    const [value, priority] = (el.getAttribute('${OVERLAY_MARK}') || '|').split('|');
+    if (value) el.style.setProperty('visibility', value, priority); else el.style.removeProperty('visibility');
+    el.removeAttribute('${OVERLAY_MARK}');
+  }
+})()`;
+
+/** Remove the elements {@link VIEW_SCRIPT} marked as overlays (from a loaded composed page). */
+export function dropMarkedOverlays($: CheerioAPI): number {
+  const marked = $(`[${OVERLAY_MARK}]`);
+  marked.remove();
+  return marked.length;
+}
 
 /** The registrable part of a host, approximately (no public suffix list): IPs and `localhost` as they are. */
 function siteOf(host: string): string {

@@ -6,6 +6,7 @@ import { absoluteHttpUrl, parsePage } from '../engine/parse.js';
 import type { TargetPolicy } from '../governance/target-policy.js';
 import type { Tab } from '../../ports/browser.js';
 import { ActionFailure, PageActions } from '../engine/page-actions.js';
+import { dropMarkedOverlays } from '../engine/page-capture.js';
 import type { BrowserSession } from '../engine/fetch-browser.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
 import { SecretRedactor } from './secret-redactor.js';
@@ -169,7 +170,16 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
     resolveSecret: ctx.resolveSecret,
     onSecret: (v) => redact.add(v),
     onNavigation: async (before, response) => settle(await ctx.engine.observeNavigation(tab, before, response)),
+    // Screenshots, extract and content see the page as people do (overlays left out, shadow
+    // roots and same-site frames in), without changing it for the steps that follow.
+    beforeScreenshot: () => session.hideOverlaysFor(tab),
+    afterScreenshot: () => session.showOverlays(tab),
   });
+  const view = async () => {
+    const $ = load(await session.view(tab, ctx.policy));
+    dropMarkedOverlays($);
+    return $;
+  };
   const refuseOnSecretPage = (what: string) => actions.refuseOnSecretPage(what);
 
   const emit = async (items: Record<string, unknown>[]) => {
@@ -211,7 +221,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
 
   const extractNow = async (step: Extract<RunbookStep, { action: 'extract' }>) => {
     await refuseOnSecretPage('extract');
-    const $ = load(await tab.content());
+    const $ = await view();
     const here = tab.url();
     const records = step.item_selector
       ? extractItems($, here, step.item_selector, step.fields as Record<string, FieldSpec>)
@@ -224,7 +234,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const contentNow = async (step: Extract<RunbookStep, { action: 'content' }>) => {
     await refuseOnSecretPage('content');
     const f = new Set(step.formats);
-    const parsed = parsePage(load(await tab.content()), tab.url(), {
+    const parsed = parsePage(await view(), tab.url(), {
       markdown: f.has('markdown'),
       text: f.has('text'),
       links: f.has('links'),
