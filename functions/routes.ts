@@ -82,7 +82,7 @@ export const routes: Route[] = [
   R({ id: 'runs.create', method: 'POST', path: '/v1/runs', handler: 'functions/http/runs-create.ts', scope: 'runs:write', surface: 'api', grants: [...TR, 'queue:runs'], creates: true, validators: true }),
   R({ id: 'runs.list', method: 'GET', path: '/v1/runs', handler: 'functions/http/runs-list.ts', scope: 'runs:read', surface: 'api', grants: RO }),
   R({ id: 'runs.get', method: 'GET', path: '/v1/runs/{id}', handler: 'functions/http/runs-get.ts', scope: 'runs:read', surface: 'api', grants: RO, timeoutSeconds: 29 }),
-  R({ id: 'runs.cancel', method: 'POST', path: '/v1/runs/{id}/cancel', handler: 'functions/http/runs-cancel.ts', scope: 'runs:write', surface: 'api', grants: TR }),
+  R({ id: 'runs.cancel', method: 'POST', path: '/v1/runs/{id}/cancel', handler: 'functions/http/runs-cancel.ts', scope: 'runs:write', surface: 'api', grants: [...TR, 'queue:deliveries'] }),
   R({ id: 'runs.results', method: 'GET', path: '/v1/runs/{id}/results', handler: 'functions/http/runs-results.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'results:read'], stream: true, timeoutSeconds: 900 }),
   R({ id: 'changes.list', method: 'GET', path: '/v1/changes', handler: 'functions/http/changes-list.ts', scope: 'runs:read', surface: 'api', grants: RO }),
   R({ id: 'changes.get', method: 'GET', path: '/v1/changes/{change_id}', handler: 'functions/http/changes-get.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'results:read'] }),

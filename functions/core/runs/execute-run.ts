@@ -8,6 +8,7 @@ import { addUsage, getUsage } from '../limits/usage.js';
 import { encounterRecorder, getCaptchaPolicy } from '../captcha/captcha.js';
 import { findScraper } from './find-scraper.js';
 import { getRun } from './run-reads.js';
+import { announceRunEnded } from './run-ended.js';
 import { ItemWriter } from './run-items.js';
 import { RawLogWriter } from './raw-log.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
@@ -298,10 +299,7 @@ export async function finish(d: Deps, run: RunRecord, status: RunStatus, stopRea
     if ((e as Error).name === 'ConditionFailedError') return getRun(d, run.tenant_id, run.id);
     throw e;
   }
-  await d.queue.send('deliveries', {
-    kind: 'run.completed', tenant_id: run.tenant_id, run_id: run.id, status: updated.status, completed_at: updated.finished_at ?? d.clock.now().toISOString(),
-    webhook_url: updated.webhook_url, ...(updated.job_id ? { job_id: updated.job_id } : {}),
-  }).catch((err) => log.error('run.completed event failed', { err, run_id: run.id }));
+  await announceRunEnded(d, updated);
   return updated;
 }
 

@@ -3,6 +3,7 @@ import { conflict, notFound } from '../errors.js';
 import { runRecordSchema, TERMINAL, type RunRecord, type RunStatus } from './run-record.js';
 import type { Deps } from '../../runtime.js';
 import { listFiltered } from '../filtered-list.js';
+import { announceRunEnded } from './run-ended.js';
 
 // Reading, listing and cancelling runs, apart from creating them (runs.ts, which needs every
 // scraper spec, the egress guard and the governance checks): the functions that only read runs
@@ -38,13 +39,15 @@ export async function cancelRun(d: Deps, tenantId: string, runId: string, now: D
   const run = await getRun(d, tenantId, runId);
   if (TERMINAL.includes(run.status)) throw conflict(`The run already finished with status ${run.status}`);
   try {
-    const r = await d.table.update(key, {
+    const r = runRecordSchema.parse(await d.table.update(key, {
       set: run.status === 'queued'
         ? { status: 'cancelled', cancel_requested: true, finished_at: now.toISOString(), stop_reason: 'cancelled' }
         : { cancel_requested: true },
       condition: { expression: '#s = :s', names: { '#s': 'status' }, values: { ':s': run.status } },
-    });
-    return runRecordSchema.parse(r);
+    }));
+    // Ended here, never by a worker (which skips a finished run): announce it as a worker would.
+    if (r.status === 'cancelled') await announceRunEnded(d, r);
+    return r;
   } catch (e) {
     if ((e as Error).name === 'ConditionFailedError') return cancelRun(d, tenantId, runId, now);
     throw e;

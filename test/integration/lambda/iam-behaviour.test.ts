@@ -249,8 +249,30 @@ describe('changing routes', () => {
   it('runs.cancel on a queued run', async () => {
     const created = granted(await h.route('runs.create', { path: '/v1/runs', key, body: { scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` } } }));
     h.take('runs');
+    h.take('deliveries');
     const r = granted(await h.route('runs.cancel', { path: `/v1/runs/${json(created).id as string}/cancel`, key }));
     expect(r.statusCode).toBe(202);
+    // Ended by the cancel, never by a worker: the cancel announces it (run.completed).
+    expect(h.take('deliveries').map((m) => JSON.parse(m.body))).toEqual([expect.objectContaining({ kind: 'run.completed', run_id: json(created).id, status: 'cancelled' })]);
+  });
+
+  it("a run job's run cancelled while queued: job.completed reaches the job's webhook, last_run says cancelled", async () => {
+    const job = granted(await h.route('jobs.create', { path: '/v1/jobs', key, body: { label: 'About', scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` }, schedule: '0 0 1 1 *', webhook_url: `${hooks.baseUrl}/job-cancelled` } }));
+    expect(job.statusCode).toBe(201);
+    const jobId = json(job).job_id as string;
+    const started = granted(await h.route('jobs.run', { path: `/v1/jobs/${jobId}/run`, key }));
+    expect(started.statusCode).toBe(202);
+    h.take('runs');
+    h.take('deliveries');
+    expect(granted(await h.route('runs.cancel', { path: `/v1/runs/${json(started).run_id as string}/cancel`, key })).statusCode).toBe(202);
+    let deliveries = h.take('deliveries');
+    for (let hop = 0; hop < 3 && deliveries.length; hop++) {
+      expect(granted(await h.worker('deliveries', deliveries)).batchItemFailures).toEqual([]);
+      deliveries = h.take('deliveries');
+    }
+    expect(hooks.at('/job-cancelled').map((w) => w.json)).toEqual([expect.objectContaining({ event: 'job.completed', job_id: jobId, run_id: json(started).run_id, status: 'cancelled' })]);
+    const after = json(granted(await h.route('jobs.get', { path: `/v1/jobs/${jobId}`, key })));
+    expect(after.last_run).toMatchObject({ run_id: json(started).run_id, status: 'cancelled' });
   });
 });
 
