@@ -5,7 +5,6 @@ import type { Deps } from '../../runtime.js';
 import type { JsonOptions } from './json-options.js';
 import { MODEL_NOT_CONFIGURED_MESSAGE } from './model-not-configured.js';
 
-export { MODEL_NOT_CONFIGURED_MESSAGE };
 
 /**
  * Submit-time checks of a request that asks for the json format (POST /v1/scrape, run creation,
