@@ -17,6 +17,7 @@ import type { RunWorkerDeps } from './execute-run.js';
 import { createJsonExtractor } from '../extraction/model-extractor.js';
 import { markForeground } from '../limits/foreground.js';
 import { ChangeTracker } from '../changes/change-tracker.js';
+import { unavailablePage } from '../changes/unavailable-page.js';
 import { wantsChanges, withIgnoredTags } from '../changes/change-options.js';
 import { structuredOf } from '../changes/structured-data.js';
 import type { ScrapeFormat } from '../engine/types.js';
@@ -76,13 +77,13 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       } catch (err) {
         if (!tracker || stop.aborted || (err instanceof AppError && err.status < 500)) throw err;
         // Could not be read (time-out, connection): `unavailable`, the baseline stays.
-        const change = await tracker.track({ url: req.url, fetched_at: d.clock.now().toISOString(), status_code: 0, unavailable: true, markdown: null, structured: null });
+        const change = await tracker.track(unavailablePage(req.url, d.clock.now().toISOString()));
         await completeTask(d, tenantId, taskId, { url: req.url, final_url: req.url, status_code: 0, engine_used: req.engine === 'browser' ? 'browser' : 'http', change, error: { code: 'scrape_failed', message: (err as Error).message } });
         return;
       }
       if (tracker && (page.skipped || page.blocked)) {
         // A challenge or a robots skip is `unavailable` (never a change); the baseline stays.
-        const change = await tracker.track({ url: req.url, fetched_at: page.fetched_at, status_code: page.status_code, unavailable: true, markdown: null, structured: null });
+        const change = await tracker.track(unavailablePage(req.url, page.fetched_at, page.status_code));
         await completeTask(d, tenantId, taskId, { url: page.url, final_url: page.final_url, status_code: page.status_code, engine_used: page.engine_used ?? (req.engine === 'browser' ? 'browser' : 'http'), change, ...(page.blocked ? { challenge: page.blocked } : { robots: 'disallowed' }) });
         return;
       }

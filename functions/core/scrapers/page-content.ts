@@ -6,6 +6,7 @@ import { checkJsonFormat, jsonItemFields, jsonOptionsSchema } from '../extractio
 import { contentOptionsOf, contentOptionsShape } from '../content/content-options.js';
 import { changeOptionsShape, checkChangesFormat, wantsChanges, withIgnoredTags } from '../changes/change-options.js';
 import { structuredOf } from '../changes/structured-data.js';
+import { unavailablePage } from '../changes/unavailable-page.js';
 import { pageActionsSchema } from './page-actions-schema.js';
 import { maxAgeField } from '../freshness/max-age.js';
 
@@ -51,7 +52,7 @@ export const pageContent: Scraper<PageContentInput> = {
       return { pages_done: 0, items: 1, stopped: 'done' };
     }
     const tracking = wantsChanges(input) ? ctx.changes : undefined;
-    const unreadable = { url: input.url, fetched_at: new Date().toISOString(), status_code: 0, unavailable: true, markdown: null, structured: null };
+    const unreadable = unavailablePage(input.url, new Date().toISOString());
     let page;
     try {
       page = await ctx.engine.scrapePage(input.url, {
