@@ -74,3 +74,40 @@ export function formErrors(form, { prefix = '' } = {}) {
     },
   };
 }
+
+/** Mark `el` (a field's wrapper) as the place for errors about `path` (e.g. "url", "domains"). */
+export function errorsAt(path, el) {
+  el.dataset.field = path;
+  return el;
+}
+
+/**
+ * Submit `form` with `fn` while `buttons` are busy: a failure (the service's, with each detail
+ * under the field it names, or one of `fn`'s own checks, thrown as an Error with an `input` to
+ * focus) shows in the form just above its buttons, never in the page's banner.
+ */
+export function submitForm(form, buttons, context, fn, opts = {}) {
+  const errors = formErrors(form, opts);
+  form.insertBefore(errors.el, form.querySelector(':scope > .form-actions'));
+  const list = (Array.isArray(buttons) ? buttons : [buttons]).filter(Boolean);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    errors.clear();
+    for (const b of list) {
+      b.disabled = true;
+      b.setAttribute('aria-busy', 'true');
+    }
+    try {
+      await fn();
+    } catch (err) {
+      errors.show(err, context);
+      err?.input?.focus();
+    } finally {
+      for (const b of list) {
+        b.disabled = false;
+        b.removeAttribute('aria-busy');
+      }
+    }
+  });
+  return errors;
+}

@@ -3,6 +3,7 @@ import { h, clear, field, checkboxGroup, select, table, dl, badge, time, truncat
 import { auth, del, get, post, put, seg } from '../lib/api.js';
 import { busy, consoleText, pageHeader, pager, secretBox, section, showError, showNotice, subnav } from '../lib/ui.js';
 import { sourceLabel } from './queries.js';
+import { errorsAt, submitForm } from '../lib/form-errors.js';
 
 const TABS = [
   ['keys', 'API Keys'],
@@ -43,26 +44,20 @@ export async function keysPage(page, ctx) {
   const expiry = h('input', { type: 'number', id: 'key-expiry', name: 'expires_in_days', min: '1', max: '3650', step: '1', placeholder: 'never' });
   const create = h('button', { type: 'submit', class: 'btn btn-primary', id: 'key-create' }, 'Create key');
   const form = h('form', { class: 'form', 'aria-label': 'Create an API key' },
-    field('Name', name),
+    errorsAt('name', field('Name', name)),
     h('div', { class: 'field' }, h('label', { class: 'check', for: all.id }, all, ' All scopes (*)')),
-    scopes.el,
-    field('Expires after (days)', expiry, 'Leave empty for a key that does not expire.'),
+    errorsAt('scopes', scopes.el),
+    errorsAt('expires_in_days', field('Expires after (days)', expiry, 'Leave empty for a key that does not expire.')),
     h('div', { class: 'form-actions' }, create));
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
+  submitForm(form, create, 'Not created', async () => {
     const chosen = all.checked ? ['*'] : scopes.values();
-    if (!chosen.length) {
-      showError(new Error('Pick at least one scope'), 'Create key');
-      return;
-    }
-    busy(create, async () => {
-      const k = await post('/dashboard/api/keys', { name: name.value.trim(), scopes: chosen, ...(expiry.value ? { expires_in_days: Number(expiry.value) } : {}) });
-      clear(plaintextHost).append(secretBox(`New API key "${k.name}"`, k.api_key));
-      form.reset();
-      for (const b of scopes.boxes) b.input.disabled = false;
-      showNotice(`Key ${k.name} created`);
-      await p.first();
-    }, 'Create key');
+    if (!chosen.length) throw Object.assign(new Error('Scopes: pick at least one scope'), { input: scopes.boxes[0]?.input });
+    const k = await post('/dashboard/api/keys', { name: name.value.trim(), scopes: chosen, ...(expiry.value ? { expires_in_days: Number(expiry.value) } : {}) });
+    clear(plaintextHost).append(secretBox(`New API key "${k.name}"`, k.api_key));
+    form.reset();
+    for (const b of scopes.boxes) b.input.disabled = false;
+    showNotice(`Key ${k.name} created`);
+    await p.first();
   });
 
   const t = table(
@@ -254,21 +249,15 @@ function sourceCard(s, reload) {
   const save = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Save');
   const remove = h('button', { type: 'button', class: 'btn btn-danger', hidden: !s.configured }, 'Remove');
   const form = h('form', { class: 'form', 'aria-label': `${sourceLabel(s.source)} credentials` },
-    inputs.map(({ f, input }) => field(`${f.name}${f.required ? '' : ' (optional)'}`, input, f.description)),
+    inputs.map(({ f, input }) => errorsAt(f.name, field(`${f.name}${f.required ? '' : ' (optional)'}`, input, f.description))),
     h('div', { class: 'form-actions' }, save, remove));
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
+  submitForm(form, save, 'Not saved', async () => {
     const bodyJson = Object.fromEntries(inputs.filter(({ input }) => input.value.trim() !== '').map(({ f, input }) => [f.name, input.value.trim()]));
-    if (!Object.keys(bodyJson).length) {
-      showError(new Error('Enter at least one credential value'), `Save ${s.source}`);
-      return;
-    }
-    busy(save, async () => {
-      await put(`/dashboard/api/sources/${seg(s.source)}`, bodyJson);
-      for (const { input } of inputs) input.value = '';
-      showNotice(`${s.source} credentials saved`);
-      await reload();
-    }, `Save ${s.source}`);
+    if (!Object.keys(bodyJson).length) throw Object.assign(new Error('Enter at least one credential value'), { input: inputs[0]?.input });
+    await put(`/dashboard/api/sources/${seg(s.source)}`, bodyJson);
+    for (const { input } of inputs) input.value = '';
+    showNotice(`${s.source} credentials saved`);
+    await reload();
   });
   remove.addEventListener('click', () => {
     if (!confirm(`Remove the stored ${s.source} credentials?`)) return;
@@ -299,23 +288,20 @@ export async function policyPage(page, ctx) {
   const domains = h('textarea', { id: 'policy-domains', rows: '8', class: 'mono', spellcheck: 'false', placeholder: 'example.com\nexample.org' });
   const save = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Save policy');
   const form = h('form', { class: 'form', 'aria-label': 'Target policy' },
-    h('fieldset', { class: 'field' }, h('legend', {}, 'Mode'),
+    errorsAt('mode', h('fieldset', { class: 'field' }, h('legend', {}, 'Mode'),
       h('label', { class: 'check', for: open.id }, open, ' Open: any public site (private and loopback addresses are always refused)'),
-      h('label', { class: 'check', for: allow.id }, allow, ' Allowlist: only the domains below (and their subdomains)')),
-    field('Domains (one per line)', domains),
+      h('label', { class: 'check', for: allow.id }, allow, ' Allowlist: only the domains below (and their subdomains)'))),
+    errorsAt('domains', field('Domains (one per line)', domains)),
     h('div', { class: 'form-actions' }, save));
   const show = (p) => {
     open.checked = p.mode === 'open';
     allow.checked = p.mode === 'allowlist';
     domains.value = (p.domains ?? []).join('\n');
   };
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    busy(save, async () => {
-      const list = domains.value.split(/[\s,]+/).map((d) => d.trim()).filter(Boolean);
-      show(await put('/dashboard/api/settings/target-policy', { mode: allow.checked ? 'allowlist' : 'open', domains: list }));
-      showNotice('Target policy saved');
-    }, 'Save policy');
+  submitForm(form, save, 'Not saved', async () => {
+    const list = domains.value.split(/[\s,]+/).map((d) => d.trim()).filter(Boolean);
+    show(await put('/dashboard/api/settings/target-policy', { mode: allow.checked ? 'allowlist' : 'open', domains: list }));
+    showNotice('Target policy saved');
   });
   body.append(section('Which sites runs may collect from', form));
   await busy(save, async () => show(await get('/dashboard/api/settings/target-policy', {}, { signal: ctx.signal })), 'Target policy');
@@ -346,27 +332,20 @@ export async function secretsPage(page, ctx) {
   const save = h('button', { type: 'submit', class: 'btn btn-primary', id: 'secret-save' }, 'Save secret');
   const form = h('form', { class: 'form', 'aria-label': 'Set a secret' },
     h('div', { class: 'row' },
-      field('Name', name, '1-64 letters, digits, _ . - starting with a letter. An existing name is replaced.'),
-      field('Value', value, 'Write-only: it is never shown again.'),
-      field('Domains', domains, 'Hosts it may be filled on, comma-separated (subdomains included).')),
+      errorsAt('name', field('Name', name, '1-64 letters, digits, _ . - starting with a letter. An existing name is replaced.')),
+      errorsAt('value', field('Value', value, 'Write-only: it is never shown again.')),
+      errorsAt('domains', field('Domains', domains, 'Hosts it may be filled on, comma-separated (subdomains included).'))),
     h('div', { class: 'form-actions' }, save));
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
+  submitForm(form, save, 'Not saved', async () => {
     const n = name.value.trim();
-    if (!SECRET_NAME.test(n)) {
-      showError(new Error('A secret name is 1-64 letters, digits, _ . - and starts with a letter'), 'Save secret');
-      name.focus();
-      return;
-    }
-    busy(save, async () => {
-      const exists = t.tbody.querySelector(`tr[data-name="${CSS.escape(n)}"]`);
-      await put(`/dashboard/api/secrets/${seg(n)}`, { value: value.value, domains: domains.value.split(',').map((d) => d.trim()).filter(Boolean) });
-      value.value = '';
-      name.value = '';
-      domains.value = '';
-      showNotice(`Secret ${n} ${exists ? 'replaced' : 'saved'}`);
-      await load();
-    }, 'Save secret');
+    if (!SECRET_NAME.test(n)) throw Object.assign(new Error('Name: a secret name is 1-64 letters, digits, _ . - and starts with a letter'), { input: name });
+    const exists = t.tbody.querySelector(`tr[data-name="${CSS.escape(n)}"]`);
+    await put(`/dashboard/api/secrets/${seg(n)}`, { value: value.value, domains: domains.value.split(',').map((d) => d.trim()).filter(Boolean) });
+    value.value = '';
+    name.value = '';
+    domains.value = '';
+    showNotice(`Secret ${n} ${exists ? 'replaced' : 'saved'}`);
+    await load();
   });
 
   const t = table(

@@ -2,6 +2,7 @@
 // retry; and the "Webhook deliveries" section of a job's or run's own webhook_url (jobs.js, runs.js).
 import { h, clear, field, checkboxGroup, table, dl, badge, time, truncate, sleep, isAbort } from '../lib/dom.js';
 import { del, get, patch, post, seg } from '../lib/api.js';
+import { errorsAt, submitForm } from '../lib/form-errors.js';
 import { busy, jsonView, pageHeader, pager, secretBox, section, showError, showNotice } from '../lib/ui.js';
 
 const EVENTS = ['job.completed', 'run.completed'];
@@ -30,18 +31,16 @@ export async function webhooksList(page, ctx) {
   const create = h('button', { type: 'submit', class: 'btn btn-primary', id: 'webhook-create' }, 'Register webhook');
   const secretHost = h('div', { id: 'webhook-secret' });
   const form = h('form', { class: 'form', 'aria-label': 'Register a webhook' },
-    field('Endpoint URL', url, 'HTTPS endpoint that receives POST callbacks (Standard Webhooks signatures).'),
-    events.el,
+    errorsAt('url', field('Endpoint URL', url, 'HTTPS endpoint that receives POST callbacks (Standard Webhooks signatures).')),
+    errorsAt('events', events.el),
     h('div', { class: 'form-actions' }, create));
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    busy(create, async () => {
-      const w = await post('/v1/webhooks', { url: url.value.trim(), events: events.values() });
-      clear(secretHost).append(secretBox(`Signing secret for ${w.url}`, w.secret, 'Use it to verify the webhook-signature header. It is shown only once.'));
-      url.value = '';
-      showNotice('Webhook registered');
-      await p.first();
-    }, 'Register webhook');
+  submitForm(form, create, 'Not registered', async () => {
+    if (!events.values().length) throw Object.assign(new Error('Events: tick at least one event'), { input: events.boxes[0]?.input });
+    const w = await post('/v1/webhooks', { url: url.value.trim(), events: events.values() });
+    clear(secretHost).append(secretBox(`Signing secret for ${w.url}`, w.secret, 'Use it to verify the webhook-signature header. It is shown only once.'));
+    url.value = '';
+    showNotice('Webhook registered');
+    await p.first();
   });
 
   const t = table(

@@ -258,6 +258,24 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await go('#/settings/secrets');
     await page.waitForSelector('#secret-name', { visible: true });
     expect(await page.$eval('#secret-value', (el) => el.getAttribute('type'))).toBe('password');
+    // Errors show in the form, next to the field they name, never in the page's banner (issue 29).
+    const formError = 'form[aria-label="Set a secret"] .form-error .error-box';
+    await setValue('#secret-name', '9lives');
+    await setValue('#secret-value', 'x');
+    await setValue('#secret-domains', 'not a host!');
+    await page.click('#secret-save');
+    await waitText(formError, 'starts with a letter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('secret-name');
+    await setValue('#secret-name', 'site_password');
+    await page.click('#secret-save');
+    await page.waitForSelector('[data-field="domains"] .field-error');
+    expect(await page.$eval('#secret-domains', (el) => el.getAttribute('aria-invalid'))).toBe('true');
+    expect(await textOf(formError)).toContain('a field needs fixing');
+    expect(await page.$eval('#banner', (b) => (b as HTMLElement).hidden)).toBe(true);
+    expect((await svc.call('/dashboard/api/secrets')).body.data).toEqual([]);
+    await setValue('#secret-name', '');
+    await setValue('#secret-value', '');
+    await setValue('#secret-domains', '');
     await page.type('#secret-name', 'site_password');
     await page.type('#secret-value', SECRET_VALUE);
     await page.type('#secret-domains', 'shop.example.com, login.example.org');
