@@ -147,6 +147,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     guard: w.guard,
     robots: w.robots,
     gate,
+    owner: tenant.tenant_id,
     browser: (signal) => w.startBrowser(w.guard, profile, signal),
     policy: tenant.target_policy,
     challengePolicy: on_challenge,

@@ -66,6 +66,8 @@ export interface EngineDeps {
   extractJson?: JsonExtractor;
   /** A tenant secret by name, for `write` actions that name one (absent: such actions fail). */
   resolveSecret?: (name: string) => Promise<ResolvedSecret>;
+  /** Whose pages these are (the tenant): budgeted work takes fair turns between owners (limits/budget-pool.ts). */
+  owner?: string;
 }
 
 /** A run's engine: the page pipeline plus its counters and its (lazy) browser. */
@@ -414,7 +416,7 @@ export function createEngine(deps: EngineDeps): Engine {
     // thread's heap bound, 422 `document_too_complex` either way (issue 27).
     const deadline = (ctx.startedAt ?? Date.now()) + (ctx.opts.timeout_ms ?? 30_000);
     const bytes = new Uint8Array(page.body ?? new Uint8Array());
-    const doc = await runBudgeted('document', 'pdf.read', { bytes }, { deadlineMs: Math.max(1_000, deadline - Date.now()), transfer: [bytes.buffer], inline: () => readPdf(bytes) });
+    const doc = await runBudgeted('document', 'pdf.read', { bytes }, { deadlineMs: Math.max(1_000, deadline - Date.now()), transfer: [bytes.buffer], owner: deps.owner, inline: () => readPdf(bytes) });
     const f = ctx.formats;
     const result: PageResult = {
       url: ctx.url,
@@ -475,7 +477,7 @@ export function createEngine(deps: EngineDeps): Engine {
     };
     const deadlineMs = (ctx.startedAt ?? Date.now()) + (ctx.opts.timeout_ms ?? 30_000) - Date.now();
     const parts = hasTenantSelectors(spec)
-      ? await runBudgeted('selector', 'page.shape', { html: page.html, spec }, { deadlineMs: Math.max(1_000, deadlineMs), inline: () => shapePage(page.html, spec) })
+      ? await runBudgeted('selector', 'page.shape', { html: page.html, spec }, { deadlineMs: Math.max(1_000, deadlineMs), owner: deps.owner, inline: () => shapePage(page.html, spec) })
       : shapePage(page.html, spec);
     if (decideAuto) {
       ctx.autoReason = parts.autoReason;

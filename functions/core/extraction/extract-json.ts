@@ -33,6 +33,8 @@ export interface ExtractJsonOptions {
    * it may produce): hold them against the quota, or answer a `json_error` and no call is made.
    */
   reserve?: (tokens: number) => Promise<JsonError | null>;
+  /** Whose work the schema checks are (the tenant), for fair turns on the budget pool. */
+  owner?: string;
   /** Tries after a throttled call (default 2), waiting 1 s, then 2 s. */
   throttleRetries?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -79,7 +81,7 @@ export async function extractJson(model: Model, input: JsonExtractionInput, opts
   const usage: JsonUsage = { model: model.id, input_tokens: 0, output_tokens: 0, truncated: prompt.truncated };
   // The schema first, under its budget: a schema that cannot be applied costs no model call.
   try {
-    await checkSchema(input.schema);
+    await checkSchema(input.schema, opts.owner);
   } catch (e) {
     return { json_error: schemaError(e), json_usage: usage };
   }
@@ -111,7 +113,7 @@ export async function extractJson(model: Model, input: JsonExtractionInput, opts
     let valid = false;
     let failure: JsonError | undefined;
     try {
-      if (isObject) ({ valid, problems } = await validateAnswer(input.schema, json));
+      if (isObject) ({ valid, problems } = await validateAnswer(input.schema, json, opts.owner));
       else problems = [res.truncated ? 'the answer was cut off at the output token limit' : `got ${json === undefined ? 'text that is not JSON' : Array.isArray(json) ? 'an array' : typeof json}`];
     } catch (e) {
       failure = schemaError(e);

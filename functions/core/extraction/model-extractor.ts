@@ -62,6 +62,7 @@ export function createJsonExtractor(d: Deps, scope: ExtractionScope): JsonExtrac
       maxInputTokens: d.config.modelInputTokens,
       maxOutputTokens: d.config.modelOutputTokens,
       signal: scope.signal,
+      owner: tenantId,
       nonce: scope.nonce,
       sleep: scope.sleep,
       async reserve(tokens) {

@@ -28,5 +28,5 @@ export async function assertExtractionReady(d: Pick<Deps, 'table' | 'model' | 'c
   }
   // The pool (and ajv, on its thread) is loaded only for requests that carry a schema.
   const { checkSchema } = await import('./schema-budget.js');
-  await checkSchema(request.json_options.schema);
+  await checkSchema(request.json_options.schema, tenant.tenant_id);
 }

@@ -28,6 +28,8 @@ interface Pending {
   input: unknown;
   transfer: ArrayBuffer[];
   kind: BudgetKind;
+  /** Whose work it is (the tenant): see {@link pump}. */
+  owner: string;
   deadlineMs: number;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
@@ -42,17 +44,27 @@ interface Slot {
 
 /** Threads kept: enough that one tenant's bomb does not hold everyone's schema check. */
 let poolSize = 2;
+/**
+ * Does this process serve many tenants at once (the local server and its crawl thread)? Then one
+ * owner may hold at most all threads but one (see {@link nextIndex}). A Lambda invocation serves
+ * one request (one tenant): there every thread is the request's own.
+ */
+let shared = !process.env.AWS_LAMBDA_FUNCTION_NAME;
 const slots: Slot[] = [];
 const queue: Pending[] = [];
+/** Tasks on a thread now, by owner. */
+const running = new Map<string, number>();
 let nextId = 1;
 let inlineWarned = false;
+let closing = false;
 
 /** Counters for tests and the operator (started threads, tasks run, overruns). */
 export const budgetStats = { threads: 0, tasks: 0, overruns: 0 };
 
 /** Pool size (tests; the local server may raise it). */
-export function configureBudgetPool(opts: { size?: number }): void {
+export function configureBudgetPool(opts: { size?: number; shared?: boolean }): void {
   if (opts.size) poolSize = Math.max(1, opts.size);
+  if (opts.shared !== undefined) shared = opts.shared;
 }
 
 /** Where the thread's code is: the TypeScript source through tsx (npm start, tests), or a built file beside this one. */
@@ -112,15 +124,34 @@ function spawn(): Slot {
       p.reject(tooComplex(p.kind, oom ? `it needs more than ${BUDGET_HEAP_MB} MB of memory` : 'processing it ended its worker thread'));
     }
     ready();
+    // Kept warm: a thread ended by an overrun is replaced now, not when the next task is waiting.
+    if (!closing) fill();
     pump();
   });
   slots.push(slot);
   return slot;
 }
 
+/**
+ * Start threads up to the pool's size. Called when work first arrives (a process that never gets
+ * budgeted work starts none: memory at rest) and after a thread ends, so that a task rarely waits
+ * for a thread to start (a second or more on a loaded machine).
+ */
+function fill(): void {
+  while (slots.length < poolSize) spawn();
+}
+
+/** The task is off its thread (answered, failed, overran or lost its thread): its owner's count drops. */
+function release(p: Pending): void {
+  const n = (running.get(p.owner) ?? 1) - 1;
+  if (n > 0) running.set(p.owner, n);
+  else running.delete(p.owner);
+}
+
 function finish(slot: Slot): void {
   if (slot.timer) clearTimeout(slot.timer);
   slot.timer = undefined;
+  if (slot.busy) release(slot.busy);
   slot.busy = undefined;
   slot.worker.unref();
   queueMicrotask(pump);
@@ -128,6 +159,7 @@ function finish(slot: Slot): void {
 
 function dispatch(slot: Slot, p: Pending): void {
   slot.busy = p;
+  running.set(p.owner, (running.get(p.owner) ?? 0) + 1);
   slot.worker.ref();
   budgetStats.tasks++;
   void slot.ready.then(() => {
@@ -135,6 +167,7 @@ function dispatch(slot: Slot, p: Pending): void {
     // The deadline counts from when the thread has the task, not from the wait for a thread.
     slot.timer = setTimeout(() => {
       if (slot.busy !== p) return;
+      release(p);
       slot.busy = undefined;
       // Out of the pool at once: no task may be handed to a thread that is being ended.
       const i = slots.indexOf(slot);
@@ -153,12 +186,32 @@ function dispatch(slot: Slot, p: Pending): void {
   });
 }
 
+/**
+ * The next task to hand a thread, fairly between owners: the oldest of an owner with the fewest
+ * tasks running, and (where the process is shared) never one of an owner who already holds all but
+ * one thread. So one tenant's flood of bombs (each running to its deadline) can hold at most
+ * `poolSize - 1` threads, and another tenant's task waits for no more than the tasks queued
+ * before it by owners with less.
+ */
+function nextIndex(): number {
+  const cap = shared ? Math.max(1, poolSize - 1) : poolSize;
+  let best = -1;
+  let fewest = Infinity;
+  for (let i = 0; i < queue.length && fewest > 0; i++) {
+    const n = running.get(queue[i]!.owner) ?? 0;
+    if (n < cap && n < fewest) [best, fewest] = [i, n];
+  }
+  return best;
+}
+
 function pump(): void {
   while (queue.length) {
-    let slot = slots.find((s) => !s.busy);
-    if (!slot && slots.length < poolSize) slot = spawn();
+    const i = nextIndex();
+    if (i < 0) return;
+    fill();
+    const slot = slots.find((s) => !s.busy);
     if (!slot) return;
-    dispatch(slot, queue.shift()!);
+    dispatch(slot, queue.splice(i, 1)[0]!);
   }
 }
 
@@ -186,6 +239,7 @@ async function runInline<N extends BudgetTaskName>(kind: BudgetKind, inline: () 
  * {@link BUDGET_DEADLINES}) or at the thread's heap bound, either one a 422 `<kind>_too_complex`.
  * Errors the task throws itself (a 400 for an invalid schema, a 422 unreadable PDF) come back as
  * they were thrown. `transfer`: buffers handed to the thread (the caller must not use them after).
+ * `owner`: whose work it is (the tenant), for fair turns between owners (see nextIndex).
  * `inline`: the same work in this thread, for where no thread entry exists (the caller's own
  * import of the library, so the pool itself never bundles one into a handler).
  */
@@ -193,17 +247,29 @@ export function runBudgeted<N extends BudgetTaskName>(
   kind: BudgetKind,
   task: N,
   input: BudgetTaskInput<N>,
-  opts: { deadlineMs?: number; transfer?: ArrayBuffer[]; inline: () => BudgetTaskOutput<N> | Promise<BudgetTaskOutput<N>> },
+  opts: { deadlineMs?: number; transfer?: ArrayBuffer[]; owner?: string; inline: () => BudgetTaskOutput<N> | Promise<BudgetTaskOutput<N>> },
 ): Promise<BudgetTaskOutput<N>> {
   const deadlineMs = Math.max(1, opts.deadlineMs ?? BUDGET_DEADLINES[kind]);
   if (!threadEntry()) return runInline(kind, opts.inline, deadlineMs);
   return new Promise<BudgetTaskOutput<N>>((resolve, reject) => {
-    queue.push({ id: nextId++, task, input, transfer: opts.transfer ?? [], kind, deadlineMs, resolve: resolve as (v: unknown) => void, reject });
+    queue.push({ id: nextId++, task, input, transfer: opts.transfer ?? [], kind, owner: opts.owner ?? '', deadlineMs, resolve: resolve as (v: unknown) => void, reject });
     pump();
   });
 }
 
+/** Start the pool's threads and wait until each can take work (tests; a server that wants no first-task wait). */
+export async function warmBudgetPool(): Promise<void> {
+  if (!threadEntry()) return;
+  fill();
+  await Promise.all(slots.map((s) => s.ready));
+}
+
 /** End every pool thread (tests, shutdown). */
 export async function closeBudgetPool(): Promise<void> {
-  await Promise.all(slots.map((s) => s.worker.terminate()));
+  closing = true;
+  try {
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  } finally {
+    closing = false;
+  }
 }

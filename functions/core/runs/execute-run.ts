@@ -121,6 +121,7 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
   const input = run.input as { formats?: string[]; change_options?: ChangeOptions };
   const changes = wantsChanges(input) ? new ChangeTracker(d, { tenantId, options: input.change_options, runId, jobId: run.job_id ?? null }) : undefined;
   const engine: Engine = createEngine({
+    owner: tenantId,
     guard: w.guard,
     robots: w.robots,
     gate: w.politeness ? new HostGate(d.table, { ...w.politeness, tenant: tenantId }) : undefined,

@@ -54,6 +54,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
   const profile = task.kind === 'scrape' ? await resolveProfile(d.table, tenantId, (task.request as { browser_profile?: string }).browser_profile) : undefined;
   const engine = createEngine({
+    owner: tenantId,
     guard: w.guard, robots: w.robots, browser: (signal) => w.startBrowser(w.guard, profile, signal), policy: tenant.target_policy,
     challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),

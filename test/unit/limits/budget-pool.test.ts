@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { budgetStats, closeBudgetPool, runBudgeted } from '../../../functions/core/limits/budget-pool.js';
+import { budgetStats, closeBudgetPool, runBudgeted, warmBudgetPool } from '../../../functions/core/limits/budget-pool.js';
 import { checkSchema } from '../../../functions/core/extraction/schema-budget.js';
 
 // The one budget mechanism (issue 27): work on a pool thread, stopped at its deadline (the thread
@@ -19,6 +19,21 @@ describe('budget pool', () => {
     expect(budgetStats.overruns).toBe(overruns + 1);
     const ok = await runBudgeted('selector', 'page.shape', { html: '<html><body><h1>Hi</h1><p>there</p></body></html>', spec: { url: 'https://a.example/', formats: ['markdown'], decideAuto: false, extract: { h: { selector: 'body:has(p) h1' } } } }, { inline: () => { throw new Error('no thread'); } });
     expect(ok.extracted).toEqual({ h: 'Hi' });
+  }, 60_000);
+
+  it("takes turns between owners: one tenant's flood of bombs never holds every thread", async () => {
+    const bomb = () => ({ html: deep, spec: { url: 'https://a.example/', formats: ['markdown' as const], decideAuto: false, extract: { x: { selector: '*:has(*:has(*:has(b)))', all: true } } } });
+    const noThread = () => { throw new Error('no thread'); };
+    // Both threads started first: this is about whose task gets a thread, not how fast one starts.
+    await warmBudgetPool();
+    let bombsSettled = 0;
+    const bombs = Array.from({ length: 4 }, () =>
+      runBudgeted('selector', 'page.shape', bomb(), { deadlineMs: 1_000, owner: 'tenant-a', inline: noThread }).catch((e: unknown) => e).finally(() => bombsSettled++));
+    // Queued after all four: FIFO would run it only once three of them had overrun.
+    const quick = await runBudgeted('selector', 'page.shape', { html: '<p>ok</p>', spec: { url: 'https://b.example/', formats: ['markdown'], decideAuto: false, extract: { p: { selector: 'p' } } } }, { owner: 'tenant-b', inline: noThread });
+    expect(quick.extracted).toEqual({ p: 'ok' });
+    expect(bombsSettled).toBe(0);
+    for (const e of await Promise.all(bombs)) expect(e).toMatchObject({ status: 422, code: 'selector_too_complex' });
   }, 60_000);
 
   it('returns the errors a task throws as they were thrown (a 400 stays a 400)', async () => {
