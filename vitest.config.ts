@@ -6,9 +6,10 @@ export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', GLEANER_LOG_LEVEL: 'warn' },
     setupFiles: ['test/support/quiet-logs.ts'],
-    // Two files at a time: most of the suite waits on servers, browsers and sockets, and vitest's
-    // default on a 2-core machine (cores - 1) ran every file one after another (about 18 minutes).
-    maxWorkers: 2,
+    // Three files at a time on two cores: most of the suite waits on servers, browsers, sockets and
+    // polls, and vitest's default on a 2-core machine (cores - 1) ran every file one after another
+    // (about 18 minutes; two at a time, about 15).
+    maxWorkers: 3,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 10_000 } },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
