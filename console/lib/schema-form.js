@@ -10,16 +10,6 @@ import { h, clear, nextId } from './dom.js';
 import { jsonOptionsEditor, runTest } from './json-extract-panel.js';
 import { modelExtraction } from './features.js';
 
-/**
- * The selector picker's hook (Studio owns the picker): fields that take CSS selectors (a name
- * ending in "selector", include_tags, exclude_tags) carry a hidden
- * `<button class="pick-selector" data-pick-selector="<field path>">`. The picker unhides it, and
- * on a pick sets the field's control (`#<button's data-for>`) and dispatches an input event.
- */
-const PICKABLE = (name) => /selector$/i.test(name) || name === 'include_tags' || name === 'exclude_tags';
-const pickHook = (ctx, control) =>
-  PICKABLE(ctx.name) ? h('button', { type: 'button', class: 'btn btn-small pick-selector', hidden: true, dataset: { pickSelector: ctx.path, for: control.id }, 'aria-label': `Pick ${ctx.label} on the page` }, 'Pick on the page…') : null;
-
 /** Formats every item carries whether asked or not (run-formats.ts): shown ticked and fixed, never sent. */
 const ALWAYS_FORMATS = new Set(['markdown', 'text', 'links', 'metadata']);
 
@@ -299,8 +289,6 @@ export const WIDGETS = [
     render(ctx) {
       const area = h('textarea', { id: ctx.id, name: ctx.path, rows: '3', class: 'mono', spellcheck: 'false', placeholder: 'One per line' });
       const el = wrapField(ctx, area);
-      const hook = pickHook(ctx, area);
-      if (hook) area.after(hook);
       el.querySelector('small.hint')?.prepend('One per line. ');
       if (!el.querySelector('small.hint')) {
         const hint = h('small', { class: 'hint', id: `${area.id}-hint` }, 'One per line.');
@@ -401,8 +389,6 @@ export const WIDGETS = [
         : h('input', { type: uri ? 'url' : 'text', id: ctx.id, name: ctx.path, maxlength: s.maxLength, minlength: s.minLength, required: ctx.required, spellcheck: 'false',
           placeholder: s.default ? String(s.default) : uri ? 'https://…' : '' });
       const el = wrapField(ctx, input);
-      const hook = pickHook(ctx, input);
-      if (hook) input.after(hook);
       return {
         el,
         get: () => (input.value.trim() === '' ? undefined : input.value.trim()),
