@@ -13,7 +13,8 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 10_000 } },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
-      { test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+      // A synth (bundling skipped) is CPU work: three at once beside the other files can take minutes.
+      { test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 300_000 } },
       { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
     ],
   },
