@@ -241,7 +241,8 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
         const kind = HEADING_TAGS.has(name) ? null : boilerplateKind(words, linkDensity(s));
         // A date or byline is the page's own only outside grids, quotes (an embedded post's date is its content) and links.
         const meta = kind === 'dateline' || kind === 'byline';
-        if (HEADING_TAGS.has(name) ? isSectionHeading(words) : kind !== null && !(meta && (CELLS.has(name) || (kind === 'dateline' && s.link > 0) || quoted(c)))) {
+        // Never the page's <h1>: "Most popular dog breeds" may be the story's own title.
+        if (HEADING_TAGS.has(name) ? name !== 'h1' && isSectionHeading(words) : kind !== null && !(meta && (CELLS.has(name) || (kind === 'dateline' && s.link > 0) || quoted(c)))) {
           removed.add(c);
           if (HEADING_TAGS.has(name) || isLabelOnly(words)) dropSectionAfter(c, children, scored, removed);
           continue;
