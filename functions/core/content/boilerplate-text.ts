@@ -37,6 +37,8 @@ const TAGS = [
   'tags?', 'tagged(?: with)?', 'topics?', 'keywords', 'etiquetas', 'palavras-chave', 'temas', 'mots-clés', 'mots clés', 'thèmes', 'argomenti', 'parole chiave', 'schlagwörter', 'schlagworte', 'stichwörter',
   'themen', 'trefwoorden', 'tagi', 'теги', 'метки', 'ключевые слова', '标签', '標籤', '关键词', 'タグ', 'キーワード', '태그', 'الوسوم',
 ];
+// Picture credits: "Foto: Stadtwerke", "Photo : AFP", "Фото: ТАСС", "写真：筆者撮影" (a short line naming who took it).
+const CREDIT = ['fotos?', 'photos?', 'photo credit', 'crédits? photo', 'bild(?:er)?', 'imagem', 'imagen', 'immagine', 'zdjęcie', 'фото', '图片(?:来源)?', '摄影', '写真', '사진'];
 const EDITOR = ['责任编辑', '編集', '编辑', 'edited by', 'editor', 'redação', 'redacción', 'rédaction', 'redaktion', 'redazione', 'редактор'];
 
 const opening = (words: string[]) => new RegExp(`^(?:${words.join('|')})\\s*[:：!！?？.…»\\-–—|]`, 'iu');
@@ -49,6 +51,7 @@ const TAGS_LABEL = opening(TAGS);
 const TAGS_ALONE = whole(TAGS);
 const LABEL_ALONE = whole([...READ_ALSO, ...SHARE, ...TAGS]);
 const EDITOR_LABEL = opening(EDITOR);
+const CREDIT_LABEL = opening(CREDIT);
 // A share prompt need not start the block ("Vous avez aimé cet article ? Partagez-le !").
 const SHARE_ANYWHERE = /\b(?:share (?:this|it)|partagez|compartilhe|comparte|condividi|teilen sie)\b|分享到/iu;
 
@@ -143,21 +146,22 @@ export function isDateLine(text: string): boolean {
 }
 
 /** What a short block's words say it is, if boilerplate. `links` is the block's link density. */
-export function boilerplateKind(text: string, links: number): 'read-also' | 'share' | 'tags' | 'legal' | 'editor' | 'byline' | 'dateline' | null {
+export function boilerplateKind(text: string, links: number): 'read-also' | 'share' | 'tags' | 'legal' | 'editor' | 'credit' | 'byline' | 'dateline' | null {
   // A label on a line of its own ("Tags" then a line break and the links) labels what follows.
   const lines = text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
   let t = lines.join(' ');
   if (lines.length > 1 && isLabelOnly(lines[0]) && !/[:：]$/.test(lines[0])) t = `${lines[0]}: ${lines.slice(1).join(' ')}`;
   if (!t || t.length > MAX_BOILERPLATE_CHARS) return null;
   if (LEGAL.test(t)) return 'legal';
-  if (isDateLine(t)) return 'dateline';
   if (isMetaLine(t)) return 'byline';
+  if (isDateLine(t)) return 'dateline';
   // A label opening a block of links (or standing alone before its buttons).
   if (READ_ALSO_LABEL.test(t) && (links > 0 || t.length <= 40)) return 'read-also';
   if ((TAGS_LABEL.test(t) && (links > 0.3 || t.length <= 60)) || TAGS_ALONE.test(t)) return 'tags';
   if (SHARE_ALONE.test(t) || (SHARE_LABEL.test(t) && (links > 0.2 || t.length <= 60))) return 'share';
   if (SHARE_ANYWHERE.test(t) && links > 0.15 && t.length <= 160) return 'share';
   if (EDITOR_LABEL.test(t) && t.length <= 60 && !/[.!?。]\s*\S/.test(t)) return 'editor';
+  if (CREDIT_LABEL.test(t) && t.length <= 80 && !SENTENCE_BREAK.test(t)) return 'credit';
   return null;
 }
 

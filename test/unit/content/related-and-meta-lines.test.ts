@@ -61,6 +61,8 @@ describe('meta lines of the post', () => {
     ['segunda-feira, 22 de janeiro de 2018 às 0:13', 'dateline'],
     ['Dienstag, 5. März 2019, 14:30 Uhr', 'dateline'],
     ['2018年10月5日 10:30', 'dateline'],
+    ['Foto: Stadtwerke', 'credit'],
+    ['Фото: пресс-служба мэрии', 'credit'],
     ['Tags\ncalendario stock car 2018, stock car brasil, stock car interlagos', 'tags'],
   ] as const)('%s -> %s', (text, kind) => expect(boilerplateKind(text, 0.6)).toBe(kind));
 
@@ -69,6 +71,7 @@ describe('meta lines of the post', () => {
     'The council met on 5 March 2019 and voted 12 to 3 for the plan.',
     'Population 2018: 12,345',
     '29 November 2018 | 20 January 2019',
+    'Fotos: Die Ausstellung zeigt 40 Bilder. Sie ist bis Mai geöffnet.',
     'Por fim, o prefeito disse em 5 de março de 2019 que a obra acaba em junho. Os moradores aprovaram.',
   ])('leaves content alone: %s', (text) => {
     expect(boilerplateKind(text, 0)).toBeNull();
