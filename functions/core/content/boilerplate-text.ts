@@ -179,3 +179,22 @@ export function isSectionHeading(text: string): boolean {
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length > 0 && t.length <= 80 && SECTION_HEADING.test(t);
 }
+
+/**
+ * Headings of a comment section ("3 comentários", "Kommentare (12)", "Leave a reply", "Laisser un
+ * commentaire", "Комментарии", "发表评论", "コメント", "댓글 5").
+ */
+const COMMENTS_HEADING = new RegExp(
+  `^(?:\\d+\\s*)?(?:${[
+    'comments?', 'responses?', 'replies', 'leave a (?:reply|comment)', 'comentários?', 'deixe (?:um|seu) comentário', 'comentarios?', 'deja (?:un|tu) comentario', 'commentaires?', 'laisser un commentaire',
+    'réactions', 'commenti', 'lascia un commento', 'kommentare?', 'schreibe einen kommentar', 'reacties', 'komentarze?', 'dodaj komentarz', 'комментари[йяи]', 'оставить комментарий', 'yorumlar',
+    '评论', '評論', '留言', '发表评论', 'コメント', 'コメントを書く', '댓글',
+  ].join('|')})(?:\\s*\\(?\\d+\\)?)?\\s*[:：!.…]*$`,
+  'iu',
+);
+
+/** Whether a heading's whole text names a comment section. */
+export function isCommentsHeading(text: string): boolean {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > 0 && t.length <= 60 && COMMENTS_HEADING.test(t);
+}

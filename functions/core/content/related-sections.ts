@@ -5,9 +5,10 @@
  * link and an excerpt each, which score like prose and, several together, can outscore a short
  * story. The heading is told by its words (boilerplate-text.ts, many languages) or by its class
  * (`related…`, `recommend…`, `popular…`), since the heading itself may be left out as furniture.
+ * A block opening with the heading of a comment section is that section too.
  */
 import { HEADING_TAGS, classAndId, isElement, squash, type DomNode } from './dom.js';
-import { isSectionHeading } from './boilerplate-text.js';
+import { isCommentsHeading, isSectionHeading } from './boilerplate-text.js';
 
 const RELATED_CLASS = /related|recommend|popular|trending|more-?stories|you-?may|also-?like|read-?next|suggest/;
 // Elements before the heading that say nothing (scripts, anchors, empty wrappers).
@@ -53,12 +54,14 @@ function hasLinks(el: DomNode, n: number): boolean {
 
 /**
  * Whether `el` is a related-stories section: it opens with such a heading (never the page's
- * `<h1>`: "Most popular dog breeds" may be the story's own title) and links to two pages or more.
+ * `<h1>`: "Most popular dog breeds" may be the story's own title) and links to two pages or more;
+ * or a comment section, opening with its heading ("3 comentários", "Kommentare").
  */
 export function opensRelatedSection(el: DomNode): boolean {
   if (HEADING_TAGS.has(el.name ?? '')) return false;
   const h = openingHeading(el);
   if (!h || h.name === 'h1') return false;
   const text = squash(plainText(h).join(''));
+  if (isCommentsHeading(text)) return true;
   return (isSectionHeading(text) || (text.length <= 80 && RELATED_CLASS.test(classAndId(h)))) && hasLinks(el, 2);
 }
