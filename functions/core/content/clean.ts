@@ -205,6 +205,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   };
 
   const repeated = repeatedLinkLines(nodes, scored);
+  const datelines: DomNode[] = [];
 
   const visit = (el: DomNode) => {
     const children = keptChildren(el, scored);
@@ -243,6 +244,10 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
         const meta = kind === 'dateline' || kind === 'byline';
         // Never the page's <h1>: "Most popular dog breeds" may be the story's own title.
         if (HEADING_TAGS.has(name) ? name !== 'h1' && isSectionHeading(words) : kind !== null && !(meta && (CELLS.has(name) || (kind === 'dateline' && s.link > 0) || quoted(c)))) {
+          if (kind === 'dateline') {
+            datelines.push(c);
+            continue;
+          }
           removed.add(c);
           if (HEADING_TAGS.has(name) || isLabelOnly(words)) dropSectionAfter(c, children, scored, removed);
           continue;
@@ -266,6 +271,8 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   for (const n of nodes) visit(n);
   // Records are kept whole above, but not their repeated share bars.
   for (const c of repeated) removed.add(c);
+  // The post's date is one line; dates heading several entries (a diary, a timeline) are their structure.
+  if (datelines.length === 1) removed.add(datelines[0]);
   const last = nodes[nodes.length - 1];
   if (last && !HEADING_TAGS.has(last.name ?? '')) dropTrailingHeadings(last, scored, removed);
   return removed;

@@ -86,6 +86,13 @@ describe('meta lines of the post', () => {
     expect(isDateLine('Tuesday, March 3, 2019, the day the new bridge opened to traffic')).toBe(false);
   });
 
+  it('keeps dates that head the entries of a diary (several date lines are structure, not the post date)', () => {
+    const entry = (d: string, i: number) => `<p><b>${d}</b></p>${para(i)}`;
+    const m = md(`<body><article><h1>Our trip</h1>${entry('Monday, 3 June 2024', 1)}${entry('Tuesday, 4 June 2024', 2)}${entry('Wednesday, 5 June 2024', 3)}</article></body>`);
+    expect(m).toContain('Monday, 3 June 2024');
+    expect(m).toContain('Wednesday, 5 June 2024');
+  });
+
   it('drops the date microdata, the meta line and a "Tags<br>" block from the story, keeps dates in tables and quoted posts', () => {
     const html = `<body><div itemprop="articleBody"><h1>Calendário 2018</h1><span itemprop="datePublished">segunda-feira, 22 de janeiro de 2018 às 0:13</span>` +
       `<small><b>05/10/2018</b> - Publicado por: Clarissa Borba - Categoria: <a href="/c/19">Saúde</a></small>${para(1)}${para(2)}` +
