@@ -26,16 +26,20 @@ const READ_ALSO = [
   'lesen sie (?:auch|mehr)', 'auch interessant', 'mehr zum thema', 'siehe auch', 'lees (?:ook|meer)', 'zie ook', 'czytaj (?:też|także|również|więcej)', 'zobacz (?:też|także|również)',
   'читайте (?:также|ещё|еще)', 'см\\. также', 'смотрите также', 'по теме', 'читати також', 'devamını oku', 'ilgili haberler',
   '相关阅读', '相关新闻', '相关文章', '延伸阅读', '推荐阅读', '相關閱讀', '延伸閱讀', '関連記事', '関連ニュース', 'あわせて読みたい', '관련\\s?기사', '함께 보면 좋은',
-  'اقرأ أيضا', 'اقرأ أيضاً',
+  'اقرأ أيضا', 'اقرأ أيضاً', 'اقرأ المزيد',
+  // Indonesian/Malay, Vietnamese, Turkish, Czech/Slovak, Nordic, Greek, Hebrew, Hindi, Thai.
+  'baca (?:juga|selengkapnya)', 'lihat juga', 'xem thêm', 'đọc thêm', 'bunu da okuyun', 'ayrıca okuyun', 'čtěte (?:také|též)', 'přečtěte si také', 'čítajte aj',
+  'läs (?:också|även|mer)', 'les også', 'læs også', 'lue myös', 'διαβάστε (?:επίσης|ακόμη)', 'קראו גם', 'यह भी पढ़ें', 'อ่านเพิ่มเติม',
 ];
 const SHARE = [
   'share(?: this(?: article| story| post| page)?| on)?', 'sharing is caring', 'compartilhe(?: esta notícia| este artigo)?', 'compartilhar', 'comparte(?: esta noticia| este artículo)?', 'compartir',
   'partager(?: sur)?', 'partagez(?:-le| cet article)?', 'condividi(?: su)?', 'teilen(?: sie)?', 'artikel teilen', 'delen', 'udostępnij', 'поделиться', 'поділитися',
-  '分享到', '分享', 'シェア(?:する)?', '공유(?:하기)?', 'شارك',
+  '分享到', '分享', 'シェア(?:する)?', '공유(?:하기)?', 'شارك', 'bagikan', 'chia sẻ', 'paylaş', 'sdílet', 'dela', 'κοινοποίηση', 'שתפו', 'शेयर करें',
 ];
 const TAGS = [
   'tags?', 'tagged(?: with)?', 'topics?', 'keywords', 'etiquetas', 'palavras-chave', 'temas', 'mots-clés', 'mots clés', 'thèmes', 'argomenti', 'parole chiave', 'schlagwörter', 'schlagworte', 'stichwörter',
   'themen', 'trefwoorden', 'tagi', 'теги', 'метки', 'ключевые слова', '标签', '標籤', '关键词', 'タグ', 'キーワード', '태그', 'الوسوم',
+  'topik', 'từ khóa', 'etiketler', 'anahtar kelimeler', 'štítky', 'taggar', 'emneord', 'ετικέτες', 'תגיות', 'टैग',
 ];
 // Picture credits: "Foto: Stadtwerke", "Photo : AFP", "Фото: ТАСС", "写真：筆者撮影" (a short line naming who took it).
 const CREDIT = ['fotos?', 'photos?', 'photo credit', 'crédits? photo', 'bild(?:er)?', 'imagem', 'imagen', 'immagine', 'zdjęcie', 'фото', '图片(?:来源)?', '摄影', '写真', '사진'];
@@ -86,7 +90,10 @@ const SECTION_HEADING = new RegExp(
     'самые (?:популярные|читаемые|обсуждаемые)(?: \\p{L}+)?', 'популярные (?:статьи|новости|записи|материалы)', 'похожие (?:записи|материалы)', 'вам (?:может|могут) (?:быть интересно|понравиться|быть интересны)', 'другие (?:новости|статьи)', 'рекомендуем(?: прочитать)?',
     'схожі (?:статті|новини)', 'популярне', 'ilgili (?:haberler|yazılar)', 'en çok okunanlar', 'bunlar da ilginizi çekebilir',
     '相关(?:推荐|内容)', '热门(?:新闻|推荐)', '你可能(?:还)?(?:喜欢|感兴趣)', '相關(?:文章|新聞)', '熱門(?:文章|新聞)', '関連する記事', '人気の記事', 'おすすめ(?:の)?記事', 'こちらの記事もおすすめ', 'よく読まれている記事', '추천 기사', '인기 기사', '많이 본 기사',
-    'مقالات ذات صلة', 'أخبار ذات صلة', 'الأكثر قراءة',
+    'مقالات ذات صلة', 'أخبار ذات صلة', 'الأكثر قراءة', 'مواضيع ذات صلة',
+    'berita terkait', 'artikel terkait', 'terpopuler', 'tin liên quan', 'bài viết liên quan', 'tin cùng chuyên mục', 'đọc nhiều nhất', 'benzer haberler', 'çok okunanlar',
+    'související články', 'nejčtenější', 'relaterade artiklar', 'mest lästa', 'relaterte artikler', 'mest lest', 'relaterede artikler', 'mest læste', 'σχετικά άρθρα', 'δημοφιλή',
+    'כתבות נוספות', 'כתבות קשורות', 'संबंधित खबरें', 'ข่าวที่เกี่ยวข้อง',
   ].join('|')})\\s*[:：!.…]*$`,
   'iu',
 );
@@ -108,13 +115,15 @@ const META_LABEL = new RegExp(
     'pubblicato', 'scritto', 'aggiornato', 'gepubliceerd', 'bijgewerkt', 'opublikowano', 'zaktualizowano', 'опубликовано', 'обновлено', 'дата публикации', 'автор', '发布(?:时间|于)?', '發佈(?:時間)?', '发表于', '更新(?:时间|日)',
     '作者', '来源', '投稿日(?:時)?', '公開日', '掲載日', '게시일', '작성자', '입력', 'categor(?:y|ies|ia|ias|ie)', 'categoría(?:s)?', 'catégories?', 'kategorie(?:n)?', 'kategoria', 'rubrik', 'rubrique', 'рубрика', 'категория',
     '分类', '分類', 'カテゴリー?', '분류', 'by', 'por', 'par', 'von', 'door', 'przez',
+    'yayınlanma(?: tarihi)?', 'yayın tarihi', 'güncelleme', 'kategori', 'ngày đăng', 'cập nhật', 'chuyên mục', 'diterbitkan', 'dipublikasikan', 'diperbarui', 'penulis', 'publikováno', 'aktualizováno',
+    'publicerad', 'uppdaterad', 'publisert', 'oppdatert', 'δημοσιεύθηκε', 'ενημερώθηκε', 'تاريخ النشر', 'آخر تحديث', 'פורסם', 'עודכן', 'प्रकाशित', 'अपडेट',
   ].join('|')})(?:\\s+(?:by|on|em|por|el|en|par|le|von|am|da|il|door|op|przez))?\\s*[:：]`,
   'iu',
 );
 // "By Jane Doe", "Por Maria Silva", "par Jean Dupont", "von Max Muster" (a capitalised name after it).
 const BY_NAME = /(?:^|[|·•–—-]\s*)(?:[Bb]y|[Pp]or|[Pp]ar|[Vv]on|[Dd]oor|[Pp]rzez)\s+\p{Lu}/u;
 // "Posted on 12.03.2021", "Publicado em 5 de março de 2019", "Veröffentlicht am 5. März 2019".
-const POSTED = /^(?:posted|published|updated|publicado|postado|atualizado|actualizado|publié|mis à jour|veröffentlicht|aktualisiert|pubblicato|aggiornato|gepubliceerd|opublikowano|опубликовано|обновлено)(?=[\s:：,]|$)/iu;
+const POSTED = /^(?:posted|published|updated|publicado|postado|atualizado|actualizado|publié|mis à jour|veröffentlicht|aktualisiert|pubblicato|aggiornato|gepubliceerd|opublikowano|опубликовано|обновлено|diterbitkan|publikováno|publicerad|publisert|yayınlanma)(?=[\s:：,]|$)/iu;
 // Two sentences in a row: prose, not a meta line.
 const SENTENCE_BREAK = /[.!?。！？]\s+\p{Lu}|[。！？]\S/u;
 

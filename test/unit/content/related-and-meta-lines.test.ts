@@ -47,7 +47,7 @@ describe('related-stories sections', () => {
   });
 
   it('heading phrases in many languages; not a heading that merely starts like one', () => {
-    for (const h of ['Você também pode gostar', 'Most read stories', 'Las más leídas', 'Vous pourriez aussi aimer', 'Ti potrebbe interessare', 'Самые читаемые', '你可能喜欢', '人気の記事', 'Meest gelezen'])
+    for (const h of ['Você também pode gostar', 'Most read stories', 'Las más leídas', 'Vous pourriez aussi aimer', 'Ti potrebbe interessare', 'Самые читаемые', '你可能喜欢', '人気の記事', 'Meest gelezen', 'Berita Terkait', 'Tin liên quan', 'Relaterade artiklar', 'Související články', 'مقالات ذات صلة'])
       expect(isSectionHeading(h), h).toBe(true);
     for (const h of ['Most readers agree with the plan', 'Você pode gostar de saber que o parque reabre', 'Related work in other fields']) expect(isSectionHeading(h), h).toBe(false);
   });
@@ -61,6 +61,12 @@ describe('meta lines of the post', () => {
     ['segunda-feira, 22 de janeiro de 2018 às 0:13', 'dateline'],
     ['Dienstag, 5. März 2019, 14:30 Uhr', 'dateline'],
     ['2018年10月5日 10:30', 'dateline'],
+    ['Yayınlanma: 12.03.2023 10:30 | Güncelleme: 12.03.2023 11:15', 'byline'],
+    ['Baca juga: Sepuluh Halte Baru Dibangun di Jalan Utama', 'read-also'],
+    ['Xem thêm: Giá xăng giảm lần thứ ba liên tiếp', 'read-also'],
+    ['Läs också: Nya cykelbanor i centrum', 'read-also'],
+    ['Paylaş: Facebook X WhatsApp', 'share'],
+    ['Etiketler: bisiklet, sahil', 'tags'],
     ['Foto: Stadtwerke', 'credit'],
     ['Фото: пресс-служба мэрии', 'credit'],
     ['Tags\ncalendario stock car 2018, stock car brasil, stock car interlagos', 'tags'],
