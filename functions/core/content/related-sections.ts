@@ -52,6 +52,35 @@ function hasLinks(el: DomNode, n: number): boolean {
   return walk(el);
 }
 
+const signatureOf = (n: DomNode) => `${n.name}.${(n.attribs?.class ?? '').trim().split(/\s+/, 1)[0]}`;
+
+/**
+ * Whether a block under a "Comments" heading holds comments, not a docs section about code
+ * comments: two or more records of one kind (not paragraphs or code), a list of two or more
+ * items, or a reply form.
+ */
+function looksLikeComments(el: DomNode): boolean {
+  const seen = new Map<string, number>();
+  let form = false;
+  const walk = (x: DomNode, depth: number): boolean => {
+    for (const c of x.children ?? []) {
+      if (!isElement(c)) continue;
+      const name = c.name ?? '';
+      if (name === 'form' || name === 'textarea') form = true;
+      if ((name === 'ul' || name === 'ol') && (c.children ?? []).filter((k) => k.name === 'li').length >= 2) return true;
+      if (!RECORD_TAGS.has(name)) continue;
+      const sig = signatureOf(c);
+      const n = (seen.get(`${depth}/${sig}`) ?? 0) + 1;
+      seen.set(`${depth}/${sig}`, n);
+      if (n >= 2) return true;
+      if (depth < 1 && walk(c, depth + 1)) return true;
+    }
+    return false;
+  };
+  return walk(el, 0) || form;
+}
+const RECORD_TAGS = new Set(['div', 'article', 'section', 'li', 'dl']);
+
 /**
  * Whether `el` is a related-stories section: it opens with such a heading (never the page's
  * `<h1>`: "Most popular dog breeds" may be the story's own title) and links to two pages or more;
@@ -62,6 +91,6 @@ export function opensRelatedSection(el: DomNode): boolean {
   const h = openingHeading(el);
   if (!h || h.name === 'h1') return false;
   const text = squash(plainText(h).join(''));
-  if (isCommentsHeading(text)) return true;
+  if (isCommentsHeading(text)) return looksLikeComments(el);
   return (isSectionHeading(text) || (text.length <= 80 && RELATED_CLASS.test(classAndId(h)))) && hasLinks(el, 2);
 }

@@ -46,6 +46,13 @@ describe('related-stories sections', () => {
     expect(m).toContain('Paragraph 4');
   });
 
+  it('keeps a docs section about code comments (a "Comments" heading over paragraphs and code, no records)', () => {
+    const html = `<body><main><h1>Python syntax</h1>${para(1)}${para(2)}<section><h2>Comments</h2><p>Comments in Python start with a hash sign, and the interpreter ignores the rest of the line, so they explain code.</p><pre><code># a comment\nx = 1</code></pre></section>${para(3)}</main></body>`;
+    const m = md(html);
+    expect(m).toContain('Comments in Python start with a hash sign');
+    expect(m).toContain('# a comment');
+  });
+
   it('heading phrases in many languages; not a heading that merely starts like one', () => {
     for (const h of ['Você também pode gostar', 'Most read stories', 'Las más leídas', 'Vous pourriez aussi aimer', 'Ti potrebbe interessare', 'Самые читаемые', '你可能喜欢', '人気の記事', 'Meest gelezen', 'Berita Terkait', 'Tin liên quan', 'Relaterade artiklar', 'Související články', 'مقالات ذات صلة'])
       expect(isSectionHeading(h), h).toBe(true);
