@@ -108,6 +108,33 @@ const META_ITEMPROP = /(?:^|\s)(?:datePublished|dateModified|dateCreated|uploadD
 // Cells of a grid (a timetable's dates are its content).
 const CELLS = new Set(['li', 'td', 'th', 'dt', 'dd', 'tr', 'caption']);
 
+/** Share of the selection's prose (paragraph-like blocks, score.ts) that comes before `target` in document order. */
+function proseBefore(nodes: DomNode[], target: DomNode, scored: Scored): number {
+  let before = 0;
+  let found = false;
+  const walk = (el: DomNode): void => {
+    for (const c of el.children ?? []) {
+      if (found) return;
+      if (c === target) {
+        found = true;
+        return;
+      }
+      const s = isElement(c) ? scored.stats.get(c) : undefined;
+      if (!s || scored.dropped.has(c)) continue;
+      // A block whose prose is all its own is counted whole; a container is walked into.
+      if (s.prose > 0 && s.blocks <= 1) before += s.prose;
+      else if (s.prose > 0) walk(c);
+    }
+  };
+  for (const n of nodes) {
+    if (n === target) break;
+    walk(n);
+    if (found) break;
+  }
+  const total = nodes.reduce((t, n) => t + (scored.stats.get(n)?.prose ?? 0), 0);
+  return total > 0 ? before / total : 0;
+}
+
 /** Whether `el` sits in a quotation (an embedded post). */
 function quoted(el: DomNode): boolean {
   let level = 0;
@@ -271,8 +298,12 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   for (const n of nodes) visit(n);
   // Records are kept whole above, but not their repeated share bars.
   for (const c of repeated) removed.add(c);
-  // The post's date is one line; dates heading several entries (a diary, a timeline) are their structure.
-  if (datelines.length === 1) removed.add(datelines[0]);
+  // The post's date is one line, above or below the story; dates heading several entries (a
+  // diary, a timeline) are their structure, and a date amid the text (an event's time) is content.
+  if (datelines.length === 1) {
+    const share = proseBefore(nodes, datelines[0], scored);
+    if (share <= 0.1 || share >= 0.9) removed.add(datelines[0]);
+  }
   const last = nodes[nodes.length - 1];
   if (last && !HEADING_TAGS.has(last.name ?? '')) dropTrailingHeadings(last, scored, removed);
   return removed;

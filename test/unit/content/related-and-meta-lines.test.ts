@@ -106,6 +106,13 @@ describe('meta lines of the post', () => {
     expect(m).toContain('Wednesday, 5 June 2024');
   });
 
+  it("keeps a lone date amid the text (an event's time), drops one above the story", () => {
+    const amid = md(`<body><article><h1>Concert in the park</h1>${para(1)}${para(2)}<p>Saturday, June 8, 2024, 19:00</p>${para(3)}${para(4)}</article></body>`);
+    expect(amid).toContain('Saturday, June 8, 2024, 19:00');
+    const above = md(`<body><article><h1>Concert in the park</h1><p>Saturday, June 8, 2024, 19:00</p>${para(1)}${para(2)}${para(3)}${para(4)}</article></body>`);
+    expect(above).not.toContain('Saturday, June 8, 2024');
+  });
+
   it('drops the date microdata, the meta line and a "Tags<br>" block from the story, keeps dates in tables and quoted posts', () => {
     const html = `<body><div itemprop="articleBody"><h1>Calendário 2018</h1><span itemprop="datePublished">segunda-feira, 22 de janeiro de 2018 às 0:13</span>` +
       `<small><b>05/10/2018</b> - Publicado por: Clarissa Borba - Categoria: <a href="/c/19">Saúde</a></small>${para(1)}${para(2)}` +
