@@ -145,6 +145,20 @@ describe('POST /v1/scrape with max_age', () => {
     expect(await readCachedAnswer(svc.deps, tenantA.tenant_id, 'bighash', 60_000, new Date())).toBeNull();
   });
 
+  // Governance is never skipped: the target policy is checked before the cache is read, so an
+  // answer kept for a host the tenant may not reach is never served.
+  it('refuses a URL the target policy does not allow even when an answer for it is kept', async () => {
+    const tenantC = (await admin(['tenants', 'create', '--name', 'fresh-c'], svc.deps.table)) as typeof tenantA;
+    await svc.deps.table.update(keys.tenant(tenantC.tenant_id), { set: { target_policy: { mode: 'allowlist', domains: ['example.org'] } } });
+    const body = { url: `${site.baseUrl}/article`, engine: 'http', formats: ['markdown'] };
+    await storeCachedAnswer(svc.deps, tenantC.tenant_id, cacheKeyOf('scrape', { ...body, timeout_ms: 30_000 }), new Date().toISOString(), { url: body.url, status_code: 200, markdown: 'kept' });
+    const hits = site.hits();
+    const r = await scrape(tenantC.api_key, { ...body, max_age: 60_000 });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('target_not_authorized');
+    expect(site.hits()).toBe(hits);
+  });
+
   it('answers 400 for a max_age that is not a non-negative integer or is beyond 30 days', async () => {
     for (const max_age of [-1, 1.5, 'soon', 31 * 24 * 3600 * 1000]) {
       const r = await scrape(tenantA.api_key, { url: `${site.baseUrl}/about`, max_age });
