@@ -30,6 +30,7 @@ import { aggregate, pageCounts, type PageCounts, type Scores } from './extractio
 import { markdownToPlain } from './extraction/plain.js';
 import { oldMainContentMarkdown } from './extraction/baseline.js';
 import { benchmarkPages, corpusPages, type BenchPage } from './extraction/corpus.js';
+import { pageLanguage } from './extraction/language.js';
 
 type Extractor = (p: BenchPage) => string | Promise<string>;
 
@@ -77,6 +78,15 @@ const dump = process.env.EXTRACTION_DUMP;
 if (dump) mkdirSync(dump, { recursive: true });
 
 const rows: Row[] = [];
+// Per-language breakdown of Gleaner's plain markdown (bench/extraction/language.ts names each page's language).
+const byLanguage = new Map<string, { bench: PageCounts[]; corpus: PageCounts[] }>();
+const languageOf = (p: BenchPage, set: 'bench' | 'corpus') => {
+  const lang = pageLanguage(p.html, p.expected);
+  let e = byLanguage.get(lang);
+  if (!e) byLanguage.set(lang, (e = { bench: [], corpus: [] }));
+  return e[set];
+};
+const perLanguageArm = 'Gleaner markdown (md plain)';
 const arms = process.env.EXTRACTION_ARMS ? new RegExp(process.env.EXTRACTION_ARMS, 'i') : undefined;
 for (const [name, fn] of Object.entries(extractors)) {
   if (arms && !arms.test(name)) continue;
@@ -91,6 +101,7 @@ for (const [name, fn] of Object.entries(extractors)) {
     }
     const c = pageCounts(p.expected, out);
     counts.push(c);
+    if (name === perLanguageArm) languageOf(p, 'bench').push(c);
     if (dump && name.startsWith('Gleaner') && name.includes('plain')) {
       const s = aggregate([c]);
       perPage.push(`${s.f1.toFixed(3)}\t${s.precision.toFixed(3)}\t${s.recall.toFixed(3)}\t${p.id}\t${p.url}`);
@@ -106,6 +117,7 @@ for (const [name, fn] of Object.entries(extractors)) {
     const out = await fn(p);
     // Each arm already returns what it is scored on (the plain rows convert their markdown), as in the benchmark loop above.
     ccounts.push(pageCounts(p.expected, out));
+    if (name === perLanguageArm) languageOf(p, 'corpus').push(ccounts[ccounts.length - 1]);
     if (snippetsHold(p, out)) ok++;
     else failed.push(p.id);
   }
@@ -161,6 +173,13 @@ console.log(`\nExtraction bench: public benchmark (${bench.length} pages) and Gl
 console.log('| extractor | bench F1 | bench P | bench R | corpus F1 | corpus P | corpus R | corpus snippets ok |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.name} | ${f(r.bench.f1)} | ${f(r.bench.precision)} | ${f(r.bench.recall)} | ${f(r.corpus.f1)} | ${f(r.corpus.precision)} | ${f(r.corpus.recall)} | ${r.snippets} |`);
+if (byLanguage.size) {
+  console.log(`\n${perLanguageArm} by page language (declared by the page, else guessed from its script; ? = Latin script, undeclared):`);
+  console.log('| language | bench pages | bench F1 | bench P | bench R | corpus pages | corpus F1 | corpus P | corpus R |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const cell = (cs: PageCounts[]) => (cs.length ? ((s) => `${cs.length} | ${f(s.f1)} | ${f(s.precision)} | ${f(s.recall)}`)(aggregate(cs)) : '0 | | | ');
+  for (const [lang, e] of [...byLanguage].sort(([, a], [, b]) => b.bench.length + b.corpus.length - a.bench.length - a.corpus.length)) console.log(`| ${lang} | ${cell(e.bench)} | ${cell(e.corpus)} |`);
+}
 if (timed) {
   console.log(`\nCPU ms per page on benchmark pages (parse included, ${timedPages.length} pages, interleaved A B B A rounds):`);
   console.log(`  main content: Gleaner markdown ${gleanerMs.toFixed(1)} ms vs Readability on linkedom ${readabilityMs.toFixed(1)} ms (Readability/Gleaner ${(readabilityMs / gleanerMs).toFixed(2)})`);

@@ -26,17 +26,23 @@ const READ_ALSO = [
   'lesen sie (?:auch|mehr)', 'auch interessant', 'mehr zum thema', 'siehe auch', 'lees (?:ook|meer)', 'zie ook', 'czytaj (?:też|także|również|więcej)', 'zobacz (?:też|także|również)',
   'читайте (?:также|ещё|еще)', 'см\\. также', 'смотрите также', 'по теме', 'читати також', 'devamını oku', 'ilgili haberler',
   '相关阅读', '相关新闻', '相关文章', '延伸阅读', '推荐阅读', '相關閱讀', '延伸閱讀', '関連記事', '関連ニュース', 'あわせて読みたい', '관련\\s?기사', '함께 보면 좋은',
-  'اقرأ أيضا', 'اقرأ أيضاً',
+  'اقرأ أيضا', 'اقرأ أيضاً', 'اقرأ المزيد',
+  // Indonesian/Malay, Vietnamese, Turkish, Czech/Slovak, Nordic, Greek, Hebrew, Hindi, Thai.
+  'baca (?:juga|selengkapnya)', 'lihat juga', 'xem thêm', 'đọc thêm', 'bunu da okuyun', 'ayrıca okuyun', 'čtěte (?:také|též)', 'přečtěte si také', 'čítajte aj',
+  'läs (?:också|även|mer)', 'les også', 'læs også', 'lue myös', 'διαβάστε (?:επίσης|ακόμη)', 'קראו גם', 'यह भी पढ़ें', 'อ่านเพิ่มเติม',
 ];
 const SHARE = [
   'share(?: this(?: article| story| post| page)?| on)?', 'sharing is caring', 'compartilhe(?: esta notícia| este artigo)?', 'compartilhar', 'comparte(?: esta noticia| este artículo)?', 'compartir',
   'partager(?: sur)?', 'partagez(?:-le| cet article)?', 'condividi(?: su)?', 'teilen(?: sie)?', 'artikel teilen', 'delen', 'udostępnij', 'поделиться', 'поділитися',
-  '分享到', '分享', 'シェア(?:する)?', '공유(?:하기)?', 'شارك',
+  '分享到', '分享', 'シェア(?:する)?', '공유(?:하기)?', 'شارك', 'bagikan', 'chia sẻ', 'paylaş', 'sdílet', 'dela', 'κοινοποίηση', 'שתפו', 'शेयर करें',
 ];
 const TAGS = [
   'tags?', 'tagged(?: with)?', 'topics?', 'keywords', 'etiquetas', 'palavras-chave', 'temas', 'mots-clés', 'mots clés', 'thèmes', 'argomenti', 'parole chiave', 'schlagwörter', 'schlagworte', 'stichwörter',
   'themen', 'trefwoorden', 'tagi', 'теги', 'метки', 'ключевые слова', '标签', '標籤', '关键词', 'タグ', 'キーワード', '태그', 'الوسوم',
+  'topik', 'từ khóa', 'etiketler', 'anahtar kelimeler', 'štítky', 'taggar', 'emneord', 'ετικέτες', 'תגיות', 'टैग',
 ];
+// Picture credits: "Foto: Stadtwerke", "Photo : AFP", "Фото: ТАСС", "写真：筆者撮影" (a short line naming who took it).
+const CREDIT = ['fotos?', 'photos?', 'photo credit', 'crédits? photo', 'bild(?:er)?', 'imagem', 'imagen', 'immagine', 'zdjęcie', 'фото', '图片(?:来源)?', '摄影', '写真', '사진'];
 const EDITOR = ['责任编辑', '編集', '编辑', 'edited by', 'editor', 'redação', 'redacción', 'rédaction', 'redaktion', 'redazione', 'редактор'];
 
 const opening = (words: string[]) => new RegExp(`^(?:${words.join('|')})\\s*[:：!！?？.…»\\-–—|]`, 'iu');
@@ -49,6 +55,7 @@ const TAGS_LABEL = opening(TAGS);
 const TAGS_ALONE = whole(TAGS);
 const LABEL_ALONE = whole([...READ_ALSO, ...SHARE, ...TAGS]);
 const EDITOR_LABEL = opening(EDITOR);
+const CREDIT_LABEL = opening(CREDIT);
 // A share prompt need not start the block ("Vous avez aimé cet article ? Partagez-le !").
 const SHARE_ANYWHERE = /\b(?:share (?:this|it)|partagez|compartilhe|comparte|condividi|teilen sie)\b|分享到/iu;
 
@@ -72,21 +79,98 @@ const SECTION_HEADING = new RegExp(
     'mais lidas', 'mais lidos', 'notícias relacionadas', 'matérias relacionadas', 'noticias relacionadas', 'artículos relacionados', 'lo más leído', 'te puede interesar',
     'vous aimerez aussi', 'vous aimerez aussi ces articles', 'articles (?:similaires|liés)', 'les plus lus', 'à lire également', 'potrebbe interessarti(?: anche)?', 'articoli correlati', 'i più letti',
     'das könnte sie auch interessieren', 'meistgelesen', 'ähnliche artikel', 'похожие (?:статьи|новости)', 'популярное', 'самое читаемое', '热门排行', '热门文章', '猜你喜欢', '人気記事', '많이 본 뉴스',
+    // "You may also like" and "most read <things>" in more languages (the heading of a block of teasers).
+    'you (?:may|might|will) (?:also )?(?:like|enjoy|be interested in)', 'more like this', 'other (?:articles|stories|news|posts)', 'most (?:read|popular|viewed|shared|commented)(?: \\p{L}+){0,2}', "editor'?s picks", 'what to read next', 'up next',
+    'você (?:também )?(?:pode|vai) (?:gostar|se interessar)', 'pode (?:também )?(?:gostar|interessar)(?: também)?', 'posts relacionados', 'artigos relacionados', 'mais (?:lidas|lidos|populares|vistos|vistas)(?: \\p{L}+)?', 'outras notícias', 'veja também',
+    'también te puede(?:n)? (?:gustar|interesar)', 'te puede(?:n)? (?:gustar|interesar)', 'quizás te interese', '(?:los |las )?más (?:leídos|leídas|populares|vistos|vistas)(?: \\p{L}+)?', 'otras noticias', 'entradas relacionadas', 'publicaciones relacionadas',
+    'vous (?:aimerez|pourriez aimer|pourriez aussi aimer) (?:aussi|également)?', 'vous pourriez aussi aimer', 'les plus (?:lus|populaires|partagés|commentés)', 'articles (?:connexes|recommandés)', 'sur le même thème', 'dans la même rubrique',
+    'das könnte (?:dich|sie) auch interessieren', 'am meisten gelesen', 'meistgelesene (?:artikel|nachrichten)', 'ähnliche (?:beiträge|themen)', 'weitere (?:artikel|nachrichten|beiträge|meldungen)', 'verwandte (?:artikel|themen|beiträge)',
+    'ti potrebbe(?:ro)? (?:interessare|piacere)', 'potrebbe(?:ro)? piacerti', 'potrebbero interessarti', 'post correlati', 'notizie correlate', '(?:i |gli )?più (?:letti|popolari|visti|lette)', 'altre notizie',
+    'gerelateerde (?:artikelen|berichten)', 'meest gelezen', 'dit vind je misschien ook leuk', 'podobne artykuły', 'najczęściej czytane', 'polecane(?: artykuły)?',
+    'самые (?:популярные|читаемые|обсуждаемые)(?: \\p{L}+)?', 'популярные (?:статьи|новости|записи|материалы)', 'похожие (?:записи|материалы)', 'вам (?:может|могут) (?:быть интересно|понравиться|быть интересны)', 'другие (?:новости|статьи)', 'рекомендуем(?: прочитать)?',
+    'схожі (?:статті|новини)', 'популярне', 'ilgili (?:haberler|yazılar)', 'en çok okunanlar', 'bunlar da ilginizi çekebilir',
+    '相关(?:推荐|内容)', '热门(?:新闻|推荐)', '你可能(?:还)?(?:喜欢|感兴趣)', '相關(?:文章|新聞)', '熱門(?:文章|新聞)', '関連する記事', '人気の記事', 'おすすめ(?:の)?記事', 'こちらの記事もおすすめ', 'よく読まれている記事', '추천 기사', '인기 기사', '많이 본 기사',
+    'مقالات ذات صلة', 'أخبار ذات صلة', 'الأكثر قراءة', 'مواضيع ذات صلة',
+    'berita terkait', 'artikel terkait', 'terpopuler', 'tin liên quan', 'bài viết liên quan', 'tin cùng chuyên mục', 'đọc nhiều nhất', 'benzer haberler', 'çok okunanlar',
+    'související články', 'nejčtenější', 'relaterade artiklar', 'mest lästa', 'relaterte artikler', 'mest lest', 'relaterede artikler', 'mest læste', 'σχετικά άρθρα', 'δημοφιλή',
+    'כתבות נוספות', 'כתבות קשורות', 'संबंधित खबरें', 'ข่าวที่เกี่ยวข้อง',
   ].join('|')})\\s*[:：!.…]*$`,
   'iu',
 );
 
-/** What a short block's words say it is, if boilerplate. `links` is the block's link density. */
-export function boilerplateKind(text: string, links: number): 'read-also' | 'share' | 'tags' | 'legal' | 'editor' | null {
+/**
+ * A date as sites print it: 05/10/2018, 2018-10-05, 22 de janeiro de 2018, 5. März 2019,
+ * March 3, 2019, 2018年10月5日, 2018년 10월 5일.
+ */
+const DATE = /\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{4}\s*年\s*\d{1,2}\s*月|\d{4}\s*년\s*\d{1,2}\s*월|\d{1,2}\.?\s+(?:de\s+)?\p{L}{3,12}\.?,?\s+(?:de\s+)?(?:19|20)\d{2}|\p{L}{3,12}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}/u;
+const YEAR = /(?:^|\D)(?:19|20)\d{2}(?:\D|$)/;
+
+/**
+ * Labels of a post's meta line (who posted it, when, under which category), colon-terminated:
+ * "Publicado por:", "Posted by:", "Publié le :", "Veröffentlicht am:", "Категория:", "发布时间："…
+ */
+const META_LABEL = new RegExp(
+  `(?:^|[\\s|·•,;–—-])(?:${[
+    'posted', 'published', 'written', '(?:last )?updated', 'publicado', 'postado', 'escrito', 'atualizado', 'actualizado', 'publié', 'écrit', 'mis à jour', 'veröffentlicht', 'aktualisiert', 'geschrieben', 'erstellt',
+    'pubblicato', 'scritto', 'aggiornato', 'gepubliceerd', 'bijgewerkt', 'opublikowano', 'zaktualizowano', 'опубликовано', 'обновлено', 'дата публикации', 'автор', '发布(?:时间|于)?', '發佈(?:時間)?', '发表于', '更新(?:时间|日)',
+    '作者', '来源', '投稿日(?:時)?', '公開日', '掲載日', '게시일', '작성자', '입력', 'categor(?:y|ies|ia|ias|ie)', 'categoría(?:s)?', 'catégories?', 'kategorie(?:n)?', 'kategoria', 'rubrik', 'rubrique', 'рубрика', 'категория',
+    '分类', '分類', 'カテゴリー?', '분류', 'by', 'por', 'par', 'von', 'door', 'przez',
+    'yayınlanma(?: tarihi)?', 'yayın tarihi', 'güncelleme', 'kategori', 'ngày đăng', 'cập nhật', 'chuyên mục', 'diterbitkan', 'dipublikasikan', 'diperbarui', 'penulis', 'publikováno', 'aktualizováno',
+    'publicerad', 'uppdaterad', 'publisert', 'oppdatert', 'δημοσιεύθηκε', 'ενημερώθηκε', 'تاريخ النشر', 'آخر تحديث', 'פורסם', 'עודכן', 'प्रकाशित', 'अपडेट',
+  ].join('|')})(?:\\s+(?:by|on|em|por|el|en|par|le|von|am|da|il|door|op|przez))?\\s*[:：]`,
+  'iu',
+);
+// "By Jane Doe", "Por Maria Silva", "par Jean Dupont", "von Max Muster" (a capitalised name after it).
+const BY_NAME = /(?:^|[|·•–—-]\s*)(?:[Bb]y|[Pp]or|[Pp]ar|[Vv]on|[Dd]oor|[Pp]rzez)\s+\p{Lu}/u;
+// "Posted on 12.03.2021", "Publicado em 5 de março de 2019", "Veröffentlicht am 5. März 2019".
+const POSTED = /^(?:posted|published|updated|publicado|postado|atualizado|actualizado|publié|mis à jour|veröffentlicht|aktualisiert|pubblicato|aggiornato|gepubliceerd|opublikowano|опубликовано|обновлено|diterbitkan|publikováno|publicerad|publisert|yayınlanma)(?=[\s:：,]|$)/iu;
+// Two sentences in a row: prose, not a meta line.
+const SENTENCE_BREAK = /[.!?。！？]\s+\p{Lu}|[。！？]\S/u;
+
+/**
+ * A post's meta line: a date with who posted it or under which category ("05/10/2018 - Publicado
+ * por: Clarissa Borba - Categoria: Saúde"), or two such labels; no sentence of prose.
+ */
+function isMetaLine(t: string): boolean {
+  if (t.length > 250 || SENTENCE_BREAK.test(t)) return false;
+  const labels = t.match(new RegExp(META_LABEL.source, 'giu'))?.length ?? 0;
+  const dated = DATE.test(t);
+  return (dated && (labels > 0 || BY_NAME.test(t) || POSTED.test(t))) || labels >= 2;
+}
+
+/**
+ * A line that is only a date (and time): "segunda-feira, 22 de janeiro de 2018 às 0:13",
+ * "Tuesday, March 3, 2019", "2018年10月5日 10:30". Told by shape, in any language: a year, at
+ * least two groups of digits, and no more words than a weekday, a month and their connectors.
+ */
+export function isDateLine(text: string): boolean {
   const t = text.replace(/\s+/g, ' ').trim();
+  if (t.length > 80 || !YEAR.test(t) || !(DATE.test(t) || /\d{1,2}[:h]\d{2}/.test(t)) || /[!?]$|\p{L}{3,}\.$/u.test(t)) return false;
+  const tokens = t.split(/[\s,|·•/–—()]+|-(?=\p{L})|(?<=\p{L})-/u).filter(Boolean);
+  // One date: a line with two is a schedule ("29 November 2018 | 20 January 2019"), which is content.
+  if ((t.match(new RegExp(DATE.source, 'gu'))?.length ?? 0) > 1) return false;
+  const digits = tokens.filter((x) => /\d/.test(x)).length;
+  const words = tokens.filter((x) => !/\d/.test(x));
+  return digits >= 2 && words.length <= 7 && words.every((w) => w.length <= 13);
+}
+
+/** What a short block's words say it is, if boilerplate. `links` is the block's link density. */
+export function boilerplateKind(text: string, links: number): 'read-also' | 'share' | 'tags' | 'legal' | 'editor' | 'credit' | 'byline' | 'dateline' | null {
+  // A label on a line of its own ("Tags" then a line break and the links) labels what follows.
+  const lines = text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  let t = lines.join(' ');
+  if (lines.length > 1 && isLabelOnly(lines[0]) && !/[:：]$/.test(lines[0])) t = `${lines[0]}: ${lines.slice(1).join(' ')}`;
   if (!t || t.length > MAX_BOILERPLATE_CHARS) return null;
   if (LEGAL.test(t)) return 'legal';
+  if (isMetaLine(t)) return 'byline';
+  if (isDateLine(t)) return 'dateline';
   // A label opening a block of links (or standing alone before its buttons).
   if (READ_ALSO_LABEL.test(t) && (links > 0 || t.length <= 40)) return 'read-also';
   if ((TAGS_LABEL.test(t) && (links > 0.3 || t.length <= 60)) || TAGS_ALONE.test(t)) return 'tags';
   if (SHARE_ALONE.test(t) || (SHARE_LABEL.test(t) && (links > 0.2 || t.length <= 60))) return 'share';
   if (SHARE_ANYWHERE.test(t) && links > 0.15 && t.length <= 160) return 'share';
   if (EDITOR_LABEL.test(t) && t.length <= 60 && !/[.!?。]\s*\S/.test(t)) return 'editor';
+  if (CREDIT_LABEL.test(t) && t.length <= 80 && !SENTENCE_BREAK.test(t)) return 'credit';
   return null;
 }
 
@@ -103,4 +187,23 @@ export function isLabelOnly(text: string): boolean {
 export function isSectionHeading(text: string): boolean {
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length > 0 && t.length <= 80 && SECTION_HEADING.test(t);
+}
+
+/**
+ * Headings of a comment section ("3 comentários", "Kommentare (12)", "Leave a reply", "Laisser un
+ * commentaire", "Комментарии", "发表评论", "コメント", "댓글 5").
+ */
+const COMMENTS_HEADING = new RegExp(
+  `^(?:\\d+\\s*)?(?:${[
+    'comments?', 'responses?', 'replies', 'leave a (?:reply|comment)', 'comentários?', 'deixe (?:um|seu) comentário', 'comentarios?', 'deja (?:un|tu) comentario', 'commentaires?', 'laisser un commentaire',
+    'réactions', 'commenti', 'lascia un commento', 'kommentare?', 'schreibe einen kommentar', 'reacties', 'komentarze?', 'dodaj komentarz', 'комментари[йяи]', 'оставить комментарий', 'yorumlar',
+    '评论', '評論', '留言', '发表评论', 'コメント', 'コメントを書く', '댓글',
+  ].join('|')})(?:\\s*\\(?\\d+\\)?)?\\s*[:：!.…]*$`,
+  'iu',
+);
+
+/** Whether a heading's whole text names a comment section. */
+export function isCommentsHeading(text: string): boolean {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > 0 && t.length <= 60 && COMMENTS_HEADING.test(t);
 }

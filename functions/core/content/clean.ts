@@ -7,10 +7,11 @@
  * hold most of the content (listing items, posts), since a listing is link-dense by nature.
  * Also out: advertising labels, and headings left dangling at the end of the content.
  */
-import { HEADING_TAGS, isElement, squash, type DomNode } from './dom.js';
+import { BLOCK_TAGS, HEADING_TAGS, isElement, squash, type DomNode } from './dom.js';
 import { classWeight, linkDensity, type NodeStats, type Scored } from './score.js';
 import { keptChildren, signature, textOf } from './select.js';
 import { MAX_BOILERPLATE_CHARS, boilerplateKind, isLabelOnly, isSectionHeading } from './boilerplate-text.js';
+import { opensRelatedSection } from './related-sections.js';
 
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
@@ -83,6 +84,63 @@ function isBoilerplate(el: DomNode, s: NodeStats): boolean {
 const AD_LABEL = /^(?:advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|реклама|広告|광고|广告)(?:\s*[-–—:·]?\s*(?:continue reading below|scroll to continue(?: with content)?|story continues below))?$/i;
 
 const shortText = (el: DomNode, scored: Scored): string => squash(textOf(el, scored).join(''));
+
+/** Text of a short block with its line breaks (`<br>`, block children) kept as newlines: a label on a line of its own labels the next line. */
+function lineText(el: DomNode, scored: Scored, out: string[] = []): string[] {
+  for (const c of el.children ?? []) {
+    if (c.type === 'text') out.push(c.data ?? '');
+    else if (c.name === 'br') out.push('\n');
+    else if (isElement(c) && !scored.dropped.has(c)) {
+      const block = BLOCK_TAGS.has(c.name ?? '');
+      if (block) out.push('\n');
+      lineText(c, scored, out);
+      if (block) out.push('\n');
+    }
+  }
+  return out;
+}
+
+/** Characters of the selection that must remain beside a related-stories section for it to go. */
+const MIN_LEFT = 200;
+
+// Microdata of the post's own metadata (its date, author, publisher): a line about the story, not of it.
+const META_ITEMPROP = /(?:^|\s)(?:datePublished|dateModified|dateCreated|uploadDate|author|creator|publisher)(?:\s|$)/;
+// Cells of a grid (a timetable's dates are its content).
+const CELLS = new Set(['li', 'td', 'th', 'dt', 'dd', 'tr', 'caption']);
+
+/** Share of the selection's prose (paragraph-like blocks, score.ts) that comes before `target` in document order. */
+function proseBefore(nodes: DomNode[], target: DomNode, scored: Scored): number {
+  let before = 0;
+  let found = false;
+  const walk = (el: DomNode): void => {
+    for (const c of el.children ?? []) {
+      if (found) return;
+      if (c === target) {
+        found = true;
+        return;
+      }
+      const s = isElement(c) ? scored.stats.get(c) : undefined;
+      if (!s || scored.dropped.has(c)) continue;
+      // A block whose prose is all its own is counted whole; a container is walked into.
+      if (s.prose > 0 && s.blocks <= 1) before += s.prose;
+      else if (s.prose > 0) walk(c);
+    }
+  };
+  for (const n of nodes) {
+    if (n === target) break;
+    walk(n);
+    if (found) break;
+  }
+  const total = nodes.reduce((t, n) => t + (scored.stats.get(n)?.prose ?? 0), 0);
+  return total > 0 ? before / total : 0;
+}
+
+/** Whether `el` sits in a quotation (an embedded post). */
+function quoted(el: DomNode): boolean {
+  let level = 0;
+  for (let n = el.parent; n && n.type !== 'root' && level < 12; n = n.parent, level++) if (n.name === 'blockquote' || n.name === 'q') return true;
+  return false;
+}
 
 /**
  * A heading with nothing after it closes the content on a dangling title ("Tell us what you
@@ -174,6 +232,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   };
 
   const repeated = repeatedLinkLines(nodes, scored);
+  const datelines: DomNode[] = [];
 
   const visit = (el: DomNode) => {
     const children = keptChildren(el, scored);
@@ -193,10 +252,29 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
         removed.add(c);
         continue;
       }
+      // A related-stories section inside the story (related-sections.ts): its heading and teasers
+      // go together, even when the teasers outweigh a short story (not when nothing else is left).
+      if (total - s.text >= MIN_LEFT && opensRelatedSection(c)) {
+        removed.add(c);
+        continue;
+      }
+      // The post's own date, author or publisher, marked up as such.
+      if (s.text > 0 && s.text <= 200 && s.blocks <= 1 && META_ITEMPROP.test(c.attribs?.itemprop ?? '') && !CELLS.has(name)) {
+        removed.add(c);
+        continue;
+      }
       // Boilerplate told by its words (boilerplate-text.ts): one short line, not most of the content.
       if (s.text > 0 && s.text <= MAX_BOILERPLATE_CHARS && s.blocks <= 1 && s.text < total * 0.5 && !KEEP_WHOLE.has(name)) {
-        const words = shortText(c, scored);
-        if (HEADING_TAGS.has(name) ? isSectionHeading(words) : boilerplateKind(words, linkDensity(s)) !== null) {
+        const words = HEADING_TAGS.has(name) ? shortText(c, scored) : lineText(c, scored).join('');
+        const kind = HEADING_TAGS.has(name) ? null : boilerplateKind(words, linkDensity(s));
+        // A date or byline is the page's own only outside grids, quotes (an embedded post's date is its content) and links.
+        const meta = kind === 'dateline' || kind === 'byline';
+        // Never the page's <h1>: "Most popular dog breeds" may be the story's own title.
+        if (HEADING_TAGS.has(name) ? name !== 'h1' && isSectionHeading(words) : kind !== null && !(meta && (CELLS.has(name) || (kind === 'dateline' && s.link > 0) || quoted(c)))) {
+          if (kind === 'dateline') {
+            datelines.push(c);
+            continue;
+          }
           removed.add(c);
           if (HEADING_TAGS.has(name) || isLabelOnly(words)) dropSectionAfter(c, children, scored, removed);
           continue;
@@ -220,6 +298,12 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   for (const n of nodes) visit(n);
   // Records are kept whole above, but not their repeated share bars.
   for (const c of repeated) removed.add(c);
+  // The post's date is one line, above or below the story; dates heading several entries (a
+  // diary, a timeline) are their structure, and a date amid the text (an event's time) is content.
+  if (datelines.length === 1) {
+    const share = proseBefore(nodes, datelines[0], scored);
+    if (share <= 0.1 || share >= 0.9) removed.add(datelines[0]);
+  }
   const last = nodes[nodes.length - 1];
   if (last && !HEADING_TAGS.has(last.name ?? '')) dropTrailingHeadings(last, scored, removed);
   return removed;

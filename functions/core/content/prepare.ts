@@ -46,6 +46,19 @@ const CHROME_CLASS = new RegExp(
     'breaking|extra|supplemental|community|remark|pager|cta|comment|login|search|rating|reactions|tools)(?=$|[\\s_-])',
 );
 
+/**
+ * The same furniture named in the site's own language (comments, share, related, advertising,
+ * footer, read-also boxes): `comentarios`, `commentaires`, `kommentare`, `compartilhar`,
+ * `relacionadas`, `correlati`, `publicidad`, `werbung`, `rodape`, `leia-tambem`…
+ */
+const NATIVE_CHROME_CLASS = new RegExp(
+  [
+    'comentari', 'commentaire', 'commenti', 'kommentar', 'komentarz', 'коммент', 'yorum', 'reacties', 'compartilh', 'compartir', 'partage', 'condivi', 'udostepni',
+    'relacionad', 'correlat', 'similaire', 'aehnlich', 'ähnlich', 'verwandt', 'powiazan', 'publicidad', 'publicite', 'publicité', 'pubblicit', 'werbung', 'reklam',
+    'rodape', 'pie-de-pagina', 'piede', 'fusszeile', 'stopka', 'barra-lateral', 'seitenleiste', 'leia-tambem', 'veja-tambem', 'lee-tambien', 'lire-aussi', 'leggi-anche', 'lesen-sie-auch', 'czytaj-takze',
+  ].join('|'),
+);
+
 /** Class/id words that name the content: an element named both ways is kept (scoring decides). */
 const CONTENT_CLASS = /article|content|(?:^|[\s_-])(?:main|body|entry|story|text|prose|markdown)(?=$|[\s_-])/;
 
@@ -74,7 +87,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (!opts.classRules || NEVER_DROPPED_BY_CLASS.has(name)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
   const names = classAndId(el);
-  return names !== '' && CHROME_CLASS.test(names) && !CONTENT_CLASS.test(names);
+  return names !== '' && (CHROME_CLASS.test(names) || NATIVE_CHROME_CLASS.test(names)) && !CONTENT_CLASS.test(names);
 }
 
 /** Elements that open the article scope (a `<header>` inside them is the article's own). */

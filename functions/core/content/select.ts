@@ -15,9 +15,12 @@
  */
 import { classAndId, isElement, type DomNode } from './dom.js';
 import { finalScore, linkDensity, type Scored } from './score.js';
+import { opensRelatedSection } from './related-sections.js';
 
 const TOP_ALTERNATIVES = 5;
 const MIN_SHARED_ALTERNATIVES = 3;
+/** How far above a candidate a related-stories section is looked for. */
+const RELATED_DEPTH = 8;
 
 /** Element children that survived prepare. */
 export function keptChildren(el: DomNode, scored: Scored): DomNode[] {
@@ -46,11 +49,28 @@ function topCandidate(scored: Scored): DomNode | undefined {
   const ranked: [DomNode, number][] = [];
   for (const el of scored.scores.keys()) ranked.push([el, finalScore(scored, el)]);
   ranked.sort((a, b) => b[1] - a[1]);
-  if (!ranked.length || ranked[0][1] <= 0) return undefined;
-  let top = ranked[0][0];
-  const topScore = ranked[0][1];
+  // Not a related-stories section, nor a teaser inside one (related-sections.ts).
+  const related = new Map<DomNode, boolean>();
+  const inRelated = (el: DomNode): boolean => {
+    // A teaser sits a few levels under its section's container (card > body > text): look that far up only.
+    let level = 0;
+    for (let n: DomNode | null | undefined = el; n && !isFrame(n) && level < RELATED_DEPTH; n = n.parent, level++) {
+      let r = related.get(n);
+      if (r === undefined) related.set(n, (r = opensRelatedSection(n)));
+      if (r) return true;
+    }
+    return false;
+  };
+  let first = 0;
+  while (first < ranked.length && ranked[first][1] > 0 && inRelated(ranked[first][0])) first++;
+  if (first >= ranked.length || ranked[first][1] <= 0) return undefined;
+  let top = ranked[first][0];
+  const topScore = ranked[first][1];
   // 2. Shared ancestor of close alternatives.
-  const alternatives = ranked.slice(1, TOP_ALTERNATIVES + 1).filter(([, s]) => s >= topScore * 0.75).map(([el]) => el);
+  const alternatives = ranked
+    .slice(first + 1, first + TOP_ALTERNATIVES + 1)
+    .filter(([el, s]) => s >= topScore * 0.75 && !inRelated(el))
+    .map(([el]) => el);
   if (alternatives.length >= MIN_SHARED_ALTERNATIVES) {
     for (let p = top.parent; p && !isFrame(p); p = p.parent) {
       let containing = 0;
@@ -194,6 +214,7 @@ export function selectMain(scored: Scored): DomNode[] {
       out.push(sib);
       continue;
     }
+    if (opensRelatedSection(sib)) continue;
     const bonus = topClass && sib.attribs?.class === topClass ? topScore * 0.2 : 0;
     if (scored.scores.has(sib) && finalScore(scored, sib) + bonus >= threshold) {
       out.push(sib);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { keys } from '../table-keys.js';
 import { log } from '../log.js';
 import { normalizeUrl } from '../scrapers/normalize-url.js';
@@ -11,10 +12,12 @@ import type { Blobs } from '../../ports/blobs.js';
  * repeated request can be answered without fetching the page again (no request to the site, no
  * page from the quota).
  *
- * Layout: the answer is a JSON object in the raw bucket (its lifecycle expires it) under
- * `tenants/<tenant>/page-cache/<hash>.json`; a small table item `TEN#<tenant> / PCACHE#<hash>`
- * points at it with its `fetched_at`. Both writes are single-item and the item stays tiny (the
- * 400 KB limit never comes near: the answer itself is never in the table). The item carries
+ * Layout: a table item `TEN#<tenant> / PCACHE#<hash>` with the answer's `fetched_at`. A small
+ * answer (gzipped JSON up to {@link INLINE_MAX_BYTES}) sits in that item itself (`body_gz`,
+ * base64), so a cached answer is one table read and nothing else; a larger one is a JSON object in
+ * the raw bucket (its lifecycle expires it) under `tenants/<tenant>/page-cache/<hash>.json` that
+ * the item points at. Every write is single-item and the item stays far below DynamoDB's 400 KB
+ * limit (the inline body is at most 24 KB, 32 KB as base64). The item carries
  * `expires_at` (epoch seconds, the table's TTL attribute on AWS); readers also filter on it,
  * since dynalite has no TTL. Every key starts with the tenant: one tenant can never address
  * another's answers, whatever the URL.
@@ -63,6 +66,13 @@ export function cacheKeyOf(kind: CacheKind, request: Record<string, unknown>): s
 }
 
 const blobKey = (tenantId: string, hash: string) => `tenants/${tenantId}/page-cache/${hash}.json`;
+
+/**
+ * Largest gzipped answer kept inside its pointer item (24 KB: a typical article's markdown,
+ * metadata and links). Reading it costs a few read units more than a bare pointer and saves an
+ * object read (tens of ms on S3) on every cached answer a process has not seen yet.
+ */
+export const INLINE_MAX_BYTES = 24 * 1024;
 
 /**
  * A few recent answers held in memory (parsed), keyed by tenant, hash and fetched_at. The table
@@ -133,11 +143,20 @@ export async function readCachedAnswer<T>(d: { table: Table; blobs: Blobs }, ten
   if (Number(ptr.expires_at) * 1000 <= now.getTime()) return null; // no TTL on dynalite
   const remembered = memo.get(`${tenantId}/${hash}/${ptr.fetched_at}`);
   if (remembered) return remembered as CachedAnswer<T>;
-  const bytes = await d.blobs.get('raw', blobKey(tenantId, hash));
-  if (!bytes) return null;
   let stored: CachedAnswer<T>;
+  let size: number;
   try {
-    stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as CachedAnswer<T>;
+    if (typeof ptr.body_gz === 'string') {
+      // The answer is in the pointer item (written with it in one put: never another fetch's).
+      const raw = gunzipSync(Buffer.from(ptr.body_gz, 'base64'));
+      size = raw.byteLength;
+      stored = JSON.parse(raw.toString('utf8')) as CachedAnswer<T>;
+    } else {
+      const bytes = await d.blobs.get('raw', blobKey(tenantId, hash));
+      if (!bytes) return null;
+      size = bytes.byteLength;
+      stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as CachedAnswer<T>;
+    }
   } catch {
     return null;
   }
@@ -145,23 +164,26 @@ export async function readCachedAnswer<T>(d: { table: Table; blobs: Blobs }, ten
   // its own fetched_at is the one that counts.
   const storedAt = Date.parse(stored.fetched_at);
   if (!Number.isFinite(storedAt) || now.getTime() - storedAt > maxAgeMs) return null;
-  memo.set(`${tenantId}/${hash}/${stored.fetched_at}`, stored, bytes.byteLength);
+  memo.set(`${tenantId}/${hash}/${stored.fetched_at}`, stored, size);
   return stored;
 }
 
 /**
- * Keep an answer for later max_age requests: the object first, then the pointer, so a pointer
- * never names an object that is not there. A failure is logged, never passed on: the answer
- * the caller is giving stays good without its cached copy.
+ * Keep an answer for later max_age requests. A small one goes into the pointer item itself (one
+ * write); a larger one into an object first, then the pointer, so a pointer never names an object
+ * that is not there. A failure is logged, never passed on: the answer the caller is giving stays
+ * good without its cached copy.
  */
 export async function storeCachedAnswer(d: { table: Table; blobs: Blobs }, tenantId: string, hash: string, fetchedAt: string, value: unknown): Promise<void> {
   try {
     const raw = JSON.stringify({ fetched_at: fetchedAt, value });
-    await d.blobs.put('raw', blobKey(tenantId, hash), raw, 'application/json');
+    const gz = gzipSync(raw);
+    const inline = gz.byteLength <= INLINE_MAX_BYTES;
+    if (!inline) await d.blobs.put('raw', blobKey(tenantId, hash), raw, 'application/json');
     const expires = Math.floor((Date.parse(fetchedAt) + MAX_AGE_LIMIT_MS) / 1000);
     // An older answer finishing last never replaces a newer pointer (single-item conditional write).
     await d.table.put(
-      { ...keys.record(tenantId, 'PCACHE', hash), fetched_at: fetchedAt, expires_at: expires, size: raw.length },
+      { ...keys.record(tenantId, 'PCACHE', hash), fetched_at: fetchedAt, expires_at: expires, size: raw.length, ...(inline ? { body_gz: gz.toString('base64') } : {}) },
       { condition: { expression: 'attribute_not_exists(pk) OR fetched_at <= :f', values: { ':f': fetchedAt } } },
     );
     pointers.delete(`${tenantId}/${hash}`);

@@ -3,7 +3,8 @@ import { startTestService, type TestService } from '../../support/local-service.
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { run as admin } from '../../../functions/cli/admin.js';
 import { keys } from '../../../functions/core/table-keys.js';
-import { cacheKeyOf } from '../../../functions/core/freshness/page-cache.js';
+import { randomBytes } from 'node:crypto';
+import { INLINE_MAX_BYTES, cacheKeyOf, readCachedAnswer, storeCachedAnswer } from '../../../functions/core/freshness/page-cache.js';
 
 // API.md "Page actions and freshness": max_age answers from this tenant's own earlier fetch, with
 // no request to the site (the fixture site counts every request, robots.txt included) and no
@@ -114,6 +115,48 @@ describe('POST /v1/scrape with max_age', () => {
     const again = await scrape(tenantA.api_key, { ...body, max_age: 60_000 });
     expect(again.body.cached).toBeUndefined();
     expect(site.hits('/about')).toBe(hits + 1);
+  });
+
+  // A cached answer should cost one table read: a small answer lives in its pointer item, so no
+  // object read (tens of ms on S3) stands between a process that has not seen it and the answer.
+  it('keeps a small answer inside its pointer item: no object is written and the item alone serves it', async () => {
+    const body = { url: `${site.baseUrl}/article`, engine: 'http', formats: ['markdown', 'links'] };
+    const first = await scrape(tenantA.api_key, body);
+    expect(first.status).toBe(200);
+    const hash = cacheKeyOf('scrape', { ...body, timeout_ms: 30_000 });
+    const ptr = await svc.deps.table.get(keys.record(tenantA.tenant_id, 'PCACHE', hash));
+    expect(ptr?.body_gz).toEqual(expect.any(String));
+    expect(await svc.deps.blobs.get('raw', `tenants/${tenantA.tenant_id}/page-cache/${hash}.json`)).toBeFalsy();
+    const again = await scrape(tenantA.api_key, { ...body, max_age: 60_000 });
+    expect(again.body).toMatchObject({ cached: true, markdown: first.body.markdown, links: first.body.links });
+  });
+
+  it('keeps a large answer as an object its pointer names, and reads it back', async () => {
+    // Incompressible text, so the gzipped answer is well over the inline limit.
+    const value = { url: 'https://example.com/big', markdown: randomBytes(INLINE_MAX_BYTES * 2).toString('base64') };
+    const fetchedAt = new Date().toISOString();
+    await storeCachedAnswer(svc.deps, tenantB.tenant_id, 'bighash', fetchedAt, value);
+    const ptr = await svc.deps.table.get(keys.record(tenantB.tenant_id, 'PCACHE', 'bighash'));
+    expect(ptr).toMatchObject({ fetched_at: fetchedAt });
+    expect(ptr?.body_gz).toBeUndefined();
+    expect(await svc.deps.blobs.get('raw', `tenants/${tenantB.tenant_id}/page-cache/bighash.json`)).toBeTruthy();
+    expect(await readCachedAnswer(svc.deps, tenantB.tenant_id, 'bighash', 60_000, new Date())).toEqual({ fetched_at: fetchedAt, value });
+    // Another tenant never reads it, whatever the hash.
+    expect(await readCachedAnswer(svc.deps, tenantA.tenant_id, 'bighash', 60_000, new Date())).toBeNull();
+  });
+
+  // Governance is never skipped: the target policy is checked before the cache is read, so an
+  // answer kept for a host the tenant may not reach is never served.
+  it('refuses a URL the target policy does not allow even when an answer for it is kept', async () => {
+    const tenantC = (await admin(['tenants', 'create', '--name', 'fresh-c'], svc.deps.table)) as typeof tenantA;
+    await svc.deps.table.update(keys.tenant(tenantC.tenant_id), { set: { target_policy: { mode: 'allowlist', domains: ['example.org'] } } });
+    const body = { url: `${site.baseUrl}/article`, engine: 'http', formats: ['markdown'] };
+    await storeCachedAnswer(svc.deps, tenantC.tenant_id, cacheKeyOf('scrape', { ...body, timeout_ms: 30_000 }), new Date().toISOString(), { url: body.url, status_code: 200, markdown: 'kept' });
+    const hits = site.hits();
+    const r = await scrape(tenantC.api_key, { ...body, max_age: 60_000 });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('target_not_authorized');
+    expect(site.hits()).toBe(hits);
   });
 
   it('answers 400 for a max_age that is not a non-negative integer or is beyond 30 days', async () => {

@@ -1,0 +1,96 @@
+/**
+ * A structural signal of the select and clean phases: a block that opens with the heading of a
+ * related-stories section ("You may also like", "Você pode gostar...", "Самые популярные диеты",
+ * "関連記事") is that section, whatever follows the heading: teaser cards with a picture, a title
+ * link and an excerpt each, which score like prose and, several together, can outscore a short
+ * story. The heading is told by its words (boilerplate-text.ts, many languages) or by its class
+ * (`related…`, `recommend…`, `popular…`), since the heading itself may be left out as furniture.
+ * A block opening with the heading of a comment section is that section too.
+ */
+import { HEADING_TAGS, classAndId, isElement, squash, type DomNode } from './dom.js';
+import { isCommentsHeading, isSectionHeading } from './boilerplate-text.js';
+
+const RELATED_CLASS = /related|recommend|popular|trending|more-?stories|you-?may|also-?like|read-?next|suggest/;
+// Elements before the heading that say nothing (scripts, anchors, empty wrappers).
+const SILENT = new Set(['script', 'style', 'noscript', 'template', 'link', 'meta', 'a', 'span', 'hr', 'br']);
+
+function plainText(el: DomNode, out: string[] = []): string[] {
+  for (const c of el.children ?? []) {
+    if (c.type === 'text') out.push(c.data ?? '');
+    else if (isElement(c) && c.name !== 'script' && c.name !== 'style') plainText(c, out);
+  }
+  return out;
+}
+
+/** The first heading of `el`, when nothing with text comes before it (looked for two levels down). */
+function openingHeading(el: DomNode, depth = 0): DomNode | undefined {
+  for (const c of el.children ?? []) {
+    if (c.type === 'text') {
+      if ((c.data ?? '').trim()) return undefined;
+      continue;
+    }
+    if (!isElement(c)) continue;
+    const name = c.name ?? '';
+    if (HEADING_TAGS.has(name)) return c;
+    if (SILENT.has(name) && !squash(plainText(c).join(''))) continue;
+    return depth < 1 && name !== 'p' ? openingHeading(c, depth + 1) : undefined;
+  }
+  return undefined;
+}
+
+/** Whether `el` holds at least `n` links that go somewhere (teasers link to other pages). */
+function hasLinks(el: DomNode, n: number): boolean {
+  let found = 0;
+  const walk = (x: DomNode): boolean => {
+    for (const c of x.children ?? []) {
+      if (!isElement(c)) continue;
+      if (c.name === 'a' && c.attribs?.href && !c.attribs.href.startsWith('#') && ++found >= n) return true;
+      if (walk(c)) return true;
+    }
+    return false;
+  };
+  return walk(el);
+}
+
+const signatureOf = (n: DomNode) => `${n.name}.${(n.attribs?.class ?? '').trim().split(/\s+/, 1)[0]}`;
+
+/**
+ * Whether a block under a "Comments" heading holds comments, not a docs section about code
+ * comments: two or more records of one kind (not paragraphs or code), a list of two or more
+ * items, or a reply form.
+ */
+function looksLikeComments(el: DomNode): boolean {
+  const seen = new Map<string, number>();
+  let form = false;
+  const walk = (x: DomNode, depth: number): boolean => {
+    for (const c of x.children ?? []) {
+      if (!isElement(c)) continue;
+      const name = c.name ?? '';
+      if (name === 'form' || name === 'textarea') form = true;
+      if ((name === 'ul' || name === 'ol') && (c.children ?? []).filter((k) => k.name === 'li').length >= 2) return true;
+      if (!RECORD_TAGS.has(name)) continue;
+      const sig = signatureOf(c);
+      const n = (seen.get(`${depth}/${sig}`) ?? 0) + 1;
+      seen.set(`${depth}/${sig}`, n);
+      if (n >= 2) return true;
+      if (depth < 1 && walk(c, depth + 1)) return true;
+    }
+    return false;
+  };
+  return walk(el, 0) || form;
+}
+const RECORD_TAGS = new Set(['div', 'article', 'section', 'li', 'dl']);
+
+/**
+ * Whether `el` is a related-stories section: it opens with such a heading (never the page's
+ * `<h1>`: "Most popular dog breeds" may be the story's own title) and links to two pages or more;
+ * or a comment section, opening with its heading ("3 comentários", "Kommentare").
+ */
+export function opensRelatedSection(el: DomNode): boolean {
+  if (HEADING_TAGS.has(el.name ?? '')) return false;
+  const h = openingHeading(el);
+  if (!h || h.name === 'h1') return false;
+  const text = squash(plainText(h).join(''));
+  if (isCommentsHeading(text)) return looksLikeComments(el);
+  return (isSectionHeading(text) || (text.length <= 80 && RELATED_CLASS.test(classAndId(h)))) && hasLinks(el, 2);
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { parsePage } from '../../../functions/core/engine/parse.js';
+import { boilerplateKind, isDateLine, isSectionHeading } from '../../../functions/core/content/boilerplate-text.js';
+
+// Two signals of the select and clean phases (functions/core/content/related-sections.ts,
+// boilerplate-text.ts): a block that opens with a related-stories heading is that section (its
+// teasers can outscore a short story), and a post's own meta lines (date, "posted by", category)
+// are about the story, not of it. Each case below leaked into the markdown before.
+
+const md = (html: string) => parsePage(load(html), 'https://example.com/a', { text: false, links: false, metadata: false }).markdown;
+const para = (i: number, words = 'with commas, details and a few more words to count') => `<p>Paragraph ${i} of the story, long enough to be prose, ${words}.</p>`;
+const teaser = (i: number, heading: string) =>
+  `<article class="card"><a href="/post-${i}"><img src="/p${i}.jpg"></a><${heading}><a href="/post-${i}">Teaser title ${i}</a></${heading}>` +
+  `<p>Teaser excerpt ${i}, which runs on for a while, with commas, like an article's first lines do, so it scores like prose, until it stops …</p></article>`;
+
+describe('related-stories sections', () => {
+  it.each([
+    ['Você pode gostar...', 'h3'],
+    ['Самые популярные диеты', 'h2'],
+    ['También te puede interesar', 'h2'],
+    ['Das könnte Sie auch interessieren', 'h2'],
+    ['あわせて読みたい', 'h3'],
+    ['猜你喜欢', 'h3'],
+  ])('a short story beside six teasers under "%s" is the story alone', (heading, tag) => {
+    // The teasers together hold more prose than the story: without the signal their wrapper wins.
+    const html = `<body><div id="primary"><article class="post"><h1>Título da mensagem</h1>${para(1)}${para(2)}</article>` +
+      `<section class="box"><${tag}>${heading}</${tag}>${[1, 2, 3, 4, 5, 6].map((i) => teaser(i, 'h4')).join('')}</section></div></body>`;
+    const m = md(html);
+    expect(m).toContain('Paragraph 2 of the story');
+    expect(m).not.toMatch(/Teaser|excerpt/);
+    expect(m).not.toContain(heading);
+  });
+
+  it('a section told only by its heading class (the heading itself is furniture) goes too', () => {
+    const html = `<body><main>${para(1)}${para(2)}${para(3)}<div><h3 class="relatedpoststitle">Leitura</h3>${[1, 2, 3].map((i) => teaser(i, 'h4')).join('')}</div></main></body>`;
+    const m = md(html);
+    expect(m).toContain('Paragraph 3');
+    expect(m).not.toContain('Teaser excerpt');
+  });
+
+  it('keeps a story whose own title reads like a section heading, and a heading with prose and no links after it', () => {
+    const story = `<body><article><h1>Most popular dog breeds</h1>${para(1)}${para(2)}<h2>Most read books</h2>${para(3)}${para(4)}</article></body>`;
+    const m = md(story);
+    expect(m).toContain('Most popular dog breeds');
+    expect(m).toContain('Paragraph 4');
+  });
+
+  it('keeps a docs section about code comments (a "Comments" heading over paragraphs and code, no records)', () => {
+    const html = `<body><main><h1>Python syntax</h1>${para(1)}${para(2)}<section><h2>Comments</h2><p>Comments in Python start with a hash sign, and the interpreter ignores the rest of the line, so they explain code.</p><pre><code># a comment\nx = 1</code></pre></section>${para(3)}</main></body>`;
+    const m = md(html);
+    expect(m).toContain('Comments in Python start with a hash sign');
+    expect(m).toContain('# a comment');
+  });
+
+  it('heading phrases in many languages; not a heading that merely starts like one', () => {
+    for (const h of ['Você também pode gostar', 'Most read stories', 'Las más leídas', 'Vous pourriez aussi aimer', 'Ti potrebbe interessare', 'Самые читаемые', '你可能喜欢', '人気の記事', 'Meest gelezen', 'Berita Terkait', 'Tin liên quan', 'Relaterade artiklar', 'Související články', 'مقالات ذات صلة'])
+      expect(isSectionHeading(h), h).toBe(true);
+    for (const h of ['Most readers agree with the plan', 'Você pode gostar de saber que o parque reabre', 'Related work in other fields']) expect(isSectionHeading(h), h).toBe(false);
+  });
+});
+
+describe('meta lines of the post', () => {
+  it.each([
+    ['05/10/2018 - Publicado por: Clarissa Borba - Categoria: Saúde - Tags: sad arrombamento veiculo', 'byline'],
+    ['Posted on 12.03.2021 by admin', 'byline'],
+    ['Опубликовано: 12.03.2021 | Рубрика: Город', 'byline'],
+    ['segunda-feira, 22 de janeiro de 2018 às 0:13', 'dateline'],
+    ['Dienstag, 5. März 2019, 14:30 Uhr', 'dateline'],
+    ['2018年10月5日 10:30', 'dateline'],
+    ['Yayınlanma: 12.03.2023 10:30 | Güncelleme: 12.03.2023 11:15', 'byline'],
+    ['Baca juga: Sepuluh Halte Baru Dibangun di Jalan Utama', 'read-also'],
+    ['Xem thêm: Giá xăng giảm lần thứ ba liên tiếp', 'read-also'],
+    ['Läs också: Nya cykelbanor i centrum', 'read-also'],
+    ['Paylaş: Facebook X WhatsApp', 'share'],
+    ['Etiketler: bisiklet, sahil', 'tags'],
+    ['Foto: Stadtwerke', 'credit'],
+    ['Фото: пресс-служба мэрии', 'credit'],
+    ['Tags\ncalendario stock car 2018, stock car brasil, stock car interlagos', 'tags'],
+  ] as const)('%s -> %s', (text, kind) => expect(boilerplateKind(text, 0.6)).toBe(kind));
+
+  it.each([
+    'In 2018, 22 teams entered the race.',
+    'The council met on 5 March 2019 and voted 12 to 3 for the plan.',
+    'Population 2018: 12,345',
+    '29 November 2018 | 20 January 2019',
+    'Fotos: Die Ausstellung zeigt 40 Bilder. Sie ist bis Mai geöffnet.',
+    'Por fim, o prefeito disse em 5 de março de 2019 que a obra acaba em junho. Os moradores aprovaram.',
+  ])('leaves content alone: %s', (text) => {
+    expect(boilerplateKind(text, 0)).toBeNull();
+  });
+
+  it('a dated line that names its author is left out either way', () => {
+    expect(boilerplateKind('Publié le 3 mars 2021 par Jean Dupont', 0)).toMatch(/^(?:byline|dateline)$/);
+  });
+
+  it('a date line is a date with its weekday and time only', () => {
+    expect(isDateLine('Tuesday, March 3, 2019')).toBe(true);
+    expect(isDateLine('Tuesday, March 3, 2019, the day the new bridge opened to traffic')).toBe(false);
+  });
+
+  it('keeps dates that head the entries of a diary (several date lines are structure, not the post date)', () => {
+    const entry = (d: string, i: number) => `<p><b>${d}</b></p>${para(i)}`;
+    const m = md(`<body><article><h1>Our trip</h1>${entry('Monday, 3 June 2024', 1)}${entry('Tuesday, 4 June 2024', 2)}${entry('Wednesday, 5 June 2024', 3)}</article></body>`);
+    expect(m).toContain('Monday, 3 June 2024');
+    expect(m).toContain('Wednesday, 5 June 2024');
+  });
+
+  it("keeps a lone date amid the text (an event's time), drops one above the story", () => {
+    const amid = md(`<body><article><h1>Concert in the park</h1>${para(1)}${para(2)}<p>Saturday, June 8, 2024, 19:00</p>${para(3)}${para(4)}</article></body>`);
+    expect(amid).toContain('Saturday, June 8, 2024, 19:00');
+    const above = md(`<body><article><h1>Concert in the park</h1><p>Saturday, June 8, 2024, 19:00</p>${para(1)}${para(2)}${para(3)}${para(4)}</article></body>`);
+    expect(above).not.toContain('Saturday, June 8, 2024');
+  });
+
+  it('drops the date microdata, the meta line and a "Tags<br>" block from the story, keeps dates in tables and quoted posts', () => {
+    const html = `<body><div itemprop="articleBody"><h1>Calendário 2018</h1><span itemprop="datePublished">segunda-feira, 22 de janeiro de 2018 às 0:13</span>` +
+      `<small><b>05/10/2018</b> - Publicado por: Clarissa Borba - Categoria: <a href="/c/19">Saúde</a></small>${para(1)}${para(2)}` +
+      `<table><tr><th>Etapa</th><th>Data</th></tr><tr><td>1a etapa</td><td>10 de março de 2018</td></tr><tr><td>2a etapa</td><td>8 de abril de 2018</td></tr></table>` +
+      `<blockquote><p>Que corrida!</p>— Piloto (@piloto) <a href="https://social.example/s/1">November 18, 2019</a></blockquote>${para(3)}` +
+      `<strong>Tags<br><a href="/tag/a">stock car brasil</a>, <a href="/tag/b">stock car interlagos</a>, <a href="/tag/c">calendario stock car 2018</a></strong></div></body>`;
+    const m = md(html);
+    expect(m).not.toContain('segunda-feira');
+    expect(m).not.toContain('Publicado por');
+    expect(m).not.toMatch(/Tags|stock car brasil/);
+    expect(m).toContain('10 de março de 2018');
+    expect(m).toContain('November 18, 2019');
+    expect(m).toContain('Paragraph 3');
+  });
+});
