@@ -1,4 +1,5 @@
-import { load, type CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { loadHtml } from '../content/load-html.js';
 import { absoluteHttpUrl } from './parse.js';
 import type { FieldSpec, FieldValue } from './field-spec.js';
 
@@ -32,7 +33,7 @@ export function extractFields(
   fields: Record<string, FieldSpec>,
   root?: Parameters<CheerioAPI>[0],
 ): Record<string, FieldValue> {
-  const $ = typeof html === 'string' ? load(html) : html;
+  const $ = typeof html === 'string' ? loadHtml(html) : html;
   const out: Record<string, FieldValue> = {};
   const scope = root === undefined ? undefined : $(root as never);
   for (const [name, spec] of Object.entries(fields)) {
@@ -65,7 +66,7 @@ export function extractItems(
   itemSelector: string,
   fields: Record<string, FieldSpec>,
 ): Record<string, FieldValue>[] {
-  const $ = typeof html === 'string' ? load(html) : html;
+  const $ = typeof html === 'string' ? loadHtml(html) : html;
   const items: Record<string, FieldValue>[] = [];
   $(itemSelector).each((_, el) => {
     items.push(extractFields($, url, fields, el as never));
@@ -75,7 +76,7 @@ export function extractItems(
 
 /** The absolute http(s) URL a "next page" selector points at, or null. */
 export function nextPageUrl(html: string | CheerioAPI, url: string, selector: string): string | null {
-  const $ = typeof html === 'string' ? load(html) : html;
+  const $ = typeof html === 'string' ? loadHtml(html) : html;
   try {
     const el = $(selector).first();
     if (!el.length) return null;

@@ -1,4 +1,5 @@
-import { load, type CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { loadHtml } from '../content/load-html.js';
 
 /** Verdict of {@link needsJs}: whether the `auto` engine should re-fetch with a browser, and why. */
 export interface NeedsJsVerdict {
@@ -24,7 +25,7 @@ function visibleTextLength($: CheerioAPI): number {
  * Static pages with real text never trigger it, so `auto` stays on the cheap http engine.
  */
 export function needsJs(html: string | CheerioAPI): NeedsJsVerdict {
-  const $ = typeof html === 'string' ? load(html) : html;
+  const $ = typeof html === 'string' ? loadHtml(html) : html;
   const scripts = $('script').filter((_, el) => {
     const type = ($(el).attr('type') ?? '').toLowerCase();
     return !type || type.includes('javascript') || type === 'module';

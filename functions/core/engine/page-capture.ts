@@ -1,4 +1,5 @@
-import { load, type CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { loadHtml } from '../content/load-html.js';
 import { CONSENT_GROUPS, CONSENT_PLATFORM_SELECTORS, SIGNUP_WORDS } from '../content/overlays.js';
 import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
 import type { ComposedFrame } from '../../ports/browser.js';
@@ -242,7 +243,7 @@ export function sameSite(a: string, b: string): boolean {
  */
 export function stitchFrames(root: ComposedFrame, pageUrl: string, policy: TargetPolicy): string {
   if (!root.frames.length) return root.html;
-  const $ = load(root.html);
+  const $ = loadHtml(root.html);
   for (const f of root.frames) {
     const el = $(`[data-gleaner-frame="${f.id}"]`);
     if (!el.length) continue;
@@ -251,7 +252,7 @@ export function stitchFrames(root: ComposedFrame, pageUrl: string, policy: Targe
       el.remove();
       continue;
     }
-    const inner = load(stitchFrames(f, pageUrl, policy))('body').html() ?? '';
+    const inner = loadHtml(stitchFrames(f, pageUrl, policy))('body').html() ?? '';
     el.replaceWith(`<div data-gleaner-frame-src="${f.url.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">${inner}</div>`);
   }
   return $.html();

@@ -1,4 +1,5 @@
-import { load, type CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { loadHtml } from '../content/load-html.js';
 import { htmlToMarkdown } from '../content/markdown.js';
 import { articleMetadata, type ArticleMetadata } from '../content/metadata.js';
 import { AppError } from '../errors.js';
@@ -305,7 +306,7 @@ export function pageMarkdown($: CheerioAPI, url: string, content?: ContentParseO
  */
 export function parsePage(html: string | CheerioAPI, url: string, opts: ParseOptions = {}): ParsedPage {
   try {
-    return parseLoaded(typeof html === 'string' ? load(html) : html, url, opts);
+    return parseLoaded(typeof html === 'string' ? loadHtml(html, url) : html, url, opts);
   } catch (e) {
     // The tree walks recurse per level: a page nesting elements thousands deep (broken markup
     // that never closes a tag) overflows the stack. A clear 422, not a 500.

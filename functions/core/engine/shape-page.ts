@@ -1,4 +1,5 @@
-import { load, type CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { loadHtml } from '../content/load-html.js';
 import { extractFields } from './extract.js';
 import { needsJs } from './needs-js.js';
 import { parsePage, type ParsedPage } from './parse.js';
@@ -51,7 +52,7 @@ function browserNeeded(spec: ShapeSpec, $: CheerioAPI): string | null {
 
 /** Parse (and extract from) `html` as `spec` asks. Synchronous: the tree never outlives the call. */
 export function shapePage(html: string, spec: ShapeSpec): ShapedParts {
-  const $ = load(html);
+  const $ = loadHtml(html, spec.url);
   if (spec.decideAuto) {
     const autoReason = browserNeeded(spec, $);
     if (autoReason) return { autoReason };

@@ -1,4 +1,4 @@
-import { load } from 'cheerio';
+import { loadHtml } from '../content/load-html.js';
 import { extractFields, extractItems, nextPageUrl } from '../engine/extract.js';
 import { normalizeUrl } from './normalize-url.js';
 import { cssExtractSpec, type CssExtractInput } from './css-extract-spec.js';
@@ -42,7 +42,7 @@ export const cssExtract: Scraper<CssExtractInput> = {
         await tracking?.track({ url, fetched_at: page.fetched_at, status_code: page.status_code, unavailable: true, markdown: null, structured: null });
         break;
       }
-      const $ = load(page.html);
+      const $ = loadHtml(page.html, page.url);
       for (const sel of input.change_options?.ignore_tags ?? []) $(sel).remove();
       const records = input.item_selector
         ? extractItems($, page.final_url, input.item_selector, input.fields)

@@ -1,4 +1,4 @@
-import { load } from 'cheerio';
+import { loadHtml } from '../content/load-html.js';
 import { AppError, badRequest } from '../errors.js';
 import { extractFields, extractItems, type FieldSpec } from '../engine/extract.js';
 import type { Engine, NavigationResult } from '../engine/pipeline.js';
@@ -176,7 +176,7 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
     afterScreenshot: () => session.showOverlays(tab),
   });
   const view = async () => {
-    const $ = load(await session.view(tab, ctx.policy));
+    const $ = loadHtml(await session.view(tab, ctx.policy), tab.url());
     dropMarkedOverlays($);
     return $;
   };

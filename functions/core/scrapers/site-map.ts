@@ -1,4 +1,4 @@
-import { load } from 'cheerio';
+import { loadHtml } from '../content/load-html.js';
 import { AppError } from '../errors.js';
 import { absoluteHttpUrl } from '../engine/parse.js';
 import { discoverSitemaps } from '../discovery/discover-sitemaps.js';
@@ -23,7 +23,7 @@ const SITEMAP_BUDGET_MS = 120_000;
 
 /** A page's links with their anchor text, in document order (`<base href>` honoured). */
 function linksWithText(html: string, pageUrl: string): { url: string; text: string }[] {
-  const $ = load(html);
+  const $ = loadHtml(html);
   const baseHref = $('base[href]').first().attr('href');
   let base = pageUrl;
   if (baseHref) {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { load } from 'cheerio';
+import { loadHtml } from '../content/load-html.js';
 import { AppError, badRequest } from '../errors.js';
 import { executeRunbook } from '../scrapers/runbook.js';
 import type { Engine } from '../engine/pipeline.js';
@@ -86,7 +86,7 @@ async function readPage(tab: Tab, url: string): Promise<PagePreview> {
   const screenshot = await tab.screenshot({ fullPage });
   const height = fullPage ? info.height : info.viewport.height;
   const html = await tab.content();
-  const $ = load(html);
+  const $ = loadHtml(html);
   const count = (sel: string) => {
     try {
       return $(sel).length;
