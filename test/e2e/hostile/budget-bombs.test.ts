@@ -36,8 +36,10 @@ beforeAll(async () => {
       res.end(PDF);
       return;
     }
-    // 150 nested divs: what made one nested :has() run for seconds.
-    const html = req.url === '/nested' ? `<html><body>${'<div>'.repeat(150)}x${'</div>'.repeat(150)}</body></html>` : PRODUCT_HTML;
+    // 150 nested divs: what made one nested :has() run for seconds. 40,000: what the HTML5 tree
+    // builder alone would take most of a minute over (its cost grows with the square of the depth).
+    const html = req.url === '/nested' ? `<html><body>${'<div>'.repeat(150)}x${'</div>'.repeat(150)}</body></html>`
+      : req.url === '/deep' ? `<html><body>${'<div>'.repeat(40_000)}x${'</div>'.repeat(40_000)}</body></html>` : PRODUCT_HTML;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(html);
   });
@@ -118,6 +120,13 @@ describe('selector bombs', () => {
 });
 
 describe('document bombs', () => {
+  it('a page nested 40,000 elements deep (440 KB): 422 document_too_complex naming the limit, and the service keeps serving', async () => {
+    const r = await scrape({ url: `${site.url}/deep`, formats: ['markdown'], timeout_ms: 3000 });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ code: 'document_too_complex', message: expect.stringContaining('2500 deep') });
+    await bystanderOk();
+  });
+
   it('a PDF holding an 80 MB Flate stream: 422 document_too_complex, and the service keeps serving', async () => {
     expect(PDF.length).toBeLessThan(200 * 1024);
     const r = await scrape({ url: `${site.url}/bomb.pdf`, formats: ['markdown'], timeout_ms: 3000 });
