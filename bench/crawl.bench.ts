@@ -9,6 +9,7 @@ import { startLocal } from '../functions/local/local-server.js';
 import { verifyFixtureHost } from '../test/support/verified-host.js';
 import type { Table } from '../functions/ports/table.js';
 import type { Blobs } from '../functions/ports/blobs.js';
+import { itemSize } from '../functions/adapters/aws/item-size.js';
 import { run as admin } from '../functions/cli/admin.js';
 import { startFixtureSite, type FixtureSite } from '../test/fixtures/site/server.js';
 import { LocalProcess, KEY as PROCESS_KEY } from '../test/e2e/crawl/local-process.js';
@@ -59,17 +60,20 @@ const input = (baseUrl: string, n: number) => ({ scraper_id: 'site-crawl', input
  * units; SQS standard $0.40 per million requests; S3 standard PUT $0.005 per 1,000.
  */
 const PRICES = { wru: 1.25 / 1e6, rru: 0.25 / 1e6, sqs: 0.4 / 1e6, s3put: 0.005 / 1000 };
-const size = (x: unknown) => Buffer.byteLength(JSON.stringify(x ?? null));
 
 /**
  * Count table calls by kind: the frontier's and the run's records, and the local queue's own (SQS
- * on AWS). Also the request units DynamoDB would bill: a write 1 WRU per KB of the item written
- * (an update is counted at 1: every record the crawl updates is under 1 KB: STATE, SLICE leases,
- * the host gate, usage), a consistent read 1 RRU per 4 KB returned; and the queue's messages.
+ * on AWS). Also the request units DynamoDB would bill, by the item sizes DynamoDB counts
+ * (functions/adapters/aws/item-size.ts): a put 1 WRU per KB of the item written (a conditional
+ * put that fails is billed too), an update or a delete 1 WRU per KB of the item (as updated, as
+ * deleted; 1 when its condition fails), a batch write 1 WRU per KB of each item; a consistent
+ * read 1 RRU per 4 KB returned (a query: of all it returned; a batch read: of each item). And the
+ * queue's messages.
  */
 function countTable(t: Table) {
-  const counts = { table: 0, queue: 0, messages: 0, wru: 0, rru: 0, byOp: {} as Record<string, number>, byRecord: {} as Record<string, number> };
+  const counts = { table: 0, queue: 0, messages: 0, wru: 0, rru: 0, byOp: {} as Record<string, number>, byRecord: {} as Record<string, number>, wruByRecord: {} as Record<string, number> };
   const target = t as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  const kb = (x: unknown, unit: number) => Math.max(1, Math.ceil(itemSize((x ?? {}) as Record<string, unknown>) / unit));
   for (const op of ['get', 'put', 'update', 'delete', 'query', 'batchPut', 'batchGet'] as const) {
     const orig = target[op]!.bind(t);
     target[op] = async (...args: unknown[]) => {
@@ -79,24 +83,33 @@ function countTable(t: Table) {
       if (queue) {
         counts.queue++;
         if (op === 'put') counts.messages++;
-      } else {
-        counts.table++;
-        const units = op === 'batchPut' ? Math.ceil((a as unknown[]).length / 25) : op === 'batchGet' ? Math.ceil((a as unknown[]).length / 100) : 1;
-        counts.byOp[op] = (counts.byOp[op] ?? 0) + units;
-        // Which records: the frontier's (by sort-key kind) or the partition's kind (gate, run, ...).
-        const k = (Array.isArray(a) ? a[0] : a) as { pk?: string; sk?: string } | undefined;
-        const kind = k?.pk?.includes('#CRAWL#') ? `crawl:${String(k.sk).split('#')[0]}` : `${String(k?.pk ?? '?').replace(/#[^#]*$/, '').replace(/^TEN#[^#]+/, 'TEN')}/${String(k?.sk ?? '').split('#')[0]!.replace(/^\d{4}-\d\d-\d\dT.*/, '<time>')}`;
-        counts.byRecord[`${op} ${kind}`] = (counts.byRecord[`${op} ${kind}`] ?? 0) + units;
-        if (op === 'put') counts.wru += Math.ceil(size(a) / 1024);
-        if (op === 'batchPut') for (const i of a as unknown[]) counts.wru += Math.ceil(size(i) / 1024);
-        if (op === 'update') counts.wru += 1;
+        return orig(...args);
       }
-      const out = await orig(...args);
-      if (!queue) {
-        if (op === 'delete') counts.wru += Math.max(1, Math.ceil(size(out) / 1024));
-        if (op === 'get') counts.rru += Math.max(1, Math.ceil(size(out) / 4096));
-        if (op === 'query') counts.rru += Math.max(1, Math.ceil(size((out as { items: unknown[] }).items) / 4096));
+      counts.table++;
+      const units = op === 'batchPut' ? Math.ceil((a as unknown[]).length / 25) : op === 'batchGet' ? Math.ceil((a as unknown[]).length / 100) : 1;
+      counts.byOp[op] = (counts.byOp[op] ?? 0) + units;
+      // Which records: the frontier's (by sort-key kind) or the partition's kind (gate, run, ...).
+      const k = (Array.isArray(a) ? a[0] : a) as { pk?: string; sk?: string } | undefined;
+      const kind = k?.pk?.includes('#CRAWL#') ? `crawl:${String(k.sk).split('#')[0]}` : `${String(k?.pk ?? '?').replace(/#[^#]*$/, '').replace(/^TEN#[^#]+/, 'TEN')}/${String(k?.sk ?? '').split('#')[0]!.replace(/^\d{4}-\d\d-\d\dT.*/, '<time>')}`;
+      counts.byRecord[`${op} ${kind}`] = (counts.byRecord[`${op} ${kind}`] ?? 0) + units;
+      let wru = 0;
+      if (op === 'put') wru = kb(a, 1024);
+      if (op === 'batchPut') for (const i of a as unknown[]) wru += kb(i, 1024);
+      let out: unknown;
+      try {
+        out = await orig(...args);
+      } catch (err) {
+        if (op === 'update' || op === 'delete') wru = 1;
+        counts.wru += wru;
+        counts.wruByRecord[kind] = (counts.wruByRecord[kind] ?? 0) + wru;
+        throw err;
       }
+      if (op === 'update' || op === 'delete') wru = kb(out, 1024);
+      if (op === 'get') counts.rru += kb(out, 4096);
+      if (op === 'query') counts.rru += kb({ items: (out as { items: unknown[] }).items }, 4096);
+      if (op === 'batchGet') for (const i of out as unknown[]) counts.rru += kb(i, 4096);
+      counts.wru += wru;
+      if (wru) counts.wruByRecord[kind] = (counts.wruByRecord[kind] ?? 0) + wru;
       return out;
     };
   }
@@ -250,7 +263,7 @@ async function countsArm(site: FixtureSite) {
     // (an upper bound: Lambda's event source receives and deletes in batches).
     const per = 100_000 / pages;
     const cost = { dynamo: (counts.wru * PRICES.wru + counts.rru * PRICES.rru) * per, sqs: counts.messages * 3 * PRICES.sqs * per, s3: blobs.puts * PRICES.s3put * per };
-    return { cost, wruPerPage: counts.wru / pages, rruPerPage: counts.rru / pages, messagesPerPage: counts.messages / pages, s3PerPage: blobs.puts / pages, pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, rssAfterWarmMb: ((rssMax - (rssWarm ?? rss0)) / 1e6), heapGrowthMb: (heapMax - heap0) / 1e6, storesRssGrowthMb: (storesRssMax - storesRss0) / 1e6, tablePerPage: counts.table / pages, queuePerPage: counts.queue / pages, byOp: Object.fromEntries(Object.entries(counts.byOp).map(([k, v]) => [k, +(v / pages).toFixed(2)])), byRecord: Object.fromEntries(Object.entries(counts.byRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])) };
+    return { cost, wruPerPage: counts.wru / pages, rruPerPage: counts.rru / pages, messagesPerPage: counts.messages / pages, s3PerPage: blobs.puts / pages, pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, rssAfterWarmMb: ((rssMax - (rssWarm ?? rss0)) / 1e6), heapGrowthMb: (heapMax - heap0) / 1e6, storesRssGrowthMb: (storesRssMax - storesRss0) / 1e6, tablePerPage: counts.table / pages, queuePerPage: counts.queue / pages, byOp: Object.fromEntries(Object.entries(counts.byOp).map(([k, v]) => [k, +(v / pages).toFixed(2)])), byRecord: Object.fromEntries(Object.entries(counts.byRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])), wruByRecord: Object.fromEntries(Object.entries(counts.wruByRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])) };
   } finally {
     await svc.close();
     await stores?.stop();
@@ -455,6 +468,7 @@ export async function benchCrawl(): Promise<BenchResult[]> {
       console.log(`service heap bound: ${(getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB (functions/local/heap-bound.ts)`);
       console.log(`counts arm (service in this process): ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB (+${g.rssAfterWarmMb.toFixed(0)} MB after the first 10% of pages; V8 heap committed +${g.heapGrowthMb.toFixed(0)} MB) (${STORES === "process" ? `stores process +${g.storesRssGrowthMb.toFixed(0)} MB` : "stores embedded, included"}); table ops/page ${g.tablePerPage.toFixed(1)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(1)}`);
       console.log(`gleaner table calls per page by record: ${JSON.stringify(g.byRecord)}`);
+      console.log(`gleaner WRU per page by record: ${JSON.stringify(g.wruByRecord)}`);
       const total = g.cost.dynamo + g.cost.sqs + g.cost.s3;
       console.log(`cost per 100,000 pages at AWS on-demand list prices (us-east-1: DynamoDB $1.25/M WRU, $0.25/M RRU; SQS $0.40/M requests; S3 PUT $0.005/1,000), from counted operations: DynamoDB $${g.cost.dynamo.toFixed(2)} (${g.wruPerPage.toFixed(2)} WRU + ${g.rruPerPage.toFixed(2)} RRU a page), SQS $${g.cost.sqs.toFixed(3)} (${g.messagesPerPage.toFixed(2)} messages a page, x3 requests), S3 $${g.cost.s3.toFixed(3)} (${g.s3PerPage.toFixed(2)} PUTs a page); total $${total.toFixed(2)} (Lambda time not included: the bench's process also serves the site)`);
       out.push({ name: `crawl RSS growth, MB (service in the bench process${STORES === 'embedded' ? ', stores embedded' : ''})`, measured: g.rssGrowthMb.toFixed(0), baseline: '100', ratio: g.rssGrowthMb / 100, target: '<= 100 MB', pass: g.rssGrowthMb <= 100 });

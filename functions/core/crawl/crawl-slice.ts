@@ -4,7 +4,7 @@ import { urlFilter } from '../scrapers/url-patterns.js';
 import { crawlItem, crawlPageOptions, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import { sitemapSeeds } from '../discovery/crawl-seeds.js';
 import type { ScrapeItem } from '../scrapers/types.js';
-import { INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
+import { ADMIT_MAX, INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
 import type { Item } from '../../ports/table.js';
 import { SLICE_MAX_URLS } from '../queue-messages.js';
 import type { TrackedBatch, TrackedPage } from '../changes/change-tracker.js';
@@ -98,8 +98,6 @@ export const FLUSH_PAGES = 25;
 const FLUSH_AFTER_MS = 1_000;
 /** A slice adds what it stored to the crawl's counters at most this often before it finishes (one table update). */
 export const PROGRESS_PUSH_MS = 1_000;
-/** Candidates admitted per frontier call (a start page may bring a whole sitemap's URLs). */
-const ADMIT_CHUNK = 500;
 /** Time the start page's slice may spend reading sitemaps at most. */
 const SITEMAP_BUDGET_MS = 60_000;
 
@@ -146,31 +144,46 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   const { frontier, engine, input } = env;
   const fault = env.fault;
   let urls = slice.urls;
-  // Pages the dead delivery's child slices carry: sent again here, not put in new slices.
-  const resent = new Set<number>();
+  // Pages this invocation recorded, by outcome, plus (on a retake) those earlier deliveries
+  // recorded: every recorded page of the slice is counted once, when it finishes or by a
+  // progress push.
+  const recorded = { done: 0, failed: 0, skipped: 0 };
+  // The part of `recorded` already added to the counters (by a progress push, or an earlier delivery).
+  let pushed = { ...recorded };
   if (retaken) {
-    await frontier.noteRetake();
-    // It may have died between recording a slice and sending it: send every slice it recorded
-    // again (a duplicate message finds its slice leased or gone and is harmless).
-    for (const orphan of await frontier.sentBy(slice.slice_id)) {
-      await env.send(orphan);
-      for (const u of orphan.urls) resent.add(u.ord);
+    // The dead delivery may have died anywhere. First its unsettled admissions (claims and
+    // ordinals for links it found, not yet in a recorded slice) are finished: their URLs get
+    // slices, recorded before anything is sent. Then every slice it recorded is sent again (it may
+    // have died between recording and sending; a duplicate message finds its slice leased or
+    // gone and is harmless), and the pages it recorded are skipped and counted if it had not.
+    let orphans = await frontier.sentBy(slice.slice_id);
+    const recovered = [];
+    for (const l of await frontier.unsettled(slice.slice_id, orphans)) {
+      const slices = [];
+      for (let i = 0; i < l.urls.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), l.urls.slice(i, i + SLICE_SIZE)));
+      await frontier.writeBatch(slices.map((x) => x.item));
+      await frontier.settle([l.ledger]);
+      recovered.push(...slices.map((x) => x.ref));
     }
+    orphans = [...orphans, ...recovered];
+    // Pages handed on to a slice of their own (a deferral) are that slice's, not this one's.
+    const handedOn = new Set(orphans.flatMap((o) => o.urls.map((u) => u.ord)));
+    for (const orphan of orphans) await env.send(orphan);
     const states = await frontier.states(urls.map((u) => u.ord));
-    urls = urls.filter((u) => (states.get(u.ord) ?? 'queued') === 'queued');
+    for (const u of urls) {
+      const st = states.get(u.ord);
+      if (st && st !== 'queued' && !handedOn.has(u.ord)) recorded[st]++;
+    }
+    pushed = await frontier.counted(slice.slice_id);
+    urls = urls.filter((u) => !states.has(u.ord) && !handedOn.has(u.ord));
   }
   const allowed = urlFilter(input.include, input.exclude);
   const reserveMs = env.reserveMs ?? Math.max(30_000, (input.timeout_ms ?? 30_000) + 15_000);
   let fetched = 0;
   let deferred = 0;
-  // Pages this invocation recorded, by outcome: added to the counters once, when the slice finishes.
-  const recorded = { done: 0, failed: 0, skipped: 0 };
-  // The part of `recorded` already added to the counters by a progress push (see SliceEnv.onProgress).
-  let pushed = { ...recorded };
   let pushedAt = env.now().getTime();
   const concurrency = Math.max(1, input.concurrency);
   const pending = [...urls];
-  const adopted = new Set<string>();
 
   // Outcomes waiting to be written, and the chain of writes (one at a time, in order).
   let buffer: Finished[] = [];
@@ -199,10 +212,11 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     const candidates = batch.flatMap((f) => f.links);
     const children: FrontierUrl[] = [];
     const records: Item[] = [];
-    for (let i = 0; i < candidates.length; i += ADMIT_CHUNK) {
-      const { urls: admitted, pageRecords } = await frontier.admit(candidates.slice(i, i + ADMIT_CHUNK), { retake: retaken, adopted });
-      records.push(...pageRecords);
-      children.push(...admitted.filter((u) => !resent.has(u.ord)));
+    const ledgers: (string | null)[] = [];
+    for (let i = 0; i < candidates.length; i += ADMIT_MAX) {
+      const { urls: admitted, ledger } = await frontier.admit(candidates.slice(i, i + ADMIT_MAX), slice.slice_id);
+      ledgers.push(ledger);
+      children.push(...admitted);
     }
     const slices = [];
     for (let i = 0; i < children.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), children.slice(i, i + SLICE_SIZE)));
@@ -219,7 +233,9 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
       if (o.item && Buffer.byteLength(JSON.stringify(o.item)) > INLINE_ITEM_MAX_BYTES) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: await env.putBlob(f.u.ord, o.item) }, env.now()));
       else records.push(frontier.outcomeRecord(f.u, o, env.now()));
     }
-    await frontier.writeBatch([...records, ...slices.map((x) => x.item)]);
+    // The slices first: once a page's outcome is recorded, the slices carrying what it found are too.
+    await frontier.writeBatch([...slices.map((x) => x.item), ...records]);
+    await frontier.settle(ledgers);
     await tracked?.announce();
     for (const f of batch) recorded[f.outcome.state]++;
     await fault?.('records');
@@ -228,7 +244,7 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     if (env.onProgress && env.now().getTime() - pushedAt >= PROGRESS_PUSH_MS) {
       pushedAt = env.now().getTime();
       const now = { ...recorded };
-      const counters = await frontier.addCounts({ done: now.done - pushed.done, failed: now.failed - pushed.failed, skipped: now.skipped - pushed.skipped });
+      const counters = await frontier.addCounts(slice.slice_id, { done: now.done - pushed.done, failed: now.failed - pushed.failed, skipped: now.skipped - pushed.skipped }, now);
       pushed = now;
       await env.onProgress(counters);
     }
@@ -266,8 +282,8 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     // The start page also seeds the crawl from the site's sitemaps (after its own links, so a page
     // it links to is not marked as found through a sitemap). Discovery reads them through this
     // slice's engine (governed, logged, counted in the run's requests) and never writes the
-    // frontier: its URLs are admitted with the page's links, depth 1, `via: "sitemap"`. A retaken
-    // start page reads them again and picks up its own earlier claims (same parent).
+    // frontier: its URLs are admitted with the page's links, depth 1, `via: "sitemap"`. What a
+    // dead delivery of the start page admitted is finished from its ledgers by the retake.
     if (u.depth === 0 && (input.sitemap ?? 'skip') !== 'skip' && input.max_depth >= 1) {
       const linked = new Set(links.map((l) => l.url));
       const found = await sitemapSeeds(engine, u.url, input, {
@@ -307,9 +323,6 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   await writes;
   if (failure) throw failure;
   const stats = { done: recorded.done - pushed.done, failed: recorded.failed - pushed.failed, skipped: recorded.skipped - pushed.skipped, ...env.stats?.() };
-  for (let round = 0; ; round++) {
-    const { finished, counters, repair } = await frontier.finishSlice(slice.slice_id, env.now(), round ? {} : stats, env.holder);
-    if (!repair) return { fetched, deferred, crawlFinished: finished, counters };
-    for (const r of repair) await env.send(r);
-  }
+  const { finished, counters } = await frontier.finishSlice(slice.slice_id, env.now(), stats, recorded, env.holder);
+  return { fetched, deferred, crawlFinished: finished, counters };
 }
