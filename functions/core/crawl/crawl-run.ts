@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { log } from '../log.js';
 import { keys } from '../table-keys.js';
@@ -16,7 +17,7 @@ import type * as z from 'zod';
 import type { crawlSliceMessage } from '../queue-messages.js';
 import { processSlice } from './crawl-slice.js';
 import { frontierOf, sender } from './crawl-start.js';
-import { crawlItemKey, crawlProgress } from './crawl-results.js';
+import { crawlBatchKey, crawlItemKey, crawlProgress } from './crawl-results.js';
 import { sliceContext } from './slice-context.js';
 import type { CrawlFrontier, FrontierCounters } from './frontier.js';
 import { TenantShare } from './tenant-share.js';
@@ -208,6 +209,11 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
         putBlob: async (ord, item) => {
           const key = crawlItemKey(run.tenant_id, `${run.id}/a${run.attempt}`, ord);
           await d.blobs.put('results', key, JSON.stringify(item), 'application/json');
+          return key;
+        },
+        putItems: async (first, items) => {
+          const key = crawlBatchKey(run.tenant_id, `${run.id}/a${run.attempt}`, first, randomBytes(4).toString('hex'));
+          await d.blobs.put('results', key, JSON.stringify(items), 'application/json');
           return key;
         },
         now: () => d.clock.now(),

@@ -65,7 +65,10 @@ export type PageState = 'queued' | 'done' | 'failed' | 'skipped';
 export interface FrontierPage extends FrontierUrl {
   state: PageState;
   item?: unknown;
+  /** Where the item is stored when it is not inline: a blob of its own, or with `item_at` one of its batch's items. */
   item_blob?: string;
+  /** The item's index in `item_blob` when that blob holds a batch's items (a JSON array). */
+  item_at?: number;
   error?: string;
   finished_at?: string;
 }
@@ -598,10 +601,11 @@ export class CrawlFrontier {
    * `item_blob`). Only the slice holding the page's lease writes it; a retaken slice reads the
    * states first and skips recorded pages, so a recorded page is not counted twice.
    */
-  outcomeRecord(u: FrontierUrl, outcome: { state: Exclude<PageState, 'queued'>; item?: unknown; item_blob?: string; error?: string }, now: Date): Item {
+  outcomeRecord(u: FrontierUrl, outcome: { state: Exclude<PageState, 'queued'>; item?: unknown; item_blob?: string; item_at?: number; error?: string }, now: Date): Item {
     const rec: Item = { ...this.pageKey(u.ord), url: u.url, depth: u.depth, ord: u.ord, state: outcome.state, finished_at: now.toISOString() };
     if (outcome.item !== undefined) rec.item = outcome.item;
     if (outcome.item_blob) rec.item_blob = outcome.item_blob;
+    if (outcome.item_at !== undefined) rec.item_at = outcome.item_at;
     if (outcome.error) rec.error = outcome.error.slice(0, 1000);
     return rec;
   }

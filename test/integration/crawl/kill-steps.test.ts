@@ -4,7 +4,7 @@ import { processSlice, type SliceEnv } from '../../../functions/core/crawl/crawl
 import type { Engine } from '../../../functions/core/engine/pipeline.js';
 import type { PageResult } from '../../../functions/core/engine/types.js';
 import type { SiteCrawlInput } from '../../../functions/core/scrapers/site-crawl.js';
-import type { Item, Table } from '../../../functions/ports/table.js';
+import type { Item, QuerySpec, Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 import { memoryStores } from '../foundation/stores.js';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
     get(target, prop, recv) {
       const v = Reflect.get(target, prop, recv);
       if (prop !== 'query') return typeof v === 'function' ? v.bind(target) : v;
-      return (spec: { pk: string; skBeginsWith?: string; skBetween?: string[] }) => {
+      return (spec: QuerySpec) => {
         queried.set(spec.pk, [...(queried.get(spec.pk) ?? []), spec.skBeginsWith ?? spec.skBetween?.[0] ?? '']);
         return target.query(spec);
       };
