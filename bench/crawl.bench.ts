@@ -35,6 +35,14 @@ const PAGES = Number(process.env.GLEANER_BENCH_CRAWL_PAGES ?? 10_000);
 /** Which arms to run (comma list of gleaner, crawlee, counts, kill, fair, fair-shared; default all). */
 const ARMS = new Set((process.env.GLEANER_BENCH_CRAWL_ARMS ?? 'gleaner,crawlee,counts,kill,fair,fair-shared').split(','));
 /**
+ * The `scale` arm (not in the default list: long): the counts arm's crawl again on a site of
+ * GLEANER_BENCH_CRAWL_SCALE_PAGES pages (default 10x PAGES), for table calls, request units and
+ * time per page of the big crawl against the small one in the same run: cost must grow linearly.
+ */
+const SCALE_PAGES = Number(process.env.GLEANER_BENCH_CRAWL_SCALE_PAGES ?? PAGES * 10);
+/** List prices' cost per 100,000 pages before this round (issue 31's measurement, this bench): the baseline of the cost line. */
+const COST_BEFORE = { usd: 0.96, tablePerPage: 1.37, wruPerPage: 7.39 };
+/**
  * Where the in-process arms (counts, fair) keep the stores: `embedded`, dynalite and s3rver inside
  * the service's process (GLEANER_LOCAL_STORES=embedded; RSS then includes them); default
  * `process`: in a process of their own, as `npm start` runs them.
@@ -194,7 +202,7 @@ async function promotedSampler() {
   };
 }
 
-async function countsArm(site: FixtureSite) {
+async function countsArm(site: FixtureSite, PAGES: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-crawlbench-'));
   const host = new URL(site.baseUrl).host;
   const stores = STORES === 'process' ? await startStoresProcess(join(dataDir, 'stores')) : undefined;
@@ -456,24 +464,39 @@ export async function benchCrawl(): Promise<BenchResult[]> {
         if (c) console.log(`crawlee (CheerioCrawler, same site process): ${c.pages} pages in ${c.secs.toFixed(1)} s = ${c.rate.toFixed(1)} pages/s`);
         if (g && c) {
           const ratio = g.rate / c.rate;
-          out.push({ name: `crawl ${PAGES} pages, pages/s (concurrency ${CONCURRENCY}; npm start vs CheerioCrawler)`, measured: g.rate.toFixed(1), baseline: `${c.rate.toFixed(1)} (CheerioCrawler)`, ratio, target: '>= 1.0x', pass: ratio >= 1 && g.pages === PAGES });
+          out.push({ name: `crawl ${PAGES} pages, pages/s (concurrency ${CONCURRENCY}; npm start vs CheerioCrawler)`, measured: g.rate.toFixed(1), baseline: `${c.rate.toFixed(1)} (CheerioCrawler)`, ratio, target: '>= 1.5x', pass: ratio >= 1.5 && g.pages === PAGES });
         }
         if (g) out.push({ name: 'crawl service RSS growth, MB (npm start; its data stores process apart)', measured: g.rssGrowthMb.toFixed(0), baseline: '100', ratio: g.rssGrowthMb / 100, target: '<= 100 MB', pass: g.rssGrowthMb <= 100 });
       } finally {
         await remote.stop();
       }
     }
-    const g = ARMS.has('counts') ? await countsArm(site) : undefined;
+    const g = ARMS.has('counts') || ARMS.has('scale') ? await countsArm(site, PAGES) : undefined;
+    const costOf = (x: NonNullable<typeof g>) => x.cost.dynamo + x.cost.sqs + x.cost.s3;
     if (g) {
       console.log(`service heap bound: ${(getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB (functions/local/heap-bound.ts)`);
-      console.log(`counts arm (service in this process): ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB (+${g.rssAfterWarmMb.toFixed(0)} MB after the first 10% of pages; V8 heap committed +${g.heapGrowthMb.toFixed(0)} MB) (${STORES === "process" ? `stores process +${g.storesRssGrowthMb.toFixed(0)} MB` : "stores embedded, included"}); table ops/page ${g.tablePerPage.toFixed(1)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(1)}`);
+      console.log(`counts arm (service in this process): ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB (+${g.rssAfterWarmMb.toFixed(0)} MB after the first 10% of pages; V8 heap committed +${g.heapGrowthMb.toFixed(0)} MB) (${STORES === "process" ? `stores process +${g.storesRssGrowthMb.toFixed(0)} MB` : "stores embedded, included"}); table ops/page ${g.tablePerPage.toFixed(2)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(2)}`);
       console.log(`gleaner table calls per page by record: ${JSON.stringify(g.byRecord)}`);
       console.log(`gleaner WRU per page by record: ${JSON.stringify(g.wruByRecord)}`);
-      const total = g.cost.dynamo + g.cost.sqs + g.cost.s3;
-      console.log(`cost per 100,000 pages at AWS on-demand list prices (us-east-1: DynamoDB $1.25/M WRU, $0.25/M RRU; SQS $0.40/M requests; S3 PUT $0.005/1,000), from counted operations: DynamoDB $${g.cost.dynamo.toFixed(2)} (${g.wruPerPage.toFixed(2)} WRU + ${g.rruPerPage.toFixed(2)} RRU a page), SQS $${g.cost.sqs.toFixed(3)} (${g.messagesPerPage.toFixed(2)} messages a page, x3 requests), S3 $${g.cost.s3.toFixed(3)} (${g.s3PerPage.toFixed(2)} PUTs a page); total $${total.toFixed(2)} (Lambda time not included: the bench's process also serves the site)`);
+      console.log(`cost per 100,000 pages at AWS on-demand list prices (us-east-1: DynamoDB $1.25/M WRU, $0.25/M RRU; SQS $0.40/M requests; S3 PUT $0.005/1,000), from counted operations: DynamoDB $${g.cost.dynamo.toFixed(2)} (${g.wruPerPage.toFixed(2)} WRU + ${g.rruPerPage.toFixed(2)} RRU a page), SQS $${g.cost.sqs.toFixed(3)} (${g.messagesPerPage.toFixed(2)} messages a page, x3 requests), S3 $${g.cost.s3.toFixed(3)} (${g.s3PerPage.toFixed(2)} PUTs a page); total $${costOf(g).toFixed(2)} (Lambda time not included: the bench's process also serves the site); before this round: $${COST_BEFORE.usd} (${COST_BEFORE.wruPerPage} WRU, ${COST_BEFORE.tablePerPage} table calls a page)`);
       out.push({ name: `crawl RSS growth, MB (service in the bench process${STORES === 'embedded' ? ', stores embedded' : ''})`, measured: g.rssGrowthMb.toFixed(0), baseline: '100', ratio: g.rssGrowthMb / 100, target: '<= 100 MB', pass: g.rssGrowthMb <= 100 });
-      out.push({ name: 'crawl table calls per page', measured: g.tablePerPage.toFixed(2), baseline: '3', ratio: g.tablePerPage / 3, target: '<= 3', pass: g.tablePerPage <= 3 });
-      out.push({ name: 'crawl cost per 100,000 pages, USD (DynamoDB + SQS + S3)', measured: (g.cost.dynamo + g.cost.sqs + g.cost.s3).toFixed(2), baseline: '-', ratio: 1, target: 'reported', pass: true });
+      out.push({ name: 'crawl table calls per page (vs before this round)', measured: g.tablePerPage.toFixed(2), baseline: `${COST_BEFORE.tablePerPage}`, ratio: g.tablePerPage / COST_BEFORE.tablePerPage, target: '<= 3 calls', pass: g.tablePerPage <= 3 });
+      out.push({ name: 'crawl DynamoDB write request units per page (vs before this round)', measured: g.wruPerPage.toFixed(2), baseline: `${COST_BEFORE.wruPerPage}`, ratio: g.wruPerPage / COST_BEFORE.wruPerPage, target: 'reported', pass: true });
+      out.push({ name: 'crawl cost per 100,000 pages, USD (DynamoDB + SQS + S3; vs before this round)', measured: costOf(g).toFixed(2), baseline: `${COST_BEFORE.usd.toFixed(2)}`, ratio: costOf(g) / COST_BEFORE.usd, target: '<= $0.50', pass: costOf(g) <= 0.5 });
+    }
+    if (g && ARMS.has('scale')) {
+      const bigSite = await startFixtureSite({ graphPages: SCALE_PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
+      try {
+        const b = await countsArm(bigSite, SCALE_PAGES);
+        console.log(`scale arm: ${b.pages} pages in ${b.secs.toFixed(1)} s = ${b.rate.toFixed(1)} pages/s; table calls/page ${b.tablePerPage.toFixed(3)} (${g.pages} pages: ${g.tablePerPage.toFixed(3)}); WRU/page ${b.wruPerPage.toFixed(3)} (${g.wruPerPage.toFixed(3)}); RRU/page ${b.rruPerPage.toFixed(3)} (${g.rruPerPage.toFixed(3)}); ms/page ${((b.secs * 1000) / b.pages).toFixed(2)} (${((g.secs * 1000) / g.pages).toFixed(2)}); $/100k ${costOf(b).toFixed(3)} (${costOf(g).toFixed(3)}); RSS +${b.rssGrowthMb.toFixed(0)} MB`);
+        console.log(`scale arm table calls per page by record: ${JSON.stringify(b.byRecord)}`);
+        const size = `${SCALE_PAGES}-page vs ${PAGES}-page crawl`;
+        out.push({ name: `${size}: table calls per page`, measured: b.tablePerPage.toFixed(3), baseline: g.tablePerPage.toFixed(3), ratio: b.tablePerPage / g.tablePerPage, target: '<= 1.1x', pass: b.tablePerPage / g.tablePerPage <= 1.1 && b.pages === SCALE_PAGES });
+        out.push({ name: `${size}: cost per page (WRU + RRU + SQS + S3)`, measured: `$${costOf(b).toFixed(3)}/100k`, baseline: `$${costOf(g).toFixed(3)}/100k`, ratio: costOf(b) / costOf(g), target: '<= 1.1x', pass: costOf(b) / costOf(g) <= 1.1 });
+        out.push({ name: `${size}: time per page`, measured: `${((b.secs * 1000) / b.pages).toFixed(2)} ms`, baseline: `${((g.secs * 1000) / g.pages).toFixed(2)} ms`, ratio: (b.secs / b.pages) / (g.secs / g.pages), target: '<= 1.1x', pass: (b.secs / b.pages) / (g.secs / g.pages) <= 1.1 });
+      } finally {
+        await bigSite.close();
+      }
     }
     const fairArms = (['fair', 'fair-shared'] as const).filter((a) => ARMS.has(a));
     const fairSite = fairArms.length ? await siteProcess(FAIR_PAGES) : undefined;
