@@ -136,6 +136,8 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
   const f = frontierOf(d, run);
   const counters = await recentCounters(f);
   if (!counters) return; // never started (cannot happen: the start creates it before the first slice)
+  // A spent budget is never given back: this slice's links then need no claim at all.
+  f.noteCounters(counters);
 
   const host = new URL(start).host;
   const { tenant, onChallenge: on_challenge, profile, raised, pagesUsed } = await sliceContext(d.table, run, host, d.clock.now());

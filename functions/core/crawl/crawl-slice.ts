@@ -4,7 +4,7 @@ import { urlFilter } from '../scrapers/url-patterns.js';
 import { crawlItem, crawlPageOptions, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import { sitemapSeeds } from '../discovery/crawl-seeds.js';
 import type { ScrapeItem } from '../scrapers/types.js';
-import { ADMIT_MAX, INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
+import { admissionChunks, INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
 import type { Item } from '../../ports/table.js';
 import { SLICE_MAX_URLS } from '../queue-messages.js';
 import type { TrackedBatch, TrackedPage } from '../changes/change-tracker.js';
@@ -219,8 +219,8 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     const children: FrontierUrl[] = [];
     const records: Item[] = [];
     const ledgers: (string | null)[] = [];
-    for (let i = 0; i < candidates.length; i += ADMIT_MAX) {
-      const { urls: admitted, ledger } = await frontier.admit(candidates.slice(i, i + ADMIT_MAX), slice.slice_id);
+    for (const chunk of admissionChunks(candidates)) {
+      const { urls: admitted, ledger } = await frontier.admit(chunk, slice.slice_id);
       ledgers.push(ledger);
       children.push(...admitted);
     }

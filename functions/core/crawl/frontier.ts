@@ -263,8 +263,8 @@ export class CrawlFrontier {
       await this.writeBatch(startSlices(l.urls).map((s) => s.item));
       await this.settle([l.ledger]);
     }
-    for (let i = 0; i < list.length; i += ADMIT_MAX) {
-      const { urls, ledger } = await this.admit(list.slice(i, i + ADMIT_MAX).map((s) => ({ ...s, parent: START_PARENT })), 'start');
+    for (const chunk of admissionChunks(list)) {
+      const { urls, ledger } = await this.admit(chunk.map((s) => ({ ...s, parent: START_PARENT })), 'start');
       if (urls.length) await this.writeBatch(startSlices(urls).map((s) => s.item));
       if (ledger) await this.settle([ledger]);
     }
@@ -321,7 +321,8 @@ export class CrawlFrontier {
    * Admit `candidates` (already normalised and filtered by the caller) found by slice `from`: each
    * URL not seen before gets a de-duplication claim and an ordinal, up to the run's max_pages in
    * total across every worker. Returns the URLs numbered, in the order given, and the admission's
-   * ledger, to {@link settle} once the slices carrying them are recorded.
+   * ledger, to {@link settle} once the slices carrying them are recorded. At most one of
+   * {@link admissionChunks}' chunks at a time (the ledger holds them all).
    *
    * Steps, each safe to die after: (1) the ledger: the candidates, under the slice's id; (2) claim
    * each new URL (a conditional put naming the ledger: the table decides between racing workers);
@@ -336,7 +337,7 @@ export class CrawlFrontier {
     const unique: Candidate[] = [];
     const seen = new Set<string>();
     for (const c of candidates) {
-      if (seen.has(c.url) || known?.has(c.url)) continue;
+      if (seen.has(c.url) || known?.has(c.url) || c.url.length > MAX_URL_LENGTH) continue;
       seen.add(c.url);
       unique.push(c);
     }
@@ -634,8 +635,35 @@ export class CrawlFrontier {
   }
 }
 
-/** Candidates one admission takes at most (its ledger stays far below DynamoDB's 400 KB item limit). */
+/** Candidates one admission takes at most. */
 export const ADMIT_MAX = 500;
+/** Bytes of URLs one admission takes at most: its ledger stays well below DynamoDB's 400 KB item limit. */
+const ADMIT_MAX_BYTES = 200 * 1024;
+/**
+ * Longer URLs are not crawled (the sitemap protocol's limit): every record holding URLs (a ledger
+ * of up to 500, a slice of up to 50, a claim) then has a bound well inside DynamoDB's item limit.
+ */
+export const MAX_URL_LENGTH = 2048;
+
+/** Candidates in admissions of at most {@link ADMIT_MAX} URLs and {@link ADMIT_MAX_BYTES} bytes, those over {@link MAX_URL_LENGTH} left out. */
+export function admissionChunks<T extends { url: string }>(candidates: T[]): T[][] {
+  const out: T[][] = [];
+  let cur: T[] = [];
+  let bytes = 0;
+  for (const c of candidates) {
+    if (c.url.length > MAX_URL_LENGTH) continue;
+    const b = Buffer.byteLength(c.url) + 32;
+    if (cur.length && (cur.length >= ADMIT_MAX || bytes + b > ADMIT_MAX_BYTES)) {
+      out.push(cur);
+      cur = [];
+      bytes = 0;
+    }
+    cur.push(c);
+    bytes += b;
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
 
 /** Claims (conditional puts) one admission has in flight at once. */
 const CLAIMS_IN_FLIGHT = 16;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CrawlFrontier, ownId, type SliceRef, type SliceStep } from '../../../functions/core/crawl/frontier.js';
+import { admissionChunks, CrawlFrontier, MAX_URL_LENGTH, ownId, type SliceRef, type SliceStep } from '../../../functions/core/crawl/frontier.js';
 import type { Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 import { memoryStores } from '../foundation/stores.js';
@@ -247,5 +247,28 @@ describe('crawl frontier on dynalite', () => {
     expect(await f.finishSlice(s.slice_id, now, { done: 2 }, { done: 3, failed: 0, skipped: 0 })).toMatchObject({ counters: { done: 3 } });
     // A late finish by a delivery whose slice is gone adds nothing.
     expect(await f.finishSlice(s.slice_id, now, { done: 2 }, { done: 3, failed: 0, skipped: 0 })).toMatchObject({ counters: { done: 3 } });
+  });
+
+  it('once the budget is known to be spent, an admission writes nothing (no ledger, no claim)', async () => {
+    const f = frontier();
+    await f.init('https://site.test/p/0', 1, now);
+    const other = new CrawlFrontier(table, 'ten_test', f.runId);
+    other.noteCounters((await f.counters())!);
+    expect(await other.admit(cands(['https://site.test/new-1', 'https://site.test/new-2'], 0), 'start#0000000000')).toEqual({ urls: [], ledger: null });
+    // Nothing was claimed: the start URL's claim is the only one.
+    expect((await table.query({ pk: `TEN#ten_test#CRAWL#${f.runId}`, skBeginsWith: 'URL#', consistent: true })).items).toHaveLength(1);
+  });
+
+  it('admits in chunks bounded in URLs and bytes, leaving out URLs over 2,048 characters (every record stays far below 400 KB)', async () => {
+    const many = Array.from({ length: 1200 }, (_, i) => ({ url: `https://site.test/${i}` }));
+    expect(admissionChunks(many).map((c) => c.length)).toEqual([500, 500, 200]);
+    const long = Array.from({ length: 300 }, (_, i) => ({ url: `https://site.test/${i}/${'x'.repeat(2000)}` }));
+    const chunks = admissionChunks(long);
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const c of chunks) expect(c.reduce((n, u) => n + u.url.length, 0)).toBeLessThanOrEqual(200 * 1024);
+    expect(admissionChunks([{ url: `https://site.test/${'y'.repeat(MAX_URL_LENGTH)}` }])).toEqual([]);
+    const f = frontier();
+    await f.init('https://site.test/p/0', 100, now);
+    expect((await f.admit(cands([`https://site.test/${'z'.repeat(MAX_URL_LENGTH)}`], 0), 'start#0000000000')).urls).toEqual([]);
   });
 });
