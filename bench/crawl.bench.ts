@@ -202,13 +202,13 @@ async function promotedSampler() {
   };
 }
 
-async function countsArm(site: FixtureSite, PAGES: number) {
+async function countsArm(site: FixtureSite, PAGES: number, allow: string[] = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-crawlbench-'));
   const host = new URL(site.baseUrl).host;
   const stores = STORES === 'process' ? await startStoresProcess(join(dataDir, 'stores')) : undefined;
   const endpoints = stores ? { GLEANER_DYNAMODB_ENDPOINT: stores.dynamoEndpoint, GLEANER_S3_ENDPOINT: stores.s3Endpoint } : {};
   // Slices on this thread (GLEANER_LOCAL_CRAWL=inline): the wrapped table must see their calls.
-  const svc = await startLocal(loadConfig({ ...env, PORT: '0', GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host, GLEANER_LOCAL_CRAWL: 'inline', ...endpoints }), { quiet: true });
+  const svc = await startLocal(loadConfig({ ...env, PORT: '0', GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: [host, ...allow].join(','), GLEANER_LOCAL_CRAWL: 'inline', ...endpoints }), { quiet: true });
   const storesRss = () => (stores ? rssOf(stores.pid) : 0);
   try {
     await verifyHost(svc.deps.table, svc.tenantId, host);
@@ -237,9 +237,11 @@ async function countsArm(site: FixtureSite, PAGES: number) {
     const prof = process.env.GLEANER_BENCH_CRAWL_HEAPPROF ? await promotedSampler() : undefined;
     const t0 = performance.now();
     const run = await call('/v1/runs', input(site.baseUrl, PAGES));
+    if (!run.id) throw new Error(`crawl not started: ${JSON.stringify(run)}`);
     let r;
     for (;;) {
       r = await call(`/v1/runs/${run.id}`);
+      if (!r.status) throw new Error(`run not read: ${JSON.stringify(r)}`);
       if (!['queued', 'running'].includes(r.status)) break;
       pagesSeen = r.progress?.pages_done ?? 0;
       await new Promise((res) => setTimeout(res, 500));
@@ -471,7 +473,11 @@ export async function benchCrawl(): Promise<BenchResult[]> {
         await remote.stop();
       }
     }
-    const g = ARMS.has('counts') || ARMS.has('scale') ? await countsArm(site, PAGES) : undefined;
+    // The scale arm's site is started first: the API's egress check is built once per process,
+    // from the first service's config, so both sites are allowed from the start.
+    const bigSite = ARMS.has('scale') ? await startFixtureSite({ graphPages: SCALE_PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' }) : undefined;
+    const allow = bigSite ? [new URL(bigSite.baseUrl).host] : [];
+    const g = ARMS.has('counts') || ARMS.has('scale') ? await countsArm(site, PAGES, allow) : undefined;
     const costOf = (x: NonNullable<typeof g>) => x.cost.dynamo + x.cost.sqs + x.cost.s3;
     if (g) {
       console.log(`service heap bound: ${(getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB (functions/local/heap-bound.ts)`);
@@ -484,10 +490,9 @@ export async function benchCrawl(): Promise<BenchResult[]> {
       out.push({ name: 'crawl DynamoDB write request units per page (vs before this round)', measured: g.wruPerPage.toFixed(2), baseline: `${COST_BEFORE.wruPerPage}`, ratio: g.wruPerPage / COST_BEFORE.wruPerPage, target: 'reported', pass: true });
       out.push({ name: 'crawl cost per 100,000 pages, USD (DynamoDB + SQS + S3; vs before this round)', measured: costOf(g).toFixed(2), baseline: `${COST_BEFORE.usd.toFixed(2)}`, ratio: costOf(g) / COST_BEFORE.usd, target: '<= $0.50', pass: costOf(g) <= 0.5 });
     }
-    if (g && ARMS.has('scale')) {
-      const bigSite = await startFixtureSite({ graphPages: SCALE_PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' });
+    if (g && bigSite) {
       try {
-        const b = await countsArm(bigSite, SCALE_PAGES);
+        const b = await countsArm(bigSite, SCALE_PAGES, [new URL(site.baseUrl).host]);
         console.log(`scale arm: ${b.pages} pages in ${b.secs.toFixed(1)} s = ${b.rate.toFixed(1)} pages/s; table calls/page ${b.tablePerPage.toFixed(3)} (${g.pages} pages: ${g.tablePerPage.toFixed(3)}); WRU/page ${b.wruPerPage.toFixed(3)} (${g.wruPerPage.toFixed(3)}); RRU/page ${b.rruPerPage.toFixed(3)} (${g.rruPerPage.toFixed(3)}); ms/page ${((b.secs * 1000) / b.pages).toFixed(2)} (${((g.secs * 1000) / g.pages).toFixed(2)}); $/100k ${costOf(b).toFixed(3)} (${costOf(g).toFixed(3)}); RSS +${b.rssGrowthMb.toFixed(0)} MB`);
         console.log(`scale arm table calls per page by record: ${JSON.stringify(b.byRecord)}`);
         const size = `${SCALE_PAGES}-page vs ${PAGES}-page crawl`;
