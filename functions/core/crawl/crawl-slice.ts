@@ -115,10 +115,10 @@ type Finished = { u: FrontierUrl; outcome: Outcome; links: Candidate[] };
  * queued through the run's engine (governance, robots, politeness), admit same-site links within
  * max_depth and the include/exclude patterns, and write the pages' outcomes with the new pages and
  * the slices that carry them, a few pages at a time. Every step can be cut short by a crash: the
- * slice's message comes back once its lease ends, and the retake re-sends what the dead delivery
- * recorded, skips the pages it recorded, and picks up its claims (see CrawlFrontier.admit); the
- * crawl's end gives back anything a crash left unused (CrawlFrontier.repair). When time runs low
- * the rest of the slice goes back to the queue as a new slice.
+ * slice's message comes back once its lease ends, and the retake finishes the dead delivery's
+ * unsettled admissions from their ledgers (CrawlFrontier.unsettled), re-sends what it recorded,
+ * and skips (and counts, once) the pages it recorded. When time runs low the rest of the slice
+ * goes back to the queue as a new slice.
  */
 export async function processSlice(env: SliceEnv, slice: SliceRef & { redelivered?: boolean }, startUrl: string): Promise<SliceOutcome> {
   const { frontier } = env;
@@ -206,11 +206,12 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   };
 
   /**
-   * Admit the batch's links, then write the new pages, the slices carrying them and the batch's
-   * outcomes in one batch write, then send the slices. A batch write is not atomic: a crash in the
-   * middle of it can leave an outcome without the new pages it found, or new pages without their
-   * slice. The retake of this slice re-sends what it finds recorded, and the crawl's end (repair)
-   * queues any page left without a slice, so nothing is lost either way.
+   * Admit the batch's links, then write the slices carrying them and the batch's outcomes in one
+   * batch write, settle the admissions' ledgers, then send the slices. A batch write is not
+   * atomic: a crash in the middle of it can leave an outcome without the slices carrying what its
+   * page found. The admissions' ledgers are still there then: the retake of this slice finishes
+   * them (slices for every URL no recorded slice carries) before it sends anything, so nothing is
+   * lost and nothing is numbered twice.
    */
   const write = async (batch: Finished[]) => {
     // The batch's claims and records are the crawl's biggest burst of work: it waits too.
