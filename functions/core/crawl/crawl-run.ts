@@ -252,10 +252,13 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
   }
   await closeAll();
 
+  // Independent of each other: at once (between two slices the invocation has no page in flight).
   async function closeAll() {
-    await engine.close().catch(() => undefined);
-    await gate?.close().catch((err) => log.warn('host gate slots not given back (their lease frees them)', { err }));
-    await rawLog.flush().catch((err) => log.error('raw log flush failed', { err }));
+    await Promise.all([
+      engine.close().catch(() => undefined),
+      gate?.close().catch((err) => log.warn('host gate slots not given back (their lease frees them)', { err })),
+      rawLog.flush().catch((err) => log.error('raw log flush failed', { err })),
+    ]);
   }
 
   // Usage and the run's progress, from the counters as the finished slice left them.

@@ -220,30 +220,42 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     const children: FrontierUrl[] = [];
     const records: Item[] = [];
     const ledgers: (string | null)[] = [];
-    for (const chunk of admissionChunks(candidates)) {
-      const { urls: admitted, ledger } = await frontier.admit(chunk, slice.slice_id);
-      ledgers.push(ledger);
-      children.push(...admitted);
-    }
+    // The admissions and the outcomes' storage do not depend on each other: both at once (a
+    // slice's last batch is on the path to its finish, when its invocation has no page in flight).
+    const admitting = async () => {
+      for (const chunk of admissionChunks(candidates)) {
+        const { urls: admitted, ledger } = await frontier.admit(chunk, slice.slice_id);
+        ledgers.push(ledger);
+        children.push(...admitted);
+      }
+    };
+    const storing = async () => {
+      // Change tracking: one baseline read for the batch; baselines and change records go in its batch write.
+      const tracked = env.changes ? await env.changes.trackBatch(batch.map((f) => trackedOf(f, env.now()))) : undefined;
+      if (tracked) {
+        batch.forEach((f, i) => {
+          if (f.outcome.item) f.outcome.item.data.change = tracked.views[i];
+        });
+        records.push(...tracked.items);
+      }
+      const grouped = env.putItems ? batch.filter((f) => f.outcome.item) : [];
+      const groupKey = grouped.length ? await env.putItems!(grouped[0]!.u.ord, grouped.map((f) => f.outcome.item!)) : undefined;
+      for (const f of batch) {
+        const o = f.outcome;
+        const at = groupKey ? grouped.indexOf(f) : -1;
+        if (at >= 0) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: groupKey, item_at: at }, env.now()));
+        else if (o.item && Buffer.byteLength(JSON.stringify(o.item)) > INLINE_ITEM_MAX_BYTES) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: await env.putBlob(f.u.ord, o.item) }, env.now()));
+        else records.push(frontier.outcomeRecord(f.u, o, env.now()));
+      }
+      return tracked;
+    };
+    // Both settle before a failure is thrown, so neither is left running behind the crash.
+    const [admitted, stored] = await Promise.allSettled([admitting(), storing()]);
+    if (admitted.status === 'rejected') throw admitted.reason;
+    if (stored.status === 'rejected') throw stored.reason;
+    const tracked = stored.value;
     const slices = [];
     for (let i = 0; i < children.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), children.slice(i, i + SLICE_SIZE)));
-    // Change tracking: one baseline read for the batch; baselines and change records go in its batch write.
-    const tracked = env.changes ? await env.changes.trackBatch(batch.map((f) => trackedOf(f, env.now()))) : undefined;
-    if (tracked) {
-      batch.forEach((f, i) => {
-        if (f.outcome.item) f.outcome.item.data.change = tracked.views[i];
-      });
-      records.push(...tracked.items);
-    }
-    const grouped = env.putItems ? batch.filter((f) => f.outcome.item) : [];
-    const groupKey = grouped.length ? await env.putItems!(grouped[0]!.u.ord, grouped.map((f) => f.outcome.item!)) : undefined;
-    for (const f of batch) {
-      const o = f.outcome;
-      const at = groupKey ? grouped.indexOf(f) : -1;
-      if (at >= 0) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: groupKey, item_at: at }, env.now()));
-      else if (o.item && Buffer.byteLength(JSON.stringify(o.item)) > INLINE_ITEM_MAX_BYTES) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: await env.putBlob(f.u.ord, o.item) }, env.now()));
-      else records.push(frontier.outcomeRecord(f.u, o, env.now()));
-    }
     // The slices first: once a page's outcome is recorded, the slices carrying what it found are too.
     await frontier.writeBatch([...slices.map((x) => x.item), ...records]);
     await frontier.settle(ledgers);
