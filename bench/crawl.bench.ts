@@ -25,7 +25,10 @@ import { SLICE_SIZE } from '../functions/core/crawl/crawl-slice.js';
  * - `crawlee`: Crawlee's CheerioCrawler (in-memory storage) on the same site process at the same
  *   concurrency, in a process of its own. The ratio of the two is the speed target.
  * - `counts`: the same crawl with the service in this process, its table wrapped to count calls by
- *   kind: table calls per page and the cost per 100,000 pages on AWS prices.
+ *   kind: table calls per page and the cost per 100,000 pages on AWS prices, against the figures
+ *   before issue 31's round.
+ * - `scale` (not in the default list): `counts` at PAGES and again at SCALE_PAGES (default 10x):
+ *   the big crawl's table calls, cost and time per page against the small one's.
  * - `kill`: SIGKILL of an `npm start` process mid-crawl; counts pages fetched twice and items
  *   duplicated. `fair`, `fair-shared`: another tenant's one-page runs during a 100,000-page crawl,
  *   through `npm start` with the site in its own process.
