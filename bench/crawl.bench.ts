@@ -9,6 +9,7 @@ import { startLocal } from '../functions/local/local-server.js';
 import { verifyFixtureHost } from '../test/support/verified-host.js';
 import type { Table } from '../functions/ports/table.js';
 import type { Blobs } from '../functions/ports/blobs.js';
+import { itemSize } from '../functions/adapters/aws/item-size.js';
 import { run as admin } from '../functions/cli/admin.js';
 import { startFixtureSite, type FixtureSite } from '../test/fixtures/site/server.js';
 import { LocalProcess, KEY as PROCESS_KEY } from '../test/e2e/crawl/local-process.js';
@@ -24,7 +25,10 @@ import { SLICE_SIZE } from '../functions/core/crawl/crawl-slice.js';
  * - `crawlee`: Crawlee's CheerioCrawler (in-memory storage) on the same site process at the same
  *   concurrency, in a process of its own. The ratio of the two is the speed target.
  * - `counts`: the same crawl with the service in this process, its table wrapped to count calls by
- *   kind: table calls per page and the cost per 100,000 pages on AWS prices.
+ *   kind: table calls per page and the cost per 100,000 pages on AWS prices, against the figures
+ *   before issue 31's round.
+ * - `scale` (not in the default list): `counts` at PAGES and again at SCALE_PAGES (default 10x):
+ *   the big crawl's table calls, cost and time per page against the small one's.
  * - `kill`: SIGKILL of an `npm start` process mid-crawl; counts pages fetched twice and items
  *   duplicated. `fair`, `fair-shared`: another tenant's one-page runs during a 100,000-page crawl,
  *   through `npm start` with the site in its own process.
@@ -33,6 +37,14 @@ import { SLICE_SIZE } from '../functions/core/crawl/crawl-slice.js';
 const PAGES = Number(process.env.GLEANER_BENCH_CRAWL_PAGES ?? 10_000);
 /** Which arms to run (comma list of gleaner, crawlee, counts, kill, fair, fair-shared; default all). */
 const ARMS = new Set((process.env.GLEANER_BENCH_CRAWL_ARMS ?? 'gleaner,crawlee,counts,kill,fair,fair-shared').split(','));
+/**
+ * The `scale` arm (not in the default list: long): the counts arm's crawl again on a site of
+ * GLEANER_BENCH_CRAWL_SCALE_PAGES pages (default 10x PAGES), for table calls, request units and
+ * time per page of the big crawl against the small one in the same run: cost must grow linearly.
+ */
+const SCALE_PAGES = Number(process.env.GLEANER_BENCH_CRAWL_SCALE_PAGES ?? PAGES * 10);
+/** List prices' cost per 100,000 pages before this round (issue 31's measurement, this bench): the baseline of the cost line. */
+const COST_BEFORE = { usd: 0.96, tablePerPage: 1.37, wruPerPage: 7.39 };
 /**
  * Where the in-process arms (counts, fair) keep the stores: `embedded`, dynalite and s3rver inside
  * the service's process (GLEANER_LOCAL_STORES=embedded; RSS then includes them); default
@@ -59,17 +71,20 @@ const input = (baseUrl: string, n: number) => ({ scraper_id: 'site-crawl', input
  * units; SQS standard $0.40 per million requests; S3 standard PUT $0.005 per 1,000.
  */
 const PRICES = { wru: 1.25 / 1e6, rru: 0.25 / 1e6, sqs: 0.4 / 1e6, s3put: 0.005 / 1000 };
-const size = (x: unknown) => Buffer.byteLength(JSON.stringify(x ?? null));
 
 /**
  * Count table calls by kind: the frontier's and the run's records, and the local queue's own (SQS
- * on AWS). Also the request units DynamoDB would bill: a write 1 WRU per KB of the item written
- * (an update is counted at 1: every record the crawl updates is under 1 KB: STATE, SLICE leases,
- * the host gate, usage), a consistent read 1 RRU per 4 KB returned; and the queue's messages.
+ * on AWS). Also the request units DynamoDB would bill, by the item sizes DynamoDB counts
+ * (functions/adapters/aws/item-size.ts): a put 1 WRU per KB of the item written (a conditional
+ * put that fails is billed too), an update or a delete 1 WRU per KB of the item (as updated, as
+ * deleted; 1 when its condition fails), a batch write 1 WRU per KB of each item; a consistent
+ * read 1 RRU per 4 KB returned (a query: of all it returned; a batch read: of each item). And the
+ * queue's messages.
  */
 function countTable(t: Table) {
-  const counts = { table: 0, queue: 0, messages: 0, wru: 0, rru: 0, byOp: {} as Record<string, number>, byRecord: {} as Record<string, number> };
+  const counts = { table: 0, queue: 0, messages: 0, wru: 0, rru: 0, byOp: {} as Record<string, number>, byRecord: {} as Record<string, number>, wruByRecord: {} as Record<string, number> };
   const target = t as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  const kb = (x: unknown, unit: number) => Math.max(1, Math.ceil(itemSize((x ?? {}) as Record<string, unknown>) / unit));
   for (const op of ['get', 'put', 'update', 'delete', 'query', 'batchPut', 'batchGet'] as const) {
     const orig = target[op]!.bind(t);
     target[op] = async (...args: unknown[]) => {
@@ -79,24 +94,33 @@ function countTable(t: Table) {
       if (queue) {
         counts.queue++;
         if (op === 'put') counts.messages++;
-      } else {
-        counts.table++;
-        const units = op === 'batchPut' ? Math.ceil((a as unknown[]).length / 25) : op === 'batchGet' ? Math.ceil((a as unknown[]).length / 100) : 1;
-        counts.byOp[op] = (counts.byOp[op] ?? 0) + units;
-        // Which records: the frontier's (by sort-key kind) or the partition's kind (gate, run, ...).
-        const k = (Array.isArray(a) ? a[0] : a) as { pk?: string; sk?: string } | undefined;
-        const kind = k?.pk?.includes('#CRAWL#') ? `crawl:${String(k.sk).split('#')[0]}` : `${String(k?.pk ?? '?').replace(/#[^#]*$/, '').replace(/^TEN#[^#]+/, 'TEN')}/${String(k?.sk ?? '').split('#')[0]!.replace(/^\d{4}-\d\d-\d\dT.*/, '<time>')}`;
-        counts.byRecord[`${op} ${kind}`] = (counts.byRecord[`${op} ${kind}`] ?? 0) + units;
-        if (op === 'put') counts.wru += Math.ceil(size(a) / 1024);
-        if (op === 'batchPut') for (const i of a as unknown[]) counts.wru += Math.ceil(size(i) / 1024);
-        if (op === 'update') counts.wru += 1;
+        return orig(...args);
       }
-      const out = await orig(...args);
-      if (!queue) {
-        if (op === 'delete') counts.wru += Math.max(1, Math.ceil(size(out) / 1024));
-        if (op === 'get') counts.rru += Math.max(1, Math.ceil(size(out) / 4096));
-        if (op === 'query') counts.rru += Math.max(1, Math.ceil(size((out as { items: unknown[] }).items) / 4096));
+      counts.table++;
+      const units = op === 'batchPut' ? Math.ceil((a as unknown[]).length / 25) : op === 'batchGet' ? Math.ceil((a as unknown[]).length / 100) : 1;
+      counts.byOp[op] = (counts.byOp[op] ?? 0) + units;
+      // Which records: the frontier's (by sort-key kind) or the partition's kind (gate, run, ...).
+      const k = (Array.isArray(a) ? a[0] : a) as { pk?: string; sk?: string } | undefined;
+      const kind = k?.pk?.includes('#CRAWL#') ? `crawl:${String(k.sk).split('#')[0]}` : `${String(k?.pk ?? '?').replace(/#[^#]*$/, '').replace(/^TEN#[^#]+/, 'TEN')}/${String(k?.sk ?? '').split('#')[0]!.replace(/^\d{4}-\d\d-\d\dT.*/, '<time>')}`;
+      counts.byRecord[`${op} ${kind}`] = (counts.byRecord[`${op} ${kind}`] ?? 0) + units;
+      let wru = 0;
+      if (op === 'put') wru = kb(a, 1024);
+      if (op === 'batchPut') for (const i of a as unknown[]) wru += kb(i, 1024);
+      let out: unknown;
+      try {
+        out = await orig(...args);
+      } catch (err) {
+        if (op === 'update' || op === 'delete') wru = 1;
+        counts.wru += wru;
+        counts.wruByRecord[kind] = (counts.wruByRecord[kind] ?? 0) + wru;
+        throw err;
       }
+      if (op === 'update' || op === 'delete') wru = kb(out, 1024);
+      if (op === 'get') counts.rru += kb(out, 4096);
+      if (op === 'query') counts.rru += kb({ items: (out as { items: unknown[] }).items }, 4096);
+      if (op === 'batchGet') for (const i of out as unknown[]) counts.rru += kb(i, 4096);
+      counts.wru += wru;
+      if (wru) counts.wruByRecord[kind] = (counts.wruByRecord[kind] ?? 0) + wru;
       return out;
     };
   }
@@ -181,13 +205,13 @@ async function promotedSampler() {
   };
 }
 
-async function countsArm(site: FixtureSite) {
+async function countsArm(site: FixtureSite, PAGES: number, allow: string[] = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-crawlbench-'));
   const host = new URL(site.baseUrl).host;
   const stores = STORES === 'process' ? await startStoresProcess(join(dataDir, 'stores')) : undefined;
   const endpoints = stores ? { GLEANER_DYNAMODB_ENDPOINT: stores.dynamoEndpoint, GLEANER_S3_ENDPOINT: stores.s3Endpoint } : {};
   // Slices on this thread (GLEANER_LOCAL_CRAWL=inline): the wrapped table must see their calls.
-  const svc = await startLocal(loadConfig({ ...env, PORT: '0', GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: host, GLEANER_LOCAL_CRAWL: 'inline', ...endpoints }), { quiet: true });
+  const svc = await startLocal(loadConfig({ ...env, PORT: '0', GLEANER_DATA_DIR: dataDir, GLEANER_EGRESS_ALLOW: [host, ...allow].join(','), GLEANER_LOCAL_CRAWL: 'inline', ...endpoints }), { quiet: true });
   const storesRss = () => (stores ? rssOf(stores.pid) : 0);
   try {
     await verifyHost(svc.deps.table, svc.tenantId, host);
@@ -216,9 +240,11 @@ async function countsArm(site: FixtureSite) {
     const prof = process.env.GLEANER_BENCH_CRAWL_HEAPPROF ? await promotedSampler() : undefined;
     const t0 = performance.now();
     const run = await call('/v1/runs', input(site.baseUrl, PAGES));
+    if (!run.id) throw new Error(`crawl not started: ${JSON.stringify(run)}`);
     let r;
     for (;;) {
       r = await call(`/v1/runs/${run.id}`);
+      if (!r.status) throw new Error(`run not read: ${JSON.stringify(r)}`);
       if (!['queued', 'running'].includes(r.status)) break;
       pagesSeen = r.progress?.pages_done ?? 0;
       await new Promise((res) => setTimeout(res, 500));
@@ -250,7 +276,7 @@ async function countsArm(site: FixtureSite) {
     // (an upper bound: Lambda's event source receives and deletes in batches).
     const per = 100_000 / pages;
     const cost = { dynamo: (counts.wru * PRICES.wru + counts.rru * PRICES.rru) * per, sqs: counts.messages * 3 * PRICES.sqs * per, s3: blobs.puts * PRICES.s3put * per };
-    return { cost, wruPerPage: counts.wru / pages, rruPerPage: counts.rru / pages, messagesPerPage: counts.messages / pages, s3PerPage: blobs.puts / pages, pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, rssAfterWarmMb: ((rssMax - (rssWarm ?? rss0)) / 1e6), heapGrowthMb: (heapMax - heap0) / 1e6, storesRssGrowthMb: (storesRssMax - storesRss0) / 1e6, tablePerPage: counts.table / pages, queuePerPage: counts.queue / pages, byOp: Object.fromEntries(Object.entries(counts.byOp).map(([k, v]) => [k, +(v / pages).toFixed(2)])), byRecord: Object.fromEntries(Object.entries(counts.byRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])) };
+    return { cost, wruPerPage: counts.wru / pages, rruPerPage: counts.rru / pages, messagesPerPage: counts.messages / pages, s3PerPage: blobs.puts / pages, pages, secs, rate: pages / secs, rssGrowthMb: (rssMax - rss0) / 1e6, rssAfterWarmMb: ((rssMax - (rssWarm ?? rss0)) / 1e6), heapGrowthMb: (heapMax - heap0) / 1e6, storesRssGrowthMb: (storesRssMax - storesRss0) / 1e6, tablePerPage: counts.table / pages, queuePerPage: counts.queue / pages, byOp: Object.fromEntries(Object.entries(counts.byOp).map(([k, v]) => [k, +(v / pages).toFixed(2)])), byRecord: Object.fromEntries(Object.entries(counts.byRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])), wruByRecord: Object.fromEntries(Object.entries(counts.wruByRecord).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, +(v / pages).toFixed(2)])) };
   } finally {
     await svc.close();
     await stores?.stop();
@@ -443,23 +469,42 @@ export async function benchCrawl(): Promise<BenchResult[]> {
         if (c) console.log(`crawlee (CheerioCrawler, same site process): ${c.pages} pages in ${c.secs.toFixed(1)} s = ${c.rate.toFixed(1)} pages/s`);
         if (g && c) {
           const ratio = g.rate / c.rate;
-          out.push({ name: `crawl ${PAGES} pages, pages/s (concurrency ${CONCURRENCY}; npm start vs CheerioCrawler)`, measured: g.rate.toFixed(1), baseline: `${c.rate.toFixed(1)} (CheerioCrawler)`, ratio, target: '>= 1.0x', pass: ratio >= 1 && g.pages === PAGES });
+          out.push({ name: `crawl ${PAGES} pages, pages/s (concurrency ${CONCURRENCY}; npm start vs CheerioCrawler)`, measured: g.rate.toFixed(1), baseline: `${c.rate.toFixed(1)} (CheerioCrawler)`, ratio, target: '>= 1.5x', pass: ratio >= 1.5 && g.pages === PAGES });
         }
         if (g) out.push({ name: 'crawl service RSS growth, MB (npm start; its data stores process apart)', measured: g.rssGrowthMb.toFixed(0), baseline: '100', ratio: g.rssGrowthMb / 100, target: '<= 100 MB', pass: g.rssGrowthMb <= 100 });
       } finally {
         await remote.stop();
       }
     }
-    const g = ARMS.has('counts') ? await countsArm(site) : undefined;
+    // The scale arm's site is started first: the API's egress check is built once per process,
+    // from the first service's config, so both sites are allowed from the start.
+    const bigSite = ARMS.has('scale') ? await startFixtureSite({ graphPages: SCALE_PAGES, verifyAnyToken: true, robotsTxt: 'User-agent: *\nAllow: /\n' }) : undefined;
+    const allow = bigSite ? [new URL(bigSite.baseUrl).host] : [];
+    const g = ARMS.has('counts') || ARMS.has('scale') ? await countsArm(site, PAGES, allow) : undefined;
+    const costOf = (x: NonNullable<typeof g>) => x.cost.dynamo + x.cost.sqs + x.cost.s3;
     if (g) {
       console.log(`service heap bound: ${(getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB (functions/local/heap-bound.ts)`);
-      console.log(`counts arm (service in this process): ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB (+${g.rssAfterWarmMb.toFixed(0)} MB after the first 10% of pages; V8 heap committed +${g.heapGrowthMb.toFixed(0)} MB) (${STORES === "process" ? `stores process +${g.storesRssGrowthMb.toFixed(0)} MB` : "stores embedded, included"}); table ops/page ${g.tablePerPage.toFixed(1)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(1)}`);
+      console.log(`counts arm (service in this process): ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; RSS +${g.rssGrowthMb.toFixed(0)} MB (+${g.rssAfterWarmMb.toFixed(0)} MB after the first 10% of pages; V8 heap committed +${g.heapGrowthMb.toFixed(0)} MB) (${STORES === "process" ? `stores process +${g.storesRssGrowthMb.toFixed(0)} MB` : "stores embedded, included"}); table ops/page ${g.tablePerPage.toFixed(2)} ${JSON.stringify(g.byOp)}; local-queue ops/page ${g.queuePerPage.toFixed(2)}`);
       console.log(`gleaner table calls per page by record: ${JSON.stringify(g.byRecord)}`);
-      const total = g.cost.dynamo + g.cost.sqs + g.cost.s3;
-      console.log(`cost per 100,000 pages at AWS on-demand list prices (us-east-1: DynamoDB $1.25/M WRU, $0.25/M RRU; SQS $0.40/M requests; S3 PUT $0.005/1,000), from counted operations: DynamoDB $${g.cost.dynamo.toFixed(2)} (${g.wruPerPage.toFixed(2)} WRU + ${g.rruPerPage.toFixed(2)} RRU a page), SQS $${g.cost.sqs.toFixed(3)} (${g.messagesPerPage.toFixed(2)} messages a page, x3 requests), S3 $${g.cost.s3.toFixed(3)} (${g.s3PerPage.toFixed(2)} PUTs a page); total $${total.toFixed(2)} (Lambda time not included: the bench's process also serves the site)`);
+      console.log(`gleaner WRU per page by record: ${JSON.stringify(g.wruByRecord)}`);
+      console.log(`cost per 100,000 pages at AWS on-demand list prices (us-east-1: DynamoDB $1.25/M WRU, $0.25/M RRU; SQS $0.40/M requests; S3 PUT $0.005/1,000), from counted operations: DynamoDB $${g.cost.dynamo.toFixed(2)} (${g.wruPerPage.toFixed(2)} WRU + ${g.rruPerPage.toFixed(2)} RRU a page), SQS $${g.cost.sqs.toFixed(3)} (${g.messagesPerPage.toFixed(2)} messages a page, x3 requests), S3 $${g.cost.s3.toFixed(3)} (${g.s3PerPage.toFixed(2)} PUTs a page); total $${costOf(g).toFixed(2)} (Lambda time not included: the bench's process also serves the site); before this round: $${COST_BEFORE.usd} (${COST_BEFORE.wruPerPage} WRU, ${COST_BEFORE.tablePerPage} table calls a page)`);
       out.push({ name: `crawl RSS growth, MB (service in the bench process${STORES === 'embedded' ? ', stores embedded' : ''})`, measured: g.rssGrowthMb.toFixed(0), baseline: '100', ratio: g.rssGrowthMb / 100, target: '<= 100 MB', pass: g.rssGrowthMb <= 100 });
-      out.push({ name: 'crawl table calls per page', measured: g.tablePerPage.toFixed(2), baseline: '3', ratio: g.tablePerPage / 3, target: '<= 3', pass: g.tablePerPage <= 3 });
-      out.push({ name: 'crawl cost per 100,000 pages, USD (DynamoDB + SQS + S3)', measured: (g.cost.dynamo + g.cost.sqs + g.cost.s3).toFixed(2), baseline: '-', ratio: 1, target: 'reported', pass: true });
+      out.push({ name: 'crawl table calls per page (vs before this round)', measured: g.tablePerPage.toFixed(2), baseline: `${COST_BEFORE.tablePerPage}`, ratio: g.tablePerPage / COST_BEFORE.tablePerPage, target: '<= 3 calls', pass: g.tablePerPage <= 3 });
+      out.push({ name: 'crawl DynamoDB write request units per page (vs before this round)', measured: g.wruPerPage.toFixed(2), baseline: `${COST_BEFORE.wruPerPage}`, ratio: g.wruPerPage / COST_BEFORE.wruPerPage, target: 'reported', pass: true });
+      out.push({ name: 'crawl cost per 100,000 pages, USD (DynamoDB + SQS + S3; vs before this round)', measured: costOf(g).toFixed(2), baseline: `${COST_BEFORE.usd.toFixed(2)}`, ratio: costOf(g) / COST_BEFORE.usd, target: '<= $0.50', pass: costOf(g) <= 0.5 });
+    }
+    if (g && bigSite) {
+      try {
+        const b = await countsArm(bigSite, SCALE_PAGES, [new URL(site.baseUrl).host]);
+        console.log(`scale arm: ${b.pages} pages in ${b.secs.toFixed(1)} s = ${b.rate.toFixed(1)} pages/s; table calls/page ${b.tablePerPage.toFixed(3)} (${g.pages} pages: ${g.tablePerPage.toFixed(3)}); WRU/page ${b.wruPerPage.toFixed(3)} (${g.wruPerPage.toFixed(3)}); RRU/page ${b.rruPerPage.toFixed(3)} (${g.rruPerPage.toFixed(3)}); ms/page ${((b.secs * 1000) / b.pages).toFixed(2)} (${((g.secs * 1000) / g.pages).toFixed(2)}); $/100k ${costOf(b).toFixed(3)} (${costOf(g).toFixed(3)}); RSS +${b.rssGrowthMb.toFixed(0)} MB`);
+        console.log(`scale arm table calls per page by record: ${JSON.stringify(b.byRecord)}`);
+        const size = `${SCALE_PAGES}-page vs ${PAGES}-page crawl`;
+        out.push({ name: `${size}: table calls per page`, measured: b.tablePerPage.toFixed(3), baseline: g.tablePerPage.toFixed(3), ratio: b.tablePerPage / g.tablePerPage, target: '<= 1.1x', pass: b.tablePerPage / g.tablePerPage <= 1.1 && b.pages === SCALE_PAGES });
+        out.push({ name: `${size}: cost per page (WRU + RRU + SQS + S3)`, measured: `$${costOf(b).toFixed(3)}/100k`, baseline: `$${costOf(g).toFixed(3)}/100k`, ratio: costOf(b) / costOf(g), target: '<= 1.1x', pass: costOf(b) / costOf(g) <= 1.1 });
+        out.push({ name: `${size}: time per page`, measured: `${((b.secs * 1000) / b.pages).toFixed(2)} ms`, baseline: `${((g.secs * 1000) / g.pages).toFixed(2)} ms`, ratio: (b.secs / b.pages) / (g.secs / g.pages), target: '<= 1.1x', pass: (b.secs / b.pages) / (g.secs / g.pages) <= 1.1 });
+      } finally {
+        await bigSite.close();
+      }
     }
     const fairArms = (['fair', 'fair-shared'] as const).filter((a) => ARMS.has(a));
     const fairSite = fairArms.length ? await siteProcess(FAIR_PAGES) : undefined;

@@ -6,10 +6,25 @@ import type { CrawlFrontier, FrontierCounters, FrontierPage } from './frontier.j
 /** Blob key of an item too large for its page record. */
 export const crawlItemKey = (tenantId: string, runId: string, ord: number) => `tenants/${tenantId}/runs/${runId}/pages/${String(ord).padStart(10, '0')}.json`;
 
-async function itemOf(blobs: Blobs, page: FrontierPage): Promise<ScrapeItem | null> {
+/** Blob key of a batch's items (a JSON array), `first` the batch's first ordinal. */
+export const crawlBatchKey = (tenantId: string, runId: string, first: number, id: string) => `tenants/${tenantId}/runs/${runId}/batches/${String(first).padStart(10, '0')}-${id}.json`;
+
+/** Blobs of batch items read by one reader, by key: the pages of a batch share one read. */
+type BatchCache = Map<string, Promise<ScrapeItem[] | undefined>>;
+
+async function itemOf(blobs: Blobs, page: FrontierPage, batches: BatchCache): Promise<ScrapeItem | null> {
   if (page.state !== 'done') return null;
   if (page.item) return page.item as ScrapeItem;
   if (!page.item_blob) return null;
+  if (page.item_at !== undefined) {
+    let batch = batches.get(page.item_blob);
+    if (!batch) {
+      if (batches.size >= 16) batches.clear();
+      batch = blobs.get('results', page.item_blob).then((raw) => (raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as ScrapeItem[]) : undefined));
+      batches.set(page.item_blob, batch);
+    }
+    return (await batch)?.[page.item_at] ?? null;
+  }
   const raw = await blobs.get('results', page.item_blob);
   return raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as ScrapeItem) : null;
 }
@@ -22,12 +37,13 @@ async function itemOf(blobs: Blobs, page: FrontierPage): Promise<ScrapeItem | nu
 export async function readCrawlItems(frontier: CrawlFrontier, blobs: Blobs, limit: number, cursor: string | undefined, codec: ReturnType<typeof ordinalCursorCodec>): Promise<{ data: ScrapeItem[]; next_cursor: string | null }> {
   let after = cursor ? codec.decode(cursor) - 1 : -1;
   const data: ScrapeItem[] = [];
+  const batches: BatchCache = new Map();
   for (;;) {
     const { pages } = await frontier.pages({ afterOrd: after, limit: Math.min(200, Math.max(limit - data.length, 25)) });
     if (!pages.length) return { data, next_cursor: null };
     for (const p of pages) {
       after = p.ord;
-      const item = await itemOf(blobs, p);
+      const item = await itemOf(blobs, p, batches);
       if (item) data.push(item);
       if (data.length >= limit) return { data, next_cursor: codec.encode(after + 1) };
     }
@@ -41,13 +57,14 @@ export async function readCrawlItems(frontier: CrawlFrontier, blobs: Blobs, limi
  */
 export async function* crawlItemPages(frontier: CrawlFrontier, blobs: Blobs): AsyncGenerator<ScrapeItem[]> {
   let after = -1;
+  const batches: BatchCache = new Map();
   for (;;) {
     const { pages } = await frontier.pages({ afterOrd: after, limit: CRAWL_EXPORT_PAGE });
     if (!pages.length) return;
     const items: ScrapeItem[] = [];
     for (const p of pages) {
       after = p.ord;
-      const item = await itemOf(blobs, p);
+      const item = await itemOf(blobs, p, batches);
       if (item) items.push(item);
     }
     yield items;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { log } from '../log.js';
 import { keys } from '../table-keys.js';
@@ -16,7 +17,7 @@ import type * as z from 'zod';
 import type { crawlSliceMessage } from '../queue-messages.js';
 import { processSlice } from './crawl-slice.js';
 import { frontierOf, sender } from './crawl-start.js';
-import { crawlItemKey, crawlProgress } from './crawl-results.js';
+import { crawlBatchKey, crawlItemKey, crawlProgress } from './crawl-results.js';
 import { sliceContext } from './slice-context.js';
 import type { CrawlFrontier, FrontierCounters } from './frontier.js';
 import { TenantShare } from './tenant-share.js';
@@ -135,6 +136,8 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
   const f = frontierOf(d, run);
   const counters = await recentCounters(f);
   if (!counters) return; // never started (cannot happen: the start creates it before the first slice)
+  // A spent budget is never given back: this slice's links then need no claim at all.
+  f.noteCounters(counters);
 
   const host = new URL(start).host;
   const { tenant, onChallenge: on_challenge, profile, raised, pagesUsed } = await sliceContext(d.table, run, host, d.clock.now());
@@ -211,6 +214,11 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
           await d.blobs.put('results', key, JSON.stringify(item), 'application/json');
           return key;
         },
+        putItems: async (first, items) => {
+          const key = crawlBatchKey(run.tenant_id, `${run.id}/a${run.attempt}`, first, randomBytes(4).toString('hex'));
+          await d.blobs.put('results', key, JSON.stringify(items), 'application/json');
+          return key;
+        },
         now: () => d.clock.now(),
         remainingMs: () => (meta.signal?.aborted ? 0 : meta.deadline - Date.now()),
         shouldStop,
@@ -245,10 +253,13 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
   }
   await closeAll();
 
+  // Independent of each other: at once (between two slices the invocation has no page in flight).
   async function closeAll() {
-    await engine.close().catch(() => undefined);
-    await gate?.close().catch((err) => log.warn('host gate slots not given back (their lease frees them)', { err }));
-    await rawLog.flush().catch((err) => log.error('raw log flush failed', { err }));
+    await Promise.all([
+      engine.close().catch(() => undefined),
+      gate?.close().catch((err) => log.warn('host gate slots not given back (their lease frees them)', { err })),
+      rawLog.flush().catch((err) => log.error('raw log flush failed', { err })),
+    ]);
   }
 
   // Usage and the run's progress, from the counters as the finished slice left them.

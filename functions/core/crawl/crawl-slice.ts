@@ -4,7 +4,7 @@ import { urlFilter } from '../scrapers/url-patterns.js';
 import { crawlItem, crawlPageOptions, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import { sitemapSeeds } from '../discovery/crawl-seeds.js';
 import type { ScrapeItem } from '../scrapers/types.js';
-import { INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
+import { admissionChunks, INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
 import type { Item } from '../../ports/table.js';
 import { SLICE_MAX_URLS } from '../queue-messages.js';
 import type { TrackedBatch, TrackedPage } from '../changes/change-tracker.js';
@@ -29,6 +29,12 @@ export interface SliceEnv {
   send(slice: SliceRef, opts?: { delaySeconds?: number }): Promise<void>;
   /** Store an item too big for the table; returns its blob key. */
   putBlob(ord: number, item: ScrapeItem): Promise<string>;
+  /**
+   * Store a batch's items together, in one blob (a JSON array); returns its key. The page records
+   * then hold only where their item is (about 200 bytes: one write request unit each, instead of
+   * one per KB of item). Without it, items are kept in their page records.
+   */
+  putItems?(firstOrd: number, items: ScrapeItem[]): Promise<string>;
   now(): Date;
   /** Milliseconds this invocation may still spend; below `reserveMs` no new page is started. */
   remainingMs(): number;
@@ -98,8 +104,6 @@ export const FLUSH_PAGES = 25;
 const FLUSH_AFTER_MS = 1_000;
 /** A slice adds what it stored to the crawl's counters at most this often before it finishes (one table update). */
 export const PROGRESS_PUSH_MS = 1_000;
-/** Candidates admitted per frontier call (a start page may bring a whole sitemap's URLs). */
-const ADMIT_CHUNK = 500;
 /** Time the start page's slice may spend reading sitemaps at most. */
 const SITEMAP_BUDGET_MS = 60_000;
 
@@ -111,10 +115,10 @@ type Finished = { u: FrontierUrl; outcome: Outcome; links: Candidate[] };
  * queued through the run's engine (governance, robots, politeness), admit same-site links within
  * max_depth and the include/exclude patterns, and write the pages' outcomes with the new pages and
  * the slices that carry them, a few pages at a time. Every step can be cut short by a crash: the
- * slice's message comes back once its lease ends, and the retake re-sends what the dead delivery
- * recorded, skips the pages it recorded, and picks up its claims (see CrawlFrontier.admit); the
- * crawl's end gives back anything a crash left unused (CrawlFrontier.repair). When time runs low
- * the rest of the slice goes back to the queue as a new slice.
+ * slice's message comes back once its lease ends, and the retake finishes the dead delivery's
+ * unsettled admissions from their ledgers (CrawlFrontier.unsettled), re-sends what it recorded,
+ * and skips (and counts, once) the pages it recorded. When time runs low the rest of the slice
+ * goes back to the queue as a new slice.
  */
 export async function processSlice(env: SliceEnv, slice: SliceRef & { redelivered?: boolean }, startUrl: string): Promise<SliceOutcome> {
   const { frontier } = env;
@@ -146,31 +150,46 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   const { frontier, engine, input } = env;
   const fault = env.fault;
   let urls = slice.urls;
-  // Pages the dead delivery's child slices carry: sent again here, not put in new slices.
-  const resent = new Set<number>();
+  // Pages this invocation recorded, by outcome, plus (on a retake) those earlier deliveries
+  // recorded: every recorded page of the slice is counted once, when it finishes or by a
+  // progress push.
+  const recorded = { done: 0, failed: 0, skipped: 0 };
+  // The part of `recorded` already added to the counters (by a progress push, or an earlier delivery).
+  let pushed = { ...recorded };
   if (retaken) {
-    await frontier.noteRetake();
-    // It may have died between recording a slice and sending it: send every slice it recorded
-    // again (a duplicate message finds its slice leased or gone and is harmless).
-    for (const orphan of await frontier.sentBy(slice.slice_id)) {
-      await env.send(orphan);
-      for (const u of orphan.urls) resent.add(u.ord);
+    // The dead delivery may have died anywhere. First its unsettled admissions (claims and
+    // ordinals for links it found, not yet in a recorded slice) are finished: their URLs get
+    // slices, recorded before anything is sent. Then every slice it recorded is sent again (it may
+    // have died between recording and sending; a duplicate message finds its slice leased or
+    // gone and is harmless), and the pages it recorded are skipped and counted if it had not.
+    let orphans = await frontier.sentBy(slice.slice_id);
+    const recovered = [];
+    for (const l of await frontier.unsettled(slice.slice_id, orphans)) {
+      const slices = [];
+      for (let i = 0; i < l.urls.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), l.urls.slice(i, i + SLICE_SIZE)));
+      await frontier.writeBatch(slices.map((x) => x.item));
+      await frontier.settle([l.ledger]);
+      recovered.push(...slices.map((x) => x.ref));
     }
+    orphans = [...orphans, ...recovered];
+    // Pages handed on to a slice of their own (a deferral) are that slice's, not this one's.
+    const handedOn = new Set(orphans.flatMap((o) => o.urls.map((u) => u.ord)));
+    for (const orphan of orphans) await env.send(orphan);
     const states = await frontier.states(urls.map((u) => u.ord));
-    urls = urls.filter((u) => (states.get(u.ord) ?? 'queued') === 'queued');
+    for (const u of urls) {
+      const st = states.get(u.ord);
+      if (st && st !== 'queued' && !handedOn.has(u.ord)) recorded[st]++;
+    }
+    pushed = await frontier.counted(slice.slice_id);
+    urls = urls.filter((u) => !states.has(u.ord) && !handedOn.has(u.ord));
   }
   const allowed = urlFilter(input.include, input.exclude);
   const reserveMs = env.reserveMs ?? Math.max(30_000, (input.timeout_ms ?? 30_000) + 15_000);
   let fetched = 0;
   let deferred = 0;
-  // Pages this invocation recorded, by outcome: added to the counters once, when the slice finishes.
-  const recorded = { done: 0, failed: 0, skipped: 0 };
-  // The part of `recorded` already added to the counters by a progress push (see SliceEnv.onProgress).
-  let pushed = { ...recorded };
   let pushedAt = env.now().getTime();
   const concurrency = Math.max(1, input.concurrency);
   const pending = [...urls];
-  const adopted = new Set<string>();
 
   // Outcomes waiting to be written, and the chain of writes (one at a time, in order).
   let buffer: Finished[] = [];
@@ -187,11 +206,12 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   };
 
   /**
-   * Admit the batch's links, then write the new pages, the slices carrying them and the batch's
-   * outcomes in one batch write, then send the slices. A batch write is not atomic: a crash in the
-   * middle of it can leave an outcome without the new pages it found, or new pages without their
-   * slice. The retake of this slice re-sends what it finds recorded, and the crawl's end (repair)
-   * queues any page left without a slice, so nothing is lost either way.
+   * Admit the batch's links, then write the slices carrying them and the batch's outcomes in one
+   * batch write, settle the admissions' ledgers, then send the slices. A batch write is not
+   * atomic: a crash in the middle of it can leave an outcome without the slices carrying what its
+   * page found. The admissions' ledgers are still there then: the retake of this slice finishes
+   * them (slices for every URL no recorded slice carries) before it sends anything, so nothing is
+   * lost and nothing is numbered twice.
    */
   const write = async (batch: Finished[]) => {
     // The batch's claims and records are the crawl's biggest burst of work: it waits too.
@@ -199,27 +219,46 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     const candidates = batch.flatMap((f) => f.links);
     const children: FrontierUrl[] = [];
     const records: Item[] = [];
-    for (let i = 0; i < candidates.length; i += ADMIT_CHUNK) {
-      const { urls: admitted, pageRecords } = await frontier.admit(candidates.slice(i, i + ADMIT_CHUNK), { retake: retaken, adopted });
-      records.push(...pageRecords);
-      children.push(...admitted.filter((u) => !resent.has(u.ord)));
-    }
+    const ledgers: (string | null)[] = [];
+    // The admissions and the outcomes' storage do not depend on each other: both at once (a
+    // slice's last batch is on the path to its finish, when its invocation has no page in flight).
+    const admitting = async () => {
+      for (const chunk of admissionChunks(candidates)) {
+        const { urls: admitted, ledger } = await frontier.admit(chunk, slice.slice_id);
+        ledgers.push(ledger);
+        children.push(...admitted);
+      }
+    };
+    const storing = async () => {
+      // Change tracking: one baseline read for the batch; baselines and change records go in its batch write.
+      const tracked = env.changes ? await env.changes.trackBatch(batch.map((f) => trackedOf(f, env.now()))) : undefined;
+      if (tracked) {
+        batch.forEach((f, i) => {
+          if (f.outcome.item) f.outcome.item.data.change = tracked.views[i];
+        });
+        records.push(...tracked.items);
+      }
+      const grouped = env.putItems ? batch.filter((f) => f.outcome.item) : [];
+      const groupKey = grouped.length ? await env.putItems!(grouped[0]!.u.ord, grouped.map((f) => f.outcome.item!)) : undefined;
+      for (const f of batch) {
+        const o = f.outcome;
+        const at = groupKey ? grouped.indexOf(f) : -1;
+        if (at >= 0) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: groupKey, item_at: at }, env.now()));
+        else if (o.item && Buffer.byteLength(JSON.stringify(o.item)) > INLINE_ITEM_MAX_BYTES) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: await env.putBlob(f.u.ord, o.item) }, env.now()));
+        else records.push(frontier.outcomeRecord(f.u, o, env.now()));
+      }
+      return tracked;
+    };
+    // Both settle before a failure is thrown, so neither is left running behind the crash.
+    const [admitted, stored] = await Promise.allSettled([admitting(), storing()]);
+    if (admitted.status === 'rejected') throw admitted.reason;
+    if (stored.status === 'rejected') throw stored.reason;
+    const tracked = stored.value;
     const slices = [];
     for (let i = 0; i < children.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), children.slice(i, i + SLICE_SIZE)));
-    // Change tracking: one baseline read for the batch; baselines and change records go in its batch write.
-    const tracked = env.changes ? await env.changes.trackBatch(batch.map((f) => trackedOf(f, env.now()))) : undefined;
-    if (tracked) {
-      batch.forEach((f, i) => {
-        if (f.outcome.item) f.outcome.item.data.change = tracked.views[i];
-      });
-      records.push(...tracked.items);
-    }
-    for (const f of batch) {
-      const o = f.outcome;
-      if (o.item && Buffer.byteLength(JSON.stringify(o.item)) > INLINE_ITEM_MAX_BYTES) records.push(frontier.outcomeRecord(f.u, { state: o.state, item_blob: await env.putBlob(f.u.ord, o.item) }, env.now()));
-      else records.push(frontier.outcomeRecord(f.u, o, env.now()));
-    }
-    await frontier.writeBatch([...records, ...slices.map((x) => x.item)]);
+    // The slices first: once a page's outcome is recorded, the slices carrying what it found are too.
+    await frontier.writeBatch([...slices.map((x) => x.item), ...records]);
+    await frontier.settle(ledgers);
     await tracked?.announce();
     for (const f of batch) recorded[f.outcome.state]++;
     await fault?.('records');
@@ -228,7 +267,7 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     if (env.onProgress && env.now().getTime() - pushedAt >= PROGRESS_PUSH_MS) {
       pushedAt = env.now().getTime();
       const now = { ...recorded };
-      const counters = await frontier.addCounts({ done: now.done - pushed.done, failed: now.failed - pushed.failed, skipped: now.skipped - pushed.skipped });
+      const counters = await frontier.addCounts(slice.slice_id, { done: now.done - pushed.done, failed: now.failed - pushed.failed, skipped: now.skipped - pushed.skipped }, now);
       pushed = now;
       await env.onProgress(counters);
     }
@@ -266,8 +305,8 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     // The start page also seeds the crawl from the site's sitemaps (after its own links, so a page
     // it links to is not marked as found through a sitemap). Discovery reads them through this
     // slice's engine (governed, logged, counted in the run's requests) and never writes the
-    // frontier: its URLs are admitted with the page's links, depth 1, `via: "sitemap"`. A retaken
-    // start page reads them again and picks up its own earlier claims (same parent).
+    // frontier: its URLs are admitted with the page's links, depth 1, `via: "sitemap"`. What a
+    // dead delivery of the start page admitted is finished from its ledgers by the retake.
     if (u.depth === 0 && (input.sitemap ?? 'skip') !== 'skip' && input.max_depth >= 1) {
       const linked = new Set(links.map((l) => l.url));
       const found = await sitemapSeeds(engine, u.url, input, {
@@ -307,9 +346,6 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   await writes;
   if (failure) throw failure;
   const stats = { done: recorded.done - pushed.done, failed: recorded.failed - pushed.failed, skipped: recorded.skipped - pushed.skipped, ...env.stats?.() };
-  for (let round = 0; ; round++) {
-    const { finished, counters, repair } = await frontier.finishSlice(slice.slice_id, env.now(), round ? {} : stats, env.holder);
-    if (!repair) return { fetched, deferred, crawlFinished: finished, counters };
-    for (const r of repair) await env.send(r);
-  }
+  const { finished, counters } = await frontier.finishSlice(slice.slice_id, env.now(), stats, recorded, env.holder);
+  return { fetched, deferred, crawlFinished: finished, counters };
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ConditionFailedError } from '../errors.js';
-import type { Item, Table } from '../../ports/table.js';
+import type { Item, Table, UpdateSpec } from '../../ports/table.js';
 import { SLICE_MAX_URLS } from '../queue-messages.js';
 
 /**
@@ -10,16 +10,23 @@ import { SLICE_MAX_URLS } from '../queue-messages.js';
  * Records, all in the run's own partition `TEN#<tenant>#CRAWL#<run_id>`:
  * - `STATE`: counters, updated only with atomic ADDs and conditions: `admitted` (ordinals handed
  *   out, never above max_pages), `next_ord`, `done`, `failed`, `skipped` (added per slice),
- *   `retakes` (slices taken over from a worker that died: the crawl's end then checks the records,
- *   see {@link CrawlFrontier.repair}), `finished_at` (set once, by the worker whose finished slice
- *   left no slice open).
+ *   `finished_at` (set once, by the worker whose finished slice left no slice open). Two kinds of
+ *   short-lived attributes make crash recovery exact without reading the crawl: `rsv_<ledger>`
+ *   (the ordinals one admission reserved, while its ledger exists) and `cnt_<slice>` (the pages of
+ *   a slice already counted, while its slice record exists). Both are removed with a later update
+ *   of `STATE`, so it holds a few dozen bytes per slice in flight, whatever the crawl's size.
  * - `URL#<hash>`: de-duplication. Created with `attribute_not_exists`, so a URL enters the crawl
  *   once however many pages link to it and however many workers find it at the same time. It
- *   carries the page that found it (`parent`), its depth and, once numbered, its ordinal `ord`
- *   (its place in the results). The claim is the one truth of a URL's ordinal: it gets its `ord`
- *   before any page record of that ordinal is written, so a retake can never number a URL twice.
- * - `ORD#<ord>`: the page's state (`queued` -> `done` | `failed` | `skipped`) and, once done, its
- *   item (or the blob key of an item too big for the table). Results read this range in order.
+ *   names the admission (ledger) that claimed it (`by`).
+ * - `LEDGER#<from>#<id>`: one admission's candidate URLs, written before their claims and deleted
+ *   once the slices carrying the URLs it numbered are recorded. A delivery that dies anywhere in
+ *   between leaves it behind, and the retake of its slice finishes the admission from it
+ *   ({@link CrawlFrontier.unsettled}): so a crash costs no budget and loses no URL, and nothing
+ *   at the crawl's end has to read every record to find out.
+ * - `ORD#<ord>`: the page's outcome (`done` | `failed` | `skipped`) and, once done, its item (or
+ *   where its item is stored: a blob of the batch's items, or one of its own when it is large).
+ *   Written once, when the page is finished; an admitted page without one is still to crawl.
+ *   Results read this range in order.
  * - `SLICE#<from>#<id>`: one record per slice of work not yet finished (an outbox): written with
  *   its URLs before its queue message is sent, deleted when the slice is finished. `<from>` is the
  *   id of the slice that sent it (`start` for the first). It also holds the slice's lease: one
@@ -34,7 +41,7 @@ import { SLICE_MAX_URLS } from '../queue-messages.js';
  *
  * Table calls are batched: a slice's pages are written together (BatchWriteItem, 25 records a
  * call, no conditions: every record in a batch is one this slice alone owns), so steady crawling
- * costs about one conditional put per new URL and a few calls per slice of up to 50 pages.
+ * costs one conditional put per new URL, one write per page and a few calls per batch of pages.
  */
 
 /** A slice of work: its id (`<from>#<id>`, the key of its record) and its URLs. */
@@ -58,7 +65,10 @@ export type PageState = 'queued' | 'done' | 'failed' | 'skipped';
 export interface FrontierPage extends FrontierUrl {
   state: PageState;
   item?: unknown;
+  /** Where the item is stored when it is not inline: a blob of its own, or with `item_at` one of its batch's items. */
   item_blob?: string;
+  /** The item's index in `item_blob` when that blob holds a batch's items (a JSON array). */
+  item_at?: number;
   error?: string;
   finished_at?: string;
 }
@@ -114,7 +124,7 @@ function remember(pk: string, url: string) {
 }
 
 /** Where a slice can be cut short (fault injection in tests: a worker killed right after it). */
-export type SliceStep = 'claims' | 'reserve' | 'ordinals' | 'fetch' | 'records' | 'sent';
+export type SliceStep = 'ledger' | 'claims' | 'reserve' | 'fetch' | 'records' | 'sent';
 /** Called after each step; a test's hook throws (and kills its worker's table) to simulate a crash there. */
 export type FaultHook = (step: SliceStep) => void | Promise<void>;
 
@@ -127,17 +137,42 @@ export interface Candidate {
   via?: 'sitemap';
 }
 
-/** What {@link CrawlFrontier.admit} returns: the URLs admitted and the page records to write for them. */
+/** What {@link CrawlFrontier.admit} returns: the URLs it numbered, and its ledger. */
 export interface Admission {
   urls: FrontierUrl[];
-  /** Page records (`queued`) of the URLs numbered by this call; the caller writes them in its batch. */
-  pageRecords: Item[];
+  /**
+   * The admission's ledger: once the slices carrying `urls` are recorded, {@link CrawlFrontier.settle}
+   * it. Null when there was nothing to admit (no ledger written).
+   */
+  ledger: string | null;
 }
+
+/** Pages of a slice counted in `STATE` so far: done, failed, skipped. */
+export interface PageCounts {
+  done: number;
+  failed: number;
+  skipped: number;
+}
+
+/** The `STATE` attribute holding the ordinals a ledger reserved. */
+const reservedAttr = (ledger: string) => `rsv_${ledger.replace('#', '_')}`;
+/** The `STATE` attribute holding the pages of a slice already counted. */
+const countedAttr = (sliceId: string) => `cnt_${ownId(sliceId)}`;
+
+/**
+ * `STATE` attributes to remove with this process's next update of a crawl's `STATE` (a ledger's
+ * reservation once the ledger is deleted, a slice's counts once its record is deleted): they ride
+ * along with a write made anyway, instead of costing one each. A process that dies leaves its few
+ * behind; they are a few bytes each and are never read again.
+ */
+const toRemove = new Map<string, Set<string>>();
 
 export class CrawlFrontier {
   private readonly pk: string;
   /** max_pages, once read: lets {@link reserve} try its update without reading the counters first. */
   private maxPages: number | undefined;
+  /** True once the budget is known to be spent (it is never given back): admissions then write nothing. */
+  private exhausted = false;
 
   constructor(
     private readonly table: Table,
@@ -152,7 +187,7 @@ export class CrawlFrontier {
     return { pk: this.pk, sk: 'STATE' };
   }
 
-  /** The table key of the page record with ordinal `ord` (its state and, once done, its item). */
+  /** The table key of the page record with ordinal `ord` (its outcome and, once done, its item). */
   pageKey(ord: number) {
     return { pk: this.pk, sk: `ORD#${pad(ord)}` };
   }
@@ -165,34 +200,75 @@ export class CrawlFrontier {
     return { pk: this.pk, sk: `URL#${urlHash(url)}` };
   }
 
-  /** The queued page record of an admitted URL. */
-  pageRecord(u: FrontierUrl): Item {
-    return { ...this.pageKey(u.ord), url: u.url, depth: u.depth, ord: u.ord, state: 'queued' };
+  private ledgerKey(ledger: string) {
+    return { pk: this.pk, sk: `LEDGER#${ledger}` };
+  }
+
+  /** Attributes waiting for removal from `STATE` (see {@link toRemove}), taken for one update. */
+  private takeRemovals(): string[] {
+    const set = toRemove.get(this.pk);
+    if (!set?.size) return [];
+    toRemove.delete(this.pk);
+    return [...set];
+  }
+
+  /** Put attributes back in line for removal (the update that carried them did not happen). */
+  private queueRemovals(attrs: string[]) {
+    if (!attrs.length) return;
+    if (toRemove.size > 1_000) toRemove.clear();
+    const set = toRemove.get(this.pk) ?? new Set<string>();
+    for (const a of attrs) set.add(a);
+    toRemove.set(this.pk, set);
+  }
+
+  /** An update of `STATE` that also removes the attributes waiting for it; they wait again if it fails. */
+  private async updateState(spec: UpdateSpec): Promise<Item> {
+    const remove = this.takeRemovals().filter((a) => !(spec.set && a in spec.set) && !spec.remove?.includes(a));
+    try {
+      return await this.table.update<Item>(this.stateKey(), remove.length ? { ...spec, remove: [...(spec.remove ?? []), ...remove] } : spec);
+    } catch (err) {
+      this.queueRemovals(remove);
+      throw err;
+    }
+  }
+
+  /** Note counters read elsewhere (a cache): the budget, and whether it is spent. */
+  noteCounters(c: FrontierCounters): void {
+    this.maxPages = c.max_pages;
+    if (c.admitted >= c.max_pages) this.exhausted = true;
   }
 
   /**
    * Create the frontier and admit its seeds (the start URL first, at depth 0; other seeds, such as
    * a sitemap's URLs, at the depth the caller gives); returns the first slices. Idempotent: a
-   * second call (a redelivered start message, or one after a crash half-way) admits nothing new
-   * and returns the same slices (same ids, `start#0`, `start#1`, ...), so each record and message
-   * exists at least once.
+   * second call (a redelivered start message, or one after a crash half-way) finishes what the
+   * first left unsettled, admits nothing twice and returns every start slice not yet finished
+   * (ids `start#<first ordinal>`), so each record and message exists at least once.
    */
   async init(seeds: string | { url: string; depth: number }[], maxPages: number, now: Date): Promise<SliceRef[]> {
     const list = typeof seeds === 'string' ? [{ url: seeds, depth: 0 }] : seeds;
     try {
       await this.table.put(
-        { ...this.stateKey(), admitted: 0, next_ord: 0, done: 0, failed: 0, skipped: 0, retakes: 0, max_pages: maxPages, started_at: now.toISOString(), finished_at: null },
+        { ...this.stateKey(), admitted: 0, next_ord: 0, done: 0, failed: 0, skipped: 0, max_pages: maxPages, started_at: now.toISOString(), finished_at: null },
         { condition: { expression: 'attribute_not_exists(pk)' } },
       );
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
     }
-    // Seeds' "parent" is START_PARENT, so a retake finds their claims again.
-    const { urls, pageRecords } = await this.admit(list.map((s) => ({ ...s, parent: START_PARENT })), { retake: true });
-    if (!urls.length) return [];
-    const slices = chunks(urls, SLICE_MAX_URLS).map((c, i) => this.sliceRecord('start', c, String(i)));
-    await this.table.batchPut([...pageRecords, ...slices.map((s) => s.item)]);
-    return slices.map((s) => s.ref);
+    this.maxPages ??= maxPages;
+    const startSlices = (urls: FrontierUrl[]) => chunks(urls, SLICE_MAX_URLS).map((c) => this.sliceRecord('start', c, pad(c[0]!.ord)));
+    // A start that died half-way: its unsettled admissions are finished first.
+    const recorded = await this.sentBy('start');
+    for (const l of await this.unsettled('start', recorded)) {
+      await this.writeBatch(startSlices(l.urls).map((s) => s.item));
+      await this.settle([l.ledger]);
+    }
+    for (const chunk of admissionChunks(list)) {
+      const { urls, ledger } = await this.admit(chunk.map((s) => ({ ...s, parent: START_PARENT })), 'start');
+      if (urls.length) await this.writeBatch(startSlices(urls).map((s) => s.item));
+      if (ledger) await this.settle([ledger]);
+    }
+    return this.sentBy('start');
   }
 
   /** A slice's record (to write in a batch, before its message is sent) and its reference. */
@@ -216,7 +292,7 @@ export class CrawlFrontier {
     if (items.length) await this.table.batchPut(items);
   }
 
-  /** Slices recorded by an earlier delivery of slice `sliceId` (to send again: their messages may be lost). */
+  /** Slices recorded by slice `sliceId` and not finished (an earlier delivery's: to send again, their messages may be lost). */
   async sentBy(sliceId: string): Promise<SliceRef[]> {
     const own = ownId(sliceId);
     const out: SliceRef[] = [];
@@ -242,80 +318,130 @@ export class CrawlFrontier {
   }
 
   /**
-   * Admit `candidates` (already normalised and filtered by the caller): each URL not seen before
-   * gets a de-duplication claim and an ordinal, up to the run's max_pages in total across every
-   * worker. Returns the URLs admitted by this call, in the order given, and the page records of
-   * those it numbered, for the caller to write in its batch (with the slices that carry them).
+   * Admit `candidates` (already normalised and filtered by the caller) found by slice `from`: each
+   * URL not seen before gets a de-duplication claim and an ordinal, up to the run's max_pages in
+   * total across every worker. Returns the URLs numbered, in the order given, and the admission's
+   * ledger, to {@link settle} once the slices carrying them are recorded. At most one of
+   * {@link admissionChunks}' chunks at a time (the ledger holds them all).
    *
-   * Steps, each safe to die after: (1) claim each new URL (conditional put: the table decides
-   * between racing workers), (2) reserve ordinals on `STATE`, (3) write each ordinal on its claim
-   * (one batch), (4, the caller) page records, with the slices carrying them. A claim carries its ordinal before any page record
-   * of it exists, so a URL is never numbered twice. A retake (`retake`: the pages whose links
-   * these are may have been worked on before) picks up claims its parents made earlier: numbered
-   * ones are admitted again (their page record re-created if a batch left it out, never reset),
-   * unnumbered ones are numbered now. Ordinals reserved by a worker that died before (3) are not
-   * lost for good: {@link repair} gives them back at the crawl's end.
+   * Steps, each safe to die after: (1) the ledger: the candidates, under the slice's id; (2) claim
+   * each new URL (a conditional put naming the ledger: the table decides between racing workers);
+   * (3) reserve ordinals for the claims won on `STATE`, noting the reservation there under the
+   * ledger's name (one conditional update: a second reservation for the same ledger cannot
+   * happen); (4, the caller) the slices carrying the URLs, then the ledger's deletion. A retake of
+   * the slice finds the ledger and finishes from the step reached ({@link unsettled}).
    */
-  async admit(candidates: Candidate[], opts: { retake?: boolean; adopted?: Set<string> } = {}): Promise<Admission> {
-    const retake = opts.retake ?? true;
-    const known = retake ? undefined : knownClaimed.get(this.pk);
-    const parents = new Set(candidates.map((c) => c.parent));
+  async admit(candidates: Candidate[], from: string): Promise<Admission> {
+    if (this.exhausted) return { urls: [], ledger: null };
+    const known = knownClaimed.get(this.pk);
     const unique: Candidate[] = [];
     const seen = new Set<string>();
     for (const c of candidates) {
-      if (seen.has(c.url) || known?.has(c.url) || opts.adopted?.has(c.url)) continue;
+      if (seen.has(c.url) || known?.has(c.url) || c.url.length > MAX_URL_LENGTH) continue;
       seen.add(c.url);
       unique.push(c);
     }
-    // 1. Claims, at most CLAIMS_IN_FLIGHT at a time: a batch's few hundred conditional puts sent at
+    if (!unique.length) return { urls: [], ledger: null };
+    const ledger = `${ownId(from)}#${randomBytes(6).toString('base64url')}`;
+    // 1. The ledger: what this admission is about to claim.
+    await this.table.put({ ...this.ledgerKey(ledger), urls: unique.map((c) => ({ url: c.url, depth: c.depth, ...(c.via ? { via: c.via } : {}) })) });
+    await this.fault?.('ledger');
+    // 2. Claims, at most CLAIMS_IN_FLIGHT at a time: a batch's few hundred conditional puts sent at
     // once would queue every other caller's table call behind them (the table and the process).
-    const results = await mapLimit(
-      unique,
-      CLAIMS_IN_FLIGHT,
-      async (c): Promise<(Candidate & { ord?: number }) | null> => {
-        const key = this.claimKey(c.url);
-        try {
-          await this.table.put({ ...key, url: c.url, depth: c.depth, parent: c.parent }, { condition: { expression: 'attribute_not_exists(pk)' } });
-          remember(this.pk, c.url);
-          return c;
-        } catch (err) {
-          if (!(err instanceof ConditionFailedError)) throw err;
-          remember(this.pk, c.url);
-          if (!retake) return null;
-          const prior = await this.table.get(key, { consistent: true });
-          if (!prior || !parents.has(Number(prior.parent))) return null;
-          return { ...c, depth: Number(prior.depth), parent: Number(prior.parent), ord: typeof prior.ord === 'number' ? prior.ord : undefined };
-        }
-      },
-    );
+    const won = await mapLimit(unique, CLAIMS_IN_FLIGHT, (c) => this.claim(c.url, ledger));
     await this.fault?.('claims');
-    const claimed = results.filter((c): c is Candidate & { ord?: number } => c !== null);
-    for (const c of claimed) opts.adopted?.add(c.url);
-    const numbered = new Map<string, FrontierUrl>();
-    // Claims numbered by an earlier try: their page record may be missing (a batch cut short) but
-    // may also be done by now, so it is created only where absent.
-    const prior = claimed.filter((c) => c.ord !== undefined).map((c) => ({ url: c.url, depth: c.depth, ord: c.ord!, ...(c.via ? { via: c.via } : {}) }));
-    await Promise.all(prior.map((u) => this.table.put(this.pageRecord(u), { condition: { expression: 'attribute_not_exists(pk)' } }).catch((err) => {
+    const urls = await this.number(ledger, unique.filter((_, i) => won[i]));
+    await this.fault?.('reserve');
+    return { urls, ledger };
+  }
+
+  /** Claim a URL for ledger `ledger`: true when this call created the claim. */
+  private async claim(url: string, ledger: string): Promise<boolean> {
+    try {
+      await this.table.put({ ...this.claimKey(url), url, by: ledger }, { condition: { expression: 'attribute_not_exists(pk)' } });
+      return true;
+    } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
-    })));
-    for (const u of prior) numbered.set(u.url, u);
-    const pending = claimed.filter((c) => c.ord === undefined);
-    let fresh: (FrontierUrl & { parent: number })[] = [];
-    if (pending.length) {
-      // 2. Reserve ordinals within max_pages. URLs past the budget stay claimed without one; they
-      // are crawled only if a crash's unused ordinals are given back at the end (repair).
-      const range = await this.reserve(pending.length);
-      await this.fault?.('reserve');
-      if (range) {
-        fresh = pending.slice(0, range.last - range.first + 1).map((c, i) => ({ url: c.url, depth: c.depth, parent: c.parent, ord: range.first + i, ...(c.via ? { via: c.via } : {}) }));
-        // 3. Ordinals onto the claims (created by this crawl's own pages: rewriting them whole is safe).
-        await this.table.batchPut(fresh.map((c) => ({ ...this.claimKey(c.url), url: c.url, depth: c.depth, parent: c.parent, ord: c.ord })));
-        await this.fault?.('ordinals');
-        for (const c of fresh) numbered.set(c.url, { url: c.url, depth: c.depth, ord: c.ord, ...(c.via ? { via: c.via } : {}) });
-      }
+      return false;
+    } finally {
+      remember(this.pk, url);
     }
-    const urls = claimed.map((c) => numbered.get(c.url)).filter((u): u is FrontierUrl => u !== undefined);
-    return { urls, pageRecords: fresh.map((c) => this.pageRecord(c)) };
+  }
+
+  /** 3. Ordinals for a ledger's claims, in ledger order, within max_pages (those past the budget stay claimed and unnumbered). */
+  private async number(ledger: string, ours: { url: string; depth: number; via?: 'sitemap' }[]): Promise<FrontierUrl[]> {
+    if (!ours.length) return [];
+    const range = await this.reserve(ours.length, reservedAttr(ledger));
+    if (!range) return [];
+    return ours.slice(0, range.last - range.first + 1).map((c, i) => ({ url: c.url, depth: c.depth, ord: range.first + i, ...(c.via ? { via: c.via } : {}) }));
+  }
+
+  /**
+   * Admissions an earlier delivery of slice `sliceId` left unsettled (it died between writing a
+   * ledger and deleting it), each finished now: claims it did not get to are made, and the URLs it
+   * numbered come back with the ordinals they had, or with new ones when none of them reached a
+   * slice record (the old reservation is then given back first, once: the removal of its
+   * `STATE` attribute is the condition). `recorded`: the slices recorded by the sending slice
+   * (from {@link sentBy}). Returns, per ledger, the numbered URLs no recorded slice carries yet:
+   * the caller records slices for them and then settles the ledger. Reads only these ledgers and
+   * their claims: a crash costs work in proportion to what it interrupted.
+   */
+  async unsettled(sliceId: string, recorded: SliceRef[]): Promise<{ ledger: string; urls: FrontierUrl[] }[]> {
+    const own = ownId(sliceId);
+    const ledgers: Item[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.table.query({ pk: this.pk, skBeginsWith: `LEDGER#${own}#`, consistent: true, limit: 25, cursor });
+      ledgers.push(...page.items);
+      cursor = page.cursor ?? undefined;
+    } while (cursor);
+    if (!ledgers.length) return [];
+    const carried = new Map<string, number>();
+    for (const s of recorded) for (const u of s.urls) carried.set(u.url, u.ord);
+    const out: { ledger: string; urls: FrontierUrl[] }[] = [];
+    for (const l of ledgers) {
+      const ledger = l.sk.slice('LEDGER#'.length);
+      const cands = l.urls as { url: string; depth: number; via?: 'sitemap' }[];
+      const state = (await this.table.get(this.stateKey(), { consistent: true }))!;
+      this.maxPages = Number(state.max_pages);
+      const reserved = state[reservedAttr(ledger)] as number | undefined;
+      const claims = new Map((await this.table.batchGet(cands.map((c) => this.claimKey(c.url)), { consistent: true })).map((c) => [String(c.url), c]));
+      const won = new Set(cands.filter((c) => claims.get(c.url)?.by === ledger).map((c) => c.url));
+      if (reserved === undefined) {
+        // Died before reserving: it may not have made every claim either.
+        for (const c of cands) if (!claims.has(c.url) && (await this.claim(c.url, ledger))) won.add(c.url);
+      }
+      const ours = cands.filter((c) => won.has(c.url));
+      let urls: FrontierUrl[] | undefined;
+      if (reserved !== undefined) {
+        // Ordinals are handed out in ledger order from the reservation's first: one URL carried by a recorded slice tells them all.
+        const hit = ours.findIndex((c) => carried.has(c.url));
+        if (hit >= 0) {
+          const first = carried.get(ours[hit]!.url)! - hit;
+          urls = ours.slice(0, reserved).map((c, i) => ({ url: c.url, depth: c.depth, ord: first + i, ...(c.via ? { via: c.via } : {}) }));
+        } else {
+          // No ordinal of the reservation left this admission: give it back (once) and number afresh.
+          await this.updateState({ add: { admitted: -reserved }, remove: [reservedAttr(ledger)], condition: { expression: 'attribute_exists(#r)', names: { '#r': reservedAttr(ledger) } } }).catch((err) => {
+            if (!(err instanceof ConditionFailedError)) throw err;
+          });
+          this.exhausted = false;
+        }
+      }
+      urls ??= await this.number(ledger, ours);
+      out.push({ ledger, urls: urls.filter((u) => !carried.has(u.url)) });
+    }
+    return out;
+  }
+
+  /**
+   * The slices carrying these ledgers' URLs are recorded: delete the ledgers. Their reservations'
+   * `STATE` attributes go with this process's next update of `STATE` (after the deletion, never
+   * before: a ledger without its reservation would be numbered again).
+   */
+  async settle(ledgers: (string | null)[]): Promise<void> {
+    const list = ledgers.filter((l): l is string => !!l);
+    await Promise.all(list.map((l) => this.table.delete(this.ledgerKey(l))));
+    this.queueRemovals(list.map(reservedAttr));
   }
 
   /**
@@ -363,52 +489,63 @@ export class CrawlFrontier {
       });
   }
 
-  /** A slice was taken over from a worker that may have died: the crawl's end checks its records (repair). */
-  /** Add page counts to the crawl's counters (a slice's progress before it finishes); returns the counters after. */
-  async addCounts(add: Record<string, number>): Promise<FrontierCounters> {
+  /**
+   * Add page counts to the crawl's counters (a slice's progress before it finishes); returns the
+   * counters after. `total`: every page of slice `sliceId` counted once this update is made, kept
+   * on `STATE` with it (one update), so a retake after a crash counts only the pages not in it.
+   */
+  async addCounts(sliceId: string, add: Record<string, number>, total: PageCounts): Promise<FrontierCounters> {
     const counts = Object.fromEntries(Object.entries(add).filter(([, v]) => v !== 0));
     if (!Object.keys(counts).length) return (await this.counters(true))!;
-    return stripKey<FrontierCounters>(await this.table.update<Item>(this.stateKey(), { add: counts }));
+    return stripKey<FrontierCounters>(await this.updateState({ add: counts, set: { [countedAttr(sliceId)]: [total.done, total.failed, total.skipped] } }));
   }
 
-  async noteRetake(): Promise<void> {
-    await this.table.update(this.stateKey(), { add: { retakes: 1 } });
+  /** Pages of slice `sliceId` already counted in `STATE` by an earlier delivery (see {@link addCounts}). */
+  async counted(sliceId: string): Promise<PageCounts> {
+    const s = await this.table.get(this.stateKey(), { consistent: true });
+    const c = (s?.[countedAttr(sliceId)] as number[] | undefined) ?? [0, 0, 0];
+    return { done: Number(c[0] ?? 0), failed: Number(c[1] ?? 0), skipped: Number(c[2] ?? 0) };
   }
 
-  /** The states of some pages (a retaken slice skips those an earlier delivery recorded). */
+  /** The recorded states of some pages (a retaken slice skips those an earlier delivery recorded); absent: still to crawl. */
   async states(ords: number[]): Promise<Map<number, PageState>> {
     const out = new Map<number, PageState>();
-    await Promise.all(ords.map(async (o) => {
-      const p = await this.table.get(this.pageKey(o), { consistent: true });
-      if (p) out.set(o, p.state as PageState);
-    }));
+    for (const p of await this.table.batchGet(ords.map((o) => this.pageKey(o)), { consistent: true })) out.set(Number(p.ord), p.state as PageState);
     return out;
   }
 
-  /** Reserve up to `n` ordinals within max_pages: [first, last], or null when the budget is spent. */
-  private async reserve(n: number): Promise<{ first: number; last: number } | null> {
+  /** Reserve up to `n` ordinals within max_pages, noted as `attr` on `STATE`: [first, last], or null when the budget is spent. */
+  private async reserve(n: number, attr: string): Promise<{ first: number; last: number } | null> {
     // Usually there is room for all n: one conditional update, no read.
     if (this.maxPages !== undefined) {
-      const range = await this.tryReserve(n, this.maxPages);
+      const range = await this.tryReserve(n, this.maxPages, attr);
       if (range) return range;
     }
     for (let attempt = 0; attempt < 20; attempt++) {
       const s = await this.counters(true);
       if (!s) throw new Error(`crawl frontier ${this.runId} is not initialised`);
+      if ((s as unknown as Record<string, unknown>)[attr] !== undefined) throw new Error(`ledger reservation ${attr} was made twice`);
       const room = s.max_pages - s.admitted;
-      if (room <= 0) return null;
-      const range = await this.tryReserve(Math.min(n, room), s.max_pages);
-      if (range) return range;
+      if (room <= 0) {
+        this.exhausted = true;
+        return null;
+      }
+      const range = await this.tryReserve(Math.min(n, room), s.max_pages, attr);
+      if (range) {
+        if (range.last - range.first + 1 < n) this.exhausted = true;
+        return range;
+      }
     }
     return null;
   }
 
   /** Take `take` ordinals if that keeps `admitted` within `maxPages`; null when another worker got there first. */
-  private async tryReserve(take: number, maxPages: number): Promise<{ first: number; last: number } | null> {
+  private async tryReserve(take: number, maxPages: number, attr: string): Promise<{ first: number; last: number } | null> {
     try {
-      const after = await this.table.update<Item>(this.stateKey(), {
+      const after = await this.updateState({
         add: { admitted: take, next_ord: take },
-        condition: { expression: 'admitted <= :limit', values: { ':limit': maxPages - take } },
+        set: { [attr]: take },
+        condition: { expression: 'admitted <= :limit AND attribute_not_exists(#r)', names: { '#r': attr }, values: { ':limit': maxPages - take } },
       });
       const next = Number(after.next_ord);
       return { first: next - take, last: next - 1 };
@@ -420,119 +557,39 @@ export class CrawlFrontier {
 
   /**
    * A slice is finished: every URL in it recorded or handed on, every slice it produced recorded
-   * and sent. Deletes its record; the delivery that deleted it adds the slice's counts (`add`:
-   * pages done, failed, skipped; request stats) in one update. When no slice is left open the
-   * crawl is over: `finished` is true for exactly one caller, whose conditional write sets
-   * `finished_at`. A delivery of a slice already finished changes nothing.
-   *
-   * When a slice was ever taken over from a worker that died (`retakes`), the last slice first
-   * checks the records (see {@link repair}) under its own record, written again for the purpose:
-   * URLs it finds to crawl come back as `repair`, for the caller to send (they are recorded as
-   * slices of this one, so a crash before sending them is recovered like any other) and then to
-   * finish this slice again.
+   * and sent. First adds the slice's counts (`add`: pages done, failed, skipped; request stats)
+   * with `total` (every page of the slice counted, see {@link addCounts}) in one update, then
+   * deletes its record. When no slice is left open the crawl is over: `finished` is true for
+   * exactly one caller, whose conditional write sets `finished_at`. A delivery of a slice already
+   * finished, or of one another delivery (`holder`) has taken over, changes nothing; one that died
+   * between the two writes is retaken and finds every page counted. Nothing here reads more than the slice's own records.
    */
-  async finishSlice(sliceId: string, now: Date, add: Record<string, number> = {}, holder = 'finisher'): Promise<{ finished: boolean; counters: FrontierCounters; repair?: SliceRef[] }> {
-    const gone = await this.table.delete(this.sliceKey(sliceId));
+  async finishSlice(sliceId: string, now: Date, add: Record<string, number> = {}, total?: PageCounts, holder?: string): Promise<{ finished: boolean; counters: FrontierCounters }> {
+    // Finished before (a duplicate delivery), or taken over by another delivery after this one's
+    // lease ran out: that one counts the pages (one consistent read of a small record).
+    const rec = await this.table.get(this.sliceKey(sliceId), { consistent: true });
+    if (!rec || (holder !== undefined && rec.lease_holder !== undefined && rec.lease_holder !== holder)) return { finished: false, counters: (await this.counters(true))! };
     const counts = Object.fromEntries(Object.entries(add).filter(([, v]) => v !== 0));
-    if (!gone) return { finished: false, counters: (await this.counters(true))! };
-    const counters = Object.keys(counts).length ? stripKey<FrontierCounters>(await this.table.update<Item>(this.stateKey(), { add: counts })) : (await this.counters(true))!;
-    if (counters.finished_at || (await this.hasOpenSlices())) return { finished: false, counters };
-    if (Number((counters as { retakes?: number }).retakes ?? 0) > 0) {
-      // Hold the crawl open with this slice's record while checking; one checker at a time (the
-      // one whose update found retakes above 0 and set them to 0).
-      // `leases: 1`: a delivery that takes it over after a crash is a retake and re-sends what this one recorded.
-      await this.table.put({ ...this.sliceKey(sliceId), urls: [], lease_holder: holder, lease_until: now.getTime() + 60_000, leases: 1 });
-      let won = false;
-      try {
-        await this.table.update(this.stateKey(), { set: { retakes: 0 }, condition: { expression: 'retakes > :z', values: { ':z': 0 } } });
-        won = true;
-      } catch (err) {
-        if (!(err instanceof ConditionFailedError)) throw err;
-      }
-      const found = won ? await this.repair() : [];
-      if (found.length) {
-        const slices = chunks(found, SLICE_MAX_URLS).map((c) => this.sliceRecord(ownId(sliceId), c));
-        await this.writeBatch(slices.map((s) => s.item));
-        return { finished: false, counters, repair: slices.map((s) => s.ref) };
-      }
-      return this.finishSlice(sliceId, now, {}, holder);
-    }
+    const attr = countedAttr(sliceId);
+    const counted = total && total.done + total.failed + total.skipped > 0;
+    let counters = Object.keys(counts).length || counted
+      ? stripKey<FrontierCounters>(await this.updateState({ add: counts, ...(counted ? { set: { [attr]: [total.done, total.failed, total.skipped] } } : {}) }))
+      : undefined;
+    const gone = await this.table.delete(this.sliceKey(sliceId));
+    // The slice's counts are no longer needed by any retake once its record is gone.
+    if (gone && counted) this.queueRemovals([attr]);
+    counters ??= (await this.counters(true))!;
+    if (!gone || counters.finished_at || (await this.hasOpenSlices())) return { finished: false, counters };
     try {
-      await this.table.update(this.stateKey(), {
+      const after = await this.updateState({
         set: { finished_at: now.toISOString() },
         condition: { expression: 'finished_at = :null', values: { ':null': null } },
       });
-      return { finished: true, counters: { ...(await this.reconcile(counters)), finished_at: now.toISOString() } };
+      return { finished: true, counters: stripKey<FrontierCounters>(after) };
     } catch (err) {
       if (err instanceof ConditionFailedError) return { finished: false, counters };
       throw err;
     }
-  }
-
-  /**
-   * After a worker died somewhere in a slice (any step: see {@link SliceStep}), with no slice left
-   * open: read every claim and page record once and return the URLs still to crawl, each with a
-   * page record: pages left `queued` (no slice carries them any more), claims numbered without a
-   * page record, and, within the budget, claims never numbered. The budget is first set to the
-   * ordinals claims really hold, which gives back ordinals reserved by a worker that died before
-   * writing them on its claims. Runs only at the end of a crawl that had a retake.
-   */
-  async repair(): Promise<FrontierUrl[]> {
-    const claims: Item[] = [];
-    const pages = new Map<number, Item>();
-    for (const [prefix, sink] of [['URL#', (i: Item) => claims.push(i)], ['ORD#', (i: Item) => pages.set(Number(i.ord), i)]] as const) {
-      let cursor: string | undefined;
-      do {
-        const page = await this.table.query({ pk: this.pk, skBeginsWith: prefix, consistent: true, limit: 500, cursor });
-        page.items.forEach(sink);
-        cursor = page.cursor ?? undefined;
-      } while (cursor);
-    }
-    const out: FrontierUrl[] = [];
-    const missing: FrontierUrl[] = [];
-    let used = 0;
-    for (const c of claims) {
-      if (typeof c.ord !== 'number') continue;
-      used++;
-      const p = pages.get(c.ord);
-      const u = { url: String(c.url), depth: Number(c.depth), ord: c.ord };
-      if (!p) missing.push(u);
-      else if (p.state === 'queued') out.push(u);
-    }
-    await Promise.all(missing.map((u) => this.table.put(this.pageRecord(u), { condition: { expression: 'attribute_not_exists(pk)' } }).catch((err) => {
-      if (!(err instanceof ConditionFailedError)) throw err;
-    })));
-    out.push(...missing);
-    const s = (await this.counters(true))!;
-    await this.table.update(this.stateKey(), { set: { admitted: used } });
-    const room = s.max_pages - used;
-    const unnumbered = claims.filter((c) => typeof c.ord !== 'number').sort((a, b) => Number(a.depth) - Number(b.depth) || String(a.url).localeCompare(String(b.url)));
-    if (room > 0 && unnumbered.length) {
-      const { urls, pageRecords } = await this.admit(unnumbered.slice(0, room).map((c) => ({ url: String(c.url), depth: Number(c.depth), parent: Number(c.parent) })), { retake: true });
-      await this.writeBatch(pageRecords);
-      out.push(...urls);
-    }
-    return out.sort((a, b) => a.ord - b.ord);
-  }
-
-  /**
-   * Page counts are added per slice, when it finishes; a worker killed after recording pages but
-   * before finishing its slice takes their counts with it (the retaken slice finds them recorded
-   * and does not count them again). When the crawl ends with the counts off the admitted total,
-   * count the page records once and set the counters to what they hold. Once per crawl at most,
-   * and only after such a loss or an early stop.
-   */
-  private async reconcile(c: FrontierCounters): Promise<FrontierCounters> {
-    if (c.done + c.failed + c.skipped === c.admitted) return c;
-    const n = { done: 0, failed: 0, skipped: 0 };
-    let cursor: string | undefined;
-    do {
-      const page = await this.pages({ limit: 200, cursor });
-      for (const p of page.pages) if (p.state !== 'queued') n[p.state]++;
-      cursor = page.cursor ?? undefined;
-    } while (cursor);
-    await this.table.update(this.stateKey(), { set: n });
-    return { ...c, ...n };
   }
 
   async page(ord: number): Promise<FrontierPage | undefined> {
@@ -545,10 +602,11 @@ export class CrawlFrontier {
    * `item_blob`). Only the slice holding the page's lease writes it; a retaken slice reads the
    * states first and skips recorded pages, so a recorded page is not counted twice.
    */
-  outcomeRecord(u: FrontierUrl, outcome: { state: Exclude<PageState, 'queued'>; item?: unknown; item_blob?: string; error?: string }, now: Date): Item {
+  outcomeRecord(u: FrontierUrl, outcome: { state: Exclude<PageState, 'queued'>; item?: unknown; item_blob?: string; item_at?: number; error?: string }, now: Date): Item {
     const rec: Item = { ...this.pageKey(u.ord), url: u.url, depth: u.depth, ord: u.ord, state: outcome.state, finished_at: now.toISOString() };
     if (outcome.item !== undefined) rec.item = outcome.item;
     if (outcome.item_blob) rec.item_blob = outcome.item_blob;
+    if (outcome.item_at !== undefined) rec.item_at = outcome.item_at;
     if (outcome.error) rec.error = outcome.error.slice(0, 1000);
     return rec;
   }
@@ -575,6 +633,36 @@ export class CrawlFrontier {
     });
     return { pages: res.items.map((i) => stripKey<FrontierPage>(i)), cursor: res.cursor };
   }
+}
+
+/** Candidates one admission takes at most. */
+export const ADMIT_MAX = 500;
+/** Bytes of URLs one admission takes at most: its ledger stays well below DynamoDB's 400 KB item limit. */
+const ADMIT_MAX_BYTES = 200 * 1024;
+/**
+ * Longer URLs are not crawled (the sitemap protocol's limit): every record holding URLs (a ledger
+ * of up to 500, a slice of up to 50, a claim) then has a bound well inside DynamoDB's item limit.
+ */
+export const MAX_URL_LENGTH = 2048;
+
+/** Candidates in admissions of at most {@link ADMIT_MAX} URLs and {@link ADMIT_MAX_BYTES} bytes, those over {@link MAX_URL_LENGTH} left out. */
+export function admissionChunks<T extends { url: string }>(candidates: T[]): T[][] {
+  const out: T[][] = [];
+  let cur: T[] = [];
+  let bytes = 0;
+  for (const c of candidates) {
+    if (c.url.length > MAX_URL_LENGTH) continue;
+    const b = Buffer.byteLength(c.url) + 32;
+    if (cur.length && (cur.length >= ADMIT_MAX || bytes + b > ADMIT_MAX_BYTES)) {
+      out.push(cur);
+      cur = [];
+      bytes = 0;
+    }
+    cur.push(c);
+    bytes += b;
+  }
+  if (cur.length) out.push(cur);
+  return out;
 }
 
 /** Claims (conditional puts) one admission has in flight at once. */

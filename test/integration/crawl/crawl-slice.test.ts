@@ -10,6 +10,7 @@ import type { Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 import { memoryStores } from '../foundation/stores.js';
 import { ordinalCursorCodec } from '../../../functions/core/cursor.js';
+import { itemSize } from '../../../functions/adapters/aws/item-size.js';
 
 /** The results list's cursor codec (the service binds it to the run as well). */
 const codec = ordinalCursorCodec({ list: 'crawl-results' });
@@ -180,5 +181,38 @@ describe('distributed site crawl slices', () => {
     const back = await readCrawlItems(big, bigBlobs, 10, undefined, codec);
     expect(back.data).toHaveLength(1);
     expect((back.data[0]!.data.markdown as string).length).toBe(400 * 1024);
+  });
+
+  it("stores a batch's items together in one blob: each page record holds only where its item is (one write request unit), and results read them back in order", async () => {
+    const f = new CrawlFrontier(table, 'ten_c', `run_slice_${++seq}`);
+    const queue: SliceRef[] = [...(await f.init(url(0), 1000, new Date()))];
+    const stored = new Map<string, Uint8Array>();
+    const blobs: Blobs = { put: async (_b, k, body) => void stored.set(k, Buffer.from(body)), get: async (_b, k) => stored.get(k), delete: async () => undefined };
+    let batches = 0;
+    for (let s = queue.shift(), round = 0; s; s = queue.shift(), round++) {
+      const env: SliceEnv = {
+        frontier: f, engine: { scrapePage: async (u: string) => page(u) } as unknown as Engine, input: input(), send: async (x) => void queue.push(x),
+        putBlob: async () => { throw new Error('no item here is too big for a batch blob'); },
+        putItems: async (first, items) => { const k = `batch/${first}/${++batches}`; await blobs.put('results', k, JSON.stringify(items)); return k; },
+        now: () => new Date(), remainingMs: () => 600_000, shouldStop: () => false, holder: `h${round}`, reserveMs: 1000,
+      };
+      await processSlice(env, s, url(0));
+    }
+    const { pages } = await f.pages({ limit: 100 });
+    expect(pages).toHaveLength(N);
+    // Fewer blobs than pages: a batch's items share one.
+    expect(batches).toBeLessThan(N);
+    for (const p of pages) {
+      expect(p.item).toBeUndefined();
+      expect(p.item_blob).toMatch(/^batch\//);
+      const rec = (await table.get(f.pageKey(p.ord)))!;
+      expect(itemSize(rec)).toBeLessThanOrEqual(1024);
+    }
+    const read = await readCrawlItems(f, blobs, 100, undefined, codec);
+    expect(read.data.map((i) => i.url)).toEqual(pages.map((p) => p.url));
+    expect(read.data.map((i) => i.data.title)).toEqual(pages.map((p) => `Page ${p.url.split('/').pop()}`));
+    const streamed: string[] = [];
+    for await (const it of crawlItems(f, blobs)) streamed.push(it.url);
+    expect(streamed).toEqual(pages.map((p) => p.url));
   });
 });

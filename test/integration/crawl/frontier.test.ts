@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CrawlFrontier, ownId, type SliceRef } from '../../../functions/core/crawl/frontier.js';
+import { admissionChunks, CrawlFrontier, MAX_URL_LENGTH, ownId, type SliceRef, type SliceStep } from '../../../functions/core/crawl/frontier.js';
 import type { Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 import { memoryStores } from '../foundation/stores.js';
@@ -61,10 +61,11 @@ async function crawl(f: CrawlFrontier, opts: { n: number; maxPages: number; work
       const outcomes = [];
       for (const u of slice.urls) {
         fetched.push(pageNo(u.url));
-        const { urls, pageRecords } = await f.admit(links(pageNo(u.url), opts.n).map((url) => ({ url, depth: u.depth + 1, parent: u.ord })), { retake: false });
+        const { urls, ledger } = await f.admit(links(pageNo(u.url), opts.n).map((url) => ({ url, depth: u.depth + 1, parent: u.ord })), slice.slice_id);
         const size = opts.sliceSize ?? 5;
         const slices = Array.from({ length: Math.ceil(urls.length / size) }, (_, i) => f.sliceRecord(ownId(slice.slice_id), urls.slice(i * size, (i + 1) * size)));
-        await f.writeBatch([...pageRecords, ...slices.map((x) => x.item)]);
+        await f.writeBatch(slices.map((x) => x.item));
+        await f.settle([ledger]);
         slices.forEach((x) => push(x.ref));
         outcomes.push(f.outcomeRecord(u, { state: 'done', item: { url: u.url } }, now));
       }
@@ -82,7 +83,7 @@ describe('crawl frontier on dynalite', () => {
   it('init is idempotent: a second start admits nothing', async () => {
     const f = frontier();
     const first = await f.init('https://site.test/', 10, now);
-    expect(first).toEqual([{ slice_id: 'start#0', urls: [{ url: 'https://site.test/', depth: 0, ord: 0 }] }]);
+    expect(first).toEqual([{ slice_id: 'start#0000000000', urls: [{ url: 'https://site.test/', depth: 0, ord: 0 }] }]);
     // Again (a redelivered start): the same first slice, so it is sent at least once; nothing new admitted.
     expect(await f.init('https://site.test/', 10, now)).toEqual(first);
     expect(await f.counters()).toMatchObject({ admitted: 1, max_pages: 10, finished_at: null });
@@ -93,32 +94,34 @@ describe('crawl frontier on dynalite', () => {
     const seeds = [{ url: 'https://site.test/', depth: 0 }, ...Array.from({ length: 2 * SLICE_MAX_URLS + 20 }, (_, i) => ({ url: `https://site.test/s/${i}`, depth: 1 }))];
     const max = SLICE_MAX_URLS + 20;
     const slices = await f.init(seeds, max, now);
-    expect(slices.map((s) => s.slice_id)).toEqual(['start#0', 'start#1']);
+    expect(slices.map((s) => s.slice_id)).toEqual(['start#0000000000', `start#${String(SLICE_MAX_URLS).padStart(10, '0')}`]);
     expect(slices.map((s) => s.urls.length)).toEqual([SLICE_MAX_URLS, 20]);
     expect(slices.flatMap((s) => s.urls.map((u) => u.url))).toEqual(seeds.slice(0, max).map((s) => s.url));
     expect(await f.init(seeds, max, now)).toEqual(slices);
-    expect((await f.pages({ limit: 500 })).pages).toHaveLength(max);
+    expect((await f.counters())!.admitted).toBe(max);
   });
 
   it('admits each URL once across racing workers, with unique ordinals', async () => {
     const f = frontier();
     await f.init('https://site.test/', 1000, now);
     const urls = Array.from({ length: 40 }, (_, i) => `https://site.test/${i}`);
-    const results = await Promise.all([0, 1, 2, 3].map((w) => f.admit(cands([...urls].sort(() => (w % 2 ? 1 : -1)), w + 100))));
+    const results = await Promise.all([0, 1, 2, 3].map((w) => f.admit(cands([...urls].sort(() => (w % 2 ? 1 : -1)), w + 100), `start#w${w}`)));
     const all = results.flatMap((r) => r.urls);
     expect(all.map((u) => u.url).sort()).toEqual([...urls].sort());
     expect(new Set(all.map((u) => u.ord)).size).toBe(40);
-    expect(results.flatMap((r) => r.pageRecords)).toHaveLength(40);
+    // Ordinals without gaps: the budget is taken only for claims won.
+    expect(all.map((u) => u.ord).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect((await f.counters())!.admitted).toBe(41);
   });
 
   it('never admits more than max_pages in total, whoever asks', async () => {
     const f = frontier();
     await f.init('https://site.test/', 10, now);
     const batches = [0, 1, 2].map((b) => Array.from({ length: 8 }, (_, i) => `https://site.test/${b}/${i}`));
-    const admitted = (await Promise.all(batches.map((b, i) => f.admit(cands(b, 100 + i))))).flatMap((r) => r.urls);
+    const admitted = (await Promise.all(batches.map((b, i) => f.admit(cands(b, 100 + i), `start#b${i}`)))).flatMap((r) => r.urls);
     expect(admitted).toHaveLength(9);
     expect((await f.counters())!.admitted).toBe(10);
-    expect((await f.admit(cands(['https://site.test/late'], 7))).urls).toEqual([]);
+    expect((await f.admit(cands(['https://site.test/late'], 7), 'start#late')).urls).toEqual([]);
   });
 
   it('crawls a graph with 4 workers and duplicated messages: every reachable page once, completed exactly once', async () => {
@@ -154,21 +157,6 @@ describe('crawl frontier on dynalite', () => {
     expect(await f.leaseSlice(first!.slice_id, 'late', 60_000, later)).toEqual({ state: 'gone' });
   });
 
-  it('a page re-processed after a crash re-admits the links it had claimed (none lost, none numbered twice)', async () => {
-    const f = frontier();
-    const [start] = (await f.init('https://site.test/p/0', 100, now))[0]!.urls;
-    const children = links(2, 60); // three distinct pages
-    const firstTry = await f.admit(cands(children, start!.ord), { retake: false });
-    expect(firstTry.urls).toHaveLength(3);
-    // Another page that links to the same URLs gets nothing: they belong to page 0.
-    expect((await f.admit(cands(children, 99))).urls).toEqual([]);
-    // The retake of page 0 gets the same children back, numbered as before, with no new ordinal.
-    const again = await f.admit(cands(children, start!.ord), { retake: true });
-    expect(again.urls).toEqual(firstTry.urls);
-    expect(again.pageRecords).toEqual([]);
-    expect((await f.counters())!.admitted).toBe(4);
-  });
-
   it('a slice delivered again after it finished neither counts twice nor ends the crawl while another slice is open', async () => {
     const f = frontier();
     const [first] = await f.init('https://site.test/p/0', 100, now);
@@ -191,45 +179,96 @@ describe('crawl frontier on dynalite', () => {
     expect(await f.sentBy(first!.slice_id)).toEqual([child]);
   });
 
-  it('a retake re-creates a page record a cut-short batch left out, never resetting one that exists', async () => {
+  /** A frontier of the same crawl whose worker dies right after `step` (its admission is left unsettled). */
+  const dyingAfter = (f: CrawlFrontier, step: SliceStep) =>
+    new CrawlFrontier(table, 'ten_test', f.runId, (s) => {
+      if (s === step) throw new Error(`killed after ${step}`);
+    });
+
+  for (const step of ['ledger', 'claims', 'reserve'] as const) {
+    it(`an admission cut short after "${step}" is finished by the slice's retake from its ledger: same URLs, budget taken once`, async () => {
+      const f = frontier();
+      const [first] = await f.init('https://site.test/p/0', 100, now);
+      const children = links(2, 60); // three distinct pages
+      await expect(dyingAfter(f, step).admit(cands(children, 0), first!.slice_id)).rejects.toThrow('killed');
+      const [l] = await f.unsettled(first!.slice_id, []);
+      expect(l!.urls.map((u) => u.url).sort()).toEqual([...children].sort());
+      expect((await f.counters())!.admitted).toBe(4);
+      expect(new Set(l!.urls.map((u) => u.ord)).size).toBe(3);
+      // Settled: nothing left to finish, and a second look takes no budget.
+      await f.writeBatch([f.sliceRecord(ownId(first!.slice_id), l!.urls).item]);
+      await f.settle([l!.ledger]);
+      expect(await f.unsettled(first!.slice_id, [])).toEqual([]);
+      expect((await f.admit(cands(children, 9), 'start#other')).urls).toEqual([]);
+      expect((await f.counters())!.admitted).toBe(4);
+    });
+  }
+
+  it('a retake keeps the ordinals a torn batch already put in a slice record, and numbers no URL twice', async () => {
     const f = frontier();
-    const [start] = (await f.init('https://site.test/p/0', 100, now))[0]!.urls;
+    const [first] = await f.init('https://site.test/p/0', 100, now);
     const children = links(2, 60);
-    // The first try numbered the claims, then died: one page record written, one done since, one never written.
-    const firstTry = await f.admit(cands(children, start!.ord), { retake: false });
-    await f.writeBatch([firstTry.pageRecords[0]!, f.outcomeRecord(firstTry.urls[1]!, { state: 'done', item: { kept: true } }, now)]);
-    expect((await f.admit(cands(children, start!.ord))).urls).toEqual(firstTry.urls);
-    expect(await f.page(firstTry.urls[0]!.ord)).toMatchObject({ state: 'queued', url: firstTry.urls[0]!.url });
-    expect(await f.page(firstTry.urls[1]!.ord)).toMatchObject({ state: 'done', item: { kept: true } });
-    expect(await f.page(firstTry.urls[2]!.ord)).toMatchObject({ state: 'queued', url: firstTry.urls[2]!.url });
+    const adm = await f.admit(cands(children, 0), first!.slice_id);
+    expect(adm.urls).toHaveLength(3);
+    // The batch write was torn: a slice carrying the second URL alone was recorded, then the worker died.
+    const torn = await f.openSlice(ownId(first!.slice_id), [adm.urls[1]!]);
+    const [l] = await f.unsettled(first!.slice_id, [torn]);
+    // The two URLs not carried, with the ordinals they were given.
+    expect(l!.urls).toEqual([adm.urls[0], adm.urls[2]]);
+    expect((await f.counters())!.admitted).toBe(4);
   });
 
-  it('ordinals reserved by a worker that died before numbering its claims come back at the crawl\'s end (repair)', async () => {
+  it('max_pages stays exact when a worker dies holding the last of the budget: its retake gives the reservation back and numbers afresh', async () => {
     const f = frontier();
     const [first] = await f.init('https://site.test/p/0', 4, now);
-    // Reserve 3 ordinals and die before writing them on the claims: the budget (4) looks spent.
-    const dying = new CrawlFrontier(table, 'ten_test', f.runId, (step) => {
-      if (step === 'reserve') throw new Error('killed');
-    });
-    await expect(dying.admit(cands(links(2, 60), 0), { retake: false })).rejects.toThrow('killed');
+    // Reserve the last 3 ordinals and die: the budget (4) looks spent to everyone else.
+    await expect(dyingAfter(f, 'reserve').admit(cands(links(2, 60), 0), first!.slice_id)).rejects.toThrow('killed');
     expect((await f.counters())!.admitted).toBe(4);
-    expect((await f.admit(cands(['https://site.test/x'], 0), { retake: false })).urls).toEqual([]);
-    // The slice is retaken (noted), then finishes last: the end finds the unnumbered claims and numbers them.
-    await f.noteRetake();
-    await f.writeBatch([f.outcomeRecord(first!.urls[0]!, { state: 'done', item: {} }, now)]);
-    const end = await f.finishSlice(first!.slice_id, now, { done: 1 }, 'me');
-    expect(end.finished).toBe(false);
-    const repaired = end.repair!.flatMap((s) => s.urls);
-    expect(repaired.map((u) => u.url).sort()).toEqual([...links(2, 60), 'https://site.test/x'].sort().slice(0, 3).sort());
+    expect((await f.admit(cands(['https://site.test/x'], 0), 'start#x')).urls).toEqual([]);
+    // The retake: none of its ordinals reached a slice record, so they are given back (once) and taken again.
+    const [l] = await f.unsettled(first!.slice_id, []);
+    expect(l!.urls).toHaveLength(3);
     expect((await f.counters())!.admitted).toBe(4);
-    for (const s of end.repair!) {
-      await f.writeBatch(s.urls.map((u) => f.outcomeRecord(u, { state: 'done', item: {} }, now)));
-      await f.finishSlice(s.slice_id, now, { done: s.urls.length });
-    }
-    expect((await f.finishSlice(first!.slice_id, now, {}, 'me')).finished).toBe(true);
-    const { pages } = await f.pages({ limit: 10 });
-    expect(pages).toHaveLength(4);
-    expect(new Set(pages.map((p) => p.url)).size).toBe(4);
-    expect((await f.counters())!).toMatchObject({ done: 4, admitted: 4 });
+    // Looked at again before settling (a second crash): the same ordinals, once a slice carries one.
+    const rec = await f.openSlice(ownId(first!.slice_id), l!.urls.slice(0, 1));
+    const [again] = await f.unsettled(first!.slice_id, [rec]);
+    expect(again!.urls).toEqual(l!.urls.slice(1));
+    expect((await f.counters())!.admitted).toBe(4);
+  });
+
+  it('a retaken slice counts the pages an earlier delivery recorded but had not counted, once', async () => {
+    const f = frontier();
+    const [first] = await f.init('https://site.test/p/0', 100, now);
+    const kids = (await f.admit(cands(links(2, 60), 0), first!.slice_id)).urls;
+    const s = await f.openSlice(ownId(first!.slice_id), kids);
+    // The first delivery pushed 1 page to the counters, then died.
+    await f.addCounts(s.slice_id, { done: 1 }, { done: 1, failed: 0, skipped: 0 });
+    expect(await f.counted(s.slice_id)).toEqual({ done: 1, failed: 0, skipped: 0 });
+    expect(await f.finishSlice(s.slice_id, now, { done: 2 }, { done: 3, failed: 0, skipped: 0 })).toMatchObject({ counters: { done: 3 } });
+    // A late finish by a delivery whose slice is gone adds nothing.
+    expect(await f.finishSlice(s.slice_id, now, { done: 2 }, { done: 3, failed: 0, skipped: 0 })).toMatchObject({ counters: { done: 3 } });
+  });
+
+  it('once the budget is known to be spent, an admission writes nothing (no ledger, no claim)', async () => {
+    const f = frontier();
+    await f.init('https://site.test/p/0', 1, now);
+    const other = new CrawlFrontier(table, 'ten_test', f.runId);
+    other.noteCounters((await f.counters())!);
+    expect(await other.admit(cands(['https://site.test/new-1', 'https://site.test/new-2'], 0), 'start#0000000000')).toEqual({ urls: [], ledger: null });
+    // Nothing was claimed: the start URL's claim is the only one.
+    expect((await table.query({ pk: `TEN#ten_test#CRAWL#${f.runId}`, skBeginsWith: 'URL#', consistent: true })).items).toHaveLength(1);
+  });
+
+  it('admits in chunks bounded in URLs and bytes, leaving out URLs over 2,048 characters (every record stays far below 400 KB)', async () => {
+    const many = Array.from({ length: 1200 }, (_, i) => ({ url: `https://site.test/${i}` }));
+    expect(admissionChunks(many).map((c) => c.length)).toEqual([500, 500, 200]);
+    const long = Array.from({ length: 300 }, (_, i) => ({ url: `https://site.test/${i}/${'x'.repeat(2000)}` }));
+    const chunks = admissionChunks(long);
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const c of chunks) expect(c.reduce((n, u) => n + u.url.length, 0)).toBeLessThanOrEqual(200 * 1024);
+    expect(admissionChunks([{ url: `https://site.test/${'y'.repeat(MAX_URL_LENGTH)}` }])).toEqual([]);
+    const f = frontier();
+    await f.init('https://site.test/p/0', 100, now);
+    expect((await f.admit(cands([`https://site.test/${'z'.repeat(MAX_URL_LENGTH)}`], 0), 'start#0000000000')).urls).toEqual([]);
   });
 });
