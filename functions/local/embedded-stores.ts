@@ -7,6 +7,7 @@ import { SDK_CLIENT_OPTIONS } from '../adapters/aws/sdk-options.js';
 import { LocalDynamoClient } from '../adapters/local/local-dynamo-client.js';
 import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { closeDynaliteIterators } from './dynalite-iterators.js';
+import { cacheDynaliteTables } from './dynalite-table-cache.js';
 import { hardenS3rverStore } from './s3rver-store.js';
 
 const require = createRequire(import.meta.url);
@@ -72,6 +73,7 @@ const listen = (server: Server, port: number) =>
  */
 export async function startEmbeddedStores(opts: { dataDir?: string; dynamoPort: number; s3Port: number; table: string; buckets: string[] }): Promise<EmbeddedStores> {
   closeDynaliteIterators();
+  cacheDynaliteTables();
   hardenS3rverStore();
   const dynalite = require('dynalite');
   const S3rver = require('s3rver');
