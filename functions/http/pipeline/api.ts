@@ -15,6 +15,7 @@ import { selectorTooComplex } from '../../core/limits/selector-limits.js';
 import type { ApiRequest, ApiResult, Event, PipelineState, Result } from './types.js';
 import type { Contract, Input } from '../contracts/contract.js';
 import { markForeground } from '../../core/limits/foreground.js';
+import type { RateDecision } from '../../core/limits/rate-limiter.js';
 import { middlewareChain, type ChainRequest, type Middleware } from './middleware-chain.js';
 
 type Req = ChainRequest<Event, Result, { gleaner?: PipelineState }>;
@@ -98,10 +99,18 @@ const guard = (): MiddlewareObj => ({
     markForeground(`req:${s.requestId}`, tenant.tenant_id, REQUEST_FOREGROUND_MS);
     // The limiter runs before scope and billing checks, so a 403 or 402 carries the RateLimit
     // headers too and a key cannot probe scopes faster than its limit.
+    const rateHeaders = (d: RateDecision) => ({ 'ratelimit-limit': String(d.limit), 'ratelimit-remaining': String(d.remaining), 'ratelimit-reset': String(d.resetSeconds) });
+    // A bucket this process already knows is empty: refused now, before any read (a client
+    // hammering past its limit costs its audit record only).
+    const known = s.deps.rateLimiter.knownDenial(tenant.tenant_id, 'api', tenant.limits.rate_requests, tenant.limits.rate_seconds, s.now);
+    if (known) {
+      s.rateHeaders = rateHeaders(known);
+      throw rateLimited(known.retryAfterSeconds);
+    }
     const rate = s.deps.rateLimiter
       .take(tenant.tenant_id, 'api', tenant.limits.rate_requests, tenant.limits.rate_seconds, s.now)
       .then((d) => {
-        s.rateHeaders = { 'ratelimit-limit': String(d.limit), 'ratelimit-remaining': String(d.remaining), 'ratelimit-reset': String(d.resetSeconds) };
+        s.rateHeaders = rateHeaders(d);
         if (!d.allowed) throw rateLimited(d.retryAfterSeconds);
       });
     // A safe read may run alongside the limiter's write; its result is dropped if denied.
