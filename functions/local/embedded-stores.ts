@@ -4,8 +4,10 @@ import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { DynamoDBClient, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { SDK_CLIENT_OPTIONS } from '../adapters/aws/sdk-options.js';
+import { LocalDynamoClient } from '../adapters/local/local-dynamo-client.js';
 import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { closeDynaliteIterators } from './dynalite-iterators.js';
+import { cacheDynaliteTables } from './dynalite-table-cache.js';
 import { hardenS3rverStore } from './s3rver-store.js';
 
 const require = createRequire(import.meta.url);
@@ -19,9 +21,9 @@ export interface EmbeddedStores {
   close(): Promise<void>;
 }
 
-/** DynamoDB client for a dynalite (or DynamoDB Local) endpoint. */
-export const localDynamoClient = (endpoint: string) =>
-  new DynamoDBClient({ ...SDK_CLIENT_OPTIONS, endpoint, region: 'local', credentials: LOCAL_CREDS, maxAttempts: 3 });
+/** DynamoDB client for a dynalite (or DynamoDB Local) endpoint: item calls without the SDK's per-call machinery (local-dynamo-client.ts). */
+export const localDynamoClient = (endpoint: string): DynamoDBClient =>
+  new LocalDynamoClient({ ...SDK_CLIENT_OPTIONS, endpoint, region: 'local', credentials: LOCAL_CREDS, maxAttempts: 3 });
 
 /** S3 client for s3rver: path-style, and no flexible checksums (s3rver does not know them). */
 export const localS3Client = (endpoint: string) =>
@@ -71,6 +73,7 @@ const listen = (server: Server, port: number) =>
  */
 export async function startEmbeddedStores(opts: { dataDir?: string; dynamoPort: number; s3Port: number; table: string; buckets: string[] }): Promise<EmbeddedStores> {
   closeDynaliteIterators();
+  cacheDynaliteTables();
   hardenS3rverStore();
   const dynalite = require('dynalite');
   const S3rver = require('s3rver');

@@ -34,6 +34,12 @@ describe('API function bundles carry only what an API call needs', () => {
       // must be loaded with import() on first use (functions/adapters/aws/aws-deps.ts).
       const atInit = [...new Set(out.imports.filter((i) => i.external && i.kind === 'import-statement' && i.path.startsWith('@aws-sdk/')).map((i) => i.path))];
       expect(atInit.filter((m) => !INIT_SDK.has(m))).toEqual([]);
+
+      // Web streams (node:stream/web and the modules it loads) are no API call's business: the
+      // pipeline's middleware chain is our own (pipeline/middleware-chain.ts), because
+      // @middy/core imported them at init for its response streaming.
+      const builtinsAtInit = out.imports.filter((i) => i.external && i.kind === 'import-statement').map((i) => i.path);
+      expect(builtinsAtInit.filter((m) => m === 'node:stream/web' || m === 'stream/web')).toEqual([]);
     });
   }
 });

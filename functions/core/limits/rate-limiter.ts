@@ -69,6 +69,19 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * The denial this process already knows for the bucket (remembered as in `take`, no lease
+   * tokens left), without a table call or a wait; undefined when only `take` can tell. Lets a
+   * safe read that `take` would deny be refused before its own table read starts.
+   */
+  knownDenial(tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): RateDecision | undefined {
+    const leaseKey = `${tenantId}|${bucket}|${limit}|${windowSeconds}`;
+    const lease = this.leases.get(leaseKey);
+    if (lease && lease.tokens > 0 && lease.expiresAt > now.getTime()) return undefined;
+    const no = this.denied.get(leaseKey);
+    return no && now.getTime() < no.until ? this.denial(no.tat, limit, windowSeconds, now) : undefined;
+  }
+
   /** Reserve a lease (or one token) in the table; the caller gets the first token of it. */
   private async reserveLease(leaseKey: string, tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateDecision> {
     const size = Math.max(1, Math.min(100, Math.floor(limit / 20)));

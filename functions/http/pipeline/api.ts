@@ -1,5 +1,3 @@
-import middy from '@middy/core';
-import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { routeById } from '../../routes.js';
@@ -17,14 +15,17 @@ import { selectorTooComplex } from '../../core/limits/selector-limits.js';
 import type { ApiRequest, ApiResult, Event, PipelineState, Result } from './types.js';
 import type { Contract, Input } from '../contracts/contract.js';
 import { markForeground } from '../../core/limits/foreground.js';
+import type { RateDecision } from '../../core/limits/rate-limiter.js';
+import { middlewareChain, type ChainRequest, type Middleware } from './middleware-chain.js';
 
-type Req = middy.Request<Event, Result, Error, Context, { gleaner?: PipelineState }>;
-/** Middy hands the core handler only the event; the per-request state is found through it. */
+type Req = ChainRequest<Event, Result, { gleaner?: PipelineState }>;
+type MiddlewareObj = Middleware<Event, Result, { gleaner?: PipelineState }>;
+/** The chain hands the core handler only the event; the per-request state is found through it. */
 const stateByEvent = new WeakMap<Event, PipelineState>();
 const st = (r: Req) => r.internal.gleaner!;
 
 /** Request id, timing, response headers, error mapping and the one audit record per call. */
-const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context> => {
+const lifecycle = (routeId: string): MiddlewareObj => {
   const finish = async (request: Req) => {
     const s = st(request);
     const res = request.response!;
@@ -84,7 +85,7 @@ const lifecycle = (routeId: string): MiddlewareObj<Event, Result, Error, Context
 const REQUEST_FOREGROUND_MS = 250;
 
 /** Auth (401), scope (403), billing (402), rate limit (429) and Idempotency-Key. */
-const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
+const guard = (): MiddlewareObj => ({
   before: async (request: Req) => {
     const s = st(request);
     // The console login is public but sets the cookie: it passes the same-origin check too.
@@ -98,10 +99,18 @@ const guard = (): MiddlewareObj<Event, Result, Error, Context> => ({
     markForeground(`req:${s.requestId}`, tenant.tenant_id, REQUEST_FOREGROUND_MS);
     // The limiter runs before scope and billing checks, so a 403 or 402 carries the RateLimit
     // headers too and a key cannot probe scopes faster than its limit.
+    const rateHeaders = (d: RateDecision) => ({ 'ratelimit-limit': String(d.limit), 'ratelimit-remaining': String(d.remaining), 'ratelimit-reset': String(d.resetSeconds) });
+    // A bucket this process already knows is empty: refused now, before any read (a client
+    // hammering past its limit costs its audit record only).
+    const known = s.deps.rateLimiter.knownDenial(tenant.tenant_id, 'api', tenant.limits.rate_requests, tenant.limits.rate_seconds, s.now);
+    if (known) {
+      s.rateHeaders = rateHeaders(known);
+      throw rateLimited(known.retryAfterSeconds);
+    }
     const rate = s.deps.rateLimiter
       .take(tenant.tenant_id, 'api', tenant.limits.rate_requests, tenant.limits.rate_seconds, s.now)
       .then((d) => {
-        s.rateHeaders = { 'ratelimit-limit': String(d.limit), 'ratelimit-remaining': String(d.remaining), 'ratelimit-reset': String(d.resetSeconds) };
+        s.rateHeaders = rateHeaders(d);
         if (!d.allowed) throw rateLimited(d.retryAfterSeconds);
       });
     // A safe read may run alongside the limiter's write; its result is dropped if denied.
@@ -179,16 +188,20 @@ export type ContractRequest<C extends Contract<any, any, any>> = ApiRequest<Inpu
 export type ApiHandler = ((event: Event, context: Context) => Promise<Result>) & { contractId: string };
 
 /**
- * Build a Lambda handler for one route from its contract: middy + shared middleware + the
+ * Build a Lambda handler for one route from its contract: the middleware chain (middy's lifecycle) + shared middleware + the
  * contract's zod schemas + one core call. The same exported handler serves API Gateway on AWS
  * and the local server; the OpenAPI document is generated from the same contract.
  */
 export function api<C extends Contract<any, any, any>>(contract: C, fn: (req: ContractRequest<C>) => Promise<ApiResult | void>): ApiHandler {
-  const h = middy<Event, Result, Error, Context>()
-    .use(lifecycle(contract.id))
-    .use({ before: (request: Req) => checkOrigin(request.event, st(request).deps.config) }) // 403 unless via CloudFront (aws mode)
-    .use(guard())
-    .handler(async (event: Event) => runCore(event, contract, fn));
+  const h = middlewareChain<Event, Result, { gleaner?: PipelineState }>(
+    [
+      lifecycle(contract.id),
+      { before: (request: Req) => checkOrigin(request.event, st(request).deps.config) }, // 403 unless via CloudFront (aws mode)
+      guard(),
+    ],
+    async (event: Event) => runCore(event, contract, fn),
+    () => ({}),
+  );
   return Object.assign((event: Event, context: Context) => h(event, context), { contractId: contract.id });
 }
 

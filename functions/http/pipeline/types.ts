@@ -60,7 +60,7 @@ export interface ApiResult {
   stream?: AsyncIterable<string>;
 }
 
-/** Per-request state shared by the middlewares (middy's request.internal is untyped). */
+/** Per-request state shared by the middlewares (the chain's request.internal, pipeline/middleware-chain.ts). */
 export interface PipelineState {
   requestId: string;
   startedAt: number;

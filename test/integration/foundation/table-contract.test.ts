@@ -1,18 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConditionFailedError } from '../../../functions/core/errors.js';
-import { memoryStores } from './stores.js';
+import { memoryStores, sdkTable } from './stores.js';
 import type { Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 
-// The Table port's contract, run against the DynamoDB adapter on dynalite.
-let table: Table;
-let stores: EmbeddedStores;
-beforeAll(async () => {
-  ({ table, stores } = await memoryStores());
-});
-afterAll(async () => stores?.close());
+// The Table port's contract, run against the DynamoDB adapter on dynalite, over both of its
+// clients: the local service's (item calls as plain DynamoDB JSON requests, local-dynamo-client.ts)
+// and the AWS SDK's, which the functions use on AWS.
+describe.each(['local client', 'AWS SDK client'] as const)('Table contract (DynamoDB adapter on dynalite, %s)', (client) => {
+  let table: Table;
+  let stores: EmbeddedStores;
+  beforeAll(async () => {
+    ({ table, stores } = await memoryStores());
+    if (client === 'AWS SDK client') table = sdkTable(stores);
+  });
+  afterAll(async () => stores?.close());
 
-describe('Table contract (DynamoDB adapter on dynalite)', () => {
   it('puts, gets and deletes; conditional put fails with ConditionFailedError', async () => {
     await table.put({ pk: 'TEN#a', sk: 'X#1', v: 1 });
     expect(await table.get({ pk: 'TEN#a', sk: 'X#1' })).toMatchObject({ v: 1 });
