@@ -9,6 +9,7 @@ import type { Item } from '../../ports/table.js';
 import { SLICE_MAX_URLS } from '../queue-messages.js';
 import type { TrackedBatch, TrackedPage } from '../changes/change-tracker.js';
 import { structuredOf } from '../changes/structured-data.js';
+import { unavailablePage } from '../changes/unavailable-page.js';
 
 /**
  * URLs per queue message, as many as a message may carry. A slice's fixed costs (its lease, its
@@ -68,7 +69,7 @@ export interface SliceEnv {
 /** A finished page as change tracking sees it: a fetched item, or a page that could not be read. */
 function trackedOf(f: { u: FrontierUrl; outcome: { item?: ScrapeItem } }, now: Date): TrackedPage {
   const item = f.outcome.item;
-  if (!item) return { url: f.u.url, fetched_at: now.toISOString(), status_code: 0, unavailable: true, markdown: null, structured: null };
+  if (!item) return unavailablePage(f.u.url, now.toISOString());
   return { url: f.u.url, fetched_at: item.fetched_at, status_code: item.status_code, markdown: String(item.data.markdown ?? ''), structured: structuredOf(item.data as { json?: unknown }) };
 }
 
