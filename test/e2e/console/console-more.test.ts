@@ -260,6 +260,8 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     expect(await page.$eval('#secret-value', (el) => el.getAttribute('type'))).toBe('password');
     // Errors show in the form, next to the field they name, never in the page's banner (issue 29).
     const formError = 'form[aria-label="Set a secret"] .form-error .error-box';
+    // Save stays disabled until the list of secrets has loaded.
+    await page.waitForSelector('#secret-save:not([disabled])');
     await setValue('#secret-name', '9lives');
     await setValue('#secret-value', 'x');
     await setValue('#secret-domains', 'not a host!');
