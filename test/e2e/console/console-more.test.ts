@@ -161,6 +161,9 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await page.screenshot({ path: '/tmp/console-social.png', fullPage: true });
   });
 
+  // Studio's buttons are clicked through locators, which wait until the button is attached,
+  // visible, enabled and still: the editor redraws after each change (a plain click once hit a
+  // button that was just being replaced).
   it('Studio: creates a runbook, shows validation paths, adds a step from the catalogue and tests it', async () => {
     await go('#/studio');
     await page.waitForSelector('#studio-new', { visible: true });
@@ -172,7 +175,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
 
     // The server validates the steps; its problems are listed once, next to the form, by step.
     await setValue('#rb-steps', JSON.stringify([{ action: 'click', selector: 'a' }, { action: 'extract' }]));
-    await page.click('#rb-save');
+    await page.locator('#rb-save').click();
     // Shown once, in the card of the step it belongs to; the summary points there.
     const card = await page.waitForFunction(() => {
       const t = document.querySelector('.step-card.has-error')?.textContent ?? '';
@@ -186,13 +189,13 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     // "Add step" appends the catalogue's template for the chosen action.
     await page.select('#rb-step-action', 'screenshot');
     expect(await textOf('#rb-step-help')).toContain('full_page');
-    await page.click('#rb-add-step');
+    await page.locator('#rb-add-step').click();
     const steps = JSON.parse(await valueOf('#rb-steps'));
     expect(steps).toHaveLength(3);
     // A new step carries only what was chosen: full_page is left at its default.
     expect(steps[2]).toEqual({ action: 'screenshot' });
 
-    await page.click('#rb-save');
+    await page.locator('#rb-save').click();
     await page.waitForFunction(() => /^#\/studio\/rbk_/.test(location.hash));
     const rbId = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
     expect(await page.$eval('#rb-errors', (e) => e.textContent)).toBe('');
@@ -200,7 +203,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     expect(stored.body).toMatchObject({ name: 'Fixture article', published: false, steps: [{ action: 'goto' }, { action: 'extract' }, { action: 'screenshot' }] });
 
     // Test: the step log and the extracted items.
-    await page.click('#rb-test');
+    await page.locator('#rb-test').click();
     await waitText('#rb-test-status', 'succeeded', 60_000);
     const log = await textOf('#rb-steplog');
     expect(log).toContain('goto');
@@ -213,9 +216,9 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     expect(await noHorizontalScroll()).toBe(true);
 
     // Publish: unsaved changes are flagged, then saved; the list shows it as published.
-    await page.click('#rb-published');
+    await page.locator('#rb-published').click();
     expect(await textOf('#rb-dirty')).toContain('Unsaved changes');
-    await page.click('#rb-save');
+    await page.locator('#rb-save').click();
     await waitText('#notice', 'Runbook Fixture article saved');
     expect((await svc.call(`/v1/runbooks/${rbId}`)).body.published).toBe(true);
     await go('#/studio');
@@ -229,7 +232,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await page.setViewport({ width: 1280, height: 900 });
 
     // Delete.
-    await page.click('#rb-delete');
+    await page.locator('#rb-delete').click();
     await page.waitForFunction(() => location.hash === '#/studio');
     expect((await svc.call(`/v1/runbooks/${rbId}`)).status).toBe(404);
   });

@@ -94,7 +94,7 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
     expect(await valueOf('#rb-step-2-field-1-selector')).toBe('span.name');
     await waitText('.pick-row:has(#rb-step-2-field-1-selector) + output', 'matches 4 elements in the items');
     // A field typed by hand that matches nothing: the count says so before any test.
-    await page.click('#rb-step-2-add-field');
+    await page.locator('#rb-step-2-add-field').click();
     await retype('#rb-step-2-field-2-name', 'sku');
     await page.type('#rb-step-2-field-2-selector', '.sku');
     await waitText('.pick-row:has(#rb-step-2-field-2-selector) + output', 'matches nothing in the items');
@@ -130,7 +130,7 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
   });
 
   it('tests it: items beside the editor, the empty field a warning with its column kept', async () => {
-    await page.click('#rb-test');
+    await page.locator('#rb-test').click();
     await page.waitForSelector('#rb-test-status', { timeout: 60_000 });
     expect(await textOf('#rb-test-status')).toBe('succeeded');
     await waitText('#rb-test-warnings', '1 warning');
@@ -155,7 +155,7 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
 
   it('shows a step\'s error once, in that step\'s card', async () => {
     await retype('#rb-step-2-item_selector', 'li[');
-    await page.click('#rb-save');
+    await page.locator('#rb-save').click();
     await page.waitForSelector('.step-card.has-error');
     const card = await textOf('#rb-step-2-errors');
     expect(card).toMatch(/item_selector: .*not a valid CSS selector/);
@@ -165,7 +165,7 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
     expect(count).toBe(1);
     await page.screenshot({ path: join(SHOTS, 'studio-step-error-1280.png'), fullPage: true });
     await retype('#rb-step-2-item_selector', 'li.product');
-    await page.click('#rb-save');
+    await page.locator('#rb-save').click();
     await page.waitForFunction(() => !document.querySelector('.step-card.has-error') && document.getElementById('rb-dirty')?.textContent === '' && !(document.getElementById('rb-save') as HTMLButtonElement).disabled);
   });
 
@@ -175,16 +175,16 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
     await page.waitForSelector('#rb-input-start-description');
     await page.type('#rb-input-start-description', 'A product list page');
     await page.type('#rb-input-start-example', products());
-    await page.click('#rb-published');
+    await page.locator('#rb-published').click();
     // The test input follows the new input, with the URL the goto used (never a made-up one).
     expect(JSON.parse(await valueOf('#rb-test-input'))).toEqual({ start: products() });
-    await page.click('#rb-save');
+    await page.locator('#rb-save').click();
     await page.waitForFunction(() => !(document.getElementById('rb-start-run') as HTMLElement).hidden);
     const id = await page.evaluate(() => location.hash.split('/').pop()!);
     const listed = (await svc.call('/v1/scrapers')).body.data.find((s: { scraper_id: string }) => s.scraper_id === id);
     expect(listed.input_schema).toMatchObject({ required: ['start'], properties: { start: { type: 'string', format: 'uri', description: 'A product list page', examples: [products()] } } });
     await page.screenshot({ path: join(SHOTS, 'studio-published-1280.png'), fullPage: true });
-    await page.click('#rb-start-run');
+    await page.locator('#rb-start-run').click();
     await page.waitForFunction(() => location.hash.startsWith('#/runs'));
     await page.waitForFunction((u) => (document.querySelector('[name="start"]') as HTMLInputElement | null)?.value === u, {}, products());
   });
@@ -218,7 +218,7 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
       if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)) problems.push(`editor @${width}: the page scrolls sideways`);
       for (const v of await a11yViolations(page)) problems.push(`editor @${width}: ${v}`);
       for (const v of await axeViolations(page)) problems.push(`editor @${width}: axe ${v}`);
-      await page.click('#rb-step-2-item_selector + .pick-btn');
+      await page.locator('#rb-step-2-item_selector + .pick-btn').click();
       await page.waitForSelector('dialog.picker .pick-box', { timeout: 90_000 });
       await (await page.$("dialog.picker .pick-box[aria-label*='span “Product 1”']"))!.focus();
       await page.keyboard.press('Enter');
