@@ -1,12 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { config } from '../../config.js';
 import { fileURLToPath } from 'node:url';
 import { setLogLevel, setStackMapper } from '../../core/log.js';
 import { bundleStackMapper } from './source-mapped-stacks.js';
 import { DynamoTable } from './dynamo-table.js';
 import { sqsQueue } from './sqs-queue.js';
-import { S3Blobs } from './s3-blobs.js';
+import { S3Blobs, s3ClientFor } from './s3-blobs.js';
 import { lazy } from './lazy.js';
 import { SDK_CLIENT_OPTIONS } from './sdk-options.js';
 import { DirectAuditSink } from '../../core/audit/audit.js';
@@ -84,10 +83,7 @@ export function buildAwsDeps(): Deps {
     },
   };
 
-  const s3Config: S3ClientConfig = c.s3Endpoint
-    ? { endpoint: c.s3Endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
-    : {};
-  const blobs = new S3Blobs(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...SDK_CLIENT_OPTIONS, ...s3Config }), { results: c.resultsBucket, raw: c.rawBucket });
+  const blobs = new S3Blobs(() => s3ClientFor(c.s3Endpoint), { results: c.resultsBucket, raw: c.rawBucket });
   return { config: c, table, blobs, queue, scheduler, secrets, clock: systemClock, audit: new DirectAuditSink(table), rateLimiter: new RateLimiter(table), buckets: s3CustomerBuckets(egressCheck(c)), model: configuredModel(c, 'bedrock') };
 }
 

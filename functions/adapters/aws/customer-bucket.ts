@@ -3,7 +3,7 @@ import { GuardedHttpAgent, GuardedHttpsAgent } from '../../core/sync/guarded-age
 import { lazy } from './lazy.js';
 import type { HostChecker } from '../../core/governance/guarded-connector.js';
 import type { CustomerBucket, CustomerBucketConfig, CustomerBuckets } from '../../ports/customer-bucket.js';
-import { SDK_CLIENT_OPTIONS } from './sdk-options.js';
+import { S3_CLIENT_OPTIONS } from './sdk-options.js';
 
 export type { CustomerBucket, CustomerBucketConfig } from '../../ports/customer-bucket.js';
 
@@ -26,7 +26,7 @@ export function customerBucket(guard: HostChecker, c: CustomerBucketConfig, opts
   const client = lazy(async () => {
     const { S3Client } = await import('@aws-sdk/client-s3');
     created = new S3Client({
-      ...SDK_CLIENT_OPTIONS,
+      ...S3_CLIENT_OPTIONS,
       endpoint: c.endpoint,
       region: c.region,
       credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey },

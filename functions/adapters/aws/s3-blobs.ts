@@ -1,12 +1,25 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Blobs, BucketName } from '../../ports/blobs.js';
 import { lazy } from './lazy.js';
+import { S3_CLIENT_OPTIONS } from './sdk-options.js';
 
 /**
  * The S3 SDK, loaded on first use: a function that never reads or writes a blob (most API
  * functions) does not pay for loading it at cold start. Node caches the module after the first call.
  */
 const sdk = () => import('@aws-sdk/client-s3');
+
+/**
+ * The S3 client of the service's own buckets: AWS S3, or an S3 stand-in at `endpoint` (path-style,
+ * no flexible checksums: s3rver knows neither). Never with a cached middleware stack (S3_CLIENT_OPTIONS).
+ */
+export async function s3ClientFor(endpoint?: string): Promise<S3Client> {
+  const { S3Client } = await sdk();
+  return new S3Client({
+    ...S3_CLIENT_OPTIONS,
+    ...(endpoint ? { endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+  });
+}
 
 /** The Blobs port over the S3 API: AWS S3 in the cloud, s3rver locally. */
 export class S3Blobs implements Blobs {

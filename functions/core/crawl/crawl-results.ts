@@ -1,4 +1,5 @@
 import type { ordinalCursorCodec } from '../cursor.js';
+import { log } from '../log.js';
 import type { Blobs } from '../../ports/blobs.js';
 import type { ScrapeItem } from '../scrapers/types.js';
 import type { CrawlFrontier, FrontierCounters, FrontierPage } from './frontier.js';
@@ -20,12 +21,18 @@ async function itemOf(blobs: Blobs, page: FrontierPage, batches: BatchCache): Pr
     let batch = batches.get(page.item_blob);
     if (!batch) {
       if (batches.size >= 16) batches.clear();
-      batch = blobs.get('results', page.item_blob).then((raw) => (raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as ScrapeItem[]) : undefined));
+      const key = page.item_blob;
+      batch = blobs.get('results', key).then((raw) => {
+        // A recorded page whose items are gone is lost data, not an empty page: said loudly.
+        if (!raw) log.error('a crawl batch of items is missing from the results bucket', { key });
+        return raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as ScrapeItem[]) : undefined;
+      });
       batches.set(page.item_blob, batch);
     }
     return (await batch)?.[page.item_at] ?? null;
   }
   const raw = await blobs.get('results', page.item_blob);
+  if (!raw) log.error('a crawl item is missing from the results bucket', { key: page.item_blob });
   return raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as ScrapeItem) : null;
 }
 

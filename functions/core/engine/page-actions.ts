@@ -1,6 +1,6 @@
 import { targetForbidden } from '../errors.js';
 import { isAllowlisted, type TargetPolicy } from '../governance/target-policy.js';
-import type { Tab, TabResponse } from '../../ports/browser.js';
+import type { FetchTab, Tab, TabResponse } from '../../ports/browser.js';
 import type { BrowserSession } from './fetch-browser.js';
 
 /**
@@ -47,6 +47,9 @@ export interface PageActionsOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Longest wait for a page to go quiet after one scroll to the bottom (ms). */
+export const SCROLL_SETTLE_CAP_MS = 5_000;
 
 /** Longest `wait` without a selector (ms). */
 export const MAX_WAIT_MS = 10_000;
@@ -135,7 +138,7 @@ export class PageActions {
         const grew = await this.o.tab.evaluate(
           `(async () => { const h = document.documentElement.scrollHeight; window.scrollTo(0, ${sign > 0 ? 'h' : '0'}); return h; })()`,
         );
-        await sleep(Math.max(delay, 400));
+        await this.quiet(Math.max(delay, 400));
         const after = Number(await this.o.tab.evaluate('document.documentElement.scrollHeight'));
         if (sign < 0 || after <= Number(grew)) break;
       }
@@ -147,6 +150,17 @@ export class PageActions {
       if (delay) await sleep(delay);
     }
     return `scrolled ${times}x`;
+  }
+
+  /**
+   * After a scroll: wait until the page is quiet for `ms` (no content request in flight, no DOM
+   * change), at most {@link SCROLL_SETTLE_CAP_MS}, so more entries fetched on scroll are in even
+   * when their request is slow. A tab that does not track its requests waits `ms`.
+   */
+  private async quiet(ms: number): Promise<void> {
+    const tab = this.o.tab as Partial<FetchTab>;
+    if (typeof tab.settle !== 'function') return void (await sleep(ms));
+    await tab.settle({ quietMs: ms, capMs: SCROLL_SETTLE_CAP_MS }, Date.now() + SCROLL_SETTLE_CAP_MS);
   }
 
   /** A base64 PNG of the viewport or the whole page; refused on a page a secret was filled on. */

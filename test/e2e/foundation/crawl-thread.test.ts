@@ -30,6 +30,33 @@ async function crawl(n: number, during?: (runId: string) => Promise<void>) {
   return { run, items };
 }
 
+/** What the crawl's records say when a crawl kept fewer items than it should (the assertion's message). */
+async function whyShort(run: { id: string; progress?: unknown; stop_reason?: unknown }, items: string[], want: number): Promise<string> {
+  if (items.length === want) return '';
+  const recs = [];
+  let cursor: string | null | undefined;
+  do {
+    const page = await svc.deps.table.query({ pk: `TEN#${svc.tenantId}#CRAWL#${run.id}#a1`, limit: 500, cursor: cursor ?? undefined });
+    recs.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor);
+  const ords = recs.filter((r) => r.sk.startsWith('ORD#'));
+  const blobs = new Map<string, unknown[] | null>();
+  const unreadable = [];
+  for (const o of ords) {
+    if (o.state !== 'done') unreadable.push({ ord: o.ord, state: o.state, error: o.error });
+    else if (!o.item && typeof o.item_blob === 'string') {
+      if (!blobs.has(o.item_blob)) {
+        const raw = await svc.deps.blobs.get('results', o.item_blob);
+        blobs.set(o.item_blob, raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as unknown[]) : null);
+      }
+      if (!blobs.get(o.item_blob)?.[Number(o.item_at)]) unreadable.push({ ord: o.ord, blob: o.item_blob, at: o.item_at });
+    }
+  }
+  const again = (await svc.call(`/v1/runs/${run.id}/results?format=ndjson`)).text.trim().split('\n').length;
+  return JSON.stringify({ progress: run.progress, reason: run.stop_reason, records: ords.length, unreadable, open: recs.filter((r) => /^(SLICE|LEDGER)#/.test(r.sk)).map((r) => r.sk), again });
+}
+
 describe('crawl thread', () => {
   it('runs a crawl on a thread of its own; its pages, sends and completion reach the main thread', async () => {
     const t = svc.crawlThread!;
@@ -37,7 +64,7 @@ describe('crawl thread', () => {
     const before = t.stats.batches;
     const { run, items } = await crawl(120);
     expect(run.status).toBe('succeeded');
-    expect(items).toHaveLength(120);
+    expect(items, await whyShort(run, items, 120)).toHaveLength(120);
     expect(new Set(items).size).toBe(120);
     // Slices went to the thread, and the slices it queued came back to it through the main queue.
     expect(t.stats.batches - before).toBeGreaterThan(1);
@@ -55,7 +82,7 @@ describe('crawl thread', () => {
       await t.kill();
     });
     expect(run.status).toBe('succeeded');
-    expect(items).toHaveLength(PAGES);
+    expect(items, await whyShort(run, items, PAGES)).toHaveLength(PAGES);
     expect(new Set(items).size).toBe(PAGES);
     expect(t.stats.starts).toBeGreaterThan(starts);
   }, 120_000);
