@@ -327,8 +327,9 @@ async function npmStartArm(baseUrl: string) {
     const storesPid = Number(readFileSync(join(dataDir, 'stores.pid'), 'utf8').trim());
     const tenant = (await svc.call('/v1/tenant')).body.tenant_id as string;
     await verifyHost(svc.table(), tenant, host);
-    // npm start loads its crawl thread after the banner (crawl-thread.ts): its modules are the
-    // service at rest, not the crawl's growth.
+    // The service at rest has no crawl thread: it starts with the crawl's first slice
+    // (crawl-thread.ts), so the growth below includes loading it (about +85 MB of modules and
+    // heap) as well as the crawl's own working set. The thread ends 60 s after the crawl.
     const rss0 = await settledRss(pid);
     const storesRss0 = rssOf(storesPid);
     const cpu0 = cpuOf(pid);
