@@ -3,6 +3,7 @@
 // than in the banner at the top of the page. Service wording a person cannot act on is reworded.
 import { h, clear, isAbort } from './dom.js';
 import { ApiError } from './api.js';
+import { busy } from './ui.js';
 
 /** Service messages reworded for people ("Invalid discriminator value" means an unknown kind). */
 export function peopleText(message) {
@@ -89,25 +90,14 @@ export function errorsAt(path, el) {
 export function submitForm(form, buttons, context, fn, opts = {}) {
   const errors = formErrors(form, opts);
   form.insertBefore(errors.el, form.querySelector(':scope > .form-actions'));
-  const list = (Array.isArray(buttons) ? buttons : [buttons]).filter(Boolean);
-  form.addEventListener('submit', async (e) => {
+  form.addEventListener('submit', (e) => {
     e.preventDefault();
     errors.clear();
-    for (const b of list) {
-      b.disabled = true;
-      b.setAttribute('aria-busy', 'true');
-    }
-    try {
-      await fn();
-    } catch (err) {
+    // The buttons are busy (disabled) while fn runs, as everywhere in the console; a failure shows here.
+    void busy(buttons, fn, context, (err) => {
       errors.show(err, context);
       err?.input?.focus();
-    } finally {
-      for (const b of list) {
-        b.disabled = false;
-        b.removeAttribute('aria-busy');
-      }
-    }
+    });
   });
   return errors;
 }

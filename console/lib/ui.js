@@ -63,8 +63,12 @@ export function showNotice(text) {
   }, 5000);
 }
 
-/** Run fn with the button disabled (and aria-busy); errors go to the banner. Returns fn's value or undefined. */
-export async function busy(button, fn, context) {
+/**
+ * Run fn with the button (or each of an array of buttons) disabled and aria-busy, re-enabled after.
+ * A failure goes to `onError(err, context)`: the banner unless given (a form shows it in place,
+ * submitForm). Returns fn's value, or undefined when it failed.
+ */
+export async function busy(button, fn, context, onError = showError) {
   const buttons = Array.isArray(button) ? button : [button];
   for (const b of buttons) {
     if (!b) continue;
@@ -74,7 +78,7 @@ export async function busy(button, fn, context) {
   try {
     return await fn();
   } catch (err) {
-    showError(err, context);
+    onError(err, context);
     return undefined;
   } finally {
     for (const b of buttons) {

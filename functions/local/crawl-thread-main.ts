@@ -5,6 +5,7 @@ import { setDeps } from '../runtime.js';
 import { log, setLogLevel } from '../core/log.js';
 import { encodeMessage } from '../core/queue-messages.js';
 import { mirrorForeground } from '../core/limits/foreground.js';
+import { configureBudgetPool } from '../core/limits/budget-pool.js';
 import { requestShutdown } from '../core/runs/shutdown.js';
 import { closeAllBrowsers } from '../adapters/browser/chromium-profile.js';
 import { closeCrawlGuards } from '../workers/run-guards.js';
@@ -19,6 +20,9 @@ const port = parentPort!;
 const data = workerData as CrawlThreadData;
 setConfig(data.config);
 setLogLevel(data.config.logLevel);
+// Every tenant's crawl slices run on this thread, which has a budget pool of its own (module state
+// is per thread): one tenant's hostile selectors may not hold all of its budget threads.
+configureBudgetPool({ shared: true });
 
 let nextCall = 1;
 const calls = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();

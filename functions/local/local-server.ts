@@ -24,6 +24,7 @@ import type { Worker } from '../workers/worker-kit.js';
 import { Readable } from 'node:stream';
 import { LocalResponseStream } from '../adapters/local/local-response-stream.js';
 import type { StreamingApiHandler } from '../http/pipeline/streaming.js';
+import { configureBudgetPool } from '../core/limits/budget-pool.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -205,6 +206,9 @@ export async function checkPorts(cfg: Pick<Config, 'port' | 'dynamoEndpoint' | '
 export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOptions = {}): Promise<LocalService> {
   setConfig(cfg);
   setLogLevel(cfg.logLevel);
+  // Every tenant's requests are served by this process: one tenant's budgeted work (selectors,
+  // schemas, PDFs) may not hold every budget thread.
+  configureBudgetPool({ shared: true });
   await checkPorts(cfg);
   const ephemeral = cfg.port === 0;
   const buckets = [cfg.resultsBucket, cfg.rawBucket];

@@ -80,6 +80,8 @@ export interface Engine {
   stopReason(): (ChallengeBlock & { url: string }) | null;
   /** The run's browser session (started on first use); runbooks drive pages on it. */
   browserSession(): Promise<BrowserSession>;
+  /** Whose pages these are ({@link EngineDeps.owner}): a runbook's budgeted work takes its turns as theirs. */
+  readonly owner?: string;
   /**
    * Navigate a tab the caller drives (runbooks) under the same governance as {@link scrapePage}:
    * target policy, egress, robots, politeness, then the browser fetch, then challenge detection.
@@ -662,6 +664,7 @@ export function createEngine(deps: EngineDeps): Engine {
     stats: () => ({ ...counters, blocked_requests: counters.blocked_requests + (started?.blockedRequests() ?? 0) }),
     stopReason: () => stop,
     browserSession,
+    owner: deps.owner,
     async navigatePage(tab, url, opts = {}) {
       const ctx: PageContext = { url, opts: { engine: 'browser' }, formats: new Set(), crawlDelaySeconds: null };
       const admitted = await admit(url);

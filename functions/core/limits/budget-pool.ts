@@ -45,11 +45,13 @@ interface Slot {
 /** Threads kept: enough that one tenant's bomb does not hold everyone's schema check. */
 let poolSize = 2;
 /**
- * Does this process serve many tenants at once (the local server and its crawl thread)? Then one
- * owner may hold at most all threads but one (see {@link nextIndex}). A Lambda invocation serves
- * one request (one tenant): there every thread is the request's own.
+ * Does this process serve many tenants at once? Then one owner may hold at most all threads but
+ * one (see {@link nextIndex}). Not by default: a Lambda invocation serves one request (one
+ * tenant), so there every thread is the request's own. The local server (startLocal) and its
+ * crawl thread (crawl-thread-main.ts) serve every tenant and say so with
+ * `configureBudgetPool({ shared: true })`.
  */
-let shared = !process.env.AWS_LAMBDA_FUNCTION_NAME;
+let shared = false;
 const slots: Slot[] = [];
 const queue: Pending[] = [];
 /** Tasks on a thread now, by owner. */
@@ -61,7 +63,7 @@ let closing = false;
 /** Counters for tests and the operator (started threads, tasks run, overruns). */
 export const budgetStats = { threads: 0, tasks: 0, overruns: 0 };
 
-/** Pool size (tests; the local server may raise it). */
+/** Pool size (tests; the local server may raise it) and whether tenants share this process (see {@link shared}). */
 export function configureBudgetPool(opts: { size?: number; shared?: boolean }): void {
   if (opts.size) poolSize = Math.max(1, opts.size);
   if (opts.shared !== undefined) shared = opts.shared;

@@ -1,6 +1,6 @@
 import { loadHtml } from '../content/load-html.js';
 import { AppError, badRequest } from '../errors.js';
-import { extractFields, extractItems, type FieldSpec } from '../engine/extract.js';
+import type { FieldSpec } from '../engine/extract.js';
 import type { Engine, NavigationResult } from '../engine/pipeline.js';
 import { absoluteHttpUrl, parsePage } from '../engine/parse.js';
 import type { TargetPolicy } from '../governance/target-policy.js';
@@ -11,6 +11,8 @@ import type { BrowserSession } from '../engine/fetch-browser.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
 import { SecretRedactor } from './secret-redactor.js';
 import { emptyFieldWarnings } from './runbook-warnings.js';
+import { runbookExtract, type RunbookExtractInput } from './runbook-extract.js';
+import { runBudgeted } from '../limits/budget-pool.js';
 import type { ScrapeItem } from './types.js';
 
 export { runbookStepSchema, runbookStepsSchema, runbookReferences, valueRefSchema } from './runbook-schema.js';
@@ -111,8 +113,10 @@ class StepHalt extends Error {
  * solved). `fill` with a secret is refused unless the page's host is allowlisted in the tenant's
  * target policy, whatever its mode, and is one of the domains the secret is bound to. After a
  * secret fill, `screenshot` and `extract` are refused on that page (document); secret values are
- * masked in items, the step log and error messages. Stops at the first failing step; ends as
- * `stopped` at once when `signal` aborts.
+ * masked in items, the step log and error messages. An `extract` step's selectors are matched
+ * under the selector budget (limits/budget-pool.ts), as the engine's tenant, stopped at the step
+ * timeout (422 `selector_too_complex`). Stops at the first failing step; ends as `stopped` at
+ * once when `signal` aborts.
  *
  * @param steps validated with {@link runbookStepsSchema} (re-validated here)
  */
@@ -221,11 +225,12 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
 
   const extractNow = async (step: Extract<RunbookStep, { action: 'extract' }>) => {
     await refuseOnSecretPage('extract');
-    const $ = await view();
-    const here = tab.url();
-    const records = step.item_selector
-      ? extractItems($, here, step.item_selector, step.fields as Record<string, FieldSpec>)
-      : [extractFields($, here, step.fields as Record<string, FieldSpec>)];
+    const html = await session.view(tab, ctx.policy);
+    const input: RunbookExtractInput = { html, url: tab.url(), fields: step.fields as Record<string, FieldSpec>, ...(step.item_selector ? { itemSelector: step.item_selector } : {}) };
+    // The tenant's selectors are matched on a budget thread, in the tenant's turn, like a scrape's
+    // extract.fields: a hostile one on a hostile page ends at the step's timeout as 422
+    // selector_too_complex instead of holding this thread (and every other tenant's work).
+    const records = await runBudgeted('selector', 'runbook.extract', input, { deadlineMs: Math.max(1_000, timeout), owner: ctx.engine.owner, inline: () => runbookExtract(input) });
     await emit(records);
     return records.length;
   };

@@ -1,8 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { expect } from 'vitest';
 import { sparticuzExecutable } from '../../../functions/adapters/local/chromium-launcher.js';
+import { a11yViolations, axeViolations } from './console-a11y.js';
 
 const SYSTEM = [process.env.GLEANER_CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (p): p is string => !!p && existsSync(p),
@@ -68,16 +70,48 @@ export async function launchConsoleBrowser(prefix: string): Promise<ConsoleBrows
   };
 }
 
-/** Small page helpers shared by the console tests (hash navigation and text waits). */
-export function pageHelpers(page: Page) {
+/** Where the console tests put their screenshots (kept as CI artifacts). */
+export const SHOTS = resolve('test-artifacts/console');
+
+/**
+ * Small page helpers shared by the console tests: hash navigation, text and value reads and
+ * waits, the no-sideways-scroll check and the screenshots at two widths. `page` may be a getter,
+ * for a suite whose page is opened in its beforeAll: `const { go, waitText } = pageHelpers(() => page)`.
+ */
+export function pageHelpers(page: Page | (() => Page)) {
+  const p = typeof page === 'function' ? page : () => page;
+  /** The page fits the window: no horizontal scrolling of the whole document. */
+  const noHorizontalScroll = () => p().evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   return {
     go: (hash: string) =>
-      page.evaluate((h) => {
+      p().evaluate((h) => {
         location.hash = h;
       }, hash),
-    textOf: (sel: string) => page.$eval(sel, (el) => (el as HTMLElement).innerText),
+    textOf: (sel: string) => p().$eval(sel, (el) => (el as HTMLElement).innerText),
     waitText: (sel: string, text: string, timeout = 15_000) =>
-      page.waitForFunction((s, t) => Array.from(document.querySelectorAll(s)).some((el) => (el as HTMLElement).innerText.includes(t)), { timeout }, sel, text),
+      p().waitForFunction((s, t) => Array.from(document.querySelectorAll(s)).some((el) => (el as HTMLElement).innerText.includes(t)), { timeout }, sel, text),
+    valueOf: (sel: string) => p().$eval(sel, (el) => (el as HTMLInputElement).value),
+    /** Set a field's value as typing would (an input event follows). */
+    setValue: (sel: string, value: string) =>
+      p().$eval(sel, (el, v) => {
+        (el as HTMLInputElement).value = v;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, value),
+    noHorizontalScroll,
+    /**
+     * At 1280 and 900 px wide: no sideways scroll, no accessibility violations (ours and axe's),
+     * and a full-page screenshot `<name>-<width>.png` in {@link SHOTS}; back at 1280 px after.
+     */
+    shots: async (name: string) => {
+      for (const width of [1280, 900]) {
+        await p().setViewport({ width, height: 900 });
+        expect(await noHorizontalScroll(), `${name} at ${width} px scrolls sideways`).toBe(true);
+        expect(await a11yViolations(p())).toEqual([]);
+        expect(await axeViolations(p())).toEqual([]);
+        await p().screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+      }
+      await p().setViewport({ width: 1280, height: 900 });
+    },
   };
 }
 

@@ -44,8 +44,7 @@ describe.skipIf(!CHROMIUM)('console: Settings > Domains and live crawl progress'
     await cb?.close();
   });
 
-  const go = (hash: string) => pageHelpers(page).go(hash);
-  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
+  const { go, waitText } = pageHelpers(() => page);
   const card = (host: string) => `section.domain[data-host="${host}"]`;
 
   it('logs in', async () => {

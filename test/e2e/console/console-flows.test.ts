@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser, logIn } from './console-browser.js';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, SHOTS, type ConsoleBrowser, logIn } from './console-browser.js';
 import { a11yViolations, axeViolations } from './console-a11y.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
@@ -17,7 +17,6 @@ import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.j
 
 const EMAIL = 'flows@example.com';
 const PASSWORD = 'correct-horse-battery-staple';
-const SHOTS = resolve('test-artifacts/console');
 
 let svc: TestService;
 let site: FixtureSite;
@@ -76,15 +75,7 @@ describe.skipIf(!CHROMIUM)('console flows (issue 20) in headless Chromium', () =
     await cb?.close();
   });
 
-  const go = (hash: string) => pageHelpers(page).go(hash);
-  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
-  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
-  const setValue = (sel: string, value: string) =>
-    page.$eval(sel, (el, v) => {
-      (el as HTMLInputElement).value = v;
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-    }, value);
-  const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  const { go, textOf, waitText, setValue, noHorizontalScroll } = pageHelpers(() => page);
 
   it('logs in with email and password', async () => {
     await logIn(page, svc.url, EMAIL, PASSWORD);

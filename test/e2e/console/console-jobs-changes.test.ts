@@ -1,11 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser, logIn } from './console-browser.js';
-import { a11yViolations, axeViolations } from './console-a11y.js';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, SHOTS, type ConsoleBrowser, logIn } from './console-browser.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
 
@@ -17,7 +15,6 @@ import { createUser } from '../../../functions/core/tenancy/users.js';
 
 const EMAIL = 'jobs@example.com';
 const PASSWORD = 'correct-horse-battery-staple';
-const SHOTS = resolve('test-artifacts/console');
 
 /** A one-page site whose price the test changes between runs. */
 let price = '24.50';
@@ -60,20 +57,7 @@ describe.skipIf(!CHROMIUM)('console: jobs for any scraper and the changes they f
     await cb?.close();
   });
 
-  const go = (hash: string) => pageHelpers(page).go(hash);
-  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
-  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
-  const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-  const shots = async (name: string) => {
-    for (const width of [1280, 900]) {
-      await page.setViewport({ width, height: 900 });
-      expect(await noHorizontalScroll(), `${name} at ${width} px scrolls sideways`).toBe(true);
-      expect(await a11yViolations(page)).toEqual([]);
-      expect(await axeViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewport({ width: 1280, height: 900 });
-  };
+  const { go, textOf, waitText, shots } = pageHelpers(() => page);
   const runNowAndWait = async () => {
     await go(`#/jobs/${jobId}`);
     await waitText('#job-edit-box summary', 'Edit this job');

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser, logIn } from './console-browser.js';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, SHOTS, type ConsoleBrowser, logIn } from './console-browser.js';
 import { a11yViolations } from './console-a11y.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
@@ -15,7 +15,6 @@ import { startExtractionPages } from '../../fixtures/fake-models/extraction-page
 
 const EMAIL = 'nomodel@example.com';
 const PASSWORD = 'correct-horse-battery-staple';
-const SHOTS = resolve('test-artifacts/console');
 
 let svc: TestService;
 let pages: Awaited<ReturnType<typeof startExtractionPages>>;
@@ -44,10 +43,7 @@ describe.skipIf(!CHROMIUM)('console: model extraction without a provider', () =>
     await cb?.close();
   });
 
-  const go = (hash: string) => pageHelpers(page).go(hash);
-  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
-  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
-  const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  const { go, textOf, waitText, noHorizontalScroll } = pageHelpers(() => page);
 
   it('logs in', async () => {
     await logIn(page, svc.url, EMAIL, PASSWORD);

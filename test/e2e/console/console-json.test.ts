@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser, logIn } from './console-browser.js';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, SHOTS, type ConsoleBrowser, logIn } from './console-browser.js';
 import { a11yViolations } from './console-a11y.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
@@ -19,7 +19,6 @@ import type { FakeServer, Responder } from '../../fixtures/fake-models/scripted.
 
 const EMAIL = 'json@example.com';
 const PASSWORD = 'correct-horse-battery-staple';
-const SHOTS = resolve('test-artifacts/console');
 const TOKEN_LIMIT = 100_000;
 /** What the console's "Example schema" button writes (console/lib/json-extract-panel.js). */
 const STARTER = {
@@ -69,9 +68,7 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
     await cb?.close();
   });
 
-  const go = (hash: string) => pageHelpers(page).go(hash);
-  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
-  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
+  const { go, textOf, waitText, noHorizontalScroll } = pageHelpers(() => page);
   /** Replace a textarea's text as typing would (input event), then wait for the live check. */
   const setText = async (sel: string, value: string) => {
     await page.$eval(sel, (el, v) => {
@@ -80,7 +77,6 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
     }, value);
   };
   const runInput = async () => JSON.parse(await page.$eval('#run-input', (t) => (t as HTMLTextAreaElement).value));
-  const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
   it('logs in', async () => {
     await logIn(page, svc.url, EMAIL, PASSWORD);

@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser, logIn } from './console-browser.js';
-import { a11yViolations, axeViolations } from './console-a11y.js';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, SHOTS, type ConsoleBrowser, logIn } from './console-browser.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
@@ -19,7 +18,6 @@ import { SCOPES } from '../../../functions/routes.js';
 
 const EMAIL = 'live@example.com';
 const PASSWORD = 'correct-horse-battery-staple';
-const SHOTS = resolve('test-artifacts/console');
 
 let svc: TestService;
 let site: FixtureSite;
@@ -78,20 +76,7 @@ describe.skipIf(!CHROMIUM)('console: live status and forms that tell the truth (
     if (downloadDir) rmSync(downloadDir, { recursive: true, force: true });
   });
 
-  const go = (hash: string) => pageHelpers(page).go(hash);
-  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
-  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
-  const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-  const shots = async (name: string) => {
-    for (const width of [1280, 900]) {
-      await page.setViewport({ width, height: 900 });
-      expect(await noHorizontalScroll(), `${name} at ${width} px scrolls sideways`).toBe(true);
-      expect(await a11yViolations(page)).toEqual([]);
-      expect(await axeViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewport({ width: 1280, height: 900 });
-  };
+  const { go, textOf, waitText, shots } = pageHelpers(() => page);
 
   it('logs in', async () => {
     await logIn(page, svc.url, EMAIL, PASSWORD);

@@ -53,17 +53,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await cb?.close();
   });
 
-  const go = (hash: string) => pageHelpers(page).go(hash);
-  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
-  const valueOf = (sel: string) => page.$eval(sel, (el) => (el as HTMLInputElement).value);
-  const setValue = (sel: string, value: string) =>
-    page.$eval(sel, (el, v) => {
-      (el as HTMLInputElement).value = v;
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-    }, value);
-  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
-  /** The page fits the window: no horizontal scrolling of the whole document. */
-  const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  const { go, textOf, waitText, valueOf, setValue, noHorizontalScroll } = pageHelpers(() => page);
 
   it('logs in', async () => {
     await logIn(page, svc.url, EMAIL, PASSWORD);

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchConsoleBrowser, pageHelpers, type ConsoleBrowser, logIn } from './console-browser.js';
+import { CHROMIUM, launchConsoleBrowser, pageHelpers, SHOTS, type ConsoleBrowser, logIn } from './console-browser.js';
 import { a11yViolations, axeViolations } from './console-a11y.js';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { createUser } from '../../../functions/core/tenancy/users.js';
@@ -16,7 +16,6 @@ import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.j
 
 const EMAIL = 'studio@example.com';
 const PASSWORD = 'correct-horse-battery-staple';
-const SHOTS = resolve('test-artifacts/console');
 
 let svc: TestService;
 let site: FixtureSite;
@@ -46,10 +45,7 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
     await cb?.close();
   });
 
-  const go = (hash: string) => pageHelpers(page).go(hash);
-  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
-  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
-  const valueOf = (sel: string) => page.$eval(sel, (el) => (el as HTMLInputElement).value);
+  const { go, textOf, waitText, valueOf } = pageHelpers(() => page);
   const stepsJson = async () => JSON.parse(await valueOf('#rb-steps'));
   /** Type into a field as a person does (select what is there, then type). */
   const retype = async (sel: string, text: string) => {

@@ -140,9 +140,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     if (downloadDir) rmSync(downloadDir, { recursive: true, force: true });
   });
 
-  const go = (hash: string) => pageHelpers(page).go(hash);
-  const textOf = (sel: string) => pageHelpers(page).textOf(sel);
-  const waitText = (sel: string, text: string, timeout?: number) => pageHelpers(page).waitText(sel, text, timeout);
+  const { go, textOf, waitText } = pageHelpers(() => page);
 
   it('shows the login page, logs in with email and password and holds only the session cookie', async () => {
     await page.goto(`${svc.url}/`, { waitUntil: 'domcontentloaded' });

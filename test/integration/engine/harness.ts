@@ -47,6 +47,8 @@ export function makeHarness(opts: {
   gate?: HostGate;
   /** More host:port pairs the guard lets through (a second loopback "site"). */
   allow?: string[];
+  /** The tenant whose pages these are (budgeted work takes turns by owner). */
+  owner?: string;
 }): Harness {
   const { guard, robots, refused } = governance(opts.fixturePort, opts.allow);
   const logs: RawLogEntry[] = [];
@@ -60,6 +62,7 @@ export function makeHarness(opts: {
     challengePolicy: opts.challengePolicy ?? 'skip_page',
     userAgent: TEST_UA,
     log: (e) => logs.push(e),
+    ...(opts.owner ? { owner: opts.owner } : {}),
   });
   return {
     engine,

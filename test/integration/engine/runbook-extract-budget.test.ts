@@ -1,0 +1,82 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeRunbook, runbookStepsSchema, type RunbookStepInput } from '../../../functions/core/scrapers/runbook.js';
+import { budgetStats, closeBudgetPool } from '../../../functions/core/limits/budget-pool.js';
+import { makeHarness, type Harness } from './harness.js';
+
+// A runbook's `extract` step matches the tenant's selectors under the selector budget, like a
+// scrape's extract.fields and include/exclude tags (limits/budget-pool.ts): a hostile selector on
+// a hostile page ends the step as 422 selector_too_complex at the step's deadline instead of
+// holding the thread that serves every tenant. Without the budget the step runs to its end
+// (minutes) and the runbook succeeds late, or the test times out: either way this test fails.
+
+/**
+ * 40,000 sibling paragraphs. `p:has(~ b)` passes the static selector limits (one `:has()`, one
+ * combinator), yet for each paragraph it copies and checks every sibling after it: some 800
+ * million checks, far past any step's deadline.
+ */
+const WIDE = `<html><body>${'<p>x</p>'.repeat(40_000)}</body></html>`;
+const HONEST = '<html><body><ul><li class="o"><b>A-1</b> <i>3.50</i></li><li class="o"><b>A-2</b> <i>7.00</i></li></ul></body></html>';
+
+let server: Server;
+let base: string;
+let h: Harness;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const page = req.url === '/wide' ? WIDE : req.url === '/orders' ? HONEST : null;
+    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page ?? 'not found');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+  h = makeHarness({ fixturePort: port, owner: 'tenant-a' });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await new Promise((r) => server?.close(r));
+  await closeBudgetPool();
+});
+
+const run = (steps: RunbookStepInput[]) =>
+  executeRunbook(runbookStepsSchema.parse(steps), {
+    engine: h.engine,
+    policy: { mode: 'open', domains: [] },
+    input: {},
+    resolveSecret: async () => {
+      throw new Error('no secrets here');
+    },
+    // The selector's deadline is the step's: short enough for a test, long enough for a page load.
+    stepTimeoutMs: 8_000,
+  });
+
+describe('runbook extract under the selector budget', () => {
+  it('a hostile selector on a hostile page ends the step as 422 selector_too_complex, and later steps do not run', async () => {
+    const overruns = budgetStats.overruns;
+    const res = await run([
+      { action: 'goto', url: `${base}/wide` },
+      { action: 'extract', item_selector: 'p:has(~ b)', fields: { x: { selector: 'b' } } },
+      { action: 'goto', url: `${base}/orders` },
+    ]);
+    expect(res.status).toBe('failed');
+    expect(res.error).toMatchObject({ code: 'selector_too_complex' });
+    expect(res.log.map((l) => [l.action, l.ok, l.error?.code])).toEqual([['goto', true, undefined], ['extract', false, 'selector_too_complex']]);
+    expect(res.items).toEqual([]);
+    // Its thread was ended at the deadline (the work stopped, not just the wait).
+    expect(budgetStats.overruns).toBe(overruns + 1);
+  }, 120_000);
+
+  it('an honest extract is matched on a budget thread too (items and field values as before)', async () => {
+    const tasks = budgetStats.tasks;
+    const res = await run([
+      { action: 'goto', url: `${base}/orders` },
+      { action: 'extract', item_selector: 'li.o:has(i)', fields: { id: { selector: 'b' }, total: { selector: 'i' } } },
+    ]);
+    expect(res.error).toBeNull();
+    expect(res.items.map((i) => i.data)).toEqual([{ id: 'A-1', total: '3.50' }, { id: 'A-2', total: '7.00' }]);
+    expect(budgetStats.tasks).toBe(tasks + 1);
+  }, 120_000);
+});
