@@ -6,6 +6,7 @@ import { parsePage, type ParsedPage } from './parse.js';
 import type { FieldSpec, FieldValue } from './field-spec.js';
 import type { ScrapeFormat } from './types.js';
 import { removeStaticOverlays } from '../content/overlays.js';
+import { dropMarkedOverlays } from './page-capture.js';
 
 /**
  * The parse and extract stages of one HTML page as plain data in, plain data out, so that they
@@ -20,6 +21,8 @@ export interface ShapeSpec {
   decideAuto: boolean;
   /** Remove consent overlays found without layout (the http engine; the browser removed them live). */
   staticOverlays?: boolean;
+  /** Remove the overlays a runbook's page view marked (page-capture.ts; the live page keeps them). */
+  markedOverlays?: boolean;
   waitFor?: string;
   onlyMainContent?: boolean;
   includeTags?: string[];
@@ -58,6 +61,7 @@ export function shapePage(html: string, spec: ShapeSpec): ShapedParts {
     if (autoReason) return { autoReason };
   }
   if (spec.staticOverlays) removeStaticOverlays($);
+  if (spec.markedOverlays) dropMarkedOverlays($);
   const f = new Set(spec.formats);
   const parsed = parsePage($, spec.url, {
     text: f.has('text'),

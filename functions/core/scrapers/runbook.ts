@@ -1,12 +1,11 @@
-import { loadHtml } from '../content/load-html.js';
 import { AppError, badRequest } from '../errors.js';
 import type { FieldSpec } from '../engine/extract.js';
 import type { Engine, NavigationResult } from '../engine/pipeline.js';
-import { absoluteHttpUrl, parsePage } from '../engine/parse.js';
+import { absoluteHttpUrl } from '../engine/parse.js';
 import type { TargetPolicy } from '../governance/target-policy.js';
 import type { Tab } from '../../ports/browser.js';
 import { ActionFailure, PageActions } from '../engine/page-actions.js';
-import { dropMarkedOverlays } from '../engine/page-capture.js';
+import { hasTenantSelectors, shapePage, type ShapeSpec } from '../engine/shape-page.js';
 import type { BrowserSession } from '../engine/fetch-browser.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
 import { SecretRedactor } from './secret-redactor.js';
@@ -179,11 +178,6 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
     beforeScreenshot: () => session.hideOverlaysFor(tab),
     afterScreenshot: () => session.showOverlays(tab),
   });
-  const view = async () => {
-    const $ = loadHtml(await session.view(tab, ctx.policy), tab.url());
-    dropMarkedOverlays($);
-    return $;
-  };
   const refuseOnSecretPage = (what: string) => actions.refuseOnSecretPage(what);
 
   const emit = async (items: Record<string, unknown>[]) => {
@@ -239,17 +233,22 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const contentNow = async (step: Extract<RunbookStep, { action: 'content' }>) => {
     await refuseOnSecretPage('content');
     const f = new Set(step.formats);
-    const parsed = parsePage(await view(), tab.url(), {
-      markdown: f.has('markdown'),
-      text: f.has('text'),
-      links: f.has('links'),
-      metadata: f.has('metadata'),
-      content: {
-        onlyMainContent: step.only_main_content ?? true,
-        ...(step.include_tags?.length ? { includeTags: step.include_tags } : {}),
-        ...(step.exclude_tags?.length ? { excludeTags: step.exclude_tags } : {}),
-      },
-    });
+    const html = await session.view(tab, ctx.policy);
+    const spec: ShapeSpec = {
+      url: tab.url(),
+      formats: [...f],
+      decideAuto: false,
+      markedOverlays: true,
+      onlyMainContent: step.only_main_content ?? true,
+      ...(step.include_tags?.length ? { includeTags: step.include_tags } : {}),
+      ...(step.exclude_tags?.length ? { excludeTags: step.exclude_tags } : {}),
+    };
+    // The tenant's include/exclude tags are matched on a budget thread, as a scrape's are
+    // (engine/pipeline.ts parseAndShape): a hostile one ends the step as 422 selector_too_complex.
+    const shaped = hasTenantSelectors(spec)
+      ? await runBudgeted('selector', 'page.shape', { html, spec }, { deadlineMs: Math.max(1_000, timeout), owner: ctx.engine.owner, inline: () => shapePage(html, spec) })
+      : shapePage(html, spec);
+    const parsed = shaped.parsed!;
     const data: Record<string, unknown> = { title: parsed.title, content_type: 'text/html' };
     if (f.has('markdown')) data.markdown = parsed.markdown;
     if (f.has('text')) data.text = parsed.text;

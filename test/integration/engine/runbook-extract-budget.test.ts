@@ -5,7 +5,7 @@ import { executeRunbook, runbookStepsSchema, type RunbookStepInput } from '../..
 import { budgetStats, closeBudgetPool } from '../../../functions/core/limits/budget-pool.js';
 import { makeHarness, type Harness } from './harness.js';
 
-// A runbook's `extract` step matches the tenant's selectors under the selector budget, like a
+// A runbook's `extract` step (and a `content` step's include/exclude tags) matches the tenant's selectors under the selector budget, like a
 // scrape's extract.fields and include/exclude tags (limits/budget-pool.ts): a hostile selector on
 // a hostile page ends the step as 422 selector_too_complex at the step's deadline instead of
 // holding the thread that serves every tenant. Without the budget the step runs to its end
@@ -53,7 +53,7 @@ const run = (steps: RunbookStepInput[]) =>
     stepTimeoutMs: 8_000,
   });
 
-describe('runbook extract under the selector budget', () => {
+describe('runbook extract and content under the selector budget', () => {
   it('a hostile selector on a hostile page ends the step as 422 selector_too_complex, and later steps do not run', async () => {
     const overruns = budgetStats.overruns;
     const res = await run([
@@ -67,6 +67,29 @@ describe('runbook extract under the selector budget', () => {
     expect(res.items).toEqual([]);
     // Its thread was ended at the deadline (the work stopped, not just the wait).
     expect(budgetStats.overruns).toBe(overruns + 1);
+  }, 120_000);
+
+  it('hostile exclude_tags of a content step end the step as 422 selector_too_complex too', async () => {
+    const overruns = budgetStats.overruns;
+    const res = await run([
+      { action: 'goto', url: `${base}/wide` },
+      { action: 'content', formats: ['markdown'], exclude_tags: ['p:has(~ b)'] },
+    ]);
+    expect(res.status).toBe('failed');
+    expect(res.error).toMatchObject({ code: 'selector_too_complex' });
+    expect(res.log.map((l) => [l.action, l.ok, l.error?.code])).toEqual([['goto', true, undefined], ['content', false, 'selector_too_complex']]);
+    expect(budgetStats.overruns).toBe(overruns + 1);
+  }, 120_000);
+
+  it('a content step with honest include_tags is shaped on a budget thread (the tags apply as before)', async () => {
+    const tasks = budgetStats.tasks;
+    const res = await run([
+      { action: 'goto', url: `${base}/orders` },
+      { action: 'content', formats: ['text'], only_main_content: false, include_tags: ['li.o:has(i)'] },
+    ]);
+    expect(res.error).toBeNull();
+    expect(String(res.items[0]!.data.text)).toMatch(/A-1\s+3\.50[\s\S]*A-2\s+7\.00/);
+    expect(budgetStats.tasks).toBe(tasks + 1);
   }, 120_000);
 
   it('an honest extract is matched on a budget thread too (items and field values as before)', async () => {
