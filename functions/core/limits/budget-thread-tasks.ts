@@ -15,10 +15,10 @@ export const BUDGET_TASKS = {
     const { shapePage } = await import('../engine/shape-page.js');
     return shapePage(input.html, input.spec);
   },
-  /** A runbook `extract` step: the tenant's item and field selectors on the page the steps reached (scrapers/runbook-extract.ts). */
-  async 'runbook.extract'(input: import('../scrapers/runbook-extract.js').RunbookExtractInput) {
-    const { runbookExtract } = await import('../scrapers/runbook-extract.js');
-    return runbookExtract(input);
+  /** A css-extract page or a runbook `extract` step: the tenant's item, field and next-page selectors (scrapers/extract-records.ts). */
+  async 'records.extract'(input: import('../scrapers/extract-records.js').ExtractRecordsInput) {
+    const { extractRecords } = await import('../scrapers/extract-records.js');
+    return extractRecords(input);
   },
   /** A PDF: metadata, markdown and text (content/pdf.ts), its compressed streams bounded first. */
   async 'pdf.read'(input: { bytes: Uint8Array; maxPages?: number }) {

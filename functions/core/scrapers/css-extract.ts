@@ -1,5 +1,5 @@
-import { loadHtml } from '../content/load-html.js';
-import { extractFields, extractItems, nextPageUrl } from '../engine/extract.js';
+import { runBudgeted } from '../limits/budget-pool.js';
+import { extractRecords, type ExtractRecordsInput } from './extract-records.js';
 import { normalizeUrl } from './normalize-url.js';
 import { cssExtractSpec, type CssExtractInput } from './css-extract-spec.js';
 import { halted, type Scraper, type ScraperOutcome } from './types.js';
@@ -42,11 +42,18 @@ export const cssExtract: Scraper<CssExtractInput> = {
         await tracking?.track({ url, fetched_at: page.fetched_at, status_code: page.status_code, unavailable: true, markdown: null, structured: null });
         break;
       }
-      const $ = loadHtml(page.html, page.url);
-      for (const sel of input.change_options?.ignore_tags ?? []) $(sel).remove();
-      const records = input.item_selector
-        ? extractItems($, page.final_url, input.item_selector, input.fields)
-        : [extractFields($, page.final_url, input.fields)];
+      // The tenant's selectors are matched on a budget thread (limits/budget-pool.ts), stopped at
+      // the page's timeout: a hostile one on a hostile page ends the run as 422
+      // selector_too_complex instead of holding the thread every tenant's work shares.
+      const job: ExtractRecordsInput = {
+        html: page.html,
+        url: page.final_url,
+        fields: input.fields,
+        ...(input.item_selector ? { itemSelector: input.item_selector } : {}),
+        ...(input.change_options?.ignore_tags?.length ? { remove: input.change_options.ignore_tags } : {}),
+        ...(input.next_page ? { nextPage: input.next_page } : {}),
+      };
+      const { records, next } = await runBudgeted('selector', 'records.extract', job, { deadlineMs: input.timeout_ms ?? 30_000, owner: ctx.engine.owner, inline: () => extractRecords(job) });
       // The page's records are compared as one value: `/price` for one record, `/0/price` for a list.
       const change = tracking
         ? await tracking.track({ url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: null, structured: input.item_selector ? records : records[0] })
@@ -55,7 +62,6 @@ export const cssExtract: Scraper<CssExtractInput> = {
         await ctx.emit({ url: page.final_url, fetched_at: page.fetched_at, status_code: page.status_code, data: change ? { ...data, change } : data });
         items++;
       }
-      const next = input.next_page ? nextPageUrl($, page.final_url, input.next_page) : null;
       url = next && !seen.has(normalizeUrl(next) ?? next) ? next : null;
     }
     ctx.progress({ pages_done: pages, pages_total: pages });

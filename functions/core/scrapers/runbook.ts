@@ -10,7 +10,7 @@ import type { BrowserSession } from '../engine/fetch-browser.js';
 import { runbookStepSchema, runbookStepsSchema, type RunbookStep, type ValueRef } from './runbook-schema.js';
 import { SecretRedactor } from './secret-redactor.js';
 import { emptyFieldWarnings } from './runbook-warnings.js';
-import { runbookExtract, type RunbookExtractInput } from './runbook-extract.js';
+import { extractRecords, type ExtractRecordsInput } from './extract-records.js';
 import { runBudgeted } from '../limits/budget-pool.js';
 import type { ScrapeItem } from './types.js';
 
@@ -220,11 +220,11 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   const extractNow = async (step: Extract<RunbookStep, { action: 'extract' }>) => {
     await refuseOnSecretPage('extract');
     const html = await session.view(tab, ctx.policy);
-    const input: RunbookExtractInput = { html, url: tab.url(), fields: step.fields as Record<string, FieldSpec>, ...(step.item_selector ? { itemSelector: step.item_selector } : {}) };
+    const input: ExtractRecordsInput = { html, url: tab.url(), fields: step.fields as Record<string, FieldSpec>, markedOverlays: true, ...(step.item_selector ? { itemSelector: step.item_selector } : {}) };
     // The tenant's selectors are matched on a budget thread, in the tenant's turn, like a scrape's
     // extract.fields: a hostile one on a hostile page ends at the step's timeout as 422
     // selector_too_complex instead of holding this thread (and every other tenant's work).
-    const records = await runBudgeted('selector', 'runbook.extract', input, { deadlineMs: Math.max(1_000, timeout), owner: ctx.engine.owner, inline: () => runbookExtract(input) });
+    const { records } = await runBudgeted('selector', 'records.extract', input, { deadlineMs: Math.max(1_000, timeout), owner: ctx.engine.owner, inline: () => extractRecords(input) });
     await emit(records);
     return records.length;
   };

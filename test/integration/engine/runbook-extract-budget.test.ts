@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRunbook, runbookStepsSchema, type RunbookStepInput } from '../../../functions/core/scrapers/runbook.js';
 import { budgetStats, closeBudgetPool } from '../../../functions/core/limits/budget-pool.js';
-import { makeHarness, type Harness } from './harness.js';
+import { collectingContext, makeHarness, type Harness } from './harness.js';
+import { cssExtract } from '../../../functions/core/scrapers/registry.js';
 
 // A runbook's `extract` step (and a `content` step's include/exclude tags) matches the tenant's selectors under the selector budget, like a
 // scrape's extract.fields and include/exclude tags (limits/budget-pool.ts): a hostile selector on
@@ -100,6 +101,26 @@ describe('runbook extract and content under the selector budget', () => {
     ]);
     expect(res.error).toBeNull();
     expect(res.items.map((i) => i.data)).toEqual([{ id: 'A-1', total: '3.50' }, { id: 'A-2', total: '7.00' }]);
+    expect(budgetStats.tasks).toBe(tasks + 1);
+  }, 120_000);
+});
+
+describe('css-extract under the selector budget', () => {
+  it('a hostile item selector on a hostile page fails the run as 422 selector_too_complex at the page timeout', async () => {
+    const overruns = budgetStats.overruns;
+    const c = collectingContext(h.engine);
+    const input = cssExtract.inputSchema.parse({ url: `${base}/wide`, item_selector: 'p:has(~ b)', fields: { x: { selector: 'b' } }, engine: 'http', timeout_ms: 8_000 });
+    await expect(cssExtract.run(input, c.ctx)).rejects.toMatchObject({ status: 422, code: 'selector_too_complex' });
+    expect(c.items).toEqual([]);
+    expect(budgetStats.overruns).toBe(overruns + 1);
+  }, 120_000);
+
+  it('honest selectors, removals and the next-page link are matched on a budget thread (records as before)', async () => {
+    const tasks = budgetStats.tasks;
+    const c = collectingContext(h.engine);
+    const input = cssExtract.inputSchema.parse({ url: `${base}/orders`, item_selector: 'li.o', fields: { id: { selector: 'b' }, total: { selector: 'i' } }, engine: 'http' });
+    expect(await cssExtract.run(input, c.ctx)).toEqual({ pages_done: 1, items: 2, stopped: 'done' });
+    expect(c.items.map((i) => i.data)).toEqual([{ id: 'A-1', total: '3.50' }, { id: 'A-2', total: '7.00' }]);
     expect(budgetStats.tasks).toBe(tasks + 1);
   }, 120_000);
 });
