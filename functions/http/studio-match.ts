@@ -1,5 +1,5 @@
 import { api } from './pipeline/api.js';
 import { contracts } from './contracts/studio.js';
-import { matchSelector } from '../core/studio/preview-request.js';
+import { matchSelectorBudgeted } from '../core/studio/match-selector.js';
 
-export const handler = api(contracts['studio.match'], async (req) => ({ body: matchSelector(req.body.html, req.body.selector) }));
+export const handler = api(contracts['studio.match'], async (req) => ({ body: await matchSelectorBudgeted(req.body.html, req.body.selector, req.tenant.tenant_id) }));

@@ -20,6 +20,11 @@ export const BUDGET_TASKS = {
     const { extractRecords } = await import('../scrapers/extract-records.js');
     return extractRecords(input);
   },
+  /** Studio's selector count on a preview's HTML (studio/match-selector.ts). */
+  async 'studio.match'(input: { html: string; selector: string }) {
+    const { matchSelector } = await import('../studio/match-selector.js');
+    return matchSelector(input.html, input.selector);
+  },
   /** A PDF: metadata, markdown and text (content/pdf.ts), its compressed streams bounded first. */
   async 'pdf.read'(input: { bytes: Uint8Array; maxPages?: number }) {
     const { readPdf } = await import('../content/pdf.js');

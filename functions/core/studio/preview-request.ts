@@ -2,14 +2,7 @@ import * as z from 'zod';
 import { badRequest } from '../errors.js';
 import { runbookReferences, runbookStepSchema, type RunbookStep } from '../scrapers/runbook-schema.js';
 import { httpUrl } from '../scrapers/input-fields.js';
-import { lazyEngine } from '../lazy-engine.js';
-
-type SelectorEngine = typeof import('../scrapers/selector-engine.js');
-/** cheerio's slim build, loaded on the first count (as input-fields.ts does for selector checks). */
-const selectorEngine = lazyEngine<SelectorEngine>(import.meta.url, 'cheerio/slim', () =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild's lazy module init (lazy-engine.ts)
-  require('../scrapers/selector-engine.js'),
-);
+import { refineSelectorComplexity } from '../limits/selector-limits.js';
 
 // The request side of Studio's page preview and selector count (API handlers): kept apart from
 // page-preview.ts (the worker side) so validating a request never bundles the engine.
@@ -44,25 +37,6 @@ export const MAX_SNAPSHOT_BYTES = 900 * 1024;
 /** `POST /dashboard/api/studio/match` body: a selector to count on a preview's HTML snapshot. */
 export const matchRequestSchema = z.strictObject({
   html: z.string().max(MAX_SNAPSHOT_BYTES + 1024),
-  selector: z.string().trim().min(1).max(500),
+  selector: z.string().trim().min(1).max(500).superRefine(refineSelectorComplexity),
 });
 
-/**
- * How many elements of a preview's HTML a selector matches, with the project's selector engine
- * (cheerio: what `extract` steps and css-extract use), and the text of the first few. An
- * invalid selector is 400 `invalid_selector`-like `invalid_request` with the engine's reason.
- */
-export function matchSelector(html: string, selector: string): { selector: string; count: number; samples: string[] } {
-  const $ = selectorEngine().load(html);
-  let m;
-  try {
-    m = $(selector);
-  } catch (e) {
-    throw badRequest(`Not a valid CSS selector: ${(e as Error).message.split('\n')[0]}`, [{ path: 'body.selector', message: 'not a valid CSS selector' }]);
-  }
-  const samples = m
-    .slice(0, 3)
-    .toArray()
-    .map((el) => $(el).text().replace(/\s+/g, ' ').trim().slice(0, 80));
-  return { selector, count: m.length, samples };
-}

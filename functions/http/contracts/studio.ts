@@ -46,5 +46,6 @@ export const contracts = defineContracts({
     body: matchRequestSchema,
     requestExample: { html: '<ul><li class="item">A</li><li class="item">B</li></ul>', selector: 'li.item' },
     success: { 200: { description: 'Match count', schema: z.object({ selector: z.string(), count: z.number().int(), samples: z.array(z.string()) }) } },
+    errors: { 422: '`selector_too_complex`: the selector is past the static limits, or counting it took longer than 5 s' },
   },
 });

@@ -97,6 +97,21 @@ describe('studio preview (pick selectors by pointing)', () => {
     expect(bad.body.code).toBe('invalid_request');
   });
 
+  it('bounds a count: a selector past the static limits is 422 at once, one within them on a page built for it stops at the deadline', async () => {
+    const nested = await svc.call('/dashboard/api/studio/match', { method: 'POST', json: { html: '<p>x</p>', selector: '*:has(*:has(b))' } });
+    expect(nested.status).toBe(422);
+    expect(nested.body).toMatchObject({ code: 'selector_too_complex', details: [{ path: 'body.selector' }] });
+    // p:has(~ b) over 40,000 sibling paragraphs: some 800 million checks, minutes unbounded.
+    const wide = `<html><body>${'<p>x</p>'.repeat(40_000)}</body></html>`;
+    const bomb = svc.call('/dashboard/api/studio/match', { method: 'POST', json: { html: wide, selector: 'p:has(~ b)' } });
+    // Another request is answered meanwhile: the count is not on the thread that serves the API.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await svc.call('/v1/tenant')).status).toBe(200);
+    const r = await bomb;
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe('selector_too_complex');
+  }, 60_000);
+
   it('runs the steps before the one being edited, so a page behind a click can be pointed at', async () => {
     const r = await svc.call('/dashboard/api/studio/preview', {
       method: 'POST',
