@@ -132,13 +132,15 @@ export class PageActions {
     const delay = opts.delayMs ?? 250;
     const sign = opts.direction === 'up' ? -1 : 1;
     if (opts.amount === 'bottom') {
-      // Until the document stops growing (infinite scroll loads more at the bottom), bounded.
+      // Until the document stops growing (infinite scroll loads more at the bottom), bounded in
+      // rounds and by the action's timeout (what is left of the page's time).
+      const end = Date.now() + this.o.timeoutMs;
       let rounds = 0;
-      for (; rounds < 20; rounds++) {
+      for (; rounds < 20 && Date.now() < end; rounds++) {
         const grew = await this.o.tab.evaluate(
           `(async () => { const h = document.documentElement.scrollHeight; window.scrollTo(0, ${sign > 0 ? 'h' : '0'}); return h; })()`,
         );
-        await this.quiet(Math.max(delay, 400));
+        await this.quiet(Math.max(delay, 400), end);
         const after = Number(await this.o.tab.evaluate('document.documentElement.scrollHeight'));
         if (sign < 0 || after <= Number(grew)) break;
       }
@@ -154,13 +156,13 @@ export class PageActions {
 
   /**
    * After a scroll: wait until the page is quiet for `ms` (no content request in flight, no DOM
-   * change), at most {@link SCROLL_SETTLE_CAP_MS}, so more entries fetched on scroll are in even
-   * when their request is slow. A tab that does not track its requests waits `ms`.
+   * change), at most {@link SCROLL_SETTLE_CAP_MS} and never past `end`, so more entries fetched on
+   * scroll are in even when their request is slow. A tab that does not track its requests waits `ms`.
    */
-  private async quiet(ms: number): Promise<void> {
+  private async quiet(ms: number, end: number): Promise<void> {
     const tab = this.o.tab as Partial<FetchTab>;
-    if (typeof tab.settle !== 'function') return void (await sleep(ms));
-    await tab.settle({ quietMs: ms, capMs: SCROLL_SETTLE_CAP_MS }, Date.now() + SCROLL_SETTLE_CAP_MS);
+    if (typeof tab.settle !== 'function') return void (await sleep(Math.min(ms, Math.max(0, end - Date.now()))));
+    await tab.settle({ quietMs: ms, capMs: SCROLL_SETTLE_CAP_MS }, Math.min(end, Date.now() + SCROLL_SETTLE_CAP_MS));
   }
 
   /** A base64 PNG of the viewport or the whole page; refused on a page a secret was filled on. */
