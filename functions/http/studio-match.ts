@@ -1,5 +1,9 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/studio.js';
-import { matchSelector } from '../core/studio/preview-request.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['studio.match'], async (req) => ({ body: matchSelector(req.body.html, req.body.selector) }));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/studio/preview-request.js'));
+
+export const handler = api(lazyContract('studio.match', () => import('./contracts/studio.js').then((m) => m.contracts['studio.match'])), async (req) => {
+  const { matchSelector } = await core();
+  return { body: matchSelector(req.body.html, req.body.selector) };
+});
