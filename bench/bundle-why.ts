@@ -2,12 +2,16 @@ import { routes } from '../functions/routes.js';
 import { cdkBundle, ENGINE_INPUT, inputOwner } from './cdk-bundle.js';
 
 /**
- * Why is a module in a Lambda bundle? `npx tsx bench/bundle-why.ts <route id|handler regex> [module regex]`
+ * Why is a module in a Lambda bundle? `npx tsx bench/bundle-why.ts <route id|handler regex> [module regex] [--init]`
  * bundles the matching API handlers as CDK does and prints, per handler, its size, the largest
  * packages inlined and the import chain from the handler to the first input matching the module
- * regex (default: ENGINE_INPUT, the engine and its HTTP/HTML stack).
+ * regex (default: ENGINE_INPUT, the engine and its HTTP/HTML stack). With `--init` only static
+ * imports are followed (what the function evaluates at init; an `import()` is evaluated when
+ * called) and the bytes of the code evaluated at init are printed too.
  */
-const [which = '.', target] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const init = args.includes('--init');
+const [which = '.', target] = args.filter((a) => a !== '--init');
 const sel = new RegExp(which);
 const want = target ? new RegExp(target) : ENGINE_INPUT;
 const seen = new Set<string>();
@@ -27,11 +31,18 @@ for (const r of routes) {
   while (queue.length && !hit) {
     const f = queue.shift()!;
     for (const i of b.metafile.inputs[f]?.imports ?? []) {
-      if (i.external || prev.has(i.path)) continue;
+      if (i.external || prev.has(i.path) || (init && i.kind === 'dynamic-import')) continue;
       prev.set(i.path, f);
       if (want.test(i.path)) { hit = i.path; break; }
       queue.push(i.path);
     }
+  }
+  if (init) {
+    // The whole statically reachable set (the search above stops at the first match).
+    const all = new Set([r.handler]);
+    for (const f of all) for (const i of b.metafile.inputs[f]?.imports ?? []) if (!i.external && i.kind !== 'dynamic-import') all.add(i.path);
+    const bytes = [...all].reduce((n, f) => n + (out.inputs[f]?.bytesInOutput ?? 0), 0);
+    console.log(`  evaluated at init: ${all.size} modules, ${(bytes / 1024).toFixed(0)} KiB of the bundle's code`);
   }
   const chain: string[] = [];
   for (let f: string | null | undefined = hit; f; f = prev.get(f)) chain.unshift(f);

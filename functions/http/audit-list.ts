@@ -1,11 +1,15 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/audit.js';
-import { listAudit } from '../core/audit/list-audit.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 import { routes } from '../routes.js';
 
 /** Reads: every GET route, and console page views. */
 const READS = new Set([...routes.filter((r) => r.method === 'GET').map((r) => r.id), 'console.view']);
 
-export const handler = api(contracts['audit.list'], async (req) => ({
-  body: await listAudit(req.deps.table, { tenantId: req.tenant.tenant_id, ...req.query, isRead: (a) => READS.has(a) }),
-}));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/audit/list-audit.js'));
+
+export const handler = api(lazyContract('audit.list', () => import('./contracts/audit.js').then((m) => m.contracts['audit.list'])), async (req) => {
+  const { listAudit } = await core();
+  return {
+    body: await listAudit(req.deps.table, { tenantId: req.tenant.tenant_id, ...req.query, isRead: (a) => READS.has(a) }),
+  };
+});

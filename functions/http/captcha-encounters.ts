@@ -1,5 +1,9 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/settings.js';
-import { listEncounters } from '../core/captcha/captcha.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['captcha.encounters'], async (req) => ({ body: await listEncounters(req.deps.table, req.tenant.tenant_id, req.query) }));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/captcha/captcha.js'));
+
+export const handler = api(lazyContract('captcha.encounters', () => import('./contracts/settings.js').then((m) => m.contracts['captcha.encounters'])), async (req) => {
+  const { listEncounters } = await core();
+  return { body: await listEncounters(req.deps.table, req.tenant.tenant_id, req.query) };
+});

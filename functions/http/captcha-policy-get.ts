@@ -1,5 +1,9 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/settings.js';
-import { getCaptchaPolicy } from '../core/captcha/captcha.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['captcha.policy.get'], async (req) => ({ body: await getCaptchaPolicy(req.deps.table, req.tenant.tenant_id) }));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/captcha/captcha.js'));
+
+export const handler = api(lazyContract('captcha.policy.get', () => import('./contracts/settings.js').then((m) => m.contracts['captcha.policy.get'])), async (req) => {
+  const { getCaptchaPolicy } = await core();
+  return { body: await getCaptchaPolicy(req.deps.table, req.tenant.tenant_id) };
+});

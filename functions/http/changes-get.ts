@@ -1,5 +1,9 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/changes.js';
-import { getChange } from '../core/changes/change-history.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['changes.get'], async (req) => ({ body: await getChange(req.deps, req.tenant.tenant_id, req.params.change_id) }));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/changes/change-history.js'));
+
+export const handler = api(lazyContract('changes.get', () => import('./contracts/changes.js').then((m) => m.contracts['changes.get'])), async (req) => {
+  const { getChange } = await core();
+  return { body: await getChange(req.deps, req.tenant.tenant_id, req.params.change_id) };
+});

@@ -3,8 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/session.js';
+import { api, lazyContract } from './pipeline/api.js';
 import type { ApiRequest, ApiResult, Event, Result } from './pipeline/types.js';
 
 /**
@@ -115,8 +114,8 @@ async function serve(req: ApiRequest): Promise<ApiResult> {
   return { raw: asset.body, headers };
 }
 
-const index = api(contracts['console.index'], serve);
-const asset = api(contracts['console.asset'], serve);
+const index = api(lazyContract('console.index', () => import('./contracts/session.js').then((m) => m.contracts['console.index'])), serve);
+const asset = api(lazyContract('console.asset', () => import('./contracts/session.js').then((m) => m.contracts['console.asset'])), serve);
 
 /** One module serves both console rows; the route key tells which (API Gateway and the local server set it). */
 export const handler = (event: Event, context: Context): Promise<Result> =>

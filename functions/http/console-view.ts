@@ -1,8 +1,7 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/audit.js';
+import { api, lazyContract } from './pipeline/api.js';
 
 /** A console page view: the pipeline's audit record is the whole effect (action console.view, resource the page). */
-export const handler = api(contracts['console.view'], async (req) => {
+export const handler = api(lazyContract('console.view', () => import('./contracts/audit.js').then((m) => m.contracts['console.view'])), async (req) => {
   req.setResource(req.body.path);
   return { status: 204 };
 });

@@ -1,5 +1,9 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/overview.js';
-import { datasets } from '../core/console/datasets.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['datasets.list'], async (req) => ({ body: await datasets(req.deps, req.tenant, req.query) }));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/console/datasets.js'));
+
+export const handler = api(lazyContract('datasets.list', () => import('./contracts/overview.js').then((m) => m.contracts['datasets.list'])), async (req) => {
+  const { datasets } = await core();
+  return { body: await datasets(req.deps, req.tenant, req.query) };
+});

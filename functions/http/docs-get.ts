@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/service.js';
+import { api, lazyContract } from './pipeline/api.js';
 import { renderDocsPage, DOCS_CSP, SCALAR_ASSET } from './docs-page.js';
 
 /**
@@ -36,7 +35,7 @@ const PAGE_HEADERS = {
   'cache-control': 'no-cache',
 };
 
-export const handler = api(contracts['docs.get'], async (req) => {
+export const handler = api(lazyContract('docs.get', () => import('./contracts/service.js').then((m) => m.contracts['docs.get'])), async (req) => {
   if (!req.query.asset) return { raw: renderDocsPage(), headers: PAGE_HEADERS };
   const a = loadScript();
   // The file changes only with a deploy; the ETag makes a reload cheap without risking a stale page.

@@ -1,10 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/domains.js';
-import { verifyDomain } from '../core/domains/verified-domains.js';
-import { guardedDomainProbe } from '../core/domains/verify-probe.js';
-import { apiGuard } from './egress.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['domains.verify'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('../core/domains/verified-domains.js'), import('../core/domains/verify-probe.js'), import('./egress.js')]));
+
+export const handler = api(lazyContract('domains.verify', () => import('./contracts/domains.js').then((m) => m.contracts['domains.verify'])), async (req) => {
+  const [{ verifyDomain }, { guardedDomainProbe }, { apiGuard }] = await core();
   req.setResource(req.params.host);
   // DNS TXT only on AWS: local mode and tests never query a real resolver.
   const probe = guardedDomainProbe(apiGuard(req.deps.config), { dns: req.deps.config.mode === 'aws' });

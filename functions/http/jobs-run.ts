@@ -1,8 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/jobs.js';
-import { runJobNow } from '../core/jobs/start-job-run.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['jobs.run'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/jobs/start-job-run.js'));
+
+export const handler = api(lazyContract('jobs.run', () => import('./contracts/jobs.js').then((m) => m.contracts['jobs.run'])), async (req) => {
+  const { runJobNow } = await core();
   req.setResource(req.params.job_id);
   const s = await runJobNow(req.deps, req.tenant.tenant_id, req.params.job_id, req.now);
   if (s.kind === 'run')

@@ -1,8 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/session.js';
-import { assertCanGrant, childKeyExpiry, createApiKey, publicKey } from '../core/tenancy/api-keys.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['keys.create'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/tenancy/api-keys.js'));
+
+export const handler = api(lazyContract('keys.create', () => import('./contracts/session.js').then((m) => m.contracts['keys.create'])), async (req) => {
+  const { assertCanGrant, childKeyExpiry, createApiKey, publicKey } = await core();
   const { body: b } = req;
   assertCanGrant(req.principal.scopes, b.scopes);
   const requested = b.expires_in_days ? new Date(req.now.getTime() + b.expires_in_days * 86400_000) : null;

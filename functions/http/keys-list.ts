@@ -1,7 +1,11 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/session.js';
-import { listApiKeys, publicKey } from '../core/tenancy/api-keys.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['keys.list'], async (req) => ({
-  body: { data: (await listApiKeys(req.deps.table, req.tenant.tenant_id)).map(publicKey), next_cursor: null },
-}));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/tenancy/api-keys.js'));
+
+export const handler = api(lazyContract('keys.list', () => import('./contracts/session.js').then((m) => m.contracts['keys.list'])), async (req) => {
+  const { listApiKeys, publicKey } = await core();
+  return {
+    body: { data: (await listApiKeys(req.deps.table, req.tenant.tenant_id)).map(publicKey), next_cursor: null },
+  };
+});

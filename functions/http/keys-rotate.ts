@@ -1,9 +1,11 @@
-import { api } from './pipeline/api.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 import { forgetCachedKey } from './pipeline/authenticate.js';
-import { contracts } from './contracts/session.js';
-import { rotateApiKey, publicKey } from '../core/tenancy/api-keys.js';
 
-export const handler = api(contracts['keys.rotate'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/tenancy/api-keys.js'));
+
+export const handler = api(lazyContract('keys.rotate', () => import('./contracts/session.js').then((m) => m.contracts['keys.rotate'])), async (req) => {
+  const { rotateApiKey, publicKey } = await core();
   req.setResource(req.params.key_id);
   const r = await rotateApiKey(req.deps.table, req.params.key_id, req.now, req.body?.grace_seconds ?? 86400, req.tenant.tenant_id, req.principal.scopes, req.principal.expires_at);
   await forgetCachedKey(req.params.key_id); // its new expiry applies here at once

@@ -1,6 +1,4 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/service.js';
-import { apiGuard } from './egress.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 import { rateLimited } from '../core/errors.js';
 
 // The MCP SDK (and the tools built on it) load on the first request, not at module init: its
@@ -13,8 +11,12 @@ const mcp = () =>
     buildMcpServer: tools.buildMcpServer,
   }));
 
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('./egress.js'));
+
 /** Stateless Streamable HTTP MCP endpoint: a fresh server per request, JSON responses. */
-export const handler = api(contracts['mcp.post'], async (req) => {
+export const handler = api(lazyContract('mcp.post', () => import('./contracts/service.js').then((m) => m.contracts['mcp.post'])), async (req) => {
+  const { apiGuard } = await core();
   // A JSON-RPC batch is one HTTP request but many calls (issue 19 finding 3): the pipeline took
   // one rate-limit token for the request, every further message takes one more, before any of
   // them runs. A long-polling get_run is a message like any other. Denied = the whole batch is

@@ -1,5 +1,9 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/profiles.js';
-import { listProfiles } from '../core/profiles/browser-profiles.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['profiles.list'], async (req) => ({ body: await listProfiles(req.deps.table, req.tenant.tenant_id, req.query) }));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/profiles/browser-profiles.js'));
+
+export const handler = api(lazyContract('profiles.list', () => import('./contracts/profiles.js').then((m) => m.contracts['profiles.list'])), async (req) => {
+  const { listProfiles } = await core();
+  return { body: await listProfiles(req.deps.table, req.tenant.tenant_id, req.query) };
+});

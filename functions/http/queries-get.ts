@@ -1,9 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/queries.js';
-import { getQuery, publicQuery } from '../core/queries/queries.js';
-import { readResultFile } from '../core/storage/result-files.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['queries.get'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('../core/queries/queries.js'), import('../core/storage/result-files.js')]));
+
+export const handler = api(lazyContract('queries.get', () => import('./contracts/queries.js').then((m) => m.contracts['queries.get'])), async (req) => {
+  const [{ getQuery, publicQuery }, { readResultFile }] = await core();
   req.setResource(req.params.query_id);
   const q = await getQuery(req.deps.table, req.tenant.tenant_id, req.params.query_id);
   const body: Record<string, unknown> = publicQuery(q);

@@ -1,8 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/runbooks.js';
-import { getRunbook } from '../core/runbooks/runbooks.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['runbooks.get'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/runbooks/runbooks.js'));
+
+export const handler = api(lazyContract('runbooks.get', () => import('./contracts/runbooks.js').then((m) => m.contracts['runbooks.get'])), async (req) => {
+  const { getRunbook } = await core();
   req.setResource(req.params.id);
   return { body: await getRunbook(req.deps.table, req.tenant.tenant_id, req.params.id) };
 });

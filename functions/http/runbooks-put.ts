@@ -1,8 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/runbooks.js';
-import { assertSecretsScope, getRunbook, updateRunbook } from '../core/runbooks/runbooks.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['runbooks.put'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/runbooks/runbooks.js'));
+
+export const handler = api(lazyContract('runbooks.put', () => import('./contracts/runbooks.js').then((m) => m.contracts['runbooks.put'])), async (req) => {
+  const { assertSecretsScope, getRunbook, updateRunbook } = await core();
   req.setResource(req.params.id);
   assertSecretsScope(req.principal.scopes, req.body.steps);
   // Also when the new steps drop the secret: a key without the scope may not rewrite a runbook that uses one.

@@ -1,9 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/scrape.js';
-import { assertSecretsScope, getRunbook } from '../core/runbooks/runbooks.js';
-import { startTask, awaitTask } from '../core/runs/scrape-task.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['runbooks.test'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('../core/runbooks/runbooks.js'), import('../core/runs/scrape-task.js')]));
+
+export const handler = api(lazyContract('runbooks.test', () => import('./contracts/scrape.js').then((m) => m.contracts['runbooks.test'])), async (req) => {
+  const [{ assertSecretsScope, getRunbook }, { startTask, awaitTask }] = await core();
   req.setResource(req.params.id);
   const rb = await getRunbook(req.deps.table, req.tenant.tenant_id, req.params.id); // 404 before any work
   assertSecretsScope(req.principal.scopes, rb.steps);

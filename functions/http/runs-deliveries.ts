@@ -1,9 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/deliveries.js';
-import { getRun } from '../core/runs/run-reads.js';
-import { listOwnerDeliveries, publicDelivery } from '../core/webhooks/deliveries.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['runs.deliveries'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('../core/runs/run-reads.js'), import('../core/webhooks/deliveries.js')]));
+
+export const handler = api(lazyContract('runs.deliveries', () => import('./contracts/deliveries.js').then((m) => m.contracts['runs.deliveries'])), async (req) => {
+  const [{ getRun }, { listOwnerDeliveries, publicDelivery }] = await core();
   req.setResource(req.params.id);
   await getRun(req.deps, req.tenant.tenant_id, req.params.id); // 404 for unknown runs
   const page = await listOwnerDeliveries(req.deps.table, req.tenant.tenant_id, req.params.id, req.query);

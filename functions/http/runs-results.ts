@@ -1,13 +1,13 @@
-import { api } from './pipeline/api.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 import { streamingApi } from './pipeline/streaming.js';
-import { contracts } from './contracts/runs.js';
-import { getRun } from '../core/runs/run-reads.js';
-import { readRunItems } from '../core/runs/run-items.js';
-import { exportRunItems } from '../core/runs/run-export.js';
+
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('../core/runs/run-reads.js'), import('../core/runs/run-items.js'), import('../core/runs/run-export.js')]));
 
 /** Streamed (routes.ts `stream: true`): exports are written page by page as they are read. */
 export const handler = streamingApi(
-  api(contracts['runs.results'], async (req) => {
+  api(lazyContract('runs.results', () => import('./contracts/runs.js').then((m) => m.contracts['runs.results'])), async (req) => {
+    const [{ getRun }, { readRunItems }, { exportRunItems }] = await core();
     req.setResource(req.params.id);
     const run = await getRun(req.deps, req.tenant.tenant_id, req.params.id);
     const { format, limit, cursor, columns } = req.query;

@@ -1,8 +1,11 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/scrape.js';
-import { apiGuard } from './egress.js';
-import { scrapeSync } from '../core/runs/sync-scrape.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['scrape.create'], async (req) => ({
-  body: await scrapeSync(req.deps, apiGuard(req.deps.config), req.tenant, req.body, req.now, undefined, req.principal.scopes),
-}));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('./egress.js'), import('../core/runs/sync-scrape.js')]));
+
+export const handler = api(lazyContract('scrape.create', () => import('./contracts/scrape.js').then((m) => m.contracts['scrape.create'])), async (req) => {
+  const [{ apiGuard }, { scrapeSync }] = await core();
+  return {
+    body: await scrapeSync(req.deps, apiGuard(req.deps.config), req.tenant, req.body, req.now, undefined, req.principal.scopes),
+  };
+});

@@ -1,5 +1,9 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/settings.js';
-import { listTenantSecrets } from '../core/runs/tenant-secrets.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['secrets.list'], async (req) => ({ body: { data: await listTenantSecrets(req.deps, req.tenant.tenant_id), next_cursor: null } }));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/runs/tenant-secrets.js'));
+
+export const handler = api(lazyContract('secrets.list', () => import('./contracts/settings.js').then((m) => m.contracts['secrets.list'])), async (req) => {
+  const { listTenantSecrets } = await core();
+  return { body: { data: await listTenantSecrets(req.deps, req.tenant.tenant_id), next_cursor: null } };
+});

@@ -1,11 +1,12 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/session.js';
-import { login, SESSION_TTL_SECONDS } from '../core/tenancy/users.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 import { unauthorized } from '../core/errors.js';
-import { throttleLogin } from '../core/tenancy/login-throttle.js';
 import { SESSION_COOKIE } from './pipeline/authenticate.js';
 
-export const handler = api(contracts['session.login'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('../core/tenancy/users.js'), import('../core/tenancy/login-throttle.js')]));
+
+export const handler = api(lazyContract('session.login', () => import('./contracts/session.js').then((m) => m.contracts['session.login'])), async (req) => {
+  const [{ login, SESSION_TTL_SECONDS }, { throttleLogin }] = await core();
   await throttleLogin(req.deps.rateLimiter, req.body.email, req.clientIp, req.now);
   const s = await login(req.deps.table, req.body.email, req.body.password, req.now);
   if (!s) throw unauthorized('Email or password is wrong');

@@ -1,7 +1,9 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/storage-settings.js';
-import { getStorageSettings, publicStorageSettings } from '../core/sync/settings.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['settings.storage.get'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => import('../core/sync/settings.js'));
+
+export const handler = api(lazyContract('settings.storage.get', () => import('./contracts/storage-settings.js').then((m) => m.contracts['settings.storage.get'])), async (req) => {
+  const { getStorageSettings, publicStorageSettings } = await core();
   return { body: publicStorageSettings(await getStorageSettings(req.deps.table, req.tenant.tenant_id)) };
 });

@@ -1,8 +1,11 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/overview.js';
-import { social } from '../core/console/social.js';
-import { sourceStatus } from '../core/sources/source-status.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['social.get'], async (req) => ({
-  body: { ...(await social(req.deps, req.tenant, req.now)), ...(await sourceStatus(req.deps, req.tenant.tenant_id, req.deps.config.graphApiVersion, req.now)) },
-}));
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('../core/console/social.js'), import('../core/sources/source-status.js')]));
+
+export const handler = api(lazyContract('social.get', () => import('./contracts/overview.js').then((m) => m.contracts['social.get'])), async (req) => {
+  const [{ social }, { sourceStatus }] = await core();
+  return {
+    body: { ...(await social(req.deps, req.tenant, req.now)), ...(await sourceStatus(req.deps, req.tenant.tenant_id, req.deps.config.graphApiVersion, req.now)) },
+  };
+});

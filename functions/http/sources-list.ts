@@ -1,9 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/sources.js';
-import { listSourceCredentials } from '../core/sources/credentials.js';
-import { connectors } from '../core/sources/registry.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['sources.list'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('../core/sources/credentials.js'), import('../core/sources/registry.js')]));
+
+export const handler = api(lazyContract('sources.list', () => import('./contracts/sources.js').then((m) => m.contracts['sources.list'])), async (req) => {
+  const [{ listSourceCredentials }, { connectors }] = await core();
   const configured = new Map((await listSourceCredentials(req.deps.table, req.tenant.tenant_id)).map((c) => [c.source, c]));
   return {
     body: {

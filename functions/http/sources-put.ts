@@ -1,9 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/sources.js';
-import { putSourceCredentials } from '../core/sources/credentials.js';
-import { connectors } from '../core/sources/registry.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['sources.put'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('../core/sources/credentials.js'), import('../core/sources/registry.js')]));
+
+export const handler = api(lazyContract('sources.put', () => import('./contracts/sources.js').then((m) => m.contracts['sources.put'])), async (req) => {
+  const [{ putSourceCredentials }, { connectors }] = await core();
   req.setResource(req.params.source);
   const rec = await putSourceCredentials(req.deps.table, req.deps.secrets, req.tenant.tenant_id, connectors[req.params.source], req.body, req.now);
   return { body: { ...rec, configured: true } };

@@ -1,12 +1,10 @@
-import { api } from './pipeline/api.js';
-import { contracts } from './contracts/studio.js';
-import { apiGuard } from './egress.js';
-import { previewSteps } from '../core/studio/preview-request.js';
-import { checkTargets } from '../core/runs/check-targets.js';
-import { assertQuota } from '../core/limits/usage.js';
-import { startTask, awaitTask } from '../core/runs/scrape-task.js';
+import { api, lazyContract, loadOnce } from './pipeline/api.js';
 
-export const handler = api(contracts['studio.preview'], async (req) => {
+/** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
+const core = loadOnce(() => Promise.all([import('./egress.js'), import('../core/studio/preview-request.js'), import('../core/runs/check-targets.js'), import('../core/limits/usage.js'), import('../core/runs/scrape-task.js')]));
+
+export const handler = api(lazyContract('studio.preview', () => import('./contracts/studio.js').then((m) => m.contracts['studio.preview'])), async (req) => {
+  const [{ apiGuard }, { previewSteps }, { checkTargets }, { assertQuota }, { startTask, awaitTask }] = await core();
   previewSteps(req.body); // 400 before any work when a step would fill a secret
   await checkTargets(apiGuard(req.deps.config), req.tenant, [req.body.url]);
   await assertQuota(req.deps.table, req.tenant, 'pages', req.now);

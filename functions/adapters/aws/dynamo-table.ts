@@ -4,7 +4,6 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError, ItemTooLargeError } from '../../core/errors.js';
-import { decodeTableCursor, encodeTableCursor } from '../../core/cursor.js';
 import { assertItemSize, MAX_ITEM_BYTES } from './item-size.js';
 import { withoutSdkLogging } from './sdk-options.js';
 import type { Condition, Item, Key, QueryPage, QuerySpec, Table, UpdateSpec } from '../../ports/table.js';
@@ -22,6 +21,13 @@ const fromAttrs = <T>(v: Record<string, AttributeValue> | undefined): T | undefi
  * separate external package that pulls @smithy/core's whole index) cost every API function
  * ~20 ms of init for the same conversion.
  */
+/**
+ * The cursor codec (its payload schemas are zod's) loads with the first query, not when the
+ * function starts: an API function that answers without a query (a 401) never builds them.
+ */
+let cursorCodec: Promise<typeof import('../../core/cursor.js')> | undefined;
+const loadCursorCodec = () => (cursorCodec ??= import('../../core/cursor.js'));
+
 export class DynamoTable implements Table {
   constructor(private readonly tableName: string, private readonly client: DynamoDBClient) {
     withoutSdkLogging(client);
@@ -95,6 +101,7 @@ export class DynamoTable implements Table {
   }
 
   async query<T extends Item>(q: QuerySpec): Promise<QueryPage<T>> {
+    const { decodeTableCursor, encodeTableCursor } = await loadCursorCodec();
     const pkName = q.index ? `${q.index}pk` : 'pk';
     const skName = q.index ? `${q.index}sk` : 'sk';
     const names: Record<string, string> = { '#pk': pkName };

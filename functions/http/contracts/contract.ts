@@ -8,7 +8,8 @@ import type { z } from 'zod';
  * builder from the route row; a contract lists only the statuses its own handler and core add.
  *
  * Cold start: a handler imports only its group's contract module (contracts/<group>.ts), never
- * the index of all contracts, so its bundle holds no other route's schemas.
+ * the index of all contracts, so its bundle holds no other route's schemas; and it imports it on
+ * first use (pipeline/api.ts `lazyContract`), so no schema is built at init.
  */
 
 /** Response header names, documented once under components.headers. */

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { routeById } from '../../routes.js';
 import { deps } from '../../runtime.js';
 import { newId } from '../../core/ids.js';
@@ -17,6 +17,9 @@ import type { Contract, Input } from '../contracts/contract.js';
 import { markForeground } from '../../core/limits/foreground.js';
 import type { RateDecision } from '../../core/limits/rate-limiter.js';
 import { middlewareChain, type ChainRequest, type Middleware } from './middleware-chain.js';
+import { loadOnce } from './load-once.js';
+
+export { loadOnce };
 
 type Req = ChainRequest<Event, Result, { gleaner?: PipelineState }>;
 type MiddlewareObj = Middleware<Event, Result, { gleaner?: PipelineState }>;
@@ -181,6 +184,37 @@ const serialise = (r: ApiResult | void): Result => {
   return { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8', ...res.headers }, body: JSON.stringify(res.body) };
 };
 
+/**
+ * A route's contract named by its id now and built on first use: `load` imports the contract's
+ * group module (which builds its zod schemas) only when a request needs the schemas, that is after
+ * authentication (an unauthenticated request is answered 401 without them), so a cold start does
+ * not build them. See `lazyContract`.
+ */
+export interface LazyContract<C extends Contract<any, any, any>> {
+  id: C['id'];
+  load: () => Promise<C>;
+}
+
+/**
+ * `lazyContract('runs.get', () => import('../contracts/runs.js').then((m) => m.contracts['runs.get']))`:
+ * the loader is called once (a failed load is retried on the next request), and the loaded
+ * contract must carry the id it was named by. The handler's input types are inferred from the
+ * loader's type as from the contract itself.
+ */
+export function lazyContract<C extends Contract<any, any, any>>(id: C['id'], load: () => Promise<C>): LazyContract<C> {
+  return {
+    id,
+    load: loadOnce(() =>
+      load().then((c) => {
+        if (c.id !== id) throw new Error(`contract ${id} loaded as ${c.id}`);
+        return c;
+      }),
+    ),
+  };
+}
+
+const isLazy = <C extends Contract<any, any, any>>(c: C | LazyContract<C>): c is LazyContract<C> => typeof (c as LazyContract<C>).load === 'function';
+
 /** The request a contract's handler sees: inputs already validated by the contract's schemas. */
 export type ContractRequest<C extends Contract<any, any, any>> = ApiRequest<Input<C['body']>, Input<C['query']>, Input<C['params']>>;
 
@@ -192,14 +226,16 @@ export type ApiHandler = ((event: Event, context: Context) => Promise<Result>) &
  * contract's zod schemas + one core call. The same exported handler serves API Gateway on AWS
  * and the local server; the OpenAPI document is generated from the same contract.
  */
-export function api<C extends Contract<any, any, any>>(contract: C, fn: (req: ContractRequest<C>) => Promise<ApiResult | void>): ApiHandler {
+export function api<C extends Contract<any, any, any>>(contract: C | LazyContract<C>, fn: (req: ContractRequest<C>) => Promise<ApiResult | void>): ApiHandler {
+  // A lazy contract is loaded by the first request that reaches the core call; then used as is.
+  let loaded: C | undefined = isLazy(contract) ? undefined : contract;
   const h = middlewareChain<Event, Result, { gleaner?: PipelineState }>(
     [
       lifecycle(contract.id),
       { before: (request: Req) => checkOrigin(request.event, st(request).deps.config) }, // 403 unless via CloudFront (aws mode)
       guard(),
     ],
-    async (event: Event) => runCore(event, contract, fn),
+    async (event: Event) => runCore(event, (loaded ??= await (contract as LazyContract<C>).load()), fn),
     () => ({}),
   );
   return Object.assign((event: Event, context: Context) => h(event, context), { contractId: contract.id });

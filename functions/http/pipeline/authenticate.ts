@@ -1,12 +1,11 @@
 import { AppError, unauthorized, forbidden, paymentRequired } from '../../core/errors.js';
-import { findKeyByPlaintext, hashKey, isUsable, touchApiKey } from '../../core/tenancy/api-keys.js';
-import { getTenant, type Tenant } from '../../core/tenancy/tenants.js';
-import { findSession } from '../../core/tenancy/users.js';
+import type { Tenant } from '../../core/tenancy/tenants.js';
 import { log } from '../../core/log.js';
 import { cookie, header } from './event.js';
 import type { Event, Principal } from './types.js';
 import type { Deps } from '../../runtime.js';
 import type { Route } from '../../routes.js';
+import { loadOnce } from './load-once.js';
 
 export const SESSION_COOKIE = 'gleaner_session';
 
@@ -44,6 +43,13 @@ export async function forgetCachedKey(keyId: string): Promise<void> {
 
 const lastTouched = new Map<string, number>();
 
+/**
+ * The key, tenant and session stores (and their record schemas) load with the first request that
+ * carries a credential: a request without one is answered 401 without them (cold start).
+ */
+const keyStores = loadOnce(() => Promise.all([import('../../core/tenancy/api-keys.js'), import('../../core/tenancy/tenants.js')]));
+const sessionStores = loadOnce(() => Promise.all([import('../../core/tenancy/users.js'), import('../../core/tenancy/tenants.js')]));
+
 /** 401 for a missing/unknown/revoked/expired key or session. */
 export async function authenticate(e: Event, route: Route, d: Deps, now: Date): Promise<{ principal: Principal; tenant: Tenant }> {
   const auth = header(e, 'authorization');
@@ -52,6 +58,7 @@ export async function authenticate(e: Event, route: Route, d: Deps, now: Date): 
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
     if (!m) throw unauthorized('The Authorization header must be "Bearer <API key>"');
     const plaintext = m[1]!;
+    const [{ findKeyByPlaintext, hashKey, isUsable, touchApiKey }, { getTenant }] = await keyStores();
     const hash = hashKey(plaintext);
     const key = await cached(`k:${hash}`, nowMs, () => findKeyByPlaintext(d.table, plaintext));
     if (!key) throw unauthorized('The API key is not valid');
@@ -69,6 +76,7 @@ export async function authenticate(e: Event, route: Route, d: Deps, now: Date): 
   // also pass the same-origin check (assertSameOrigin) against cross-site request forgery.
   const token = route.surface !== 'mcp' ? cookie(e, SESSION_COOKIE) : undefined;
   if (token) {
+    const [{ findSession }, { getTenant }] = await sessionStores();
     const s = await findSession(d.table, token, now);
     if (!s) throw unauthorized('The console session has expired; log in again');
     const tenant = await cached(`t:${s.tenant_id}`, nowMs, () => getTenant(d.table, s.tenant_id));
