@@ -307,21 +307,32 @@ export async function runbookEditor(page, ctx) {
   published.addEventListener('change', markDirty);
   // A JSON edit rebuilds the forms (when it parses), a moment after typing stops.
   let jsonTimer;
+  const applyStepsJson = () => {
+    jsonTimer = undefined;
+    try {
+      const list = parseSteps();
+      if (!Array.isArray(list)) throw new Error('not a JSON array');
+      forms.set(list);
+      steps.removeAttribute('aria-invalid');
+      afterStepsChange(false);
+    } catch (err) {
+      steps.setAttribute('aria-invalid', 'true');
+      forms.setInvalid(err.message);
+    }
+  };
   steps.addEventListener('input', () => {
     clearTimeout(jsonTimer);
-    jsonTimer = setTimeout(() => {
-      try {
-        const list = parseSteps();
-        if (!Array.isArray(list)) throw new Error('not a JSON array');
-        forms.set(list);
-        steps.removeAttribute('aria-invalid');
-        afterStepsChange(false);
-      } catch (err) {
-        steps.setAttribute('aria-invalid', 'true');
-        forms.setInvalid(err.message);
-      }
-    }, 250);
+    jsonTimer = setTimeout(applyStepsJson, 250);
   });
+  /**
+   * Save and Test apply an edit still waiting for its rebuild first: a rebuild after the answer
+   * would replace the step cards and wipe the problems just shown in them.
+   */
+  const flushStepsJson = () => {
+    if (jsonTimer === undefined) return;
+    clearTimeout(jsonTimer);
+    applyStepsJson();
+  };
 
   /** The Run input fields: one per input the steps read, described by the author. */
   function renderInputs() {
@@ -532,6 +543,7 @@ export async function runbookEditor(page, ctx) {
 
   /** Save (create or replace); true when saved. A 400 lists its details next to the form. */
   async function doSave() {
+    flushStepsJson();
     const body = buildBody();
     if (!body) throw Object.assign(new Error('The runbook is not valid JSON; see the form'), { shown: true });
     clear(errors);

@@ -164,14 +164,19 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await page.type('#rb-description', 'Headline and first paragraph');
 
     // The server validates the steps; its problems are listed once, next to the form, by step.
+    // Saved at once after the edit, as a quick author does (before the step cards' rebuild, 250 ms
+    // after typing stops): the save applies the edit first, so the problems land in its cards.
     await setValue('#rb-steps', JSON.stringify([{ action: 'click', selector: 'a' }, { action: 'extract' }]));
-    await page.locator('#rb-save').click();
+    await page.$eval('#rb-save', (b) => (b as HTMLButtonElement).click());
     // Shown once, in the card of the step it belongs to; the summary points there.
     const card = await page.waitForFunction(() => {
       const t = document.querySelector('.step-card.has-error')?.textContent ?? '';
       return t.includes('fields') ? t : null;
     });
     expect(await card.jsonValue()).not.toContain('body.');
+    // And it stays: no rebuild of the step cards comes after the answer to wipe it.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await page.$eval('.step-card.has-error', (c) => c.textContent ?? '').catch(() => '')).toContain('fields');
     await waitText('#rb-errors', 'See step 2 above');
     expect(await page.$eval('#banner', (b) => (b as HTMLElement).hidden)).toBe(true);
 
