@@ -5,6 +5,7 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError, ItemTooLargeError } from '../../core/errors.js';
 import { assertItemSize, MAX_ITEM_BYTES } from './item-size.js';
+import { lazy } from './lazy.js';
 import { withoutSdkLogging } from './sdk-options.js';
 import type { Condition, Item, Key, QueryPage, QuerySpec, Table, UpdateSpec } from '../../ports/table.js';
 
@@ -14,6 +15,12 @@ const toAttrsIfAny = (v: Record<string, unknown> | undefined) => (v ? toAttrs(v)
 const fromAttrs = <T>(v: Record<string, AttributeValue> | undefined): T | undefined => (v ? (unmarshall(v) as T) : undefined);
 
 /**
+ * The cursor codec (its payload schemas are zod's) loads with the first query, not when the
+ * function starts: an API function that answers without a query (a 401) never builds them.
+ */
+const loadCursorCodec = lazy(() => import('../../core/cursor.js'));
+
+/**
  * The Table port over the DynamoDB API: AWS DynamoDB in the cloud, dynalite locally.
  *
  * Cold start: the low-level client with util-dynamodb's marshall/unmarshall (bundled, 10 KiB), not
@@ -21,13 +28,6 @@ const fromAttrs = <T>(v: Record<string, AttributeValue> | undefined): T | undefi
  * separate external package that pulls @smithy/core's whole index) cost every API function
  * ~20 ms of init for the same conversion.
  */
-/**
- * The cursor codec (its payload schemas are zod's) loads with the first query, not when the
- * function starts: an API function that answers without a query (a 401) never builds them.
- */
-let cursorCodec: Promise<typeof import('../../core/cursor.js')> | undefined;
-const loadCursorCodec = () => (cursorCodec ??= import('../../core/cursor.js'));
-
 export class DynamoTable implements Table {
   constructor(private readonly tableName: string, private readonly client: DynamoDBClient) {
     withoutSdkLogging(client);

@@ -17,8 +17,16 @@ import type { Contract, Input } from '../contracts/contract.js';
 import { markForeground } from '../../core/limits/foreground.js';
 import type { RateDecision } from '../../core/limits/rate-limiter.js';
 import { middlewareChain, type ChainRequest, type Middleware } from './middleware-chain.js';
-import { loadOnce } from './load-once.js';
+import { lazy as loadOnce } from '../../adapters/aws/lazy.js';
 
+/**
+ * `loadOnce(() => import('../core/…'))` (the composition root's `lazy`): modules a handler needs
+ * only once a request gets past authentication, imported then rather than at init (Lambda's Init
+ * phase), so a cold start does not evaluate them (their zod schemas above all). In a CDK bundle
+ * esbuild turns such an `import()` of a bundled module into a deferred evaluation of that module
+ * (it stays in the one file), provided no module evaluated at init imports it statically:
+ * test/cdk/api-cold-start.test.ts checks what each function evaluates at init.
+ */
 export { loadOnce };
 
 type Req = ChainRequest<Event, Result, { gleaner?: PipelineState }>;

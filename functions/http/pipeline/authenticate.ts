@@ -5,7 +5,7 @@ import { cookie, header } from './event.js';
 import type { Event, Principal } from './types.js';
 import type { Deps } from '../../runtime.js';
 import type { Route } from '../../routes.js';
-import { loadOnce } from './load-once.js';
+import { lazy } from '../../adapters/aws/lazy.js';
 
 export const SESSION_COOKIE = 'gleaner_session';
 
@@ -47,8 +47,8 @@ const lastTouched = new Map<string, number>();
  * The key, tenant and session stores (and their record schemas) load with the first request that
  * carries a credential: a request without one is answered 401 without them (cold start).
  */
-const keyStores = loadOnce(() => Promise.all([import('../../core/tenancy/api-keys.js'), import('../../core/tenancy/tenants.js')]));
-const sessionStores = loadOnce(() => Promise.all([import('../../core/tenancy/users.js'), import('../../core/tenancy/tenants.js')]));
+const keyStores = lazy(() => Promise.all([import('../../core/tenancy/api-keys.js'), import('../../core/tenancy/tenants.js')]));
+const sessionStores = lazy(() => Promise.all([import('../../core/tenancy/users.js'), import('../../core/tenancy/tenants.js')]));
 
 /** 401 for a missing/unknown/revoked/expired key or session. */
 export async function authenticate(e: Event, route: Route, d: Deps, now: Date): Promise<{ principal: Principal; tenant: Tenant }> {

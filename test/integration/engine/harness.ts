@@ -7,6 +7,7 @@ import { BrowserSession } from '../../../functions/core/engine/fetch-browser.js'
 import { createEngine, type ChallengePolicy, type Engine } from '../../../functions/core/engine/pipeline.js';
 import type { RawLogEntry } from '../../../functions/core/engine/types.js';
 import type { BrowserLauncher } from '../../../functions/ports/browser.js';
+import { executeRunbook, runbookStepsSchema, type RunbookContext } from '../../../functions/core/scrapers/runbook.js';
 
 export const TEST_UA = 'GleanerBot/0.1 (+https://gleaner.invalid; test)';
 
@@ -96,3 +97,18 @@ export function collectingContext(engine: Engine, opts: { stopAfterItems?: numbe
     },
   };
 }
+
+/**
+ * Run runbook `steps` (validated first) on `engine` under an open target policy, with no input
+ * and no secrets; `opts` overrides any of that (a step timeout, a signal).
+ */
+export const runSteps = (engine: Engine, steps: unknown[], opts: Partial<RunbookContext> = {}) =>
+  executeRunbook(runbookStepsSchema.parse(steps), {
+    engine,
+    policy: { mode: 'open', domains: [] },
+    input: {},
+    resolveSecret: async () => {
+      throw new Error('no secrets here');
+    },
+    ...opts,
+  });

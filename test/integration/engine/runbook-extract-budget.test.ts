@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeRunbook, runbookStepsSchema, type RunbookStepInput } from '../../../functions/core/scrapers/runbook.js';
+import type { RunbookStepInput } from '../../../functions/core/scrapers/runbook.js';
 import { budgetStats, closeBudgetPool } from '../../../functions/core/limits/budget-pool.js';
-import { collectingContext, makeHarness, type Harness } from './harness.js';
+import { collectingContext, makeHarness, runSteps, type Harness } from './harness.js';
 import { cssExtract } from '../../../functions/core/scrapers/registry.js';
 
 // A runbook's `extract` step (and a `content` step's include/exclude tags) matches the tenant's selectors under the selector budget, like a
@@ -42,17 +42,8 @@ afterAll(async () => {
   await closeBudgetPool();
 });
 
-const run = (steps: RunbookStepInput[]) =>
-  executeRunbook(runbookStepsSchema.parse(steps), {
-    engine: h.engine,
-    policy: { mode: 'open', domains: [] },
-    input: {},
-    resolveSecret: async () => {
-      throw new Error('no secrets here');
-    },
-    // The selector's deadline is the step's: short enough for a test, long enough for a page load.
-    stepTimeoutMs: 8_000,
-  });
+// The selector's deadline is the step's: short enough for a test, long enough for a page load.
+const run = (steps: RunbookStepInput[]) => runSteps(h.engine, steps, { stepTimeoutMs: 8_000 });
 
 describe('runbook extract and content under the selector budget', () => {
   it('a hostile selector on a hostile page ends the step as 422 selector_too_complex, and later steps do not run', async () => {

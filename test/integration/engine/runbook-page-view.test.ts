@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeRunbook, runbookStepsSchema } from '../../../functions/core/scrapers/runbook.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { CONSENT_TEXTS, DYNAMIC_EXPECTED } from '../../fixtures/dynamic/dynamic-routes.js';
 import { decodePng, shareNear } from '../../support/png-pixels.js';
-import { makeHarness, type Harness } from './harness.js';
+import { makeHarness, runSteps, type Harness } from './harness.js';
 
 // A runbook's `content`, `extract` and `screenshot` steps see the page as people do, like a
 // scrape (issue 30): consent walls left out, open shadow roots and same-site frames in. Unlike a
@@ -23,15 +22,7 @@ afterAll(async () => {
 
 const url = (p: string) => `${site.baseUrl}${p}`;
 const RED: [number, number, number] = [210, 30, 30];
-const run = (steps: unknown[]) =>
-  executeRunbook(runbookStepsSchema.parse(steps), {
-    engine: h.engine,
-    policy: { mode: 'open', domains: [] },
-    input: {},
-    resolveSecret: async () => {
-      throw new Error('no secrets here');
-    },
-  });
+const run = (steps: unknown[]) => runSteps(h.engine, steps);
 
 describe('runbook steps see the page as people see it', () => {
   it('content and screenshot leave a consent wall out, and the wall is still there to click afterwards', async () => {
