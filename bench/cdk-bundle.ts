@@ -4,10 +4,12 @@ import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { bundlingOptions, REPO_ROOT } from '../lib/gleaner-function.js';
 
 /**
- * The esbuild options CDK's NodejsFunction derives from our `bundlingOptions()` (aws-lambda-nodejs
- * `Bundling.createBundlingCommand`: `--bundle --target --platform=node --format --outfile=index.mjs
- * --minify --sourcemap --sources-content=false --external:… --banner:js=…`), so a benchmark
- * measures the bundle that is deployed, not an approximation of it.
+ * The esbuild options of a deployed function's code: what CDK's NodejsFunction derives from our
+ * `bundlingOptions()` (aws-lambda-nodejs `Bundling.createBundlingCommand`: `--bundle --target
+ * --platform=node --format --minify --sourcemap --sources-content=false --external:…
+ * --banner:js=…`), split into chunks as the function's `afterBundling` hook rebuilds it
+ * (`splitBundleArgs` in lib/gleaner-function.ts: `index.mjs` and `<name>-<hash>.mjs` chunks in one
+ * folder), so a benchmark measures the code that is deployed, not an approximation of it.
  */
 export function cdkEsbuildOptions(entry: string, outdir: string, opts: { browser?: boolean; validators?: boolean } = {}): BuildOptions {
   const b: BundlingOptions = bundlingOptions(opts);
@@ -19,7 +21,11 @@ export function cdkEsbuildOptions(entry: string, outdir: string, opts: { browser
     platform: 'node',
     target: b.target,
     format: b.format === 'esm' ? 'esm' : 'cjs',
-    outfile: join(outdir, b.format === 'esm' ? 'index.mjs' : 'index.js'),
+    outdir,
+    splitting: true,
+    entryNames: 'index',
+    chunkNames: '[name]-[hash]',
+    outExtension: { '.js': b.format === 'esm' ? '.mjs' : '.js' },
     minify: b.minify,
     sourcemap: sourcemap ? (b.sourceMapMode && b.sourceMapMode !== 'default' ? (b.sourceMapMode as BuildOptions['sourcemap']) : true) : false,
     sourcesContent: b.sourcesContent ?? true,
@@ -38,19 +44,48 @@ export function cdkEsbuildOptions(entry: string, outdir: string, opts: { browser
 }
 
 export interface CdkBundle {
-  /** The bundle file (index.mjs) */
+  /** The entry file (index.mjs). */
   file: string;
-  /** Bytes of the JavaScript output (source map excluded). */
+  /** Bytes of all JavaScript output: the entry and every chunk (source maps excluded). */
   bytes: number;
+  /** Bytes of the JavaScript a cold start reads: the entry and the chunks it imports statically. */
+  initBytes: number;
   metafile: Metafile;
 }
+
+type Output = Metafile['outputs'][string];
+
+/** The entry output and the chunks it imports statically, transitively: what Init loads. */
+export function initOutputs(meta: Metafile): Array<[string, Output]> {
+  const entry = Object.keys(meta.outputs).find((f) => /(^|\/)index\.m?js$/.test(f))!;
+  const seen = new Map<string, Output>();
+  const queue = [entry];
+  while (queue.length) {
+    const f = queue.shift()!;
+    if (seen.has(f) || !meta.outputs[f]) continue;
+    seen.set(f, meta.outputs[f]);
+    for (const i of meta.outputs[f].imports) if (!i.external && i.kind === 'import-statement') queue.push(i.path);
+  }
+  return [...seen];
+}
+
+/** Bundle inputs with code in any output file (the entry or a chunk). */
+export const bundledInputs = (meta: Metafile): string[] => [
+  ...new Set(Object.entries(meta.outputs).flatMap(([, o]) => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f))),
+];
 
 /** Bundle one function as CDK does. With `outdir` the files are written (to run them), else kept in memory. */
 export async function cdkBundle(entry: string, outdir?: string, opts: { browser?: boolean; validators?: boolean } = {}): Promise<CdkBundle> {
   const o = cdkEsbuildOptions(entry, outdir ?? join(REPO_ROOT, '.tmp-bundle'), opts);
   const r = await build({ ...o, write: outdir !== undefined });
-  const js = Object.entries(r.metafile!.outputs).find(([f]) => !f.endsWith('.map'))!;
-  return { file: o.outfile!, bytes: js[1].bytes, metafile: r.metafile! };
+  const js = Object.entries(r.metafile!.outputs).filter(([f]) => !f.endsWith('.map'));
+  const init = initOutputs(r.metafile!);
+  return {
+    file: join(o.outdir!, 'index.mjs'),
+    bytes: js.reduce((n, [, x]) => n + x.bytes, 0),
+    initBytes: init.reduce((n, [, x]) => n + x.bytes, 0),
+    metafile: r.metafile!,
+  };
 }
 
 /** The npm package (or repo folder) an esbuild input belongs to: `undici`, `@aws-sdk/core`, `functions/core/engine`. */

@@ -103,14 +103,50 @@ export const budgetThreadCommands = (inputDir: string, outputDir: string): strin
     `--banner:js="import { createRequire as __gleanerCreateRequire } from 'node:module'; const require = __gleanerCreateRequire(import.meta.url);"`,
 ];
 
-/** The command hooks of a function: its assets, and the budget thread where it bounds untrusted work. */
-function commandHooksFor(props: GleanerFunctionProps): BundlingOptions['commandHooks'] {
+/**
+ * esbuild's options for a function's code, beside `bundlingOptions` (which CDK turns into its own
+ * one-file build): the same target, format, banner, externals, minification and source maps, with
+ * code splitting (issue 31, cold init). Every `import()` of our own code becomes a file of its own
+ * beside `index.mjs` (`<name>-<hash>.mjs`, each with its map), so Lambda's Init phase reads and
+ * compiles only the entry and the chunks it imports statically (about 40 KiB), not the ~200 KiB of
+ * contracts, zod and core modules a handler loads on its first call. Chunks sit in the entry's
+ * folder so `import.meta.url` names the same folder in each (console/, api-reference.js,
+ * budget-thread.mjs and node_modules are found beside it).
+ */
+export function splitBundleArgs(opts: { browser?: boolean; validators?: boolean } = {}): string[] {
+  const b = bundlingOptions(opts);
+  return [
+    '--bundle', '--platform=node', '--format=esm', `--target=${b.target}`, '--minify', '--sourcemap', '--sources-content=false',
+    '--splitting', '--entry-names=index', '--chunk-names=[name]-[hash]', '--out-extension:.js=.mjs',
+    ...[...(b.externalModules ?? []), ...(b.nodeModules ?? [])].map((m) => `--external:${m}`),
+    `--banner:js=${b.banner}`,
+  ];
+}
+
+/** A shell word: double-quoted, so globs (`*`, `[name]`) and the banner's quotes pass through as they are. */
+const shellWord = (s: string) => `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
+
+/**
+ * Rebuilds the function's code split into chunks (`splitBundleArgs`) over the single file CDK's
+ * NodejsFunction wrote (it bundles to one `--outfile`, which esbuild's splitting cannot use):
+ * `index.mjs` and its map are replaced, the chunks are written beside them.
+ */
+export const splitBundleCommands = (inputDir: string, outputDir: string, handler: string, opts: { browser?: boolean; validators?: boolean } = {}): string[] => [
+  [join(inputDir, 'node_modules/.bin/esbuild'), join(inputDir, handler), ...splitBundleArgs(opts), `--outdir=${outputDir}`].map(shellWord).join(' '),
+];
+
+/** The command hooks of a function: its code split into chunks, its assets, and the budget thread where it bounds untrusted work. */
+export function commandHooksFor(props: Pick<GleanerFunctionProps, 'handler' | 'browser' | 'validators'>): NonNullable<BundlingOptions['commandHooks']> {
   const assets = props.handler === CONSOLE_HANDLER ? consoleAssetHooks() : props.handler === DOCS_HANDLER ? docsAssetHooks() : undefined;
-  if (!props.validators && !props.browser) return assets;
+  const flags = { browser: props.browser, validators: props.validators };
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (inputDir: string, outputDir: string) => [...(assets?.afterBundling(inputDir, outputDir) ?? []), ...budgetThreadCommands(inputDir, outputDir)],
+    afterBundling: (inputDir: string, outputDir: string) => [
+      ...splitBundleCommands(inputDir, outputDir, props.handler, flags),
+      ...(assets?.afterBundling(inputDir, outputDir) ?? []),
+      ...(props.validators || props.browser ? budgetThreadCommands(inputDir, outputDir) : []),
+    ],
   };
 }
 
@@ -169,7 +205,7 @@ export function gleanerFunction(scope: Construct, id: string, props: GleanerFunc
     environment: { ...props.environment },
     bundling: {
       ...bundlingOptions({ browser: props.browser, validators: props.validators }),
-      ...(commandHooksFor(props) ? { commandHooks: commandHooksFor(props) } : {}),
+      commandHooks: commandHooksFor(props),
     },
     logGroup,
     description: props.description,

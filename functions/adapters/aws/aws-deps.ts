@@ -29,7 +29,7 @@ import { scheduleRequest } from './schedule-request.js';
 export function buildAwsDeps(): Deps {
   const c = config();
   setLogLevel(c.logLevel);
-  // In a bundle this module is the bundle itself: its map lies beside it.
+  // In a bundle this module is a chunk of it, in the bundle's folder: each file's map lies beside it.
   setStackMapper(bundleStackMapper(fileURLToPath(import.meta.url)));
   // Endpoint overrides exist for DynamoDB-/S3-compatible stand-ins (tests run the bundled Lambda
   // handlers against dynalite and s3rver); on AWS they are unset.

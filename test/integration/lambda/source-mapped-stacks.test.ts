@@ -18,29 +18,37 @@ afterAll(() => {
 });
 
 describe('source-mapped stacks', () => {
-  it('maps a minified bundle frame to the source file and line, only when logged', async () => {
+  it('maps frames of a split bundle (entry and chunk) to the source files and lines, only when logged', async () => {
     const src = join(dir, 'thrower.ts');
-    writeFileSync(src, ['export function first(n: number): number {', '  return second(n) + 1;', '}', '', 'function second(n: number): number {', "  if (n > 0) throw new Error('boom from line 6');", '  return n;', '}', ''].join('\n'));
-    const out = join(dir, 'index.mjs');
-    await build({ entryPoints: [src], outfile: out, bundle: true, minify: true, sourcemap: true, format: 'esm', platform: 'node', sourcesContent: false, logLevel: 'silent' });
+    writeFileSync(src, ['export function second(n: number): number {', "  if (n > 0) throw new Error('boom from line 2');", '  return n;', '}', ''].join('\n'));
+    const entry = join(dir, 'entry.ts');
+    writeFileSync(entry, ['export async function first(n: number): Promise<number> {', "  const { second } = await import('./thrower.js');", '  return second(n) + 1;', '}', ''].join('\n'));
+    const outdir = join(dir, 'out');
+    // As the CDK bundling writes a function (lib/gleaner-function.ts splitBundleArgs): the entry
+    // and its chunks minified in one folder, a map beside each.
+    await build({ entryPoints: [entry], outdir, entryNames: 'index', chunkNames: '[name]-[hash]', outExtension: { '.js': '.mjs' }, splitting: true, bundle: true, minify: true, sourcemap: true, format: 'esm', platform: 'node', sourcesContent: false, logLevel: 'silent' });
+    const out = join(outdir, 'index.mjs');
     // Thrown in a plain Node process without --enable-source-maps, as on Lambda.
     const runner = join(dir, 'run.mjs');
-    writeFileSync(runner, `import { first } from ${JSON.stringify(pathToFileURL(out).href)};\ntry { first(1); } catch (e) { process.stdout.write(e.stack); }\n`);
+    writeFileSync(runner, `import { first } from ${JSON.stringify(pathToFileURL(out).href)};\ntry { await first(1); } catch (e) { process.stdout.write(e.stack); }\n`);
     const r = spawnSync(process.execPath, [runner], { encoding: 'utf8', env: { PATH: process.env.PATH } });
-    const err = Object.assign(new Error('boom from line 6'), { stack: r.stdout });
-    expect(err?.stack).toContain(`${out}:1:`); // the raw stack points into the one-line bundle
-    const mapped = bundleStackMapper(out)(err!.stack!);
-    expect(mapped).toMatch(/thrower\.ts:6:\d+/);
+    const err = Object.assign(new Error('boom from line 2'), { stack: r.stdout });
+    // The raw stack points into the one-line chunk and the one-line entry.
+    expect(err.stack).toMatch(new RegExp(`${outdir}/thrower-[A-Z0-9]+\\.mjs:1:`));
+    expect(err.stack).toContain(`${out}:1:`);
+    const mapped = bundleStackMapper(out)(err.stack);
     expect(mapped).toMatch(/thrower\.ts:2:\d+/);
-    expect(mapped).not.toContain(`${out}:1:`);
+    expect(mapped).toMatch(/entry\.ts:3:\d+/);
+    expect(mapped).not.toMatch(/\.mjs:1:/);
 
     setStackMapper(bundleStackMapper(out));
-    expect((redact(err) as { stack: string }).stack).toMatch(/thrower\.ts:6:\d+/);
+    expect((redact(err) as { stack: string }).stack).toMatch(/thrower\.ts:2:\d+/);
   });
 
   it('leaves stacks alone without a map beside the bundle (running from source)', () => {
     const stack = `Error: x\n    at f (${join(dir, 'nomap.mjs')}:1:10)`;
     expect(bundleStackMapper(join(dir, 'nomap.mjs'))(stack)).toBe(stack);
+    expect(bundleStackMapper(join(dir, 'sub', 'index.mjs'))(stack)).toBe(stack);
     expect(bundleStackMapper('/elsewhere/index.mjs')(stack)).toBe(stack);
   });
 });
