@@ -82,6 +82,14 @@ export class RateLimiter {
     return no && now.getTime() < no.until ? this.denial(no.tat, limit, windowSeconds, now) : undefined;
   }
 
+  /**
+   * Whether this process is reserving from the bucket right now (a `take` is at the table): a
+   * `take` called meanwhile waits for that answer, and is denied with it when it is a denial.
+   */
+  reservationPending(tenantId: string, bucket: string, limit: number, windowSeconds: number): boolean {
+    return this.reserving.has(`${tenantId}|${bucket}|${limit}|${windowSeconds}`);
+  }
+
   /** Reserve a lease (or one token) in the table; the caller gets the first token of it. */
   private async reserveLease(leaseKey: string, tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateDecision> {
     const size = Math.max(1, Math.min(100, Math.floor(limit / 20)));

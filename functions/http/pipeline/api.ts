@@ -118,14 +118,19 @@ const guard = (): MiddlewareObj => ({
       s.rateHeaders = rateHeaders(known);
       throw rateLimited(known.retryAfterSeconds);
     }
+    // A call that arrives while this process's reservation for the bucket is at the table waits
+    // for its answer (take), and is refused with it when the bucket is empty: its read waits too.
+    // At each refill of an empty bucket every connection's call used to start its read alongside
+    // and drop it: up to one wasted query per connection, each interval, on the hot path.
+    const queued = s.deps.rateLimiter.reservationPending(tenant.tenant_id, 'api', tenant.limits.rate_requests, tenant.limits.rate_seconds);
     const rate = s.deps.rateLimiter
       .take(tenant.tenant_id, 'api', tenant.limits.rate_requests, tenant.limits.rate_seconds, s.now)
       .then((d) => {
         s.rateHeaders = rateHeaders(d);
         if (!d.allowed) throw rateLimited(d.retryAfterSeconds);
       });
-    // A safe read may run alongside the limiter's write; its result is dropped if denied.
-    if (request.event.requestContext.http.method === 'GET') {
+    // A safe read may run alongside the limiter's own write; its result is dropped if denied.
+    if (request.event.requestContext.http.method === 'GET' && !queued) {
       rate.catch(() => undefined); // awaited in after/onError; never an unhandled rejection
       s.pendingRate = rate;
     } else await rate;

@@ -78,4 +78,26 @@ describe('a client past its rate limit', () => {
       table.query = query;
     }
   });
+
+  it('reads once for a burst that meets an empty bucket the service has not seen yet', async () => {
+    const t = (await adminCli(['tenants', 'create', '--name', 'hot-burst'])) as { tenant_id: string; api_key: string };
+    await adminCli(['tenants', 'set-limits', t.tenant_id, '--rate', '1/60']);
+    expect((await svc.call('/v1/runs?limit=1', { key: t.api_key })).status).toBe(200);
+    const table = svc.deps.table as { query: (...a: unknown[]) => Promise<unknown> };
+    const query = table.query;
+    let reads = 0;
+    table.query = function (...a: unknown[]) {
+      reads++;
+      return query.apply(this, a);
+    };
+    try {
+      // The first call of the burst asks the table for a token and reads alongside it; the others
+      // arrive while that question is open (or after its denial is known) and wait for its answer.
+      const denied = await Promise.all(Array.from({ length: 10 }, () => svc.call('/v1/runs?limit=1', { key: t.api_key })));
+      expect(denied.map((r) => r.status)).toEqual(Array(10).fill(429));
+      expect(reads).toBeLessThanOrEqual(1);
+    } finally {
+      table.query = query;
+    }
+  });
 });
