@@ -8,6 +8,7 @@ import { LocalDynamoClient } from '../adapters/local/local-dynamo-client.js';
 import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { closeDynaliteIterators } from './dynalite-iterators.js';
 import { cacheDynaliteTables } from './dynalite-table-cache.js';
+import { syncDynaliteReads } from './dynalite-sync-reads.js';
 import { hardenS3rverStore } from './s3rver-store.js';
 
 const require = createRequire(import.meta.url);
@@ -74,6 +75,7 @@ const listen = (server: Server, port: number) =>
 export async function startEmbeddedStores(opts: { dataDir?: string; dynamoPort: number; s3Port: number; table: string; buckets: string[] }): Promise<EmbeddedStores> {
   closeDynaliteIterators();
   cacheDynaliteTables();
+  syncDynaliteReads();
   hardenS3rverStore();
   const dynalite = require('dynalite');
   const S3rver = require('s3rver');
