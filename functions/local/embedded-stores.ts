@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { DynamoDBClient, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { S3_CLIENT_OPTIONS, SDK_CLIENT_OPTIONS } from '../adapters/aws/sdk-options.js';
 import { LocalDynamoClient } from '../adapters/local/local-dynamo-client.js';
+import { LocalS3Client } from '../adapters/local/local-s3-client.js';
 import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { closeDynaliteIterators } from './dynalite-iterators.js';
 import { cacheDynaliteTables } from './dynalite-table-cache.js';
@@ -26,9 +27,12 @@ export interface EmbeddedStores {
 export const localDynamoClient = (endpoint: string): DynamoDBClient =>
   new LocalDynamoClient({ ...SDK_CLIENT_OPTIONS, endpoint, region: 'local', credentials: LOCAL_CREDS, maxAttempts: 3 });
 
-/** S3 client for s3rver: path-style, and no flexible checksums (s3rver does not know them); no cached middleware (S3_CLIENT_OPTIONS). */
-export const localS3Client = (endpoint: string) =>
-  new S3Client({
+/**
+ * S3 client for s3rver: path-style, and no flexible checksums (s3rver does not know them); no
+ * cached middleware (S3_CLIENT_OPTIONS). Object puts without the SDK's per-call machinery (local-s3-client.ts).
+ */
+export const localS3Client = (endpoint: string): S3Client =>
+  new LocalS3Client({
     ...S3_CLIENT_OPTIONS,
     endpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true,
     requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
