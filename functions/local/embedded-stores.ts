@@ -10,6 +10,7 @@ import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/clien
 import { closeDynaliteIterators } from './dynalite-iterators.js';
 import { cacheDynaliteTables } from './dynalite-table-cache.js';
 import { syncDynaliteReads } from './dynalite-sync-reads.js';
+import { batchDynaliteWrites } from './dynalite-batched-writes.js';
 import { hardenS3rverStore } from './s3rver-store.js';
 
 const require = createRequire(import.meta.url);
@@ -80,6 +81,7 @@ export async function startEmbeddedStores(opts: { dataDir?: string; dynamoPort: 
   closeDynaliteIterators();
   cacheDynaliteTables();
   syncDynaliteReads();
+  batchDynaliteWrites();
   hardenS3rverStore();
   const dynalite = require('dynalite');
   const S3rver = require('s3rver');
