@@ -11,6 +11,7 @@ import { closeDynaliteIterators } from './dynalite-iterators.js';
 import { cacheDynaliteTables } from './dynalite-table-cache.js';
 import { syncDynaliteReads } from './dynalite-sync-reads.js';
 import { batchDynaliteWrites } from './dynalite-batched-writes.js';
+import { cacheDynaliteConditions } from './dynalite-condition-cache.js';
 import { hardenS3rverStore } from './s3rver-store.js';
 
 const require = createRequire(import.meta.url);
@@ -82,6 +83,7 @@ export async function startEmbeddedStores(opts: { dataDir?: string; dynamoPort: 
   cacheDynaliteTables();
   syncDynaliteReads();
   batchDynaliteWrites();
+  cacheDynaliteConditions();
   hardenS3rverStore();
   const dynalite = require('dynalite');
   const S3rver = require('s3rver');
