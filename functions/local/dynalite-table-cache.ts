@@ -18,6 +18,11 @@ interface DynaliteDb {
  * description in memory from its first read until dynalite writes it again (CreateTable,
  * UpdateTable, DeleteTable and their status changes all go through the table store's put and
  * del), handing each caller its own copy. Idempotent; applies to the stores created after it.
+ *
+ * The copy is parsed from the description's JSON, kept beside it: the description came out of
+ * LevelDB's JSON encoding, so parsing it again gives exactly what a read would, at less than half
+ * the CPU of a structuredClone of the object (about 10 against 22 µs; a crawl's page needs
+ * several, one per item call and per item of a batch write).
  */
 export function cacheDynaliteTables(): void {
   const fromHere = createRequire(import.meta.url);
@@ -27,7 +32,7 @@ export function cacheDynaliteTables(): void {
   db.create = function (options: unknown) {
     const store = create.call(this, options);
     const t = store.tableDb;
-    const cache = new Map<string, unknown>();
+    const cache = new Map<string, string>();
     let generation = 0;
     const { get, put, del } = t;
     // Dropped when a write starts and again when it ends, so no read that overlapped it is kept.
@@ -49,14 +54,14 @@ export function cacheDynaliteTables(): void {
     t.get = function (key: string, cb: Callback) {
       if (typeof cb !== 'function') return (get as (...a: unknown[]) => unknown).apply(this, [key, cb]);
       if (cache.has(key)) {
-        const hit = structuredClone(cache.get(key));
+        const hit: unknown = JSON.parse(cache.get(key)!);
         process.nextTick(() => cb(null, hit));
         return;
       }
       const at = generation;
       return get.call(this, key, (err, value) => {
         // A write that started meanwhile may have changed it: only a read with no write since is kept.
-        if (!err && value && typeof value === 'object' && at === generation) cache.set(key, structuredClone(value));
+        if (!err && value && typeof value === 'object' && at === generation) cache.set(key, JSON.stringify(value));
         cb(err, value);
       });
     };

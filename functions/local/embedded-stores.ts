@@ -5,9 +5,13 @@ import type { Server } from 'node:http';
 import { DynamoDBClient, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { S3_CLIENT_OPTIONS, SDK_CLIENT_OPTIONS } from '../adapters/aws/sdk-options.js';
 import { LocalDynamoClient } from '../adapters/local/local-dynamo-client.js';
+import { LocalS3Client } from '../adapters/local/local-s3-client.js';
 import { S3Client, CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { closeDynaliteIterators } from './dynalite-iterators.js';
 import { cacheDynaliteTables } from './dynalite-table-cache.js';
+import { syncDynaliteReads } from './dynalite-sync-reads.js';
+import { batchDynaliteWrites } from './dynalite-batched-writes.js';
+import { cacheDynaliteConditions } from './dynalite-condition-cache.js';
 import { hardenS3rverStore } from './s3rver-store.js';
 
 const require = createRequire(import.meta.url);
@@ -25,9 +29,12 @@ export interface EmbeddedStores {
 export const localDynamoClient = (endpoint: string): DynamoDBClient =>
   new LocalDynamoClient({ ...SDK_CLIENT_OPTIONS, endpoint, region: 'local', credentials: LOCAL_CREDS, maxAttempts: 3 });
 
-/** S3 client for s3rver: path-style, and no flexible checksums (s3rver does not know them); no cached middleware (S3_CLIENT_OPTIONS). */
-export const localS3Client = (endpoint: string) =>
-  new S3Client({
+/**
+ * S3 client for s3rver: path-style, and no flexible checksums (s3rver does not know them); no
+ * cached middleware (S3_CLIENT_OPTIONS). Object puts without the SDK's per-call machinery (local-s3-client.ts).
+ */
+export const localS3Client = (endpoint: string): S3Client =>
+  new LocalS3Client({
     ...S3_CLIENT_OPTIONS,
     endpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true,
     requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
@@ -74,6 +81,9 @@ const listen = (server: Server, port: number) =>
 export async function startEmbeddedStores(opts: { dataDir?: string; dynamoPort: number; s3Port: number; table: string; buckets: string[] }): Promise<EmbeddedStores> {
   closeDynaliteIterators();
   cacheDynaliteTables();
+  syncDynaliteReads();
+  batchDynaliteWrites();
+  cacheDynaliteConditions();
   hardenS3rverStore();
   const dynalite = require('dynalite');
   const S3rver = require('s3rver');

@@ -14,6 +14,10 @@ export function normalizeUrl(raw: string, base?: string): string | null {
     return null;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  // Already canonical (no fragment, no query, no trailing dot): the steps below would change
+  // nothing. A crawl's links mostly are; this skips their query handling and re-serialisations.
+  const href = u.href;
+  if (!href.includes('#') && !href.includes('?') && !u.hostname.endsWith('.')) return href;
   u.hash = '';
   const params = [...u.searchParams.entries()].filter(([k]) => !TRACKING.test(k));
   params.sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
@@ -28,6 +32,10 @@ function siteKey(u: URL): string {
   return `${u.hostname.replace(/^www\./, '')}:${port}`;
 }
 
+/** The last `b` of sameSite parsed (a crawl compares every link with its one start URL); read only. */
+let start: { raw: string; url: URL } | undefined;
+const parsedStart = (raw: string): URL => (start?.raw === raw ? start.url : (start = { raw, url: new URL(raw) }).url);
+
 /**
  * Same site for crawling: same host (a `www.` prefix ignored) and same port; http and https of
  * one host count as the same site only on their default ports.
@@ -35,7 +43,7 @@ function siteKey(u: URL): string {
 export function sameSite(a: string, b: string): boolean {
   try {
     const ua = new URL(a);
-    const ub = new URL(b);
+    const ub = parsedStart(b);
     if (siteKey(ua) === siteKey(ub)) return true;
     const defaultPort = (u: URL) => !u.port;
     return ua.hostname.replace(/^www\./, '') === ub.hostname.replace(/^www\./, '') && defaultPort(ua) && defaultPort(ub);

@@ -40,6 +40,10 @@ describe('normalizeUrl / sameSite', () => {
     expect(normalizeUrl('http://h.example/crawl/a?')).toBe('http://h.example/crawl/a');
     expect(normalizeUrl('/rel', 'https://h.example/x/')).toBe('https://h.example/rel');
     expect(normalizeUrl('mailto:x@y.z')).toBeNull();
+    // An empty fragment or a trailing dot is dropped too; an already canonical URL comes back as it is.
+    expect(normalizeUrl('http://h.example/a#')).toBe('http://h.example/a');
+    expect(normalizeUrl('http://H.example./a/%7Eb')).toBe('http://h.example/a/%7Eb');
+    expect(normalizeUrl('http://h.example:8080/a/b.html')).toBe('http://h.example:8080/a/b.html');
   });
 
   it('treats www. and default-port scheme changes as the same site, other ports and hosts not', () => {
