@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { patchDynaliteStores, type DynaliteStore } from './dynalite-patch.js';
 
 type Callback = (err?: unknown) => void;
 type Op = { type: 'put'; key: string; value: unknown } | { type: 'del'; key: string };
@@ -8,13 +8,8 @@ interface LevelDb {
   del(key: string, cb?: Callback): unknown;
   batch(ops: Op[], cb?: Callback): unknown;
 }
-interface DynaliteStore {
+interface Store extends DynaliteStore {
   db: LevelDb;
-  recreate?: (this: DynaliteStore) => void;
-}
-interface DynaliteDb {
-  create(options: unknown): DynaliteStore;
-  __batchedWrites?: true;
 }
 
 /**
@@ -32,19 +27,10 @@ interface DynaliteDb {
  * (and to a store dynalite recreates).
  */
 export function batchDynaliteWrites(): void {
-  const fromHere = createRequire(import.meta.url);
-  const dyn = createRequire(fromHere.resolve('dynalite'))('./db') as DynaliteDb;
-  if (dyn.__batchedWrites) return;
-  const create = dyn.create;
-  dyn.create = function (options: unknown) {
-    const store = create.call(this, options);
-    patch(store);
-    return store;
-  };
-  dyn.__batchedWrites = true;
+  patchDynaliteStores('__batchedWrites', patch);
 }
 
-function patch(store: DynaliteStore): void {
+function patch(store: Store): void {
   const db = store.db;
   const { put, del, batch } = db;
   let queue: { op: Op; cb: Callback }[] = [];
@@ -73,11 +59,4 @@ function patch(store: DynaliteStore): void {
     enqueue({ type: 'del', key }, cb);
     return undefined;
   };
-  // recreate() builds a new store and copies its fields (db and recreate included) onto this one.
-  const recreate = store.recreate;
-  if (typeof recreate === 'function')
-    store.recreate = function (this: DynaliteStore) {
-      recreate.call(this);
-      patch(this);
-    };
 }

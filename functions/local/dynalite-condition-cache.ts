@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { dynaliteModule } from './dynalite-patch.js';
 
 interface ParseContext {
   attrNames?: unknown;
@@ -28,8 +28,7 @@ const MAX_ENTRIES = 1_000;
  * (their error comes from the parser each time). Idempotent.
  */
 export function cacheDynaliteConditions(): void {
-  const fromHere = createRequire(import.meta.url);
-  const parser = createRequire(fromHere.resolve('dynalite'))('./db/conditionParser') as ConditionParser;
+  const parser = dynaliteModule<ConditionParser>('./db/conditionParser');
   if (parser.__cached) return;
   parser.uncachedParse = parser.parse;
   const parse = (input: string, options: { context: ParseContext }) => parser.uncachedParse!.call(parser, input, options);

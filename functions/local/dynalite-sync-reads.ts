@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { patchDynaliteStores, type DynaliteStore } from './dynalite-patch.js';
 
 type Callback = (err: unknown, value?: unknown) => void;
 interface LevelDb {
@@ -7,13 +7,8 @@ interface LevelDb {
   getSync?(key: string): unknown;
   supports?: { getSync?: boolean };
 }
-interface DynaliteStore {
+interface Store extends DynaliteStore {
   db: LevelDb;
-  recreate?: (this: DynaliteStore) => void;
-}
-interface DynaliteDb {
-  create(options: unknown): DynaliteStore;
-  __syncReads?: true;
 }
 
 /**
@@ -32,41 +27,24 @@ interface DynaliteDb {
  * recreates).
  */
 export function syncDynaliteReads(): void {
-  const fromHere = createRequire(import.meta.url);
-  const dyn = createRequire(fromHere.resolve('dynalite'))('./db') as DynaliteDb;
-  if (dyn.__syncReads) return;
-  const create = dyn.create;
-  dyn.create = function (options: unknown) {
-    const store = create.call(this, options);
-    patch(store);
-    return store;
-  };
-  dyn.__syncReads = true;
+  patchDynaliteStores('__syncReads', patch);
 }
 
-function patch(store: DynaliteStore): void {
+function patch(store: Store): void {
   const db = store.db;
-  if (db.supports?.getSync === true && typeof db.getSync === 'function') {
-    const asyncGet = db.get;
-    db.get = function (this: unknown, key: string, cb?: Callback) {
-      if (typeof cb !== 'function' || db.status !== 'open') return (asyncGet as (...a: unknown[]) => unknown).apply(this, [key, cb]);
-      let value: unknown;
-      let error: unknown = null;
-      try {
-        value = db.getSync!(key);
-      } catch (err) {
-        // As dynalite's own get reports a database that closed under it.
-        error = (err as { code?: string }).code === 'LEVEL_DATABASE_NOT_OPEN' ? new Error('Database is closed') : err;
-      }
-      setImmediate(cb, error, value);
-      return undefined;
-    };
-  }
-  // recreate() builds a new store and copies its fields (db and recreate included) onto this one.
-  const recreate = store.recreate;
-  if (typeof recreate === 'function')
-    store.recreate = function (this: DynaliteStore) {
-      recreate.call(this);
-      patch(this);
-    };
+  if (db.supports?.getSync !== true || typeof db.getSync !== 'function') return;
+  const asyncGet = db.get;
+  db.get = function (this: unknown, key: string, cb?: Callback) {
+    if (typeof cb !== 'function' || db.status !== 'open') return (asyncGet as (...a: unknown[]) => unknown).apply(this, [key, cb]);
+    let value: unknown;
+    let error: unknown = null;
+    try {
+      value = db.getSync!(key);
+    } catch (err) {
+      // As dynalite's own get reports a database that closed under it.
+      error = (err as { code?: string }).code === 'LEVEL_DATABASE_NOT_OPEN' ? new Error('Database is closed') : err;
+    }
+    setImmediate(cb, error, value);
+    return undefined;
+  };
 }

@@ -1,5 +1,5 @@
 import { execSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ function eventFor(r: { method: string; path: string }) {
 /** What CDK does for a function: its one-file bundle (a stand-in here: the hook replaces it), then the hook's commands. */
 function bundleAsCdk(r: { id: string; handler: string; validators?: boolean }) {
   const out = join(dir, r.id);
-  execSync(`mkdir -p "${out}"`);
+  mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'index.mjs'), 'throw new Error("the one-file bundle was not replaced");\n');
   for (const cmd of commandHooksFor({ handler: r.handler, validators: r.validators }).afterBundling(REPO_ROOT, out)) execSync(cmd, { cwd: REPO_ROOT, stdio: 'pipe', shell: '/bin/bash' });
   return out;

@@ -1,9 +1,5 @@
-import { createHmac, createHash } from 'node:crypto';
-import http from 'node:http';
 import { PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-
-/** Attempts per call on a network error or a 5xx, as the SDK client it stands in for (maxAttempts 3). */
-const MAX_ATTEMPTS = 3;
+import { LocalEndpoint, type LocalEndpointConfig } from './local-endpoint.js';
 
 /**
  * The S3 client of the local service (s3rver): PutObject goes out as the S3 REST request itself
@@ -19,27 +15,13 @@ const MAX_ATTEMPTS = 3;
  * everything above it are unchanged. On AWS the functions use the SDK client (aws-deps.ts).
  */
 export class LocalS3Client extends S3Client {
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-  private readonly host: string;
-  private readonly hostname: string;
-  private readonly port: number;
+  private readonly store: LocalEndpoint;
   private readonly basePath: string;
-  private readonly region: string;
-  private readonly accessKeyId: string;
-  private readonly secretAccessKey: string;
-  private signingKey: { day: string; key: Buffer } | undefined;
 
-  constructor(config: S3ClientConfig & { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } }) {
+  constructor(config: S3ClientConfig & LocalEndpointConfig) {
     super(config);
-    const u = new URL(config.endpoint);
-    if (u.protocol !== 'http:') throw new Error(`LocalS3Client speaks plain http to a local store, not ${u.protocol}`);
-    this.host = u.host;
-    this.hostname = u.hostname;
-    this.port = Number(u.port || 80);
-    this.basePath = u.pathname.replace(/\/$/, '');
-    this.region = config.region;
-    this.accessKeyId = config.credentials.accessKeyId;
-    this.secretAccessKey = config.credentials.secretAccessKey;
+    this.store = new LocalEndpoint('s3', config, { client: 'LocalS3Client', maxSockets: 16 });
+    this.basePath = this.store.pathname.replace(/\/$/, '');
   }
 
   // Same call shape as the SDK's overloads; what it does not speak goes to the SDK.
@@ -52,66 +34,17 @@ export class LocalS3Client extends S3Client {
   }
 
   override destroy(): void {
-    this.agent.destroy();
+    this.store.destroy();
     super.destroy();
   }
 
   private async put(bucket: string, key: string, body: string | Uint8Array, contentType: string | undefined): Promise<unknown> {
     const path = `${this.basePath}/${encodeSegment(bucket)}/${key.split('/').map(encodeSegment).join('/')}`;
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    for (let attempt = 1; ; attempt++) {
-      let res: { status: number; text: string; etag?: string };
-      try {
-        res = await this.request('PUT', path, bytes, contentType);
-      } catch (err) {
-        if (attempt < MAX_ATTEMPTS) {
-          await backoff(attempt);
-          continue;
-        }
-        throw err;
-      }
-      if (res.status >= 200 && res.status < 300) return { ETag: res.etag, $metadata: { httpStatusCode: res.status, attempts: attempt } };
-      if (res.status >= 500 && attempt < MAX_ATTEMPTS) {
-        await backoff(attempt);
-        continue;
-      }
-      throw serviceError(res.status, res.text);
-    }
-  }
-
-  private request(method: string, path: string, body: Uint8Array, contentType: string | undefined): Promise<{ status: number; text: string; etag?: string }> {
-    const headers = this.sign(method, path, body.byteLength, contentType);
-    return new Promise((resolve, reject) => {
-      const req = http.request({ host: this.hostname, port: this.port, path, method, agent: this.agent, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), etag: res.headers.etag }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  }
-
-  /** SigV4 headers for one request, its payload unsigned (the signing key is derived once a day). */
-  private sign(method: string, path: string, length: number, contentType: string | undefined): Record<string, string> {
-    const amzDate = new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');
-    const day = amzDate.slice(0, 8);
     const payload = 'UNSIGNED-PAYLOAD';
-    const headers: Record<string, string> = { ...(contentType ? { 'content-type': contentType } : {}), host: this.host, 'x-amz-content-sha256': payload, 'x-amz-date': amzDate };
-    const names = Object.keys(headers).sort();
-    const canonical = `${method}\n${path}\n\n${names.map((n) => `${n}:${headers[n]}\n`).join('')}\n${names.join(';')}\n${payload}`;
-    const scope = `${day}/${this.region}/s3/aws4_request`;
-    if (this.signingKey?.day !== day) {
-      const k = [day, this.region, 's3', 'aws4_request'].reduce<Buffer | string>((key, part) => hmac(key, part), `AWS4${this.secretAccessKey}`);
-      this.signingKey = { day, key: k as Buffer };
-    }
-    const signature = hmac(this.signingKey.key, `AWS4-HMAC-SHA256\n${amzDate}\n${scope}\n${createHash('sha256').update(canonical).digest('hex')}`).toString('hex');
-    return {
-      ...headers,
-      'content-length': String(length),
-      authorization: `AWS4-HMAC-SHA256 Credential=${this.accessKeyId}/${scope}, SignedHeaders=${names.join(';')}, Signature=${signature}`,
-    };
+    const res = await this.store.send('PUT', path, { ...(contentType ? { 'content-type': contentType } : {}), 'x-amz-content-sha256': payload }, bytes, payload);
+    if (res.status >= 200 && res.status < 300) return { ETag: res.etag, $metadata: { httpStatusCode: res.status, attempts: res.attempts } };
+    throw serviceError(res.status, res.text);
   }
 }
 
@@ -121,8 +54,6 @@ const onlyPlainFields = (input: object) => Object.entries(input).every(([k, v]) 
 
 /** A path segment as S3's SigV4 canonical URI has it (RFC 3986 unreserved characters kept). */
 const encodeSegment = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const hmac = (key: Buffer | string, s: string) => createHmac('sha256', key).update(s).digest();
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 10 * 2 ** attempt));
 
 /** An S3 error named by its code (`NoSuchBucket`, `AccessDenied`, ...), as the SDK names it. */
 function serviceError(status: number, text: string): Error {

@@ -54,6 +54,22 @@ describe('audit on the batched hot path', () => {
   });
 });
 
+/** Runs `fn`, counting the table queries made meanwhile: the route's read is a query; the limiter and the audit sink make none. */
+async function countingReads<T>(fn: () => Promise<T>): Promise<{ result: T; reads: number }> {
+  const table = svc.deps.table as { query: (...a: unknown[]) => Promise<unknown> };
+  const query = table.query;
+  let reads = 0;
+  table.query = function (...a: unknown[]) {
+    reads++;
+    return query.apply(this, a);
+  };
+  try {
+    return { result: await fn(), reads };
+  } finally {
+    table.query = query;
+  }
+}
+
 describe('a client past its rate limit', () => {
   it('gets 429s without its reads running once the service knows the bucket is empty', async () => {
     const t = (await adminCli(['tenants', 'create', '--name', 'hot-denied'])) as { tenant_id: string; api_key: string };
@@ -61,43 +77,20 @@ describe('a client past its rate limit', () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await svc.call('/v1/runs?limit=1', { key: t.api_key })).status);
     expect(statuses).toEqual([200, 200, 429]);
-    // The route's read is a table query; the limiter and the audit sink make no queries.
-    const table = svc.deps.table as { query: (...a: unknown[]) => Promise<unknown> };
-    const query = table.query;
-    let reads = 0;
-    table.query = function (...a: unknown[]) {
-      reads++;
-      return query.apply(this, a);
-    };
-    try {
-      const denied = await Promise.all(Array.from({ length: 10 }, () => svc.call('/v1/runs?limit=1', { key: t.api_key })));
-      expect(denied.map((r) => r.status)).toEqual(Array(10).fill(429));
-      expect(denied.every((r) => Number(r.headers.get('retry-after')) >= 1 && r.headers.get('ratelimit-limit') === '2')).toBe(true);
-      expect(reads).toBe(0);
-    } finally {
-      table.query = query;
-    }
+    const { result: denied, reads } = await countingReads(() => Promise.all(Array.from({ length: 10 }, () => svc.call('/v1/runs?limit=1', { key: t.api_key }))));
+    expect(denied.map((r) => r.status)).toEqual(Array(10).fill(429));
+    expect(denied.every((r) => Number(r.headers.get('retry-after')) >= 1 && r.headers.get('ratelimit-limit') === '2')).toBe(true);
+    expect(reads).toBe(0);
   });
 
   it('reads once for a burst that meets an empty bucket the service has not seen yet', async () => {
     const t = (await adminCli(['tenants', 'create', '--name', 'hot-burst'])) as { tenant_id: string; api_key: string };
     await adminCli(['tenants', 'set-limits', t.tenant_id, '--rate', '1/60']);
     expect((await svc.call('/v1/runs?limit=1', { key: t.api_key })).status).toBe(200);
-    const table = svc.deps.table as { query: (...a: unknown[]) => Promise<unknown> };
-    const query = table.query;
-    let reads = 0;
-    table.query = function (...a: unknown[]) {
-      reads++;
-      return query.apply(this, a);
-    };
-    try {
-      // The first call of the burst asks the table for a token and reads alongside it; the others
-      // arrive while that question is open (or after its denial is known) and wait for its answer.
-      const denied = await Promise.all(Array.from({ length: 10 }, () => svc.call('/v1/runs?limit=1', { key: t.api_key })));
-      expect(denied.map((r) => r.status)).toEqual(Array(10).fill(429));
-      expect(reads).toBeLessThanOrEqual(1);
-    } finally {
-      table.query = query;
-    }
+    // The first call of the burst asks the table for a token and reads alongside it; the others
+    // arrive while that question is open (or after its denial is known) and wait for its answer.
+    const { result: denied, reads } = await countingReads(() => Promise.all(Array.from({ length: 10 }, () => svc.call('/v1/runs?limit=1', { key: t.api_key }))));
+    expect(denied.map((r) => r.status)).toEqual(Array(10).fill(429));
+    expect(reads).toBeLessThanOrEqual(1);
   });
 });
