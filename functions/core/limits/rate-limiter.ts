@@ -92,16 +92,35 @@ export class RateLimiter {
 
   /** Reserve a lease (or one token) in the table; the caller gets the first token of it. */
   private async reserveLease(leaseKey: string, tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateDecision> {
-    const size = Math.max(1, Math.min(100, Math.floor(limit / 20)));
+    // Never ask for more than the last tat seen leaves: the table's tat only moves forward, so
+    // that is an upper bound, and asking for more fails twice and reads before asking for one.
+    const size = Math.min(Math.max(1, Math.min(100, Math.floor(limit / 20))), this.atMostAvailable(tenantId, bucket, limit, windowSeconds, now));
     let d = await this.reserve(tenantId, bucket, limit, windowSeconds, now, size);
     if (!d.allowed && size > 1) d = await this.reserve(tenantId, bucket, limit, windowSeconds, now, 1);
     if (d.allowed && d.granted > 1) this.leases.set(leaseKey, { tokens: d.granted - 1, expiresAt: now.getTime() + 1000, remaining: d.remaining });
     else this.leases.delete(leaseKey);
-    if (!d.allowed) {
+    // Denied, or granted the bucket's last token: either way the table denies every call until
+    // d.allowedAtMs (its tat only moves forward), so this process does too, without asking it.
+    // Granted lease tokens are handed out first (take checks the lease before the denial).
+    if (d.allowedAtMs > now.getTime()) {
       if (this.denied.size > 10_000) this.denied.clear();
       this.denied.set(leaseKey, { until: d.allowedAtMs, tat: d.tat, windowSeconds });
     }
     return { allowed: d.allowed, limit: d.limit, remaining: d.remaining + Math.max(0, d.granted - 1), resetSeconds: d.resetSeconds, retryAfterSeconds: d.retryAfterSeconds };
+  }
+
+  /**
+   * Tokens the bucket can hold at most at `now`, from the last tat this process saw (a lower
+   * bound of the table's): at least 1, so a bucket never seen, or one this process saw empty,
+   * is still asked.
+   */
+  private atMostAvailable(tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): number {
+    const key = keys.rateBucket(tenantId, bucket);
+    const known = this.lastTat.get(`${key.pk}|${key.sk}`);
+    const nowUs = now.getTime() * 1000;
+    if (known === undefined || known < nowUs) return limit;
+    const T = Math.ceil((windowSeconds * 1_000_000) / limit);
+    return Math.max(1, Math.floor((nowUs + windowSeconds * 1_000_000 - T - known) / T) + 1);
   }
 
   /** The decision for a bucket known (from `tat`, µs) to be empty at `now`. */
