@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markForeground, mirrorForeground, onForegroundChange, othersInForeground, yieldToForeground } from '../../../functions/core/limits/foreground.js';
+import { heldMarks, markForeground, mirrorForeground, onForegroundChange, othersInForeground, yieldToForeground } from '../../../functions/core/limits/foreground.js';
 
 // Interactive work of one tenant that another tenant's crawl on the same process gives way to
 // (issue 21, fairness end to end).
@@ -20,6 +20,20 @@ describe('foreground marks', () => {
     markForeground('run:a3', 'ten_a', 600_000, now);
     expect(othersInForeground('ten_b', now + 2_900)).toBe(true);
     expect(othersInForeground('ten_b', now + 3_100)).toBe(false);
+  });
+
+  it('keeps the marks of a stream of short requests bounded, sweeping ended ones now and then', () => {
+    const t0 = Date.now() + 60_000;
+    let most = 0;
+    // 20,000 requests at 2,500 a second, each ending 5 ms after it began (lingering 400 ms).
+    for (let i = 0; i < 20_000; i++) {
+      const at = t0 + i * 0.4;
+      markForeground(`req:sweep${i}`, 'ten_sweep', 3_000, at)(at + 5);
+      most = Math.max(most, heldMarks());
+    }
+    // About 1,000 are alive at any moment; ended ones never pile up past twice that.
+    expect(most).toBeLessThanOrEqual(2_500);
+    expect(othersInForeground('ten_other', t0 + 20_000 * 0.4 + 1_000)).toBe(false);
   });
 
   it('a crawl waits while another tenant works, and only for a moment when that work never says it ended', async () => {
