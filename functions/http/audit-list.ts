@@ -9,6 +9,8 @@ const core = loadOnce(() => import('../core/audit/list-audit.js'));
 
 export const handler = api(lazyContract('audit.list', () => import('./contracts/audit.js').then((m) => m.contracts['audit.list'])), async (req) => {
   const { listAudit } = await core();
+  // Records this process has answered for but not yet written (the local journal's): listed too.
+  await req.deps.audit.flush();
   return {
     body: await listAudit(req.deps.table, { tenantId: req.tenant.tenant_id, ...req.query, isRead: (a) => READS.has(a) }),
   };

@@ -12,9 +12,13 @@ import { S3Blobs } from '../adapters/aws/s3-blobs.js';
 import { LocalScheduler } from '../adapters/local/local-scheduler.js';
 import { LocalSecrets } from '../adapters/local/local-secrets.js';
 import { BufferedAuditSink } from '../core/audit/audit.js';
+import { FileAuditJournal } from '../adapters/local/audit-journal.js';
 import { RateLimiter } from '../core/limits/rate-limiter.js';
 import { systemClock } from '../ports/clock.js';
 import { configuredModel } from '../adapters/configured-model.js';
+
+/** Where the local service journals audit records before the table has them (adapters/local/audit-journal.ts). */
+export const auditJournalDir = (cfg: Config): string => join(resolve(cfg.dataDir), 'audit-journal');
 
 /**
  * The local service's dependencies over its stores' clients: the same in the service's main thread
@@ -31,7 +35,9 @@ export function localDeps<Q extends Queue>(cfg: Config, stores: { dynamo: Dynamo
     scheduler: new LocalScheduler(table, q),
     secrets: new LocalSecrets(join(resolve(cfg.dataDir), 'secrets.key')),
     clock: systemClock,
-    audit: new BufferedAuditSink(table),
+    // Durable at the journal's append, in the table within moments (core/audit/audit.ts).
+    // GLEANER_AUDIT_FLUSH_MS (tests) holds records in the journal longer before their table write.
+    audit: new BufferedAuditSink(table, undefined, undefined, new FileAuditJournal(auditJournalDir(cfg)), Number(process.env.GLEANER_AUDIT_FLUSH_MS) || undefined),
     rateLimiter: new RateLimiter(table),
     buckets: s3CustomerBuckets(egressCheck(cfg)),
     // Locally an OpenAI-compatible endpoint (Ollama, vLLM) first; Bedrock if only that is set.

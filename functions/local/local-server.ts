@@ -8,7 +8,8 @@ import { routes, workers, type Route } from '../routes.js';
 import { setConfig, workerConcurrency, type Config } from '../config.js';
 import { setDeps, type Deps } from '../runtime.js';
 import { LocalQueue } from '../adapters/local/local-queue.js';
-import { localDeps } from './local-deps.js';
+import { auditJournalDir, localDeps } from './local-deps.js';
+import { replayAuditJournals } from '../adapters/local/audit-journal.js';
 import { CrawlThread } from './crawl-thread.js';
 import { bootstrap } from '../core/tenancy/bootstrap.js';
 import { log, setLogLevel } from '../core/log.js';
@@ -219,6 +220,9 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
   const deps = localDeps(cfg, stores, (t) => new LocalQueue(t));
   const { table, queue, scheduler } = deps;
   setDeps(deps);
+  // Audit records an earlier run journaled but did not get into the table (a crash, kill -9).
+  const replayed = await replayAuditJournals(auditJournalDir(cfg), table);
+  if (replayed.records && !opts.quiet) log.info('audit records replayed from the journal', replayed);
   let crawlThread: CrawlThread | undefined;
 
   for (const w of workers) {

@@ -40,32 +40,45 @@ export function auditRecordsIn(item: Item): Record<string, unknown>[] {
  * is in exactly one of them.
  */
 export function packAuditItems(items: Item[]): Item[] {
+  return packAudit(items).map((p) => p.item);
+}
+
+/** A record as a pack holds it: without its keys (the pack's are its partition and newest record's). */
+export function packedJson(item: Item): string {
+  const rec: Record<string, unknown> = { ...item };
+  delete rec.pk;
+  delete rec.sk;
+  return JSON.stringify(rec);
+}
+
+/** The pack item of these records (packedJson each, newest first) in partition `pk`, under sort key `sk`. */
+export const packItem = (pk: string, sk: string, records: string[]): Item => ({ pk, sk, [AUDIT_PACK_ATTR]: `[${records.join(',')}]` });
+
+/** packAuditItems, with the ids of the records each item holds. */
+export function packAudit(items: Item[]): { item: Item; ids: string[] }[] {
   const byPk = new Map<string, Item[]>();
   for (const it of items) {
     const group = byPk.get(it.pk);
     if (group) group.push(it);
     else byPk.set(it.pk, [it]);
   }
-  const out: Item[] = [];
+  const out: { item: Item; ids: string[] }[] = [];
   for (const [pk, group] of byPk) {
     if (group.length === 1) {
-      out.push(group[0]!);
+      out.push({ item: group[0]!, ids: [group[0]!.id as string] });
       continue;
     }
     group.sort((a, b) => (a.sk < b.sk ? 1 : a.sk > b.sk ? -1 : 0));
     let chunk: { it: Item; json: string }[] = [];
     let bytes = 0;
     const close = () => {
-      if (chunk.length === 1) out.push(chunk[0]!.it);
-      else if (chunk.length) out.push({ pk, sk: chunk[0]!.it.sk, [AUDIT_PACK_ATTR]: `[${chunk.map((c) => c.json).join(',')}]` });
+      if (chunk.length === 1) out.push({ item: chunk[0]!.it, ids: [chunk[0]!.it.id as string] });
+      else if (chunk.length) out.push({ item: packItem(pk, chunk[0]!.it.sk, chunk.map((c) => c.json)), ids: chunk.map((c) => c.it.id as string) });
       chunk = [];
       bytes = 0;
     };
     for (const it of group) {
-      const rec: Record<string, unknown> = { ...it };
-      delete rec.pk;
-      delete rec.sk;
-      const json = JSON.stringify(rec);
+      const json = packedJson(it);
       const size = Buffer.byteLength(json) + 1;
       if (chunk.length && bytes + size > MAX_AUDIT_PACK_BYTES) close();
       chunk.push({ it, json });
@@ -79,16 +92,21 @@ export function packAuditItems(items: Item[]): Item[] {
 /**
  * Where audit records go. `record` never throws into the request path.
  *
- * Durability: `record` resolves once the record is stored (or, if the store refused it, once it is
- * queued again for the next write), and the pipeline awaits it before the response is sent, so
- * no call is answered whose record is not in the table: a crash loses no record of an answered
- * call. The direct sink (Lambda) writes each record with one put. The group-commit sink (local
- * mode) amortises: records of calls that finish while batch writes are in flight wait for the next
- * one, which writes them all (packed: one item per tenant, see AUDIT_PACK_ATTR), so under concurrent load a record costs a
- * fraction of a table call; a lone call still costs one write and waits for it.
+ * Durability: `record` resolves once the record is durable, and the pipeline awaits it before the
+ * response is sent, so a crash loses no record of an answered call. The direct sink (Lambda)
+ * writes each record with one put. The buffered sink (local mode) amortises:
+ * - With a journal (the local service: adapters/local/audit-journal.ts), a record is durable once
+ *   it is appended to the journal file (one write; it survives a crash or kill -9 of the service,
+ *   as the local table's own LevelDB writes do); the table write follows within FLUSH_MS, the
+ *   records of that moment packed per tenant into one item, and a start after a crash writes what
+ *   the journal holds that the table does not, each record once.
+ * - Without one (or when a journal append fails), group commit: records of calls that end while a
+ *   batch write is in flight wait for the next one, which writes them all, and each call waits for
+ *   its own batch.
  */
 export interface AuditSink {
   record(r: Omit<AuditRecord, 'id'>): Promise<void>;
+  /** Resolves when every record recorded before the call is in the table (or the store refused it again). */
   flush(): Promise<void>;
 }
 
@@ -101,6 +119,20 @@ export class DirectAuditSink implements AuditSink {
 }
 
 /**
+ * Where the buffered sink makes records durable before the table has them (a local file; see
+ * adapters/local/audit-journal.ts). `append` writes records at once (one write) and returns a
+ * handle to give back to `stored` for each of them once it is in the table, or undefined when
+ * it could not (the records then wait for the table). `packing` is told which records a pack
+ * item holds before the pack is written, so a replay writes that same item again rather than the
+ * records a second time in another pack; false when it could not note it.
+ */
+export interface AuditJournal {
+  append(items: Item[]): unknown;
+  packing(pack: { pk: string; sk: string; ids: string[] }): boolean;
+  stored(handles: unknown[]): void;
+}
+
+/**
  * Batch writes in flight at once. One: the records of calls that end during a write all go in the
  * next (about 13 a write under 32 concurrent calls; four in flight wrote about 4 a write, and the
  * hot-path bench served no more calls for it, nor with records not awaited at all).
@@ -108,39 +140,103 @@ export class DirectAuditSink implements AuditSink {
 const MAX_WRITES_IN_FLIGHT = 1;
 
 /** Records a batch write takes at most (packed per tenant, so usually one item a tenant). */
-const MAX_BATCH = 100;
+const MAX_BATCH = 500;
 
-/**
- * Group commit (see AuditSink): a record is written with the records queued beside it, up to
- * MAX_WRITES_IN_FLIGHT batch writes at a time; a call waits for its own batch only.
- */
+/** With a journal: how long a record waits for others before its batch write starts. */
+export const FLUSH_MS = 25;
+
+interface Pending {
+  item: Item;
+  /** The journal's handle, when the record is in the journal. */
+  handle?: unknown;
+  /** Resolves the call waiting for the table (group commit). */
+  done?: () => void;
+}
+
+/** A pack item and the records it holds: retried as it is, so a record is never in two packs. */
+interface PackWrite {
+  item: Item;
+  records: Pending[];
+}
+
+/** Buffered writes (see AuditSink): with a journal, durable at append; otherwise group commit. */
 export class BufferedAuditSink implements AuditSink {
-  private buf: { item: Item; done: () => void }[] = [];
+  private buf: Pending[] = [];
+  /** Records of this turn of the event loop, for the journal. */
+  private toJournal: Pending[] = [];
+  private journalTurn: NodeJS.Immediate | undefined;
+  /** Packs a failed write left: written again first, unchanged. */
+  private failed: PackWrite[] = [];
   private readonly writes = new Set<Promise<void>>();
   private retry: NodeJS.Timeout | undefined;
-  constructor(private readonly table: Table, private readonly retryMs = 1000, private readonly onError = (e: unknown) => console.error('audit flush failed', e)) {}
+  private timer: NodeJS.Timeout | undefined;
+  constructor(
+    private readonly table: Table,
+    private readonly retryMs = 1000,
+    private readonly onError = (e: unknown) => console.error('audit flush failed', e),
+    private readonly journal?: AuditJournal,
+    /** With a journal: how long a record waits for others before its batch write starts. */
+    private readonly flushMs = FLUSH_MS,
+  ) {}
 
   record(r: Omit<AuditRecord, 'id'>): Promise<void> {
+    const item = auditItem(r);
     return new Promise<void>((done) => {
-      this.buf.push({ item: auditItem(r), done });
+      if (this.journal) {
+        // The records of this turn of the event loop go to the journal in one write.
+        this.toJournal.push({ item, done });
+        this.journalTurn ??= setImmediate(() => this.journalWrite());
+        return;
+      }
+      this.buf.push({ item, done });
       // After a failure too: the records kept from it go with this one.
       this.kick();
     });
   }
 
-  /** Resolves when every record queued before the call is stored (or the store refused it again). */
+  /** Appends the records of this turn to the journal: durable, their calls are answered now. */
+  private journalWrite() {
+    const batch = this.toJournal;
+    this.toJournal = [];
+    this.journalTurn = undefined;
+    const handle = this.journal!.append(batch.map((b) => b.item));
+    if (handle === undefined) {
+      // Not durable in the journal: these calls wait for the table (group commit).
+      this.buf.push(...batch);
+      this.kick();
+      return;
+    }
+    for (const b of batch) {
+      this.buf.push({ item: b.item, handle });
+      b.done!();
+    }
+    if (this.buf.length >= MAX_BATCH) this.kick();
+    else if (!this.timer && !this.retry) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.kick();
+      }, this.flushMs);
+      this.timer.unref?.();
+    }
+  }
+
   async flush(): Promise<void> {
+    if (this.journalTurn) {
+      clearImmediate(this.journalTurn);
+      this.journalWrite();
+    }
     if (this.retry) clearTimeout(this.retry);
-    this.retry = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.retry = this.timer = undefined;
     this.kick();
     while (this.writes.size) await Promise.all([...this.writes]);
   }
 
   /** Starts batch writes of what is queued, while fewer than MAX_WRITES_IN_FLIGHT are in flight. */
   private kick() {
-    while (this.buf.length && this.writes.size < MAX_WRITES_IN_FLIGHT) {
-      const batch = this.buf.splice(0, MAX_BATCH);
-      const w = this.write(batch).finally(() => {
+    while ((this.failed.length || this.buf.length) && this.writes.size < MAX_WRITES_IN_FLIGHT) {
+      const packs = this.failed.length ? this.failed.splice(0, 25) : this.pack(this.buf.splice(0, MAX_BATCH));
+      const w = this.write(packs).finally(() => {
         this.writes.delete(w);
         if (!this.retry) this.kick();
       });
@@ -148,20 +244,47 @@ export class BufferedAuditSink implements AuditSink {
     }
   }
 
-  private async write(batch: { item: Item; done: () => void }[]) {
+  /**
+   * The items these records go in: packs, each told to the journal before it is written. A record
+   * the journal could not take, and the records of a pack it could not note, go as single items
+   * (under their own keys a replay cannot store them twice).
+   */
+  private pack(batch: Pending[]): PackWrite[] {
+    const byId = new Map(batch.map((b) => [b.item.id as string, b]));
+    const single = (b: Pending): PackWrite => ({ item: b.item, records: [b] });
+    const packable = this.journal ? batch.filter((b) => b.handle !== undefined) : batch;
+    const out: PackWrite[] = this.journal ? batch.filter((b) => b.handle === undefined).map(single) : [];
+    for (const { item, ids } of packAudit(packable.map((b) => b.item))) {
+      const records = ids.map((id) => byId.get(id)!);
+      if (!this.journal || ids.length === 1 || this.journal.packing({ pk: item.pk, sk: item.sk, ids })) out.push({ item, records });
+      else out.push(...records.map(single));
+    }
+    return out;
+  }
+
+  private async write(packs: PackWrite[]) {
+    const records = packs.flatMap((p) => p.records);
     try {
-      await this.table.batchPut(packAuditItems(batch.map((b) => b.item)));
+      await this.table.batchPut(packs.map((p) => p.item));
+      // The store is back: what a failure left goes next, without waiting for the retry.
+      if (this.retry) clearTimeout(this.retry);
+      this.retry = undefined;
+      const handles = records.filter((r) => r.handle !== undefined).map((r) => r.handle);
+      if (handles.length) this.journal!.stored(handles);
     } catch (e) {
       this.onError(e);
-      // Kept, in order, for a later write; the callers are not held while the store is down.
-      this.buf.unshift(...batch.map((b) => ({ item: b.item, done: () => undefined })));
+      // Kept, as they are, for a later write; the callers are not held while the store is down.
+      this.failed.push(...packs);
       this.retry ??= setTimeout(() => {
         this.retry = undefined;
         this.kick();
       }, this.retryMs);
       this.retry.unref?.();
     } finally {
-      batch.forEach((b) => b.done());
+      for (const r of records) {
+        r.done?.();
+        r.done = undefined;
+      }
     }
   }
 }
