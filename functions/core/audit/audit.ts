@@ -211,13 +211,17 @@ export class BufferedAuditSink implements AuditSink {
       b.done!();
     }
     if (this.buf.length >= MAX_BATCH) this.kick();
-    else if (!this.timer && !this.retry) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.kick();
-      }, this.flushMs);
-      this.timer.unref?.();
-    }
+    else this.schedule();
+  }
+
+  /** With a journal: the next batch write starts FLUSH_MS from now, with what has come by then. */
+  private schedule() {
+    if (this.timer || this.retry || !(this.buf.length || this.failed.length)) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.kick();
+    }, this.flushMs);
+    this.timer.unref?.();
   }
 
   async flush(): Promise<void> {
@@ -228,8 +232,13 @@ export class BufferedAuditSink implements AuditSink {
     if (this.retry) clearTimeout(this.retry);
     if (this.timer) clearTimeout(this.timer);
     this.retry = this.timer = undefined;
-    this.kick();
-    while (this.writes.size) await Promise.all([...this.writes]);
+    for (;;) {
+      this.kick();
+      if (!this.writes.size) return;
+      await Promise.all([...this.writes]);
+      // The store refused a write: what is left waits for the retry.
+      if (this.retry) return;
+    }
   }
 
   /** Starts batch writes of what is queued, while fewer than MAX_WRITES_IN_FLIGHT are in flight. */
@@ -238,7 +247,10 @@ export class BufferedAuditSink implements AuditSink {
       const packs = this.failed.length ? this.failed.splice(0, 25) : this.pack(this.buf.splice(0, MAX_BATCH));
       const w = this.write(packs).finally(() => {
         this.writes.delete(w);
-        if (!this.retry) this.kick();
+        // Group commit: what came during the write goes now. Journaled: with what comes next.
+        if (this.retry) return;
+        if (this.journal && this.buf.every((b) => !b.done)) this.schedule();
+        else this.kick();
       });
       this.writes.add(w);
     }
