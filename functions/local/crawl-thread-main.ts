@@ -63,6 +63,7 @@ async function close() {
   await closeAllBrowsers().catch(() => undefined);
   await closeCrawlGuards();
   await deps.audit.flush().catch((err) => log.error('crawl thread audit flush failed', { err }));
+  deps.audit.close?.();
   // Ends this thread only; the stores clients' kept-alive sockets would otherwise keep it open.
   process.exit(0);
 }

@@ -277,6 +277,7 @@ export async function startLocal(cfg: Config, opts: { quiet?: boolean } & AppOpt
       await closeAllBrowsers();
       await closeCrawlGuards();
       await deps.audit.flush();
+      deps.audit.close?.();
       await stores.close();
       setDeps(undefined);
     },

@@ -108,6 +108,8 @@ export interface AuditSink {
   record(r: Omit<AuditRecord, 'id'>): Promise<void>;
   /** Resolves when every record recorded before the call is in the table (or the store refused it again). */
   flush(): Promise<void>;
+  /** After the last flush: lets go of what the sink holds open (the journal's files). */
+  close?(): void;
 }
 
 export class DirectAuditSink implements AuditSink {
@@ -130,6 +132,7 @@ export interface AuditJournal {
   append(items: Item[]): unknown;
   packing(pack: { pk: string; sk: string; ids: string[] }): boolean;
   stored(handles: unknown[]): void;
+  close?(): void;
 }
 
 /**
@@ -239,6 +242,10 @@ export class BufferedAuditSink implements AuditSink {
       // The store refused a write: what is left waits for the retry.
       if (this.retry) return;
     }
+  }
+
+  close(): void {
+    this.journal?.close?.();
   }
 
   /** Starts batch writes of what is queued, while fewer than MAX_WRITES_IN_FLIGHT are in flight. */

@@ -62,6 +62,9 @@ describe('BufferedAuditSink with a journal', () => {
     expect(writes[0]!.length).toBe(1); // one pack for the one tenant
     expect(await listed('ten_j_pack')).toEqual(expected(100, 60));
     expect(journalText(dir)).toBe('');
+    // At shutdown (after the last flush) the emptied files go.
+    sink.close();
+    expect(readdirSync(dir)).toEqual([]);
     // Nothing left to replay: the table keeps each record once.
     expect((await replayAuditJournals(dir, table)).records).toBe(0);
     expect(await listed('ten_j_pack')).toEqual(expected(100, 60));
