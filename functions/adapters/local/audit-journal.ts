@@ -77,16 +77,21 @@ export class FileAuditJournal implements AuditJournal {
 
   stored(handles: unknown[]): void {
     for (const h of handles) (h as Segment).outstanding--;
-    // Oldest first: a file goes only once it and every older one hold nothing the table lacks.
-    while (this.segments.length > 1 && this.segments[0]!.outstanding === 0) {
-      const seg = this.segments.shift()!;
-      closeSync(seg.fd);
-      unlinkSync(seg.path);
-    }
-    const last = this.segments[0];
-    if (this.segments.length === 1 && last && last.outstanding === 0 && last.bytes > 0) {
-      ftruncateSync(last.fd, 0);
-      last.bytes = 0;
+    try {
+      // Oldest first: a file goes only once it and every older one hold nothing the table lacks.
+      while (this.segments.length > 1 && this.segments[0]!.outstanding === 0) {
+        const seg = this.segments.shift()!;
+        closeSync(seg.fd);
+        unlinkSync(seg.path);
+      }
+      const last = this.segments[0];
+      if (this.segments.length === 1 && last && last.outstanding === 0 && last.bytes > 0 && !last.broken) {
+        ftruncateSync(last.fd, 0);
+        last.bytes = 0;
+      }
+    } catch (err) {
+      // A file left behind holds only records the table has: a replay writes them again, once.
+      this.onError(err);
     }
   }
 
