@@ -80,9 +80,11 @@ export class FileAuditJournal implements AuditJournal {
     try {
       // Oldest first: a file goes only once it and every older one hold nothing the table lacks.
       while (this.segments.length > 1 && this.segments[0]!.outstanding === 0) {
-        const seg = this.segments.shift()!;
-        closeSync(seg.fd);
+        // Unlinked first: a file that cannot go stays at the head, and keeps every later one.
+        const seg = this.segments[0]!;
         unlinkSync(seg.path);
+        this.segments.shift();
+        closeSync(seg.fd);
       }
       const last = this.segments[0];
       if (this.segments.length === 1 && last && last.outstanding === 0 && last.bytes > 0 && !last.broken) {
@@ -90,7 +92,7 @@ export class FileAuditJournal implements AuditJournal {
         last.bytes = 0;
       }
     } catch (err) {
-      // A file left behind holds only records the table has: a replay writes them again, once.
+      // Tried again at the next write; files left at a crash hold only records a replay writes once.
       this.onError(err);
     }
   }
