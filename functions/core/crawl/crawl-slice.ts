@@ -339,12 +339,6 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
         break;
       }
       const u = pending.shift()!;
-      // The slice's last URL is starting: what has finished is written now, while its last pages
-      // are fetched, rather than with them once they are done. The slice's tail (after its last
-      // page, when its invocation has no page in flight until the next slice starts) then writes
-      // at most `concurrency` pages, not up to FLUSH_PAGES: on the crawl bench a third of the
-      // slices running were in that tail, so about a quarter of the pages in flight were lost.
-      if (!pending.length) flush();
       const task: Promise<void> = one(u)
         .catch((err) => {
           failure ??= err;
