@@ -190,15 +190,17 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     // A new step carries only what was chosen: full_page is left at its default.
     expect(steps[2]).toEqual({ action: 'screenshot' });
 
-    await page.locator('#rb-save').click();
-    await page.waitForFunction(() => /^#\/studio\/rbk_/.test(location.hash));
+    // A loaded CI machine (Chromium, the service and other test files on 2 cores) has kept the
+    // button busy past puppeteer's default 30 s: the locator waits longer, the assertions are the same.
+    await page.locator('#rb-save').setTimeout(90_000).click();
+    await page.waitForFunction(() => /^#\/studio\/rbk_/.test(location.hash), { timeout: 90_000 });
     const rbId = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
     expect(await page.$eval('#rb-errors', (e) => e.textContent)).toBe('');
     const stored = await svc.call(`/v1/runbooks/${rbId}`);
     expect(stored.body).toMatchObject({ name: 'Fixture article', published: false, steps: [{ action: 'goto' }, { action: 'extract' }, { action: 'screenshot' }] });
 
     // Test: the step log and the extracted items.
-    await page.locator('#rb-test').click();
+    await page.locator('#rb-test').setTimeout(90_000).click();
     await waitText('#rb-test-status', 'succeeded', 60_000);
     const log = await textOf('#rb-steplog');
     expect(log).toContain('goto');
