@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { getHeapStatistics } from 'node:v8';
 import { HEAP_FLAG } from '../functions/local/heap-bound.js';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../functions/config.js';
 import { startLocal } from '../functions/local/local-server.js';
@@ -292,8 +292,8 @@ async function crawleeArm(baseUrl: string) {
   const code = await new Promise<number | null>((r) => child.once('exit', r));
   const line = out.trim().split('\n').pop() ?? '';
   if (code !== 0 || !line.startsWith('{')) throw new Error(`crawlee exited ${code}: ${out.slice(-500)}`);
-  const { pages, secs, cpuMs, waitMs } = JSON.parse(line) as { pages: number; secs: number; cpuMs: number; waitMs: number };
-  return { pages, secs, rate: pages / secs, cpuMsPerPage: cpuMs / pages, waitSecs: waitMs / 1000 };
+  const { pages, secs, cpuMs } = JSON.parse(line) as { pages: number; secs: number; cpuMs: number };
+  return { pages, secs, rate: pages / secs, cpuMsPerPage: cpuMs / pages };
 }
 
 /** The fixture site in a process of its own (test/fixtures/site/site-main.ts). */
@@ -304,26 +304,6 @@ async function siteProcess(pages: number) {
     child.once('exit', (code) => rej(new Error(`fixture site exited ${code}`)));
   });
   return { baseUrl, pid: child.pid!, stop: () => new Promise<void>((r) => (child.once('exit', () => r()), child.stdin.end())) };
-}
-
-/**
- * Seconds a process's threads have run, and waited runnable for a CPU, so far (Linux schedstat,
- * summed over its threads alive now). The wait says how contended the machine was: the two arms'
- * rates compare only when neither waited much (a 2-core machine shared with other work is not).
- */
-export function schedOf(pid: number | 'self'): { run: number; wait: number } {
-  let run = 0;
-  let wait = 0;
-  for (const t of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const [r, w] = readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ').map(Number);
-      run += r! / 1e9;
-      wait += w! / 1e9;
-    } catch {
-      /* the thread ended */
-    }
-  }
-  return { run, wait };
 }
 
 /** CPU seconds (user + system) a process has used so far (Linux; clock ticks of 1/100 s). */
@@ -354,19 +334,11 @@ async function npmStartArm(baseUrl: string) {
     const storesRss0 = rssOf(storesPid);
     const cpu0 = cpuOf(pid);
     const storesCpu0 = cpuOf(storesPid);
-    const sched0 = schedOf(pid);
-    const storesSched0 = schedOf(storesPid);
     let rssMax = rss0;
     let storesRssMax = storesRss0;
     const sampler = setInterval(() => {
-      try {
-        rssMax = Math.max(rssMax, rssOf(pid));
-        storesRssMax = Math.max(storesRssMax, rssOf(storesPid));
-      } catch (err) {
-        // A process that died: say which, with the service's output, rather than a bare ENOENT.
-        clearInterval(sampler);
-        console.error(`crawl bench: a process of the gleaner arm ended (${(err as Error).message}); service output:\n${svc.output.slice(-4000)}`);
-      }
+      rssMax = Math.max(rssMax, rssOf(pid));
+      storesRssMax = Math.max(storesRssMax, rssOf(storesPid));
     }, 100);
     const t0 = performance.now();
     const created = await svc.call('/v1/runs', { method: 'POST', json: input(baseUrl, PAGES) });
@@ -378,12 +350,9 @@ async function npmStartArm(baseUrl: string) {
     }
     const secs = (performance.now() - t0) / 1000;
     clearInterval(sampler);
-    // Time its runnable threads waited for a CPU (the crawl thread started with the crawl and is
-    // still up: it ends after an idle minute).
-    const waitSecs = schedOf(pid).wait - sched0.wait + schedOf(storesPid).wait - storesSched0.wait;
     if (r.status !== 'succeeded') throw new Error(`crawl ended ${r.status}: ${JSON.stringify(r.error)}`);
     const pages = r.progress.items as number;
-    return { pages, secs, rate: pages / secs, rssAtRestMb: rss0 / 1e6, rssGrowthMb: (rssMax - rss0) / 1e6, storesRssGrowthMb: (storesRssMax - storesRss0) / 1e6, cpuMsPerPage: ((cpuOf(pid) - cpu0) * 1000) / pages, storesCpuMsPerPage: ((cpuOf(storesPid) - storesCpu0) * 1000) / pages, waitSecs };
+    return { pages, secs, rate: pages / secs, rssAtRestMb: rss0 / 1e6, rssGrowthMb: (rssMax - rss0) / 1e6, storesRssGrowthMb: (storesRssMax - storesRss0) / 1e6, cpuMsPerPage: ((cpuOf(pid) - cpu0) * 1000) / pages, storesCpuMsPerPage: ((cpuOf(storesPid) - storesCpu0) * 1000) / pages };
   } finally {
     await svc.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
@@ -496,9 +465,9 @@ export async function benchCrawl(): Promise<BenchResult[]> {
       const remote = await siteProcess(PAGES);
       try {
         const g = ARMS.has('gleaner') ? await npmStartArm(remote.baseUrl) : undefined;
-        if (g) console.log(`gleaner (npm start, site in its own process): ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; service RSS ${g.rssAtRestMb.toFixed(0)} MB at rest, +${g.rssGrowthMb.toFixed(0)} MB, CPU ${g.cpuMsPerPage.toFixed(2)} ms a page; data stores process RSS +${g.storesRssGrowthMb.toFixed(0)} MB, CPU ${g.storesCpuMsPerPage.toFixed(2)} ms a page; runnable threads of the two waited ${g.waitSecs.toFixed(1)} s in all for a CPU against ${(((g.cpuMsPerPage + g.storesCpuMsPerPage) * g.pages) / 1000).toFixed(1)} s of CPU used (load ${loadavg()[0]!.toFixed(1)})`);
+        if (g) console.log(`gleaner (npm start, site in its own process): ${g.pages} pages in ${g.secs.toFixed(1)} s = ${g.rate.toFixed(1)} pages/s; service RSS ${g.rssAtRestMb.toFixed(0)} MB at rest, +${g.rssGrowthMb.toFixed(0)} MB, CPU ${g.cpuMsPerPage.toFixed(2)} ms a page; data stores process RSS +${g.storesRssGrowthMb.toFixed(0)} MB, CPU ${g.storesCpuMsPerPage.toFixed(2)} ms a page`);
         const c = ARMS.has('crawlee') ? await crawleeArm(remote.baseUrl) : undefined;
-        if (c) console.log(`crawlee (CheerioCrawler, same site process): ${c.pages} pages in ${c.secs.toFixed(1)} s = ${c.rate.toFixed(1)} pages/s, CPU ${c.cpuMsPerPage.toFixed(2)} ms a page; its runnable threads waited ${c.waitSecs.toFixed(1)} s in all for a CPU against ${((c.cpuMsPerPage * c.pages) / 1000).toFixed(1)} s of CPU used (load ${loadavg()[0]!.toFixed(1)})`);
+        if (c) console.log(`crawlee (CheerioCrawler, same site process): ${c.pages} pages in ${c.secs.toFixed(1)} s = ${c.rate.toFixed(1)} pages/s, CPU ${c.cpuMsPerPage.toFixed(2)} ms a page`);
         if (g && c) {
           const ratio = g.rate / c.rate;
           out.push({ name: `crawl ${PAGES} pages, pages/s (concurrency ${CONCURRENCY}; npm start vs CheerioCrawler)`, measured: g.rate.toFixed(1), baseline: `${c.rate.toFixed(1)} (CheerioCrawler)`, ratio, target: '>= 1.5x', pass: ratio >= 1.5 && g.pages === PAGES });

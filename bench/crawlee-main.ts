@@ -4,8 +4,6 @@
  * in-memory storage and prints one JSON line `{pages, secs}`. Its own process, like the service's,
  * so neither leaves work (timers, garbage) behind in the bench's process for the arms after it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-
 const [baseUrl, pagesArg, concArg] = process.argv.slice(2);
 const PAGES = Number(pagesArg);
 const CONCURRENCY = Number(concArg);
@@ -28,23 +26,10 @@ const crawler = new CheerioCrawler(
   },
   config,
 );
-// Time its threads waited runnable for a CPU (Linux schedstat): how contended the machine was.
-const waited = () => {
-  let w = 0;
-  for (const t of readdirSync('/proc/self/task')) {
-    try {
-      w += Number(readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
-    } catch {
-      /* the thread ended */
-    }
-  }
-  return w;
-};
-const wait0 = waited();
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 await crawler.run([`${baseUrl}/graph/0`]);
 const cpu = process.cpuUsage(cpu0);
 // CPU (user + system) of this process over the crawl, for the bench's CPU per page beside the rate.
-process.stdout.write(`${JSON.stringify({ pages, secs: (performance.now() - t0) / 1000, cpuMs: (cpu.user + cpu.system) / 1000, waitMs: waited() - wait0 })}\n`);
+process.stdout.write(`${JSON.stringify({ pages, secs: (performance.now() - t0) / 1000, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
 process.exit(0);

@@ -201,7 +201,6 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     });
   }
 
-  let closing: Promise<void> | undefined;
   let outcome;
   try {
     outcome = await processSlice(
@@ -230,10 +229,6 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
           await writeProgress(c, false);
         },
         holder: meta.holder,
-        // The slice's pages are done: the engine, the host's slots and the raw log are closed
-        // while its last records and its finish are written (a table write and an S3 put less
-        // between two slices, when the invocation has no page in flight).
-        onPagesDone: () => void closeAll(),
         ...(changes ? { changes } : {}),
         stats: () => {
           const s = engine.stats();
@@ -256,25 +251,21 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     }
     throw err; // the queue retries this slice (or dead-letters it when it is not retryable)
   }
-  // The tenant's usage goes with the slice's closing (they do not depend on each other): one
-  // table round trip less between two slices, when the invocation has no page in flight.
-  const s = engine.stats();
-  const used = Math.max(0, outcome.fetched - s.robots_skipped - s.challenges);
-  const [, usage] = await Promise.allSettled([closeAll(), used ? addUsage(d.table, run.tenant_id, 'pages', used, d.clock.now()) : undefined]);
-  if (usage.status === 'rejected') throw usage.reason;
+  await closeAll();
 
   // Independent of each other: at once (between two slices the invocation has no page in flight).
-  // Once: started when the slice's pages are done (onPagesDone), awaited here or on a failure.
-  function closeAll(): Promise<void> {
-    closing ??= Promise.all([
+  async function closeAll() {
+    await Promise.all([
       engine.close().catch(() => undefined),
       gate?.close().catch((err) => log.warn('host gate slots not given back (their lease frees them)', { err })),
       rawLog.flush().catch((err) => log.error('raw log flush failed', { err })),
-    ]).then(() => undefined);
-    return closing;
+    ]);
   }
 
-  // The run's progress, from the counters as the finished slice left them.
+  // Usage and the run's progress, from the counters as the finished slice left them.
+  const s = engine.stats();
+  const used = Math.max(0, outcome.fetched - s.robots_skipped - s.challenges);
+  if (used) await addUsage(d.table, run.tenant_id, 'pages', used, d.clock.now());
   const after = outcome.counters;
   if (!after) return; // not worked here (finished before, or another worker holds it)
   // A complete crawl (every page it found visited) reports the scope's pages it no longer reaches as removed, once each.

@@ -50,12 +50,6 @@ export interface SliceEnv {
    */
   leaseMs?: number;
   reserveMs?: number;
-  /**
-   * Called once no page of the slice is in flight and none will start (before the slice's last
-   * writes and its finish): what served the pages (the engine, the host's slots, the raw log) can
-   * be closed while the slice's tail is written, instead of after it.
-   */
-  onPagesDone?: () => void;
   /** Request stats of the slice, added to the crawl's counters when it finishes (read after the last page). */
   stats?: () => Record<string, number>;
   /** Fault injection (tests): called after each step of the slice; throwing there simulates a crash. */
@@ -349,7 +343,6 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     if (!active.size) break;
     await Promise.race(active);
   }
-  env.onPagesDone?.();
   flush();
   await writes;
   if (failure) throw failure;
