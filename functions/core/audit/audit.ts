@@ -28,13 +28,6 @@ export const AUDIT_PACK_ATTR = 'records_json';
 /** Largest pack, in bytes of its records' JSON: well under DynamoDB's 400 KB item limit. */
 export const MAX_AUDIT_PACK_BYTES = 256 * 1024;
 
-/**
- * Widest pack, in time between its newest and oldest record: a pack is listed where its newest
- * record belongs, so the listing's newest-first order is exact but within this span. A record
- * of a long call (its time is the call's start) goes in a pack of its own time, not its end's.
- */
-export const MAX_AUDIT_PACK_SPAN_MS = 1000;
-
 /** The records an audit item holds: a pack's, newest first, or the item itself. */
 export function auditRecordsIn(item: Item): Record<string, unknown>[] {
   const packed = item[AUDIT_PACK_ATTR];
@@ -43,7 +36,7 @@ export function auditRecordsIn(item: Item): Record<string, unknown>[] {
 
 /**
  * The items that store these audit items: per tenant partition, one pack (or a few, each at most
- * MAX_AUDIT_PACK_BYTES and MAX_AUDIT_PACK_SPAN_MS), or the item itself when it is alone. Every record
+ * MAX_AUDIT_PACK_BYTES), or the item itself when it is its partition's only one. Every record
  * is in exactly one of them.
  */
 export function packAuditItems(items: Item[]): Item[] {
@@ -87,7 +80,7 @@ export function packAudit(items: Item[]): { item: Item; ids: string[] }[] {
     for (const it of group) {
       const json = packedJson(it);
       const size = Buffer.byteLength(json) + 1;
-      if (chunk.length && (bytes + size > MAX_AUDIT_PACK_BYTES || Date.parse(String(chunk[0]!.it.ts)) - Date.parse(String(it.ts)) > MAX_AUDIT_PACK_SPAN_MS)) close();
+      if (chunk.length && bytes + size > MAX_AUDIT_PACK_BYTES) close();
       chunk.push({ it, json });
       bytes += size;
     }
