@@ -190,9 +190,10 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     // A new step carries only what was chosen: full_page is left at its default.
     expect(steps[2]).toEqual({ action: 'screenshot' });
 
-    // A loaded CI machine (Chromium, the service and other test files on 2 cores) has kept the
-    // button busy past puppeteer's default 30 s: the locator waits longer, the assertions are the same.
-    await page.locator('#rb-save').setTimeout(90_000).click();
+    // Clicked as the first save above is: on a loaded CI machine (Chromium, the service and other
+    // test files on 2 cores) the locator's wait for a stable, clickable button ran past 90 s twice.
+    await page.waitForFunction(() => !(document.querySelector('#rb-save') as HTMLButtonElement | null)?.disabled, { timeout: 90_000 });
+    await page.$eval('#rb-save', (b) => (b as HTMLButtonElement).click());
     await page.waitForFunction(() => /^#\/studio\/rbk_/.test(location.hash), { timeout: 90_000 });
     const rbId = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
     expect(await page.$eval('#rb-errors', (e) => e.textContent)).toBe('');
