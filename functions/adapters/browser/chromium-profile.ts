@@ -126,8 +126,8 @@ export async function launchWithProfile(o: {
       defaultViewport: { width: 1280, height: 900 },
       // A navigation Chromium turns into a download is given up at once (ERR_ABORTED once its
       // response headers are in, which puppeteer-tab.ts answers as a download: the pipeline reads
-      // the document over http), never written to disk: with the default behaviour the system
-      // binary sometimes left the navigation pending until its timeout (seen in CI).
+      // the document over http), never written to disk (the default behaviour saved every one in
+      // the home directory's Downloads).
       downloadBehavior: { policy: 'deny' },
       handleSIGINT: false,
       handleSIGTERM: false,

@@ -22,6 +22,9 @@ const MAX_CHILD_FRAMES = 20;
 /** Chromium's message when it gives a navigation up (a download, among other reasons). */
 const ABORTED = /net::ERR_ABORTED/;
 
+/** How long an aborted navigation waits for its main document's response event (see orDownload). */
+const RESPONSE_GRACE_MS = 2_000;
+
 /**
  * The port's {@link Tab} on a puppeteer page. Timeouts are passed on as given; puppeteer's own
  * `TimeoutError` (name `TimeoutError`) is what the runbook log reports as `timeout`.
@@ -59,20 +62,35 @@ export class PuppeteerTab implements Tab {
   /**
    * Run a navigation; when Chromium aborts it after the main document answered (it turned the
    * response into a download: a PDF on the headless shell, an attachment, a binary type), the
-   * answer is that response, marked `download`, instead of `net::ERR_ABORTED`.
+   * answer is that response, marked `download`, instead of `net::ERR_ABORTED`. The response event
+   * can come after the abort (about one download in six without request interception): an
+   * aborted navigation waits up to {@link RESPONSE_GRACE_MS} for it.
    */
   private async orDownload(navigate: () => Promise<TabResponse | null>): Promise<TabResponse | null> {
     let last: HTTPResponse | null = null;
+    let seen: (() => void) | undefined;
     const onResponse = (r: HTTPResponse) => {
       const req = r.request();
-      if (req.isNavigationRequest() && req.frame() === this.page.mainFrame() && !(r.status() >= 300 && r.status() < 400)) last = r;
+      if (!req.isNavigationRequest() || req.frame() !== this.page.mainFrame() || (r.status() >= 300 && r.status() < 400)) return;
+      last = r;
+      seen?.();
     };
     this.page.on('response', onResponse);
     try {
       return await navigate();
     } catch (err) {
+      if (!ABORTED.test((err as Error)?.message ?? '')) throw err;
+      if (!last) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, RESPONSE_GRACE_MS);
+          seen = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
       const doc = last as HTTPResponse | null;
-      if (doc && ABORTED.test((err as Error)?.message ?? '')) return tabResponse(doc, true);
+      if (doc) return tabResponse(doc, true);
       throw err;
     } finally {
       this.page.off('response', onResponse);

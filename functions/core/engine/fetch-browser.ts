@@ -243,7 +243,7 @@ export class BrowserSession {
         engine: 'browser',
         ...(screenshot ? { screenshot } : {}),
       };
-      reusable = true;
+      reusable = leavesPlainPage(response);
       return result;
     } finally {
       this.releaseTab(pooled, reusable);
@@ -352,6 +352,18 @@ async function documentBytes(response: TabResponse | null, html: string): Promis
 }
 
 /** A response the browser gave up as a download, as a fetched page without body nor HTML. */
+/**
+ * Whether a tab may go back to the pool after showing this response. A document Chromium lays
+ * out itself (HTML, XML, JSON, text) leaves an ordinary page; anything else (a PDF in the system
+ * binary's viewer, an image or media document) leaves a viewer with frames of its own, and the
+ * next navigation of that tab could wait for them until its timeout (seen in CI: a PDF, then an
+ * attachment, then an HTML page on the same tab). Such a tab is closed; the next page gets a new one.
+ */
+function leavesPlainPage(response: TabResponse | null): boolean {
+  const type = (response?.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return !type || type.startsWith('text/') || /^application\/([\w.-]+\+)?(xml|json)$/.test(type);
+}
+
 function downloadPage(url: string, response: TabResponse, timingMs: number): FetchedPage {
   const headers = new Headers();
   for (const [k, v] of Object.entries(response.headers)) for (const line of v.split('\n')) headers.append(k, line);
