@@ -42,6 +42,8 @@ const queue: Queue = {
 const receiverFor = (batch: number): QueueReceiver => ({
   retryAfter: (q: QueueName, record: ReceivedRecord, seconds: number) => call({ op: 'retryAfter', batch, args: [q, record, seconds] }),
   deadLetter: (q: QueueName, record: ReceivedRecord, reason: string) => call({ op: 'deadLetter', batch, args: [q, record, reason] }),
+  // A hint to the main thread's queue: nothing waits for its answer.
+  released: (q: QueueName, record: ReceivedRecord) => void call({ op: 'released', batch, args: [q, record] }).catch(() => undefined),
 });
 
 const deps = localDeps(data.config, { dynamo: localDynamoClient(data.dynamoEndpoint), s3: localS3Client(data.s3Endpoint) }, () => queue);

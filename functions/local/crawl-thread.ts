@@ -20,7 +20,8 @@ export type ToThread =
 export type ThreadCall =
   | { op: 'send'; batch?: undefined; args: [QueueName, string, { delaySeconds?: number } | undefined] }
   | { op: 'retryAfter'; batch: number; args: [QueueName, ReceivedRecord, number] }
-  | { op: 'deadLetter'; batch: number; args: [QueueName, ReceivedRecord, string] };
+  | { op: 'deadLetter'; batch: number; args: [QueueName, ReceivedRecord, string] }
+  | { op: 'released'; batch: number; args: [QueueName, ReceivedRecord] };
 export type FromThread =
   | { t: 'ready' }
   | { t: 'done'; id: number; response?: SQSBatchResponse; error?: string }
@@ -298,7 +299,9 @@ export class CrawlThread implements BatchWorker {
           ? Promise.reject(new Error('The batch is no longer in progress'))
           : m.op === 'retryAfter'
             ? receiver.retryAfter(...m.args)
-            : receiver.deadLetter(...m.args);
+            : m.op === 'released'
+              ? Promise.resolve(receiver.released?.(...m.args))
+              : receiver.deadLetter(...m.args);
     done.then(
       () => w.postMessage({ t: 'reply', id: m.id } satisfies ToThread),
       (err: unknown) => w.postMessage({ t: 'reply', id: m.id, error: err instanceof Error ? err.message : String(err) } satisfies ToThread),

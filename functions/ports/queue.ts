@@ -30,4 +30,10 @@ export interface QueueReceiver {
   retryAfter(queue: QueueName, record: ReceivedRecord, seconds: number): Promise<void>;
   /** Put a record on the queue's dead-letter queue with the reason; the interpreter then acknowledges it. */
   deadLetter(queue: QueueName, record: ReceivedRecord, reason: string): Promise<void>;
+  /**
+   * The record's work has no page left in flight: what remains only stores what it did (a crawl
+   * slice's tail). The local queue then starts its next message in this one's place rather than
+   * leaving the slot idle through the writes. Lambda has nothing like it (optional; SQS: absent).
+   */
+  released?(queue: QueueName, record: ReceivedRecord): void;
 }

@@ -72,7 +72,7 @@ export const { worker, handler } = defineWorker('runs', {
       // The run's connections outlive the slice (run-guards.ts): the next slice of the crawl reuses them.
       const pooled = crawlGuard(d, `${m.tenant_id}/${m.run_id}/${m.attempt}`);
       try {
-        await executeCrawlSlice(await runDeps(d, pooled.guard), m, { deadline: meta.deadline, signal: meta.signal, holder: randomUUID(), receiveCount: meta.receiveCount });
+        await executeCrawlSlice(await runDeps(d, pooled.guard), m, { deadline: meta.deadline, signal: meta.signal, holder: randomUUID(), receiveCount: meta.receiveCount, ...(meta.released ? { released: meta.released } : {}) });
       } finally {
         pooled.release();
       }

@@ -12,7 +12,7 @@ import type { QueueReceiver, ReceivedRecord } from '../ports/queue.js';
 export interface Kind<M> {
   timeoutMs: number;
   /** `deadline`: epoch ms by which the record must be done (its budget within the invocation). */
-  run(message: M, d: Deps, meta: { receiveCount: number; signal: AbortSignal; deadline: number }): Promise<void>;
+  run(message: M, d: Deps, meta: { receiveCount: number; signal: AbortSignal; deadline: number; released?: () => void }): Promise<void>;
   /** The message will not be retried (non-retryable, or out of receives): mark its record failed with this reason. */
   onDeadLetter?(message: M, d: Deps, error: string): Promise<void>;
 }
@@ -79,7 +79,7 @@ export function defineWorker<Q extends QueueName>(queue: Q, kinds: Kinds<Q>, opt
   type Handler = Kind<MessageOfKind<Q, KindOf<Q>>>;
   const kindOf = (m: { kind: string }) => (kinds as unknown as Record<string, Handler>)[m.kind]!;
 
-  const dispatch = async (m: MessageOfKind<Q, KindOf<Q>>, d: Deps, receiveCount: number, budgetMs: number) => {
+  const dispatch = async (m: MessageOfKind<Q, KindOf<Q>>, d: Deps, receiveCount: number, budgetMs: number, released?: () => void) => {
     const k = kindOf(m);
     const limit = Math.min(k.timeoutMs, budgetMs);
     if (limit <= 0) throw new Error(`no time left in this invocation to start ${m.kind}`);
@@ -92,7 +92,7 @@ export function defineWorker<Q extends QueueName>(queue: Q, kinds: Kinds<Q>, opt
       }, limit);
     });
     try {
-      await Promise.race([k.run(m, d, { receiveCount, signal: ac.signal, deadline: Date.now() + limit }), timeout]);
+      await Promise.race([k.run(m, d, { receiveCount, signal: ac.signal, deadline: Date.now() + limit, ...(released ? { released } : {}) }), timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -115,7 +115,7 @@ export function defineWorker<Q extends QueueName>(queue: Q, kinds: Kinds<Q>, opt
     }
     const m = decoded.message as MessageOfKind<Q, KindOf<Q>>;
     try {
-      await dispatch(m, d, rec.receiveCount, budgetMs);
+      await dispatch(m, d, rec.receiveCount, budgetMs, receiver.released ? () => receiver.released!(queue, rec) : undefined);
     } catch (err) {
       const reason = message(err);
       if (!isRetryable(err) || rec.receiveCount >= maxReceiveCount) {

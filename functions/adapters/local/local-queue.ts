@@ -58,7 +58,10 @@ function routing(body: unknown): { tenant: string; pages: number } {
 
 interface Consumer extends ConsumeOptions {
   worker: BatchWorker;
+  /** Invocations holding a slot (counted against `concurrency`): running ones not yet released. */
   active: number;
+  /** Invocations running, released or not (shutdown waits for these). */
+  running: number;
   /** Most invocations ever running at once, and most visible messages ever waiting for one. */
   peakActive: number;
   peakWaiting: number;
@@ -68,6 +71,17 @@ interface Consumer extends ConsumeOptions {
   /** Crawl pages in flight per tenant, and the tenant served last (round-robin). */
   crawlPages: Map<string, number>;
   lastTenant: string | undefined;
+}
+
+/** An invocation in progress: what it holds of its consumer until it ends or is released. */
+interface Invocation {
+  c: Consumer;
+  batch: Ready[];
+  slicesOnly: boolean;
+  express: boolean;
+  /** Records not yet released (see {@link LocalQueue.released}); the slot is freed at 0. */
+  unreleased: number;
+  freed: boolean;
 }
 
 /** How a queue's consumer has been loaded (the local counterpart of the SQS and Lambda metrics). */
@@ -101,6 +115,8 @@ export class LocalQueue implements Queue, QueueReceiver {
   /** Who waits for no invocation to be running (shutdown). */
   private stillWaiters: Array<() => void> = [];
   private stopped = false;
+  /** Invocations in progress, by the message ids of their records. */
+  private invocations = new Map<string, Invocation>();
 
   constructor(private readonly table: Table) {}
 
@@ -120,7 +136,7 @@ export class LocalQueue implements Queue, QueueReceiver {
   }
 
   consume(queue: QueueName, worker: BatchWorker, opts: ConsumeOptions) {
-    this.consumers.set(queue, { worker, ...opts, active: 0, sliceActive: 0, expressActive: false, peakActive: 0, peakWaiting: 0, crawlPages: new Map(), lastTenant: undefined });
+    this.consumers.set(queue, { worker, ...opts, active: 0, running: 0, sliceActive: 0, expressActive: false, peakActive: 0, peakWaiting: 0, crawlPages: new Map(), lastTenant: undefined });
   }
 
   stats(queue: QueueName): ConsumerStats {
@@ -160,6 +176,32 @@ export class LocalQueue implements Queue, QueueReceiver {
 
   async deadLetter(queue: QueueName, record: ReceivedRecord, reason: string): Promise<void> {
     await this.table.put({ pk: `LDLQ#${queue}`, sk: record.messageId, body: record.body, error: reason, receive_count: record.receiveCount });
+  }
+
+  /**
+   * A crawl slice's record has no page left in flight (its tail only writes what it did): once
+   * every record of an invocation made only of crawl slices is released, its slot and its
+   * tenant's crawl pages are freed and the next message starts while the tail finishes. The
+   * pages in flight stay within `concurrency` slices' worth; the invocation itself still counts
+   * for shutdown (`settled`) and its records are acknowledged when it ends, as before.
+   */
+  released(queue: QueueName, record: ReceivedRecord): void {
+    const inv = this.invocations.get(record.messageId);
+    if (!inv || inv.freed || !inv.slicesOnly || inv.c !== this.consumers.get(queue)) return;
+    if (--inv.unreleased > 0) return;
+    this.free(inv);
+    this.pump(queue);
+  }
+
+  /** Give an invocation's slot and crawl pages back to its consumer (once). */
+  private free(inv: Invocation): void {
+    if (inv.freed) return;
+    inv.freed = true;
+    const c = inv.c;
+    c.active--;
+    if (inv.slicesOnly) c.sliceActive--;
+    if (inv.express) c.expressActive = false;
+    for (const b of inv.batch) if (b.pages) c.crawlPages.set(b.tenant, (c.crawlPages.get(b.tenant) ?? 0) - b.pages);
   }
 
   // --- delivery ---------------------------------------------------------------------------------
@@ -219,7 +261,10 @@ export class LocalQueue implements Queue, QueueReceiver {
       if (!batch.length) break; // only capped tenants' crawl slices wait: a finishing batch pumps again
       const ids = batch.map((b) => b.id);
       const slicesOnly = batch.every((b) => b.pages > 0);
+      const inv: Invocation = { c, batch, slicesOnly, express, unreleased: ids.length, freed: false };
+      for (const id of ids) this.invocations.set(id, inv);
       c.active++;
+      c.running++;
       if (slicesOnly) c.sliceActive++;
       if (express) c.expressActive = true;
       c.peakActive = Math.max(c.peakActive, c.active);
@@ -227,10 +272,9 @@ export class LocalQueue implements Queue, QueueReceiver {
       void this.invoke(queue, ids, c, slicesOnly && c.sliceWorker ? c.sliceWorker : c.worker)
         .catch((err) => log.error('local queue delivery failed', { queue, err }))
         .finally(() => {
-          c.active--;
-          if (slicesOnly) c.sliceActive--;
-          if (express) c.expressActive = false;
-          for (const b of batch) if (b.pages) c.crawlPages.set(b.tenant, (c.crawlPages.get(b.tenant) ?? 0) - b.pages);
+          for (const id of ids) if (this.invocations.get(id) === inv) this.invocations.delete(id);
+          this.free(inv);
+          c.running--;
           for (let i = 0; i < ids.length; i++) this.settle();
           if (!this.invoking()) for (const w of this.stillWaiters.splice(0)) w();
           this.pump(queue);
@@ -366,7 +410,7 @@ export class LocalQueue implements Queue, QueueReceiver {
   /** Invocations running now, over every queue. */
   private invoking(): number {
     let n = 0;
-    for (const c of this.consumers.values()) n += c.active;
+    for (const c of this.consumers.values()) n += c.running;
     return n;
   }
 

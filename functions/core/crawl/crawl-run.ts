@@ -111,24 +111,34 @@ export async function executeCrawlSlice(w: RunWorkerDeps, m: CrawlSliceMessage, 
       if (ok) leaseUntil = until;
     }).catch(() => undefined);
   }, SHARE_LEASE_MS / 3);
-  let parkable = true;
+  // The share counts pages in flight: its slot goes once the slice has none left (its tail only
+  // writes), kept for this tenant's next slice on this process for a moment (TenantShare.park),
+  // or given back when the slice failed.
+  let given: Promise<void> | undefined;
+  const giveBack = (parkable: boolean) =>
+    (given ??= (async () => {
+      clearInterval(renew);
+      if (parkable && leaseUntil - Date.now() > SHARE_LEASE_MS / 2) share.park(slot, holder, leaseUntil);
+      else await share.release(slot, holder).catch((err) => log.warn('tenant share slot not released (its lease frees it)', { err }));
+    })());
+  const pagesDone = () => {
+    void giveBack(true);
+    meta.released?.();
+  };
   try {
-    await workSlice(w, m, meta, run, input);
+    await workSlice(w, m, { ...meta, released: pagesDone }, run, input);
   } catch (err) {
-    parkable = false;
+    await giveBack(false);
     throw err;
-  } finally {
-    clearInterval(renew);
-    // Kept for this tenant's next slice on this process for a moment (see TenantShare.park).
-    if (parkable && leaseUntil - Date.now() > SHARE_LEASE_MS / 2) share.park(slot, holder, leaseUntil);
-    else await share.release(slot, holder).catch((err) => log.warn('tenant share slot not released (its lease frees it)', { err }));
   }
+  await giveBack(true);
 }
 
 /** Lease of a tenant-share slot; renewed every third of it while the slice runs. */
 const SHARE_LEASE_MS = 30_000;
 
-type SliceMeta = { deadline: number; signal?: AbortSignal; holder: string; receiveCount?: number };
+/** `released`: called once the slice has no page in flight and will start none (see QueueReceiver.released). */
+type SliceMeta = { deadline: number; signal?: AbortSignal; holder: string; receiveCount?: number; released?: () => void };
 
 async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta, run: RunRecord, input: SiteCrawlInput): Promise<void> {
   const d = w.deps;
@@ -229,6 +239,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
           await writeProgress(c, false);
         },
         holder: meta.holder,
+        ...(meta.released ? { pagesDone: meta.released } : {}),
         ...(changes ? { changes } : {}),
         stats: () => {
           const s = engine.stats();

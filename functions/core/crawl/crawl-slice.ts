@@ -44,6 +44,11 @@ export interface SliceEnv {
   /** Who holds page leases (the invocation's id). */
   holder: string;
   /**
+   * Called once no page of the slice is in flight and none will start (its tail, the last batch
+   * write and the finish, is only stores' work): the local queue lets the next slice start then.
+   */
+  pagesDone?: () => void;
+  /**
    * The slice's lease. Short, and renewed every third of it while the slice is being worked on, so
    * a slow slice keeps it while a worker killed mid-slice (kill -9, a Lambda cut off) holds its
    * pages up for at most one lease before a redelivery takes them over.
@@ -343,6 +348,7 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     if (!active.size) break;
     await Promise.race(active);
   }
+  env.pagesDone?.();
   flush();
   await writes;
   if (failure) throw failure;

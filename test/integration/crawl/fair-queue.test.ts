@@ -178,4 +178,65 @@ describe('local queue fairness', () => {
     expect(peakSlices).toBe(2); // the slices themselves stayed within the bound
     expect(q.stats('runs').peakActive).toBe(3);
   }, 200_000);
+
+  it('starts the next slice once a slice released its slot (its tail only writes), still at most `concurrency` slices fetching', async () => {
+    let fetching = 0;
+    let peakFetching = 0;
+    let tails = 0;
+    let peakRunning = 0;
+    let running = 0;
+    const tailGates: Array<() => void> = [];
+    const q = setup({
+      'run.start': { timeoutMs: 1000, run: async () => undefined },
+      'task.run': { timeoutMs: 1000, run: async () => undefined },
+      'crawl.slice': {
+        timeoutMs: 10_000,
+        run: async (_m, _d, meta) => {
+          peakRunning = Math.max(peakRunning, ++running);
+          peakFetching = Math.max(peakFetching, ++fetching);
+          await tick();
+          fetching--;
+          meta.released?.();
+          // The tail: held open until the next slice has started its pages.
+          tails++;
+          await new Promise<void>((r) => tailGates.push(r));
+          running--;
+        },
+      },
+    }, { concurrency: 1, timeoutSeconds: 30 });
+    for (let s = 0; s < 3; s++) await q.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_tail', attempt: 1, slice_id: `0#t${s}`, urls: urls(4, s * 4) });
+    // Each tail stays open until every slice has reached its own: only released slots let them.
+    while (tails < 3) await tick();
+    expect(peakRunning).toBe(3);
+    expect(peakFetching).toBe(1);
+    expect(q.stats('runs').peakActive).toBe(1);
+    // Shutdown still waits for the tails.
+    let settled = false;
+    q.stop();
+    const done = q.settled().then(() => (settled = true));
+    await tick();
+    expect(settled).toBe(false);
+    for (const open of tailGates) open();
+    await done;
+  }, 60_000);
+
+  it('keeps the slot of a slice that never releases (the SQS receiver has no release)', async () => {
+    let running = 0;
+    let peak = 0;
+    const q = setup({
+      'run.start': { timeoutMs: 1000, run: async () => undefined },
+      'task.run': { timeoutMs: 1000, run: async () => undefined },
+      'crawl.slice': {
+        timeoutMs: 10_000,
+        run: async () => {
+          peak = Math.max(peak, ++running);
+          await tick();
+          running--;
+        },
+      },
+    }, { concurrency: 1, timeoutSeconds: 30 });
+    for (let s = 0; s < 3; s++) await q.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_keep', attempt: 1, slice_id: `0#k${s}`, urls: urls(4, s * 4) });
+    await q.idle();
+    expect(peak).toBe(1);
+  }, 60_000);
 });

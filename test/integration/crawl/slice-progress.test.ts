@@ -64,4 +64,34 @@ describe('crawl slice progress', () => {
     expect(out.counters?.done).toBe(1 + N);
     expect((await f.counters())?.done).toBe(1 + N);
   });
+
+  it('says its pages are done once, when none is in flight and none will start, before its last write and finish', async () => {
+    const f = new CrawlFrontier(table, 'ten_p', 'run_pages_done');
+    const queue: SliceRef[] = [];
+    let inFlight = 0;
+    let fetched = 0;
+    const calls: { fetched: number; inFlight: number }[] = [];
+    const engine = {
+      scrapePage: async (u: string) => {
+        inFlight++;
+        await new Promise((r) => setTimeout(r, 2));
+        inFlight--;
+        fetched++;
+        return page(u);
+      },
+    } as unknown as Engine;
+    let clock = Date.parse('2026-11-23T10:00:00.000Z');
+    const env = (holder: string): SliceEnv => ({
+      frontier: f, engine, input: { ...input, concurrency: 4 }, send: async (s) => void queue.push(s), putBlob: async (ord) => `blob/${ord}`,
+      now: () => new Date((clock += 10)), remainingMs: () => 600_000, shouldStop: () => false, holder, reserveMs: 1000,
+      pagesDone: () => void calls.push({ fetched, inFlight }),
+    });
+    for (const s of await f.init(url(0), 1000, new Date(clock))) queue.push(s);
+    await processSlice(env('a'), queue.shift()!, url(0));
+    const big = queue.shift()!;
+    calls.length = 0;
+    const out = await processSlice(env('b'), big, url(0));
+    expect(calls).toEqual([{ fetched: 1 + N, inFlight: 0 }]);
+    expect(out.counters?.done).toBe(1 + N);
+  });
 });
