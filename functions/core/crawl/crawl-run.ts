@@ -211,6 +211,17 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     });
   }
 
+  // Independent of each other: at once. Run as soon as the slice has no page in flight (its
+  // pages are done), before the queue is told: the next slice then finds the host's slots free
+  // (a tail holding them could leave the slices after a crash without any until their leases end).
+  let closing: Promise<unknown> | undefined;
+  const closeAll = () =>
+    (closing ??= Promise.all([
+      engine.close().catch(() => undefined),
+      gate?.close().catch((err) => log.warn('host gate slots not given back (their lease frees them)', { err })),
+      rawLog.flush().catch((err) => log.error('raw log flush failed', { err })),
+    ]));
+
   let outcome;
   try {
     outcome = await processSlice(
@@ -239,7 +250,7 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
           await writeProgress(c, false);
         },
         holder: meta.holder,
-        ...(meta.released ? { pagesDone: meta.released } : {}),
+        pagesDone: () => void closeAll().then(() => meta.released?.()),
         ...(changes ? { changes } : {}),
         stats: () => {
           const s = engine.stats();
@@ -263,15 +274,6 @@ async function workSlice(w: RunWorkerDeps, m: CrawlSliceMessage, meta: SliceMeta
     throw err; // the queue retries this slice (or dead-letters it when it is not retryable)
   }
   await closeAll();
-
-  // Independent of each other: at once (between two slices the invocation has no page in flight).
-  async function closeAll() {
-    await Promise.all([
-      engine.close().catch(() => undefined),
-      gate?.close().catch((err) => log.warn('host gate slots not given back (their lease frees them)', { err })),
-      rawLog.flush().catch((err) => log.error('raw log flush failed', { err })),
-    ]);
-  }
 
   // Usage and the run's progress, from the counters as the finished slice left them.
   const s = engine.stats();
