@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { bundlingOptions, REPO_ROOT } from '../lib/gleaner-function.js';
+import { bundlingOptions, REPO_ROOT, routeDefine } from '../lib/gleaner-function.js';
 
 /**
  * The esbuild options of a deployed function's code: what CDK's NodejsFunction derives from our
@@ -33,7 +33,8 @@ export function cdkEsbuildOptions(entry: string, outdir: string, opts: { browser
     external: [...(b.externalModules ?? []), ...(b.nodeModules ?? [])],
     banner: b.banner ? { js: b.banner } : undefined,
     footer: b.footer ? { js: b.footer } : undefined,
-    define: b.define,
+    // The function's own route, as its afterBundling rebuild defines it (`routeDefine`).
+    define: { ...b.define, ...routeDefine(entry) },
     loader: b.loader as BuildOptions['loader'],
     keepNames: b.keepNames,
     mainFields: b.mainFields,

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
-import { routeById } from '../../routes.js';
+import type { Route } from '../../routes.js';
 import { deps } from '../../runtime.js';
 import { newId } from '../../core/ids.js';
 import { AppError, badRequest, rateLimited } from '../../core/errors.js';
@@ -28,6 +28,17 @@ import { lazy as loadOnce } from '../../adapters/aws/lazy.js';
  * test/cdk/api-cold-start.test.ts checks what each function evaluates at init.
  */
 export { loadOnce };
+
+/**
+ * The function's own route, written into its Lambda bundle at build time
+ * (lib/gleaner-function.ts `routeDefine`): the route table (84 rows) is then never loaded there.
+ * Undefined when running the sources (`npm start`, tests) and for a handler serving several
+ * routes: the table is imported on first use.
+ */
+declare const GLEANER_ROUTE: Route | undefined;
+const builtRoute: Route | undefined = typeof GLEANER_ROUTE === 'undefined' ? undefined : GLEANER_ROUTE;
+const routeTable = loadOnce(() => import('../../routes.js'));
+const routeFor = async (id: string): Promise<Route> => (builtRoute?.id === id ? builtRoute : (await routeTable()).routeById(id));
 
 type Req = ChainRequest<Event, Result, { gleaner?: PipelineState }>;
 type MiddlewareObj = Middleware<Event, Result, { gleaner?: PipelineState }>;
@@ -66,7 +77,7 @@ const lifecycle = (routeId: string): MiddlewareObj => {
       const state: PipelineState = {
         requestId: supplied && /^[\w.-]{8,128}$/.test(supplied) ? supplied : newId('req'),
         startedAt: Date.now(),
-        route: routeById(routeId),
+        route: await routeFor(routeId),
         resource: null,
         deps: d,
         now: d.clock.now(),
