@@ -40,9 +40,14 @@ describe('API function bundles carry only what an API call needs', () => {
       expect(locales.length, 'zod locales inlined: some module imports `{ z }` from zod').toBe(0);
 
       // External SDK modules imported statically are loaded at init even when unused; the others
-      // must be loaded with import() on first use (functions/adapters/aws/aws-deps.ts).
+      // must be loaded on first use (functions/adapters/aws/aws-deps.ts).
       const atInit = [...new Set(initImports.filter((i) => i.external && i.kind === 'import-statement' && i.path.startsWith('@aws-sdk/')).map((i) => i.path))];
       expect(atInit.filter((m) => !INIT_SDK.has(m))).toEqual([]);
+      // And never by an ESM import at all, static or import(): an ESM import of the SDK's CommonJS
+      // packages makes Node scan their sources for export names first (about a quarter of a cold
+      // start); they are loaded by require (functions/adapters/aws/sdk-modules.ts).
+      const esmSdk = Object.values(b.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.external && i.path.startsWith('@aws-sdk/')).map((i) => `${i.kind} ${i.path}`);
+      expect([...new Set(esmSdk)]).toEqual([]);
 
       // Web streams (node:stream/web and the modules it loads) are no API call's business: the
       // pipeline's middleware chain is our own (pipeline/middleware-chain.ts), because

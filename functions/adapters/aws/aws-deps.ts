@@ -1,4 +1,3 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config } from '../../config.js';
 import { fileURLToPath } from 'node:url';
 import { setLogLevel, setStackMapper } from '../../core/log.js';
@@ -8,6 +7,7 @@ import { sqsQueue } from './sqs-queue.js';
 import { S3Blobs, s3ClientFor } from './s3-blobs.js';
 import { lazy } from './lazy.js';
 import { SDK_CLIENT_OPTIONS } from './sdk-options.js';
+import { dynamoSdk, kmsSdk, schedulerSdk } from './sdk-modules.js';
 import { DirectAuditSink } from '../../core/audit/audit.js';
 import { RateLimiter } from '../../core/limits/rate-limiter.js';
 import { systemClock } from '../../ports/clock.js';
@@ -21,9 +21,9 @@ import { scheduleRequest } from './schedule-request.js';
 
 // Cold start: every function reads the table (authentication, audit, rate limits), so the
 // DynamoDB client is created with the deps. Every other client, and its SDK module, is created on
-// the first call of a port method: `import()` of an external module stays a runtime import in the
-// bundle, so an API function that never sends to SQS, S3, Scheduler or KMS never loads those SDKs.
-// (A static import would be hoisted to the top of the bundle and loaded at init even when unused.)
+// the first call of a port method, its SDK loaded by `require` then (sdk-modules.ts), so an API
+// function that never sends to SQS, S3, Scheduler or KMS never loads those SDKs. (A static import
+// would be hoisted to the top of the bundle and loaded at init even when unused.)
 
 /** Lambda composition root: built once per cold start. */
 export function buildAwsDeps(): Deps {
@@ -33,10 +33,10 @@ export function buildAwsDeps(): Deps {
   setStackMapper(bundleStackMapper(fileURLToPath(import.meta.url)));
   // Endpoint overrides exist for DynamoDB-/S3-compatible stand-ins (tests run the bundled Lambda
   // handlers against dynalite and s3rver); on AWS they are unset.
-  const table = new DynamoTable(c.table, new DynamoDBClient({ ...SDK_CLIENT_OPTIONS, ...(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint } : {}) }));
+  const table = new DynamoTable(c.table, new (dynamoSdk().DynamoDBClient)({ ...SDK_CLIENT_OPTIONS, ...(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint } : {}) }));
   const queue = sqsQueue(c);
   const sched = lazy(async () => {
-    const [sdk, cron] = await Promise.all([import('@aws-sdk/client-scheduler'), import('../../core/jobs/eventbridge-cron.js')]);
+    const [sdk, cron] = [schedulerSdk(), await import('../../core/jobs/eventbridge-cron.js')];
     return { client: new sdk.SchedulerClient({ ...SDK_CLIENT_OPTIONS }), sdk, toEventBridgeCron: cron.toEventBridgeCron };
   });
   const scheduler: Scheduler = {
@@ -67,7 +67,7 @@ export function buildAwsDeps(): Deps {
   };
 
   const kms = lazy(async () => {
-    const sdk = await import('@aws-sdk/client-kms');
+    const sdk = kmsSdk();
     return { client: new sdk.KMSClient({ ...SDK_CLIENT_OPTIONS }), sdk };
   });
   const secrets: Secrets = {

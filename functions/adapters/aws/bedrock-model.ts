@@ -1,6 +1,7 @@
 import type { ContentBlock, ConverseCommand, ConverseCommandOutput, Message, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
 import { lazy } from './lazy.js';
 import { SDK_CLIENT_OPTIONS } from './sdk-options.js';
+import { bedrockSdk } from './sdk-modules.js';
 import { ModelError, type Model, type ModelAnswer, type ModelRequest, type ModelResponse } from '../../ports/model.js';
 
 /**
@@ -77,11 +78,11 @@ function answerOf(res: ConverseCommandOutput, toolName: string): ModelAnswer {
 }
 
 /**
- * A {@link Model} on Bedrock for `modelId`. The SDK is imported, and the client created, on the
+ * A {@link Model} on Bedrock for `modelId`. The SDK is loaded, and the client created, on the
  * first call: every function's deps hold this model, and only the ones that extract load Bedrock.
  */
 export function createBedrockModel(opts: BedrockModelOptions): Model {
-  const sdk = lazy(() => import('@aws-sdk/client-bedrock-runtime'));
+  const sdk = lazy(() => Promise.resolve(bedrockSdk()));
   let client = opts.client;
   return {
     id: `bedrock:${opts.modelId}`,

@@ -1,5 +1,6 @@
-import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
+import type { ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { SDK_CLIENT_OPTIONS } from './sdk-options.js';
+import { bedrockSdk } from './sdk-modules.js';
 import {
   createLlmPlanner,
   PlannerOutputError,
@@ -38,6 +39,7 @@ export function createBedrockConverse(client?: ConverseClientLike, opts: Bedrock
   let resolved = client;
   return {
     async converse(req: LlmRequest): Promise<string> {
+      const { BedrockRuntimeClient, ConverseCommand } = bedrockSdk();
       resolved ??= new BedrockRuntimeClient({ ...SDK_CLIENT_OPTIONS });
       const command = new ConverseCommand({
         modelId: req.modelId,

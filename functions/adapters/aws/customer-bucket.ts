@@ -4,6 +4,7 @@ import { lazy } from './lazy.js';
 import type { HostChecker } from '../../core/governance/guarded-connector.js';
 import type { CustomerBucket, CustomerBucketConfig, CustomerBuckets } from '../../ports/customer-bucket.js';
 import { S3_CLIENT_OPTIONS } from './sdk-options.js';
+import { s3Sdk } from './sdk-modules.js';
 
 export type { CustomerBucket, CustomerBucketConfig } from '../../ports/customer-bucket.js';
 
@@ -20,11 +21,11 @@ export type { CustomerBucket, CustomerBucketConfig } from '../../ports/customer-
 export function customerBucket(guard: HostChecker, c: CustomerBucketConfig, opts: { timeoutMs?: number } = {}): CustomerBucket {
   const httpAgent = new GuardedHttpAgent(guard);
   const httpsAgent = new GuardedHttpsAgent(guard);
-  // The S3 SDK is loaded on the first put: the API function that imports bucket sync to test a
+  // The S3 SDK is loaded (required) on the first put: the API function that imports bucket sync to test a
   // bucket loads it only when it tests one.
   let created: S3Client | undefined;
   const client = lazy(async () => {
-    const { S3Client } = await import('@aws-sdk/client-s3');
+    const { S3Client } = s3Sdk();
     created = new S3Client({
       ...S3_CLIENT_OPTIONS,
       endpoint: c.endpoint,
@@ -41,7 +42,8 @@ export function customerBucket(guard: HostChecker, c: CustomerBucketConfig, opts
   });
   return {
     async put(key, body, contentType) {
-      const [{ PutObjectCommand }, s3] = await Promise.all([import('@aws-sdk/client-s3'), client()]);
+      const { PutObjectCommand } = s3Sdk();
+      const s3 = await client();
       await s3.send(new PutObjectCommand({ Bucket: c.bucket, Key: key, Body: body, ContentType: contentType }));
     },
     close() {

@@ -1,11 +1,9 @@
-import {
-  DynamoDBClient, ConditionalCheckFailedException, GetItemCommand, PutItemCommand, UpdateItemCommand, DeleteItemCommand, QueryCommand,
-  BatchWriteItemCommand, BatchGetItemCommand, type AttributeValue, type WriteRequest,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionFailedError, ItemTooLargeError } from '../../core/errors.js';
 import { assertItemSize, MAX_ITEM_BYTES } from './item-size.js';
 import { lazy } from './lazy.js';
+import { dynamoSdk } from './sdk-modules.js';
 import { withoutSdkLogging } from './sdk-options.js';
 import type { Condition, Item, Key, QueryPage, QuerySpec, Table, UpdateSpec } from '../../ports/table.js';
 
@@ -13,6 +11,11 @@ import type { Condition, Item, Key, QueryPage, QuerySpec, Table, UpdateSpec } fr
 const toAttrs = (v: object): Record<string, AttributeValue> => marshall(v as Record<string, unknown>, { removeUndefinedValues: true });
 const toAttrsIfAny = (v: Record<string, unknown> | undefined) => (v ? toAttrs(v) : undefined);
 const fromAttrs = <T>(v: Record<string, AttributeValue> | undefined): T | undefined => (v ? (unmarshall(v) as T) : undefined);
+
+/** The SDK's commands, by `require` (sdk-modules.ts): this module is loaded with the composition root, which needs them. */
+const {
+  ConditionalCheckFailedException, GetItemCommand, PutItemCommand, UpdateItemCommand, DeleteItemCommand, QueryCommand, BatchWriteItemCommand, BatchGetItemCommand,
+} = dynamoSdk();
 
 /**
  * The cursor codec (its payload schemas are zod's) loads with the first query, not when the

@@ -2,6 +2,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Blobs, BucketName } from '../../ports/blobs.js';
 import { lazy } from './lazy.js';
 import { S3_CLIENT_OPTIONS } from './sdk-options.js';
+import { s3Sdk } from './sdk-modules.js';
 
 /**
  * The S3 SDK, loaded on first use: a function that never reads or writes a blob (most API
@@ -9,7 +10,7 @@ import { S3_CLIENT_OPTIONS } from './sdk-options.js';
  * import() of a loaded module still resolves its specifier again on every call (under `npm start`
  * through tsx's loader thread), about a third of a crawl's CPU per S3 put.
  */
-const sdk = lazy(() => import('@aws-sdk/client-s3'));
+const sdk = lazy(() => Promise.resolve(s3Sdk()));
 
 /**
  * The S3 client of the service's own buckets: AWS S3, or an S3 stand-in at `endpoint` (path-style,

@@ -3,13 +3,14 @@ import { lazy } from './lazy.js';
 import type { Config } from '../../config.js';
 import type { Queue, QueueReceiver } from '../../ports/queue.js';
 import { SDK_CLIENT_OPTIONS } from './sdk-options.js';
+import { sqsSdk } from './sdk-modules.js';
 
 /** SQS keeps a received message hidden for at most 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
 
 /** Loaded and created on first use: a function that never touches a queue never loads the SQS SDK. */
 const sqs = lazy(async () => {
-  const sdk = await import('@aws-sdk/client-sqs');
+  const sdk = sqsSdk();
   return { client: new sdk.SQSClient({ ...SDK_CLIENT_OPTIONS }), sdk };
 });
 
