@@ -3,15 +3,8 @@
  * HTTP API route per row; functions/local/ serves the same rows with Hono. Each handler file
  * exports `handler` (an API Gateway v2 proxy handler).
  */
-export const SCOPES = [
-  'scrapers:read', 'runs:read', 'runs:write', 'scrape:write', 'runbooks:read', 'runbooks:write',
-  'captcha:read', 'captcha:write', 'queries:read', 'queries:write', 'jobs:read', 'jobs:write',
-  'storage:read', 'storage:write', 'webhooks:read', 'webhooks:write', 'admin',
-  // Needed, besides the route's own scope, to create, change, test or run a runbook that fills a
-  // tenant secret: runbooks:write alone cannot type the tenant's credentials into a page.
-  'secrets:use',
-] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from './scopes.js';
+import type { Scope } from './scopes.js';
 
 /**
  * What a function may touch; CDK turns each into a least-privilege grant (lib/runtime-wiring.ts).

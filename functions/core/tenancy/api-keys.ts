@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { keys } from '../table-keys.js';
 import { newId, randomBase62 } from '../ids.js';
 import { AppError, conflict, notFound } from '../errors.js';
-import { SCOPES } from '../../routes.js';
+import { SCOPES } from '../../scopes.js';
 import { parseStored, parseStoredAll } from '../stored.js';
 import type { Table } from '../../ports/table.js';
 

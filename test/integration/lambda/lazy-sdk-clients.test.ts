@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -25,6 +26,7 @@ let dir: string;
 let key: string;
 let tenantId: string;
 const bundles: Record<string, string> = {};
+const routeTableFiles: string[] = [];
 
 beforeAll(async () => {
   const s = await memoryStores();
@@ -36,6 +38,16 @@ beforeAll(async () => {
   await putResultFile(s.table, blobs, tenantId, { key: 'q_lazy', query_id: 'q_lazy', job_id: null, created_at: new Date().toISOString() }, { hello: 'world' });
   dir = mkdtempSync(join(REPO_ROOT, '.tmp-lazy-sdk-'));
   for (const h of ['functions/http/tenant-get.ts', 'functions/http/storage-get.ts']) bundles[h] = (await cdkBundle(h, join(dir, h.split('/').pop()!.replace('.ts', '')))).file;
+  // The same function with every output file that holds the route table deleted (see the last test).
+  const b = await cdkBundle('functions/http/tenant-get.ts', join(dir, 'without-route-table'));
+  for (const [out, o] of Object.entries(b.metafile.outputs)) {
+    if (!Object.keys(o.inputs).includes('functions/routes.ts')) continue;
+    const file = isAbsolute(out) ? out : join(REPO_ROOT, out);
+    routeTableFiles.push(file);
+    rmSync(file);
+    rmSync(`${file}.map`, { force: true });
+  }
+  bundles['without-route-table'] = b.file;
   writeFileSync(
     join(dir, 'invoke.mjs'),
     [
@@ -87,5 +99,15 @@ describe('AWS SDK clients in a bundled API function', () => {
     expect(JSON.parse(r.body)).toEqual({ hello: 'world' });
     expect(r.atInit).toEqual([]);
     expect(r.afterCall).toEqual(['client-dynamodb', 'client-s3']);
+  });
+
+  it('answer their own route without loading the route table: the route is written into the bundle', async () => {
+    // lib/gleaner-function.ts routeDefine: each single-route function's build defines its route's
+    // row, so the first call does not load every route's row (functions/routes.ts) to find its own.
+    expect(routeTableFiles.length).toBeGreaterThan(0);
+    expect(routeTableFiles.some((f) => f.endsWith('index.mjs'))).toBe(false);
+    const r = await invoke('without-route-table', '/v1/tenant', {});
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toMatchObject({ tenant_id: tenantId });
   });
 });
