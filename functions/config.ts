@@ -56,6 +56,8 @@ export const ENV = {
   modelInputTokens: 'GLEANER_MODEL_INPUT_TOKENS',
   modelOutputTokens: 'GLEANER_MODEL_OUTPUT_TOKENS',
   modelTimeoutMs: 'GLEANER_MODEL_TIMEOUT_MS',
+  /** Local service: how long journaled audit records wait before their batch write to the table. */
+  auditFlushMs: 'GLEANER_AUDIT_FLUSH_MS',
 } as const;
 
 /**
@@ -128,6 +130,8 @@ export interface Config {
   modelInputTokens: number;
   modelOutputTokens: number;
   modelTimeoutMs: number;
+  /** Unset: the audit sink's own default (25 ms). */
+  auditFlushMs?: number;
   sourceBaseUrls: Partial<Record<SourceName, string>>;
 }
 
@@ -228,6 +232,7 @@ const readers: { [K in keyof typeof ENV]: Reader<Config[K]> } = {
   modelInputTokens: num(500, 1_000_000, 16_000),
   modelOutputTokens: num(16, 65_536, 4096),
   modelTimeoutMs: num(1000, 600_000, 120_000),
+  auditFlushMs: (raw) => (raw === undefined ? undefined : num(1, 600_000, 0)(raw)),
 };
 
 /** Local concurrency bound of one queue's worker. */

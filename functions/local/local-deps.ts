@@ -37,7 +37,7 @@ export function localDeps<Q extends Queue>(cfg: Config, stores: { dynamo: Dynamo
     clock: systemClock,
     // Durable at the journal's append, in the table within moments (core/audit/audit.ts).
     // GLEANER_AUDIT_FLUSH_MS (tests) holds records in the journal longer before their table write.
-    audit: new BufferedAuditSink(table, undefined, undefined, new FileAuditJournal(auditJournalDir(cfg)), Number(process.env.GLEANER_AUDIT_FLUSH_MS) || undefined),
+    audit: new BufferedAuditSink(table, undefined, undefined, new FileAuditJournal(auditJournalDir(cfg)), cfg.auditFlushMs),
     rateLimiter: new RateLimiter(table),
     buckets: s3CustomerBuckets(egressCheck(cfg)),
     // Locally an OpenAI-compatible endpoint (Ollama, vLLM) first; Bedrock if only that is set.

@@ -2,6 +2,9 @@ import { keys } from '../table-keys.js';
 import { ConditionFailedError } from '../errors.js';
 import type { Table } from '../../ports/table.js';
 
+/** How long a lease's tokens may be handed out after its reservation. */
+const LEASE_MS = 1000;
+
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -22,8 +25,11 @@ export interface RateDecision {
 export class RateLimiter {
   /** Last tat seen per bucket: picks which of the two conditional writes to try first. */
   private readonly lastTat = new Map<string, number>();
-  /** Tokens this process reserved in the table and has not handed out yet. */
-  private readonly leases = new Map<string, { tokens: number; expiresAt: number; remaining: number }>();
+  /**
+   * The last lease per bucket: tokens this process reserved in the table and has not handed out
+   * yet, and what sizes the next one (how many it was granted, when).
+   */
+  private readonly leases = new Map<string, { tokens: number; expiresAt: number; remaining: number; granted: number; reservedAt: number }>();
   /**
    * A denial, remembered until the bucket can allow again: the table's tat only moves forward (a
    * write either adds to it or replaces one already in the past), so every request before
@@ -38,7 +44,8 @@ export class RateLimiter {
    * Large buckets reserve a few tokens per write (a lease, at most 1/20 of the limit, kept for
    * at most one second) so the hot path rarely writes; small buckets reserve one at a time
    * and stay exact. Reserved tokens are counted in the table, so the sum over all processes
-   * never exceeds the limit.
+   * never exceeds the limit. A lease is sized to the calls of the last one (see leaseSize): a
+   * token a lease leaves unused when it ends is spent all the same.
    */
   async take(tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateDecision> {
     const leaseKey = `${tenantId}|${bucket}|${limit}|${windowSeconds}`;
@@ -94,10 +101,10 @@ export class RateLimiter {
   private async reserveLease(leaseKey: string, tenantId: string, bucket: string, limit: number, windowSeconds: number, now: Date): Promise<RateDecision> {
     // Never ask for more than the last tat seen leaves: the table's tat only moves forward, so
     // that is an upper bound, and asking for more fails twice and reads before asking for one.
-    const size = Math.min(Math.max(1, Math.min(100, Math.floor(limit / 20))), this.atMostAvailable(tenantId, bucket, limit, windowSeconds, now));
+    const size = Math.min(this.leaseSize(leaseKey, limit, now), this.atMostAvailable(tenantId, bucket, limit, windowSeconds, now));
     let d = await this.reserve(tenantId, bucket, limit, windowSeconds, now, size);
     if (!d.allowed && size > 1) d = await this.reserve(tenantId, bucket, limit, windowSeconds, now, 1);
-    if (d.allowed && d.granted > 1) this.leases.set(leaseKey, { tokens: d.granted - 1, expiresAt: now.getTime() + 1000, remaining: d.remaining });
+    if (d.allowed) this.leases.set(leaseKey, { tokens: d.granted - 1, expiresAt: now.getTime() + LEASE_MS, remaining: d.remaining, granted: d.granted, reservedAt: now.getTime() });
     else this.leases.delete(leaseKey);
     // Denied, or granted the bucket's last token: either way the table denies every call until
     // d.allowedAtMs (its tat only moves forward), so this process does too, without asking it.
@@ -107,6 +114,24 @@ export class RateLimiter {
       this.denied.set(leaseKey, { until: d.allowedAtMs, tat: d.tat, windowSeconds });
     }
     return { allowed: d.allowed, limit: d.limit, remaining: d.remaining + Math.max(0, d.granted - 1), resetSeconds: d.resetSeconds, retryAfterSeconds: d.retryAfterSeconds };
+  }
+
+  /**
+   * How many tokens to reserve: as many as this process handed out of the bucket's last lease,
+   * per lease lifetime, between that lease's reservation and now (at least 1, at most 1/20 of the
+   * limit and 100). Under load a lease is used up long before it ends and the next is the
+   * largest; a client calling a few times a second gets leases of about its calls a second, and
+   * one calling once a second or less gets one token at a time. A fixed lease of 1/20 of the
+   * limit spent, for a client polling every 250 ms under 600 a minute, 30 tokens a second of the
+   * 10 the bucket refills, and its next burst was refused.
+   */
+  private leaseSize(leaseKey: string, limit: number, now: Date): number {
+    const cap = Math.max(1, Math.min(100, Math.floor(limit / 20)));
+    const last = this.leases.get(leaseKey);
+    if (!last || cap === 1) return 1;
+    const used = last.granted - last.tokens;
+    const elapsedMs = Math.max(1, now.getTime() - last.reservedAt);
+    return Math.max(1, Math.min(cap, Math.floor((used * LEASE_MS) / elapsedMs)));
   }
 
   /**

@@ -141,10 +141,11 @@ describe('a run job runs', () => {
   });
 
   it('by schedule: the local scheduler fires it at the next minute of a non-UTC time zone', async () => {
-    // The next whole minute at least 30 s away, written as a wall time in Kolkata (UTC+05:30):
-    // read as UTC, this schedule would fire five and a half hours off, and never in this test.
+    // The next whole minute at least 10 s away (the job is created well within that; the local
+    // scheduler arms a timer for it), written as a wall time in Kolkata (UTC+05:30): read as UTC,
+    // this schedule would fire five and a half hours off, and never in this test.
     const tz = 'Asia/Kolkata';
-    const fireAt = new Date(Math.ceil((Date.now() + 30_000) / 60_000) * 60_000);
+    const fireAt = new Date(Math.ceil((Date.now() + 10_000) / 60_000) * 60_000);
     const wall = wallTime(fireAt, tz);
     const schedule = `${wall.getUTCMinutes()} ${wall.getUTCHours()} * * *`;
     const j = await svc.call('/v1/jobs', { method: 'POST', json: runJob({ schedule, timezone: tz, webhook_url: `${hooks.baseUrl}/job-scheduled` }) });
@@ -155,7 +156,7 @@ describe('a run job runs', () => {
     const runs = await until('the scheduled run', async () => {
       const d = (await svc.call(`/v1/jobs/${jobId}/runs`)).body.data as Array<{ id: string; created_at: string; job_id: string }>;
       return d.length ? d : undefined;
-    }, 480);
+    }, 120, 1000);
     expect(runs).toHaveLength(1);
     expect(runs[0]!.job_id).toBe(jobId);
     expect(new Date(runs[0]!.created_at) >= fireAt).toBe(true);
