@@ -29,6 +29,12 @@ function setup(kinds: Kinds<'runs'>, opts: Partial<ConsumeOptions> = {}) {
   q.consume('runs', worker, consume);
   return q;
 }
+/** Kinds where only crawl slices do anything: `run` is each slice's work. */
+const sliceKinds = (timeoutMs: number, run: Kinds<'runs'>['crawl.slice']['run']): Kinds<'runs'> => ({
+  'run.start': { timeoutMs: 1000, run: async () => undefined },
+  'task.run': { timeoutMs: 1000, run: async () => undefined },
+  'crawl.slice': { timeoutMs, run },
+});
 /** Messages stored before the consumer starts (as after a restart): all visible at once. */
 async function preload(fill: (producer: LocalQueue) => Promise<unknown>) {
   const producer = new LocalQueue(table);
@@ -120,18 +126,11 @@ describe('local queue fairness', () => {
       let peak = 0;
       const releases: Array<() => void> = [];
       const q = setup(
-        {
-          'run.start': { timeoutMs: 1000, run: async () => undefined },
-          'task.run': { timeoutMs: 1000, run: async () => undefined },
-          'crawl.slice': {
-            timeoutMs: 5000,
-            run: async () => {
-              peak = Math.max(peak, ++active);
-              await new Promise<void>((r) => releases.push(r));
-              active--;
-            },
-          },
-        },
+        sliceKinds(5000, async () => {
+          peak = Math.max(peak, ++active);
+          await new Promise<void>((r) => releases.push(r));
+          active--;
+        }),
         { concurrency: 8, tenantCrawlPages: 20 },
       );
       expect(await q.recover()).toBe(8);
@@ -186,24 +185,17 @@ describe('local queue fairness', () => {
     let peakRunning = 0;
     let running = 0;
     const tailGates: Array<() => void> = [];
-    const q = setup({
-      'run.start': { timeoutMs: 1000, run: async () => undefined },
-      'task.run': { timeoutMs: 1000, run: async () => undefined },
-      'crawl.slice': {
-        timeoutMs: 10_000,
-        run: async (_m, _d, meta) => {
-          peakRunning = Math.max(peakRunning, ++running);
-          peakFetching = Math.max(peakFetching, ++fetching);
-          await tick();
-          fetching--;
-          meta.released?.();
-          // The tail: held open until the next slice has started its pages.
-          tails++;
-          await new Promise<void>((r) => tailGates.push(r));
-          running--;
-        },
-      },
-    }, { concurrency: 1, timeoutSeconds: 30 });
+    const q = setup(sliceKinds(10_000, async (_m, _d, meta) => {
+      peakRunning = Math.max(peakRunning, ++running);
+      peakFetching = Math.max(peakFetching, ++fetching);
+      await tick();
+      fetching--;
+      meta.released?.();
+      // The tail: held open until the next slice has started its pages.
+      tails++;
+      await new Promise<void>((r) => tailGates.push(r));
+      running--;
+    }), { concurrency: 1, timeoutSeconds: 30 });
     for (let s = 0; s < 3; s++) await q.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_tail', attempt: 1, slice_id: `0#t${s}`, urls: urls(4, s * 4) });
     // Each tail stays open until every slice has reached its own: only released slots let them.
     while (tails < 3) await tick();
@@ -223,18 +215,11 @@ describe('local queue fairness', () => {
   it('keeps the slot of a slice that never releases (the SQS receiver has no release)', async () => {
     let running = 0;
     let peak = 0;
-    const q = setup({
-      'run.start': { timeoutMs: 1000, run: async () => undefined },
-      'task.run': { timeoutMs: 1000, run: async () => undefined },
-      'crawl.slice': {
-        timeoutMs: 10_000,
-        run: async () => {
-          peak = Math.max(peak, ++running);
-          await tick();
-          running--;
-        },
-      },
-    }, { concurrency: 1, timeoutSeconds: 30 });
+    const q = setup(sliceKinds(10_000, async () => {
+      peak = Math.max(peak, ++running);
+      await tick();
+      running--;
+    }), { concurrency: 1, timeoutSeconds: 30 });
     for (let s = 0; s < 3; s++) await q.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_keep', attempt: 1, slice_id: `0#k${s}`, urls: urls(4, s * 4) });
     await q.idle();
     expect(peak).toBe(1);
