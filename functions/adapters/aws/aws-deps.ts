@@ -36,8 +36,9 @@ export function buildAwsDeps(): Deps {
   const table = new DynamoTable(c.table, new (dynamoSdk().DynamoDBClient)({ ...SDK_CLIENT_OPTIONS, ...(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint } : {}) }));
   const queue = sqsQueue(c);
   const sched = lazy(async () => {
-    const [sdk, cron] = [schedulerSdk(), await import('../../core/jobs/eventbridge-cron.js')];
-    return { client: new sdk.SchedulerClient({ ...SDK_CLIENT_OPTIONS }), sdk, toEventBridgeCron: cron.toEventBridgeCron };
+    const sdk = schedulerSdk();
+    const { toEventBridgeCron } = await import('../../core/jobs/eventbridge-cron.js');
+    return { client: new sdk.SchedulerClient({ ...SDK_CLIENT_OPTIONS }), sdk, toEventBridgeCron };
   });
   const scheduler: Scheduler = {
     async upsert(name, cron, payload, enabled, timezone = 'UTC') {

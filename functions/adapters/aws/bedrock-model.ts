@@ -1,5 +1,4 @@
 import type { ContentBlock, ConverseCommand, ConverseCommandOutput, Message, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
-import { lazy } from './lazy.js';
 import { SDK_CLIENT_OPTIONS } from './sdk-options.js';
 import { bedrockSdk } from './sdk-modules.js';
 import { ModelError, type Model, type ModelAnswer, type ModelRequest, type ModelResponse } from '../../ports/model.js';
@@ -82,12 +81,11 @@ function answerOf(res: ConverseCommandOutput, toolName: string): ModelAnswer {
  * first call: every function's deps hold this model, and only the ones that extract load Bedrock.
  */
 export function createBedrockModel(opts: BedrockModelOptions): Model {
-  const sdk = lazy(() => Promise.resolve(bedrockSdk()));
   let client = opts.client;
   return {
     id: `bedrock:${opts.modelId}`,
     async generate(req: ModelRequest): Promise<ModelResponse> {
-      const { BedrockRuntimeClient, ConverseCommand } = await sdk();
+      const { BedrockRuntimeClient, ConverseCommand } = bedrockSdk();
       client ??= new BedrockRuntimeClient({ ...SDK_CLIENT_OPTIONS });
       const command = new ConverseCommand({
         modelId: opts.modelId,

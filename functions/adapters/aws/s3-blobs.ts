@@ -4,20 +4,15 @@ import { lazy } from './lazy.js';
 import { S3_CLIENT_OPTIONS } from './sdk-options.js';
 import { s3Sdk } from './sdk-modules.js';
 
-/**
- * The S3 SDK, loaded on first use: a function that never reads or writes a blob (most API
- * functions) does not pay for loading it at cold start. The module's promise is kept: a dynamic
- * import() of a loaded module still resolves its specifier again on every call (under `npm start`
- * through tsx's loader thread), about a third of a crawl's CPU per S3 put.
- */
-const sdk = lazy(() => Promise.resolve(s3Sdk()));
+// The S3 SDK is loaded on first use (s3Sdk, which keeps it): a function that never reads or
+// writes a blob (most API functions) does not pay for loading it at cold start.
 
 /**
  * The S3 client of the service's own buckets: AWS S3, or an S3 stand-in at `endpoint` (path-style,
  * no flexible checksums: s3rver knows neither). Never with a cached middleware stack (S3_CLIENT_OPTIONS).
  */
 export async function s3ClientFor(endpoint?: string): Promise<S3Client> {
-  const { S3Client } = await sdk();
+  const { S3Client } = s3Sdk();
   return new S3Client({
     ...S3_CLIENT_OPTIONS,
     ...(endpoint ? { endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
@@ -34,12 +29,14 @@ export class S3Blobs implements Blobs {
   }
 
   async put(bucket: BucketName, key: string, body: string | Uint8Array, contentType = 'application/json'): Promise<void> {
-    const [{ PutObjectCommand }, s3] = await Promise.all([sdk(), this.s3Client()]);
+    const { PutObjectCommand } = s3Sdk();
+    const s3 = await this.s3Client();
     await s3.send(new PutObjectCommand({ Bucket: this.buckets[bucket], Key: key, Body: body, ContentType: contentType }));
   }
 
   async get(bucket: BucketName, key: string): Promise<Uint8Array | undefined> {
-    const [{ GetObjectCommand, NoSuchKey }, s3] = await Promise.all([sdk(), this.s3Client()]);
+    const { GetObjectCommand, NoSuchKey } = s3Sdk();
+    const s3 = await this.s3Client();
     try {
       const r = await s3.send(new GetObjectCommand({ Bucket: this.buckets[bucket], Key: key }));
       return r.Body ? await r.Body.transformToByteArray() : undefined;
@@ -50,7 +47,8 @@ export class S3Blobs implements Blobs {
   }
 
   async delete(bucket: BucketName, key: string): Promise<void> {
-    const [{ DeleteObjectCommand }, s3] = await Promise.all([sdk(), this.s3Client()]);
+    const { DeleteObjectCommand } = s3Sdk();
+    const s3 = await this.s3Client();
     await s3.send(new DeleteObjectCommand({ Bucket: this.buckets[bucket], Key: key }));
   }
 }

@@ -19,13 +19,20 @@ import type * as BedrockSdk from '@aws-sdk/client-bedrock-runtime';
  * on Lambda includes the runtime's node_modules.
  *
  * Each loader is called where the client is first needed: `require` is synchronous, so a module
- * that calls one at its top level loads the SDK when it is itself loaded.
+ * that calls one at its top level loads the SDK when it is itself loaded. A loader keeps the module
+ * it loaded: callers on a hot path (an S3 put per crawled page) call it each time at no cost.
  */
 const requireCjs = createRequire(import.meta.url);
 
-export const dynamoSdk = (): typeof DynamoSdk => requireCjs('@aws-sdk/client-dynamodb') as typeof DynamoSdk;
-export const s3Sdk = (): typeof S3Sdk => requireCjs('@aws-sdk/client-s3') as typeof S3Sdk;
-export const sqsSdk = (): typeof SqsSdk => requireCjs('@aws-sdk/client-sqs') as typeof SqsSdk;
-export const schedulerSdk = (): typeof SchedulerSdk => requireCjs('@aws-sdk/client-scheduler') as typeof SchedulerSdk;
-export const kmsSdk = (): typeof KmsSdk => requireCjs('@aws-sdk/client-kms') as typeof KmsSdk;
-export const bedrockSdk = (): typeof BedrockSdk => requireCjs('@aws-sdk/client-bedrock-runtime') as typeof BedrockSdk;
+/** A loader of one package: required on its first call, the same module after. */
+function loader<T>(name: string): () => T {
+  let mod: T | undefined;
+  return () => (mod ??= requireCjs(name) as T);
+}
+
+export const dynamoSdk = loader<typeof DynamoSdk>('@aws-sdk/client-dynamodb');
+export const s3Sdk = loader<typeof S3Sdk>('@aws-sdk/client-s3');
+export const sqsSdk = loader<typeof SqsSdk>('@aws-sdk/client-sqs');
+export const schedulerSdk = loader<typeof SchedulerSdk>('@aws-sdk/client-scheduler');
+export const kmsSdk = loader<typeof KmsSdk>('@aws-sdk/client-kms');
+export const bedrockSdk = loader<typeof BedrockSdk>('@aws-sdk/client-bedrock-runtime');

@@ -128,7 +128,7 @@ export class RateLimiter {
   private leaseSize(leaseKey: string, limit: number, now: Date): number {
     const cap = Math.max(1, Math.min(100, Math.floor(limit / 20)));
     const last = this.leases.get(leaseKey);
-    if (!last || cap === 1) return 1;
+    if (!last) return 1;
     const used = last.granted - last.tokens;
     const elapsedMs = Math.max(1, now.getTime() - last.reservedAt);
     return Math.max(1, Math.min(cap, Math.floor((used * LEASE_MS) / elapsedMs)));
