@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { routes, type Route } from '../functions/routes.js';
-import { ENV } from '../functions/config.js';
+import { ENV, ORIGIN_VERIFY_HEADER } from '../functions/config.js';
 import { REPO_ROOT } from '../lib/gleaner-function.js';
 import { cdkBundle, ENGINE_INPUT, inputOwner } from './cdk-bundle.js';
 import { percentile, type BenchResult } from './stats.js';
@@ -15,6 +15,16 @@ import { percentile, type BenchResult } from './stats.js';
  * made ready: config, composition root, middleware). Node's own start-up is the same for all and
  * is left out, which makes the ratio stricter, not looser.
  *
+ * Two first requests, each against its own bare handler (GLEANER_BENCH_COLD_PATH=auth|unauth|both,
+ * default both; the targets are judged on `auth`):
+ * - `auth`, what a user's first request pays: the function's own route with an API key, whose
+ *   lookup loads the SDK and calls DynamoDB. The bare arm loads the SDK, creates one client and
+ *   makes one GetItem. Both arms call the same endpoint, one that refuses connections, with one
+ *   attempt (AWS_MAX_ATTEMPTS=1): the same work on both sides, no network time.
+ * - `unauth`, no credentials: a 401/403 that loads no SDK, against the bare handler that creates
+ *   one DynamoDB client and calls nothing (the figure earlier rounds printed; it compares
+ *   different work, since the function loads no SDK on this path).
+ *
  * Env: GLEANER_BENCH_FILTER (regex on route id or handler path) runs a subset, GLEANER_BENCH_RUNS
  * (default 5) sets the screening rounds, GLEANER_BENCH_CONFIRM_RUNS (default 10) the rounds of the
  * confirmation of the slowest handlers.
@@ -26,13 +36,35 @@ const BARE_EVERY = 4;
 /** Handlers measured again after screening, and how many more rounds each (GLEANER_BENCH_CONFIRM_RUNS). */
 const CONFIRM = 6;
 const CONFIRM_RUNS = Math.max(0, Number(process.env.GLEANER_BENCH_CONFIRM_RUNS ?? 10));
-const BARE = 'bench/cold-start/bare-handler.ts';
-/** Design yardsticks, measured beside the handlers: what loading or creating the other SDK clients costs. */
-const YARDSTICKS = [
-  { handler: 'bench/cold-start/bare-require.ts', label: 'yardstick: the bare handler, its SDK loaded by require as the functions load it' },
-  { handler: 'bench/cold-start/sdk-static-unused.ts', label: 'yardstick: 5 SDKs imported statically, 1 client created' },
-  { handler: 'bench/cold-start/sdk-eager-all.ts', label: 'yardstick: 5 SDK clients created at init (the old aws-deps)' },
-];
+type ColdPath = 'auth' | 'unauth';
+interface PathSpec {
+  bare: string;
+  bareLabel: string;
+  /** Design yardsticks, measured beside the handlers. */
+  yardsticks: Array<{ handler: string; label: string }>;
+}
+const PATHS: Record<ColdPath, PathSpec> = {
+  auth: {
+    bare: 'bench/cold-start/bare-call.ts',
+    bareLabel: 'bare handler (SDK by import, one DynamoDB client, one GetItem)',
+    yardsticks: [{ handler: 'bench/cold-start/bare-call-require.ts', label: 'yardstick: the same bare call, its SDK loaded by require as the functions load it' }],
+  },
+  unauth: {
+    bare: 'bench/cold-start/bare-handler.ts',
+    bareLabel: 'bare handler (one DynamoDB client, no call)',
+    yardsticks: [
+      { handler: 'bench/cold-start/bare-require.ts', label: 'yardstick: the bare handler, its SDK loaded by require as the functions load it' },
+      { handler: 'bench/cold-start/sdk-static-unused.ts', label: 'yardstick: 5 SDKs imported statically, 1 client created' },
+      { handler: 'bench/cold-start/sdk-eager-all.ts', label: 'yardstick: 5 SDK clients created at init (the old aws-deps)' },
+    ],
+  },
+};
+/** An API key of the right shape: its lookup is the function's first table call. */
+const BENCH_KEY = 'glr_bench0000000000000000000000000000';
+/** Nothing listens on the discard port of the loopback address: every table call is refused at once. */
+const REFUSED_ENDPOINT = 'http://127.0.0.1:9';
+/** The secret CloudFront adds to every origin request (lib/api-stack.ts): without it every function answers 403 before any work. */
+const ORIGIN_SECRET = 'bench-origin-secret-0123456789';
 const RUNNER = join(REPO_ROOT, 'bench/cold-start/runner.mjs');
 
 interface Sample {
@@ -43,13 +75,13 @@ interface Sample {
   status?: number;
 }
 
-/** The first request a function receives: its own route, no credentials, so no table call is made. */
-function firstEvent(r: Route | undefined) {
+/** The first request a function receives: its own route, with an API key (`auth`) or none (`unauth`). */
+function firstEvent(r: Route | undefined, coldPath: ColdPath) {
   const method = !r || r.method === 'ANY' ? 'GET' : r.method;
   const path = (r?.path ?? '/').replace(/\{[^}]+\}/g, 'x');
   const routeKey = r ? `${r.method} ${r.path}` : '$default';
   return {
-    version: '2.0', routeKey, rawPath: path, rawQueryString: '', headers: { host: 'api.example.com', 'user-agent': 'bench' },
+    version: '2.0', routeKey, rawPath: path, rawQueryString: '', headers: { host: 'api.example.com', 'user-agent': 'bench', [ORIGIN_VERIFY_HEADER]: ORIGIN_SECRET, ...(coldPath === 'auth' ? { authorization: `Bearer ${BENCH_KEY}` } : {}) },
     pathParameters: Object.fromEntries([...(r?.path ?? '').matchAll(/\{([^}+]+)\+?\}/g)].map((m) => [m[1]!, 'x'])),
     requestContext: {
       accountId: '1', apiId: 'bench', domainName: 'api.example.com', domainPrefix: 'api', requestId: 'bench', routeKey, stage: '$default', time: '', timeEpoch: Date.now(),
@@ -67,6 +99,7 @@ const lambdaEnv = (): NodeJS.ProcessEnv => ({
   [ENV.queueRuns]: 'http://127.0.0.1:9/runs', [ENV.queueQueries]: 'http://127.0.0.1:9/queries', [ENV.queueDeliveries]: 'http://127.0.0.1:9/deliveries', [ENV.queueJobs]: 'http://127.0.0.1:9/jobs',
   [ENV.jobsQueueArn]: 'arn:aws:sqs:us-east-1:1:jobs', [ENV.schedulerRoleArn]: 'arn:aws:iam::1:role/s', [ENV.kmsKeyId]: 'bench-key',
   [ENV.logLevel]: 'silent',
+  [ENV.dynamoEndpoint]: REFUSED_ENDPOINT, AWS_MAX_ATTEMPTS: '1', [ENV.originSecret]: ORIGIN_SECRET,
 });
 
 function coldStart(bundle: string, event: unknown): Sample {
@@ -115,91 +148,124 @@ const kib = (b: number) => b / 1024;
 export async function benchColdStart(): Promise<BenchResult[]> {
   const filter = process.env.GLEANER_BENCH_FILTER ? new RegExp(process.env.GLEANER_BENCH_FILTER) : undefined;
   const runs = Math.max(1, Number(process.env.GLEANER_BENCH_RUNS ?? 5));
+  const pathEnv = process.env.GLEANER_BENCH_COLD_PATH ?? 'both';
+  if (!['auth', 'unauth', 'both'].includes(pathEnv)) throw new Error(`GLEANER_BENCH_COLD_PATH must be auth, unauth or both (got ${pathEnv})`);
+  const paths: ColdPath[] = pathEnv === 'both' ? ['auth', 'unauth'] : [pathEnv as ColdPath];
   const byHandler = new Map<string, Route>();
   for (const r of routes) if (!byHandler.has(r.handler) && (!filter || filter.test(r.id) || filter.test(r.handler))) byHandler.set(r.handler, r);
   const dir = mkdtempSync(join(REPO_ROOT, '.tmp-cold-start-'));
   try {
-    const fns = [
-      { handler: BARE, label: 'bare', route: undefined as Route | undefined },
-      ...YARDSTICKS.map((y) => ({ ...y, route: undefined as Route | undefined })),
-      ...[...byHandler].map(([handler, route]) => ({ handler, label: route.id, route: route as Route | undefined })),
-    ];
-    const built: Built[] = [];
-    for (const [i, f] of fns.entries()) {
-      const b = await cdkBundle(f.handler, join(dir, String(i)), { validators: f.route?.validators });
+    // Each bundle is built once, whichever paths measure it.
+    const bundles = new Map<string, { file: string; bytes: number; initBytes: number; heavy: string[] }>();
+    const bundle = async (handler: string, route: Route | undefined) => {
+      const known = bundles.get(handler);
+      if (known) return known;
+      const b = await cdkBundle(handler, join(dir, String(bundles.size)), { validators: route?.validators });
       const heavy = new Set(Object.keys(b.metafile.inputs).filter((input) => ENGINE_INPUT.test(input)).map(inputOwner));
-      built.push({ ...f, file: b.file, bytes: b.bytes, initBytes: b.initBytes, heavy: [...heavy].sort(), event: firstEvent(f.route), samples: [] as Sample[], ratios: [] as number[], cpuRatios: [] as number[] });
-    }
-    const run = (fn: number) => coldStart(built[fn]!.file, built[fn]!.event);
-    // Warm the file system cache and Node's compile of the runner once, outside the figures.
-    run(0);
-    // The machine's speed drifts (other processes): the bare handler runs before every BARE_EVERY
-    // others, in a shuffled order each round, and each sample is compared with the bare samples
-    // taken just before and just after it.
-    const seq: Array<{ fn: number; sample: Sample }> = [];
-    for (let round = 0; round < runs; round++) {
-      for (const [k, fn] of shuffle(built.slice(1).map((_, i) => i + 1)).entries()) {
-        if (k % BARE_EVERY === 0) seq.push({ fn: 0, sample: run(0) });
-        seq.push({ fn, sample: run(fn) });
-      }
-    }
-    seq.push({ fn: 0, sample: run(0) });
-    // The worst of ~70 medians of a few noisy samples each is biased upward (the winner's curse):
-    // the CONFIRM handlers with the highest ratios after the screening rounds are measured again,
-    // CONFIRM_RUNS more rounds each, paired with the bare handler the same way, and their figures
-    // are the median of all their samples.
-    const screening = new Map<number, number[]>();
-    for (const r of pairedRatios(seq)) screening.set(r.fn, [...(screening.get(r.fn) ?? []), r.ratio]);
-    const screened = new Map([...screening].map(([fn, rs]) => [fn, median(rs)]));
-    const suspects = [...screened.keys()].filter((fn) => fn > YARDSTICKS.length).sort((a, b) => screened.get(b)! - screened.get(a)!).slice(0, CONFIRM);
-    for (let round = 0; round < CONFIRM_RUNS; round++) {
-      for (const [k, fn] of shuffle(suspects).entries()) {
-        if (k % BARE_EVERY === 0) seq.push({ fn: 0, sample: run(0) });
-        seq.push({ fn, sample: run(fn) });
-      }
-    }
-    seq.push({ fn: 0, sample: run(0) });
-    for (const s of seq) built[s.fn]!.samples.push(s.sample);
-    for (const r of pairedRatios(seq)) {
-      built[r.fn]!.ratios.push(r.ratio);
-      built[r.fn]!.cpuRatios.push(r.cpuRatio);
-    }
-
-    const row = (b: Built) => ({
-      fn: b.label, kib: kib(b.bytes), initKib: kib(b.initBytes), imp: median(b.samples.map((s) => s.importMs)), ready: median(b.samples.map((s) => s.readyMs)), cpu: median(b.samples.map((s) => s.cpuMs)),
-      ratio: median(b.ratios), cpuRatio: median(b.cpuRatios), status: b.samples[0]?.status, heavy: b.heavy,
-      minReady: Math.min(...b.samples.map((s) => s.readyMs)),
-    });
-    const bare = row(built[0]!);
-    const yardsticks = built.slice(1, 1 + YARDSTICKS.length).map(row);
-    const rows = built.slice(1 + YARDSTICKS.length).map(row);
-    console.log(`\nbare handler (one DynamoDB client): ${bare.kib.toFixed(1)} KiB, import ${bare.imp.toFixed(0)} ms, ready ${bare.ready.toFixed(0)} ms, CPU ${bare.cpu.toFixed(0)} ms (median of ${built[0]!.samples.length})`);
-    for (const y of yardsticks) console.log(`${y.fn}: ready ${y.ready.toFixed(0)} ms, ${y.ratio.toFixed(2)}x bare (CPU ${y.cpuRatio.toFixed(2)}x)`);
-    console.log('\n| function | bundle KiB | read at init KiB | import ms | ready ms | CPU ms | ratio vs bare | CPU ratio | first status | engine modules inlined |\n|---|---|---|---|---|---|---|---|---|---|');
-    for (const r of [...rows].sort((a, b) => b.ratio - a.ratio))
-      console.log(`| ${r.fn} | ${r.kib.toFixed(0)} | ${r.initKib.toFixed(0)} | ${r.imp.toFixed(0)} | ${r.ready.toFixed(0)} | ${r.cpu.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.cpuRatio.toFixed(2)} | ${r.status} | ${r.heavy.join(' ') || '-'} |`);
-    if (!rows.length) return [];
-    const worst = rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
-    const worstCpu = rows.reduce((a, b) => (b.cpuRatio > a.cpuRatio ? b : a));
-    const medRatio = median(rows.map((r) => r.ratio));
-    // The other way to read the same samples: each handler's fastest run over the bare handler's fastest.
-    const minRatios = rows.map((r) => ({ fn: r.fn, ratio: r.minReady / bare.minReady }));
-    const worstMin = minRatios.reduce((a, b) => (b.ratio > a.ratio ? b : a));
-    const sizes = rows.map((r) => r.kib);
-    const over1MiB = sizes.filter((s) => s > 1024).length;
-    const withHeavy = rows.filter((r) => r.heavy.length).length;
-    console.log(
-      `\ncold init vs bare: median ${medRatio.toFixed(2)}x, worst ${worst.ratio.toFixed(2)}x (${worst.fn}); CPU time: median ${median(rows.map((r) => r.cpuRatio)).toFixed(2)}x, worst ${worstCpu.cpuRatio.toFixed(2)}x (${worstCpu.fn}); ` +
-        `by fastest run (bare ${bare.minReady.toFixed(0)} ms): median ${median(minRatios.map((r) => r.ratio)).toFixed(2)}x, worst ${worstMin.ratio.toFixed(2)}x (${worstMin.fn}); ` +
-        `bundles: median ${median(sizes).toFixed(0)} KiB, largest ${Math.max(...sizes).toFixed(0)} KiB, ${over1MiB} of ${rows.length} over 1 MiB, ${withHeavy} with engine/HTTP-client modules`,
-    );
-    return [
-      { name: `API cold init (import + first response), worst of ${rows.length} handlers vs bare DynamoDB handler`, measured: `${worst.ready.toFixed(0)} ms (${worst.fn}), median ${medRatio.toFixed(2)}x`, baseline: `${bare.ready.toFixed(0)} ms`, ratio: worst.ratio, target: `<= ${TARGET}x`, pass: worst.ratio <= TARGET },
-      { name: `API cold init (import + first response), median of ${rows.length} handlers vs bare DynamoDB handler`, measured: `${median(rows.map((r) => r.ready)).toFixed(0)} ms`, baseline: `${bare.ready.toFixed(0)} ms (bare)`, ratio: medRatio, target: `<= ${MEDIAN_TARGET}x`, pass: medRatio <= MEDIAN_TARGET },
-      { name: 'API cold init CPU time, worst handler vs bare (steadier on a busy machine)', measured: `${worstCpu.cpu.toFixed(0)} ms (${worstCpu.fn})`, baseline: `${bare.cpu.toFixed(0)} ms`, ratio: worstCpu.cpuRatio, target: `<= ${TARGET}x`, pass: worstCpu.cpuRatio <= TARGET },
-      { name: 'API bundle size, largest vs median', measured: `${Math.max(...sizes).toFixed(0)} KiB (${over1MiB} over 1 MiB)`, baseline: `${median(sizes).toFixed(0)} KiB`, ratio: Math.max(...sizes) / median(sizes), target: 'no engine modules', pass: withHeavy === 0 },
-    ];
+      const out = { file: b.file, bytes: b.bytes, initBytes: b.initBytes, heavy: [...heavy].sort() };
+      bundles.set(handler, out);
+      return out;
+    };
+    const results: BenchResult[] = [];
+    for (const [i, path] of paths.entries()) results.push(...(await measurePath(path, byHandler, bundle, runs, i === 0)));
+    return results;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function measurePath(
+  path: ColdPath,
+  byHandler: Map<string, Route>,
+  bundle: (handler: string, route: Route | undefined) => Promise<{ file: string; bytes: number; initBytes: number; heavy: string[] }>,
+  runs: number,
+  withSizes: boolean,
+): Promise<BenchResult[]> {
+  const spec = PATHS[path];
+  const fns = [
+    { handler: spec.bare, label: 'bare', route: undefined as Route | undefined },
+    ...spec.yardsticks.map((y) => ({ ...y, route: undefined as Route | undefined })),
+    ...[...byHandler].map(([handler, route]) => ({ handler, label: route.id, route: route as Route | undefined })),
+  ];
+  const built: Built[] = [];
+  for (const f of fns) {
+    const b = await bundle(f.handler, f.route);
+    built.push({ ...f, ...b, event: firstEvent(f.route, path), samples: [] as Sample[], ratios: [] as number[], cpuRatios: [] as number[] });
+  }
+  const nYard = spec.yardsticks.length;
+  const run = (fn: number) => coldStart(built[fn]!.file, built[fn]!.event);
+  // Warm the file system cache and Node's compile of the runner once, outside the figures.
+  run(0);
+  // The machine's speed drifts (other processes): the bare handler runs before every BARE_EVERY
+  // others, in a shuffled order each round, and each sample is compared with the bare samples
+  // taken just before and just after it.
+  const seq: Array<{ fn: number; sample: Sample }> = [];
+  for (let round = 0; round < runs; round++) {
+    for (const [k, fn] of shuffle(built.slice(1).map((_, i) => i + 1)).entries()) {
+      if (k % BARE_EVERY === 0) seq.push({ fn: 0, sample: run(0) });
+      seq.push({ fn, sample: run(fn) });
+    }
+  }
+  seq.push({ fn: 0, sample: run(0) });
+  // The worst of ~70 medians of a few noisy samples each is biased upward (the winner's curse):
+  // the CONFIRM handlers with the highest ratios after the screening rounds are measured again,
+  // CONFIRM_RUNS more rounds each, paired with the bare handler the same way, and their figures
+  // are the median of all their samples.
+  const screening = new Map<number, number[]>();
+  for (const r of pairedRatios(seq)) screening.set(r.fn, [...(screening.get(r.fn) ?? []), r.ratio]);
+  const screened = new Map([...screening].map(([fn, rs]) => [fn, median(rs)]));
+  const suspects = [...screened.keys()].filter((fn) => fn > nYard).sort((a, b) => screened.get(b)! - screened.get(a)!).slice(0, CONFIRM);
+  for (let round = 0; round < CONFIRM_RUNS; round++) {
+    for (const [k, fn] of shuffle(suspects).entries()) {
+      if (k % BARE_EVERY === 0) seq.push({ fn: 0, sample: run(0) });
+      seq.push({ fn, sample: run(fn) });
+    }
+  }
+  seq.push({ fn: 0, sample: run(0) });
+  for (const s of seq) built[s.fn]!.samples.push(s.sample);
+  for (const r of pairedRatios(seq)) {
+    built[r.fn]!.ratios.push(r.ratio);
+    built[r.fn]!.cpuRatios.push(r.cpuRatio);
+  }
+
+  const row = (b: Built) => ({
+    fn: b.label, kib: kib(b.bytes), initKib: kib(b.initBytes), imp: median(b.samples.map((s) => s.importMs)), ready: median(b.samples.map((s) => s.readyMs)), cpu: median(b.samples.map((s) => s.cpuMs)),
+    ratio: median(b.ratios), cpuRatio: median(b.cpuRatios), status: b.samples[0]?.status, heavy: b.heavy,
+    minReady: Math.min(...b.samples.map((s) => s.readyMs)),
+  });
+  const bare = row(built[0]!);
+  const yardsticks = built.slice(1, 1 + nYard).map(row);
+  const rows = built.slice(1 + nYard).map(row);
+  const what = path === 'auth' ? 'first request with an API key (key lookup: SDK loaded, one table call)' : 'first request without credentials (no SDK loaded)';
+  console.log(`\n## cold start, ${what}`);
+  console.log(`${spec.bareLabel}: ${bare.kib.toFixed(1)} KiB, import ${bare.imp.toFixed(0)} ms, ready ${bare.ready.toFixed(0)} ms, CPU ${bare.cpu.toFixed(0)} ms (median of ${built[0]!.samples.length}), status ${bare.status}`);
+  for (const y of yardsticks) console.log(`${y.fn}: ready ${y.ready.toFixed(0)} ms, ${y.ratio.toFixed(2)}x bare (CPU ${y.cpuRatio.toFixed(2)}x)`);
+  console.log('\n| function | bundle KiB | read at init KiB | import ms | ready ms | CPU ms | ratio vs bare | CPU ratio | first status | engine modules inlined |\n|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of [...rows].sort((a, b) => b.ratio - a.ratio))
+    console.log(`| ${r.fn} | ${r.kib.toFixed(0)} | ${r.initKib.toFixed(0)} | ${r.imp.toFixed(0)} | ${r.ready.toFixed(0)} | ${r.cpu.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.cpuRatio.toFixed(2)} | ${r.status} | ${r.heavy.join(' ') || '-'} |`);
+  if (!rows.length) return [];
+  const worst = rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  const worstCpu = rows.reduce((a, b) => (b.cpuRatio > a.cpuRatio ? b : a));
+  const medRatio = median(rows.map((r) => r.ratio));
+  // The other way to read the same samples: each handler's fastest run over the bare handler's fastest.
+  const minRatios = rows.map((r) => ({ fn: r.fn, ratio: r.minReady / bare.minReady }));
+  const worstMin = minRatios.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  const sizes = rows.map((r) => r.kib);
+  const over1MiB = sizes.filter((s) => s > 1024).length;
+  const withHeavy = rows.filter((r) => r.heavy.length).length;
+  console.log(
+    `\ncold init vs bare (${path}): median ${medRatio.toFixed(2)}x, worst ${worst.ratio.toFixed(2)}x (${worst.fn}); CPU time: median ${median(rows.map((r) => r.cpuRatio)).toFixed(2)}x, worst ${worstCpu.cpuRatio.toFixed(2)}x (${worstCpu.fn}); ` +
+      `by fastest run (bare ${bare.minReady.toFixed(0)} ms): median ${median(minRatios.map((r) => r.ratio)).toFixed(2)}x, worst ${worstMin.ratio.toFixed(2)}x (${worstMin.fn}); ` +
+      `bundles: median ${median(sizes).toFixed(0)} KiB, largest ${Math.max(...sizes).toFixed(0)} KiB, ${over1MiB} of ${rows.length} over 1 MiB, ${withHeavy} with engine/HTTP-client modules`,
+  );
+  // The targets are judged on the path a user's first request takes; the other path is printed beside it.
+  const judged = path === 'auth';
+  const tag = path === 'auth' ? 'first request with a key' : 'first request without credentials (informational)';
+  const out: BenchResult[] = [
+    { name: `API cold init, ${tag}, worst of ${rows.length} handlers vs bare`, measured: `${worst.ready.toFixed(0)} ms (${worst.fn}), median ${medRatio.toFixed(2)}x`, baseline: `${bare.ready.toFixed(0)} ms`, ratio: worst.ratio, target: `<= ${TARGET}x`, pass: !judged || worst.ratio <= TARGET },
+    { name: `API cold init, ${tag}, median of ${rows.length} handlers vs bare`, measured: `${median(rows.map((r) => r.ready)).toFixed(0)} ms`, baseline: `${bare.ready.toFixed(0)} ms (bare)`, ratio: medRatio, target: `<= ${MEDIAN_TARGET}x`, pass: !judged || medRatio <= MEDIAN_TARGET },
+    { name: `API cold init CPU time, ${tag}, worst handler vs bare`, measured: `${worstCpu.cpu.toFixed(0)} ms (${worstCpu.fn})`, baseline: `${bare.cpu.toFixed(0)} ms`, ratio: worstCpu.cpuRatio, target: `<= ${TARGET}x`, pass: !judged || worstCpu.cpuRatio <= TARGET },
+  ];
+  if (withSizes) out.push({ name: 'API bundle size, largest vs median', measured: `${Math.max(...sizes).toFixed(0)} KiB (${over1MiB} over 1 MiB)`, baseline: `${median(sizes).toFixed(0)} KiB`, ratio: Math.max(...sizes) / median(sizes), target: 'no engine modules', pass: withHeavy === 0 });
+  return out;
 }
