@@ -237,8 +237,11 @@ const COUNTER_FILLER = words('today now total so far all time this week month by
 const ID_WORDS = words('request trace correlation session nonce csrf build cache ray');
 const isIdWord = (w: string) => ID_WORDS.has(w) || ID_WORDS.has(w.replace(/(?:id|token|key)$/, ''));
 const CURRENCY = new Set(['$', '€', '£', '¥', '₹', '₽', '¢']);
-/** Marks a counter may stand among ("*1699 views*", "| Views | 1,234 |", "Views: 12 ·"). */
-const COUNTER_MARKS = new Set(['*', '_', '[', ']', '(', ')', '|', ':', '·', '•', '-', '–', '—', '=', '~', '`', '#', '>']);
+/**
+ * Marks of emphasis and labels a counter may stand among ("*1699 views*", "**Visitors today:** 7716");
+ * any other mark ("·", "|", ",", a bracket) separates it from the words around.
+ */
+const COUNTER_MARKS = new Set(['*', '_', ':', '=', '~', '`']);
 
 /** Words a rule can start at (any other word, space or mark starts none). */
 const STARTERS = new Set([...QUALIFIERS, 'less', 'more', ...NUMBER_WORDS, 'couple', ...RELATIVE_WORDS, ...Object.keys(RELATIVE_PAIRS), ...MONTHS, 'copyright']);
@@ -460,7 +463,8 @@ function counterNear(ts: Tok[], from: number, step: 1 | -1, filler: boolean): bo
     const t = ts[j]!;
     if (t.k === 's') continue;
     if (t.k === 'p') {
-      if (COUNTER_MARKS.has(t.t)) continue;
+      // A key/value table row: "| Views | 1699 |" (the label's cell before the number's).
+      if (COUNTER_MARKS.has(t.t) || (filler && t.t === '|')) continue;
       return false;
     }
     if (t.k === 'n') return false;
