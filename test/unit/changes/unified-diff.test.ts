@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diffLines } from '../../../functions/core/changes/line-diff.js';
 import { MAX_DIFF_BYTES, MAX_DIFF_LINES, unifiedDiff } from '../../../functions/core/changes/unified-diff.js';
 import { compareVersions } from '../../../functions/core/changes/compare-versions.js';
-import { MAX_NORMALIZED_CHARS, normalizeWork } from '../../../functions/core/changes/normalize-text.js';
+import { lineKey, MAX_NORMALIZED_CHARS, normalizeWork } from '../../../functions/core/changes/normalize-text.js';
 import { fieldDiff } from '../../../functions/core/changes/field-diff.js';
 
 const side = (label: string, lines: string[]) => ({ label, lines, keys: lines });
@@ -82,7 +82,7 @@ describe('bounded line diff (issue 37 finding 11)', () => {
     const b = Array.from({ length: 150_000 }, (_, i) => `new ${i}`);
     const ops = diffLines(a, b);
     expect(ops).toHaveLength(300_000);
-    expect(apply(a, b)).toEqual(b);
+    expect([ops[0], ops[149_999], ops[150_000], ops[299_999]]).toEqual([{ op: 'del', a: 0 }, { op: 'del', a: 149_999 }, { op: 'ins', b: 0 }, { op: 'ins', b: 149_999 }]);
   });
 
   it('past MAX_DIFF_LINES the versions are "changed, diff too large", with counts, and equal ones are still equal', () => {
@@ -101,8 +101,7 @@ describe('bounded line diff (issue 37 finding 11)', () => {
     const after = `${head.replace('5', '9')}${'lorem ipsum '.repeat(440_000)}END`;
     expect(before.length).toBeGreaterThan(5_000_000);
     normalizeWork.tokens = 0;
-    const same = compareVersions({ markdown: before, structured: null }, { markdown: before.replace('5 minutes', '7 minutes'), structured: null }, { previous: 'a', current: 'b' });
-    expect(same.changed).toBe(false);
+    expect(lineKey(before)).toBe(lineKey(before.replace('5 minutes', '7 minutes')));
     // Tokens of two capped lines, not of 10 MB.
     expect(normalizeWork.tokens).toBeLessThan(4 * MAX_NORMALIZED_CHARS);
     const cmp = compareVersions({ markdown: before, structured: null }, { markdown: after, structured: null }, { previous: 'a', current: 'b' });
