@@ -596,7 +596,8 @@ export interface paths {
         get: operations["changes.list"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Drop the baseline of one page under one tag, with its change records and snapshots (the next fetch is new) */
+        delete: operations["changes.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -8677,7 +8678,7 @@ export interface operations {
                 /** @description Only changes found by runs of this job */
                 job_id?: string;
                 limit?: number;
-                /** @description Only changes detected at or after this time (ISO 8601) */
+                /** @description Only changes detected at or after this time (ISO 8601, 1970 or later) */
                 since?: string;
                 status?: "new" | "changed" | "removed";
                 /** @description Only changes under this tag */
@@ -8784,6 +8785,172 @@ export interface operations {
             };
             /** @description The key lacks the scope this operation needs */
             403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "changes.delete": {
+        parameters: {
+            query: {
+                /** @description The tag of the baseline ("default" when change_options.tag was not given) */
+                tag: string;
+                /** @description The page (compared by its normalised URL) */
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was dropped */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A baseline was there */
+                        baseline: boolean;
+                        /** @description Change records deleted */
+                        changes: number;
+                        /** @description Snapshots deleted */
+                        snapshots: number;
+                        tag: string;
+                        /** @description The normalised URL */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No baseline or history of this URL under this tag */
+            404: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
                     "RateLimit-Limit": number;

@@ -79,6 +79,7 @@ export const routes: Route[] = [
   R({ id: 'runs.results', method: 'GET', path: '/v1/runs/{id}/results', handler: 'functions/http/runs-results.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'results:read'], stream: true, timeoutSeconds: 900 }),
   R({ id: 'changes.list', method: 'GET', path: '/v1/changes', handler: 'functions/http/changes-list.ts', scope: 'runs:read', surface: 'api', grants: RO }),
   R({ id: 'changes.get', method: 'GET', path: '/v1/changes/{change_id}', handler: 'functions/http/changes-get.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'results:read'] }),
+  R({ id: 'changes.delete', method: 'DELETE', path: '/v1/changes', handler: 'functions/http/changes-delete.ts', scope: 'runs:write', surface: 'api', grants: [...TR, 'results:delete'] }),
   R({ id: 'runs.log', method: 'GET', path: '/v1/runs/{id}/log', handler: 'functions/http/runs-log.ts', scope: 'runs:read', surface: 'api', grants: [...RO, 'raw:read'] }),
   R({ id: 'scrape.create', method: 'POST', path: '/v1/scrape', handler: 'functions/http/scrape-create.ts', scope: 'scrape:write', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete', 'raw:read'], timeoutSeconds: 29, validators: true }),
   R({ id: 'runbooks.list', method: 'GET', path: '/v1/runbooks', handler: 'functions/http/runbooks-list.ts', scope: 'runbooks:read', surface: 'api', grants: RO, validators: true }),

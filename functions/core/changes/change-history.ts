@@ -5,9 +5,14 @@ import { keys } from '../table-keys.js';
 import { normalizeUrl } from '../scrapers/normalize-url.js';
 import { CHANGE_PREFIX, changeJobIndex, changeRecordSchema, changeUrlIndex, RECORDED_STATUSES, SnapshotStore, type ChangeRecord } from './snapshot-store.js';
 import { getChangeRecord } from './page-changed.js';
+import { AppError } from '../errors.js';
 import type { Table } from '../../ports/table.js';
 import type { Blobs } from '../../ports/blobs.js';
 import type { QuerySpec } from '../../ports/table.js';
+
+/** The latest time a change id (a ULID: 48 bits of milliseconds) can carry. */
+const MAX_ID_TIME = 2 ** 48 - 1;
+const inIdRange = (ms: number) => Number.isFinite(ms) && ms >= 0 && ms <= MAX_ID_TIME;
 
 /** Filters of GET /v1/changes and MCP `list_changes` (API.md "History"). */
 export const changeFiltersShape = {
@@ -15,7 +20,11 @@ export const changeFiltersShape = {
   tag: z.string().min(1).max(64).optional().describe('Only changes under this tag'),
   job_id: z.string().regex(/^job_[0-9a-z]{26}$/, 'expected a job_… id').optional().describe('Only changes found by runs of this job'),
   status: z.enum(RECORDED_STATUSES).optional(),
-  since: z.iso.datetime({ offset: true }).optional().describe('Only changes detected at or after this time (ISO 8601)'),
+  since: z.iso
+    .datetime({ offset: true })
+    .refine((t) => inIdRange(Date.parse(t)), { message: `must be a time from ${new Date(0).toISOString()} to ${new Date(MAX_ID_TIME).toISOString()}` })
+    .optional()
+    .describe('Only changes detected at or after this time (ISO 8601, 1970 or later)'),
 };
 export type ChangeFilters = { url?: string; tag?: string; job_id?: string; status?: (typeof RECORDED_STATUSES)[number]; since?: string };
 
@@ -48,6 +57,24 @@ export function listChanges(table: Table, tenantId: string, q: ChangeFilters & {
     if (q.status && c.status !== q.status) return undefined;
     return publicChange(c);
   });
+}
+
+/** Query of `DELETE /v1/changes`: the page and the tag whose baseline to drop. */
+export const dropBaselineQuery = z.strictObject({
+  url: z.string().min(1).max(2048).describe('The page (compared by its normalised URL)'),
+  tag: changeFiltersShape.tag.unwrap().describe('The tag of the baseline ("default" when change_options.tag was not given)'),
+});
+
+/**
+ * Drop a baseline (API.md `DELETE /v1/changes?url=&tag=`): the page's baseline under the tag,
+ * its change records and their snapshots. 404 when the tenant has neither a baseline nor history
+ * for it. The next fetch of the page with that tag is `new`.
+ */
+export async function dropBaseline(d: { table: Table; blobs: Blobs }, tenantId: string, q: { url: string; tag: string }) {
+  const url = normalizeUrl(q.url) ?? q.url;
+  const dropped = await new SnapshotStore(d.table, d.blobs, tenantId, q.tag).drop(url);
+  if (!dropped.baseline && !dropped.changes) throw new AppError(404, 'not_found', `No baseline of ${url} under the tag "${q.tag}"`);
+  return { url, tag: q.tag, ...dropped };
 }
 
 /** One change with its diff and both versions' markdown (API.md `GET /v1/changes/{change_id}`). */

@@ -4,11 +4,12 @@ import type { Queue } from '../../ports/queue.js';
 import type { Table } from '../../ports/table.js';
 import { log } from '../log.js';
 import { normalizeUrl } from '../scrapers/normalize-url.js';
-import { compareVersions, prepare } from './compare-versions.js';
-import { compileFilters, tagOf, type ChangeOptions } from './change-options.js';
+import { AppError } from '../errors.js';
+import { isTooComplex } from '../limits/budget.js';
+import { compareBudgeted, type CompareInput, type CompareOutput } from './compare-budgeted.js';
+import { tagOf, type ChangeOptions } from './change-options.js';
 import { newChangeId, SnapshotStore, type Baseline, type ChangeRecord, type ChangeStatus } from './snapshot-store.js';
 import type { FieldChange } from './field-diff.js';
-import type { LineFilter } from './normalize-text.js';
 
 /** API.md `change`: what an item's data (or a scrape's result) carries. */
 export interface ChangeView {
@@ -81,14 +82,23 @@ const GONE = new Set([404, 410]);
 export class ChangeTracker {
   readonly counts = zeroCounts();
   readonly store: SnapshotStore;
-  private readonly filters: LineFilter[];
 
   constructor(
     private readonly d: TrackerDeps,
     readonly ctx: TrackerContext,
   ) {
     this.store = new SnapshotStore(d.table, d.blobs, ctx.tenantId, tagOf(ctx.options));
-    this.filters = compileFilters(ctx.options);
+  }
+
+  /** The comparison on a budget thread, in the tenant's turn; undefined when it overran its budget. */
+  private async compare(input: Omit<CompareInput, 'ignore_patterns'>, url: string): Promise<CompareOutput | undefined> {
+    try {
+      return await compareBudgeted({ ...input, ignore_patterns: this.ctx.options?.ignore_patterns }, this.ctx.tenantId);
+    } catch (err) {
+      if (!isTooComplex(err)) throw err;
+      log.warn('change comparison over its budget: the page counts as unavailable, its baseline stays', { tenant_id: this.ctx.tenantId, url, err });
+      return undefined;
+    }
   }
 
   /** Track one page: read its baseline, decide, write, announce. */
@@ -108,7 +118,16 @@ export class ChangeTracker {
     const urls = pages.map((p) => normalizeUrl(p.url) ?? p.url);
     const readable = urls.filter((_, i) => !pages[i].unavailable || this.ctx.crawl);
     const baselines = await this.store.baselines([...new Set(readable)], consistent);
-    const decisions = await Promise.all(pages.map((p, i) => this.decide({ ...p, url: urls[i] }, baselines.get(urls[i]))));
+    const decisions = await Promise.all(
+      pages.map((p, i) =>
+        this.decide({ ...p, url: urls[i] }, baselines.get(urls[i])).catch((err: unknown) => {
+          // A crawl goes on past a page whose URL has no tag left (a single page's 409 reaches its caller).
+          if (!(this.ctx.crawl && err instanceof AppError && err.code === 'change_tag_limit')) throw err;
+          log.warn('page not tracked: its URL has no tag left', { tenant_id: this.ctx.tenantId, url: urls[i] });
+          return this.unavailable(undefined);
+        }),
+      ),
+    );
     for (const x of decisions) this.counts[x.view.status]++;
     const records = decisions.flatMap((x) => (x.record ? [x.record] : []));
     return {
@@ -156,7 +175,8 @@ export class ChangeTracker {
       return this.unavailable(b);
     }
     const version = { markdown: p.markdown, structured: p.structured ?? null };
-    const prepared = prepare(version, this.filters);
+    const prepared = await this.compare({ current: version }, p.url);
+    if (!prepared) return this.unavailable(b);
     const crawl = this.ctx.crawl;
     if (b?.state === 'present' && b.hash === prepared.hash) {
       const view: ChangeView = { status: 'same', previous_fetched_at: b.fetched_at, diff: null, added_lines: 0, removed_lines: 0, fields: null };
@@ -164,12 +184,16 @@ export class ChangeTracker {
     }
     const previous = b?.state === 'present' ? await this.store.readSnapshot(b.snapshot_key) : undefined;
     if (b?.state === 'present' && previous) {
-      const cmp = compareVersions(
-        { markdown: previous.markdown, structured: previous.structured ?? null },
-        version,
-        { previous: `${p.url}\t${previous.fetched_at}`, current: `${p.url}\t${p.fetched_at}` },
-        this.filters,
+      const out = await this.compare(
+        {
+          previous: { markdown: previous.markdown, structured: previous.structured ?? null },
+          current: version,
+          labels: { previous: `${p.url}\t${previous.fetched_at}`, current: `${p.url}\t${p.fetched_at}` },
+        },
+        p.url,
       );
+      if (!out?.comparison) return this.unavailable(b);
+      const cmp = out.comparison;
       if (!cmp.changed) {
         // Same once normalised (the hash was taken under other ignore rules): the baseline takes the new hash, no snapshot.
         const view: ChangeView = { status: 'same', previous_fetched_at: b.fetched_at, diff: null, added_lines: 0, removed_lines: 0, fields: null };
@@ -182,12 +206,14 @@ export class ChangeTracker {
       const next: Baseline = { ...b, hash: prepared.hash, snapshot_key: key, fetched_at: p.fetched_at };
       return { view, record, items: [this.store.changeItem(record), this.store.baselineItem(next, crawl)] };
     }
-    // No baseline (or it was removed, or its snapshot is gone): the page is new.
+    // No baseline (or it was removed, or its snapshot is gone): the page is new. A first baseline
+    // under this tag takes one of the URL's tags (at most MAX_TAGS_PER_URL: 409 past it).
+    if (!b) await this.store.admitTag(p.url);
     const change_id = newChangeId();
     const key = await this.store.writeSnapshot(change_id, { url: p.url, fetched_at: p.fetched_at, status_code: s, markdown: p.markdown, structured: p.structured ?? null });
-    const record = this.record({ change_id, url: p.url, status: 'new', previous_fetched_at: null, added_lines: prepared.lines.length, removed_lines: 0, fields: null, previous_key: null, current_key: key });
+    const record = this.record({ change_id, url: p.url, status: 'new', previous_fetched_at: null, added_lines: prepared.lines, removed_lines: 0, fields: null, previous_key: null, current_key: key });
     const next: Baseline = { url: p.url, tag: this.store.tag, state: 'present', hash: prepared.hash, snapshot_key: key, fetched_at: p.fetched_at, ...(b ? { crawl_scope: b.crawl_scope, seen_run: b.seen_run } : {}) };
-    const view: ChangeView = { status: 'new', previous_fetched_at: null, diff: null, added_lines: prepared.lines.length, removed_lines: 0, fields: null };
+    const view: ChangeView = { status: 'new', previous_fetched_at: null, diff: null, added_lines: prepared.lines, removed_lines: 0, fields: null };
     return { view, record, items: [this.store.changeItem(record), this.store.baselineItem(next, crawl)] };
   }
 

@@ -2,8 +2,11 @@
  * Line diff by Myers' O(ND) greedy algorithm ("An O(ND) Difference Algorithm and Its Variations",
  * 1986), written for this module: common head and tail are trimmed first, the furthest-reaching
  * paths of each edit distance d are kept as a window of the V array so the edit script can be
- * walked back, and past {@link MAX_EDITS} edits the middle is reported as replaced whole (memory
- * stays O(MAX_EDITS²) whatever two pages are compared).
+ * walked back, and past {@link MAX_EDITS} edits or {@link MAX_SNAKE_STEPS} line comparisons the
+ * middle is reported as replaced whole (memory stays O(MAX_EDITS²) and time O(n + m +
+ * MAX_SNAKE_STEPS) whatever two pages are compared). The script is built by pushing one step at a
+ * time, never by spreading an array into a call (a spread of ~150k steps overflows the stack:
+ * issue 37 finding 11).
  */
 
 /** One step of an edit script: line `a` of the old side kept, deleted, or line `b` of the new side inserted. */
@@ -11,6 +14,8 @@ export type DiffOp = { op: 'eq'; a: number; b: number } | { op: 'del'; a: number
 
 /** Edits explored at most before the rest is reported as replaced. */
 export const MAX_EDITS = 1_000;
+/** Line comparisons along diagonals at most before the rest is reported as replaced. */
+export const MAX_SNAKE_STEPS = 2_000_000;
 
 /** The shortest edit script turning `a` into `b` (equality by `===` on the keys). */
 export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] {
@@ -20,19 +25,21 @@ export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] 
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const ops: DiffOp[] = [];
   for (let i = 0; i < head; i++) ops.push({ op: 'eq', a: i, b: i });
-  ops.push(...middle(a, b, head, a.length - tail, head, b.length - tail));
+  middle(ops, a, b, head, a.length - tail, head, b.length - tail);
   for (let i = tail; i > 0; i--) ops.push({ op: 'eq', a: a.length - i, b: b.length - i });
   return ops;
 }
 
-function middle(a: readonly string[], b: readonly string[], a0: number, a1: number, b0: number, b1: number): DiffOp[] {
+/** The middle's edit script appended to `ops`. */
+function middle(ops: DiffOp[], a: readonly string[], b: readonly string[], a0: number, a1: number, b0: number, b1: number): void {
   const n = a1 - a0;
   const m = b1 - b0;
-  const replaced = (): DiffOp[] => [
-    ...Array.from({ length: n }, (_, i): DiffOp => ({ op: 'del', a: a0 + i })),
-    ...Array.from({ length: m }, (_, i): DiffOp => ({ op: 'ins', b: b0 + i })),
-  ];
+  const replaced = () => {
+    for (let i = 0; i < n; i++) ops.push({ op: 'del', a: a0 + i });
+    for (let i = 0; i < m; i++) ops.push({ op: 'ins', b: b0 + i });
+  };
   if (n === 0 || m === 0) return replaced();
+  let steps = 0;
   const maxD = Math.min(n + m, MAX_EDITS);
   const off = maxD + 1;
   const v = new Int32Array(2 * maxD + 3);
@@ -43,15 +50,21 @@ function middle(a: readonly string[], b: readonly string[], a0: number, a1: numb
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
       let y = x - k;
+      const x0 = x;
       while (x < n && y < m && a[a0 + x] === b[b0 + y]) {
         x++;
         y++;
       }
+      steps += x - x0 + 1;
       v[off + k] = x;
-      if (x >= n && y >= m) return walkBack(trace, d, n, m, a0, b0);
+      if (x >= n && y >= m) {
+        for (const o of walkBack(trace, d, n, m, a0, b0)) ops.push(o);
+        return;
+      }
     }
+    if (steps > MAX_SNAKE_STEPS) break;
   }
-  return replaced();
+  replaced();
 }
 
 function walkBack(trace: Int32Array[], dEnd: number, n: number, m: number, a0: number, b0: number): DiffOp[] {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { newId } from '../ids.js';
+import { AppError } from '../errors.js';
 import type { Item, Key, Table } from '../../ports/table.js';
 import type { Blobs } from '../../ports/blobs.js';
 import type { FieldChange } from './field-diff.js';
@@ -15,6 +16,11 @@ import type { FieldChange } from './field-diff.js';
  * - Snapshot (S3, results bucket, kept like run results): `tenants/<t>/changes/<tag>/<url hash>/<chg id>.json`,
  *   written only when a page is new or changed.
  * - Change record (history): `TEN#<t>` / `CHG#<change_id>`, indexed by URL (`gsi1`) and by job (`gsi2`).
+ * - Tag of a URL (the tags a URL has baselines under, at most {@link MAX_TAGS_PER_URL}):
+ *   `TEN#<t>#SNAPTAGS#<url hash>` / `<tag>`.
+ *
+ * Snapshots and change records follow the tenant's retention (snapshot-retention.ts) and a
+ * baseline can be dropped (`DELETE /v1/changes?url=&tag=`, {@link SnapshotStore.drop}).
  */
 
 export const urlHash = (url: string) => createHash('sha256').update(url).digest('base64url').slice(0, 32);
@@ -24,6 +30,9 @@ export const changeKey = (t: string, id: string): Key => ({ pk: `TEN#${t}`, sk: 
 export const changeUrlIndex = (t: string, url: string) => `TEN#${t}#CHGURL#${urlHash(url)}`;
 export const changeJobIndex = (t: string, job: string) => `TEN#${t}#CHGJOB#${job}`;
 export const CHANGE_PREFIX = 'CHG#';
+const tagsPk = (t: string, url: string) => `TEN#${t}#SNAPTAGS#${urlHash(url)}`;
+/** Tags one URL may have baselines under (each tag is a baseline and its snapshots: issue 37 finding 7). */
+export const MAX_TAGS_PER_URL = 20;
 const snapshotKey = (t: string, tag: string, url: string, id: string) => `tenants/${t}/changes/${tag}/${urlHash(url)}/${id}.json`;
 
 export const baselineSchema = z.object({
@@ -143,6 +152,56 @@ export class SnapshotStore {
       gsi1sk: r.change_id,
       ...(r.job_id ? { gsi2pk: changeJobIndex(this.tenantId, r.job_id), gsi2sk: r.change_id } : {}),
     };
+  }
+
+  /**
+   * Admit this store's tag for a URL about to get its first baseline under it: at most
+   * {@link MAX_TAGS_PER_URL} tags per URL, else 409 `change_tag_limit` naming the way out.
+   */
+  async admitTag(url: string): Promise<void> {
+    const pk = tagsPk(this.tenantId, url);
+    const page = await this.table.query({ pk, limit: MAX_TAGS_PER_URL + 1, consistent: true });
+    if (page.items.some((i) => i.sk === this.tag)) return;
+    if (page.items.length >= MAX_TAGS_PER_URL)
+      throw new AppError(409, 'change_tag_limit', `${url} already has baselines under ${MAX_TAGS_PER_URL} tags (the most one URL may have); drop one with DELETE /v1/changes?url=…&tag=… or reuse a tag`, [
+        { path: 'change_options.tag', message: `at most ${MAX_TAGS_PER_URL} tags per URL` },
+      ]);
+    await this.table.put({ pk, sk: this.tag, url, tag: this.tag });
+  }
+
+  /**
+   * Drop this tag's baseline of a URL with its history: its change records, their snapshots, the
+   * baseline and the tag's place among the URL's tags. The next fetch of the page is `new`.
+   */
+  async drop(url: string): Promise<{ baseline: boolean; changes: number; snapshots: number }> {
+    let changes = 0;
+    let snapshots = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await this.table.query({ index: 'gsi1', pk: changeUrlIndex(this.tenantId, url), limit: 200, cursor });
+      cursor = page.cursor ?? undefined;
+      for (const it of page.items) {
+        const r = changeRecordSchema.safeParse(it);
+        if (!r.success || r.data.tag !== this.tag || r.data.url !== url) continue;
+        if (r.data.current_key) {
+          await this.blobs.delete('results', r.data.current_key);
+          snapshots++;
+        }
+        await this.table.delete(changeKey(this.tenantId, r.data.change_id));
+        changes++;
+      }
+    } while (cursor);
+    const b = await this.table.delete(this.baselineKey(url));
+    const parsed = b ? baselineSchema.safeParse(b) : undefined;
+    if (parsed?.success) await this.blobs.delete('results', parsed.data.snapshot_key);
+    await this.table.delete({ pk: tagsPk(this.tenantId, url), sk: this.tag });
+    return { baseline: Boolean(b), changes, snapshots };
+  }
+
+  /** Forget a baseline whose snapshot retention deleted (and the tag's place among the URL's tags). */
+  async forgetBaseline(url: string): Promise<void> {
+    await this.table.delete(this.baselineKey(url));
+    await this.table.delete({ pk: tagsPk(this.tenantId, url), sk: this.tag });
   }
 
   async writeItems(items: Item[]): Promise<void> {

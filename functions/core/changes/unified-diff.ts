@@ -2,6 +2,8 @@ import { diffLines, type DiffOp } from './line-diff.js';
 
 /** Largest diff returned (API.md: at most 100 KB); a longer one ends with a truncation mark. */
 export const MAX_DIFF_BYTES = 100 * 1024;
+/** Compared lines of both versions together past which no line diff is made ("changed, diff too large"). */
+export const MAX_DIFF_LINES = 100_000;
 const CONTEXT = 3;
 
 /** Two versions to diff: the lines as shown and the keys they are compared by. */
@@ -25,6 +27,7 @@ export interface UnifiedDiff {
  * compared lines (blank lines are not compared).
  */
 export function unifiedDiff(prev: DiffSide, cur: DiffSide, maxBytes = MAX_DIFF_BYTES): UnifiedDiff {
+  if (prev.keys.length + cur.keys.length > MAX_DIFF_LINES) return tooLarge(prev, cur);
   const ops = diffLines(prev.keys, cur.keys);
   let added = 0;
   let removed = 0;
@@ -59,6 +62,29 @@ export function unifiedDiff(prev: DiffSide, cur: DiffSide, maxBytes = MAX_DIFF_B
     }
   }
   return { diff: `${out.join('\n')}\n`, added_lines: added, removed_lines: removed };
+}
+
+/**
+ * Two versions too long to diff line by line (issue 37 finding 11): whether they differ, and how
+ * many lines each has that the other lacks (counted as multisets, in linear time), with a diff
+ * that says it is too large. Nothing is thrown, so the next fetch of the page compares again.
+ */
+function tooLarge(prev: DiffSide, cur: DiffSide): UnifiedDiff {
+  const count = new Map<string, number>();
+  for (const k of prev.keys) count.set(k, (count.get(k) ?? 0) + 1);
+  let added = 0;
+  for (const k of cur.keys) {
+    const n = count.get(k) ?? 0;
+    if (n > 0) count.set(k, n - 1);
+    else added++;
+  }
+  let removed = 0;
+  for (const n of count.values()) removed += n;
+  let same = added === 0 && removed === 0 && prev.keys.length === cur.keys.length;
+  for (let i = 0; same && i < prev.keys.length; i++) same = prev.keys[i] === cur.keys[i];
+  if (same) return { diff: null, added_lines: 0, removed_lines: 0 };
+  const note = `\\ diff too large: ${prev.keys.length} lines before and ${cur.keys.length} after (at most ${MAX_DIFF_LINES} are diffed)`;
+  return { diff: `--- ${prev.label}\n+++ ${cur.label}\n${note}\n`, added_lines: added, removed_lines: removed };
 }
 
 /** git's range: `start,len`, 1-based; `,1` left out; an empty side numbered by the line before it. */

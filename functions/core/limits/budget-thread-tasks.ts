@@ -25,6 +25,11 @@ export const BUDGET_TASKS = {
     const { matchSelector } = await import('../studio/match-selector.js');
     return matchSelector(input.html, input.selector);
   },
+  /** Change tracking's comparison of one page with its baseline: normalise, line diff, field diff (changes/compare-page.ts). */
+  async 'changes.compare'(input: import('../changes/compare-page.js').CompareInput) {
+    const { comparePage } = await import('../changes/compare-page.js');
+    return comparePage(input);
+  },
   /** A PDF: metadata, markdown and text (content/pdf.ts), its compressed streams bounded first. */
   async 'pdf.read'(input: { bytes: Uint8Array; maxPages?: number }) {
     const { readPdf } = await import('../content/pdf.js');

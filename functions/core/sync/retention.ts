@@ -2,6 +2,7 @@ import { keys } from '../table-keys.js';
 import { log } from '../log.js';
 import { deleteResultFile, resultFileSchema } from '../storage/result-files.js';
 import { getStorageSettings, RETENTION_INDEX } from './settings.js';
+import { sweepSnapshots } from '../changes/snapshot-retention.js';
 import type { Deps } from '../../runtime.js';
 import type { Table } from '../../ports/table.js';
 
@@ -22,7 +23,8 @@ export async function tenantsWithRetention(table: Table): Promise<string[]> {
 
 /**
  * Delete the tenant's result files older than its `retention_days` (SPEC.md 8: kept until deleted
- * or until a configured retention policy removes them). Stops after `maxDeletes` so one call stays
+ * or until a configured retention policy removes them), and its change records and snapshots
+ * detected before then (changes/snapshot-retention.ts). Stops after `maxDeletes` so one call stays
  * within a worker's time budget; `more` says another sweep is needed.
  */
 export async function sweepRetention(d: Deps, tenantId: string, now: Date, opts: { maxDeletes?: number } = {}): Promise<{ deleted: number; more: boolean }> {
@@ -46,5 +48,7 @@ export async function sweepRetention(d: Deps, tenantId: string, now: Date, opts:
     cursor = page.cursor ?? undefined;
   } while (cursor);
   if (deleted) log.info('retention sweep deleted result files', { tenant_id: tenantId, deleted, retention_days });
-  return { deleted, more: false };
+  const changes = await sweepSnapshots(d, tenantId, cutoff, max - deleted);
+  if (changes.deleted) log.info('retention sweep deleted change records and snapshots', { tenant_id: tenantId, deleted: changes.deleted, retention_days });
+  return { deleted: deleted + changes.deleted, more: changes.more };
 }

@@ -117,6 +117,33 @@ describe('POST /v1/scrape with formats ["changes"]', () => {
   });
 });
 
+describe('history routes: bad times and dropping a baseline', () => {
+  it('answers 400 {code, message} for a since out of range (before 1970), never 500', async () => {
+    for (const since of ['1969-12-31T23:59:59Z', '0000-01-01T00:00:00Z', '1969-12-31T23:59:59.999+00:00']) {
+      const r = await svc.call(`/v1/changes?since=${encodeURIComponent(since)}`);
+      expect(r.status, since).toBe(400);
+      expect(r.body).toMatchObject({ code: 'invalid_request', message: expect.any(String) });
+    }
+    for (const since of ['1970-01-01T00:00:00Z', '9999-12-31T23:59:59Z']) expect((await svc.call(`/v1/changes?since=${since}`)).status).toBe(200);
+  });
+
+  it('DELETE /v1/changes?url=&tag= drops the baseline and its history: the next scrape is new, a second delete is 404', async () => {
+    site.pages.set('/dropme', { html: articlePage({ title: 'Drop me', body: '<p>Kept text.</p>' }) });
+    const opts = { change_options: { tag: 'drop' } };
+    expect((await scrape('/dropme', opts)).body.change.status).toBe('new');
+    const url = `${site.baseUrl}/dropme`;
+    const q = `url=${encodeURIComponent(url)}&tag=drop`;
+    const del = await svc.call(`/v1/changes?${q}`, { method: 'DELETE' });
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ tag: 'drop', baseline: true, changes: 1, snapshots: 1 });
+    expect((await svc.call(`/v1/changes?${q}`)).body.data).toEqual([]);
+    expect((await scrape('/dropme', opts)).body.change.status).toBe('new');
+    expect((await svc.call(`/v1/changes?${q}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await svc.call(`/v1/changes?${q}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await svc.call(`/v1/changes?url=${encodeURIComponent(url)}`, { method: 'DELETE' })).status).toBe(400);
+  });
+});
+
 describe('runs of page-content and css-extract with formats ["changes"]', () => {
   const runToEnd = async (scraper_id: string, input: Record<string, unknown>) => {
     const r = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id, input } });

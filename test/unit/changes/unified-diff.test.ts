@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { diffLines } from '../../../functions/core/changes/line-diff.js';
-import { MAX_DIFF_BYTES, unifiedDiff } from '../../../functions/core/changes/unified-diff.js';
+import { MAX_DIFF_BYTES, MAX_DIFF_LINES, unifiedDiff } from '../../../functions/core/changes/unified-diff.js';
+import { compareVersions } from '../../../functions/core/changes/compare-versions.js';
+import { lineKey, MAX_NORMALIZED_CHARS, normalizeWork } from '../../../functions/core/changes/normalize-text.js';
 import { fieldDiff } from '../../../functions/core/changes/field-diff.js';
 
 const side = (label: string, lines: string[]) => ({ label, lines, keys: lines });
@@ -71,5 +73,39 @@ describe('fieldDiff', () => {
   it('compares strings after normalisation and is null when nothing changed', () => {
     expect(fieldDiff({ link: 'https://s.example/p?utm_source=a', when: '5 minutes ago' }, { link: 'https://s.example/p', when: '2 hours ago' })).toBeNull();
     expect(fieldDiff([{ price: '$5' }], [{ price: '$6' }])).toEqual({ '/0/price': { previous: '$5', current: '$6' } });
+  });
+});
+
+describe('bounded line diff (issue 37 finding 11)', () => {
+  it('an edit script of 150k changed lines a side is built without spreading it into a call', () => {
+    const a = Array.from({ length: 150_000 }, (_, i) => `old ${i}`);
+    const b = Array.from({ length: 150_000 }, (_, i) => `new ${i}`);
+    const ops = diffLines(a, b);
+    expect(ops).toHaveLength(300_000);
+    expect([ops[0], ops[149_999], ops[150_000], ops[299_999]]).toEqual([{ op: 'del', a: 0 }, { op: 'del', a: 149_999 }, { op: 'ins', b: 0 }, { op: 'ins', b: 149_999 }]);
+  });
+
+  it('past MAX_DIFF_LINES the versions are "changed, diff too large", with counts, and equal ones are still equal', () => {
+    const a = Array.from({ length: 80_000 }, (_, i) => `line ${i}`);
+    const b = [...a.slice(0, 40_000), 'inserted', ...a.slice(40_001), 'x', 'y'];
+    expect(a.length + b.length).toBeGreaterThan(MAX_DIFF_LINES);
+    const d = unifiedDiff(side('a/p', a), side('b/p', b));
+    expect(d.diff).toBe(`--- a/p\n+++ b/p\n\\ diff too large: 80000 lines before and 80002 after (at most ${MAX_DIFF_LINES} are diffed)\n`);
+    expect([d.added_lines, d.removed_lines]).toEqual([3, 1]);
+    expect(unifiedDiff(side('a/p', a), side('b/p', [...a])).diff).toBeNull();
+  });
+
+  it('a page of 5 MB on one line compares cheaply: only the head of the line is normalised, an edit at its end is seen', () => {
+    const head = 'Updated 5 minutes ago · ';
+    const before = `${head}${'lorem ipsum '.repeat(440_000)}end`;
+    const after = `${head.replace('5', '9')}${'lorem ipsum '.repeat(440_000)}END`;
+    expect(before.length).toBeGreaterThan(5_000_000);
+    normalizeWork.tokens = 0;
+    expect(lineKey(before)).toBe(lineKey(before.replace('5 minutes', '7 minutes')));
+    // Tokens of two capped lines, not of 10 MB.
+    expect(normalizeWork.tokens).toBeLessThan(4 * MAX_NORMALIZED_CHARS);
+    const cmp = compareVersions({ markdown: before, structured: null }, { markdown: after, structured: null }, { previous: 'a', current: 'b' });
+    expect([cmp.changed, cmp.added_lines, cmp.removed_lines]).toEqual([true, 1, 1]);
+    expect(Buffer.byteLength(cmp.diff!)).toBeLessThanOrEqual(MAX_DIFF_BYTES);
   });
 });
