@@ -13,6 +13,7 @@ import type { Deps } from '../../runtime.js';
 import type { Table } from '../../ports/table.js';
 import { listFiltered } from '../filtered-list.js';
 import { canonicalTimeZone } from './zoned-time.js';
+import { assertScheduleInterval, jobLimitReached, jobLimitsOf, withinJobLimit } from './job-limits.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { listRuns } from '../runs/run-reads.js';
 import type { checkRunInput as CheckRunInput } from '../runs/check-run-input.js';
@@ -209,14 +210,17 @@ const checkJobInput = (d: Deps, caller: JobCaller, scraperId: string, input: unk
 const holdsSecretsUse = (scopes: readonly string[]) => scopes.includes('*') || scopes.includes('secrets:use');
 
 /**
- * Create a job: validate the webhook target (egress guard), the query's time window or the
- * run's scraper and input, store the record, then create its schedule (read in the job's time
- * zone). When the scheduler refuses, the record is removed again so no job exists without a
+ * Create a job: validate the schedule against the tenant's floor between fires, the webhook
+ * target (egress guard), the query's time window or the run's scraper and input, store the
+ * record (refused again, 409, when it is past the tenant's job limit), then create its schedule
+ * (read in the job's time zone). When the scheduler refuses, the record is removed again so no job exists without a
  * schedule.
  */
 export async function createJob(d: Deps, tenantId: string, input: JobCreate, now: Date, caller?: JobCaller): Promise<JobRecord> {
   // Refused here, in every mode, rather than by the scheduler on AWS (a failing call or a wrong schedule).
   toEventBridgeCron(input.schedule);
+  const limits = await jobLimitsOf(d.table, tenantId, caller?.tenant);
+  assertScheduleInterval(input.schedule, limits);
   const kind: JobKind = input.scraper_id !== undefined ? 'run' : 'query';
   let run: { scraper_id: string; input: Record<string, unknown> } | null = null;
   if (kind === 'query') {
@@ -252,6 +256,10 @@ export async function createJob(d: Deps, tenantId: string, input: JobCreate, now
   // Query jobs are stored as they always were (no run-job fields), so older readers still read them.
   const stored = kind === 'query' ? withoutRunFields(job) : job;
   await d.table.put({ ...jobKey(tenantId, jobId), ...stored }, { condition: { expression: 'attribute_not_exists(pk)' } });
+  if (!(await withinJobLimit(d.table, tenantId, jobId, limits.max_jobs))) {
+    await d.table.delete(jobKey(tenantId, jobId));
+    throw jobLimitReached(limits.max_jobs);
+  }
   try {
     await d.scheduler.upsert(job.schedule_name, job.schedule, firePayload(job), true, job.timezone);
   } catch (e) {
@@ -288,7 +296,10 @@ export function listJobs(table: Table, tenantId: string, q: { limit: number; cur
  * scheduler holds. A fire that still arrives for a paused job is ignored by the worker.
  */
 export async function updateJob(d: Deps, tenantId: string, jobId: string, patch: JobUpdate, now: Date, caller?: JobCaller): Promise<JobRecord> {
-  if (patch.schedule !== undefined) toEventBridgeCron(patch.schedule);
+  if (patch.schedule !== undefined) {
+    toEventBridgeCron(patch.schedule);
+    assertScheduleInterval(patch.schedule, await jobLimitsOf(d.table, tenantId, caller?.tenant));
+  }
   const set: Record<string, unknown> = { updated_at: now.toISOString() };
   if (patch.input !== undefined) {
     const job = await getJob(d.table, tenantId, jobId);
