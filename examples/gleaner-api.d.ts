@@ -644,7 +644,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A job, with next_run_at (null while paused) and last_run */
+        /** A job, with next_run_at (null while paused), last_run, its owner (the key that created or last resumed it), status_reason (why the scheduler paused it) and last_skip (the latest fire that started nothing, and why) */
         get: operations["jobs.get"];
         put?: never;
         post?: never;
@@ -9060,8 +9060,23 @@ export interface operations {
                                 started_at: string;
                                 status?: string;
                             } | null;
+                            /** @default null */
+                            last_skip: {
+                                at: string;
+                                message: string;
+                                /** @enum {string} */
+                                reason: "rate_limited" | "previous_run_active" | "refused" | "owner_lapsed";
+                                scheduled_for: string;
+                            } | null;
                             limit: number | null;
                             next_run_at: string | null;
+                            /** @default null */
+                            owner: {
+                                id: string;
+                                scopes: string[];
+                                /** @enum {string} */
+                                type: "key" | "user";
+                            } | null;
                             prompt: string | null;
                             schedule: string;
                             /** @default null */
@@ -9069,6 +9084,8 @@ export interface operations {
                             sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                             /** @enum {string} */
                             status: "active" | "paused";
+                            /** @default null */
+                            status_reason: string | null;
                             time_window: unknown;
                             /** @default UTC */
                             timezone: string;
@@ -9272,8 +9289,23 @@ export interface operations {
                             started_at: string;
                             status?: string;
                         } | null;
+                        /** @default null */
+                        last_skip: {
+                            at: string;
+                            message: string;
+                            /** @enum {string} */
+                            reason: "rate_limited" | "previous_run_active" | "refused" | "owner_lapsed";
+                            scheduled_for: string;
+                        } | null;
                         limit: number | null;
                         next_run_at: string | null;
+                        /** @default null */
+                        owner: {
+                            id: string;
+                            scopes: string[];
+                            /** @enum {string} */
+                            type: "key" | "user";
+                        } | null;
                         prompt: string | null;
                         schedule: string;
                         /** @default null */
@@ -9281,6 +9313,8 @@ export interface operations {
                         sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                         /** @enum {string} */
                         status: "active" | "paused";
+                        /** @default null */
+                        status_reason: string | null;
                         time_window: unknown;
                         /** @default UTC */
                         timezone: string;
@@ -9289,7 +9323,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            /** @description `invalid_request` naming the field; `invalid_schedule` (EventBridge cannot run it); `schedule_too_frequent` (body.schedule): two fires would come closer than the tenant's `min_job_interval_seconds` (default 300) */
             400: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -9342,7 +9376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the scope this operation needs */
+            /** @description `forbidden`: besides jobs:write, a run job needs runs:write and runs:read, a query job queries:write and queries:read (details name the missing scopes) */
             403: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -9359,7 +9393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An earlier request with this Idempotency-Key is still in flight */
+            /** @description `job_limit_reached`: the tenant holds its `max_jobs` (default 100) already */
             409: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -9510,8 +9544,23 @@ export interface operations {
                             started_at: string;
                             status?: string;
                         } | null;
+                        /** @default null */
+                        last_skip: {
+                            at: string;
+                            message: string;
+                            /** @enum {string} */
+                            reason: "rate_limited" | "previous_run_active" | "refused" | "owner_lapsed";
+                            scheduled_for: string;
+                        } | null;
                         limit: number | null;
                         next_run_at: string | null;
+                        /** @default null */
+                        owner: {
+                            id: string;
+                            scopes: string[];
+                            /** @enum {string} */
+                            type: "key" | "user";
+                        } | null;
                         prompt: string | null;
                         schedule: string;
                         /** @default null */
@@ -9519,6 +9568,8 @@ export interface operations {
                         sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                         /** @enum {string} */
                         status: "active" | "paused";
+                        /** @default null */
+                        status_reason: string | null;
                         time_window: unknown;
                         /** @default UTC */
                         timezone: string;
@@ -9867,8 +9918,23 @@ export interface operations {
                             started_at: string;
                             status?: string;
                         } | null;
+                        /** @default null */
+                        last_skip: {
+                            at: string;
+                            message: string;
+                            /** @enum {string} */
+                            reason: "rate_limited" | "previous_run_active" | "refused" | "owner_lapsed";
+                            scheduled_for: string;
+                        } | null;
                         limit: number | null;
                         next_run_at: string | null;
+                        /** @default null */
+                        owner: {
+                            id: string;
+                            scopes: string[];
+                            /** @enum {string} */
+                            type: "key" | "user";
+                        } | null;
                         prompt: string | null;
                         schedule: string;
                         /** @default null */
@@ -9876,6 +9942,8 @@ export interface operations {
                         sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                         /** @enum {string} */
                         status: "active" | "paused";
+                        /** @default null */
+                        status_reason: string | null;
                         time_window: unknown;
                         /** @default UTC */
                         timezone: string;
@@ -9884,7 +9952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            /** @description `invalid_request` naming the field; `schedule_too_frequent` (body.schedule) below the tenant's floor between fires */
             400: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -9937,7 +10005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the scope this operation needs */
+            /** @description `forbidden`: the scopes of what the job runs are needed to change it (runs:write and runs:read, or queries:write and queries:read) */
             403: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -10323,7 +10391,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the scope this operation needs */
+            /** @description `forbidden`: running a job needs the scopes of what it runs (runs:write and runs:read, or queries:write and queries:read) */
             403: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -15476,6 +15544,10 @@ export interface operations {
                         billing_status: "active" | "past_due" | "suspended";
                         created_at: string;
                         limits: {
+                            /** @default 100 */
+                            max_jobs: number;
+                            /** @default 300 */
+                            min_job_interval_seconds: number;
                             /** @default null */
                             monthly_model_tokens: number | null;
                             monthly_pages: number | null;
