@@ -338,6 +338,8 @@ export async function updateJob(d: Deps, tenantId: string, jobId: string, patch:
   }
   // A new input or a resume: the caller now stands behind the job (its owner, whose key must keep
   // standing for the job to fire). A resumed run job's input is checked again with its scopes.
+  // A resumed job is held to today's floor between fires, like a new one (the limit may have risen since).
+  if (job && patch.status === 'active' && patch.schedule === undefined) assertScheduleInterval(job.schedule, await jobLimitsOf(d.table, tenantId, caller?.tenant));
   if (caller && job && (patch.input !== undefined || patch.status === 'active')) {
     if (patch.input === undefined && job.kind === 'run' && job.scraper_id) await checkJobInput(d, caller, job.scraper_id, job.input ?? {}, now);
     set.owner = ownerOf(caller.principal, caller.scopes);

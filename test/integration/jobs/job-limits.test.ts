@@ -3,6 +3,7 @@ import { startHarness, type Harness } from './harness.js';
 import { createJob, deleteJob, jobCreateSchema, listJobs, updateJob } from '../../../functions/core/jobs/jobs.js';
 import { run as admin } from '../../../functions/cli/admin.js';
 import { keys } from '../../../functions/core/table-keys.js';
+import { checkRunInput } from '../../../functions/core/runs/check-run-input.js';
 import { createTenant, getTenant } from '../../../functions/core/tenancy/tenants.js';
 
 // Issue 37 finding 4: a tenant could hold thousands of jobs, each firing every minute. Now a job
@@ -54,6 +55,17 @@ describe('job limits', () => {
     const j = await createJob(h.deps, T, body('0 8 * * *'), h.clock.now);
     await expect(updateJob(h.deps, T, j.job_id, { schedule: '* * * * *' }, h.clock.now)).rejects.toMatchObject({ status: 400, code: 'schedule_too_frequent' });
     await expect(updateJob(h.deps, T, j.job_id, { schedule: '*/15 * * * *' }, h.clock.now)).resolves.toMatchObject({ schedule: '*/15 * * * *' });
+  });
+
+  it('a resume is held to the floor as it is now', async () => {
+    const T = await tenant('ten_resume');
+    await admin(['tenants', 'set-limits', T, '--min-job-interval', '1m'], h.deps.table);
+    const j = await createJob(h.deps, T, body('* * * * *'), h.clock.now);
+    await updateJob(h.deps, T, j.job_id, { status: 'paused' }, h.clock.now);
+    await admin(['tenants', 'set-limits', T, '--min-job-interval', '5m'], h.deps.table);
+    const caller = { tenant: (await getTenant(h.deps.table, T))!, principal: { type: 'user' as const, id: 'usr_a' }, scopes: ['*'], checkRunInput };
+    await expect(updateJob(h.deps, T, j.job_id, { status: 'active' }, h.clock.now, caller)).rejects.toMatchObject({ status: 400, code: 'schedule_too_frequent' });
+    await expect(updateJob(h.deps, T, j.job_id, { status: 'active', schedule: '*/5 * * * *' }, h.clock.now, caller)).resolves.toMatchObject({ status: 'active', schedule: '*/5 * * * *' });
   });
 
   it('holds at most max_jobs jobs: 409 job_limit_reached past it, room again after a delete', async () => {
