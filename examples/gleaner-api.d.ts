@@ -645,7 +645,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A job, with next_run_at (null while paused) and last_run */
+        /** A job, with next_run_at (null while paused), last_run, its owner (the key that created or last resumed it), status_reason (why the scheduler paused it) and last_skip (the latest fire that started nothing, and why) */
         get: operations["jobs.get"];
         put?: never;
         post?: never;
@@ -9227,8 +9227,23 @@ export interface operations {
                                 started_at: string;
                                 status?: string;
                             } | null;
+                            /** @default null */
+                            last_skip: {
+                                at: string;
+                                message: string;
+                                /** @enum {string} */
+                                reason: "rate_limited" | "previous_run_active" | "refused" | "owner_lapsed";
+                                scheduled_for: string;
+                            } | null;
                             limit: number | null;
                             next_run_at: string | null;
+                            /** @default null */
+                            owner: {
+                                id: string;
+                                scopes: string[];
+                                /** @enum {string} */
+                                type: "key" | "user";
+                            } | null;
                             prompt: string | null;
                             schedule: string;
                             /** @default null */
@@ -9236,6 +9251,8 @@ export interface operations {
                             sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                             /** @enum {string} */
                             status: "active" | "paused";
+                            /** @default null */
+                            status_reason: string | null;
                             time_window: unknown;
                             /** @default UTC */
                             timezone: string;
@@ -9439,8 +9456,23 @@ export interface operations {
                             started_at: string;
                             status?: string;
                         } | null;
+                        /** @default null */
+                        last_skip: {
+                            at: string;
+                            message: string;
+                            /** @enum {string} */
+                            reason: "rate_limited" | "previous_run_active" | "refused" | "owner_lapsed";
+                            scheduled_for: string;
+                        } | null;
                         limit: number | null;
                         next_run_at: string | null;
+                        /** @default null */
+                        owner: {
+                            id: string;
+                            scopes: string[];
+                            /** @enum {string} */
+                            type: "key" | "user";
+                        } | null;
                         prompt: string | null;
                         schedule: string;
                         /** @default null */
@@ -9448,6 +9480,8 @@ export interface operations {
                         sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                         /** @enum {string} */
                         status: "active" | "paused";
+                        /** @default null */
+                        status_reason: string | null;
                         time_window: unknown;
                         /** @default UTC */
                         timezone: string;
@@ -9456,7 +9490,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            /** @description `invalid_request` naming the field; `invalid_schedule` (EventBridge cannot run it); `schedule_too_frequent` (body.schedule): two fires would come closer than the tenant's `min_job_interval_seconds` (default 300) */
             400: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -9509,7 +9543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the scope this operation needs */
+            /** @description `forbidden`: besides jobs:write, a run job needs runs:write and runs:read, a query job queries:write and queries:read (details name the missing scopes) */
             403: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -9526,7 +9560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An earlier request with this Idempotency-Key is still in flight */
+            /** @description `job_limit_reached`: the tenant holds its `max_jobs` (default 100) already */
             409: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -9677,8 +9711,23 @@ export interface operations {
                             started_at: string;
                             status?: string;
                         } | null;
+                        /** @default null */
+                        last_skip: {
+                            at: string;
+                            message: string;
+                            /** @enum {string} */
+                            reason: "rate_limited" | "previous_run_active" | "refused" | "owner_lapsed";
+                            scheduled_for: string;
+                        } | null;
                         limit: number | null;
                         next_run_at: string | null;
+                        /** @default null */
+                        owner: {
+                            id: string;
+                            scopes: string[];
+                            /** @enum {string} */
+                            type: "key" | "user";
+                        } | null;
                         prompt: string | null;
                         schedule: string;
                         /** @default null */
@@ -9686,6 +9735,8 @@ export interface operations {
                         sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                         /** @enum {string} */
                         status: "active" | "paused";
+                        /** @default null */
+                        status_reason: string | null;
                         time_window: unknown;
                         /** @default UTC */
                         timezone: string;
@@ -10034,8 +10085,23 @@ export interface operations {
                             started_at: string;
                             status?: string;
                         } | null;
+                        /** @default null */
+                        last_skip: {
+                            at: string;
+                            message: string;
+                            /** @enum {string} */
+                            reason: "rate_limited" | "previous_run_active" | "refused" | "owner_lapsed";
+                            scheduled_for: string;
+                        } | null;
                         limit: number | null;
                         next_run_at: string | null;
+                        /** @default null */
+                        owner: {
+                            id: string;
+                            scopes: string[];
+                            /** @enum {string} */
+                            type: "key" | "user";
+                        } | null;
                         prompt: string | null;
                         schedule: string;
                         /** @default null */
@@ -10043,6 +10109,8 @@ export interface operations {
                         sources: ("x" | "reddit" | "linkedin" | "youtube" | "tiktok" | "instagram" | "facebook")[] | null;
                         /** @enum {string} */
                         status: "active" | "paused";
+                        /** @default null */
+                        status_reason: string | null;
                         time_window: unknown;
                         /** @default UTC */
                         timezone: string;
@@ -10051,7 +10119,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            /** @description `invalid_request` naming the field; `schedule_too_frequent` (body.schedule) below the tenant's floor between fires */
             400: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -10104,7 +10172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the scope this operation needs */
+            /** @description `forbidden`: the scopes of what the job runs are needed to change it (runs:write and runs:read, or queries:write and queries:read) */
             403: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -10490,7 +10558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the scope this operation needs */
+            /** @description `forbidden`: running a job needs the scopes of what it runs (runs:write and runs:read, or queries:write and queries:read) */
             403: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -15643,6 +15711,10 @@ export interface operations {
                         billing_status: "active" | "past_due" | "suspended";
                         created_at: string;
                         limits: {
+                            /** @default 100 */
+                            max_jobs: number;
+                            /** @default 300 */
+                            min_job_interval_seconds: number;
                             /** @default null */
                             monthly_model_tokens: number | null;
                             monthly_pages: number | null;

@@ -13,6 +13,13 @@ import { ownDeliveries } from './webhooks.js';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'timed_out', 'cancelled', 'blocked', 'completed']);
 const jobBadge = (s) => badge(s, s === 'active' ? 'succeeded' : 'cancelled');
+/** Why the scheduler paused a job (its key was revoked, expired or lost a scope), or why its latest fire started nothing. */
+const jobNote = (j) =>
+  j.status_reason
+    ? h('span', { class: 'hint block job-note', title: j.status_reason }, `Paused by the scheduler: ${j.status_reason}`)
+    : j.last_skip
+      ? h('span', { class: 'hint block job-note', title: j.last_skip.message }, `Last fire skipped (${j.last_skip.reason.replaceAll('_', ' ')})`)
+      : null;
 const kindOf = (j) => j.kind ?? (j.scraper_id ? 'run' : 'query');
 const tracksChanges = (j) => Array.isArray(j.input?.formats) && j.input.formats.includes('changes');
 
@@ -182,7 +189,7 @@ export async function jobsList(page, ctx) {
         label: 'Status',
         render: (j) => {
           const problem = j.status === 'active' ? queryJobProblem(j, unconfigured) : null;
-          return h('span', {}, jobBadge(j.status), problem ? h('span', { class: 'badge badge-http-error', title: problem }, problem) : null);
+          return h('span', {}, jobBadge(j.status), problem ? h('span', { class: 'badge badge-http-error', title: problem }, problem) : null, jobNote(j));
         },
       },
       { label: 'Next run', render: (j) => time(j.next_run_at) },
@@ -319,7 +326,7 @@ export async function jobDetail(page, ctx) {
     const problem = j.status === 'active' ? queryJobProblem(j, unconfigured) : null;
     clear(info).append(
       dl([
-        ['Status', h('span', {}, jobBadge(j.status), problem ? h('span', { class: 'badge badge-http-error' }, problem) : null)],
+        ['Status', h('span', {}, jobBadge(j.status), problem ? h('span', { class: 'badge badge-http-error' }, problem) : null, j.last_skip && !j.status_reason ? h('span', { class: 'hint block job-note' }, j.last_skip.message) : jobNote(j))],
         run ? ['Scraper', names.get(j.scraper_id) ?? j.scraper_id] : ['Prompt', j.prompt],
         run ? ['Target', runTarget(j.input) ?? '—'] : ['Sources', (j.sources ?? []).join(', ')],
         run ? ['Track changes', tracksChanges(j) ? h('span', {}, `Yes (tag ${j.input?.change_options?.tag ?? 'default'}) · `, h('a', { href: `#/changes?job_id=${encodeURIComponent(j.job_id)}` }, 'Changes found by this job →')) : 'No'] : ['Time window', j.time_window ? JSON.stringify(j.time_window) : 'default'],

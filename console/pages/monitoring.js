@@ -121,6 +121,7 @@ export async function monitoringPage(page, ctx) {
       ['Model tokens', h('span', { id: 'mon-model-tokens' }, usageLine(u.model_tokens ?? 0, lim.monthly_model_tokens), h('small', { class: 'hint block' },
         'Input and output tokens of model extraction (the json format) this calendar month (UTC): runs, /v1/scrape calls, MCP and the console\'s Test buttons. At the limit, new json requests are refused (402).'))],
       ['Rate limit', lim.rate_requests ? `${lim.rate_requests} requests per ${lim.rate_seconds} s` : '—'],
+      ['Jobs', h('span', { id: 'mon-job-limits' }, lim.max_jobs ? `up to ${lim.max_jobs} jobs, each firing at most once every ${Math.round(lim.min_job_interval_seconds / 60)} min` : '—')],
       ['Billing', h('span', { id: 'mon-billing' }, badge(m.billing_status ?? 'unknown', BILLING_BADGE[m.billing_status] ?? 'cancelled'),
         m.billing_status && m.billing_status !== 'active' ? h('span', { class: 'hint' }, ' New runs and queries are refused (402) until billing is active again.') : null)],
     ]));

@@ -16,6 +16,7 @@ const USAGE = `Usage: npm run admin -- <command> [--json]
   tenants list
   tenants set-billing <tenant_id> active|past_due|suspended
   tenants set-limits <tenant_id> --rate <requests>/<seconds> [--monthly-pages N] [--monthly-results N] [--monthly-model-tokens N]
+                                   [--max-jobs N] [--min-job-interval 5m]
   tenants set-policy <tenant_id> --mode open|allowlist [--domains example.com,example.org]
   keys create --tenant <tenant_id> --scopes runs:read,runs:write [--expires-in 30d] [--name <name>]
   keys list --tenant <tenant_id>
@@ -53,6 +54,7 @@ export async function run(argv: string[], table: Table = tableFor(), now = new D
     options: {
       json: { type: 'boolean' }, name: { type: 'string' }, tenant: { type: 'string' }, scopes: { type: 'string' },
       'expires-in': { type: 'string' }, rate: { type: 'string' }, 'monthly-pages': { type: 'string' }, 'monthly-results': { type: 'string' }, 'monthly-model-tokens': { type: 'string' },
+      'max-jobs': { type: 'string' }, 'min-job-interval': { type: 'string' },
       mode: { type: 'string' }, domains: { type: 'string' }, grace: { type: 'string' }, email: { type: 'string' }, 'password-stdin': { type: 'boolean' },
     },
   });
@@ -88,6 +90,12 @@ export async function run(argv: string[], table: Table = tableFor(), now = new D
       if (o['monthly-pages'] !== undefined) limits.monthly_pages = positiveInt(o['monthly-pages'], '--monthly-pages');
       if (o['monthly-results'] !== undefined) limits.monthly_results = positiveInt(o['monthly-results'], '--monthly-results');
       if (o['monthly-model-tokens'] !== undefined) limits.monthly_model_tokens = positiveInt(o['monthly-model-tokens'], '--monthly-model-tokens');
+      if (o['max-jobs'] !== undefined) limits.max_jobs = positiveInt(o['max-jobs'], '--max-jobs')!;
+      if (o['min-job-interval'] !== undefined) {
+        const ms = parseDuration(o['min-job-interval']);
+        if (ms < 60_000) throw new UsageError('--min-job-interval must be at least 1m (a cron schedule fires at most once a minute)');
+        limits.min_job_interval_seconds = Math.round(ms / 1000);
+      }
       return await setLimits(table, t.tenant_id, limits);
     }
     case 'tenants set-policy': {

@@ -29,7 +29,7 @@ export const handler = api(lazyContract('mcp.post', () => import('./contracts/se
   }
   const { Transport, buildMcpServer } = await mcp();
   const called: string[] = [];
-  const server = buildMcpServer({ deps: req.deps, tenant: req.tenant, scopes: req.principal.scopes, origin: req.origin, guard: apiGuard(req.deps.config), called });
+  const server = buildMcpServer({ deps: req.deps, tenant: req.tenant, scopes: req.principal.scopes, principal: req.principal, origin: req.origin, guard: apiGuard(req.deps.config), called });
   const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   const headers = new Headers();

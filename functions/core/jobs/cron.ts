@@ -1,6 +1,6 @@
 import { badRequest } from '../errors.js';
 import { lazyEngine } from '../lazy-engine.js';
-import { instantOf, wallTime } from './zoned-time.js';
+import { cachedWallTime, instantOf, offsetAt } from './zoned-time.js';
 
 // The EventBridge translation lives in its own module, without cron-parser (and its luxon):
 // every Lambda's composition root loads it for the scheduler port (see aws-deps.ts).
@@ -32,13 +32,10 @@ export function parseCron(expr: string): void {
   }
 }
 
-/**
- * How far before the wall time of `from` a search starts: a wall time just behind it can still
- * name a later instant after clocks went back (shifts are at most 2 h anywhere).
- */
-const LOOKBACK_MS = 3 * 3_600_000;
 /** Cron ticks a search looks at before giving up (a day of every-minute ticks and then some). */
 const MAX_TICKS = 2_000;
+/** Longer than any clock shift (at most 2 h anywhere): the span within which one can matter. */
+const SHIFT_SPAN_MS = 3 * 3_600_000;
 
 /**
  * Next fire time strictly after `from`, the schedule read in time zone `tz` the way EventBridge
@@ -46,12 +43,16 @@ const MAX_TICKS = 2_000;
  * day, and a wall time that exists twice (clocks going back) fires once, at its first occurrence.
  *
  * The cron ticks are stepped as wall times (cron-parser in UTC on wall-clock dates) and each is
- * mapped to the instant it names; that mapping never goes backwards, so the first tick whose
- * instant is after `from` is the next fire.
+ * mapped to the instant it names (its first occurrence). That mapping is strictly increasing, and
+ * the wall time of `from` names an instant at or before `from`, so no tick at or before it can be
+ * next: the search starts there, and usually the first tick is the answer. Only the ticks of a
+ * repeated hour already fired (at their first occurrence) or of a skipped hour are stepped over.
+ * Zone offsets come from a cache per quarter hour (zoned-time.ts), so a list of zoned jobs costs
+ * a few lookups, not hours of ticks each (issue 37 finding 4).
  */
 export function nextRun(expr: string, from: Date, tz = 'UTC'): Date {
   if (tz === 'UTC') return cronParser().parse(expr, { tz: 'UTC', currentDate: from }).next().toDate();
-  const ticks = cronParser().parse(expr, { tz: 'UTC', currentDate: new Date(wallTime(from, tz).getTime() - LOOKBACK_MS) });
+  const ticks = cronParser().parse(expr, { tz: 'UTC', currentDate: cachedWallTime(from, tz) });
   for (let i = 0; i < MAX_TICKS; i++) {
     const at = instantOf(ticks.next().toDate(), tz);
     if (at && at > from) return at;
@@ -59,10 +60,16 @@ export function nextRun(expr: string, from: Date, tz = 'UTC'): Date {
   throw new Error(`No fire time of "${expr}" in ${tz} found after ${from.toISOString()}`);
 }
 
-/** Most recent fire time at or before `at` in time zone `tz` (the tick a late delivery belongs to); see {@link nextRun}. */
+/**
+ * Most recent fire time at or before `at` in time zone `tz` (the tick a late delivery belongs to);
+ * see {@link nextRun}. A wall time ahead of the wall time of `at` can still have fired at or before
+ * it when clocks went back within the last few hours (its first occurrence was before the shift),
+ * so the search starts that shift ahead, and only then.
+ */
 export function prevRun(expr: string, at: Date, tz = 'UTC'): Date {
   if (tz === 'UTC') return cronParser().parse(expr, { tz: 'UTC', currentDate: new Date(at.getTime() + 1) }).prev().toDate();
-  const ticks = cronParser().parse(expr, { tz: 'UTC', currentDate: new Date(wallTime(at, tz).getTime() + LOOKBACK_MS + 1000) });
+  const shiftBack = Math.max(0, offsetAt(at.getTime() - SHIFT_SPAN_MS, tz) - offsetAt(at.getTime(), tz));
+  const ticks = cronParser().parse(expr, { tz: 'UTC', currentDate: new Date(cachedWallTime(at, tz).getTime() + shiftBack + 1000) });
   for (let i = 0; i < MAX_TICKS; i++) {
     const t = instantOf(ticks.prev().toDate(), tz);
     if (t && t <= at) return t;

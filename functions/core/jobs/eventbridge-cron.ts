@@ -98,3 +98,29 @@ export function toEventBridgeCron(expr: string): string {
   const [d, w] = dow === '*' ? [render(days, 1, 31, true), '?'] : ['?', render(weekdays, 1, 7, false)];
   return `cron(${minutes} ${hours} ${d} ${months} ${w} *)`;
 }
+
+/**
+ * The shortest time between two fires of a 5-field schedule, in seconds, read on the wall clock
+ * of its time zone (a clock change can bring two fires of that day up to an hour closer). Fires
+ * within a day are the selected hours times the selected minutes; from the last fire of a day to
+ * the first of the next counts when two consecutive days can both fire (both day fields `*`,
+ * two neighbouring weekdays, two neighbouring days of the month, or the 1st with a month end).
+ * A schedule that fires at most once a day on days that never neighbour reports two days (a lower
+ * bound, which is all a floor needs). Callers validate the expression first (toEventBridgeCron).
+ */
+export function minIntervalSeconds(expr: string): number {
+  const [min, hour, dom, , dow] = expr.trim().split(/\s+/) as [string, string, string, string, string];
+  const minutes = [...expand(min, MINUTE)].sort((a, b) => a - b);
+  const hours = [...expand(hour, HOUR)].sort((a, b) => a - b);
+  const times = hours.flatMap((h) => minutes.map((m) => h * 60 + m));
+  let gap = Infinity;
+  for (let i = 1; i < times.length; i++) gap = Math.min(gap, times[i]! - times[i - 1]!);
+  const days = expand(dom, DOM);
+  const weekdays = expand(dow, DOW);
+  const consecutiveDays =
+    (dom === '*' && dow === '*') ||
+    (dow !== '*' && [...weekdays].some((d) => weekdays.has((d + 1) % 7))) ||
+    (dom !== '*' && ([...days].some((d) => days.has(d + 1)) || (days.has(1) && [28, 29, 30, 31].some((d) => days.has(d)))));
+  gap = Math.min(gap, consecutiveDays ? 1440 - times[times.length - 1]! + times[0]! : 2 * 1440);
+  return gap * 60;
+}

@@ -13,6 +13,8 @@ import type { Deps } from '../../runtime.js';
 import type { Table } from '../../ports/table.js';
 import { listFiltered } from '../filtered-list.js';
 import { canonicalTimeZone } from './zoned-time.js';
+import { assertScheduleInterval, jobLimitReached, jobLimitsOf, withinJobLimit } from './job-limits.js';
+import { assertJobScopes, jobOwnerSchema, ownerOf, type JobPrincipal } from './job-owner.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { listRuns } from '../runs/run-reads.js';
 import type { checkRunInput as CheckRunInput } from '../runs/check-run-input.js';
@@ -115,6 +117,15 @@ export const jobUpdateSchema = z
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'give at least one of status, schedule, timezone, webhook_url, label, input');
 export type JobUpdate = z.infer<typeof jobUpdateSchema>;
 
+/** Reasons a fire starts nothing that are worth showing on the job (see fire.ts). */
+export const jobSkipReasons = ['rate_limited', 'previous_run_active', 'refused', 'owner_lapsed'] as const;
+const jobSkipSchema = z.object({
+  at: z.string(),
+  scheduled_for: z.string(),
+  reason: z.enum(jobSkipReasons),
+  message: z.string(),
+});
+
 export const jobRecordSchema = z.object({
   job_id: z.string(),
   tenant_id: z.string(),
@@ -145,8 +156,15 @@ export const jobRecordSchema = z.object({
     .nullable(),
   /** Whether the job's creator could use tenant secrets (`secrets:use`): its scheduled runs may, too. */
   secrets_use: z.boolean().default(false),
+  /** The credential that created (or last resumed) the job, with its scopes; null for jobs stored before owners were recorded. */
+  owner: jobOwnerSchema.nullable().default(null),
+  /** Why the job is paused when it was not a caller that paused it (its owner's key was revoked, expired or lost a scope). */
+  status_reason: z.string().nullable().default(null),
+  /** The latest fire that started nothing, and why (rate limit, previous run still going, refused), until a fire starts a run. */
+  last_skip: jobSkipSchema.nullable().default(null),
 });
 export type JobRecord = z.infer<typeof jobRecordSchema>;
+export type JobSkip = z.infer<typeof jobSkipSchema>;
 
 /** Public shape. `next_run_at` is derived from the schedule (null while paused), never stored stale. */
 export const publicJob = (j: JobRecord, now: Date) => ({
@@ -167,6 +185,9 @@ export const publicJob = (j: JobRecord, now: Date) => ({
   updated_at: j.updated_at,
   next_run_at: j.status === 'active' ? nextRun(j.schedule, now, j.timezone).toISOString() : null,
   last_run: j.last_run,
+  owner: j.owner,
+  status_reason: j.status_reason,
+  last_skip: j.last_skip,
 });
 
 /**
@@ -181,7 +202,7 @@ export function scheduleName(tenantId: string, jobId: string): string {
   return `job-${tenantPart}-${j}`.slice(0, 64);
 }
 
-const jobKey = (tenantId: string, jobId: string) => keys.record(tenantId, 'JOB', jobId);
+export const jobKey = (tenantId: string, jobId: string) => keys.record(tenantId, 'JOB', jobId);
 
 /** Payload of each schedule fire (the scheduler adds `kind: 'job.fire'` and `scheduled_for`). */
 const firePayload = (j: JobRecord) => ({ tenant_id: j.tenant_id, job_id: j.job_id });
@@ -198,6 +219,8 @@ async function checkWebhookUrl(d: Deps, url: string, guard?: OutboundChecker): P
  */
 export interface JobCaller {
   tenant: Tenant;
+  /** The key or console user calling: recorded as the job's owner when it creates or resumes it. */
+  principal: JobPrincipal;
   scopes: readonly string[];
   checkRunInput: typeof CheckRunInput;
 }
@@ -209,15 +232,19 @@ const checkJobInput = (d: Deps, caller: JobCaller, scraperId: string, input: unk
 const holdsSecretsUse = (scopes: readonly string[]) => scopes.includes('*') || scopes.includes('secrets:use');
 
 /**
- * Create a job: validate the webhook target (egress guard), the query's time window or the
- * run's scraper and input, store the record, then create its schedule (read in the job's time
- * zone). When the scheduler refuses, the record is removed again so no job exists without a
+ * Create a job: validate the schedule against the tenant's floor between fires, the webhook
+ * target (egress guard), the query's time window or the run's scraper and input, store the
+ * record (refused again, 409, when it is past the tenant's job limit), then create its schedule
+ * (read in the job's time zone). When the scheduler refuses, the record is removed again so no job exists without a
  * schedule.
  */
 export async function createJob(d: Deps, tenantId: string, input: JobCreate, now: Date, caller?: JobCaller): Promise<JobRecord> {
   // Refused here, in every mode, rather than by the scheduler on AWS (a failing call or a wrong schedule).
   toEventBridgeCron(input.schedule);
+  const limits = await jobLimitsOf(d.table, tenantId, caller?.tenant);
+  assertScheduleInterval(input.schedule, limits);
   const kind: JobKind = input.scraper_id !== undefined ? 'run' : 'query';
+  if (caller) assertJobScopes(kind, caller.scopes);
   let run: { scraper_id: string; input: Record<string, unknown> } | null = null;
   if (kind === 'query') {
     resolveTimeWindow(input.time_window as TimeWindowInput | undefined, now);
@@ -248,10 +275,17 @@ export async function createJob(d: Deps, tenantId: string, input: JobCreate, now
     schedule_name: scheduleName(tenantId, jobId),
     last_run: null,
     secrets_use: caller ? holdsSecretsUse(caller.scopes) : false,
+    owner: caller ? ownerOf(caller.principal, caller.scopes) : null,
+    status_reason: null,
+    last_skip: null,
   };
   // Query jobs are stored as they always were (no run-job fields), so older readers still read them.
   const stored = kind === 'query' ? withoutRunFields(job) : job;
   await d.table.put({ ...jobKey(tenantId, jobId), ...stored }, { condition: { expression: 'attribute_not_exists(pk)' } });
+  if (!(await withinJobLimit(d.table, tenantId, jobId, limits.max_jobs))) {
+    await d.table.delete(jobKey(tenantId, jobId));
+    throw jobLimitReached(limits.max_jobs);
+  }
   try {
     await d.scheduler.upsert(job.schedule_name, job.schedule, firePayload(job), true, job.timezone);
   } catch (e) {
@@ -288,17 +322,32 @@ export function listJobs(table: Table, tenantId: string, q: { limit: number; cur
  * scheduler holds. A fire that still arrives for a paused job is ignored by the worker.
  */
 export async function updateJob(d: Deps, tenantId: string, jobId: string, patch: JobUpdate, now: Date, caller?: JobCaller): Promise<JobRecord> {
-  if (patch.schedule !== undefined) toEventBridgeCron(patch.schedule);
+  if (patch.schedule !== undefined) {
+    toEventBridgeCron(patch.schedule);
+    assertScheduleInterval(patch.schedule, await jobLimitsOf(d.table, tenantId, caller?.tenant));
+  }
   const set: Record<string, unknown> = { updated_at: now.toISOString() };
+  const job = caller || patch.input !== undefined ? await getJob(d.table, tenantId, jobId) : null;
+  // Changing a job, pausing it included, takes the scopes of what it runs (issue 37 finding 6).
+  if (caller && job) assertJobScopes(job.kind, caller.scopes);
   if (patch.input !== undefined) {
-    const job = await getJob(d.table, tenantId, jobId);
-    if (job.kind !== 'run' || !job.scraper_id)
+    if (job!.kind !== 'run' || !job!.scraper_id)
       throw badRequest('input applies to run jobs only; this is a query job', [{ path: 'body.input', message: 'query jobs have no input' }]);
     if (!caller) throw new Error('updateJob: a new input needs the caller (tenant and scopes)');
-    set.input = (await checkJobInput(d, caller, job.scraper_id, patch.input, now)).input;
-    set.secrets_use = holdsSecretsUse(caller.scopes);
+    set.input = (await checkJobInput(d, caller, job!.scraper_id, patch.input, now)).input;
+  }
+  // A new input or a resume: the caller now stands behind the job (its owner, whose key must keep
+  // standing for the job to fire). A resumed run job's input is checked again with its scopes.
+  // A resumed job is held to today's floor between fires, like a new one (the limit may have risen since).
+  if (job && patch.status === 'active' && patch.schedule === undefined) assertScheduleInterval(job.schedule, await jobLimitsOf(d.table, tenantId, caller?.tenant));
+  if (caller && job && (patch.input !== undefined || patch.status === 'active')) {
+    if (patch.input === undefined && job.kind === 'run' && job.scraper_id) await checkJobInput(d, caller, job.scraper_id, job.input ?? {}, now);
+    set.owner = ownerOf(caller.principal, caller.scopes);
+    set.status_reason = null;
+    if (job.kind === 'run') set.secrets_use = holdsSecretsUse(caller.scopes);
   }
   if (patch.status !== undefined) set.status = patch.status;
+  if (patch.status === 'paused') set.status_reason = null;
   if (patch.schedule !== undefined) set.schedule = patch.schedule;
   if (patch.timezone !== undefined) set.timezone = patch.timezone;
   if (patch.label !== undefined) set.label = patch.label;

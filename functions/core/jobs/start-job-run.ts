@@ -6,6 +6,7 @@ import { getTenant } from '../tenancy/tenants.js';
 import { outcomeFor } from '../audit/audit.js';
 import { AppError, notFound } from '../errors.js';
 import { log } from '../log.js';
+import { assertJobScopes } from './job-owner.js';
 import { getJob, recordLastRun, type JobCreate, type JobRecord } from './jobs.js';
 import type { Deps } from '../../runtime.js';
 
@@ -60,9 +61,13 @@ async function startRunJobRun(d: Deps, job: JobRecord, now: Date, fromScheduler:
   return run;
 }
 
-/** POST /v1/jobs/{id}/run: run now, whether the schedule is active or paused. */
-export async function runJobNow(d: Deps, tenantId: string, jobId: string, now: Date): Promise<JobRunStarted> {
+/**
+ * POST /v1/jobs/{id}/run: run now, whether the schedule is active or paused. The caller needs the
+ * scopes of what the job runs (`runs:write` and `runs:read` for a run job), as for creating it.
+ */
+export async function runJobNow(d: Deps, tenantId: string, jobId: string, now: Date, scopes?: readonly string[]): Promise<JobRunStarted> {
   const job = await getJob(d.table, tenantId, jobId);
+  if (scopes) assertJobScopes(job.kind, scopes);
   return startJobRun(d, job, now, now);
 }
 

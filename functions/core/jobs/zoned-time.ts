@@ -37,10 +37,34 @@ export function wallTime(instant: Date, tz: string): Date {
   return new Date(Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!));
 }
 
+/**
+ * Zone offsets already looked up, per zone and quarter hour of UTC. Every offset in use today is a
+ * multiple of 15 minutes and every transition falls on a quarter hour of UTC (a whole or half
+ * hour of local time), so an offset is constant within such a quarter hour: one Intl lookup (a
+ * few microseconds, the costly part of a zoned next run) serves every schedule asking about it.
+ * Bounded: cleared when it grows past {@link OFFSET_CACHE_MAX} entries.
+ */
+const offsetCache = new Map<string, number>();
+const OFFSET_CACHE_MAX = 20_000;
+const QUARTER_HOUR_MS = 900_000;
+
 /** Offset of `tz` from UTC at `instant`, in ms (wall time minus instant). */
-const offsetAt = (instant: number, tz: string): number => {
-  const whole = Math.floor(instant / 1000) * 1000;
-  return wallTime(new Date(whole), tz).getTime() - whole;
+export const offsetAt = (instant: number, tz: string): number => {
+  const bucket = Math.floor(instant / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+  const key = `${tz}|${bucket}`;
+  let o = offsetCache.get(key);
+  if (o === undefined) {
+    o = wallTime(new Date(bucket), tz).getTime() - bucket;
+    if (offsetCache.size >= OFFSET_CACHE_MAX) offsetCache.clear();
+    offsetCache.set(key, o);
+  }
+  return o;
+};
+
+/** The wall time in `tz` at `instant` through the offset cache (seconds kept, milliseconds dropped). */
+export const cachedWallTime = (instant: Date, tz: string): Date => {
+  const whole = Math.floor(instant.getTime() / 1000) * 1000;
+  return new Date(whole + offsetAt(whole, tz));
 };
 
 const DAY_MS = 86_400_000;

@@ -26,6 +26,8 @@ export interface McpCaller {
   deps: Deps;
   tenant: Tenant;
   scopes: string[];
+  /** The key calling (a job it creates records it as its owner). */
+  principal: { type: 'key' | 'user'; id: string };
   origin: string;
   guard: EgressCheck;
   /** Tools called in this request (for the audit record). */
@@ -140,7 +142,7 @@ export function buildMcpServer(c: McpCaller): McpServer {
     async (a) => {
       const body = jobCreateSchema.safeParse(a);
       if (!body.success) throw badRequest('Invalid job', body.error.issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message })));
-      return publicJob(await createJob(c.deps, t, body.data, now(), { tenant: c.tenant, scopes: c.scopes, checkRunInput }), now());
+      return publicJob(await createJob(c.deps, t, body.data, now(), { tenant: c.tenant, principal: c.principal, scopes: c.scopes, checkRunInput }), now());
     },
   );
   return server;

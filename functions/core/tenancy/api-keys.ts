@@ -123,6 +123,12 @@ async function locate(table: Table, keyId: string, tenantId?: string) {
   return { key: { pk: item.pk, sk: item.sk }, record };
 }
 
+/** A key by its id (the standing of whoever made a job, checked when it fires); undefined when unknown. */
+export async function findApiKeyById(table: Table, keyId: string): Promise<ApiKey | undefined> {
+  const p = await table.query({ index: 'gsi2', pk: keys.keyIdIndex(keyId), limit: 1 });
+  return p.items[0] ? parseStored(apiKeySchema, p.items[0], 'api key') : undefined;
+}
+
 export async function revokeApiKey(table: Table, keyId: string, now: Date, tenantId?: string): Promise<ApiKey> {
   const { key } = await locate(table, keyId, tenantId);
   return apiKeySchema.parse(fixNull(await table.update(key, { set: { revoked_at: now.toISOString() } })));

@@ -11,6 +11,10 @@ export type BillingStatus = (typeof billingStatuses)[number];
 
 export { targetPolicySchema };
 
+/** Defaults of the job limits: 100 jobs, none firing more often than every 5 minutes. */
+export const DEFAULT_MAX_JOBS = 100;
+export const DEFAULT_MIN_JOB_INTERVAL_SECONDS = 300;
+
 /** Stored shape, validated when read back (zod at every edge, the table included). */
 export const tenantSchema = z.object({
   tenant_id: z.string(),
@@ -23,13 +27,20 @@ export const tenantSchema = z.object({
     monthly_results: z.number().int().positive().nullable(),
     /** Input plus output tokens of model extraction per month; absent in tenants stored before it existed. */
     monthly_model_tokens: z.number().int().positive().nullable().default(null),
+    /** Scheduled jobs the tenant may hold (issue 37 finding 4); absent in tenants stored before it existed. */
+    max_jobs: z.number().int().positive().default(DEFAULT_MAX_JOBS),
+    /** The shortest interval between two fires of one job's schedule, in seconds (at least a minute, cron's step). */
+    min_job_interval_seconds: z.number().int().min(60).default(DEFAULT_MIN_JOB_INTERVAL_SECONDS),
   }),
   target_policy: targetPolicySchema,
   created_at: z.string(),
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 
-export const DEFAULT_LIMITS: Tenant['limits'] = { rate_requests: 600, rate_seconds: 60, monthly_pages: null, monthly_results: null, monthly_model_tokens: null };
+export const DEFAULT_LIMITS: Tenant['limits'] = {
+  rate_requests: 600, rate_seconds: 60, monthly_pages: null, monthly_results: null, monthly_model_tokens: null,
+  max_jobs: DEFAULT_MAX_JOBS, min_job_interval_seconds: DEFAULT_MIN_JOB_INTERVAL_SECONDS,
+};
 
 const toItem = (t: Tenant) => ({ ...keys.tenant(t.tenant_id), gsi1pk: keys.tenantIndex(), gsi1sk: t.tenant_id, ...checkForStore(tenantSchema, t, 'tenant') });
 const fromItem = (i: Record<string, unknown>): Tenant | undefined => parseStored(tenantSchema, i, 'tenant');

@@ -145,4 +145,21 @@ describe.skipIf(!CHROMIUM)('console: jobs for any scraper and the changes they f
     expect(cb.pageErrors).toEqual([]);
     expect(cb.cspViolations).toEqual([]);
   });
+
+  it('a job paused by the scheduler (its key revoked) says why in the list and on its page; Monitoring shows the job limits', async () => {
+    const { run } = await import('../../../functions/cli/admin.js');
+    const { handleJobFire } = await import('../../../functions/core/jobs/fire.js');
+    const k = (await run(['keys', 'create', '--tenant', svc.tenantId, '--scopes', 'jobs:write,runs:write,runs:read'], svc.deps.table)) as { key_id: string; api_key: string };
+    const made = await svc.call('/v1/jobs', { method: 'POST', key: k.api_key, json: { label: 'Keyed kettle', scraper_id: 'page-content', input: { url: `${base}/kettle` }, schedule: '0 0 1 1 *' } });
+    expect(made.status).toBe(201);
+    await run(['keys', 'revoke', k.key_id], svc.deps.table);
+    expect(await handleJobFire(svc.deps, { kind: 'job.fire', tenant_id: svc.tenantId, job_id: made.body.job_id, scheduled_for: new Date().toISOString() })).toMatchObject({ reason: 'owner_lapsed' });
+    await go('#/jobs');
+    await waitText('.job-note', 'Paused by the scheduler');
+    expect(await textOf('.job-note')).toContain(`${k.key_id} that created or last resumed this job was revoked`);
+    await go(`#/jobs/${made.body.job_id}`);
+    await waitText('.job-note', 'was revoked');
+    await go('#/monitoring');
+    await waitText('#mon-job-limits', 'up to 100 jobs, each firing at most once every 5 min');
+  });
 });

@@ -217,3 +217,64 @@ describe('MCP create_job', () => {
     await c.close();
   });
 });
+
+// Issue 37 finding 6: a key with only jobs:read/jobs:write got 403 on POST /v1/runs, yet created
+// and ran a run job whose webhooks carried the results. A job now needs the scopes of what it
+// runs, records the key that made it, and stops (paused, saying why) when that key stops standing.
+describe('a run job needs the run scopes, and stops with the key behind it', () => {
+  const keyWith = async (scopes: string) => {
+    const { run } = await import('../../../functions/cli/admin.js');
+    return (await run(['keys', 'create', '--tenant', svc.tenantId, '--scopes', scopes], svc.deps.table)) as { key_id: string; api_key: string };
+  };
+  const scopeDetails = (r: { body: { details?: Array<{ message: string }> } }) => (r.body.details ?? []).map((d) => d.message).sort();
+
+  it('jobs:write alone cannot create, change, run or (MCP) create a run job', async () => {
+    const jobsOnly = await keyWith('jobs:read,jobs:write');
+    const noRead = await keyWith('jobs:read,jobs:write,runs:write');
+    const r = await svc.call('/v1/jobs', { method: 'POST', json: runJob(), key: jobsOnly.api_key });
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({ code: 'forbidden', message: expect.stringContaining('runs:write and runs:read') });
+    expect(scopeDetails(r)).toEqual(['runs:read', 'runs:write']);
+    const r2 = await svc.call('/v1/jobs', { method: 'POST', json: runJob(), key: noRead.api_key });
+    expect(r2.status).toBe(403);
+    expect(scopeDetails(r2)).toEqual(['runs:read']);
+    // A job made by a key that holds them: the jobs-only key can read it, not run or change it.
+    const j = (await svc.call('/v1/jobs', { method: 'POST', json: runJob() })).body;
+    expect((await svc.call(`/v1/jobs/${j.job_id}`, { key: jobsOnly.api_key })).status).toBe(200);
+    expect((await svc.call(`/v1/jobs/${j.job_id}/run`, { method: 'POST', key: jobsOnly.api_key })).status).toBe(403);
+    expect((await svc.call(`/v1/jobs/${j.job_id}`, { method: 'PATCH', json: { webhook_url: `${hooks.baseUrl}/mine` }, key: jobsOnly.api_key })).status).toBe(403);
+    expect((await svc.call(`/v1/jobs/${j.job_id}`)).body.webhook_url).toBeNull();
+    const c = await mcpClient(svc.url, jobsOnly.api_key);
+    const viaMcp = await c.callTool({ name: 'create_job', arguments: runJob() });
+    expect(viaMcp.isError).toBe(true);
+    expect(JSON.parse((viaMcp.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ code: 'forbidden' });
+    await c.close();
+    expect((await svc.call('/v1/jobs?limit=200')).body.data.filter((x: { label: string; created_at: string }) => x.created_at > j.created_at)).toEqual([]);
+  });
+
+  it('records its owner; revoking that key pauses the job at its next fire, saying why; a resume re-owns it', async () => {
+    const { handleJobFire } = await import('../../../functions/core/jobs/fire.js');
+    const { run } = await import('../../../functions/cli/admin.js');
+    const maker = await keyWith('jobs:read,jobs:write,runs:write,runs:read');
+    const j = (await svc.call('/v1/jobs', { method: 'POST', json: runJob({ label: 'owned' }), key: maker.api_key })).body;
+    expect(j.owner).toEqual({ type: 'key', id: maker.key_id, scopes: ['jobs:read', 'jobs:write', 'runs:write', 'runs:read'] });
+    const viaMcp = toolJson(await (await mcpClient(svc.url, maker.api_key)).callTool({ name: 'create_job', arguments: runJob({ label: 'owned via MCP' }) }));
+    expect(viaMcp.owner).toMatchObject({ type: 'key', id: maker.key_id });
+
+    await run(['keys', 'revoke', maker.key_id], svc.deps.table);
+    const fire = { kind: 'job.fire' as const, tenant_id: svc.tenantId, job_id: j.job_id, scheduled_for: new Date().toISOString() };
+    expect(await handleJobFire(svc.deps, fire)).toEqual({ kind: 'skipped', reason: 'owner_lapsed' });
+    const paused = (await svc.call(`/v1/jobs/${j.job_id}`)).body;
+    expect(paused).toMatchObject({ status: 'paused', next_run_at: null, status_reason: expect.stringContaining(`${maker.key_id} that created or last resumed this job was revoked`) });
+    expect((await svc.call(`/v1/jobs/${j.job_id}/runs`)).body.data).toEqual([]);
+    expect(((await lsched(j.job_id)) as { enabled?: boolean } | undefined)?.enabled).toBe(false);
+    const audit = (await svc.call('/dashboard/api/audit?limit=50')).body.data as Array<{ action: string; resource: string; surface: string }>;
+    expect(audit.find((a) => a.action === 'jobs.pause' && a.resource === j.job_id)).toMatchObject({ surface: 'scheduler' });
+
+    // Resumed by a key that holds the scopes: that key is now the owner and the job fires again.
+    const resumed = (await svc.call(`/v1/jobs/${j.job_id}`, { method: 'PATCH', json: { status: 'active' } })).body;
+    expect(resumed).toMatchObject({ status: 'active', status_reason: null, owner: { type: 'key', scopes: ['*'] } });
+    expect(resumed.owner.id).not.toBe(maker.key_id);
+    expect((await handleJobFire(svc.deps, { ...fire, scheduled_for: new Date(Date.now() + 1000).toISOString() })).kind).toBe('started');
+  });
+});

@@ -55,6 +55,7 @@ describe('job public shape', () => {
     job_id: 'job_01jd0000000000000000000000', tenant_id: 'ten_a', label: 'Daily', prompt: 'acme', sources: ['x'], time_window: null, limit: 100,
     schedule: '0 8 * * *', webhook_url: null, status: 'active', created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-01T00:00:00.000Z',
     schedule_name: 'job-a-01jd0000000000000000000000', last_run: null, kind: 'query', timezone: 'UTC', scraper_id: null, input: null, secrets_use: false,
+    owner: null, status_reason: null, last_skip: null,
   };
   it('derives next_run_at from the schedule, null when paused, and hides internals', () => {
     const now = new Date('2026-11-22T09:00:00.000Z');
