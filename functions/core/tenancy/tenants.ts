@@ -23,13 +23,15 @@ export const tenantSchema = z.object({
     monthly_results: z.number().int().positive().nullable(),
     /** Input plus output tokens of model extraction per month; absent in tenants stored before it existed. */
     monthly_model_tokens: z.number().int().positive().nullable().default(null),
+    /** Provider searches per month (API.md "Search"); absent in tenants stored before it existed. */
+    monthly_searches: z.number().int().positive().nullable().default(null),
   }),
   target_policy: targetPolicySchema,
   created_at: z.string(),
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 
-export const DEFAULT_LIMITS: Tenant['limits'] = { rate_requests: 600, rate_seconds: 60, monthly_pages: null, monthly_results: null, monthly_model_tokens: null };
+export const DEFAULT_LIMITS: Tenant['limits'] = { rate_requests: 600, rate_seconds: 60, monthly_pages: null, monthly_results: null, monthly_model_tokens: null, monthly_searches: null };
 
 const toItem = (t: Tenant) => ({ ...keys.tenant(t.tenant_id), gsi1pk: keys.tenantIndex(), gsi1sk: t.tenant_id, ...checkForStore(tenantSchema, t, 'tenant') });
 const fromItem = (i: Record<string, unknown>): Tenant | undefined => parseStored(tenantSchema, i, 'tenant');

@@ -10,6 +10,7 @@ import { contracts as queries } from './queries.js';
 import { contracts as runbooks } from './runbooks.js';
 import { contracts as runs } from './runs.js';
 import { contracts as scrape } from './scrape.js';
+import { contracts as search } from './search.js';
 import { contracts as service } from './service.js';
 import { contracts as session } from './session.js';
 import { contracts as settings } from './settings.js';
@@ -35,6 +36,7 @@ export const allContracts: Record<string, Contract> = {
   ...runbooks,
   ...runs,
   ...scrape,
+  ...search,
   ...service,
   ...session,
   ...settings,
