@@ -126,7 +126,7 @@ export const routes: Route[] = [
   R({ id: 'settings.storage.put', method: 'PUT', path: '/dashboard/api/settings/storage', handler: 'functions/http/settings-storage-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   R({ id: 'settings.storage.test', method: 'POST', path: '/dashboard/api/settings/storage/test', handler: 'functions/http/settings-storage-test.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   // Search (API.md "Search"): governed web search, and the tenant's provider credentials
-  R({ id: 'search.run', method: 'POST', path: '/v1/search', handler: 'functions/http/search-run.ts', scope: 'search:run', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29 }),
+  R({ id: 'search.run', method: 'POST', path: '/v1/search', handler: 'functions/http/search-run.ts', scope: 'search:run', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29, validators: true }),
   R({ id: 'search-providers.list', method: 'GET', path: '/dashboard/api/search-providers', handler: 'functions/http/search-providers-list.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'search-providers.put', method: 'PUT', path: '/dashboard/api/search-providers/{provider}', handler: 'functions/http/search-providers-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   R({ id: 'search-providers.delete', method: 'DELETE', path: '/dashboard/api/search-providers/{provider}', handler: 'functions/http/search-providers-delete.ts', scope: 'admin', surface: 'console', grants: TR }),

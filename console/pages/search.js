@@ -19,7 +19,7 @@ export async function searchPage(page, ctx) {
     page.append(h('section', { class: 'card' }, h('p', {}, 'No search provider is configured yet. ', h('a', { href: '#/search/providers' }, 'Add a provider\'s credentials'), ' to search.')));
     return;
   }
-  const query = h('input', { type: 'search', name: 'query', required: true, maxlength: '400', placeholder: 'What are you looking for?' });
+  const query = h('input', { type: 'text', name: 'query', required: true, maxlength: '400', placeholder: 'What are you looking for?' });
   const limit = h('input', { type: 'number', name: 'limit', min: '1', max: '50', value: '10' });
   const provider = select(configured.map((p) => ({ value: p.provider, label: LABELS[p.provider] ?? p.provider })), configured[0].provider, { name: 'provider' });
   const range = select([{ value: '', label: 'Any time' }, 'day', 'week', 'month', 'year'], '', { name: 'time_range' });
@@ -50,6 +50,17 @@ function scrapeCell(r, open) {
   return h('span', {}, badge(`scraped ${r.scrape.status_code}`, 'succeeded'), ' ', h('button', { type: 'button', class: 'btn btn-small', onclick: () => open(r) }, 'Open content'));
 }
 
+/** The page's own headings sit under this section's h2 (the console page keeps its one h1). */
+function demoteHeadings(frag) {
+  for (const el of frag.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+    const level = Math.min(6, Number(el.tagName[1]) + 2);
+    const next = document.createElement(`h${level}`);
+    next.append(...el.childNodes);
+    el.replaceWith(next);
+  }
+  return frag;
+}
+
 function showResults(host, answer, viewer) {
   const allowed = answer.data.filter((r) => r.policy.decision === 'allowed').length;
   const scraped = answer.data.filter((r) => r.scrape && !r.scrape.error).length;
@@ -57,7 +68,7 @@ function showResults(host, answer, viewer) {
     clear(viewer).append(
       h('h2', {}, r.title || r.url),
       h('p', {}, extLink(r.url)),
-      h('div', { class: 'markdown' }, renderMarkdown(r.scrape.markdown ?? '')),
+      h('div', { class: 'markdown' }, demoteHeadings(renderMarkdown(r.scrape.markdown ?? ''))),
     );
     viewer.hidden = false;
     viewer.scrollIntoView({ block: 'start' });
