@@ -115,7 +115,7 @@ export function buildMcpServer(c: McpCaller): McpServer {
     'search:run',
     "Search the web through your configured provider (brave, tavily, exa or a self-hosted searxng), governed: each result says whether your target policy, robots.txt and the egress guard allow it (denied results are never fetched). Options: limit, provider, country, language, time_range, include_domains, exclude_domains, scrape {formats, engine, only_main_content, …} to read the allowed results' pages.",
     searchRequestSchema.shape,
-    async (a) => searchSync(c.deps, c.tenant, searchRequestSchema.parse(a), now(), 'mcp'),
+    async (a) => searchSync(c.deps, c.guard, c.tenant, searchRequestSchema.parse(a), now(), 'mcp'),
   );
   tool('list_scrapers', 'scrapers:read', 'List scrapers with their input JSON Schema.', {}, async () => listScrapers(c.deps.table, t));
   tool('start_run', 'runs:write', 'Start a run of a scraper with an input object.', { scraper_id: z.string(), input: z.record(z.string(), z.unknown()) }, async (a) =>

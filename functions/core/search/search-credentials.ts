@@ -18,6 +18,11 @@ export interface StoredProvider {
   updated_at: string;
 }
 
+/** A stored provider as the core reads it: also a self-hosted provider's base URL (configuration, not a secret; never listed). */
+export interface ConfiguredProvider extends StoredProvider {
+  base_url?: string;
+}
+
 /**
  * Validate against the adapter's fields, then store encrypted. SearXNG's `base_url` must be an
  * http(s) URL without credentials whose host passes the egress guard, like any target.
@@ -37,7 +42,8 @@ export async function putSearchCredentials(
   if (creds.base_url !== undefined) await checkBaseUrl(guard, creds.base_url);
   const ciphertext = await secrets.encrypt(JSON.stringify(creds), ctx(tenantId, provider.name));
   const rec: StoredProvider = { provider: provider.name, fields: Object.keys(creds).sort(), updated_at: now.toISOString() };
-  await table.put({ ...keys.record(tenantId, KIND, provider.name), ...rec, ciphertext });
+  // The base URL is kept beside the ciphertext too: the API checks its host before queueing a search.
+  await table.put({ ...keys.record(tenantId, KIND, provider.name), ...rec, ...(creds.base_url ? { base_url: creds.base_url } : {}), ciphertext });
   return rec;
 }
 
@@ -66,9 +72,9 @@ export async function getSearchCredentials(table: Table, secrets: Secrets, tenan
 }
 
 /** The configured providers, in {@link SEARCH_PROVIDERS} order (field names and time only). */
-export async function listSearchCredentials(table: Table, tenantId: string): Promise<StoredProvider[]> {
+export async function listSearchCredentials(table: Table, tenantId: string): Promise<ConfiguredProvider[]> {
   const p = await table.query({ pk: keys.tenantPk(tenantId), skBeginsWith: keys.recordPrefix(KIND) });
-  const byName = new Map(p.items.map((i) => [String(i.provider), { provider: String(i.provider) as SearchProviderName, fields: i.fields as string[], updated_at: String(i.updated_at) }]));
+  const byName = new Map(p.items.map((i) => [String(i.provider), { provider: String(i.provider) as SearchProviderName, fields: i.fields as string[], updated_at: String(i.updated_at), ...(typeof i.base_url === 'string' ? { base_url: i.base_url } : {}) }]));
   return SEARCH_PROVIDERS.filter((n) => byName.has(n)).map((n) => byName.get(n)!);
 }
 

@@ -4,6 +4,7 @@ import { addUsage } from '../limits/usage.js';
 import { answerFromCache, keepScrapeAnswer } from '../freshness/cached-scrape.js';
 import { contentOptionsOf } from '../content/content-options.js';
 import { searchProviders } from './registry.js';
+import { PROVIDER_TIMEOUT_MS, providerBaseUrl } from './provider-base.js';
 import { getSearchCredentials } from './search-credentials.js';
 import { providerError } from './provider-errors.js';
 import { runSearch, type ResultScrape, type SearchAnswer } from './run-search.js';
@@ -21,8 +22,6 @@ import { chooseProvider, listSearchCredentials } from './search-credentials.js';
 import { fanOut } from '../webhooks/deliveries.js';
 import { getJob } from '../jobs/jobs.js';
 
-/** Time the provider may take to answer (the API waits at most 27 s for the whole search). */
-export const PROVIDER_TIMEOUT_MS = 10_000;
 /** Results of one search scraped at once; per-host politeness (HostGate) still applies to each. */
 export const SEARCH_SCRAPE_CONCURRENCY = 10;
 
@@ -35,12 +34,6 @@ export interface SearchScope {
   /** Add the scraped pages to the page meter here (false in a run: the run bills its own pages). */
   billPages?: boolean;
   signal?: AbortSignal;
-}
-
-/** Base URL of a provider's API: the deployment's override, the adapter's default, or (SearXNG) the tenant's. */
-export function providerBaseUrl(d: Deps, name: SearchProviderName, credentials: Record<string, string>): string {
-  if (name === 'searxng') return credentials.base_url ?? '';
-  return d.config.searchBaseUrls?.[name] ?? searchProviders[name].defaultBaseUrl!;
 }
 
 /**

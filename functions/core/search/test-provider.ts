@@ -3,7 +3,7 @@ import { EgressGuard } from '../governance/egress-guard.js';
 import { getSearchCredentials } from './search-credentials.js';
 import { searchProviders } from './registry.js';
 import { ProviderFailed, providerError } from './provider-errors.js';
-import { PROVIDER_TIMEOUT_MS, providerBaseUrl } from './search-worker.js';
+import { PROVIDER_TIMEOUT_MS, providerBaseUrl } from './provider-base.js';
 import type { SearchProviderName } from './types.js';
 import type { Deps } from '../../runtime.js';
 

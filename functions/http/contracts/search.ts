@@ -32,7 +32,7 @@ export const contracts = defineContracts({
     requestExample: { query: 'governed web scraping', limit: 5, scrape: { formats: ['markdown'] } },
     success: { 200: { description: 'Ranked, governed results', schema: searchAnswerSchema } },
     errors: {
-      422: 'No search provider is configured (search_not_configured), or the provider rejected the stored credentials or the query',
+      422: 'No search provider is configured (search_not_configured); the provider rejected the stored credentials or the query; or its API host is refused by the egress guard (provider_misconfigured)',
       429: "The provider is rate limiting the tenant's key (provider_rate_limited) or its plan quota is used up (provider_quota_exhausted), with Retry-After",
       502: 'The provider is not answering or answered something unreadable',
       504: 'The search did not finish in time',

@@ -3,6 +3,7 @@ import { startTestService, type TestService } from '../../support/local-service.
 import { startCanary, startFixtureSite, type Canary, type FixtureSite } from '../../fixtures/site/server.js';
 import { FAKE_KEYS, PROVIDER_SECRET_DETAIL, badDays, startFakeSearch, type FakeSearch } from '../../fixtures/fake-search/fake-search.js';
 import { run as admin } from '../../../functions/cli/admin.js';
+import { keys } from '../../../functions/core/table-keys.js';
 
 // POST /v1/search from outside, against fakes of the providers' documented APIs and the fixture
 // site (which counts every request): ranked as the provider ranked, denied results never fetched,
@@ -151,6 +152,17 @@ describe('POST /v1/search', () => {
     expect(s.status).toBe(200);
     expect(s.body.data[0]).toMatchObject({ url: `${site.baseUrl}/pages/2` });
     expect((await search({ query: 'q', provider: 'exa' })).body.code).toBe('search_not_configured');
+  });
+
+  it('a SearXNG whose host the egress guard now refuses is 422 provider_misconfigured, before anything is queued or connected', async () => {
+    const key = keys.record(svc.tenantId, 'SRCH', 'searxng');
+    const stored = await svc.deps.table.get(key);
+    await svc.deps.table.put({ ...stored!, ...key, base_url: canary.url });
+    const r = await search({ query: 'q', provider: 'searxng' });
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe('provider_misconfigured');
+    expect(canary.connections()).toBe(0);
+    await svc.deps.table.put(stored!);
   });
 
   it('a provider 429 is a clear 429 with Retry-After, without the provider body', async () => {
