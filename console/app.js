@@ -21,6 +21,8 @@ const ROUTES = [
   ['/jobs/:id', './pages/jobs.js', 'jobDetail', 'runs'],
   ['/changes', './pages/changes.js', 'changesList', 'runs'],
   ['/changes/:id', './pages/changes.js', 'changeDetail', 'runs'],
+  ['/search', './pages/search.js', 'searchPage', 'search'],
+  ['/search/providers', './pages/search.js', 'searchProvidersPage', 'search'],
   ['/datasets', './pages/datasets.js', 'datasetsPage', 'data'],
   ['/storage', './pages/storage.js', 'storagePage', 'data'],
   ['/webhooks', './pages/webhooks.js', 'webhooksList', 'webhooks'],

@@ -246,6 +246,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/search-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which search providers have credentials (field names only) and what each needs */
+        get: operations["search-providers.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/search-providers/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Store a search provider's credentials (encrypted, never returned) */
+        put: operations["search-providers.put"];
+        post?: never;
+        /** Remove a search provider's credentials */
+        delete: operations["search-providers.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/search-providers/{provider}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save and test: save (when a body is given), then run a one-result search with the provider's stored credentials */
+        post: operations["search-providers.test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/secrets": {
         parameters: {
             query?: never;
@@ -951,6 +1003,26 @@ export interface paths {
         get: operations["scrapers.list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search the web through a provider, governed: each result decided by your target policy, robots.txt and the egress guard; allowed ones optionally scraped
+         * @description Results come in the provider's order, de-duplicated by normalised URL. A denied result carries its reason and is never fetched. With `scrape`, allowed results are fetched concurrently and each carries its page or its own error; one failing page never fails the search. Scraped results count as pages; the search counts against `monthly_searches`.
+         */
+        post: operations["search.run"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3614,7 +3686,7 @@ export interface operations {
                             name: string;
                             prefix: string;
                             revoked_at: string | null;
-                            scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "secrets:use" | "*")[];
+                            scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "search:run" | "secrets:use" | "*")[];
                             /** @enum {string} */
                             status: "active" | "revoked";
                         }[];
@@ -3740,7 +3812,7 @@ export interface operations {
                     expires_in_days?: number;
                     /** @default API key */
                     name?: string;
-                    scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "secrets:use" | "*")[];
+                    scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "search:run" | "secrets:use" | "*")[];
                 };
             };
         };
@@ -3770,7 +3842,7 @@ export interface operations {
                         name: string;
                         prefix: string;
                         revoked_at: string | null;
-                        scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "secrets:use" | "*")[];
+                        scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "search:run" | "secrets:use" | "*")[];
                         /** @enum {string} */
                         status: "active" | "revoked";
                     };
@@ -4145,7 +4217,7 @@ export interface operations {
                         old_key_expires_at: string;
                         prefix: string;
                         revoked_at: string | null;
-                        scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "secrets:use" | "*")[];
+                        scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "search:run" | "secrets:use" | "*")[];
                         /** @enum {string} */
                         status: "active" | "revoked";
                     };
@@ -4459,6 +4531,663 @@ export interface operations {
             };
             /** @description The key lacks the scope this operation needs */
             403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "search-providers.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Providers */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            access: string;
+                            configured: boolean;
+                            credential_fields: {
+                                description: string;
+                                name: string;
+                                required: boolean;
+                            }[];
+                            fields: string[];
+                            /** @enum {string} */
+                            provider: "brave" | "tavily" | "exa" | "searxng";
+                            updated_at: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "search-providers.put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: "brave" | "tavily" | "exa" | "searxng";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "api_key": "your-provider-key"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored (field names only) */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        configured: true;
+                        fields: string[];
+                        /** @enum {string} */
+                        provider: "brave" | "tavily" | "exa" | "searxng";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send Content-Type: application/json) */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "search-providers.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: "brave" | "tavily" | "exa" | "searxng";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "search-providers.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: "brave" | "tavily" | "exa" | "searxng";
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The outcome of the test search (the provider's own error text is never shown) */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checked_at: string;
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        ok: boolean;
+                        /** @enum {string} */
+                        provider: "brave" | "tavily" | "exa" | "searxng";
+                        results: number;
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send Content-Type: application/json) */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider has no credentials (search_not_configured) */
+            422: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
                     "RateLimit-Limit": number;
@@ -15227,6 +15956,309 @@ export interface operations {
             };
         };
     };
+    "search.run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "governed web scraping",
+                 *       "limit": 5,
+                 *       "scrape": {
+                 *         "formats": [
+                 *           "markdown"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    country?: string;
+                    exclude_domains?: string[];
+                    include_domains?: string[];
+                    language?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /**
+                     * @description default: the tenant's first configured provider (brave, tavily, exa, searxng)
+                     * @enum {string}
+                     */
+                    provider?: "brave" | "tavily" | "exa" | "searxng";
+                    query: string;
+                    scrape?: {
+                        /**
+                         * @default auto
+                         * @enum {string}
+                         */
+                        engine?: "auto" | "http" | "browser";
+                        /** @description CSS selectors: elements removed before markdown is made */
+                        exclude_tags?: string[];
+                        formats?: ("markdown" | "html" | "text" | "links" | "metadata" | "screenshot")[];
+                        /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
+                        include_tags?: string[];
+                        /** @description ms (default 0): the answer may come from this tenant's own earlier fetch of the same URL with the same options, no older than this; it then says cached: true with its fetched_at. Never for requests with actions or secrets */
+                        max_age?: number;
+                        /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                        only_main_content?: boolean;
+                        /**
+                         * @description per result page (default 15000)
+                         * @default 15000
+                         */
+                        timeout_ms?: number;
+                    };
+                    /** @enum {string} */
+                    time_range?: "day" | "week" | "month" | "year";
+                };
+            };
+        };
+        responses: {
+            /** @description Ranked, governed results */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            policy: {
+                                /** @enum {string} */
+                                decision: "allowed" | "denied";
+                                reason: string;
+                            };
+                            published_at: string | null;
+                            rank: number;
+                            scrape?: {
+                                error: {
+                                    code: string;
+                                    message: string;
+                                };
+                            } | ({
+                                engine_used: string | null;
+                                final_url: string;
+                                status_code: number;
+                                url: string;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            snippet: string;
+                            title: string;
+                            url: string;
+                        }[];
+                        /** @enum {string} */
+                        provider: "brave" | "tavily" | "exa" | "searxng";
+                        query: string;
+                        usage: {
+                            pages: number;
+                            searches: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: `invalid_request` (with `details` per field), `target_forbidden`, `target_not_authorized`, … */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key or console session */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The authentication scheme to use: `Bearer realm="gleaner"` */
+                    "WWW-Authenticate": string;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is not active (`payment_required`) or a monthly quota is used up (`quota_exhausted`) */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send Content-Type: application/json) */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No search provider is configured (search_not_configured); the provider rejected the stored credentials or the query; or its API host is refused by the egress guard (provider_misconfigured) */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider is rate limiting the tenant's key (provider_rate_limited) or its plan quota is used up (provider_quota_exhausted), with Retry-After */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote the request id when reporting it */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider is not answering or answered something unreadable */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The search did not finish in time */
+            504: {
+                headers: {
+                    /** @description Requests allowed per window for this tenant */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset": number;
+                    /** @description Id of this request (also in error bodies and the audit log); a valid one sent by the client is echoed */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "storage.list": {
         parameters: {
             query?: {
@@ -15719,6 +16751,8 @@ export interface operations {
                             monthly_model_tokens: number | null;
                             monthly_pages: number | null;
                             monthly_results: number | null;
+                            /** @default null */
+                            monthly_searches: number | null;
                             rate_requests: number;
                             rate_seconds: number;
                         };
@@ -15733,6 +16767,7 @@ export interface operations {
                             model_tokens: number;
                             pages: number;
                             results: number;
+                            searches: number;
                         };
                     };
                 };
@@ -15859,7 +16894,7 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: string | null;
-                            events: ("job.completed" | "run.completed" | "page.changed")[];
+                            events: ("job.completed" | "run.completed" | "page.changed" | "search.completed")[];
                             /** @enum {string} */
                             status: "enabled" | "disabled";
                             url: string;
@@ -16003,7 +17038,7 @@ export interface operations {
                      *       "job.completed"
                      *     ]
                      */
-                    events?: ("job.completed" | "run.completed" | "page.changed")[];
+                    events?: ("job.completed" | "run.completed" | "page.changed" | "search.completed")[];
                     /** Format: uri */
                     url: string;
                 };
@@ -16032,7 +17067,7 @@ export interface operations {
                         created_at: string;
                         disabled_at: string | null;
                         disabled_reason: string | null;
-                        events: ("job.completed" | "run.completed" | "page.changed")[];
+                        events: ("job.completed" | "run.completed" | "page.changed" | "search.completed")[];
                         secret: string;
                         /** @enum {string} */
                         status: "enabled" | "disabled";
@@ -16409,7 +17444,7 @@ export interface operations {
                         created_at: string;
                         disabled_at: string | null;
                         disabled_reason: string | null;
-                        events: ("job.completed" | "run.completed" | "page.changed")[];
+                        events: ("job.completed" | "run.completed" | "page.changed" | "search.completed")[];
                         /** @enum {string} */
                         status: "enabled" | "disabled";
                         url: string;

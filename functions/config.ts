@@ -133,7 +133,13 @@ export interface Config {
   /** Unset: the audit sink's own default (25 ms). */
   auditFlushMs?: number;
   sourceBaseUrls: Partial<Record<SourceName, string>>;
+  /** GLEANER_SEARCH_<PROVIDER>_BASE_URL: a search provider's API elsewhere (tests use local fakes). */
+  searchBaseUrls: Partial<Record<SearchBaseUrlProvider, string>>;
 }
+
+/** Search providers whose API base URL the deployment may override (SearXNG's is the tenant's own). */
+export const SEARCH_BASE_URL_PROVIDERS = ['brave', 'tavily', 'exa'] as const;
+export type SearchBaseUrlProvider = (typeof SEARCH_BASE_URL_PROVIDERS)[number];
 
 // Parsed by hand, not with a schema library: every Lambda function reads its configuration on its
 // first request, and building and running a zod schema of 30 fields cost about 5 ms of each cold
@@ -264,6 +270,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else errors.push(`${name}: expected a URL, got ${JSON.stringify(v)}`);
   }
   out.sourceBaseUrls = sourceBaseUrls;
+  const searchBaseUrls: Partial<Record<SearchBaseUrlProvider, string>> = {};
+  for (const s of SEARCH_BASE_URL_PROVIDERS) {
+    const name = `GLEANER_SEARCH_${s.toUpperCase()}_BASE_URL`;
+    const v = env[name];
+    if (!v) continue;
+    if (URL.canParse(v)) searchBaseUrls[s] = v;
+    else errors.push(`${name}: expected a URL, got ${JSON.stringify(v)}`);
+  }
+  out.searchBaseUrls = searchBaseUrls;
   if (out.llmBaseUrl && !out.llmModel) errors.push(`${ENV.llmModel}: required with ${ENV.llmBaseUrl} (the model name the endpoint serves, e.g. llama3.1)`);
   if (errors.length) throw new Error(`Invalid configuration:\n  ${errors.join('\n  ')}`);
   return out as unknown as Config;

@@ -126,6 +126,12 @@ export const routes: Route[] = [
   R({ id: 'settings.storage.get', method: 'GET', path: '/dashboard/api/settings/storage', handler: 'functions/http/settings-storage-get.ts', scope: 'admin', surface: 'console', grants: RO }),
   R({ id: 'settings.storage.put', method: 'PUT', path: '/dashboard/api/settings/storage', handler: 'functions/http/settings-storage-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
   R({ id: 'settings.storage.test', method: 'POST', path: '/dashboard/api/settings/storage/test', handler: 'functions/http/settings-storage-test.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
+  // Search (API.md "Search"): governed web search, and the tenant's provider credentials
+  R({ id: 'search.run', method: 'POST', path: '/v1/search', handler: 'functions/http/search-run.ts', scope: 'search:run', surface: 'api', grants: [...TR, 'queue:runs', 'results:read', 'results:delete'], timeoutSeconds: 29, validators: true }),
+  R({ id: 'search-providers.list', method: 'GET', path: '/dashboard/api/search-providers', handler: 'functions/http/search-providers-list.ts', scope: 'admin', surface: 'console', grants: RO }),
+  R({ id: 'search-providers.put', method: 'PUT', path: '/dashboard/api/search-providers/{provider}', handler: 'functions/http/search-providers-put.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'] }),
+  R({ id: 'search-providers.delete', method: 'DELETE', path: '/dashboard/api/search-providers/{provider}', handler: 'functions/http/search-providers-delete.ts', scope: 'admin', surface: 'console', grants: TR }),
+  R({ id: 'search-providers.test', method: 'POST', path: '/dashboard/api/search-providers/{provider}/test', handler: 'functions/http/search-providers-test.ts', scope: 'admin', surface: 'console', grants: [...TR, 'kms'], timeoutSeconds: 29 }),
   // Agent endpoint (MCP, Streamable HTTP, stateless)
   R({ id: 'mcp.post', method: 'POST', path: '/mcp', handler: 'functions/http/mcp-post.ts', scope: 'authenticated', surface: 'mcp', grants: [...TR, 'queue:runs', 'queue:queries', 'results:read', 'results:delete', 'raw:read', 'scheduler'], timeoutSeconds: 29, validators: true }),
   // Web console (static files from console/, served same-origin at console_url)

@@ -15,7 +15,7 @@ const USAGE = `Usage: npm run admin -- <command> [--json]
   tenants create --name <name>
   tenants list
   tenants set-billing <tenant_id> active|past_due|suspended
-  tenants set-limits <tenant_id> --rate <requests>/<seconds> [--monthly-pages N] [--monthly-results N] [--monthly-model-tokens N]
+  tenants set-limits <tenant_id> --rate <requests>/<seconds> [--monthly-pages N] [--monthly-results N] [--monthly-model-tokens N] [--monthly-searches N]
                                    [--max-jobs N] [--min-job-interval 5m]
   tenants set-policy <tenant_id> --mode open|allowlist [--domains example.com,example.org]
   keys create --tenant <tenant_id> --scopes runs:read,runs:write [--expires-in 30d] [--name <name>]
@@ -53,7 +53,7 @@ export async function run(argv: string[], table: Table = tableFor(), now = new D
     allowPositionals: true,
     options: {
       json: { type: 'boolean' }, name: { type: 'string' }, tenant: { type: 'string' }, scopes: { type: 'string' },
-      'expires-in': { type: 'string' }, rate: { type: 'string' }, 'monthly-pages': { type: 'string' }, 'monthly-results': { type: 'string' }, 'monthly-model-tokens': { type: 'string' },
+      'expires-in': { type: 'string' }, rate: { type: 'string' }, 'monthly-pages': { type: 'string' }, 'monthly-results': { type: 'string' }, 'monthly-model-tokens': { type: 'string' }, 'monthly-searches': { type: 'string' },
       'max-jobs': { type: 'string' }, 'min-job-interval': { type: 'string' },
       mode: { type: 'string' }, domains: { type: 'string' }, grace: { type: 'string' }, email: { type: 'string' }, 'password-stdin': { type: 'boolean' },
     },
@@ -90,6 +90,7 @@ export async function run(argv: string[], table: Table = tableFor(), now = new D
       if (o['monthly-pages'] !== undefined) limits.monthly_pages = positiveInt(o['monthly-pages'], '--monthly-pages');
       if (o['monthly-results'] !== undefined) limits.monthly_results = positiveInt(o['monthly-results'], '--monthly-results');
       if (o['monthly-model-tokens'] !== undefined) limits.monthly_model_tokens = positiveInt(o['monthly-model-tokens'], '--monthly-model-tokens');
+      if (o['monthly-searches'] !== undefined) limits.monthly_searches = positiveInt(o['monthly-searches'], '--monthly-searches');
       if (o['max-jobs'] !== undefined) limits.max_jobs = positiveInt(o['max-jobs'], '--max-jobs')!;
       if (o['min-job-interval'] !== undefined) {
         const ms = parseDuration(o['min-job-interval']);

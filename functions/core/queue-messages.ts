@@ -78,7 +78,7 @@ export const deliveryAttemptMessage = z.object({
 export type DeliveryAttempt = z.infer<typeof deliveryAttemptMessage>;
 
 /** A page changed or was removed (change tracking): deliver `page.changed` for its change record. */
-export const pageChangedMessage = z.object({ kind: z.literal('page.changed'), tenant_id: z.string().min(1), change_id: z.string().min(1) });
+export const pageChangedMessage = z.object({ kind: z.literal('page.changed'), tenant_id: z.string().min(1), change_id: z.string().min(1), include_new: z.boolean().optional() });
 export type PageChangedMessage = z.infer<typeof pageChangedMessage>;
 
 /** Copy one job result to the tenant's bucket. */

@@ -54,7 +54,7 @@ export const { worker, handler } = defineWorker('deliveries', {
   'page.changed': {
     timeoutMs: 30_000,
     async run(m, d) {
-      await deliverPageChanged(d, m.tenant_id, m.change_id);
+      await deliverPageChanged(d, m.tenant_id, m.change_id, m.include_new ?? false);
     },
   },
   /** One signed POST of one delivery; schedules its own retry. */

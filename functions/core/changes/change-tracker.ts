@@ -53,6 +53,8 @@ export interface TrackerContext {
   jobId: string | null;
   /** A site crawl: its scope (start URL and filters, hashed) and run, to mark the pages it reaches. */
   crawl?: { scope: string; runId: string };
+  /** Also announce `page.changed` for `new` pages (web-search: "tell me when a new result appears"). */
+  announceNew?: boolean;
 }
 
 /** A decision on one page: its view, the table items to write, the change record if any. */
@@ -140,8 +142,8 @@ export class ChangeTracker {
   /** Announce change records (`page.changed` for changed and removed pages). */
   async announce(records: ChangeRecord[]): Promise<void> {
     for (const r of records) {
-      if (r.status === 'new') continue;
-      await this.d.queue.send('deliveries', { kind: 'page.changed', tenant_id: this.ctx.tenantId, change_id: r.change_id }).catch((err) => log.error('page.changed event failed', { err, change_id: r.change_id }));
+      if (r.status === 'new' && !this.ctx.announceNew) continue;
+      await this.d.queue.send('deliveries', { kind: 'page.changed', tenant_id: this.ctx.tenantId, change_id: r.change_id, ...(r.status === 'new' ? { include_new: true } : {}) }).catch((err) => log.error('page.changed event failed', { err, change_id: r.change_id }));
     }
   }
 

@@ -33,9 +33,10 @@ export async function getChangeRecord(d: Pick<Deps, 'table'>, tenantId: string, 
  * Deliver `page.changed` for one change record: to every endpoint subscribed to it and, when the
  * run belongs to a job, to the job's `webhook_url`; signed and retried like every event (fanOut).
  */
-export async function deliverPageChanged(d: Deps, tenantId: string, changeId: string): Promise<void> {
+export async function deliverPageChanged(d: Deps, tenantId: string, changeId: string, includeNew = false): Promise<void> {
   const r = await getChangeRecord(d, tenantId, changeId);
-  if (r.status === 'new') return;
+  // `new` is announced only where it is the news (a web-search result seen for the first time).
+  if (r.status === 'new' && !includeNew) return;
   const job = r.job_id ? await getJob(d.table, tenantId, r.job_id).catch(() => undefined) : undefined; // deleted: registered endpoints only
   await fanOut(d, {
     tenantId,

@@ -21,6 +21,8 @@ import type { Deps } from '../../runtime.js';
 import { createJob, jobCreateSchema, jobCreateShape, publicJob } from '../jobs/jobs.js';
 import { changeFiltersShape, listChanges } from '../changes/change-history.js';
 import { checkRunInput } from '../runs/check-run-input.js';
+import { searchRequestSchema } from '../search/search-request.js';
+import { searchSync } from '../search/sync-search.js';
 
 export interface McpCaller {
   deps: Deps;
@@ -93,6 +95,7 @@ export function buildMcpServer(c: McpCaller): McpServer {
       `${info.service} ${info.version}: ${info.what}.`,
       `Rules: ${info.rules}`,
       'One page now: scrape {url, formats?, only_main_content?} returns its markdown (and metadata, links… as structured content).',
+      'Search the web, governed: search {query, limit?, scrape?: {formats}} returns ranked results, each with its policy decision (denied ones are never fetched) and, with scrape, its page.',
       'Runs (scrape web pages): list_scrapers -> start_run {scraper_id, input} -> get_run {run_id, wait_seconds} until status is succeeded -> get_run_results {run_id}.',
       'Queries (social sources through official APIs): submit_query {prompt, sources, limit} -> get_query {query_id} until completed or failed. Results are also stored: list_storage, get_storage_file {key}.',
       `Your key's scopes: ${c.scopes.join(', ')}. REST reference: ${info.docs}.`,
@@ -107,6 +110,14 @@ export function buildMcpServer(c: McpCaller): McpServer {
     scrapeRequestSchema.shape,
     async (a) => scrapeSync(c.deps, c.guard, c.tenant, scrapeRequestSchema.parse(a), now(), 'mcp', c.scopes),
     scrapeResult,
+  );
+  // POST /v1/search's body, scope and core call: governed results, each with its policy decision.
+  tool(
+    'search',
+    'search:run',
+    "Search the web through your configured provider (brave, tavily, exa or a self-hosted searxng), governed: each result says whether your target policy, robots.txt and the egress guard allow it (denied results are never fetched). Options: limit, provider, country, language, time_range, include_domains, exclude_domains, scrape {formats, engine, only_main_content, …} to read the allowed results' pages.",
+    searchRequestSchema.shape,
+    async (a) => searchSync(c.deps, c.guard, c.tenant, searchRequestSchema.parse(a), now(), 'mcp'),
   );
   tool('list_scrapers', 'scrapers:read', 'List scrapers with their input JSON Schema.', {}, async () => listScrapers(c.deps.table, t));
   tool('start_run', 'runs:write', 'Start a run of a scraper with an input object.', { scraper_id: z.string(), input: z.record(z.string(), z.unknown()) }, async (a) =>

@@ -28,6 +28,7 @@ import { markForeground } from '../limits/foreground.js';
 import { ChangeTracker } from '../changes/change-tracker.js';
 import { wantsChanges, type ChangeOptions } from '../changes/change-options.js';
 import { tenantAnswerCache } from '../freshness/page-cache.js';
+import { runSearchHook } from '../search/search-worker.js';
 
 export interface RunWorkerDeps {
   deps: Deps;
@@ -119,7 +120,7 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
   const runStop = new AbortController();
   // Change tracking (formats includes "changes"): the scraper compares each page it reads.
   const input = run.input as { formats?: string[]; change_options?: ChangeOptions };
-  const changes = wantsChanges(input) ? new ChangeTracker(d, { tenantId, options: input.change_options, runId, jobId: run.job_id ?? null }) : undefined;
+  const changes = wantsChanges(input) ? new ChangeTracker(d, { tenantId, options: input.change_options, runId, jobId: run.job_id ?? null, ...(run.scraper_id === 'web-search' ? { announceNew: true } : {}) }) : undefined;
   const engine: Engine = createEngine({
     owner: tenantId,
     guard: w.guard,
@@ -231,6 +232,7 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
       signal: runStop.signal,
       ...(changes ? { changes } : {}),
       answers: tenantAnswerCache(d, tenantId),
+      ...(run.scraper_id === 'web-search' ? { search: runSearchHook(d, tenant, w.guard, w.robots, limited, { run_id: runId, job_id: run.job_id ?? null }, runStop.signal) } : {}),
       progress: (p) => {
         progress = p;
         void persist().catch((err) => log.warn('progress update failed', { err }));

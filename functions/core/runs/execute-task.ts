@@ -24,6 +24,9 @@ import type { ScrapeFormat } from '../engine/types.js';
 import { previewPage } from '../studio/page-preview.js';
 import { previewRequestSchema } from '../studio/preview-request.js';
 import { keepScrapeAnswer } from '../freshness/cached-scrape.js';
+import { HostGate } from '../governance/politeness.js';
+import { searchWith } from '../search/search-worker.js';
+import { searchTaskSchema, SEARCH_TASK_BUDGET_MS } from '../search/search-task.js';
 
 /** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
 export const RUNBOOK_TEST_BUDGET_MS = 25_000;
@@ -48,7 +51,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
   const d = w.deps;
   const task = await getTask(d, tenantId, taskId);
   if (task.status !== 'pending') return;
-  const budgetMs = task.kind === 'scrape' ? Number((task.request as { timeout_ms?: number }).timeout_ms ?? 30_000) + 5_000 : RUNBOOK_TEST_BUDGET_MS;
+  const budgetMs = task.kind === 'scrape' ? Number((task.request as { timeout_ms?: number }).timeout_ms ?? 30_000) + 5_000 : task.kind === 'search' ? SEARCH_TASK_BUDGET_MS : RUNBOOK_TEST_BUDGET_MS;
   const stop = AbortSignal.any([AbortSignal.timeout(budgetMs), shutdownSignal(), ...(signal ? [signal] : [])]);
   const tenant = await requireTenant(d.table, tenantId);
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
@@ -56,7 +59,9 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
   const engine = createEngine({
     owner: tenantId,
     guard: w.guard, robots: w.robots, browser: (signal) => w.startBrowser(w.guard, profile, signal), policy: tenant.target_policy,
-    challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
+    // A search fetches many hosts at once: per-host politeness, coordinated through the table.
+    gate: task.kind === 'search' && w.politeness ? new HostGate(d.table, { ...w.politeness, tenant: tenantId }) : undefined,
+    challengePolicy: task.kind === 'scrape' || task.kind === 'search' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
     extractJson: createJsonExtractor(d, { tenant, requestId: taskId, surface: task.surface ?? 'api', signal: stop }),
     resolveSecret: (n) => resolveTenantSecret(d, tenantId, n),
@@ -102,6 +107,11 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
         return;
       }
       await completeTask(d, tenantId, taskId, body);
+    } else if (task.kind === 'search') {
+      // A governed search (core/search): provider, governance per result, concurrent scrapes.
+      const res = await searchWith(d, tenant, w.guard, w.robots, engine, searchTaskSchema.parse(task.request), { requestId: taskId, surface: task.surface ?? 'api', signal: stop });
+      if (stop.aborted) throw new Error('stopped');
+      await completeTask(d, tenantId, taskId, res);
     } else if (task.kind === 'studio.preview') {
       // Studio's page preview: the runbook path (same governance), then a screenshot and boxes.
       const res = await previewPage(engine, tenant.target_policy, previewRequestSchema.parse(task.request), stop);
@@ -123,11 +133,12 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       await completeTask(d, tenantId, taskId, redactor.deep({ ...res, stats: engine.stats() }));
     }
   } catch (e) {
-    if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : task.kind === 'studio.preview' ? 'page preview' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
+    if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : task.kind === 'studio.preview' ? 'page preview' : task.kind === 'search' ? 'search' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
     else if (e instanceof AppError) {
       // Field details (action_failed: `actions.<index>` and the reason) travel with the error.
       const details = Array.isArray(e.details) ? redactor.deep(e.details) : undefined;
-      await failTask(d, tenantId, taskId, { code: e.code, message: redactor.text(e.message), status: e.status, ...(details ? { details } : {}) });
+      const retryAfter = e.headers?.['retry-after'];
+      await failTask(d, tenantId, taskId, { code: e.code, message: redactor.text(e.message), status: e.status, ...(details ? { details } : {}), ...(retryAfter ? { retry_after: retryAfter } : {}) });
     }
     else if (e instanceof z.ZodError) await failTask(d, tenantId, taskId, { code: 'invalid_request', message: e.message, status: 400 });
     else await failTask(d, tenantId, taskId, { code: 'scrape_failed', message: redactor.text((e as Error).message ?? 'The scrape failed'), status: 502 });

@@ -2,13 +2,14 @@ import { cssExtractSpec } from './css-extract-spec.js';
 import { pageContent } from './page-content.js';
 import { siteCrawl } from './site-crawl.js';
 import { siteMapSpec } from './site-map-spec.js';
+import { webSearchSpec } from './web-search-spec.js';
 import type { ScraperSpec } from './types.js';
 
 // The built-in scrapers as the API sees them (listing, input validation). registry.ts pairs
 // them with the code that runs them, which only workers load.
 
 /** The built-in scrapers, in listing order (`GET /v1/scrapers`; published runbooks follow). */
-export const BUILTIN_SCRAPER_SPECS: readonly ScraperSpec<any>[] = [pageContent, cssExtractSpec, siteCrawl, siteMapSpec];
+export const BUILTIN_SCRAPER_SPECS: readonly ScraperSpec<any>[] = [pageContent, cssExtractSpec, siteCrawl, siteMapSpec, webSearchSpec];
 
 /** A built-in scraper's spec by id, or undefined (runbook ids `rbk_…` are looked up in the table). */
 export function builtinScraperSpec(id: string): ScraperSpec<any> | undefined {

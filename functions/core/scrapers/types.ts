@@ -3,6 +3,8 @@ import type { Engine } from '../engine/pipeline.js';
 import type { EngineChoice } from '../engine/types.js';
 import type { ChangeView, TrackedPage } from '../changes/change-tracker.js';
 import type { AnswerCache } from '../freshness/page-cache.js';
+import type { SearchAnswer } from '../search/run-search.js';
+import type { SearchRequest } from '../search/search-request.js';
 
 /** One result item (API.md run results): `{ url, fetched_at, status_code, data }`. */
 export interface ScrapeItem {
@@ -39,6 +41,8 @@ export interface ScraperContext {
   changes?: { track(page: TrackedPage): Promise<ChangeView> };
   /** This tenant's earlier answers (max_age); absent where nothing may be served from a cache. */
   answers?: AnswerCache;
+  /** A governed search with the tenant's provider credentials (core/search), for the web-search scraper. */
+  search?: (request: SearchRequest) => Promise<SearchAnswer>;
 }
 
 /** Why a scraper returned. `challenge` = stopped at a CAPTCHA/challenge (run status `blocked`). */

@@ -27,6 +27,8 @@ export const tenantSchema = z.object({
     monthly_results: z.number().int().positive().nullable(),
     /** Input plus output tokens of model extraction per month; absent in tenants stored before it existed. */
     monthly_model_tokens: z.number().int().positive().nullable().default(null),
+    /** Provider searches per month (API.md "Search"); absent in tenants stored before it existed. */
+    monthly_searches: z.number().int().positive().nullable().default(null),
     /** Scheduled jobs the tenant may hold (issue 37 finding 4); absent in tenants stored before it existed. */
     max_jobs: z.number().int().positive().default(DEFAULT_MAX_JOBS),
     /** The shortest interval between two fires of one job's schedule, in seconds (at least a minute, cron's step). */
@@ -38,7 +40,7 @@ export const tenantSchema = z.object({
 export type Tenant = z.infer<typeof tenantSchema>;
 
 export const DEFAULT_LIMITS: Tenant['limits'] = {
-  rate_requests: 600, rate_seconds: 60, monthly_pages: null, monthly_results: null, monthly_model_tokens: null,
+  rate_requests: 600, rate_seconds: 60, monthly_pages: null, monthly_results: null, monthly_model_tokens: null, monthly_searches: null,
   max_jobs: DEFAULT_MAX_JOBS, min_job_interval_seconds: DEFAULT_MIN_JOB_INTERVAL_SECONDS,
 };
 

@@ -9,7 +9,7 @@ import type { Table } from '../../ports/table.js';
 import type { Secrets } from '../../ports/secrets.js';
 
 /** Event types a registered endpoint can subscribe to. */
-export const WEBHOOK_EVENTS = ['job.completed', 'run.completed', 'page.changed'] as const;
+export const WEBHOOK_EVENTS = ['job.completed', 'run.completed', 'page.changed', 'search.completed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** POST /v1/webhooks body (SPEC.md 2.5, API.md "Webhooks and events"). */

@@ -10,6 +10,8 @@ import { contracts as queries } from './queries.js';
 import { contracts as runbooks } from './runbooks.js';
 import { contracts as runs } from './runs.js';
 import { contracts as scrape } from './scrape.js';
+import { contracts as search } from './search.js';
+import { contracts as searchProviders } from './search-providers.js';
 import { contracts as service } from './service.js';
 import { contracts as session } from './session.js';
 import { contracts as settings } from './settings.js';
@@ -35,6 +37,8 @@ export const allContracts: Record<string, Contract> = {
   ...runbooks,
   ...runs,
   ...scrape,
+  ...search,
+  ...searchProviders,
   ...service,
   ...session,
   ...settings,

@@ -53,7 +53,7 @@ export const contracts = defineContracts({
   },
   'tenant.get': {
     summary: "The calling key's tenant: billing status, limits, target policy, usage",
-    success: { 200: { description: 'The tenant', schema: tenantSchema.extend({ usage: z.object({ pages: z.number().int(), results: z.number().int(), model_tokens: z.number().int() }) }) } },
+    success: { 200: { description: 'The tenant', schema: tenantSchema.extend({ usage: z.object({ pages: z.number().int(), results: z.number().int(), model_tokens: z.number().int(), searches: z.number().int() }) }) } },
   },
   'mcp.post': {
     summary: 'MCP agent endpoint (JSON-RPC over Streamable HTTP, stateless); call the tool get_started first',

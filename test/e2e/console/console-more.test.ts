@@ -59,7 +59,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await logIn(page, svc.url, EMAIL, PASSWORD);
     await page.waitForSelector('#nav', { visible: true });
     const nav = await page.$$eval('#nav a', (as) => as.map((a) => a.textContent));
-    expect(nav).toEqual(['Monitoring', 'Runs', 'Studio', 'Social', 'Data & Storage', 'Webhooks', 'Settings']);
+    expect(nav).toEqual(['Monitoring', 'Runs', 'Studio', 'Social', 'Search', 'Data & Storage', 'Webhooks', 'Settings']);
   });
 
   it('Monitoring shows the succeeded run, usage and billing, and fits 1280 and 800 px', async () => {

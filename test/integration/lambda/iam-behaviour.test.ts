@@ -8,6 +8,7 @@ import { routes, workers } from '../../../functions/routes.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { startFakeX, type FakeX } from '../../fixtures/fake-sources/x.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.js';
+import { FAKE_KEYS, startFakeSearch, type FakeSearch } from '../../fixtures/fake-search/fake-search.js';
 
 // IAM proven from behaviour (issue 8): every handler and worker below runs bundled, in a fresh
 // process, in aws mode, with its synthesized environment; every AWS SDK command it sends is
@@ -17,14 +18,16 @@ let h: LambdaIamHarness;
 let site: FixtureSite;
 let x: FakeX;
 let hooks: WebhookReceiver;
+let brave: FakeSearch;
 let key: string;
 let tenantId: string;
 
 beforeAll(async () => {
-  [site, x, hooks] = await Promise.all([startFixtureSite(), startFakeX({ count: 5 }), startWebhookReceiver()]);
+  [site, x, hooks, brave] = await Promise.all([startFixtureSite(), startFakeX({ count: 5 }), startWebhookReceiver(), startFakeSearch('brave')]);
   h = await LambdaIamHarness.start({
-    GLEANER_EGRESS_ALLOW: [new URL(site.baseUrl).host, new URL(x.baseUrl).host, hooks.hostPort].join(','),
+    GLEANER_EGRESS_ALLOW: [new URL(site.baseUrl).host, new URL(x.baseUrl).host, hooks.hostPort, new URL(brave.baseUrl).host].join(','),
     GLEANER_SOURCE_X_BASE_URL: x.baseUrl,
+    GLEANER_SEARCH_BRAVE_BASE_URL: brave.baseUrl,
     // As with `-c bedrockModelId=`: the queries planner asks Bedrock (the emulator answers no plan, so it falls back).
     GLEANER_BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0',
   });
@@ -40,7 +43,7 @@ afterAll(async () => {
   const lines = Object.entries(idle).map(([fn, g]) => `  ${fn}:\n${g.map((x) => `    - ${x}`).join('\n')}`);
   if (lines.length) console.log(`Grants no test exercised:\n${lines.join('\n')}`);
   await h?.close();
-  await Promise.all([site?.close(), x?.close(), hooks?.close()]);
+  await Promise.all([site?.close(), x?.close(), hooks?.close(), brave?.close()]);
 });
 
 /** The call's response, after asserting that every SDK command it sent was granted. */
@@ -97,6 +100,31 @@ describe('runs', () => {
     expect(log.statusCode).toBe(200);
     h.take('deliveries');
   });
+});
+
+describe('search', () => {
+  it('search-providers.put (kms) -> .test (kms, provider) -> search.run -> runs worker (kms, engine) -> the answer; list and delete', async () => {
+    expect(granted(await h.route('search-providers.put', { path: '/dashboard/api/search-providers/brave', key, body: { api_key: FAKE_KEYS.brave } })).statusCode).toBe(200);
+    const tested = granted(await h.route('search-providers.test', { path: '/dashboard/api/search-providers/brave/test', key }));
+    expect(json(tested)).toMatchObject({ provider: 'brave', ok: true });
+    brave.results = [{ url: `${site.baseUrl}/about`, title: 'About', snippet: 'a' }];
+    // The route waits for the runs worker (27 s at most): bundle the worker first (an empty batch),
+    // then run it on the route's message while the route waits.
+    expect(granted(await h.worker('runs', [])).batchItemFailures).toEqual([]);
+    const answer = h.route('search.run', { path: '/v1/search', key, body: { query: 'about', scrape: { formats: ['markdown'], engine: 'http' } } });
+    let sent: ReturnType<typeof h.take> = [];
+    for (let i = 0; i < 200 && !sent.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      sent = h.take('runs');
+    }
+    expect(sent).toHaveLength(1);
+    expect(granted(await h.worker('runs', sent)).batchItemFailures).toEqual([]);
+    const r = granted(await answer);
+    expect(r.statusCode).toBe(200);
+    expect(json(r)).toMatchObject({ provider: 'brave', data: [{ rank: 1, policy: { decision: 'allowed' }, scrape: { status_code: 200 } }], usage: { searches: 1, pages: 1 } });
+    expect(granted(await h.route('search-providers.list', { path: '/dashboard/api/search-providers', key })).statusCode).toBe(200);
+    expect(granted(await h.route('search-providers.delete', { path: '/dashboard/api/search-providers/brave', key })).statusCode).toBe(204);
+  }, 300_000); // bundles five handlers and the runs worker when it runs first
 });
 
 describe('queries, sources and secrets', () => {

@@ -5,11 +5,11 @@ const parse = (id: string, input: unknown) => builtinScraper(id)!.inputSchema.sa
 
 describe('scraper registry', () => {
   it('lists page-content, css-extract, site-crawl and site-map with JSON Schemas', () => {
-    expect(BUILTIN_SCRAPERS.map((s) => s.scraper_id)).toEqual(['page-content', 'css-extract', 'site-crawl', 'site-map']);
+    expect(BUILTIN_SCRAPERS.map((s) => s.scraper_id)).toEqual(['page-content', 'css-extract', 'site-crawl', 'site-map', 'web-search']);
     for (const s of BUILTIN_SCRAPERS) {
       const d = describeScraper(s);
-      // site-map reads sitemaps and one page's links over http only.
-      expect(d).toMatchObject({ builtin: true, engine: s.scraper_id === 'site-map' ? 'http' : 'auto' });
+      // site-map reads sitemaps and one page's links over http only; web-search asks a provider's API (its scrape options pick the engine per result).
+      expect(d).toMatchObject({ builtin: true, engine: s.scraper_id === 'site-map' || s.scraper_id === 'web-search' ? 'http' : 'auto' });
       expect(d.input_schema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(JSON.parse(JSON.stringify(d))).toEqual(d); // plain data
     }
