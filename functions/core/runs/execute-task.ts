@@ -24,9 +24,32 @@ import type { ScrapeFormat } from '../engine/types.js';
 import { previewPage } from '../studio/page-preview.js';
 import { previewRequestSchema } from '../studio/preview-request.js';
 import { keepScrapeAnswer } from '../freshness/cached-scrape.js';
+import { runGate } from '../governance/host-gates.js';
+import { HostBusyError } from '../governance/politeness.js';
+import { hostLimitsFor } from '../domains/verified-domains.js';
 
 /** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
 export const RUNBOOK_TEST_BUDGET_MS = 25_000;
+
+/**
+ * The longest a synchronous task waits for its turn on a host (per-host concurrency, spacing,
+ * robots.txt Crawl-delay), counted from the task's start: a scrape waits within its `timeout_ms`
+ * and at most this long, so that the page still has time to load inside the API's 27 s window.
+ * A request the host's politeness would not let start by then answers 429 `host_busy` with
+ * `Retry-After` (README, "Politeness").
+ */
+export const SYNC_GATE_WAIT_MS = 15_000;
+
+/** The host whose verified-domain limits apply to a task: the one its request names (`url`). */
+function taskHost(request: unknown): string | null {
+  const url = (request as { url?: unknown } | null)?.url;
+  if (typeof url !== 'string') return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Worker side of a synchronous scrape or runbook test: same engine, same governance as runs.
@@ -53,8 +76,33 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
   const tenant = await requireTenant(d.table, tenantId);
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
   const profile = task.kind === 'scrape' ? await resolveProfile(d.table, tenantId, (task.request as { browser_profile?: string }).browser_profile) : undefined;
+  // Issue 37 finding 5: the same per-host gate as runs (shared through the table, with the
+  // tenant's raised limits on a host it verified), waited for within the task's own window.
+  const host = taskHost(task.request);
+  const raised = host ? await hostLimitsFor(d.table, tenantId, host) : null;
+  const waitMs = Math.min(SYNC_GATE_WAIT_MS, task.kind === 'scrape' ? Number((task.request as { timeout_ms?: number }).timeout_ms ?? 30_000) : SYNC_GATE_WAIT_MS);
+  const hostGate = runGate(d.table, w.politeness, raised && host ? { host, tenantId, concurrency: raised.concurrency, delayMs: raised.delay_ms } : null, { tenant: tenantId, maxWaitMs: waitMs, deadlineAt: Date.now() + waitMs });
+  // The refusal is remembered: a runbook step or the preview reports it as its own failure, and
+  // the task then answers it as what it is (429 host_busy with Retry-After).
+  let busy: HostBusyError | null = null;
+  const gate = hostGate && {
+    acquire: (h: string, delay?: number) =>
+      hostGate.acquire(h, delay).catch((err: unknown) => {
+        if (err instanceof HostBusyError) busy = err;
+        throw err;
+      }),
+  };
+  const refuseBusy = async (): Promise<boolean> => {
+    const b = busy as HostBusyError | null;
+    if (!b || stop.aborted) return false;
+    const retryAfter = Math.ceil(b.retryAfterMs / 1000);
+    const what = task.kind === 'scrape' ? 'scrape' : task.kind === 'studio.preview' ? 'page preview' : 'runbook test';
+    await failTask(d, tenantId, taskId, { code: 'host_busy', message: `${b.host} allows no request before this ${what}'s deadline (its per-host politeness: concurrency, spacing and robots.txt Crawl-delay); retry after ${retryAfter} s`, status: 429, retry_after: retryAfter });
+    return true;
+  };
   const engine = createEngine({
     owner: tenantId,
+    gate,
     guard: w.guard, robots: w.robots, browser: (signal) => w.startBrowser(w.guard, profile, signal), policy: tenant.target_policy,
     challengePolicy: task.kind === 'scrape' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
@@ -108,6 +156,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       if (stop.aborted) throw new Error('stopped');
       await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
       if ('failed' in res) {
+        if (await refuseBusy()) return;
         const e = res.error ?? { code: 'preview_failed', message: `The page could not be shown (${res.status})` };
         // The same codes as a scrape: 400 for a forbidden or unauthorized target, 422 for robots,
         // a challenge or a step that failed on the page.
@@ -119,10 +168,12 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       const rb = req.runbook_id ? await getRunbook(d.table, tenantId, req.runbook_id) : runbookBodySchema.parse(req.runbook);
       const res = await executeRunbook(rb.steps, { engine, policy: tenant.target_policy, input: req.input, resolveSecret: (n) => resolveTenantSecret(d, tenantId, n), signal: stop, redactor });
       if (stop.aborted) throw new Error('stopped');
+      if (res.status === 'failed' && res.pages_done === 0 && (await refuseBusy())) return;
       await addUsage(d.table, tenantId, 'pages', res.pages_done, d.clock.now());
       await completeTask(d, tenantId, taskId, redactor.deep({ ...res, stats: engine.stats() }));
     }
   } catch (e) {
+    if (await refuseBusy()) return;
     if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : task.kind === 'studio.preview' ? 'page preview' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
     else if (e instanceof AppError) {
       // Field details (action_failed: `actions.<index>` and the reason) travel with the error.
@@ -134,5 +185,6 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
   } finally {
     stop.removeEventListener('abort', onStop);
     await engine.close().catch(() => undefined);
+    await hostGate?.close().catch(() => undefined);
   }
 }
