@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { encodeTime } from 'ulid';
 import { listFiltered } from '../filtered-list.js';
 import { keys } from '../table-keys.js';
-import { normalizeUrl } from '../scrapers/normalize-url.js';
+import { pageKeyUrl } from '../freshness/page-key-url.js';
 import { CHANGE_PREFIX, changeJobIndex, changeRecordSchema, changeUrlIndex, RECORDED_STATUSES, SnapshotStore, type ChangeRecord } from './snapshot-store.js';
 import { getChangeRecord } from './page-changed.js';
 import type { Table } from '../../ports/table.js';
@@ -32,7 +32,8 @@ const idFloor = (since: string) => `chg_${encodeTime(Date.parse(since), 10).toLo
  * a job's through the job index, otherwise the tenant's change records; `since` bounds the key range.
  */
 export function listChanges(table: Table, tenantId: string, q: ChangeFilters & { limit: number; cursor?: string }) {
-  const url = q.url ? (normalizeUrl(q.url) ?? q.url) : undefined;
+  // A fragment given is kept: a page rendered in the browser is tracked per route (`#/a`, `#/b`).
+  const url = q.url ? pageKeyUrl(q.url, 'browser') : undefined;
   const floor = q.since ? idFloor(q.since) : undefined;
   let spec: Omit<QuerySpec, 'limit' | 'cursor'>;
   if (url) spec = { index: 'gsi1', pk: changeUrlIndex(tenantId, url), ...(floor ? { skBetween: [floor, 'chg_~'] as [string, string] } : {}), descending: true };

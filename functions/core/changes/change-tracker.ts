@@ -3,7 +3,7 @@ import type { Blobs } from '../../ports/blobs.js';
 import type { Queue } from '../../ports/queue.js';
 import type { Table } from '../../ports/table.js';
 import { log } from '../log.js';
-import { normalizeUrl } from '../scrapers/normalize-url.js';
+import { pageKeyUrl } from '../freshness/page-key-url.js';
 import { compareVersions, prepare } from './compare-versions.js';
 import { compileFilters, tagOf, type ChangeOptions } from './change-options.js';
 import { newChangeId, SnapshotStore, type Baseline, type ChangeRecord, type ChangeStatus } from './snapshot-store.js';
@@ -28,6 +28,11 @@ export const zeroCounts = (): ChangeCounts => ({ new: 0, same: 0, changed: 0, re
 export interface TrackedPage {
   /** The URL asked for (normalised here): the baseline's identity. */
   url: string;
+  /**
+   * The engine asked for: with `browser` or `auto` (absent: `http`) the URL's fragment is part of
+   * the identity, since the page's script may route on it (a single-page app's `#/a` and `#/b`).
+   */
+  engine?: string;
   fetched_at: string;
   status_code: number;
   /** Could not be read: a challenge, a robots skip, a time-out or network error. */
@@ -105,7 +110,7 @@ export class ChangeTracker {
    * and changed pages only.
    */
   async trackBatch(pages: TrackedPage[], consistent = false): Promise<TrackedBatch> {
-    const urls = pages.map((p) => normalizeUrl(p.url) ?? p.url);
+    const urls = pages.map((p) => pageKeyUrl(p.url, p.engine ?? 'http'));
     const readable = urls.filter((_, i) => !pages[i].unavailable || this.ctx.crawl);
     const baselines = await this.store.baselines([...new Set(readable)], consistent);
     const decisions = await Promise.all(pages.map((p, i) => this.decide({ ...p, url: urls[i] }, baselines.get(urls[i]))));

@@ -28,6 +28,7 @@ import { markForeground } from '../limits/foreground.js';
 import { ChangeTracker } from '../changes/change-tracker.js';
 import { wantsChanges, type ChangeOptions } from '../changes/change-options.js';
 import { tenantAnswerCache } from '../freshness/page-cache.js';
+import { checkTargetPolicy } from '../governance/target-policy.js';
 
 export interface RunWorkerDeps {
   deps: Deps;
@@ -230,7 +231,14 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
       shouldStop,
       signal: runStop.signal,
       ...(changes ? { changes } : {}),
-      answers: tenantAnswerCache(d, tenantId),
+      // A stored answer is served only to what the tenant's policy and robots.txt admit now.
+      answers: tenantAnswerCache(d, tenantId, {
+        profile,
+        admit: async (url) => {
+          checkTargetPolicy((await requireTenant(d.table, tenantId, { consistent: true })).target_policy, new URL(url));
+          return (await w.robots.check(url)).allowed;
+        },
+      }),
       progress: (p) => {
         progress = p;
         void persist().catch((err) => log.warn('progress update failed', { err }));

@@ -126,13 +126,13 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       } catch (err) {
         if (!tracker || stop.aborted || (err instanceof AppError && err.status < 500)) throw err;
         // Could not be read (time-out, connection): `unavailable`, the baseline stays.
-        const change = await tracker.track(unavailablePage(req.url, d.clock.now().toISOString()));
+        const change = await tracker.track({ ...unavailablePage(req.url, d.clock.now().toISOString()), engine: req.engine });
         await completeTask(d, tenantId, taskId, { url: req.url, final_url: req.url, status_code: 0, engine_used: req.engine === 'browser' ? 'browser' : 'http', change, error: { code: 'scrape_failed', message: (err as Error).message } });
         return;
       }
       if (tracker && (page.skipped || page.blocked)) {
         // A challenge or a robots skip is `unavailable` (never a change); the baseline stays.
-        const change = await tracker.track(unavailablePage(req.url, page.fetched_at, page.status_code));
+        const change = await tracker.track({ ...unavailablePage(req.url, page.fetched_at, page.status_code), engine: req.engine });
         await completeTask(d, tenantId, taskId, { url: page.url, final_url: page.final_url, status_code: page.status_code, engine_used: page.engine_used ?? (req.engine === 'browser' ? 'browser' : 'http'), change, ...(page.blocked ? { challenge: page.blocked } : { robots: 'disallowed' }) });
         return;
       }
@@ -142,9 +142,9 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
       const { blocked: _b, skipped: _s, auto_reason: _a, fetched_at: _f, ...body } = page;
       // Kept before the answer is handed over, so a repeat right after it can be served (max_age).
-      await keepScrapeAnswer(d, tenantId, task.request as never, body, page.fetched_at);
+      await keepScrapeAnswer(d, tenantId, task.request as never, body, page.fetched_at, profile);
       if (tracker) {
-        const change = await tracker.track({ url: req.url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: page.markdown ?? '', structured: structuredOf(page) });
+        const change = await tracker.track({ url: req.url, engine: req.engine, fetched_at: page.fetched_at, status_code: page.status_code, markdown: page.markdown ?? '', structured: structuredOf(page) });
         if (req.formats && !req.formats.includes('markdown')) delete body.markdown;
         await completeTask(d, tenantId, taskId, { ...body, change });
         return;
