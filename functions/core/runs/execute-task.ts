@@ -33,7 +33,7 @@ export const RUNBOOK_TEST_BUDGET_MS = 25_000;
 
 /**
  * The longest a synchronous task waits for its turn on a host (per-host concurrency, spacing,
- * robots.txt Crawl-delay), counted from the task's start: a scrape waits within its `timeout_ms`
+ * robots.txt Crawl-delay), counted from the request: a scrape waits within its `timeout_ms`
  * and at most this long, so that the page still has time to load inside the API's 27 s window.
  * A request the host's politeness would not let start by then answers 429 `host_busy` with
  * `Retry-After` (README, "Politeness").
@@ -81,7 +81,11 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
   const host = taskHost(task.request);
   const raised = host ? await hostLimitsFor(d.table, tenantId, host) : null;
   const waitMs = Math.min(SYNC_GATE_WAIT_MS, task.kind === 'scrape' ? Number((task.request as { timeout_ms?: number }).timeout_ms ?? 30_000) : SYNC_GATE_WAIT_MS);
-  const hostGate = runGate(d.table, w.politeness, raised && host ? { host, tenantId, concurrency: raised.concurrency, delayMs: raised.delay_ms } : null, { tenant: tenantId, maxWaitMs: waitMs, deadlineAt: Date.now() + waitMs });
+  // Counted from the request (the caller's clock started then), not from when a worker took the
+  // task: a task that waited in the queue has that much less to wait for the host.
+  const createdAt = Date.parse(task.created_at);
+  const deadlineAt = Math.min(Date.now(), Number.isFinite(createdAt) ? createdAt : Date.now()) + waitMs;
+  const hostGate = runGate(d.table, w.politeness, raised && host ? { host, tenantId, concurrency: raised.concurrency, delayMs: raised.delay_ms } : null, { tenant: tenantId, maxWaitMs: waitMs, deadlineAt });
   // The refusal is remembered: a runbook step or the preview reports it as its own failure, and
   // the task then answers it as what it is (429 host_busy with Retry-After).
   let busy: HostBusyError | null = null;
