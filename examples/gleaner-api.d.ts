@@ -13857,7 +13857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; retry after `Retry-After` seconds */
+            /** @description Rate limited (`rate_limited`), or `host_busy`: the target host's politeness (per-host concurrency, spacing, robots.txt Crawl-delay) lets no request start within the call's window (its timeout_ms, at most 15 s); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -15737,7 +15737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; retry after `Retry-After` seconds */
+            /** @description Rate limited (`rate_limited`), or `host_busy`: the target host's politeness (per-host concurrency, spacing, robots.txt Crawl-delay) lets no request start within the call's window (its timeout_ms, at most 15 s); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */

@@ -16,7 +16,7 @@ const core = loadOnce(() => import('./egress.js'));
 
 /** Stateless Streamable HTTP MCP endpoint: a fresh server per request, JSON responses. */
 export const handler = api(lazyContract('mcp.post', () => import('./contracts/service.js').then((m) => m.contracts['mcp.post'])), async (req) => {
-  const { apiGuard } = await core();
+  const { apiGuard, apiRobots } = await core();
   // A JSON-RPC batch is one HTTP request but many calls (issue 19 finding 3): the pipeline took
   // one rate-limit token for the request, every further message takes one more, before any of
   // them runs. A long-polling get_run is a message like any other. Denied = the whole batch is
@@ -29,7 +29,7 @@ export const handler = api(lazyContract('mcp.post', () => import('./contracts/se
   }
   const { Transport, buildMcpServer } = await mcp();
   const called: string[] = [];
-  const server = buildMcpServer({ deps: req.deps, tenant: req.tenant, scopes: req.principal.scopes, principal: req.principal, origin: req.origin, guard: apiGuard(req.deps.config), called });
+  const server = buildMcpServer({ deps: req.deps, tenant: req.tenant, scopes: req.principal.scopes, principal: req.principal, origin: req.origin, guard: apiGuard(req.deps.config), robots: apiRobots(req.deps.config), called });
   const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   const headers = new Headers();

@@ -4,8 +4,8 @@ import { api, lazyContract, loadOnce } from './pipeline/api.js';
 const core = loadOnce(() => Promise.all([import('./egress.js'), import('../core/runs/sync-scrape.js')]));
 
 export const handler = api(lazyContract('scrape.create', () => import('./contracts/scrape.js').then((m) => m.contracts['scrape.create'])), async (req) => {
-  const [{ apiGuard }, { scrapeSync }] = await core();
+  const [{ apiGuard, apiRobots }, { scrapeSync }] = await core();
   return {
-    body: await scrapeSync(req.deps, apiGuard(req.deps.config), req.tenant, req.body, req.now, undefined, req.principal.scopes),
+    body: await scrapeSync(req.deps, apiGuard(req.deps.config), req.tenant, req.body, req.now, undefined, req.principal.scopes, apiRobots(req.deps.config)),
   };
 });

@@ -4,7 +4,8 @@ import { executeTask } from '../core/runs/execute-task.js';
 import { failTask } from '../core/runs/scrape-task.js';
 import { executeCrawlSlice } from '../core/crawl/crawl-run.js';
 import { randomUUID } from 'node:crypto';
-import { EgressGuard, RobotsPolicy } from '../core/governance/index.js';
+import { EgressGuard } from '../core/governance/index.js';
+import { processRobots } from '../core/governance/process-robots.js';
 import { BrowserSession } from '../core/engine/fetch-browser.js';
 import type { BrowserLauncher } from '../ports/browser.js';
 import type { Deps } from '../runtime.js';
@@ -12,20 +13,8 @@ import { crawlGuard } from './run-guards.js';
 
 /** One launcher per binary setting (GLEANER_CHROMIUM: a test process may run services on both). */
 const launchers = new Map<string, Promise<BrowserLauncher>>();
-let robots: RobotsPolicy | undefined;
-/** One robots.txt cache per worker process, fetched through its own egress guard. */
-const robotsPolicy = (d: Deps) => {
-  if (robots) return robots;
-  const guard = new EgressGuard({ allow: d.config.egressAllow, userAgent: d.config.userAgent });
-  robots = new RobotsPolicy({
-    userAgent: d.config.userAgent,
-    fetch: async (url) => {
-      const r = await guard.fetch(url, { timeoutMs: 10_000, maxBytes: 512 * 1024 });
-      return { status: r.status, body: r.body.toString('utf8') };
-    },
-  });
-  return robots;
-};
+/** One robots.txt cache per process, fetched through its own egress guard (shared with the API in local mode). */
+const robotsPolicy = (d: Deps) => processRobots(d.config);
 /** System Chromium locally (falling back to @sparticuz/chromium), @sparticuz/chromium on Lambda. */
 const browserLauncher = (d: Deps): Promise<BrowserLauncher> => {
   const key = `${d.config.mode}:${d.config.chromiumBinary ?? 'auto'}`;

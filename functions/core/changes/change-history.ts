@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { encodeTime } from 'ulid';
 import { listFiltered } from '../filtered-list.js';
 import { keys } from '../table-keys.js';
-import { normalizeUrl } from '../scrapers/normalize-url.js';
+import { pageKeyUrl } from '../freshness/page-key-url.js';
 import { CHANGE_PREFIX, changeJobIndex, changeRecordSchema, changeUrlIndex, RECORDED_STATUSES, SnapshotStore, type ChangeRecord } from './snapshot-store.js';
 import { getChangeRecord } from './page-changed.js';
 import { AppError } from '../errors.js';
@@ -41,7 +41,8 @@ const idFloor = (since: string) => `chg_${encodeTime(Date.parse(since), 10).toLo
  * a job's through the job index, otherwise the tenant's change records; `since` bounds the key range.
  */
 export function listChanges(table: Table, tenantId: string, q: ChangeFilters & { limit: number; cursor?: string }) {
-  const url = q.url ? (normalizeUrl(q.url) ?? q.url) : undefined;
+  // A fragment given is kept: a page rendered in the browser is tracked per route (`#/a`, `#/b`).
+  const url = q.url ? pageKeyUrl(q.url, 'browser') : undefined;
   const floor = q.since ? idFloor(q.since) : undefined;
   let spec: Omit<QuerySpec, 'limit' | 'cursor'>;
   if (url) spec = { index: 'gsi1', pk: changeUrlIndex(tenantId, url), ...(floor ? { skBetween: [floor, 'chg_~'] as [string, string] } : {}), descending: true };
@@ -71,7 +72,7 @@ export const dropBaselineQuery = z.strictObject({
  * for it. The next fetch of the page with that tag is `new`.
  */
 export async function dropBaseline(d: { table: Table; blobs: Blobs }, tenantId: string, q: { url: string; tag: string }) {
-  const url = normalizeUrl(q.url) ?? q.url;
+  const url = pageKeyUrl(q.url, 'browser');
   const dropped = await new SnapshotStore(d.table, d.blobs, tenantId, q.tag).drop(url);
   if (!dropped.baseline && !dropped.changes) throw new AppError(404, 'not_found', `No baseline of ${url} under the tag "${q.tag}"`);
   return { url, tag: q.tag, ...dropped };

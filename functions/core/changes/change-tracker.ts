@@ -3,11 +3,11 @@ import type { Blobs } from '../../ports/blobs.js';
 import type { Queue } from '../../ports/queue.js';
 import type { Table } from '../../ports/table.js';
 import { log } from '../log.js';
-import { normalizeUrl } from '../scrapers/normalize-url.js';
 import { AppError } from '../errors.js';
 import { isTooComplex } from '../limits/budget.js';
 import { compareBudgeted, type CompareInput, type CompareOutput } from './compare-budgeted.js';
 import { tagOf, type ChangeOptions } from './change-options.js';
+import { pageKeyUrl } from '../freshness/page-key-url.js';
 import { newChangeId, SnapshotStore, type Baseline, type ChangeRecord, type ChangeStatus } from './snapshot-store.js';
 import type { FieldChange } from './field-diff.js';
 
@@ -29,6 +29,11 @@ export const zeroCounts = (): ChangeCounts => ({ new: 0, same: 0, changed: 0, re
 export interface TrackedPage {
   /** The URL asked for (normalised here): the baseline's identity. */
   url: string;
+  /**
+   * The engine asked for: with `browser` or `auto` (absent: `http`) the URL's fragment is part of
+   * the identity, since the page's script may route on it (a single-page app's `#/a` and `#/b`).
+   */
+  engine?: string;
   fetched_at: string;
   status_code: number;
   /** Could not be read: a challenge, a robots skip, a time-out or network error. */
@@ -117,7 +122,7 @@ export class ChangeTracker {
    * and changed pages only.
    */
   async trackBatch(pages: TrackedPage[], consistent = false): Promise<TrackedBatch> {
-    const urls = pages.map((p) => normalizeUrl(p.url) ?? p.url);
+    const urls = pages.map((p) => pageKeyUrl(p.url, p.engine ?? 'http'));
     const readable = urls.filter((_, i) => !pages[i].unavailable || this.ctx.crawl);
     const baselines = await this.store.baselines([...new Set(readable)], consistent);
     const decisions = await Promise.all(

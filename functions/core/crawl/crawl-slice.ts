@@ -101,13 +101,20 @@ export const LEASE_MS = 15_000;
 const MAX_DELAY_S = 900;
 
 /**
- * Pages whose outcomes are written together: a slice writes its pages' items, the pages they
- * link to and the slices carrying those in a few batch calls rather than a call per page. A
- * worker killed with pages in its buffer fetches them again on the retake (they were never
- * recorded), so the buffer is also written once its oldest page waited {@link FLUSH_AFTER_MS}.
+ * Pages whose outcomes are written together (group commit): a slice writes its pages' items, the
+ * pages they link to and the slices carrying those in a few batch calls rather than a call per
+ * page. A page keeps its place among the slice's `concurrency` pages until its outcome is written,
+ * so a worker killed at any moment has at most `concurrency` pages per slice fetched or being
+ * fetched and not recorded: the retake fetches again at most what was in flight (issue 37: with a
+ * buffer written every 25 pages or every second, and the progress push on the write path, 87 pages
+ * were fetched twice with 64 in flight). One write at a time; the next starts as soon as none is
+ * in progress and half the slice's places wait in the buffer, or no page is being fetched, or the
+ * oldest has waited {@link FLUSH_WAIT_MS}. Batches are then at most `concurrency` pages (and at
+ * most this many); pages keep being fetched while a batch is written.
  */
 export const FLUSH_PAGES = 25;
-const FLUSH_AFTER_MS = 1_000;
+/** Longest a finished page waits for more to share its write while others are still fetching. */
+const FLUSH_WAIT_MS = 100;
 /** A slice adds what it stored to the crawl's counters at most this often before it finishes (one table update). */
 export const PROGRESS_PUSH_MS = 1_000;
 /** Time the start page's slice may spend reading sitemaps at most. */
@@ -197,18 +204,48 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   const concurrency = Math.max(1, input.concurrency);
   const pending = [...urls];
 
-  // Outcomes waiting to be written, and the chain of writes (one at a time, in order).
-  let buffer: Finished[] = [];
-  let oldest = 0;
+  // Outcomes waiting to be written, the write in progress (one at a time, in order), and the pages
+  // started whose outcome is not written yet (fetching, or finished and waiting): at most `concurrency`.
+  const buffer: Finished[] = [];
+  let writing = false;
   let writes: Promise<void> = Promise.resolve();
+  let unrecorded = 0;
+  let fetching = 0;
+  let flushTimer: NodeJS.Timeout | undefined;
   let failure: unknown;
-  const flush = () => {
-    const batch = buffer;
-    buffer = [];
-    if (!batch.length) return;
-    writes = writes.then(() => (failure ? undefined : write(batch))).catch((err) => {
-      failure ??= err;
-    });
+  // The progress pushes, one at a time, off the write path (a write never waits for one).
+  let progressing: Promise<void> = Promise.resolve();
+  // Wakes the page loop when a write gave places back.
+  let wake: (() => void) | null = null;
+  const placesFreed = () => new Promise<void>((r) => (wake = r));
+  const flush = (force = false) => {
+    if (writing || failure || !buffer.length) return;
+    if (!force && fetching > 0 && buffer.length < Math.ceil(concurrency / 2)) {
+      // Others are still being fetched: give them a moment to share this write.
+      flushTimer ??= setTimeout(() => {
+        flushTimer = undefined;
+        flush(true);
+      }, FLUSH_WAIT_MS);
+      return;
+    }
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const batch = buffer.splice(0, FLUSH_PAGES);
+    writing = true;
+    writes = write(batch)
+      .then(() => {
+        unrecorded -= batch.length;
+      })
+      .catch((err) => {
+        failure ??= err;
+      })
+      .finally(() => {
+        writing = false;
+        flush();
+        const w = wake;
+        wake = null;
+        w?.();
+      });
   };
 
   /**
@@ -272,17 +309,24 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     if (slices.length) await fault?.('sent');
     if (env.onProgress && env.now().getTime() - pushedAt >= PROGRESS_PUSH_MS) {
       pushedAt = env.now().getTime();
-      const now = { ...recorded };
-      const counters = await frontier.addCounts(slice.slice_id, { done: now.done - pushed.done, failed: now.failed - pushed.failed, skipped: now.skipped - pushed.skipped }, now);
-      pushed = now;
-      await env.onProgress(counters);
+      const onProgress = env.onProgress;
+      progressing = progressing
+        .then(async () => {
+          const now = { ...recorded };
+          const counters = await frontier.addCounts(slice.slice_id, { done: now.done - pushed.done, failed: now.failed - pushed.failed, skipped: now.skipped - pushed.skipped }, now);
+          pushed = now;
+          await onProgress(counters);
+        })
+        .catch((err) => {
+          failure ??= err;
+        });
     }
   };
 
   const finish = (f: Finished) => {
-    if (!buffer.length) oldest = Date.now();
+    fetching--;
     buffer.push(f);
-    if (buffer.length >= FLUSH_PAGES || Date.now() - oldest >= FLUSH_AFTER_MS) flush();
+    flush();
   };
 
   const one = async (u: FrontierUrl) => {
@@ -327,7 +371,7 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
 
   const active = new Set<Promise<void>>();
   while (pending.length || active.size) {
-    while (!failure && pending.length && active.size < concurrency) {
+    while (!failure && pending.length && unrecorded < concurrency) {
       await env.beforePage?.();
       if (failure || !pending.length) break;
       if (env.remainingMs() < reserveMs || env.shouldStop()) {
@@ -338,6 +382,8 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
         break;
       }
       const u = pending.shift()!;
+      unrecorded++;
+      fetching++;
       const task: Promise<void> = one(u)
         .catch((err) => {
           failure ??= err;
@@ -345,12 +391,24 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
         .finally(() => active.delete(task));
       active.add(task);
     }
-    if (!active.size) break;
-    await Promise.race(active);
+    if (active.size) {
+      await Promise.race([...active, placesFreed()]);
+      continue;
+    }
+    // Nothing is being fetched: every place is taken by pages waiting for their write (wait for
+    // it to end), or there is nothing more to start.
+    if (failure || !pending.length || !writing) break;
+    await placesFreed();
   }
+  for (;;) {
+    flush(true);
+    if (!writing) break;
+    await writes;
+  }
+  clearTimeout(flushTimer);
+  await progressing;
+  // Nothing of this slice is in flight or unrecorded now: the local queue may start the next one.
   env.pagesDone?.();
-  flush();
-  await writes;
   if (failure) throw failure;
   const stats = { done: recorded.done - pushed.done, failed: recorded.failed - pushed.failed, skipped: recorded.skipped - pushed.skipped, ...env.stats?.() };
   const { finished, counters } = await frontier.finishSlice(slice.slice_id, env.now(), stats, recorded, env.holder);

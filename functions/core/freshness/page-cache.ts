@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { keys } from '../table-keys.js';
 import { log } from '../log.js';
-import { normalizeUrl } from '../scrapers/normalize-url.js';
+import { pageKeyUrl } from './page-key-url.js';
 import { MAX_AGE_LIMIT_MS } from './max-age.js';
 import type { Table } from '../../ports/table.js';
 import type { Blobs } from '../../ports/blobs.js';
@@ -30,8 +30,18 @@ export interface CachedAnswer<T> {
 /** What is cached: a POST /v1/scrape answer, or a page-content item. Separate namespaces. */
 export type CacheKind = 'scrape' | 'page-content';
 
-/** Request fields that do not change the answer: the URL is normalised apart, the rest is ignored. */
-const NOT_OUTPUT = new Set(['url', 'timeout_ms', 'max_age']);
+/**
+ * Request fields that do not change the answer: the URL is normalised apart, the profile is
+ * keyed by what it holds (see {@link cacheKeyOf}), the rest is ignored.
+ */
+const NOT_OUTPUT = new Set(['url', 'timeout_ms', 'max_age', 'browser_profile']);
+
+/** What a browser profile holds (its settings), hashed: editing a profile gives its pages new keys. */
+export function profileVersion(profile: Record<string, unknown> | undefined): string | undefined {
+  if (!profile) return undefined;
+  const { profile_id: _i, created_at: _c, updated_at: _u, ...settings } = profile;
+  return createHash('sha256').update(canonical(settings)).digest('hex');
+}
 
 /**
  * May this request be answered from (and stored to) the cache? Never with actions (what they do
@@ -56,12 +66,16 @@ function canonical(v: unknown): string {
 }
 
 /**
- * The cache key of a request: sha256 of its kind, its normalised URL and every other field that
- * may change the output (a field added to a request later counts by default).
+ * The cache key of a request: sha256 of its kind, its page ({@link pageKeyUrl}: the fragment
+ * counts where the browser may render it), what its browser profile holds (not its id: an edited
+ * profile renders differently) and every other field that may change the output (a field added
+ * to a request later counts by default).
  */
-export function cacheKeyOf(kind: CacheKind, request: Record<string, unknown>): string {
-  const url = normalizeUrl(String(request.url)) ?? String(request.url);
-  const options = Object.fromEntries(Object.entries(request).filter(([k]) => !NOT_OUTPUT.has(k)));
+export function cacheKeyOf(kind: CacheKind, request: Record<string, unknown>, profile?: Record<string, unknown>): string {
+  const url = pageKeyUrl(String(request.url), request.engine);
+  const options: Record<string, unknown> = Object.fromEntries(Object.entries(request).filter(([k]) => !NOT_OUTPUT.has(k)));
+  // A request naming a profile without its record at hand never shares a key with one that has it.
+  if (request.browser_profile != null) options.browser_profile = profileVersion(profile) ?? `id:${String(request.browser_profile)}`;
   return createHash('sha256').update(canonical({ kind, url, options })).digest('hex');
 }
 
@@ -193,6 +207,20 @@ export async function storeCachedAnswer(d: { table: Table; blobs: Blobs }, tenan
   }
 }
 
+/**
+ * Before a stored answer is served: may the page be fetched now? The tenant's current target
+ * policy and robots.txt are checked as for a fetch (a cached answer never outlives either):
+ * false (or a thrown refusal) and it is not served.
+ */
+export type AdmitCached = (url: string) => Promise<boolean>;
+
+/** What a cached answer's key and serving need besides the request. */
+export interface CacheContext {
+  /** The request's browser profile record (its settings are part of the key). */
+  profile?: Record<string, unknown>;
+  admit: AdmitCached;
+}
+
 /** One tenant's answer cache, as a scraper sees it (ScraperContext.answers). */
 export interface AnswerCache {
   /** The answer for this request, no older than its max_age; null when none (or not cacheable). */
@@ -201,13 +229,16 @@ export interface AnswerCache {
   keep(kind: CacheKind, request: Record<string, unknown>, value: unknown, fetchedAt: string): Promise<void>;
 }
 
-/** The answer cache of one tenant, bound to its stores and clock. */
-export function tenantAnswerCache(d: { table: Table; blobs: Blobs; clock: { now(): Date } }, tenantId: string): AnswerCache {
+/** The answer cache of one tenant, bound to its stores and clock, the run's profile and its admission. */
+export function tenantAnswerCache(d: { table: Table; blobs: Blobs; clock: { now(): Date } }, tenantId: string, ctx: CacheContext): AnswerCache {
   return {
-    read: async (kind, request) =>
-      request.max_age && cacheable(request) ? readCachedAnswer(d, tenantId, cacheKeyOf(kind, request), request.max_age, d.clock.now()) : null,
+    read: async <T>(kind: CacheKind, request: Record<string, unknown> & { max_age?: number }) => {
+      if (!request.max_age || !cacheable(request)) return null;
+      const hit = await readCachedAnswer<T>(d, tenantId, cacheKeyOf(kind, request, ctx.profile), request.max_age, d.clock.now());
+      return hit && (await ctx.admit(String(request.url))) ? hit : null;
+    },
     keep: async (kind, request, value, fetchedAt) => {
-      if (cacheable(request)) await storeCachedAnswer(d, tenantId, cacheKeyOf(kind, request), fetchedAt, value);
+      if (cacheable(request)) await storeCachedAnswer(d, tenantId, cacheKeyOf(kind, request, ctx.profile), fetchedAt, value);
     },
   };
 }

@@ -19,8 +19,11 @@ export function runGate(
   table: GateTable,
   polite: HostGateOptions | undefined,
   raised: RaisedHost | null,
-  /** Whose requests these are (fair sharing), a block of slots a crawl slice holds on its host, and when to give way. */
-  extra: Pick<HostGateOptions, 'tenant' | 'hold' | 'yieldTo'> = {},
+  /**
+   * Whose requests these are (fair sharing), a block of slots a crawl slice holds on its host,
+   * when to give way, and how long a request may wait (a synchronous request's window).
+   */
+  extra: Pick<HostGateOptions, 'tenant' | 'hold' | 'yieldTo' | 'maxWaitMs' | 'deadlineAt'> = {},
 ): (Pick<HostGate, 'acquire' | 'close'>) | undefined {
   const shared = polite ? new HostGate(table, { ...polite, ...extra }) : undefined;
   if (!raised) return shared;

@@ -20,6 +20,11 @@ export interface HostGateOptions {
   pollMs?: number;
   /** Give up waiting after this long. Default 5 min. */
   maxWaitMs?: number;
+  /**
+   * No wait may end after this instant (epoch ms), whatever `maxWaitMs` says: a synchronous
+   * request's window is shared by every request it makes (a runbook test's navigations).
+   */
+  deadlineAt?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   /** Random source for the poll jitter (tests pin it). */
@@ -72,6 +77,24 @@ function passWhileYielding(key: string, now: number): boolean {
   if (now - last < YIELD_EVERY_MS) return false;
   yieldPasses.set(key, now);
   return true;
+}
+
+/**
+ * The host's politeness would not let a request start before the caller's deadline: its slots
+ * stay taken, or its next allowed start (crawl-delay, minimum spacing) lies beyond it. Retryable
+ * for runs (the queue retries later); a synchronous request answers 429 `host_busy` with
+ * `Retry-After` (core/runs/execute-task.ts).
+ */
+export class HostBusyError extends Error {
+  constructor(
+    readonly host: string,
+    message: string,
+    /** How long until the host's next start is expected to be free (at least 1 s). */
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+    this.name = 'HostBusyError';
+  }
 }
 
 /** Releases a slot acquired from {@link HostGate.acquire}. Safe to call more than once. */
@@ -181,7 +204,7 @@ export class HostGate {
    */
   async acquire(host: string, crawlDelaySeconds?: number): Promise<ReleaseSlot> {
     const spacing = this.opts.ignoreCrawlDelay ? this.opts.minDelayMs : Math.max(this.opts.minDelayMs, (crawlDelaySeconds ?? 0) * 1000);
-    const deadline = this.now() + this.maxWaitMs;
+    const deadline = Math.min(this.now() + this.maxWaitMs, this.opts.deadlineAt ?? Infinity);
     // Slots are held for the gate's lifetime only on a fast host (no spacing) with room for other
     // holders: on a polite host (2 slots, 250 ms apart) a held block would keep another tenant's
     // page waiting for a whole slice, so there each request takes its own slot.
@@ -330,7 +353,7 @@ export class HostGate {
       const next = (view.held.get(me) ?? 0) < this.share(view, now);
       const base = next ? Math.max(1, Math.floor(this.pollMs / 4)) : this.pollMs;
       const wait = base + Math.floor(this.random() * base);
-      if (this.now() + wait > deadline) throw this.unavailable(host);
+      if (this.now() + wait > deadline) throw this.unavailable(host, Math.max(wait, this.pollMs));
       await this.sleep(wait);
       await this.giveWay(mustYield);
     }
@@ -440,7 +463,7 @@ export class HostGate {
       }
       const cur = await this.table.get<Item & { next_allowed_at?: number }>(key, { consistent: true });
       const until = Number(cur?.next_allowed_at ?? 0);
-      if (until > deadline) throw this.unavailable(host);
+      if (until > deadline) throw this.unavailable(host, until - this.now());
       // In steps while giving way is possible, so a slot is not held through a whole spacing for nothing.
       while (this.now() < until) {
         if (mustYield()) return false;
@@ -449,8 +472,9 @@ export class HostGate {
     }
   }
 
-  private unavailable(host: string): Error {
-    return new Error(`Politeness gate for ${host} not available within ${this.maxWaitMs} ms`);
+  private unavailable(host: string, retryAfterMs: number): HostBusyError {
+    const within = this.opts.deadlineAt !== undefined ? 'before the request\'s deadline' : `within ${this.maxWaitMs} ms`;
+    return new HostBusyError(host, `Politeness gate for ${host} not available ${within}`, Math.max(1000, retryAfterMs));
   }
 
   private releaser(lease: Lease): ReleaseSlot {

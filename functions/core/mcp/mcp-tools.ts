@@ -13,7 +13,7 @@ import { listResultFiles, readResultFile } from '../storage/result-files.js';
 import { SERVICE_VERSION } from '../service-info.js';
 import { siteMapInputShape } from '../scrapers/site-map-spec.js';
 import { scrapeRequestSchema } from '../runs/run-task.js';
-import { scrapeSync } from '../runs/sync-scrape.js';
+import { scrapeSync, type RobotsCheck } from '../runs/sync-scrape.js';
 import type { EgressCheck } from '../governance/egress-check.js';
 import { extractUrls, extractUrlsSchema } from '../extraction/extract-urls.js';
 import type { Tenant } from '../tenancy/tenants.js';
@@ -32,6 +32,8 @@ export interface McpCaller {
   principal: { type: 'key' | 'user'; id: string };
   origin: string;
   guard: EgressCheck;
+  /** robots.txt checks (a cached scrape answer is served only where robots.txt allows the URL now). */
+  robots?: RobotsCheck;
   /** Tools called in this request (for the audit record). */
   called: string[];
 }
@@ -108,7 +110,7 @@ export function buildMcpServer(c: McpCaller): McpServer {
     'scrape:write',
     'Scrape one URL now (HTML or PDF): markdown of the main content (as text) plus, as structured content, url, final_url, status_code, engine_used, content_type and the other formats asked for (html, text, links, metadata, screenshot, extracted). Options: formats, engine, only_main_content, include_tags, exclude_tags, extract, wait_for, timeout_ms.',
     scrapeRequestSchema.shape,
-    async (a) => scrapeSync(c.deps, c.guard, c.tenant, scrapeRequestSchema.parse(a), now(), 'mcp', c.scopes),
+    async (a) => scrapeSync(c.deps, c.guard, c.tenant, scrapeRequestSchema.parse(a), now(), 'mcp', c.scopes, c.robots),
     scrapeResult,
   );
   // POST /v1/search's body, scope and core call: governed results, each with its policy decision.

@@ -29,6 +29,7 @@ import { ChangeTracker } from '../changes/change-tracker.js';
 import { wantsChanges, type ChangeOptions } from '../changes/change-options.js';
 import { tenantAnswerCache } from '../freshness/page-cache.js';
 import { runSearchHook } from '../search/search-worker.js';
+import { checkTargetPolicy } from '../governance/target-policy.js';
 
 export interface RunWorkerDeps {
   deps: Deps;
@@ -231,7 +232,14 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
       shouldStop,
       signal: runStop.signal,
       ...(changes ? { changes } : {}),
-      answers: tenantAnswerCache(d, tenantId),
+      // A stored answer is served only to what the tenant's policy and robots.txt admit now.
+      answers: tenantAnswerCache(d, tenantId, {
+        profile,
+        admit: async (url) => {
+          checkTargetPolicy((await requireTenant(d.table, tenantId, { consistent: true })).target_policy, new URL(url));
+          return (await w.robots.check(url)).allowed;
+        },
+      }),
       ...(run.scraper_id === 'web-search' ? { search: runSearchHook(d, tenant, w.guard, w.robots, limited, { run_id: runId, job_id: run.job_id ?? null }, runStop.signal) } : {}),
       progress: (p) => {
         progress = p;

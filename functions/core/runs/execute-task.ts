@@ -24,12 +24,34 @@ import type { ScrapeFormat } from '../engine/types.js';
 import { previewPage } from '../studio/page-preview.js';
 import { previewRequestSchema } from '../studio/preview-request.js';
 import { keepScrapeAnswer } from '../freshness/cached-scrape.js';
-import { HostGate } from '../governance/politeness.js';
 import { searchWith } from '../search/search-worker.js';
 import { searchTaskSchema, SEARCH_TASK_BUDGET_MS } from '../search/search-task.js';
+import { runGate } from '../governance/host-gates.js';
+import { HostBusyError } from '../governance/politeness.js';
+import { hostLimitsFor } from '../domains/verified-domains.js';
 
 /** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
 export const RUNBOOK_TEST_BUDGET_MS = 25_000;
+
+/**
+ * The longest a synchronous task waits for its turn on a host (per-host concurrency, spacing,
+ * robots.txt Crawl-delay), counted from the request: a scrape waits within its `timeout_ms`
+ * and at most this long, so that the page still has time to load inside the API's 27 s window.
+ * A request the host's politeness would not let start by then answers 429 `host_busy` with
+ * `Retry-After` (README, "Politeness").
+ */
+export const SYNC_GATE_WAIT_MS = 15_000;
+
+/** The host whose verified-domain limits apply to a task: the one its request names (`url`). */
+function taskHost(request: unknown): string | null {
+  const url = (request as { url?: unknown } | null)?.url;
+  if (typeof url !== 'string') return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Worker side of a synchronous scrape or runbook test: same engine, same governance as runs.
@@ -56,11 +78,38 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
   const tenant = await requireTenant(d.table, tenantId);
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
   const profile = task.kind === 'scrape' ? await resolveProfile(d.table, tenantId, (task.request as { browser_profile?: string }).browser_profile) : undefined;
+  // Issue 37 finding 5: the same per-host gate as runs (shared through the table, with the
+  // tenant's raised limits on a host it verified), waited for within the task's own window.
+  const host = taskHost(task.request);
+  const raised = host ? await hostLimitsFor(d.table, tenantId, host) : null;
+  const waitMs = Math.min(SYNC_GATE_WAIT_MS, task.kind === 'scrape' ? Number((task.request as { timeout_ms?: number }).timeout_ms ?? 30_000) : SYNC_GATE_WAIT_MS);
+  // Counted from the request (the caller's clock started then), not from when a worker took the
+  // task: a task that waited in the queue has that much less to wait for the host.
+  const createdAt = Date.parse(task.created_at);
+  const deadlineAt = Math.min(Date.now(), Number.isFinite(createdAt) ? createdAt : Date.now()) + waitMs;
+  const hostGate = runGate(d.table, w.politeness, raised && host ? { host, tenantId, concurrency: raised.concurrency, delayMs: raised.delay_ms } : null, { tenant: tenantId, maxWaitMs: waitMs, deadlineAt });
+  // The refusal is remembered: a runbook step or the preview reports it as its own failure, and
+  // the task then answers it as what it is (429 host_busy with Retry-After).
+  let busy: HostBusyError | null = null;
+  const gate = hostGate && {
+    acquire: (h: string, delay?: number) =>
+      hostGate.acquire(h, delay).catch((err: unknown) => {
+        if (err instanceof HostBusyError) busy = err;
+        throw err;
+      }),
+  };
+  const refuseBusy = async (): Promise<boolean> => {
+    const b = busy as HostBusyError | null;
+    if (!b || stop.aborted) return false;
+    const retryAfter = Math.ceil(b.retryAfterMs / 1000);
+    const what = task.kind === 'scrape' ? 'scrape' : task.kind === 'studio.preview' ? 'page preview' : 'runbook test';
+    await failTask(d, tenantId, taskId, { code: 'host_busy', message: `${b.host} allows no request before this ${what}'s deadline (its per-host politeness: concurrency, spacing and robots.txt Crawl-delay); retry after ${retryAfter} s`, status: 429, retry_after: retryAfter });
+    return true;
+  };
   const engine = createEngine({
     owner: tenantId,
+    gate,
     guard: w.guard, robots: w.robots, browser: (signal) => w.startBrowser(w.guard, profile, signal), policy: tenant.target_policy,
-    // A search fetches many hosts at once: per-host politeness, coordinated through the table.
-    gate: task.kind === 'search' && w.politeness ? new HostGate(d.table, { ...w.politeness, tenant: tenantId }) : undefined,
     challengePolicy: task.kind === 'scrape' || task.kind === 'search' ? 'skip_page' : on_challenge, userAgent: d.config.userAgent,
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
     extractJson: createJsonExtractor(d, { tenant, requestId: taskId, surface: task.surface ?? 'api', signal: stop }),
@@ -83,13 +132,13 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       } catch (err) {
         if (!tracker || stop.aborted || (err instanceof AppError && err.status < 500)) throw err;
         // Could not be read (time-out, connection): `unavailable`, the baseline stays.
-        const change = await tracker.track(unavailablePage(req.url, d.clock.now().toISOString()));
+        const change = await tracker.track({ ...unavailablePage(req.url, d.clock.now().toISOString()), engine: req.engine });
         await completeTask(d, tenantId, taskId, { url: req.url, final_url: req.url, status_code: 0, engine_used: req.engine === 'browser' ? 'browser' : 'http', change, error: { code: 'scrape_failed', message: (err as Error).message } });
         return;
       }
       if (tracker && (page.skipped || page.blocked)) {
         // A challenge or a robots skip is `unavailable` (never a change); the baseline stays.
-        const change = await tracker.track(unavailablePage(req.url, page.fetched_at, page.status_code));
+        const change = await tracker.track({ ...unavailablePage(req.url, page.fetched_at, page.status_code), engine: req.engine });
         await completeTask(d, tenantId, taskId, { url: page.url, final_url: page.final_url, status_code: page.status_code, engine_used: page.engine_used ?? (req.engine === 'browser' ? 'browser' : 'http'), change, ...(page.blocked ? { challenge: page.blocked } : { robots: 'disallowed' }) });
         return;
       }
@@ -99,9 +148,9 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
       const { blocked: _b, skipped: _s, auto_reason: _a, fetched_at: _f, ...body } = page;
       // Kept before the answer is handed over, so a repeat right after it can be served (max_age).
-      await keepScrapeAnswer(d, tenantId, task.request as never, body, page.fetched_at);
+      await keepScrapeAnswer(d, tenantId, task.request as never, body, page.fetched_at, profile);
       if (tracker) {
-        const change = await tracker.track({ url: req.url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: page.markdown ?? '', structured: structuredOf(page) });
+        const change = await tracker.track({ url: req.url, engine: req.engine, fetched_at: page.fetched_at, status_code: page.status_code, markdown: page.markdown ?? '', structured: structuredOf(page) });
         if (req.formats && !req.formats.includes('markdown')) delete body.markdown;
         await completeTask(d, tenantId, taskId, { ...body, change });
         return;
@@ -118,6 +167,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       if (stop.aborted) throw new Error('stopped');
       await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
       if ('failed' in res) {
+        if (await refuseBusy()) return;
         const e = res.error ?? { code: 'preview_failed', message: `The page could not be shown (${res.status})` };
         // The same codes as a scrape: 400 for a forbidden or unauthorized target, 422 for robots,
         // a challenge or a step that failed on the page.
@@ -129,10 +179,12 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       const rb = req.runbook_id ? await getRunbook(d.table, tenantId, req.runbook_id) : runbookBodySchema.parse(req.runbook);
       const res = await executeRunbook(rb.steps, { engine, policy: tenant.target_policy, input: req.input, resolveSecret: (n) => resolveTenantSecret(d, tenantId, n), signal: stop, redactor });
       if (stop.aborted) throw new Error('stopped');
+      if (res.status === 'failed' && res.pages_done === 0 && (await refuseBusy())) return;
       await addUsage(d.table, tenantId, 'pages', res.pages_done, d.clock.now());
       await completeTask(d, tenantId, taskId, redactor.deep({ ...res, stats: engine.stats() }));
     }
   } catch (e) {
+    if (await refuseBusy()) return;
     if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : task.kind === 'studio.preview' ? 'page preview' : task.kind === 'search' ? 'search' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
     else if (e instanceof AppError) {
       // Field details (action_failed: `actions.<index>` and the reason) travel with the error.
@@ -145,5 +197,6 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
   } finally {
     stop.removeEventListener('abort', onStop);
     await engine.close().catch(() => undefined);
+    await hostGate?.close().catch(() => undefined);
   }
 }

@@ -16,7 +16,7 @@ export const taskRecordSchema = z.object({
   kind: z.enum(['scrape', 'runbook.test', 'studio.preview', 'search']),
   status: z.enum(['pending', 'done', 'failed']),
   request: z.record(z.string(), z.unknown()),
-  error: z.object({ code: z.string(), message: z.string(), status: z.number(), details: z.array(z.object({ path: z.string(), message: z.string() })).optional(), retry_after: z.string().optional() }).nullable(),
+  error: z.object({ code: z.string(), message: z.string(), status: z.number(), details: z.array(z.object({ path: z.string(), message: z.string() })).optional(), retry_after: z.union([z.string(), z.number().int().positive()]).optional() }).nullable(),
   created_at: z.string(),
   expires_at: z.number(),
   /** Where the task was asked for (audit records of its model calls); absent = the REST API. */
@@ -45,7 +45,7 @@ export async function completeTask(d: Deps, tenantId: string, taskId: string, re
   await d.table.update(keys.record(tenantId, 'TASK', taskId), { set: { status: 'done' } });
 }
 
-export async function failTask(d: Deps, tenantId: string, taskId: string, err: { code: string; message: string; status: number; details?: { path: string; message: string }[]; retry_after?: string }): Promise<void> {
+export async function failTask(d: Deps, tenantId: string, taskId: string, err: { code: string; message: string; status: number; details?: { path: string; message: string }[]; retry_after?: string | number }): Promise<void> {
   await d.table.update(keys.record(tenantId, 'TASK', taskId), { set: { status: 'failed', error: err } });
 }
 
@@ -61,8 +61,8 @@ export async function awaitTask(d: Deps, tenantId: string, taskId: string, timeo
       await d.blobs.delete('results', resultKey(tenantId, taskId)).catch(() => undefined);
       return JSON.parse(Buffer.from(raw).toString('utf8'));
     }
-    // retry_after: a search provider's 429 keeps its Retry-After on the way back to the caller.
-    if (t.status === 'failed' && t.error) throw new AppError(t.error.status, t.error.code, t.error.message, t.error.details, t.error.retry_after ? { 'retry-after': t.error.retry_after } : undefined);
+    // retry_after (seconds): a search provider's 429, or a host whose politeness let no request start in time (429 host_busy).
+    if (t.status === 'failed' && t.error) throw new AppError(t.error.status, t.error.code, t.error.message, t.error.details, t.error.retry_after ? { 'retry-after': String(t.error.retry_after) } : undefined);
     if (Date.now() > deadline) throw new AppError(504, 'scrape_timeout', `The scrape did not finish within ${Math.round(timeoutMs / 1000)} s; use POST /v1/runs for long work`);
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(250, delay * 2);

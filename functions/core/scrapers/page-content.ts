@@ -52,7 +52,7 @@ export const pageContent: Scraper<PageContentInput> = {
       return { pages_done: 0, items: 1, stopped: 'done' };
     }
     const tracking = wantsChanges(input) ? ctx.changes : undefined;
-    const unreadable = unavailablePage(input.url, new Date().toISOString());
+    const unreadable = { ...unavailablePage(input.url, new Date().toISOString()), engine: input.engine };
     let page;
     try {
       page = await ctx.engine.scrapePage(input.url, {
@@ -74,7 +74,7 @@ export const pageContent: Scraper<PageContentInput> = {
       await tracking?.track({ ...unreadable, fetched_at: page.fetched_at, status_code: page.status_code });
       return { pages_done: 1, items: 0, stopped: ctx.engine.stopReason() ? 'challenge' : 'done' };
     }
-    const change = tracking ? await tracking.track({ url: input.url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: page.markdown ?? '', structured: structuredOf(page) }) : undefined;
+    const change = tracking ? await tracking.track({ url: input.url, engine: input.engine, fetched_at: page.fetched_at, status_code: page.status_code, markdown: page.markdown ?? '', structured: structuredOf(page) }) : undefined;
     const item: ScrapeItem = {
       url: page.final_url,
       fetched_at: page.fetched_at,

@@ -13,7 +13,8 @@ import type { SearchProviderName } from './types.js';
 import type { Engine } from '../engine/pipeline.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { RobotsPolicy } from '../governance/robots.js';
-import type { Tenant } from '../tenancy/tenants.js';
+import { requireTenant, type Tenant } from '../tenancy/tenants.js';
+import { checkTargetPolicy } from '../governance/target-policy.js';
 import type { Deps } from '../../runtime.js';
 import type { AuditRecord } from '../audit/audit-record.js';
 import type { ScrapeFormat } from '../engine/types.js';
@@ -68,7 +69,14 @@ export async function searchWith(d: Deps, tenant: Tenant, guard: EgressGuard, ro
       scrape: scrape
         ? async (url) => {
           const request = { url, engine: scrape.engine, formats, timeout_ms: scrape.timeout_ms, ...contentOptionsOf(scrape), ...(scrape.max_age ? { max_age: scrape.max_age } : {}) };
-          const cached = await answerFromCache(d, tenantId, request, d.clock.now());
+          const cached = await answerFromCache(d, tenantId, request, d.clock.now(), {
+            profile: undefined,
+            // A kept answer is served only to what the tenant's policy and robots.txt admit now.
+            admit: async (u) => {
+              checkTargetPolicy((await requireTenant(d.table, tenantId, { consistent: true })).target_policy, new URL(u));
+              return (await robots.check(u)).allowed;
+            },
+          });
           if (cached) return { scrape: cached, billed: false };
           const page = await engine.scrapePage(url, { engine: scrape.engine, formats, timeout_ms: scrape.timeout_ms, ...contentOptionsOf(scrape) });
           if (page.skipped === 'robots') return { scrape: { error: { code: 'robots_disallowed', message: `robots.txt disallows ${page.final_url}` } }, billed: false };

@@ -61,13 +61,14 @@ export async function createTenant(table: Table, name: string, now: Date, tenant
   return t;
 }
 
-export async function getTenant(table: Table, tenantId: string): Promise<Tenant | undefined> {
-  const i = await table.get(keys.tenant(tenantId));
+/** `consistent`: the record as last written (a policy change just made elsewhere), not a replica's copy. */
+export async function getTenant(table: Table, tenantId: string, opts: { consistent?: boolean } = {}): Promise<Tenant | undefined> {
+  const i = await table.get(keys.tenant(tenantId), opts.consistent ? { consistent: true } : undefined);
   return i ? fromItem(i) : undefined;
 }
 
-export async function requireTenant(table: Table, tenantId: string): Promise<Tenant> {
-  const t = await getTenant(table, tenantId);
+export async function requireTenant(table: Table, tenantId: string, opts: { consistent?: boolean } = {}): Promise<Tenant> {
+  const t = await getTenant(table, tenantId, opts);
   if (!t) throw notFound('Tenant');
   return t;
 }

@@ -11,6 +11,7 @@ const scrapeResultSchema = z.looseObject({ url: z.string(), final_url: z.string(
 const runbookTestResult = z.looseObject({ status: z.enum(['succeeded', 'failed', 'blocked', 'stopped']), items: z.array(itemSchema), log: z.array(z.record(z.string(), z.unknown())), pages_done: z.number().int(), error: z.object({ code: z.string(), message: z.string() }).nullable() });
 const syncErrors = {
   422: 'robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured); or a page action failed (action_failed, details: { index, type, reason })',
+  429: 'Rate limited (`rate_limited`), or `host_busy`: the target host\'s politeness (per-host concurrency, spacing, robots.txt Crawl-delay) lets no request start within the call\'s window (its timeout_ms, at most 15 s); retry after `Retry-After` seconds',
   502: 'The page could not be fetched',
   503: 'No browser is available for a browser page',
   504: 'The work did not finish in time; use POST /v1/runs for long work',

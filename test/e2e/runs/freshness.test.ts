@@ -159,6 +159,32 @@ describe('POST /v1/scrape with max_age', () => {
     expect(site.hits()).toBe(hits);
   });
 
+  // Issue 37 finding 13: a kept answer is served only to what may be fetched now. robots.txt is
+  // checked as for a fetch (the answer here was kept before the site disallowed the path), and the
+  // target policy as it is now, not as the authentication's cached tenant (up to 2 s old) says.
+  it('does not serve a kept answer for a URL robots.txt disallows now', async () => {
+    const body = { url: `${site.baseUrl}/private/report`, engine: 'http', formats: ['markdown'] };
+    await storeCachedAnswer(svc.deps, tenantA.tenant_id, cacheKeyOf('scrape', { ...body, timeout_ms: 30_000 }), new Date().toISOString(), { url: body.url, status_code: 200, markdown: 'kept' });
+    const r = await scrape(tenantA.api_key, { ...body, max_age: 60_000 });
+    expect(r.body.cached).toBeUndefined();
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe('robots_disallowed');
+  });
+
+  it('does not serve a kept answer in the moment after the target policy changed', async () => {
+    const tenantD = (await admin(['tenants', 'create', '--name', 'fresh-d'], svc.deps.table)) as typeof tenantA;
+    const body = { url: `${site.baseUrl}/article`, engine: 'http', formats: ['markdown'] };
+    await storeCachedAnswer(svc.deps, tenantD.tenant_id, cacheKeyOf('scrape', { ...body, timeout_ms: 30_000 }), new Date().toISOString(), { url: body.url, final_url: body.url, status_code: 200, engine_used: 'http', markdown: 'kept' });
+    // Served while the policy allows it (and the tenant is now in the API's authentication cache)...
+    expect((await scrape(tenantD.api_key, { ...body, max_age: 60_000 })).body).toMatchObject({ cached: true, markdown: 'kept' });
+    // ...and refused at once when another process narrowed it.
+    await svc.deps.table.update(keys.tenant(tenantD.tenant_id), { set: { target_policy: { mode: 'allowlist', domains: ['example.org'] } } });
+    const r = await scrape(tenantD.api_key, { ...body, max_age: 60_000 });
+    expect(r.body.cached).toBeUndefined();
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('target_not_authorized');
+  });
+
   it('answers 400 for a max_age that is not a non-negative integer or is beyond 30 days', async () => {
     for (const max_age of [-1, 1.5, 'soon', 31 * 24 * 3600 * 1000]) {
       const r = await scrape(tenantA.api_key, { url: `${site.baseUrl}/about`, max_age });

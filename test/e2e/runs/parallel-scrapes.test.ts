@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
+import { verifyFixtureHost } from '../../support/verified-host.js';
 
 /**
  * Four parallel `POST /v1/scrape` calls used to end `npm start` within a few hundred requests
@@ -12,8 +13,12 @@ let svc: TestService;
 let site: FixtureSite;
 
 beforeAll(async () => {
-  site = await startFixtureSite({ staticPages: 200 });
+  site = await startFixtureSite({ staticPages: 200, verifyAnyToken: true });
   svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port}`, GLEANER_CONCURRENCY_RUNS: '4' });
+  // The site is the tenant's own, with raised limits: what is tested here is the service under
+  // many parallel calls, not the polite pace on a stranger's host (synchronous scrapes wait at the
+  // same per-host gate as runs: test/e2e/runs/host-politeness.test.ts).
+  await verifyFixtureHost(svc.deps.table, svc.tenantId, `127.0.0.1:${site.port}`, { concurrency: 64, delay_ms: 0 });
 });
 afterAll(async () => {
   await svc?.destroy();
