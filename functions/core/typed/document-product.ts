@@ -61,7 +61,7 @@ export function readDocumentProduct($: CheerioAPI, facts: PageFacts): DocumentPr
     if (scored.length > 1 && scored[1].depth === best.depth && !h1) r.warnings.push('several buy buttons and no single title: the main product is unclear');
     else {
       button = best.b;
-      box = climbToPrice(best.b, facts.lang, 5);
+      box = climbToPrice(best.b, facts.lang, 5) ?? ancestorOf(best.b, 3);
     }
   }
   if (!box && h1) box = climbToPrice(h1, facts.lang, 3);
@@ -141,4 +141,11 @@ function climbToPrice(el: Element, lang: string | undefined, levels: number): El
     if (priceElements(n, lang, undefined, 1).length) return n;
   }
   return undefined;
+}
+
+/** The ancestor `levels` above `el` (or the highest below body). */
+function ancestorOf(el: Element, levels: number): Element {
+  let n = el;
+  for (let i = 0; i < levels && n.parent && isTag(n.parent) && (n.parent as Element).name !== 'body'; i++) n = n.parent as Element;
+  return n;
 }

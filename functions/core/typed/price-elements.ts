@@ -23,6 +23,9 @@ const NOT_THE_PRICE = /\b(tax|vat|mwst|ust|shipping|delivery|versand|livraison|e
 const FROM = /^(from|ab|dès|à partir de|desde|da|vanaf|a partir de|fra|från|od|от|起)\b/i;
 const WAS = /^(was|statt|uvp|rrp|msrp|avant|antes|prima|voorheen|før|förr|tidigare|было|regular price|list price|original price|prix conseillé|precio anterior)\b/i;
 
+/** A price labelled in its own text ("Price: £26.08", "Preis: 12,99 €"). */
+const PRICE_LABEL = /^(price|our price|sale price|now|preis|unser preis|prix|precio|prezzo|prijs|preço|pris|cena|fiyat|価格|価格\(税込\)|价格|售价|가격)\s*[:：]?/iu;
+
 const NAMED = /(^|[\s_-])(price|prices|preis|prix|precio|prezzo|prijs|preço|pris|cena|fiyat|amount|cost)(\w*)?([\s_-]|$)/;
 
 const named = (el: Element): boolean => {
@@ -60,9 +63,12 @@ export function priceElements(root: Element, lang: string | undefined, stopAt?: 
     if (childHolds) continue;
     if (inOtherRegion(el, stopAt)) continue;
     const label = text.replace(/[\d.,\s\u00a0]+/g, ' ');
-    const other = NOT_THE_PRICE.test(label) || NOT_THE_PRICE.test(textOf(el.parent && isTag(el.parent) ? el.parent : el, 120).replace(/[\d.,]+/g, ' '));
-    if (other && !named(el)) continue;
-    if (other && named(el) && /tax|vat|shipping|save|month|install|per |\//i.test(label)) continue;
+    // Its own words say what else it is (shipping, tax, a saving…): never the price. Its parent's
+    // words count only when nothing names the element as a price.
+    if (NOT_THE_PRICE.test(label)) continue;
+    const parentText = el.parent && isTag(el.parent) ? textOf(el.parent, 200) : '';
+    const labelled = named(el) || PRICE_LABEL.test(text);
+    if (!labelled && parentText.length <= 100 && NOT_THE_PRICE.test(parentText.replace(/[\d.,]+/g, ' '))) continue;
     const range = prices.length > 1 && new Set(prices.map((p) => p.amount)).size > 1 ? isPriceRange(text) : false;
     const struck = isStruck(el, stopAt) || WAS.test(text);
     out.push({
@@ -72,7 +78,7 @@ export function priceElements(root: Element, lang: string | undefined, stopAt?: 
       struck,
       spec: inSpecTable(el, stopAt),
       range: range || FROM.test(text),
-      named: named(el),
+      named: labelled,
     });
     // "€119 €99": a struck and a current price in one element (the struck one inside <del>) are found as their own elements.
   }

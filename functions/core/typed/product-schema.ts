@@ -70,7 +70,7 @@ export function readOffers(product: Obj, path: string, node: SchemaNode, pageUrl
       if (code) out.currency = c(code, node.join(p, 'priceCurrency'));
       if (nested.some((n) => n.o)) offers.push(...nested.filter((n): n is { o: Obj; p: string } => Boolean(n.o)));
       else if (single && (!low || low === single) && (!high || high === single)) out.price = c(single, node.join(p, 'price'));
-      else if (low && (!high || high === low) && Number(firstText(o, 'offerCount') ?? 1) <= 1) out.price = c(low, node.join(p, 'lowPrice'), 0.9);
+      else if (low && (high === low || (!high && Number(firstText(o, 'offerCount') ?? 1) <= 1))) out.price = c(low, node.join(p, 'lowPrice'), 0.9);
       else if (low || high) out.warnings.push(`price left out: the product is offered at a range of prices (${low ?? '?'}–${high ?? '?'})`);
       continue;
     }

@@ -66,7 +66,7 @@ export function readProduct(inp: TypedInputs): Product | null {
   const metaProduct = metaSaysProduct(facts);
   const state = readProductState(inp.states, facts);
   const doc = readDocumentProduct(inp.$, facts);
-  const isProduct = structured || metaProduct || doc.looksLikeProduct || Boolean(state.fields.price && state.fields.name);
+  const isProduct = structured || metaProduct || doc.looksLikeProduct || Boolean(state.fields.name);
   if (!isProduct) return null;
   // Meta tags name the page's product only when the page is one (og:title is any page's title).
   readings.push(metaProduct || structured ? meta : { fields: { main_image: meta.fields.main_image, description: meta.fields.description }, warnings: [] });
