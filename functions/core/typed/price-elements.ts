@@ -18,7 +18,7 @@ export interface PriceElement {
 }
 
 /** Amounts that are not the product's price: tax, shipping, savings, instalments, unit prices. */
-const NOT_THE_PRICE = /\b(tax|vat|mwst|ust|shipping|delivery|versand|livraison|envío|spedizione|verzending|frete|frakt|save|you save|sparen|sie sparen|économisez|ahorra|risparmi|bespaar|per month|monthly|\/\s?mo\b|a month|installments?|payments? of|instal+ments|raten|mensualit|cuotas|rate da|per (?:kg|g|l|m|100)|\/\s?(?:kg|g|l|ml|m|100\s?g|100\s?ml|st|stk|pc|pcs|unit)\b|je (?:kg|l|100)|prix au (?:kg|litre)|precio por|gift card|coupon|off\b|rabatt|remise|descuento|sconto|korting|free shipping over|orders? over|ab \d|über \d|dès \d)/i;
+const NOT_THE_PRICE = /\b(tax|vat|mwst|ust|shipping|delivery|versand|versandkosten|zzgl|frais de port|gastos de envío|livraison|envío|spedizione|verzending|frete|frakt|save|you save|sparen|sie sparen|économisez|ahorra|risparmi|bespaar|per month|monthly|\/\s?mo\b|a month|installments?|payments? of|instal+ments|raten|mensualit|cuotas|rate da|per (?:kg|g|l|m|100)|\/\s?(?:kg|g|l|ml|m|100\s?g|100\s?ml|st|stk|pc|pcs|unit)\b|je (?:kg|l|100)|prix au (?:kg|litre)|precio por|gift card|coupon|%\s?off|rabatt|remise|descuento|sconto|korting|free shipping over|orders? over|ab \d|über \d|dès \d)(?![\p{L}])/iu;
 /** Words that make a price a lower bound or a former price. */
 const FROM = /^(from|ab|dès|à partir de|desde|da|vanaf|a partir de|fra|från|od|от|起)\b/i;
 const WAS = /^(was|statt|uvp|rrp|msrp|avant|antes|prima|voorheen|før|förr|tidigare|было|regular price|list price|original price|prix conseillé|precio anterior)\b/i;
