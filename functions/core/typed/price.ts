@@ -14,7 +14,8 @@ const CODE_ALT = [...ISO_CODES].join('|');
 const NUMBER = String.raw`\d{1,3}(?:[.,'’\s\u00a0\u202f]\d{3})+(?:[.,]\d{1,3}|,-)?|\d+(?:[.,]\d{1,3}|,-)?`;
 const CUR = `(?:${SYMBOL_ALT}|\\b(?:${CODE_ALT})\\b)`;
 /** A price with its currency before or after it. */
-export const PRICE_RE = new RegExp(`(${CUR})\\s?(${NUMBER})|(${NUMBER})\\s?(${CUR})`, 'gu');
+// A currency followed by a number belongs to that number ("Mug 1 €1.50" is one price, 1.50).
+export const PRICE_RE = new RegExp(`(${CUR})\\s?(${NUMBER})|(${NUMBER})\\s?(${CUR})(?!\\s?\\d)`, 'gu');
 /** Two prices joined by a dash or "to": a range, never one price. */
 const RANGE_RE = new RegExp(`(?:${CUR})?\\s?(?:${NUMBER})\\s?(?:${CUR})?\\s*(?:-|–|—|to|bis|à|a)\\s*(?:${CUR})\\s?(?:${NUMBER})|(?:${NUMBER})\\s*(?:-|–|—)\\s*(?:${NUMBER})\\s?(?:${CUR})`, 'u');
 
