@@ -61,10 +61,11 @@ export async function fillTypedWithModel(page: TypedData, input: { url: string; 
     const empty = Object.keys(FIELDS[kind]).filter((f) => isEmpty(obj[f]));
     if (!empty.length) continue;
     missing[kind] = empty;
-    properties[kind] = { type: 'object', additionalProperties: false, properties: Object.fromEntries(empty.map((f) => [f, FIELDS[kind][f].schema])) };
+    properties[kind] = { type: 'object', properties: Object.fromEntries(empty.map((f) => [f, FIELDS[kind][f].schema])) };
   }
   if (!Object.keys(properties).length) return {};
-  const schema = { type: 'object', additionalProperties: false, properties };
+  // Extra keys in an answer are ignored (never applied), so the schema does not refuse them.
+  const schema = { type: 'object', properties };
   const out = await extract({ url: input.url, markdown: input.markdown, schema, prompt: PROMPT });
   const answer = (out.json && typeof out.json === 'object' ? out.json : {}) as Record<string, Record<string, unknown> | undefined>;
   const filled: TypedData = {};
