@@ -30,6 +30,34 @@ afterAll(async () => {
   await Promise.all([site?.close(), shop?.close(), fake?.close()]);
 });
 
+/** RFC 4180 rows (quoted cells may hold commas, quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n') {
+      row.push(cell.replace(/\r$/, ''));
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  return rows;
+}
+
 const scrape = (json: Record<string, unknown>) => svc.call('/v1/scrape', { method: 'POST', json: { engine: 'http', ...json } });
 
 describe('POST /v1/scrape with typed formats', () => {
@@ -89,6 +117,33 @@ describe('POST /v1/scrape with typed formats', () => {
     expect(badWatch.status).toBe(400);
     const tooMany = await scrape({ url: `${site.baseUrl}/typed/plain`, formats: ['product', 'changes'], change_options: { watch: Array.from({ length: 21 }, (_, i) => `/product/x${i}`) } });
     expect(tooMany.status).toBe(400);
+  });
+});
+
+describe('typed formats in runs', () => {
+  const run = async (body: Record<string, unknown>) => {
+    const c = await svc.call('/v1/runs', { method: 'POST', json: body });
+    expect(c.status).toBe(201);
+    const done = await svc.call(`/v1/runs/${c.body.id}?wait=30`);
+    expect(done.body.status).toBe('succeeded');
+    return c.body.id as string;
+  };
+
+  it('page-content items carry the typed object, and the CSV export names its columns', async () => {
+    const id = await run({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/typed/product`, engine: 'http', formats: ['product'] } });
+    const items = await svc.call(`/v1/runs/${id}/results`);
+    expect(items.body.data[0].data.product).toMatchObject({ price: '24.50', currency: 'EUR', sku: 'BK-17' });
+    const csv = await svc.call(`/v1/runs/${id}/results?format=csv`);
+    const [cols, row] = parseCsv(csv.text);
+    expect(cols).toEqual(expect.arrayContaining(['product.price', 'product.currency', 'product.availability', 'product.sku', 'product.sources']));
+    expect(row![cols!.indexOf('product.price')]).toBe('24.50');
+    expect(row![cols!.indexOf('product.brand')]).toBe('Acme');
+  });
+
+  it('css-extract records carry the typed object beside the selected fields', async () => {
+    const id = await run({ scraper_id: 'css-extract', input: { url: `${site.baseUrl}/typed/plain`, engine: 'http', fields: { title: { selector: 'h1' } }, formats: ['product'] } });
+    const items = await svc.call(`/v1/runs/${id}/results`);
+    expect(items.body.data[0].data).toMatchObject({ title: 'Walnut desk lamp', product: { price: '44.99', currency: 'USD' } });
   });
 });
 
