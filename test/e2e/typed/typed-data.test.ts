@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service.js';
+import { mcpClient } from '../../support/mcp-client.js';
 import { startFixtureSite, type FixtureSite } from '../../fixtures/site/server.js';
 import { startRevisableSite, type RevisableSite } from '../../fixtures/revisable-site.js';
 import { startFakeOpenAi } from '../../fixtures/fake-models/openai-chat.js';
@@ -105,8 +106,20 @@ describe('POST /v1/scrape with typed formats', () => {
     expect(Object.keys((call.schema as { properties: { product: { properties: object } } }).properties.product.properties)).not.toContain('price');
     expect(call.userTexts[0]).toMatch(/<<<PAGE_CONTENT [0-9a-f]{12}>>>/);
     // Metered and audited as the json format is.
-    const audit = await svc.call('/dashboard/api/audit?action=model.extract');
+    await svc.deps.audit.flush();
+    const audit = await svc.call('/dashboard/api/audit?action=model.extract&limit=200');
     expect(audit.body.data.some((a: { resource: string }) => a.resource === `${site.baseUrl}/typed/plain`)).toBe(true);
+  });
+
+  it('MCP scrape takes the typed formats and returns the object as structured content', async () => {
+    const client = await mcpClient(svc.url, svc.key, 'typed-test');
+    try {
+      const r = await client.callTool({ name: 'scrape', arguments: { url: `${site.baseUrl}/typed/product`, engine: 'http', formats: ['product'] } });
+      expect(r.isError).toBeFalsy();
+      expect((r.structuredContent as { product: { price: string } }).product).toMatchObject({ price: '24.50', sku: 'BK-17' });
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuses bad typed_options and watch lists with 400', async () => {
