@@ -153,6 +153,14 @@ describe('typed formats in runs', () => {
     expect(row![cols!.indexOf('product.brand')]).toBe('Acme');
   });
 
+  it('site-crawl items carry the typed objects of each page', async () => {
+    const id = await run({ scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/typed/list`, engine: 'http', max_pages: 1, max_depth: 0, sitemap: 'skip', formats: ['product_list', 'product'] } });
+    const items = await svc.call(`/v1/runs/${id}/results`);
+    const start = items.body.data.find((i: { url: string }) => i.url === `${site.baseUrl}/typed/list`);
+    expect(start.data.product).toBeNull();
+    expect(start.data.product_list.products).toHaveLength(3);
+  });
+
   it('css-extract records carry the typed object beside the selected fields', async () => {
     const id = await run({ scraper_id: 'css-extract', input: { url: `${site.baseUrl}/typed/plain`, engine: 'http', fields: { title: { selector: 'h1' } }, formats: ['product'] } });
     const items = await svc.call(`/v1/runs/${id}/results`);
