@@ -51,6 +51,12 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
     if (r.status !== 0) throw new Error('extraction bench failed');
     return [];
   },
+  // Typed data without a schema (issue 39): per-field precision/recall/F1 and CPU beside markdown (its own script).
+  typed: async () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/typed.bench.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('typed bench failed');
+    return [];
+  },
   // The dynamic web (issue 30): expected text found and consent text leaked, Gleaner vs PuppeteerCrawler + turndown.
   dynamic: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/dynamic.bench.ts'], { stdio: 'inherit' });

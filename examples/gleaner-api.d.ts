@@ -13840,7 +13840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured); or a page action failed (action_failed, details: { index, type, reason }) */
+            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json (or a typed format with typed_options.model) and no model provider is configured (model_not_configured); or a page action failed (action_failed, details: { index, type, reason }) */
             422: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */
@@ -15551,6 +15551,8 @@ export interface operations {
                         ignore_tags?: string[];
                         /** @description Baseline family: pages are compared with the last snapshot of the same URL under the same tag (default "default") */
                         tag?: string;
+                        /** @description JSON pointers (/product/price, /product/availability): the page is "changed" only when one of these values changed */
+                        watch?: string[];
                     };
                     /**
                      * @default auto
@@ -15568,7 +15570,7 @@ export interface operations {
                             };
                         };
                     };
-                    formats?: ("markdown" | "html" | "text" | "links" | "metadata" | "screenshot" | "json" | "changes")[];
+                    formats?: ("markdown" | "html" | "text" | "links" | "metadata" | "screenshot" | "json" | "changes" | "product" | "product_list" | "article" | "job_posting")[];
                     /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
                     include_tags?: string[];
                     json_options?: {
@@ -15585,6 +15587,11 @@ export interface operations {
                     only_main_content?: boolean;
                     /** @default 30000 */
                     timeout_ms?: number;
+                    /** @description Typed data options (formats includes "product", "product_list", "article" or "job_posting") */
+                    typed_options?: {
+                        /** @description Fill fields the page left empty with the configured model (governed as the json format); never overrides a value found in the page. Default false */
+                        model?: boolean;
+                    };
                     /** Format: uri */
                     url: string;
                     wait_for?: string;
@@ -15607,8 +15614,170 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description formats includes "article" */
+                        article?: ({
+                            authors?: {
+                                name: string;
+                            }[];
+                            breadcrumbs?: {
+                                name?: string;
+                                url?: string;
+                            }[];
+                            canonical_url?: string;
+                            date_modified?: string;
+                            date_published?: string;
+                            description?: string;
+                            headline?: string;
+                            in_language?: string;
+                            main_image?: {
+                                url: string;
+                            };
+                            provenance: {
+                                [key: string]: {
+                                    confidence: number;
+                                    path: string;
+                                    /** @enum {string} */
+                                    source: "json-ld" | "microdata" | "rdfa" | "meta" | "embedded-state" | "document" | "model";
+                                };
+                            };
+                            warnings: string[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         engine_used: string;
                         final_url: string;
+                        /** @description formats includes "job_posting" */
+                        job_posting?: ({
+                            base_salary?: {
+                                currency?: string;
+                                rate_type?: string;
+                                raw?: string;
+                                value_max?: string;
+                                value_min?: string;
+                            };
+                            date_published?: string;
+                            description?: string;
+                            employment_type?: string;
+                            hiring_organization?: {
+                                name: string;
+                            };
+                            job_location?: {
+                                raw: string;
+                            };
+                            job_title?: string;
+                            provenance: {
+                                [key: string]: {
+                                    confidence: number;
+                                    path: string;
+                                    /** @enum {string} */
+                                    source: "json-ld" | "microdata" | "rdfa" | "meta" | "embedded-state" | "document" | "model";
+                                };
+                            };
+                            /** @enum {string} */
+                            remote_status?: "Remote" | "Hybrid" | "OnSite";
+                            url?: string;
+                            valid_through?: string;
+                            warnings: string[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        /** @description formats includes "product": the page's product, or null when the page is not one */
+                        product?: ({
+                            additional_properties?: {
+                                name: string;
+                                value: string;
+                            }[];
+                            aggregate_rating?: {
+                                best_rating?: number;
+                                rating_value?: number;
+                                review_count?: number;
+                            };
+                            /** @enum {string} */
+                            availability?: "InStock" | "OutOfStock" | "PreOrder" | "BackOrder" | "LimitedAvailability" | "Discontinued";
+                            brand?: {
+                                name: string;
+                            };
+                            breadcrumbs?: {
+                                name?: string;
+                                url?: string;
+                            }[];
+                            canonical_url?: string;
+                            /** @description ISO 4217 */
+                            currency?: string;
+                            currency_raw?: string;
+                            description?: string;
+                            features?: string[];
+                            gtin?: {
+                                type: string;
+                                value: string;
+                            }[];
+                            images?: {
+                                url: string;
+                            }[];
+                            main_image?: {
+                                url: string;
+                            };
+                            mpn?: string;
+                            name?: string;
+                            /** @description decimal string, "1299.00" */
+                            price?: string;
+                            provenance: {
+                                [key: string]: {
+                                    confidence: number;
+                                    path: string;
+                                    /** @enum {string} */
+                                    source: "json-ld" | "microdata" | "rdfa" | "meta" | "embedded-state" | "document" | "model";
+                                };
+                            };
+                            regular_price?: string;
+                            sku?: string;
+                            url?: string;
+                            variants?: {
+                                /** @enum {string} */
+                                availability?: "InStock" | "OutOfStock" | "PreOrder" | "BackOrder" | "LimitedAvailability" | "Discontinued";
+                                currency?: string;
+                                name?: string;
+                                price?: string;
+                                sku?: string;
+                                url?: string;
+                            }[];
+                            warnings: string[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        /** @description formats includes "product_list" */
+                        product_list?: ({
+                            breadcrumbs?: {
+                                name?: string;
+                                url?: string;
+                            }[];
+                            category_name?: string;
+                            next_page_url?: string;
+                            page_number?: number;
+                            products?: {
+                                /** @enum {string} */
+                                availability?: "InStock" | "OutOfStock" | "PreOrder" | "BackOrder" | "LimitedAvailability" | "Discontinued";
+                                currency?: string;
+                                main_image?: {
+                                    url: string;
+                                };
+                                name?: string;
+                                price?: string;
+                                regular_price?: string;
+                                url?: string;
+                            }[];
+                            provenance: {
+                                [key: string]: {
+                                    confidence: number;
+                                    path: string;
+                                    /** @enum {string} */
+                                    source: "json-ld" | "microdata" | "rdfa" | "meta" | "embedded-state" | "document" | "model";
+                                };
+                            };
+                            warnings: string[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         status_code: number;
                         url: string;
                     } & {
@@ -15720,7 +15889,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json and no model provider is configured (model_not_configured); or a page action failed (action_failed, details: { index, type, reason }) */
+            /** @description robots.txt disallows the page, or it answered with a challenge (never solved); or formats has json (or a typed format with typed_options.model) and no model provider is configured (model_not_configured); or a page action failed (action_failed, details: { index, type, reason }) */
             422: {
                 headers: {
                     /** @description Requests allowed per window for this tenant */

@@ -33,6 +33,13 @@ const ignorePattern = z
     if (err) ctx.addIssue({ code: 'custom', message: `is not a valid RE2 regular expression: ${err}` });
   });
 
+/** An RFC 6901 JSON pointer: `/product/price` (`~0` for ~, `~1` for /). */
+const jsonPointer = z
+  .string()
+  .min(2)
+  .max(500)
+  .regex(/^(\/([^~/]|~[01])*)+$/, 'must be a JSON pointer such as /product/price (~0 for ~, ~1 for /)');
+
 export const changeOptionsSchema = z
   .strictObject({
     tag: z
@@ -44,6 +51,7 @@ export const changeOptionsSchema = z
       .describe('Baseline family: pages are compared with the last snapshot of the same URL under the same tag (default "default")'),
     ignore_tags: z.array(cssSelector).max(20).optional().describe('CSS selectors removed from the page before it is compared'),
     ignore_patterns: z.array(ignorePattern).max(20).optional().describe('RE2 regular expressions whose matches are removed from the text before it is compared'),
+    watch: z.array(jsonPointer).min(1).max(20).optional().describe('JSON pointers (/product/price, /product/availability): the page is "changed" only when one of these values changed'),
   })
   .describe('Change tracking (formats includes "changes")');
 export type ChangeOptions = z.infer<typeof changeOptionsSchema>;

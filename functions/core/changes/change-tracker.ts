@@ -10,6 +10,7 @@ import { tagOf, type ChangeOptions } from './change-options.js';
 import { pageKeyUrl } from '../freshness/page-key-url.js';
 import { newChangeId, SnapshotStore, type Baseline, type ChangeRecord, type ChangeStatus } from './snapshot-store.js';
 import type { FieldChange } from './field-diff.js';
+import { watchedChanged } from './watch.js';
 
 /** API.md `change`: what an item's data (or a scrape's result) carries. */
 export interface ChangeView {
@@ -201,8 +202,9 @@ export class ChangeTracker {
       );
       if (!out?.comparison) return this.unavailable(b);
       const cmp = out.comparison;
-      if (!cmp.changed) {
-        // Same once normalised (the hash was taken under other ignore rules): the baseline takes the new hash, no snapshot.
+      // With a watch list, only a watched value's change makes the page changed (a price drop, a restock).
+      if (!cmp.changed || !watchedChanged(cmp.fields, this.ctx.options?.watch)) {
+        // Same once normalised, or nothing watched moved (the hash was taken under other ignore rules): the baseline takes the new hash, no snapshot.
         const view: ChangeView = { status: 'same', previous_fetched_at: b.fetched_at, diff: null, added_lines: 0, removed_lines: 0, fields: null };
         return { view, items: [this.store.baselineItem({ ...b, hash: prepared.hash }, crawl)] };
       }

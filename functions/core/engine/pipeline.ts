@@ -1,4 +1,6 @@
 import { load, type CheerioAPI } from 'cheerio';
+import { typedFormatsOf } from '../typed/extract-typed.js';
+import { fillTypedWithModel } from '../typed/model-fill.js';
 import { AppError } from '../errors.js';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { RobotsPolicy } from '../governance/robots.js';
@@ -137,6 +139,9 @@ interface PageContext {
 }
 
 const now = () => new Date().toISOString();
+
+/** Typed formats with `typed_options.model`: the model fills what the page left empty. */
+const wantsTypedModel = (ctx: { opts: ScrapeOptions; formats: Set<ScrapeFormat> }): boolean => Boolean(ctx.opts.typed?.model) && typedFormatsOf(ctx.formats).length > 0;
 
 /**
  * A redirect hop that robots.txt of its own host disallows: the page ends as a robots skip
@@ -442,6 +447,8 @@ export function createEngine(deps: EngineDeps): Engine {
       };
     }
     if (ctx.opts.extract && Object.keys(ctx.opts.extract).length) result.extracted = extractFields(load(''), page.finalUrl, ctx.opts.extract);
+    // A PDF is none of the typed kinds: each asked-for typed format is null.
+    for (const t of typedFormatsOf(f)) result[t] = null;
     if (ctx.opts.engine === 'auto') result.auto_reason = null;
     return result;
   };
@@ -476,6 +483,7 @@ export function createEngine(deps: EngineDeps): Engine {
       ...(ctx.opts.include_tags?.length ? { includeTags: ctx.opts.include_tags } : {}),
       ...(ctx.opts.exclude_tags?.length ? { excludeTags: ctx.opts.exclude_tags } : {}),
       ...(ctx.opts.extract && Object.keys(ctx.opts.extract).length ? { extract: ctx.opts.extract } : {}),
+      ...(wantsTypedModel(ctx) ? { modelMarkdown: true } : {}),
     };
     const deadlineMs = (ctx.startedAt ?? Date.now()) + (ctx.opts.timeout_ms ?? 30_000) - Date.now();
     const parts = hasTenantSelectors(spec)
@@ -493,7 +501,7 @@ export function createEngine(deps: EngineDeps): Engine {
     const f = ctx.formats;
     const parsed = parts.parsed!;
     // The model reads the markdown the formats above produced: the same text the policy let through.
-    if (f.has('json')) ctx.modelInput = parsed.markdown ?? '';
+    if (f.has('json') || wantsTypedModel(ctx)) ctx.modelInput = parsed.markdown ?? '';
     const result: PageResult = {
       url: ctx.url,
       final_url: page.finalUrl,
@@ -510,6 +518,7 @@ export function createEngine(deps: EngineDeps): Engine {
     result.content_type = mediaType(page.headers.get('content-type'));
     if (f.has('screenshot') && page.screenshot) result.screenshot = page.screenshot;
     if (parts.extracted) result.extracted = parts.extracted;
+    if (parts.typed) Object.assign(result, parts.typed);
     if (ctx.opts.engine === 'auto') result.auto_reason = ctx.autoReason ?? null;
     if (ctx.actionsOut) result.actions = ctx.actionsOut;
     return ctx.secrets ? ctx.secrets.deep(result) : result;
@@ -561,6 +570,11 @@ export function createEngine(deps: EngineDeps): Engine {
   const extractStage = async (ctx: PageContext, page: PageResult): Promise<PageResult> => {
     const markdown = ctx.modelInput ?? '';
     ctx.modelInput = undefined;
+    if (wantsTypedModel(ctx)) {
+      const extractor: JsonExtractor = deps.extractJson ?? (async () => ({ json_error: { code: 'model_not_configured', message: MODEL_NOT_CONFIGURED_MESSAGE } }));
+      page = { ...page, ...(await fillTypedWithModel(page, { url: page.final_url, markdown }, extractor)) };
+    }
+    if (!ctx.formats.has('json')) return page;
     if (!ctx.opts.json) return { ...page, json_error: { code: 'invalid_request', message: 'The json format needs json_options with a JSON Schema' } };
     if (!deps.extractJson) return { ...page, json_error: { code: 'model_not_configured', message: MODEL_NOT_CONFIGURED_MESSAGE } };
     return { ...page, ...(await deps.extractJson({ url: page.final_url, markdown, schema: ctx.opts.json.schema, prompt: ctx.opts.json.prompt })) };

@@ -7,6 +7,8 @@ import type { FieldSpec, FieldValue } from './field-spec.js';
 import type { ScrapeFormat } from './types.js';
 import { removeStaticOverlays } from '../content/overlays.js';
 import { dropMarkedOverlays } from './page-capture.js';
+import { extractTyped, typedFormatsOf } from '../typed/extract-typed.js';
+import type { TypedData } from '../typed/types.js';
 
 /**
  * The parse and extract stages of one HTML page as plain data in, plain data out, so that they
@@ -28,6 +30,8 @@ export interface ShapeSpec {
   includeTags?: string[];
   excludeTags?: string[];
   extract?: Record<string, FieldSpec>;
+  /** The model reads the page's markdown (format `json`, or typed formats with `typed_options.model`). */
+  modelMarkdown?: boolean;
 }
 
 export interface ShapedParts {
@@ -35,6 +39,8 @@ export interface ShapedParts {
   autoReason: string | null;
   parsed?: ParsedPage;
   extracted?: Record<string, FieldValue>;
+  /** The typed formats asked for (API.md "Typed data"), each object or null. */
+  typed?: TypedData;
 }
 
 /** `auto`: does this http result need a browser? */
@@ -63,9 +69,12 @@ export function shapePage(html: string, spec: ShapeSpec): ShapedParts {
   if (spec.staticOverlays) removeStaticOverlays($);
   if (spec.markedOverlays) dropMarkedOverlays($);
   const f = new Set(spec.formats);
+  // Typed data reads the page as loaded, before main-content cleaning narrows it.
+  const typedFormats = typedFormatsOf(f);
+  const typed = typedFormats.length ? extractTyped($, spec.url, typedFormats) : undefined;
   const parsed = parsePage($, spec.url, {
     text: f.has('text'),
-    markdown: f.has('markdown') || f.has('json'),
+    markdown: f.has('markdown') || f.has('json') || Boolean(spec.modelMarkdown),
     links: f.has('links'),
     metadata: f.has('metadata'),
     content: {
@@ -75,7 +84,7 @@ export function shapePage(html: string, spec: ShapeSpec): ShapedParts {
     },
   });
   const extracted = spec.extract && Object.keys(spec.extract).length ? extractFields($, spec.url, spec.extract) : undefined;
-  return { autoReason: null, parsed, ...(extracted ? { extracted } : {}) };
+  return { autoReason: null, parsed, ...(extracted ? { extracted } : {}), ...(typed ? { typed } : {}) };
 }
 
 /** True when `spec` carries selectors the tenant wrote: then the page is shaped under a budget. */

@@ -3,6 +3,7 @@ import type { PageMetadata } from './parse.js';
 import type { JsonError, JsonUsage } from '../extraction/types.js';
 import type { PageAction } from '../scrapers/page-actions-schema.js';
 import type { Tab } from '../../ports/browser.js';
+import type { TypedData } from '../typed/types.js';
 
 /** Engine a caller asks for. `auto` = http first, browser only when the page needs JavaScript. */
 export type EngineChoice = 'auto' | 'http' | 'browser';
@@ -10,7 +11,7 @@ export type EngineChoice = 'auto' | 'http' | 'browser';
 export type EngineUsed = 'http' | 'browser';
 
 /** Output formats of `POST /v1/scrape` (API.md). `json` = model extraction with `json_options`. */
-export const SCRAPE_FORMATS = ['markdown', 'html', 'text', 'links', 'metadata', 'screenshot', 'json', 'changes'] as const;
+export const SCRAPE_FORMATS = ['markdown', 'html', 'text', 'links', 'metadata', 'screenshot', 'json', 'changes', 'product', 'product_list', 'article', 'job_posting'] as const;
 export type ScrapeFormat = (typeof SCRAPE_FORMATS)[number];
 /** Formats when the caller names none. */
 export const DEFAULT_FORMATS: ScrapeFormat[] = ['markdown', 'text', 'links', 'metadata'];
@@ -100,6 +101,11 @@ export interface PageResult {
   /** ...or why there is none. */
   json_error?: JsonError;
   json_usage?: JsonUsage;
+  /** Typed data (formats `product`, `product_list`, `article`, `job_posting`): each object or null. */
+  product?: TypedData['product'];
+  product_list?: TypedData['product_list'];
+  article?: TypedData['article'];
+  job_posting?: TypedData['job_posting'];
   /** Present when robots.txt disallows the URL; nothing was fetched. */
   skipped?: 'robots';
   /** Present when the response is a challenge/CAPTCHA wall; the page has no content fields. */
@@ -127,6 +133,8 @@ export interface ScrapeOptions {
   exclude_tags?: string[];
   /** Browser actions run before the page is captured (the engine is then browser). */
   actions?: PageAction[];
+  /** Typed formats: `model: true` fills fields the page left empty through the governed model path. */
+  typed?: { model?: boolean };
 }
 
 /** Run counters (API.md run `stats`, plus a few the worker may use). */

@@ -4,6 +4,7 @@ import type { Tenant } from '../tenancy/tenants.js';
 import type { Deps } from '../../runtime.js';
 import type { JsonOptions } from './json-options.js';
 import { MODEL_NOT_CONFIGURED_MESSAGE } from './model-not-configured.js';
+import { wantsTyped } from '../typed/typed-options.js';
 
 
 /**
@@ -15,7 +16,13 @@ import { MODEL_NOT_CONFIGURED_MESSAGE } from './model-not-configured.js';
  * no tokens left never gets a schema compiled, and no schema is compiled on the thread that
  * serves other tenants. Nothing to do when the request does not ask for json.
  */
-export async function assertExtractionReady(d: Pick<Deps, 'table' | 'model' | 'config'>, tenant: Tenant, request: { formats?: readonly string[]; json_options?: JsonOptions }, now: Date): Promise<void> {
+export async function assertExtractionReady(d: Pick<Deps, 'table' | 'model' | 'config'>, tenant: Tenant, request: { formats?: readonly string[]; json_options?: JsonOptions; typed_options?: { model?: boolean } }, now: Date): Promise<void> {
+  // Typed formats with typed_options.model call the same model: configured and with tokens left, or told now.
+  if (request.typed_options?.model && wantsTyped(request) && !(request.formats?.includes('json') && request.json_options)) {
+    if (!d.model) throw new AppError(422, 'model_not_configured', MODEL_NOT_CONFIGURED_MESSAGE);
+    await assertQuota(d.table, tenant, 'model_tokens', now);
+    return;
+  }
   if (!request.formats?.includes('json') || !request.json_options) return;
   if (!d.model) throw new AppError(422, 'model_not_configured', MODEL_NOT_CONFIGURED_MESSAGE);
   await assertQuota(d.table, tenant, 'model_tokens', now);

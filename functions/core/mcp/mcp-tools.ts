@@ -108,7 +108,7 @@ export function buildMcpServer(c: McpCaller): McpServer {
   tool(
     'scrape',
     'scrape:write',
-    'Scrape one URL now (HTML or PDF): markdown of the main content (as text) plus, as structured content, url, final_url, status_code, engine_used, content_type and the other formats asked for (html, text, links, metadata, screenshot, extracted). Options: formats, engine, only_main_content, include_tags, exclude_tags, extract, wait_for, timeout_ms.',
+    'Scrape one URL now (HTML or PDF): markdown of the main content (as text) plus, as structured content, url, final_url, status_code, engine_used, content_type and the other formats asked for (html, text, links, metadata, screenshot, extracted; product, product_list, article, job_posting: typed data without a schema, each field with its source). Options: formats, engine, only_main_content, include_tags, exclude_tags, extract, wait_for, timeout_ms, typed_options.',
     scrapeRequestSchema.shape,
     async (a) => scrapeSync(c.deps, c.guard, c.tenant, scrapeRequestSchema.parse(a), now(), 'mcp', c.scopes, c.robots),
     scrapeResult,

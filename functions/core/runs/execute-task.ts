@@ -128,7 +128,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       const formats = req.formats && tracker ? [...new Set<ScrapeFormat>([...req.formats.filter((f) => f !== 'changes'), 'markdown'])] : req.formats;
       let page;
       try {
-        page = await engine.scrapePage(req.url, { engine: req.engine, formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options, ...(req.actions?.length ? { actions: req.actions } : {}), ...withIgnoredTags(contentOptionsOf(req), req.change_options) });
+        page = await engine.scrapePage(req.url, { engine: req.engine, formats, extract: req.extract?.fields, wait_for: req.wait_for, timeout_ms: req.timeout_ms, json: req.json_options, ...(req.typed_options ? { typed: req.typed_options } : {}), ...(req.actions?.length ? { actions: req.actions } : {}), ...withIgnoredTags(contentOptionsOf(req), req.change_options) });
       } catch (err) {
         if (!tracker || stop.aborted || (err instanceof AppError && err.status < 500)) throw err;
         // Could not be read (time-out, connection): `unavailable`, the baseline stays.

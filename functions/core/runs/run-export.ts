@@ -4,6 +4,7 @@ import type { ScrapeItem } from '../scrapers/types.js';
 import { crawlItemPages } from '../crawl/crawl-results.js';
 import type { RunRecord } from './run-record.js';
 import { crawlFrontier, readPage } from './run-items.js';
+import { isTypedFormat, typedCell, typedColumns } from '../typed/csv-columns.js';
 
 export type ExportFormat = 'ndjson' | 'csv';
 
@@ -25,7 +26,7 @@ export async function* runItemPages(store: { table: Table; blobs: Blobs }, run: 
  * A run's export as text chunks, one per stored page, for a streamed response: memory is one
  * page whatever the run's size (no cap). NDJSON is one item per line. CSV starts with its header
  * row: url, fetched_at, status_code and one column per data field of the first page that holds
- * items (union, in the order first seen). The built-in scrapers give every item the same fields,
+ * items (union, in the order first seen; a typed object is a fixed set of named columns, `product.price` and so on). The built-in scrapers give every item the same fields,
  * so that is every field; a field first appearing after that page is not in the CSV (NDJSON
  * carries everything). A run without items exports an empty NDJSON body, or the CSV header alone.
  */
@@ -49,20 +50,25 @@ export async function* exportRunItems(store: { table: Table; blobs: Blobs }, run
       head = csvLine(columns);
     }
     const cols = columns;
-    yield head + page.map((i) => csvLine([i.url, i.fetched_at, i.status_code, ...cols.slice(FIXED.length).map((f) => i.data?.[f])])).join('');
+    yield head + page.map((i) => csvLine(cols.map((c) => cellOf(i, c)))).join('');
   }
   if (format === 'csv' && !columns) yield csvLine(csvColumns([]));
 }
 
 const FIXED = ['url', 'fetched_at', 'status_code'];
 
-/** An item's value for CSV column `c`: one of the fixed item fields, else its data field. */
-const cellOf = (i: ScrapeItem, c: string): unknown => (FIXED.includes(c) ? (i as unknown as Record<string, unknown>)[c] : i.data?.[c]);
+/** An item's value for CSV column `c`: one of the fixed item fields, a typed column (`product.price`), else its data field. */
+const cellOf = (i: ScrapeItem, c: string): unknown => {
+  if (FIXED.includes(c)) return (i as unknown as Record<string, unknown>)[c];
+  if (i.data && c in i.data) return i.data[c];
+  return typedCell(i.data, c)?.value;
+};
 
 /** The CSV columns for items shaped like `sample`: the fixed ones, then each data field in the order first seen. */
 export function csvColumns(sample: ScrapeItem[]): string[] {
   const fields = new Set<string>();
-  for (const i of sample) for (const k of Object.keys(i.data ?? {})) fields.add(k);
+  // Typed objects (product, product_list, article, job_posting) become named columns (product.price, …).
+  for (const i of sample) for (const k of Object.keys(i.data ?? {})) for (const c of isTypedFormat(k) ? typedColumns(k) : [k]) fields.add(c);
   return [...FIXED, ...fields];
 }
 

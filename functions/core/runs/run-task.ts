@@ -7,6 +7,7 @@ import { refineSelectorComplexity } from '../limits/selector-limits.js';
 import { changeOptionsShape, checkChangesFormat } from '../changes/change-options.js';
 import { pageActionsSchema } from '../scrapers/page-actions-schema.js';
 import { maxAgeField } from '../freshness/max-age.js';
+import { checkTypedFormat, typedOptionsShape } from '../typed/typed-options.js';
 
 // The request contract of a synchronous scrape or runbook test, read by the API handlers. The
 // worker side (execute-task.ts) lives apart so that validating a request never bundles the engine.
@@ -24,10 +25,12 @@ export const scrapeRequestSchema = z.strictObject({
   actions: pageActionsSchema.optional(),
   ...contentOptionsShape,
   ...changeOptionsShape,
+  ...typedOptionsShape,
   max_age: maxAgeField,
 }).superRefine((v, ctx) => {
   checkJsonFormat(v, ctx);
   checkChangesFormat(v, ctx);
+  checkTypedFormat(v, ctx);
 });
 export type ScrapeRequest = z.infer<typeof scrapeRequestSchema>;
 

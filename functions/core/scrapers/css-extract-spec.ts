@@ -3,6 +3,8 @@ import { fieldsSchema } from '../engine/field-spec.js';
 import { cssSelector, engineChoice, httpUrl, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import type { ScraperSpec } from './types.js';
 import { changeOptionsShape, checkChangesFormat } from '../changes/change-options.js';
+import { TYPED_FORMATS } from '../typed/types.js';
+import { checkTypedFormat, typedOptionsShape } from '../typed/typed-options.js';
 
 // What the API needs of css-extract (validation, listing), apart from the cheerio code that runs it.
 
@@ -17,9 +19,18 @@ const inputSchema = z.strictObject({
   engine: engineChoice.default('auto'),
   wait_for: cssSelector.optional(),
   timeout_ms: timeoutMs.optional(),
-  formats: z.array(z.enum(['changes'])).min(1).max(1).optional().describe('"changes": compare each page\'s records with their last snapshot (field changes by JSON pointer)'),
+  formats: z
+    .array(z.enum(['changes', ...TYPED_FORMATS]))
+    .min(1)
+    .max(1 + TYPED_FORMATS.length)
+    .optional()
+    .describe('"changes": compare each page\'s records with their last snapshot (field changes by JSON pointer); "product", "product_list", "article", "job_posting": add the page\'s typed data to each record'),
   ...changeOptionsShape,
-}).superRefine(checkChangesFormat);
+  ...typedOptionsShape,
+}).superRefine((v, ctx) => {
+  checkChangesFormat(v, ctx);
+  checkTypedFormat(v, ctx);
+});
 
 /** Input of {@link cssExtractSpec} (css-extract). */
 export type CssExtractInput = z.infer<typeof inputSchema>;

@@ -4,6 +4,9 @@ import { normalizeUrl } from './normalize-url.js';
 import { cssExtractSpec, type CssExtractInput } from './css-extract-spec.js';
 import { halted, type Scraper, type ScraperOutcome } from './types.js';
 import { wantsChanges } from '../changes/change-options.js';
+import { typedFormatsOf } from '../typed/extract-typed.js';
+import { comparableTyped } from '../typed/comparable.js';
+import { typedItemFields } from '../typed/typed-options.js';
 
 export type { CssExtractInput } from './css-extract-spec.js';
 
@@ -32,10 +35,12 @@ export const cssExtract: Scraper<CssExtractInput> = {
       ctx.progress({ pages_done: pages, pages_total: input.next_page ? null : maxPages });
       const page = await ctx.engine.scrapePage(url, {
         engine: input.engine,
-        formats: ['html'],
+        formats: ['html', ...typedFormatsOf(input.formats ?? [])],
         wait_for: input.wait_for,
         timeout_ms: input.timeout_ms,
+        ...(input.typed_options ? { typed: input.typed_options } : {}),
       });
+      const typed = typedItemFields(page);
       pages++;
       if (page.skipped || page.blocked || page.html === undefined) {
         // Not read: `unavailable`, the baseline stays.
@@ -56,10 +61,10 @@ export const cssExtract: Scraper<CssExtractInput> = {
       const { records, next } = await runBudgeted('selector', 'records.extract', job, { deadlineMs: input.timeout_ms ?? 30_000, owner: ctx.engine.owner, inline: () => extractRecords(job) });
       // The page's records are compared as one value: `/price` for one record, `/0/price` for a list.
       const change = tracking
-        ? await tracking.track({ url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: null, structured: input.item_selector ? records : records[0] })
+        ? await tracking.track({ url, fetched_at: page.fetched_at, status_code: page.status_code, markdown: null, structured: cssStructured(input.item_selector ? records : records[0], typed) })
         : undefined;
       for (const data of records) {
-        await ctx.emit({ url: page.final_url, fetched_at: page.fetched_at, status_code: page.status_code, data: change ? { ...data, change } : data });
+        await ctx.emit({ url: page.final_url, fetched_at: page.fetched_at, status_code: page.status_code, data: { ...data, ...typed, ...(change ? { change } : {}) } });
         items++;
       }
       url = next && !seen.has(normalizeUrl(next) ?? next) ? next : null;
@@ -68,3 +73,14 @@ export const cssExtract: Scraper<CssExtractInput> = {
     return { pages_done: pages, items, stopped: ctx.engine.stopReason() ? 'challenge' : 'done' };
   },
 };
+
+/**
+ * What css-extract's change tracking compares: the records as before (`/price`, or `/0/price` with
+ * item_selector); with typed formats, the typed objects beside them (`/product/price`), the list
+ * of records then under `/items`.
+ */
+function cssStructured(records: unknown, typed: Record<string, unknown>): unknown {
+  if (!Object.keys(typed).length) return records;
+  const t = comparableTyped(typed);
+  return Array.isArray(records) ? { items: records, ...t } : { ...(records as Record<string, unknown>), ...t };
+}

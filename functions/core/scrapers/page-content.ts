@@ -9,6 +9,7 @@ import { structuredOf } from '../changes/structured-data.js';
 import { unavailablePage } from '../changes/unavailable-page.js';
 import { pageActionsSchema } from './page-actions-schema.js';
 import { maxAgeField } from '../freshness/max-age.js';
+import { checkTypedFormat, typedItemFields, typedOptionsShape } from '../typed/typed-options.js';
 
 const inputSchema = z.strictObject({
   url: httpUrl.describe('Page or PDF document to read'),
@@ -20,10 +21,12 @@ const inputSchema = z.strictObject({
   actions: pageActionsSchema.optional(),
   ...contentOptionsShape,
   ...changeOptionsShape,
+  ...typedOptionsShape,
   max_age: maxAgeField,
 }).superRefine((v, ctx) => {
   checkJsonFormat(v, ctx);
   checkChangesFormat(v, ctx);
+  checkTypedFormat(v, ctx);
 });
 
 /** Input of {@link pageContent}. */
@@ -61,6 +64,7 @@ export const pageContent: Scraper<PageContentInput> = {
         wait_for: input.wait_for,
         timeout_ms: input.timeout_ms,
         json: input.json_options,
+        ...(input.typed_options ? { typed: input.typed_options } : {}),
         ...(input.actions?.length ? { actions: input.actions } : {}),
         ...withIgnoredTags(contentOptionsOf(input), input.change_options),
       });
@@ -89,6 +93,7 @@ export const pageContent: Scraper<PageContentInput> = {
         engine_used: page.engine_used,
         ...(page.actions ? { actions: page.actions } : {}),
         ...jsonItemFields(page),
+        ...typedItemFields(page),
         ...(change ? { change } : {}),
       },
     };

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { checkTypedFormat, typedItemFields, typedOptionsShape } from '../typed/typed-options.js';
 import { engineChoice, httpUrl, sitemapMode, timeoutMs, toInputJsonSchema } from './input-fields.js';
 import { patternError, patternsError } from './url-patterns.js';
 import type { ScrapeItem, ScraperSpec } from './types.js';
@@ -37,8 +38,10 @@ const inputSchema = z.strictObject({
   json_options: jsonOptionsSchema.optional().describe('Model extraction (formats includes "json"): JSON Schema of the object to extract from each page, and an optional prompt'),
   ...contentOptionsShape,
   ...changeOptionsShape,
+  ...typedOptionsShape,
 }).superRefine((input, ctx) => {
   checkChangesFormat(input, ctx);
+  checkTypedFormat(input, ctx);
   const err = patternsError([...input.include, ...input.exclude]);
   if (err) ctx.addIssue({ code: 'custom', path: ['include'], message: err });
   checkJsonFormat(input, ctx);
@@ -59,6 +62,7 @@ export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({
     content_type: page.content_type ?? null,
     engine_used: page.engine_used,
     ...jsonItemFields(page),
+    ...typedItemFields(page),
   },
 });
 
@@ -74,6 +78,7 @@ export const crawlPageOptions = (input: SiteCrawlInput): ScrapeOptions => ({
   formats: pageFormats(input),
   timeout_ms: input.timeout_ms,
   json: input.json_options,
+  ...(input.typed_options ? { typed: input.typed_options } : {}),
   ...withIgnoredTags(contentOptionsOf(input), input.change_options),
 });
 
