@@ -4,6 +4,7 @@
 import { h, clear, nextId } from './dom.js';
 import { tabbed } from './results.js';
 import { hasFields, schemaForm } from './schema-form.js';
+import { attachCrawlScope } from './crawl-scope.js';
 
 /** Scrapers whose input takes formats: ["changes"] (API.md "Scheduled runs and change tracking"). */
 export const TRACKS_CHANGES = new Set(['page-content', 'css-extract', 'site-crawl']);
@@ -114,6 +115,7 @@ export function scraperInput({ idPrefix = nextId('si'), scrapers = [], example =
       for (const [k, v] of Object.entries(start)) if (typeof v === 'string' && exampleUrl.test(v)) delete start[k];
       sform.set(start);
       clear(formHost).append(sform.el);
+      attachCrawlScope(formHost);
       // The formats box "changes" is what "Track changes" below sets: one control, not two.
       const dup = formHost.querySelector('[data-field="formats"] input[value="changes"]')?.closest('label');
       if (dup) dup.hidden = true;

@@ -115,8 +115,9 @@ export function zonedWords(iso, zone, { viewer = viewerZone(), now = new Date(),
   if (Number.isNaN(d.getTime())) return String(iso);
   const z = zone || 'UTC';
   const there = `${dayWords(d, z, now)} at ${clock(d, z)} ${z.replace(/_/g, ' ')}`;
-  const sameClock = clock(d, z) === clock(d, viewer) && dayNumber(d, z) === dayNumber(d, viewer);
-  const mine = sameClock ? null : dayNumber(d, z) === dayNumber(d, viewer) ? `${clock(d, viewer)} your time` : `${dayWords(d, viewer, now)} at ${clock(d, viewer)} your time`;
+  // The day as each reader says it ("tomorrow" there may be "today" here): said again only when it differs.
+  const sameDay = dayWords(d, z, now) === dayWords(d, viewer, now);
+  const mine = sameDay && clock(d, z) === clock(d, viewer) ? null : sameDay ? `${clock(d, viewer)} your time` : `${dayWords(d, viewer, now)} at ${clock(d, viewer)} your time`;
   const rel = relative ? relativeWords(d, now) : null;
   const extra = [mine, rel].filter(Boolean).join(', ');
   return extra ? `${there} (${extra})` : there;
