@@ -98,6 +98,9 @@ const LOG_SHOWN = 500;
 /** Why, in words: a failure's cause said plainly (the service's words on hover); anything else as recorded. */
 function reasonText(e) {
   if (!e.reason) return '';
+  // robots.txt that could not be read counts as "all disallowed" (RFC 9309): say why in words.
+  const robots = /^robots\.txt unreachable \((.*)\)/.exec(e.reason);
+  if (robots) return h('span', { title: e.reason }, `robots.txt could not be read, so nothing on this site is fetched. ${failureWords(robots[1]).text}`);
   if (logKind(e) !== 'failed') return truncate(e.reason, 160);
   const w = failureWords(e.reason);
   return h('span', { title: e.reason }, truncate(w.text, 160));

@@ -43,6 +43,8 @@ const fmtDefault = (v) => (typeof v === 'string' ? v || '(empty)' : JSON.stringi
  * the description itself so a description reworded at the source is shown as it is.
  */
 const PLAIN_HELP = [
+  [/^"changes": compare each page's records with their last snapshot/, 'Tick "changes" to compare each page\'s values with the copy saved last time (under the same tag) and say which values changed.'],
+  [/^Change tracking \(formats includes "changes"\)$/, 'What to leave out when comparing (used when "changes" is ticked).'],
   [/^markdown: the main content only/, 'On: the Markdown keeps only the page\'s main content, without navigation, headers, footers, sidebars, related links, comments or share bars. Off: the whole page.'],
   [/^Field name -> \{ selector, attr\?, all\? \}$/, 'The values to take from each page (or each repeated item): give each a name and the CSS selector of the element that holds it. Its text is taken, or an attribute you name (href, src…); tick "All" for every match as a list.'],
   [/^Baseline family/, 'A name for this history of the page: each run is compared with the last copy saved under the same tag. Use another tag to keep a separate history of the same page (default "default").'],

@@ -28,7 +28,8 @@ const PAGE_KINDS = { article: 'Article', forum: 'Forum', product: 'Product', col
 /** The small label of a page's kind, or null when the item has none. */
 export function pageKindLabel(it) {
   const k = it?.data?.metadata?.page_kind ?? it?.metadata?.page_kind;
-  if (typeof k !== 'string' || !k) return null;
+  // "other" says nothing a reader can use: no label.
+  if (typeof k !== 'string' || !k || k === 'other') return null;
   return h('span', { class: 'badge badge-kind page-kind', title: 'What kind of page this is (read from the page)' }, PAGE_KINDS[k] ?? k.replace(/_/g, ' '));
 }
 

@@ -8,9 +8,9 @@
  */
 const CAUSES = [
   [/ECONNREFUSED/i, 'The site did not accept the connection (nothing answered at that address and port).'],
-  [/ECONNRESET|socket hang up|EPIPE/i, 'The site closed the connection before it answered.'],
+  [/ECONNRESET|socket hang up|EPIPE|UND_ERR_SOCKET|other side closed/i, 'The site closed the connection before it answered.'],
   [/ENOTFOUND|EAI_AGAIN|ENODATA|target_unresolvable/i, 'The site\'s name could not be found (no such host, or DNS did not answer).'],
-  [/ETIMEDOUT|timed out|timeout|time-out/i, 'The site took too long to answer.'],
+  [/ETIMEDOUT|UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT|timed out|timeout|time-out/i, 'The site took too long to answer.'],
   [/EHOSTUNREACH|ENETUNREACH/i, 'The site could not be reached from here (no route to it).'],
   [/CERT_|certificate|SSL|TLS/i, 'The site\'s secure connection (its certificate) could not be checked.'],
   [/target_forbidden|private address|not a public|non-public|not unicast/i, 'The address is not a public site: the egress guard refuses private, local and reserved addresses.'],
@@ -121,4 +121,18 @@ export function zonedWords(iso, zone, { viewer = viewerZone(), now = new Date(),
   const rel = relative ? relativeWords(d, now) : null;
   const extra = [mine, rel].filter(Boolean).join(', ');
   return extra ? `${there} (${extra})` : there;
+}
+
+/** A query's time window in words: { last: "7d" } -> "the last 7 days"; { since, until } -> "from … to …". */
+export function windowWords(w) {
+  if (!w || typeof w !== 'object') return 'default';
+  if (typeof w.last === 'string') {
+    const m = /^(\d+)([hdwm])$/.exec(w.last);
+    const unit = { h: 'hour', d: 'day', w: 'week', m: 'month' }[m?.[2]];
+    return m && unit ? `the last ${m[1] === '1' ? unit : `${m[1]} ${unit}s`}` : `the last ${w.last}`;
+  }
+  const parts = [];
+  if (w.since) parts.push(`from ${whenWords(w.since)}`);
+  if (w.until) parts.push(`until ${whenWords(w.until)}`);
+  return parts.join(' ') || 'default';
 }

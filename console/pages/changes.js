@@ -6,6 +6,7 @@ import { get, seg } from '../lib/api.js';
 import { busy, groupNav, idChip, pageHeader, pager, plural, section, showError } from '../lib/ui.js';
 import { tabbed } from '../lib/results.js';
 import { renderMarkdown } from '../lib/markdown.js';
+import { valueWords } from '../lib/typed-view.js';
 
 const STATUSES = [['', 'All (new, changed, removed)'], ['changed', 'Changed'], ['new', 'New'], ['removed', 'Removed']];
 const changeBadge = (s) => badge(s, s === 'changed' ? 'running' : s === 'removed' ? 'failed' : s === 'new' ? 'succeeded' : 'cancelled');
@@ -108,7 +109,7 @@ export function diffView(diff) {
   return h('div', { class: 'diff', role: 'region', 'aria-label': 'Changed lines', tabindex: '0', id: 'change-diff' }, out);
 }
 
-const cell = (v) => (v === null || v === undefined ? h('span', { class: 'hint' }, '(none)') : h('code', { class: 'break' }, truncate(typeof v === 'string' ? v : JSON.stringify(v), 300)));
+const cell = (v) => (v === null || v === undefined ? h('span', { class: 'hint' }, '(none)') : h('code', { class: 'break' }, truncate(typeof v === 'string' ? v : valueWords('', v), 300)));
 
 /** Field changes as a table: the field (its JSON pointer, read as a path), before, after. */
 export function fieldsTable(fields) {

@@ -10,7 +10,7 @@ import { scraperInput } from '../lib/scraper-input.js';
 import { queryFields, queryStatus } from './queries.js';
 import { exampleFor, runDuration, runTarget, scraperNames, statusBadge } from './runs.js';
 import { ownDeliveries } from './webhooks.js';
-import { failureWords, zonedWords } from '../lib/words.js';
+import { failureWords, windowWords, zonedWords } from '../lib/words.js';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'timed_out', 'cancelled', 'blocked', 'completed']);
 const jobBadge = (s) => badge(s, s === 'active' ? 'succeeded' : 'cancelled');
@@ -343,7 +343,7 @@ export async function jobDetail(page, ctx) {
         ['Status', h('span', {}, jobBadge(j.status), problem ? h('span', { class: 'badge badge-http-error' }, problem) : null)],
         run ? ['Scraper', names.get(j.scraper_id) ?? j.scraper_id] : ['Prompt', j.prompt],
         run ? ['Target', runTarget(j.input) ?? '—'] : ['Sources', (j.sources ?? []).join(', ')],
-        run ? ['Track changes', tracksChanges(j) ? h('span', {}, `Yes (tag ${j.input?.change_options?.tag ?? 'default'}) · `, h('a', { href: `#/changes?job_id=${encodeURIComponent(j.job_id)}` }, 'Changes found by this job →')) : 'No'] : ['Time window', j.time_window ? JSON.stringify(j.time_window) : 'default'],
+        run ? ['Track changes', tracksChanges(j) ? h('span', {}, `Yes (tag ${j.input?.change_options?.tag ?? 'default'}) · `, h('a', { href: `#/changes?job_id=${encodeURIComponent(j.job_id)}` }, 'Changes found by this job →')) : 'No'] : ['Time window', windowWords(j.time_window)],
         ['Schedule', scheduleText(j)],
         ['Webhook URL', j.webhook_url ?? '—'],
         ['Next run', nextRun(j)],

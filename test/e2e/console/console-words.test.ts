@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, launchConsoleBrowser, pageHelpers, SHOTS, type ConsoleBrowser, logIn } from './console-browser.js';
@@ -25,8 +25,9 @@ const ISO = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
 
 let svc: TestService;
 let site: FixtureSite;
-/** A loopback port with nothing listening (allowed by the egress guard): connections are refused. */
-let closedPort: number;
+/** A site that answers robots.txt (404: all allowed) and drops the connection on every page. */
+let dropper: Server;
+let dropperPort: number;
 let typedRun: string;
 
 /** A seeded finished crawl of 12 pages (more than the list reads item by item), 2 of them 404, with typed data. */
@@ -59,17 +60,20 @@ async function seedTypedCrawl(): Promise<string> {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   site = await startFixtureSite();
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  closedPort = (probe.address() as { port: number }).port;
-  await new Promise((r) => probe.close(r));
-  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port},127.0.0.1:${closedPort}` });
+  dropper = createServer((req, res) => {
+    if (req.url === '/robots.txt') res.writeHead(404).end();
+    else req.socket.destroy();
+  });
+  await new Promise<void>((r) => dropper.listen(0, '127.0.0.1', r));
+  dropperPort = (dropper.address() as { port: number }).port;
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port},127.0.0.1:${dropperPort}` });
   await createUser(svc.deps.table, svc.tenantId, EMAIL, PASSWORD, new Date());
   typedRun = await seedTypedCrawl();
 }, 120_000);
 afterAll(async () => {
   await svc?.destroy();
   await site?.close();
+  await new Promise((r) => dropper?.close(r));
 });
 
 describe.skipIf(!CHROMIUM)('console: defaults, failures, times, keys and typed data in words (issue 41)', () => {
@@ -135,25 +139,40 @@ describe.skipIf(!CHROMIUM)('console: defaults, failures, times, keys and typed d
     await shots('words-refused-target');
   });
 
-  it('a run the site refused says so in words; the log calls it "Failed"; no "No items yet" once finished', async () => {
-    const r = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'page-content', input: { url: `http://127.0.0.1:${closedPort}/`, engine: 'http' } } });
-    expect(r.status).toBe(201);
-    const done = (await svc.call(`/v1/runs/${r.body.id}?wait=60`)).body;
-    expect(done.status).toBe('failed');
-    await go(`#/runs/${r.body.id}`);
+  it('a run the site refused says so in words; no "No items yet" once finished', async () => {
+    // The run of the issue, as the worker leaves it after its retries.
+    const failed = finishedRun(svc.tenantId, 0, {
+      scraper_id: 'page-content', crawl: false, input: { url: 'http://127.0.0.1:9600/' }, status: 'failed', stop_reason: 'error',
+      error: { code: 'worker_failed', message: 'The run failed after retries: connect ECONNREFUSED 127.0.0.1:9600' },
+      progress: { pages_done: 0, pages_total: 1, items: 0 }, created_at: new Date().toISOString(), finished_at: new Date().toISOString(),
+    });
+    await svc.deps.table.put({ ...keys.record(svc.tenantId, 'RUN', failed.id), ...failed });
+    await go(`#/runs/${failed.id}`);
     await page.waitForSelector('#run-error');
-    expect(await textOf('#run-error .failure-words')).toMatch(/did not accept the connection/);
+    expect(await textOf('#run-error .failure-words')).toMatch(/^The site did not accept the connection/);
+    await waitText('#run-items', 'No items: the run failed before it stored any.');
     const shown = await visibleText();
-    expect(shown).not.toMatch(/ECONNREFUSED|worker_failed|scrape_failed|No items yet/);
+    expect(shown).not.toMatch(/ECONNREFUSED|worker_failed|No items yet/);
     expect(shown).not.toMatch(ISO);
     // What the service said is one click away.
     await page.click('#run-error .failure-detail summary');
-    expect(await textOf('#run-error .failure-detail')).toContain(done.error.message);
-    await page.click('#run-log-box summary');
-    await waitText('#run-log', 'Failed');
-    expect(await page.$$eval('#run-log tbody td:nth-child(3)', (tds) => tds.map((t) => (t as HTMLElement).innerText))).not.toContain('Note');
-    await waitText('#run-items', 'No items');
+    expect(await textOf('#run-error .failure-detail')).toContain('connect ECONNREFUSED 127.0.0.1:9600');
     await shots('words-failed-run');
+  });
+
+  it('the log calls a dropped connection "Failed", in words, never a "Note"', async () => {
+    const r = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'page-content', input: { url: `http://127.0.0.1:${dropperPort}/page`, engine: 'http' } } });
+    expect(r.status).toBe(201);
+    let run = (await svc.call(`/v1/runs/${r.body.id}?wait=30`)).body;
+    for (let i = 0; i < 6 && !['succeeded', 'failed'].includes(run.status); i++) run = (await svc.call(`/v1/runs/${r.body.id}?wait=30`)).body;
+    await go(`#/runs/${r.body.id}`);
+    await page.waitForFunction((id) => document.querySelector('.subtitle')?.textContent?.includes(id) && !!document.querySelector('#run-log-box summary'), { timeout: 15_000 }, r.body.id);
+    await page.click('#run-log-box summary');
+    await waitText('#run-log', 'Failed', 30_000);
+    const kinds = await page.$$eval('#run-log tbody td:nth-child(3)', (tds) => tds.map((t) => (t as HTMLElement).innerText));
+    expect(kinds).not.toContain('Note');
+    expect(await textOf('#run-log')).toMatch(/closed the connection before it answered/);
+    expect(await textOf('#run-log')).not.toMatch(/ECONNRESET|socket hang up/);
   });
 
   it('a finished run with nothing to show says so, and names the fields that matched nothing', async () => {
@@ -216,7 +235,7 @@ describe.skipIf(!CHROMIUM)('console: defaults, failures, times, keys and typed d
     const hours = (Date.parse(old.expires_at) - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(0.5);
     expect(hours).toBeLessThanOrEqual(1);
-    await page.waitForFunction((id) => Array.from(document.querySelectorAll('#keys-table tbody tr')).some((tr) => tr.textContent!.includes('retiring') && tr.textContent!.includes('replaced by rotation')), { timeout: 15_000 }, made.body.key_id);
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('#keys-table tbody tr')).some((tr) => tr.textContent!.includes('retiring') && tr.textContent!.includes('replaced by rotation')), { timeout: 15_000 });
     expect(await textOf('#keys-table')).not.toMatch(ISO);
     await shots('words-keys-retiring');
     await go('#/settings/audit');
@@ -238,23 +257,22 @@ describe.skipIf(!CHROMIUM)('console: defaults, failures, times, keys and typed d
     await page.type('#login-key', k.body.api_key);
     await page.click('#login-key-submit');
     await page.waitForFunction(() => location.hash.startsWith('#/runs'));
-    await go('#/settings/keys');
-    await page.waitForSelector('#key-name');
-    await page.type('#key-name', 'made in the console');
-    await page.click('input[name="key-scopes"][value="runs:read"]');
-    await page.click('#key-create');
-    await page.waitForSelector('#key-plaintext .secret-box');
-    await svc.deps.audit.flush();
-    const recs = (await svc.call('/dashboard/api/audit?action=keys.create&limit=20')).body.data as Array<{ surface: string; principal: { id: string } }>;
-    const mine = recs.filter((r) => r.principal.id === k.body.key_id);
-    expect(mine.length).toBeGreaterThanOrEqual(1);
-    expect(mine.every((r) => r.surface === 'console')).toBe(true);
-    // The same key through the API stays "api".
-    const viaApi = await svc.call('/dashboard/api/keys', { method: 'POST', json: { name: 'made by curl', scopes: ['runs:read'] }, headers: { authorization: `Bearer ${k.body.api_key}` } });
+    // Start a run from the console's form (POST /v1/runs, an API route).
+    await go('#/runs?new=1');
+    await page.waitForSelector('#run-scraper option[value="page-content"]');
+    await page.select('#run-scraper', 'page-content');
+    await page.waitForSelector('#run-in-url');
+    await page.type('#run-in-url', `${site.baseUrl}/article`);
+    await page.click('#run-start');
+    await page.waitForFunction(() => /^#\/runs\/run_/.test(location.hash), { timeout: 15_000 });
+    const consoleRun = await page.evaluate(() => decodeURIComponent(location.hash.split('/')[2]!));
+    // The same key through the API.
+    const viaApi = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'page-content', input: { url: `${site.baseUrl}/about` } }, key: k.body.api_key });
     expect(viaApi.status).toBe(201);
     await svc.deps.audit.flush();
-    const all = (await svc.call('/dashboard/api/audit?action=keys.create&limit=20')).body.data as Array<{ surface: string; principal: { id: string }; resource: string }>;
-    expect(all.find((r) => r.resource === viaApi.body.key_id)?.surface).toBe('api');
+    const recs = (await svc.call('/dashboard/api/audit?action=runs.create&limit=50')).body.data as Array<{ surface: string; principal: { id: string }; resource: string }>;
+    expect(recs.find((r) => r.resource === consoleRun)).toMatchObject({ surface: 'console', principal: { id: k.body.key_id } });
+    expect(recs.find((r) => r.resource === viaApi.body.id)).toMatchObject({ surface: 'api', principal: { id: k.body.key_id } });
     await go('#/settings/audit');
     await page.waitForFunction(() => Array.from(document.querySelectorAll('table.data tbody td:nth-child(3)')).some((t) => t.textContent === 'Console'), { timeout: 15_000 });
     expect(cb.pageErrors).toEqual([]);

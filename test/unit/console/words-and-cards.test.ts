@@ -36,6 +36,7 @@ describe('failures in words', () => {
     expect(words.failureWords({ code: 'target_forbidden', message: '10.0.0.1 is a private address' }).text).toMatch(/not a public site/);
     expect(words.failureWords({ code: 'worker_failed', message: '' }).text).toBe('The run failed after retries.');
     expect(words.failureWords('getaddrinfo ENOTFOUND nope.invalid').text).toMatch(/name could not be found/);
+    expect(words.failureWords({ code: 'fetch_failed', message: 'UND_ERR_SOCKET: other side closed' }).text).toMatch(/closed the connection before it answered/);
   });
 
   it('tells a failed request from a note in the run log', () => {
@@ -63,6 +64,10 @@ describe('times in words', () => {
     expect(words.whenWords('2026-11-20T08:00:00Z', { zone: 'UTC', now })).toBe('Fri 20 Nov at 08:00');
     expect(words.whenWords('2025-03-12T17:02:00Z', { zone: 'UTC', now })).toBe('Wed 12 Mar 2025 at 17:02');
     expect(words.relativeWords(new Date(now.getTime() - 3 * 3600_000), now)).toBe('3 hours ago');
+    expect(words.windowWords({ last: '7d' })).toBe('the last 7 days');
+    expect(words.windowWords({ last: '24h' })).toBe('the last 24 hours');
+    expect(words.windowWords(null)).toBe('default');
+    expect(words.windowWords({ since: '2026-11-01T00:00:00Z' })).not.toMatch(ISO);
   });
 });
 
