@@ -82,7 +82,8 @@ export async function auditBody(body, ctx) {
       { label: 'Where', render: (r) => ({ api: 'API', console: 'Console', mcp: 'MCP', scheduler: 'Scheduler' })[r.surface] ?? r.surface },
       { label: 'Action', render: (r) => (r.action === 'console.view' ? 'Viewed a page' : h('code', {}, r.action)) },
       { label: 'Resource', render: resource },
-      { label: 'Outcome', render: (r) => badge(`${r.outcome} ${r.status}`, r.outcome === 'allowed' ? 'succeeded' : r.outcome === 'denied' ? 'blocked' : 'failed') },
+      // The outcome in a word; the HTTP status on hover.
+      { label: 'Outcome', render: (r) => h('span', { title: `HTTP ${r.status}` }, badge(r.outcome, r.outcome === 'allowed' ? 'succeeded' : r.outcome === 'denied' ? 'blocked' : 'failed')) },
       { label: 'IP', render: (r) => r.ip ?? '—' },
       { label: 'Request', render: (r) => h('span', { class: 'mono small' }, r.request_id) },
     ],

@@ -5,7 +5,7 @@ import { download, get, post, seg } from '../lib/api.js';
 import { formErrors } from '../lib/form-errors.js';
 import { csvColumnsDialog, httpErrorChip, httpErrors, httpErrorsOf, liveLoop, runLogSection, statusesOf } from '../lib/run-extras.js';
 import { busy, groupNav, hideNotice, idChip, jsonView, pageHeader, pager, plural, section, showError, showNotice } from '../lib/ui.js';
-import { itemsView, tabbed } from '../lib/results.js';
+import { fieldLabel, itemsView, tabbed } from '../lib/results.js';
 export { httpErrorsOf };
 import { hasFields, schemaForm } from '../lib/schema-form.js';
 import { ownDeliveries } from './webhooks.js';
@@ -401,6 +401,15 @@ async function loadProfiles(sel, hint, signal) {
   }
 }
 
+/** An input value in words: lists joined, objects as "name: value; …" (a css field as its selector), never JSON. */
+export function inputWords(v, depth = 0) {
+  if (v === null || v === undefined || v === '') return '—';
+  if (typeof v !== 'object') return String(v);
+  if (Array.isArray(v)) return v.length ? v.map((x) => inputWords(x, depth + 1)).join(', ') : 'none';
+  if (depth > 2) return '…';
+  return Object.entries(v).map(([k, x]) => `${k}: ${x && typeof x === 'object' && !Array.isArray(x) ? `(${inputWords(x, depth + 1)})` : inputWords(x, depth + 1)}`).join('; ');
+}
+
 /** A run's failure in words ("The site did not accept the connection."), what the service said one click away. */
 export function failureBox(r) {
   const w = failureWords(r.error);
@@ -564,7 +573,9 @@ export async function runDetail(page, ctx) {
         r.browser_profile ? ['Browser profile', h('a', { href: `#/settings/profiles?id=${encodeURIComponent(r.browser_profile)}`, class: 'mono' }, r.browser_profile)] : null,
       ]),
       r.error ? failureBox(r) : null,
-      h('details', { class: 'sub' }, h('summary', {}, 'Input'), jsonView(r.input ?? {}, { label: 'Run input' })),
+      h('details', { class: 'sub', id: 'run-input-box' }, h('summary', {}, 'Input'),
+        dl(Object.entries(r.input ?? {}).map(([k, v]) => [fieldLabel(k), inputWords(v)])),
+        h('details', { class: 'sub' }, h('summary', {}, 'As JSON (for the API)'), jsonView(r.input ?? {}, { label: 'Run input' }))),
     );
     resultsNote.textContent = terminal ? '' : 'The run is still running: results appear here as they are stored.';
     items.setTag(r.input?.change_options?.tag);

@@ -157,6 +157,11 @@ describe.skipIf(!CHROMIUM)('console: defaults, failures, times, keys and typed d
     // What the service said is one click away.
     await page.click('#run-error .failure-detail summary');
     expect(await textOf('#run-error .failure-detail')).toContain('connect ECONNREFUSED 127.0.0.1:9600');
+    // The run's input in words, the JSON one more click away.
+    await page.click('#run-input-box > summary');
+    const input = await textOf('#run-input-box');
+    expect(input).toMatch(/URL\s+http:\/\/127\.0\.0\.1:9600\//);
+    expect(input).not.toMatch(/[{}"]/);
     await shots('words-failed-run');
   });
 
