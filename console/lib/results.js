@@ -261,7 +261,8 @@ export function itemsView({ caption = 'Results', empty = 'No items yet.', id, ru
     setEmpty(text) {
       if (text === empty) return;
       empty = text;
-      drawTable();
+      // Only an empty table shows it: a table with rows is not redrawn (a row may be under the pointer).
+      if (!items.length) drawTable();
     },
     /** The change-tracking tag of the run (the change badges link to that history). */
     setTag(t) {
