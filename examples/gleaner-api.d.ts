@@ -3686,6 +3686,8 @@ export interface operations {
                             name: string;
                             prefix: string;
                             revoked_at: string | null;
+                            /** @description The key that replaced this one by rotation (this one then works until expires_at) */
+                            rotated_to: string | null;
                             scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "search:run" | "secrets:use" | "*")[];
                             /** @enum {string} */
                             status: "active" | "revoked";
@@ -3842,6 +3844,8 @@ export interface operations {
                         name: string;
                         prefix: string;
                         revoked_at: string | null;
+                        /** @description The key that replaced this one by rotation (this one then works until expires_at) */
+                        rotated_to: string | null;
                         scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "search:run" | "secrets:use" | "*")[];
                         /** @enum {string} */
                         status: "active" | "revoked";
@@ -4217,6 +4221,8 @@ export interface operations {
                         old_key_expires_at: string;
                         prefix: string;
                         revoked_at: string | null;
+                        /** @description The key that replaced this one by rotation (this one then works until expires_at) */
+                        rotated_to: string | null;
                         scopes: ("scrapers:read" | "runs:read" | "runs:write" | "scrape:write" | "runbooks:read" | "runbooks:write" | "captcha:read" | "captcha:write" | "queries:read" | "queries:write" | "jobs:read" | "jobs:write" | "storage:read" | "storage:write" | "webhooks:read" | "webhooks:write" | "admin" | "search:run" | "secrets:use" | "*")[];
                         /** @enum {string} */
                         status: "active" | "revoked";
@@ -8018,6 +8024,10 @@ export interface operations {
                         action: "extract";
                         fields: {
                             [key: string]: {
+                                /**
+                                 * @description Every match, as a list; off: the first match only
+                                 * @default false
+                                 */
                                 all?: boolean;
                                 attr?: string;
                                 selector: string;
@@ -8044,7 +8054,10 @@ export interface operations {
                         formats?: ("markdown" | "text" | "links" | "metadata")[];
                         /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
                         include_tags?: string[];
-                        /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                        /**
+                         * @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page
+                         * @default true
+                         */
                         only_main_content?: boolean;
                     } | {
                         /** @constant */
@@ -12336,7 +12349,11 @@ export interface operations {
                                 action: "extract";
                                 fields: {
                                     [key: string]: {
-                                        all?: boolean;
+                                        /**
+                                         * @description Every match, as a list; off: the first match only
+                                         * @default false
+                                         */
+                                        all: boolean;
                                         attr?: string;
                                         selector: string;
                                     };
@@ -12362,8 +12379,11 @@ export interface operations {
                                 formats: ("markdown" | "text" | "links" | "metadata")[];
                                 /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
                                 include_tags?: string[];
-                                /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
-                                only_main_content?: boolean;
+                                /**
+                                 * @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page
+                                 * @default true
+                                 */
+                                only_main_content: boolean;
                             } | {
                                 /** @constant */
                                 action: "screenshot";
@@ -12569,6 +12589,10 @@ export interface operations {
                         action: "extract";
                         fields: {
                             [key: string]: {
+                                /**
+                                 * @description Every match, as a list; off: the first match only
+                                 * @default false
+                                 */
                                 all?: boolean;
                                 attr?: string;
                                 selector: string;
@@ -12595,7 +12619,10 @@ export interface operations {
                         formats?: ("markdown" | "text" | "links" | "metadata")[];
                         /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
                         include_tags?: string[];
-                        /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                        /**
+                         * @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page
+                         * @default true
+                         */
                         only_main_content?: boolean;
                     } | {
                         /** @constant */
@@ -12679,7 +12706,11 @@ export interface operations {
                             action: "extract";
                             fields: {
                                 [key: string]: {
-                                    all?: boolean;
+                                    /**
+                                     * @description Every match, as a list; off: the first match only
+                                     * @default false
+                                     */
+                                    all: boolean;
                                     attr?: string;
                                     selector: string;
                                 };
@@ -12705,8 +12736,11 @@ export interface operations {
                             formats: ("markdown" | "text" | "links" | "metadata")[];
                             /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
                             include_tags?: string[];
-                            /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
-                            only_main_content?: boolean;
+                            /**
+                             * @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page
+                             * @default true
+                             */
+                            only_main_content: boolean;
                         } | {
                             /** @constant */
                             action: "screenshot";
@@ -12974,7 +13008,11 @@ export interface operations {
                             action: "extract";
                             fields: {
                                 [key: string]: {
-                                    all?: boolean;
+                                    /**
+                                     * @description Every match, as a list; off: the first match only
+                                     * @default false
+                                     */
+                                    all: boolean;
                                     attr?: string;
                                     selector: string;
                                 };
@@ -13000,8 +13038,11 @@ export interface operations {
                             formats: ("markdown" | "text" | "links" | "metadata")[];
                             /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
                             include_tags?: string[];
-                            /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
-                            only_main_content?: boolean;
+                            /**
+                             * @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page
+                             * @default true
+                             */
+                            only_main_content: boolean;
                         } | {
                             /** @constant */
                             action: "screenshot";
@@ -13202,6 +13243,10 @@ export interface operations {
                         action: "extract";
                         fields: {
                             [key: string]: {
+                                /**
+                                 * @description Every match, as a list; off: the first match only
+                                 * @default false
+                                 */
                                 all?: boolean;
                                 attr?: string;
                                 selector: string;
@@ -13228,7 +13273,10 @@ export interface operations {
                         formats?: ("markdown" | "text" | "links" | "metadata")[];
                         /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
                         include_tags?: string[];
-                        /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                        /**
+                         * @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page
+                         * @default true
+                         */
                         only_main_content?: boolean;
                     } | {
                         /** @constant */
@@ -13310,7 +13358,11 @@ export interface operations {
                             action: "extract";
                             fields: {
                                 [key: string]: {
-                                    all?: boolean;
+                                    /**
+                                     * @description Every match, as a list; off: the first match only
+                                     * @default false
+                                     */
+                                    all: boolean;
                                     attr?: string;
                                     selector: string;
                                 };
@@ -13336,8 +13388,11 @@ export interface operations {
                             formats: ("markdown" | "text" | "links" | "metadata")[];
                             /** @description CSS selectors: only the elements they match become markdown (overrides the main-content guess) */
                             include_tags?: string[];
-                            /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
-                            only_main_content?: boolean;
+                            /**
+                             * @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page
+                             * @default true
+                             */
+                            only_main_content: boolean;
                         } | {
                             /** @constant */
                             action: "screenshot";
@@ -15564,6 +15619,10 @@ export interface operations {
                     extract?: {
                         fields: {
                             [key: string]: {
+                                /**
+                                 * @description Every match, as a list; off: the first match only
+                                 * @default false
+                                 */
                                 all?: boolean;
                                 attr?: string;
                                 selector: string;
@@ -15583,7 +15642,10 @@ export interface operations {
                     };
                     /** @description ms (default 0): the answer may come from this tenant's own earlier fetch of the same URL with the same options, no older than this; it then says cached: true with its fetched_at. Never for requests with actions or secrets */
                     max_age?: number;
-                    /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                    /**
+                     * @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page
+                     * @default true
+                     */
                     only_main_content?: boolean;
                     /** @default 30000 */
                     timeout_ms?: number;
@@ -16171,7 +16233,10 @@ export interface operations {
                         include_tags?: string[];
                         /** @description ms (default 0): the answer may come from this tenant's own earlier fetch of the same URL with the same options, no older than this; it then says cached: true with its fetched_at. Never for requests with actions or secrets */
                         max_age?: number;
-                        /** @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page */
+                        /**
+                         * @description markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page
+                         * @default true
+                         */
                         only_main_content?: boolean;
                         /**
                          * @description per result page (default 15000)

@@ -77,7 +77,8 @@ export const seg = (s) => encodeURIComponent(String(s));
  * along same-origin). raw returns the Response (for downloads). quiet: a 401 does not log out.
  */
 export async function request(method, path, opts = {}) {
-  const headers = { accept: 'application/json' };
+  // x-gleaner-client: the audit log says such a call was made in the console (a pasted key's calls too), not through the API.
+  const headers = { accept: 'application/json', 'x-gleaner-client': 'console' };
   const a = auth.get();
   const bearer = opts.auth !== 'cookie' && a?.mode === 'key' && a.api_key;
   if (bearer) headers.authorization = `Bearer ${a.api_key}`;

@@ -2,6 +2,7 @@
 // strict CSP because uPlot styles elements through the CSSOM, never with inline style attributes).
 import uPlot from '../vendor/uplot.esm.js';
 import { h } from './dom.js';
+import { whenWords } from './words.js';
 
 const COLORS = ['#1f6f55', '#2f6fb0', '#b5542d', '#7a4fb3'];
 
@@ -39,7 +40,7 @@ export function timeChart({ id, title, times, series, bucketLabel = 'Hour (UTC)'
         const i = u.cursor.idx;
         readout.textContent = i === null || i === undefined
           ? 'Point at the chart to read one interval.'
-          : `${new Date(data[0][i] * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC: ${series.map((s) => `${s.label} ${s.values[i] ?? 0}`).join(', ')}`;
+          : `${whenWords(new Date(data[0][i] * 1000).toISOString())}: ${series.map((s) => `${s.label} ${s.values[i] ?? 0}`).join(', ')}`;
       }],
     },
     scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },

@@ -1,5 +1,6 @@
 // DOM helpers. Everything the console shows goes through textContent or setAttribute:
 // no innerHTML anywhere, so user data (file keys, prompts, scraped text) can never become markup.
+import { viewerZone, whenWords } from './words.js';
 
 let uid = 0;
 /** A unique id for label/input pairs. */
@@ -186,14 +187,19 @@ export const dl = (pairs) =>
 
 export const badge = (text, kind) => h('span', { class: ['badge', `badge-${kind ?? String(text).replace(/[^a-z_]/g, '')}`] }, text);
 
+/** A moment in words, in the viewer's zone ("today at 09:15", "Thu 3 Dec at 08:00"): never raw ISO. */
 export function fmtDate(iso) {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return String(iso);
-  return d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  return whenWords(iso);
 }
 
-export const time = (iso) => (iso ? h('time', { datetime: iso, title: iso }, fmtDate(iso)) : '—');
+/** The full moment, to the second, with its zone: the hover text of a time. */
+const fullDate = (iso) => {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  return `${new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(d)} (${viewerZone().replace(/_/g, ' ')})`;
+};
+
+export const time = (iso) => (iso ? h('time', { datetime: iso, title: fullDate(iso) }, fmtDate(iso)) : '—');
 
 export function fmtBytes(n) {
   if (n === null || n === undefined) return '—';

@@ -16,6 +16,17 @@ export function peopleText(message) {
     .replace(/Invalid input: expected (\w+), received (\w+)/i, 'should be a $1, not a $2');
 }
 
+const TARGET_CODES = new Set(['target_forbidden', 'target_not_authorized', 'target_unresolvable']);
+/** The URL fields of scraper inputs, first found wins (as the service checks them). */
+const URL_FIELDS = ['url', 'start_url', 'urls', 'start_urls', 'input.url', 'input.start_url'];
+/** Why a target is refused, in words, with the service's reason. */
+const targetWords = (api) => {
+  const lead = api.code === 'target_forbidden' ? 'Gleaner may not fetch this address'
+    : api.code === 'target_not_authorized' ? 'This site is not on your target policy\'s allowlist (Settings → Target policy)'
+      : 'This host name could not be found';
+  return `${lead}: ${api.message}`;
+};
+
 /**
  * The error slot of a form: `el` goes just above its buttons. show(err, { prefix }) puts the
  * message there and each detail whose path names a field of the form under that field
@@ -51,7 +62,10 @@ export function formErrors(form, { prefix = '' } = {}) {
       if (isAbort(err)) return;
       reset();
       const api = err instanceof ApiError ? err : null;
-      const details = api?.details ?? [];
+      // A target the service refuses (egress guard, target policy, a host that does not resolve)
+      // is about the URL: its reason goes under the form's URL field too.
+      const urlField = TARGET_CODES.has(api?.code) && !api?.details?.length ? URL_FIELDS.find((f) => form.querySelector(`[data-field="${f}"]`)) : null;
+      const details = urlField ? [{ path: urlField, message: targetWords(api) }] : api?.details ?? [];
       let placed = 0;
       for (const d of details) {
         const f = fieldOf(d.path);
@@ -66,7 +80,7 @@ export function formErrors(form, { prefix = '' } = {}) {
       const rest = details.filter((d) => !fieldOf(d.path));
       el.append(h('div', { class: 'error-box', role: 'alert' },
         h('strong', {}, `${context}: `),
-        placed && !rest.length ? `${placed === 1 ? 'a field needs' : `${placed} fields need`} fixing (marked below).` : peopleText(err?.message ?? String(err)),
+        urlField && placed ? 'the URL is refused (the reason is under it).' : placed && !rest.length ? `${placed === 1 ? 'a field needs' : `${placed} fields need`} fixing (marked below).` : peopleText(err?.message ?? String(err)),
         rest.length ? h('ul', {}, rest.map((d) => h('li', {}, d.path ? h('code', {}, d.path) : null, d.path ? ' ' : '', peopleText(d.message)))) : null,
         api?.requestId ? h('span', { class: 'hint' }, ` (request id ${api.requestId})`) : null));
       const first = marks[0]?.control;

@@ -4,6 +4,7 @@
 import { h, clear, table, time, truncate, extLink, nextId } from './dom.js';
 import { copyButton, jsonView } from './ui.js';
 import { renderMarkdown } from './markdown.js';
+import { changeBadge, isTypedKey, pageKindLabel, typedCards, typedSummary, valueWords } from './typed-view.js';
 
 const COLS_KEY = 'gleaner.console.result-columns';
 const DEFAULT_COLS = ['url', 'title', 'status'];
@@ -35,9 +36,9 @@ const itemText = (it) => {
   return Object.entries(d).filter(([, v]) => typeof v === 'string').map(([k, v]) => `${k}: ${v}`).join('\n');
 };
 
-/** A one-line preview of any value for a table cell; when cut, its title (on hover) holds all of it. */
-const cellText = (v, n = 120) => {
-  const full = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
+/** A one-line preview of any value for a table cell, in words (lists joined, objects by their parts, never JSON); when cut, its title (on hover) holds all of it. */
+const cellText = (v, n = 120, key = '') => {
+  const full = typeof v === 'string' ? v : v === null || v === undefined ? '' : valueWords(key, v);
   const line = full.replace(/\s+/g, ' ').trim();
   if (line.length <= n) return line;
   return h('span', { class: 'clipped', title: full.length > 4000 ? `${full.slice(0, 3999)}…` : full }, `${line.slice(0, n - 1)}…`);
@@ -45,7 +46,7 @@ const cellText = (v, n = 120) => {
 
 const httpKind = (code) => (code >= 400 ? 'failed' : code >= 300 ? 'blocked' : 'succeeded');
 /** Names people read for item fields: "content_type" -> "Content type", "engine_used" -> "Engine". */
-const FIELD_NAMES = { url: 'URL', fetched_at: 'Fetched', status_code: 'HTTP status', content_type: 'Content type', engine_used: 'Engine', final_url: 'Final URL', json: 'Extracted JSON', json_error: 'Extraction error', json_usage: 'Model tokens', og: 'Open Graph', html: 'HTML', depth: 'Depth', via: 'Found via' };
+const FIELD_NAMES = { change: 'Change', product: 'Product', product_list: 'Product list', article: 'Article', job_posting: 'Job posting', url: 'URL', fetched_at: 'Fetched', status_code: 'HTTP status', content_type: 'Content type', engine_used: 'Engine', final_url: 'Final URL', json: 'Extracted JSON', json_error: 'Extraction error', json_usage: 'Model tokens', og: 'Open Graph', html: 'HTML', depth: 'Depth', via: 'Found via' };
 export const fieldLabel = (k) => FIELD_NAMES[k] ?? String(k).split(/[_-]+/).filter(Boolean).map((w, i) => (i ? w : w[0].toUpperCase() + w.slice(1))).join(' ').replace(/\burl\b/gi, 'URL');
 
 const httpBadge = (code) => (code ? h('span', { class: ['badge', `badge-${httpKind(code)}`], title: `HTTP ${code}` }, String(code)) : '—');
@@ -110,6 +111,7 @@ export function openItem(it, { index, total, onNav } = {}) {
     ? h('div', { class: 'markdown', id: 'item-markdown' }, renderMarkdown(md))
     : h('pre', { class: 'plain-text' }, text || '(no text in this item)');
   const tabs = tabbed('Item view', [
+    ...(typedCards(it) ? [['Typed data', typedCards(it)]] : []),
     ...(extracted(it) ? [['Extracted', extracted(it)]] : []),
     [md !== null ? 'Preview' : 'Text', h('div', {}, h('div', { class: 'panel-actions' }, md !== null ? copyButton(() => md, null, 'Copy Markdown') : copyButton(() => text, null, 'Copy text')), preview)],
     ...(md !== null ? [['Markdown', h('div', {}, h('div', { class: 'panel-actions' }, copyButton(() => md, null, 'Copy Markdown')), h('pre', { class: 'plain-text', tabindex: '0' }, md))]] : []),
@@ -124,7 +126,7 @@ export function openItem(it, { index, total, onNav } = {}) {
     : null;
   const dlg = h('dialog', { class: 'item-detail', 'aria-labelledby': headId },
     h('div', { class: 'detail-head' },
-      h('div', { class: 'detail-title' }, h('h2', { id: headId }, title), h('p', { class: 'hint break' }, extLink(it.url, it.url), ' · HTTP ', httpBadge(it.status_code), ' · fetched ', time(it.fetched_at))),
+      h('div', { class: 'detail-title' }, h('h2', { id: headId }, title), h('p', { class: 'hint break' }, extLink(it.url, it.url), ' · HTTP ', httpBadge(it.status_code), ' · fetched ', time(it.fetched_at), pageKindLabel(it) ? [' · ', pageKindLabel(it)] : null)),
       h('div', { class: 'actions' }, nav, close)),
     tabs.el);
   close.addEventListener('click', () => dlg.close());
@@ -161,7 +163,9 @@ function loadColumns(available) {
   }
   const chosen = Array.isArray(saved) ? saved.filter((c) => available.includes(c)) : [];
   if (chosen.length) return chosen;
-  const extra = available.filter((c) => c.startsWith('data.') && !BULKY.has(c.slice(5))).slice(0, 3);
+  // A change's status and typed objects come first: they are what such a run was asked for.
+  const first = (c) => (c === 'data.change' ? 0 : isTypedKey(c.slice(5)) ? 1 : 2);
+  const extra = available.filter((c) => c.startsWith('data.') && !BULKY.has(c.slice(5))).sort((a, b) => first(a) - first(b)).slice(0, 3);
   return [...DEFAULT_COLS.filter((c) => available.includes(c)), ...extra];
 }
 
@@ -169,7 +173,7 @@ function loadColumns(available) {
  * An items table: `items` (an array that grows), columns chosen from url, title, status, fetched
  * and the data keys seen; each row opens the item panel. Returns { el, update(items) }.
  */
-export function itemsView({ caption = 'Results', empty = 'No items yet.', id } = {}) {
+export function itemsView({ caption = 'Results', empty = 'No items yet.', id, runId = null } = {}) {
   let items = [];
   let chosen = null;
   // Until the user picks columns, the defaults follow the items (their data fields appear as they load).
@@ -191,14 +195,17 @@ export function itemsView({ caption = 'Results', empty = 'No items yet.', id } =
       case 'url':
         return { label: 'URL', class: 'url-col', render: (it) => extLink(it.url, truncate(it.url, 70)) };
       case 'title':
-        return { label: 'Title', class: 'data-col', render: (it) => cellText(itemTitle(it), 100) || '—' };
+        return { label: 'Title', class: 'data-col', render: (it) => h('span', {}, cellText(itemTitle(it), 100) || '—', pageKindLabel(it) ? [' ', pageKindLabel(it)] : null) };
       case 'status':
         return { label: 'HTTP', render: (it) => httpBadge(it.status_code) };
       case 'fetched':
         return { label: 'Fetched', render: (it) => time(it.fetched_at) };
       default: {
         const k = c.slice(5);
-        return { label: fieldLabel(k), class: 'data-col', render: (it) => (it.data?.[k] === undefined ? '—' : cellText(it.data[k])) };
+        // A change is a status badge linking to its diff; a typed object is summed up in a line.
+        if (k === 'change') return { label: 'Change', render: (it) => changeBadge(it.data?.change, { url: it.url, runId, tag: tagOf() }) };
+        if (isTypedKey(k)) return { label: fieldLabel(k), class: 'data-col', render: (it) => (it.data?.[k] ? cellText(typedSummary(k, it.data[k]), 100) : h('span', { class: 'hint' }, 'not this kind')) };
+        return { label: fieldLabel(k), class: 'data-col', render: (it) => (it.data?.[k] === undefined ? '—' : cellText(it.data[k], 120, k) || '—') };
       }
     }
   };
@@ -241,12 +248,25 @@ export function itemsView({ caption = 'Results', empty = 'No items yet.', id } =
     clear(host).append(t.el);
     countEl.textContent = items.length ? `${items.length} item${items.length === 1 ? '' : 's'} shown · click a row to read it` : '';
   };
+  let tag = null;
+  const tagOf = () => tag;
   render();
   return {
     el,
     update(next) {
       items = next;
       render();
+    },
+    /** What the empty table says (a finished run with no items is not "No items yet"). */
+    setEmpty(text) {
+      if (text === empty) return;
+      empty = text;
+      // Only an empty table shows it: a table with rows is not redrawn (a row may be under the pointer).
+      if (!items.length) drawTable();
+    },
+    /** The change-tracking tag of the run (the change badges link to that history). */
+    setTag(t) {
+      tag = t ?? null;
     },
     get items() {
       return items;

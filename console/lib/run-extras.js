@@ -2,9 +2,10 @@
 // is visible, the HTTP-error mark shared by the runs list and a run's page, the run's request log
 // (GET /v1/runs/{id}/log) and the CSV column chooser (GET /v1/runs/{id}/results?format=csv&columns=).
 import { h, clear, nextId, sleep, isAbort, table, time, fmtBytes, truncate, extLink, badge } from './dom.js';
-import { get, seg } from './api.js';
+import { get, request, seg } from './api.js';
 import { busy, plural } from './ui.js';
 import { fieldLabel } from './results.js';
+import { failureWords } from './words.js';
 
 /** Resolves once the page is visible (at once when it is), or when `signal` aborts. */
 const visible = (signal) => new Promise((resolve) => {
@@ -36,6 +37,16 @@ export async function liveLoop(signal, ms, tick) {
   }
 }
 
+/** Runs up to this many items get the list's HTTP-error mark (beyond, their own page shows it). */
+const MARKED_ITEMS = 5000;
+
+/** A run's items' HTTP statuses ([{ status_code }]), read as the CSV export's status_code column. */
+export async function statusesOf(runId, signal) {
+  const res = await request('GET', `/v1/runs/${seg(runId)}/results`, { query: { format: 'csv', columns: 'status_code' }, raw: true, signal, quiet: true });
+  const lines = (await res.text()).split(/\r?\n/).slice(1).filter(Boolean);
+  return lines.map((l) => ({ status_code: Number(l) }));
+}
+
 /** Items whose page answered an HTTP error: { count, codes: "404", text: "404 × 1" }, or null. */
 export function httpErrors(items) {
   const bad = (items ?? []).filter((it) => Number(it.status_code) >= 400);
@@ -50,18 +61,21 @@ export const httpErrorChip = (bad) =>
   bad ? h('span', { class: 'badge badge-http-error', title: `${plural(bad.count, 'page')} answered with an HTTP error (${bad.text})` }, `HTTP ${bad.codes}`) : null;
 
 /**
- * For finished runs of a few pages, whether their pages answered HTTP errors: read once per run
- * (its first results, at most 10) and kept in `cache` (run id -> mark or null). Returns true when
- * a new mark was found. Crawls and large runs are not read here (their page shows the mark).
+ * For finished runs, whether their pages answered HTTP errors: read once per run (a few items
+ * themselves; a crawl's statuses only) and kept in `cache` (run id -> mark or null). Returns true
+ * when a new mark was found. Runs over MARKED_ITEMS items are not read here (their page shows the mark).
  */
 export async function httpErrorsOf(runs, cache, signal) {
-  const todo = runs.filter((r) => r.status === 'succeeded' && !cache.has(r.id) && (r.progress?.items ?? 0) > 0 && (r.progress?.items ?? 0) <= 10);
+  const todo = runs.filter((r) => r.status === 'succeeded' && !cache.has(r.id) && (r.progress?.items ?? 0) > 0 && (r.progress?.items ?? 0) <= MARKED_ITEMS);
   let found = false;
   await Promise.all(todo.map(async (r) => {
     cache.set(r.id, null);
     try {
-      const res = await get(`/v1/runs/${seg(r.id)}/results`, { limit: 10 }, { signal, quiet: true });
-      const bad = httpErrors(res.data);
+      // A few items: read them. More (a crawl): only their HTTP statuses, as a one-column CSV.
+      const items = (r.progress?.items ?? 0) <= 10
+        ? (await get(`/v1/runs/${seg(r.id)}/results`, { limit: 10 }, { signal, quiet: true })).data
+        : await statusesOf(r.id, signal);
+      const bad = httpErrors(items);
       cache.set(r.id, bad);
       if (bad) found = true;
     } catch {
@@ -71,8 +85,26 @@ export async function httpErrorsOf(runs, cache, signal) {
   return found;
 }
 
-const DECISIONS = { fetched: 'Fetched', robots_skipped: 'Skipped by robots.txt', blocked: 'Blocked (challenge)', forbidden: 'Refused by policy', error: 'Note' };
+const DECISIONS = { fetched: 'Fetched', robots_skipped: 'Skipped by robots.txt', blocked: 'Blocked (challenge)', forbidden: 'Refused by policy', failed: 'Failed', note: 'Note' };
+/**
+ * What a log entry is: the service logs both a failed request and a note the run made (sitemaps
+ * read, limits hit) as decision "error"; a failed request names the engine that tried it, a note
+ * does not. A failure is never called a note.
+ */
+export const logKind = (e) => (e.decision === 'error' ? (e.engine || e.status != null || e.timing_ms ? 'failed' : 'note') : e.decision);
+const KIND_BADGE = { fetched: 'succeeded', failed: 'failed', note: 'queued' };
 const LOG_SHOWN = 500;
+
+/** Why, in words: a failure's cause said plainly (the service's words on hover); anything else as recorded. */
+function reasonText(e) {
+  if (!e.reason) return '';
+  // robots.txt that could not be read counts as "all disallowed" (RFC 9309): say why in words.
+  const robots = /^robots\.txt unreachable \((.*)\)/.exec(e.reason);
+  if (robots) return h('span', { title: e.reason }, `robots.txt could not be read, so nothing on this site is fetched. ${failureWords(robots[1]).text}`);
+  if (logKind(e) !== 'failed') return truncate(e.reason, 160);
+  const w = failureWords(e.reason);
+  return h('span', { title: e.reason }, truncate(w.text, 160));
+}
 
 /**
  * The run's log as a section: one line per request with its decision, and the notes the run
@@ -86,16 +118,16 @@ export function runLogSection(runId, signal) {
   const host = h('div', { id: 'run-log' });
   let entries = [];
   const draw = () => {
-    const shown = entries.filter((e) => !filter.value || e.decision === filter.value);
+    const shown = entries.filter((e) => !filter.value || logKind(e) === filter.value);
     const t = table([
       { label: 'Time', render: (e) => time(e.ts) },
       { label: 'URL', class: 'wide', render: (e) => h('span', { class: 'break' }, extLink(e.url, truncate(e.url, 90))) },
-      { label: 'What happened', render: (e) => badge(DECISIONS[e.decision] ?? e.decision, e.decision === 'fetched' ? 'succeeded' : e.decision === 'error' ? 'queued' : 'blocked') },
+      { label: 'What happened', render: (e) => badge(DECISIONS[logKind(e)] ?? e.decision, KIND_BADGE[logKind(e)] ?? 'blocked') },
       { label: 'HTTP', render: (e) => (e.status == null ? '—' : String(e.status)) },
       { label: 'Size', render: (e) => (e.bytes ? fmtBytes(e.bytes) : '—') },
       { label: 'Took', render: (e) => (e.timing_ms ? `${e.timing_ms} ms` : '—') },
       { label: 'Engine', render: (e) => e.engine ?? '—' },
-      { label: 'Note', render: (e) => (e.reason ? truncate(e.reason, 160) : '') },
+      { label: 'Details', render: (e) => reasonText(e) },
     ], { caption: 'Run log', empty: entries.length ? 'No entries of this kind.' : 'The log is empty (it is written as the run works; reload in a moment).' });
     t.add(shown.slice(0, LOG_SHOWN));
     clear(host).append(t.el);

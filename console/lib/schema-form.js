@@ -38,10 +38,37 @@ const human = (name) =>
   String(name).split(/[_-]+/).filter(Boolean).map((w, i) => WORDS[w.toLowerCase()] ?? (i === 0 ? w[0].toUpperCase() + w.slice(1) : w)).join(' ');
 const fmtDefault = (v) => (typeof v === 'string' ? v || '(empty)' : JSON.stringify(v));
 
+/**
+ * Plain words for service descriptions written for programmers (issue 41, item 13), matched on
+ * the description itself so a description reworded at the source is shown as it is.
+ */
+const PLAIN_HELP = [
+  [/^"changes": compare each page's records with their last snapshot/, 'Tick "changes" to compare each page\'s values with the copy saved last time (under the same tag) and say which values changed.'],
+  [/^Change tracking \(formats includes "changes"\)$/, 'What to leave out when comparing (used when "changes" is ticked).'],
+  [/^markdown: the main content only/, 'On: the Markdown keeps only the page\'s main content, without navigation, headers, footers, sidebars, related links, comments or share bars. Off: the whole page.'],
+  [/^Field name -> \{ selector, attr\?, all\? \}$/, 'The values to take from each page (or each repeated item): give each a name and the CSS selector of the element that holds it. Its text is taken, or an attribute you name (href, src…); tick "All" for every match as a list.'],
+  [/^Baseline family/, 'A name for this history of the page: each run is compared with the last copy saved under the same tag. Use another tag to keep a separate history of the same page (default "default").'],
+  [/^RE2 regular expressions whose matches are removed/, 'Patterns (regular expressions) for text that changes without meaning, such as a visitor counter: what they match is left out before two versions are compared.'],
+  [/says cached: true with its fetched_at/, 'How old, in milliseconds, an answer may be: when this account fetched the same page with the same options that recently, that copy is returned (marked as cached, with the time it was fetched) instead of fetching again. 0 (the default) always fetches. Never for pages with actions or secrets.'],
+];
+const plainDescription = (d) => {
+  const text = String(d ?? '');
+  const hit = PLAIN_HELP.find(([re]) => re.test(text));
+  return hit ? hit[1] : text;
+};
+
+/** A boolean default said in a description ("… (default true)"), when the schema has none. */
+export function describedDefault(s) {
+  if (typeof s?.default === 'boolean') return s.default;
+  const m = /\(default (true|false|on|off)\)|default(?:s to|:)? (true|false|on|off)\b/i.exec(String(s?.description ?? ''));
+  const w = (m?.[1] ?? m?.[2])?.toLowerCase();
+  return w ? w === 'true' || w === 'on' : undefined;
+}
+
 /** The hint under a field: its description, its bounds and its default. */
 function hintFor(s) {
   const parts = [];
-  if (s.description) parts.push(String(s.description).replace(/\s*\.?\s*$/, '.'));
+  if (s.description) parts.push(plainDescription(s.description).replace(/\s*\.?\s*$/, '.'));
   const t = typeOf(s);
   if (t === 'integer' || t === 'number') {
     if (s.minimum !== undefined && s.maximum !== undefined) parts.push(`From ${s.minimum} to ${s.maximum}.`);
@@ -227,8 +254,11 @@ export const WIDGETS = [
     render(ctx) {
       // No default known: the service decides unless the person does, so the choice has three
       // states (Default / On / Off) rather than a box that would claim "off".
+      // When the schema declares no default but its description says one, the choice says it.
       if (typeof ctx.schema.default !== 'boolean') {
-        const sel = h('select', { id: ctx.id, name: ctx.path }, h('option', { value: '' }, 'Default (the service decides)'), h('option', { value: 'true' }, 'On'), h('option', { value: 'false' }, 'Off'));
+        const said = describedDefault(ctx.schema);
+        const def = said === undefined ? 'Default (the service decides)' : `Default (${said ? 'on' : 'off'})`;
+        const sel = h('select', { id: ctx.id, name: ctx.path }, h('option', { value: '' }, def), h('option', { value: 'true' }, 'On'), h('option', { value: 'false' }, 'Off'));
         return {
           el: wrapField(ctx, sel),
           get: () => (sel.value === '' ? undefined : sel.value === 'true'),

@@ -4,6 +4,7 @@
 import { h, clear, nextId } from './dom.js';
 import { tabbed } from './results.js';
 import { hasFields, schemaForm } from './schema-form.js';
+import { attachCrawlScope } from './crawl-scope.js';
 
 /** Scrapers whose input takes formats: ["changes"] (API.md "Scheduled runs and change tracking"). */
 export const TRACKS_CHANGES = new Set(['page-content', 'css-extract', 'site-crawl']);
@@ -30,7 +31,7 @@ export function scraperInput({ idPrefix = nextId('si'), scrapers = [], example =
   const trackBox = h('div', { class: 'field' },
     h('label', { class: 'check', for: track.id }, track, ' Track changes'), trackWhy,
     h('div', { class: 'field', hidden: true, id: `${idPrefix}-tag-field` }, h('label', { for: tag.id }, 'Change tag (optional)'), tag,
-      h('small', { class: 'hint' }, 'Pages are compared with the last snapshot under the same tag; use another tag to keep a separate history.')));
+      h('small', { class: 'hint' }, 'A name for this history of the pages: each run is compared with the last copy saved under the same tag. Leave it empty for "default"; use another tag to keep a separate history of the same pages.')));
   let sform = null;
   let lastWritten = '';
 
@@ -47,7 +48,12 @@ export function scraperInput({ idPrefix = nextId('si'), scrapers = [], example =
     const formats = (Array.isArray(out.formats) ? out.formats : []).filter((f) => f !== 'changes');
     if (track.checked && TRACKS_CHANGES.has(scraperSel.value)) {
       out.formats = [...formats, 'changes'];
-      if (tag.value.trim()) out.change_options = { ...(out.change_options ?? {}), tag: tag.value.trim() };
+      // One tag field: this one (the input form's own change_options.tag is hidden).
+      const co = { ...(out.change_options ?? {}) };
+      if (tag.value.trim()) co.tag = tag.value.trim();
+      else delete co.tag;
+      if (Object.keys(co).length) out.change_options = co;
+      else delete out.change_options;
     } else {
       if (formats.length) out.formats = formats;
       else delete out.formats;
@@ -84,6 +90,9 @@ export function scraperInput({ idPrefix = nextId('si'), scrapers = [], example =
   };
   const showTag = () => {
     trackBox.querySelector(`#${idPrefix}-tag-field`).hidden = !track.checked;
+    // The input form's change options (what to ignore) matter only while tracking changes.
+    const co = formHost.querySelector('[data-field="change_options"]');
+    if (co) co.hidden = !track.checked;
   };
   track.addEventListener('change', showTag);
   const trackAvailability = () => {
@@ -106,9 +115,13 @@ export function scraperInput({ idPrefix = nextId('si'), scrapers = [], example =
       for (const [k, v] of Object.entries(start)) if (typeof v === 'string' && exampleUrl.test(v)) delete start[k];
       sform.set(start);
       clear(formHost).append(sform.el);
+      attachCrawlScope(formHost);
       // The formats box "changes" is what "Track changes" below sets: one control, not two.
       const dup = formHost.querySelector('[data-field="formats"] input[value="changes"]')?.closest('label');
       if (dup) dup.hidden = true;
+      // Likewise the tag: "Change tag" under "Track changes" is the one tag field.
+      const dupTag = formHost.querySelector('[data-field="change_options.tag"]');
+      if (dupTag) dupTag.hidden = true;
       tabs.select(0);
     } else {
       sform = null;

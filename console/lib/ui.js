@@ -6,7 +6,7 @@ import { peopleText } from './form-errors.js';
 const banner = () => document.getElementById('banner');
 const notice = () => document.getElementById('notice');
 
-/** Show an error in the banner: its message, code, request id and validation details. Never throws. */
+/** Show an error in the banner: its message (the code on hover), request id and validation details. Never throws. */
 export function showError(err, context) {
   if (isAbort(err)) return;
   const el = banner();
@@ -15,7 +15,6 @@ export function showError(err, context) {
   const api = e instanceof ApiError ? e : null;
   const meta = [];
   if (api?.status) meta.push(`HTTP ${api.status}`);
-  if (api?.code) meta.push(`code ${api.code}`);
   if (api?.requestId) meta.push(h('span', {}, 'request id ', h('code', { class: 'request-id' }, api.requestId)));
   if (api?.retryAfter) meta.push(`retry after ${api.retryAfter} s`);
   clear(el).append(
@@ -23,7 +22,8 @@ export function showError(err, context) {
       'div',
       { class: 'banner-body' },
       h('strong', { class: 'banner-title' }, context ? `${context}: ` : 'Error: '),
-      h('span', { class: 'banner-message' }, peopleText(e.message)),
+      // The service's code stays on hover (and in the request's audit record), not in the words.
+      h('span', { class: 'banner-message', title: api?.code ? `code ${api.code}` : null }, peopleText(e.message)),
       meta.length ? h('div', { class: 'banner-meta' }, meta.flatMap((m, i) => (i ? [' · ', m] : [m]))) : null,
       api?.details?.length
         ? h('ul', { class: 'banner-details' }, api.details.map((d) => h('li', {}, d.path ? h('code', {}, d.path) : null, d.path ? ': ' : '', d.message ? peopleText(d.message) : JSON.stringify(d))))

@@ -5,6 +5,7 @@ import { h, field, select, table, badge, time } from '../lib/dom.js';
 import { get } from '../lib/api.js';
 import { busy, idChip, pager, section } from '../lib/ui.js';
 import { scraperNames } from './runs.js';
+import { keyLabels } from '../lib/keys.js';
 
 /** datetime-local value (local time) <-> ISO. */
 const toLocal = (iso) => {
@@ -23,13 +24,14 @@ export async function auditBody(body, ctx) {
     get('/v1/jobs', { limit: 100 }, { signal: ctx.signal, quiet: true }).then((r) => r.data ?? []).catch(() => []),
     scraperNames(ctx.signal).catch(() => ({ names: new Map() })),
   ]);
-  const keyNames = new Map(keys.map((k) => [k.key_id, k.name]));
+  // Rotated keys share their name: each is named apart (prefix, day made, replaced or current).
+  const keyNames = keyLabels(keys);
   const jobNames = new Map(jobs.map((j) => [j.job_id, j.label]));
   const names = loaded.names;
 
   const whoSel = h('select', { id: 'audit-who', name: 'principal' },
     h('option', { value: '' }, 'Anyone'),
-    h('optgroup', { label: 'API keys' }, keys.map((k) => h('option', { value: k.key_id, selected: q.get('principal') === k.key_id }, `key “${k.name}”`))));
+    h('optgroup', { label: 'API keys' }, keys.map((k) => h('option', { value: k.key_id, selected: q.get('principal') === k.key_id }, keyNames.get(k.key_id)))));
   const email = h('input', { type: 'email', id: 'audit-email', name: 'email', value: q.get('principal')?.includes('@') ? q.get('principal') : '', placeholder: 'or a console user: name@example.com', autocomplete: 'off' });
   const action = h('input', { type: 'text', id: 'audit-action', name: 'action', value: q.get('action') ?? '', placeholder: 'runs.create', spellcheck: 'false' });
   const outcomeSel = select([{ value: '', label: 'Any' }, 'allowed', 'denied', 'error'], q.get('outcome') ?? '', { id: 'audit-outcome', name: 'outcome' });
@@ -57,7 +59,7 @@ export async function auditBody(body, ctx) {
   const who = (pr) => {
     if (!pr) return '—';
     if (pr.type === 'user') return h('div', { class: 'name-id' }, h('span', {}, pr.email ?? 'console user'), idChip(pr.id, 'user id'));
-    if (pr.type === 'key') return h('div', { class: 'name-id' }, h('span', {}, keyNames.has(pr.id) ? `key “${keyNames.get(pr.id)}”` : 'API key (deleted or unknown)'), idChip(pr.id, 'key id'));
+    if (pr.type === 'key') return h('div', { class: 'name-id' }, h('span', {}, keyNames.get(pr.id) ?? 'API key (deleted or unknown)'), idChip(pr.id, 'key id'));
     return h('span', {}, pr.type === 'system' ? 'Gleaner (scheduler)' : pr.type);
   };
   /** A resource by name: a page, a key, a job, a runbook, a run; anything else as recorded. */
@@ -66,7 +68,7 @@ export async function auditBody(body, ctx) {
     if (!v) return '—';
     if (r.action === 'console.view' || v.startsWith('/')) return h('span', {}, 'Page ', h('a', { href: `#${v}` }, v));
     const named = (label, href, what) => h('div', { class: 'name-id' }, href ? h('a', { href }, label) : h('span', {}, label), idChip(v, what));
-    if (v.startsWith('key_')) return named(keyNames.has(v) ? `key “${keyNames.get(v)}”` : 'API key', null, 'key id');
+    if (v.startsWith('key_')) return named(keyNames.get(v) ?? 'API key', null, 'key id');
     if (v.startsWith('job_')) return named(jobNames.has(v) ? `job “${jobNames.get(v)}”` : 'job', `#/jobs/${encodeURIComponent(v)}`, 'job id');
     if (v.startsWith('rbk_')) return named(names.has(v) ? `runbook “${names.get(v)}”` : 'runbook', `#/studio/${encodeURIComponent(v)}`, 'runbook id');
     if (v.startsWith('run_')) return named('a run', `#/runs/${encodeURIComponent(v)}`, 'run id');
@@ -80,7 +82,8 @@ export async function auditBody(body, ctx) {
       { label: 'Where', render: (r) => ({ api: 'API', console: 'Console', mcp: 'MCP', scheduler: 'Scheduler' })[r.surface] ?? r.surface },
       { label: 'Action', render: (r) => (r.action === 'console.view' ? 'Viewed a page' : h('code', {}, r.action)) },
       { label: 'Resource', render: resource },
-      { label: 'Outcome', render: (r) => badge(`${r.outcome} ${r.status}`, r.outcome === 'allowed' ? 'succeeded' : r.outcome === 'denied' ? 'blocked' : 'failed') },
+      // The outcome in a word; the HTTP status on hover.
+      { label: 'Outcome', render: (r) => h('span', { title: `HTTP ${r.status}` }, badge(r.outcome, r.outcome === 'allowed' ? 'succeeded' : r.outcome === 'denied' ? 'blocked' : 'failed')) },
       { label: 'IP', render: (r) => r.ip ?? '—' },
       { label: 'Request', render: (r) => h('span', { class: 'mono small' }, r.request_id) },
     ],

@@ -6,6 +6,7 @@ import { get, seg } from '../lib/api.js';
 import { busy, groupNav, idChip, pageHeader, pager, plural, section, showError } from '../lib/ui.js';
 import { tabbed } from '../lib/results.js';
 import { renderMarkdown } from '../lib/markdown.js';
+import { valueWords } from '../lib/typed-view.js';
 
 const STATUSES = [['', 'All (new, changed, removed)'], ['changed', 'Changed'], ['new', 'New'], ['removed', 'Removed']];
 const changeBadge = (s) => badge(s, s === 'changed' ? 'running' : s === 'removed' ? 'failed' : s === 'new' ? 'succeeded' : 'cancelled');
@@ -33,6 +34,21 @@ async function jobLabels(signal) {
 
 export async function changesList(page, ctx) {
   const q = ctx.query;
+  // From a run's Change badge (#/changes?url=…&run_id=…): straight to that run's change of the
+  // page, with its diff, when there is one; else the page's history below.
+  if (q.get('url') && q.get('run_id')) {
+    try {
+      const res = await get('/v1/changes', { url: q.get('url'), tag: q.get('tag') || undefined, limit: 50 }, { signal: ctx.signal, quiet: true });
+      const hit = (res.data ?? []).find((c) => c.run_id === q.get('run_id'));
+      if (hit) {
+        // replace: Back then returns to the run, not to this hop.
+        location.replace(`#/changes/${encodeURIComponent(hit.change_id)}`);
+        return;
+      }
+    } catch {
+      /* the list below says what it can */
+    }
+  }
   const url = h('input', { type: 'text', id: 'changes-url', name: 'url', value: q.get('url') ?? '', placeholder: 'https://…', spellcheck: 'false' });
   const tag = h('input', { type: 'text', id: 'changes-tag', name: 'tag', value: q.get('tag') ?? '', placeholder: 'default', spellcheck: 'false', maxlength: '64' });
   const status = select(STATUSES.map(([value, label]) => ({ value, label })), q.get('status') ?? '', { id: 'changes-status', name: 'status' });
@@ -93,7 +109,7 @@ export function diffView(diff) {
   return h('div', { class: 'diff', role: 'region', 'aria-label': 'Changed lines', tabindex: '0', id: 'change-diff' }, out);
 }
 
-const cell = (v) => (v === null || v === undefined ? h('span', { class: 'hint' }, '(none)') : h('code', { class: 'break' }, truncate(typeof v === 'string' ? v : JSON.stringify(v), 300)));
+const cell = (v) => (v === null || v === undefined ? h('span', { class: 'hint' }, '(none)') : h('code', { class: 'break' }, truncate(typeof v === 'string' ? v : valueWords('', v), 300)));
 
 /** Field changes as a table: the field (its JSON pointer, read as a path), before, after. */
 export function fieldsTable(fields) {

@@ -1,5 +1,6 @@
 // Settings · Domains: prove control of a host (token file or DNS TXT), then raise this tenant's
 // crawl limits on it (API.md "Verified domains and large crawls").
+import { whenWords } from '../lib/words.js';
 import { h, clear, field, badge, time, dl } from '../lib/dom.js';
 import { del, get, post, put, seg } from '../lib/api.js';
 import { busy, copyButton, section, showNotice } from '../lib/ui.js';
@@ -15,7 +16,7 @@ function copyable(label, value, cls) {
 function domainCard(d, reload) {
   const verified = d.status === 'verified';
   const result = h('p', { class: 'domain-result', role: 'status', 'aria-live': 'polite' },
-    d.error ? h('span', { class: 'domain-error' }, `Last check failed: ${d.error}`) : verified ? `Verified ${d.verified_at ?? ''}` : 'Not verified yet.');
+    d.error ? h('span', { class: 'domain-error' }, `Last check failed: ${d.error}`) : verified ? `Verified ${d.verified_at ? whenWords(d.verified_at) : ''}`.trim() : 'Not verified yet.');
   const verify = h('button', { type: 'button', class: 'btn btn-primary domain-verify' }, verified ? 'Check again' : 'Verify');
   verify.addEventListener('click', () => busy(verify, async () => {
     const r = await post(`/dashboard/api/domains/${seg(d.host)}/verify`);

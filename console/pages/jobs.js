@@ -10,6 +10,7 @@ import { scraperInput } from '../lib/scraper-input.js';
 import { queryFields, queryStatus } from './queries.js';
 import { exampleFor, runDuration, runTarget, scraperNames, statusBadge } from './runs.js';
 import { ownDeliveries } from './webhooks.js';
+import { failureWords, windowWords, zonedWords } from '../lib/words.js';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'timed_out', 'cancelled', 'blocked', 'completed']);
 const jobBadge = (s) => badge(s, s === 'active' ? 'succeeded' : 'cancelled');
@@ -53,6 +54,25 @@ export function cronWords(expr) {
   if (every && ho === '*' && dom === '*' && mon === '*' && dow === '*') return `Every ${every[1]} minutes`;
   return null;
 }
+
+/** When a job runs next, in its own zone and the viewer's, in words (the exact moment on hover). */
+const nextRun = (j) => (j.next_run_at ? h('time', { datetime: j.next_run_at, class: 'next-run' }, zonedWords(j.next_run_at, j.timezone)) : j.status === 'paused' ? 'paused' : '—');
+
+/** A run's change-tracking counts: "2 new · 1 changed · 5 same" (only the non-zero ones), or "—". */
+export function changeCounts(r) {
+  const c = r.stats?.changes;
+  if (!c) return '—';
+  const parts = [['new', 'succeeded'], ['changed', 'running'], ['removed', 'failed'], ['same', 'cancelled'], ['unavailable', 'blocked']]
+    .filter(([k]) => c[k])
+    .map(([k, kind]) => h('span', { class: ['badge', `badge-${kind}`, 'change-count'] }, `${c[k]} ${k}`));
+  return parts.length ? h('span', { class: 'change-counts' }, parts) : 'nothing compared';
+}
+
+/** A failure in words, the service's own words on hover. */
+const failureText = (e) => {
+  const w = failureWords(e);
+  return h('span', { title: w.detail }, truncate(w.text, 120));
+};
 
 const scheduleText = (j) => h('span', {}, h('code', {}, j.schedule), ' ', h('span', { class: 'hint' }, `${cronWords(j.schedule) ?? ''}${cronWords(j.schedule) ? ', ' : ''}${j.timezone ?? 'UTC'}`));
 
@@ -169,7 +189,7 @@ function newJobForm(ctx, scrapers, onCreated) {
         errors.show(err, 'Not created');
         return;
       }
-      showNotice(`Job ${j.label} created; next run ${j.next_run_at ?? '—'}`);
+      showNotice(`Job ${j.label} created; next run ${j.next_run_at ? zonedWords(j.next_run_at, j.timezone) : 'not scheduled'}`);
       onCreated(j);
     }, 'Create job');
   });
@@ -192,7 +212,7 @@ export async function jobsList(page, ctx) {
           return h('span', {}, jobBadge(j.status), problem ? h('span', { class: 'badge badge-http-error', title: problem }, problem) : null, jobNote(j));
         },
       },
-      { label: 'Next run', render: (j) => time(j.next_run_at) },
+      { label: 'Next run', render: (j) => nextRun(j) },
       { label: 'Last run', render: (j) => (j.last_run ? h('a', { href: j.last_run.run_id ? `#/runs/${encodeURIComponent(j.last_run.run_id)}` : `#/queries/${encodeURIComponent(j.last_run.query_id)}` }, time(j.last_run.started_at ?? j.last_run.created_at)) : '—') },
       { label: 'Actions', render: (j) => jobActions(j, ctx, () => p.first().catch((e) => showError(e, 'Jobs'))) },
     ],
@@ -301,9 +321,10 @@ export async function jobDetail(page, ctx) {
       { label: 'Run', class: 'wide', render: (r) => (r.query_id ? h('a', { href: `#/queries/${encodeURIComponent(r.query_id)}`, class: 'mono' }, r.query_id) : h('div', { class: 'name-id' }, h('a', { href: `#/runs/${encodeURIComponent(r.id)}` }, truncate(runTarget(r.input) ?? names.get(r.scraper_id) ?? r.id, 70)), idChip(r.id, 'run id'))) },
       { label: 'Status', render: (r) => (r.query_id ? queryStatus(r.status) : statusBadge(r.status)) },
       { label: 'Items', render: (r) => (r.progress ? String(r.progress.items ?? 0) : '—') },
+      { label: 'Changes', render: (r) => changeCounts(r) },
       { label: 'Started', render: (r) => time(r.created_at) },
       { label: 'Duration', render: (r) => (r.query_id ? time(r.completed_at) : runDuration(r)) },
-      { label: 'Error', render: (r) => truncate(r.error?.message ?? r.error ?? '', 120) },
+      { label: 'Error', render: (r) => (r.error ? failureText(r.error) : '') },
     ],
     { caption: 'Runs of this job', empty: 'No runs yet: the job runs at its next scheduled time, or use "Run now".' },
   );
@@ -329,10 +350,10 @@ export async function jobDetail(page, ctx) {
         ['Status', h('span', {}, jobBadge(j.status), problem ? h('span', { class: 'badge badge-http-error' }, problem) : null, j.last_skip && !j.status_reason ? h('span', { class: 'hint block job-note' }, j.last_skip.message) : jobNote(j))],
         run ? ['Scraper', names.get(j.scraper_id) ?? j.scraper_id] : ['Prompt', j.prompt],
         run ? ['Target', runTarget(j.input) ?? '—'] : ['Sources', (j.sources ?? []).join(', ')],
-        run ? ['Track changes', tracksChanges(j) ? h('span', {}, `Yes (tag ${j.input?.change_options?.tag ?? 'default'}) · `, h('a', { href: `#/changes?job_id=${encodeURIComponent(j.job_id)}` }, 'Changes found by this job →')) : 'No'] : ['Time window', j.time_window ? JSON.stringify(j.time_window) : 'default'],
+        run ? ['Track changes', tracksChanges(j) ? h('span', {}, `Yes (tag ${j.input?.change_options?.tag ?? 'default'}) · `, h('a', { href: `#/changes?job_id=${encodeURIComponent(j.job_id)}` }, 'Changes found by this job →')) : 'No'] : ['Time window', windowWords(j.time_window)],
         ['Schedule', scheduleText(j)],
         ['Webhook URL', j.webhook_url ?? '—'],
-        ['Next run', time(j.next_run_at)],
+        ['Next run', nextRun(j)],
         ['Created', time(j.created_at)],
       ]),
       jobActions(j, ctx, (x) => (x === j ? p.first() : x ? show(x) : show(null))),

@@ -3,6 +3,7 @@ import { h, clear, field, select, checkboxGroup, table, dl, badge, time, truncat
 import { get, post, seg } from '../lib/api.js';
 import { backoff } from './runs.js';
 import { busy, consoleText, groupNav, idChip, jsonView, pageHeader, pager, section, showError, showNotice } from '../lib/ui.js';
+import { windowWords } from '../lib/words.js';
 
 export const SOURCES = ['x', 'reddit', 'linkedin', 'youtube', 'tiktok', 'instagram', 'facebook'];
 export const SOURCE_LABELS = { x: 'X', reddit: 'Reddit', linkedin: 'LinkedIn', youtube: 'YouTube', tiktok: 'TikTok', instagram: 'Instagram', facebook: 'Facebook' };
@@ -129,7 +130,7 @@ export async function queryDetail(page, ctx) {
         ['Status', h('span', { id: 'query-status' }, queryStatus(q.status), done ? '' : h('span', { class: 'spinner', 'aria-hidden': 'true' }))],
         ['Prompt', q.prompt],
         ['Sources', (q.sources ?? []).join(', ')],
-        ['Time window', q.time_window ? JSON.stringify(q.time_window) : 'default'],
+        ['Time window', windowWords(q.time_window)],
         ['Limit', String(q.limit ?? '')],
         ['Created', time(q.created_at)],
         ['Completed', time(q.completed_at)],

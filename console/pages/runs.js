@@ -3,13 +3,16 @@
 import { h, clear, field, select, table, dl, badge, time, fmtBytes, truncate, sleep, isAbort } from '../lib/dom.js';
 import { download, get, post, seg } from '../lib/api.js';
 import { formErrors } from '../lib/form-errors.js';
-import { csvColumnsDialog, httpErrorChip, httpErrors, httpErrorsOf, liveLoop, runLogSection } from '../lib/run-extras.js';
+import { csvColumnsDialog, httpErrorChip, httpErrors, httpErrorsOf, liveLoop, runLogSection, statusesOf } from '../lib/run-extras.js';
 import { busy, groupNav, hideNotice, idChip, jsonView, pageHeader, pager, plural, section, showError, showNotice } from '../lib/ui.js';
-import { itemsView, tabbed } from '../lib/results.js';
+import { fieldLabel, itemsView, tabbed } from '../lib/results.js';
 export { httpErrorsOf };
 import { hasFields, schemaForm } from '../lib/schema-form.js';
 import { ownDeliveries } from './webhooks.js';
 import { attachRunFormPickers } from '../lib/selector-picker.js';
+import { failureWords } from '../lib/words.js';
+import { attachCrawlScope } from '../lib/crawl-scope.js';
+import { TYPED_KINDS } from '../lib/typed-view.js';
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'timed_out', 'cancelled', 'blocked'];
 const TERMINAL = new Set(['succeeded', 'failed', 'timed_out', 'cancelled', 'blocked']);
@@ -268,6 +271,7 @@ function startRunForm(ctx) {
       sform.set(example);
       clear(formHost).append(sform.el);
       attachRunFormPickers(formHost); // Pick buttons on selector inputs (lib/selector-picker.js)
+      attachCrawlScope(formHost); // what a site crawl will cover, under its start URL
       inputTabs.select(0);
     } else {
       sform = null;
@@ -397,6 +401,23 @@ async function loadProfiles(sel, hint, signal) {
   }
 }
 
+/** An input value in words: lists joined, objects as "name: value; …" (a css field as its selector), never JSON. */
+export function inputWords(v, depth = 0) {
+  if (v === null || v === undefined || v === '') return '—';
+  if (typeof v !== 'object') return String(v);
+  if (Array.isArray(v)) return v.length ? v.map((x) => inputWords(x, depth + 1)).join(', ') : 'none';
+  if (depth > 2) return '…';
+  return Object.entries(v).map(([k, x]) => `${k}: ${x && typeof x === 'object' && !Array.isArray(x) ? `(${inputWords(x, depth + 1)})` : inputWords(x, depth + 1)}`).join('; ');
+}
+
+/** A run's failure in words ("The site did not accept the connection."), what the service said one click away. */
+export function failureBox(r) {
+  const w = failureWords(r.error);
+  return h('div', { class: 'error-box', role: 'alert', id: 'run-error' },
+    h('strong', {}, `Run ${r.status.replace(/_/g, ' ')}: `), h('span', { class: 'failure-words' }, w.text),
+    w.detail ? h('details', { class: 'failure-detail' }, h('summary', {}, 'Details'), h('p', { class: 'mono break' }, w.detail)) : null);
+}
+
 /** Seconds each status poll of a running run waits on the server (the progress refresh period). */
 const LIVE_WAIT_S = 2;
 
@@ -440,11 +461,12 @@ export async function runDetail(page, ctx) {
   const ndjson = h('button', { type: 'button', class: 'btn' }, 'Export NDJSON');
   const title = h('h1', { tabindex: '-1', class: 'break' }, 'Run');
   const subtitle = h('p', { class: 'subtitle' }, 'Run ', idChip(id, 'run id'));
-  const items = itemsView({ caption: 'Results', empty: 'No items yet.', id: 'run-items' });
+  const items = itemsView({ caption: 'Results', empty: 'No items yet.', id: 'run-items', runId: id });
+  const emptyNote = h('div', { id: 'run-empty-fields', hidden: true });
   const more = h('button', { type: 'button', class: 'btn', hidden: true }, 'Load more');
   const resultsNote = h('p', { class: 'hint', id: 'run-results-note', 'aria-live': 'polite' });
   const jsonSummary = h('p', { class: 'hint', id: 'run-json-summary', hidden: true });
-  const resultsBox = h('div', { id: 'run-results' }, resultsNote, jsonSummary, items.el, h('div', { class: 'pager' }, more));
+  const resultsBox = h('div', { id: 'run-results' }, resultsNote, jsonSummary, emptyNote, items.el, h('div', { class: 'pager' }, more));
   let run = null;
   let names = new Map();
   let scraper = null;
@@ -477,10 +499,31 @@ export async function runDetail(page, ctx) {
     all = reset ? pageRes.data ?? [] : [...all, ...(pageRes.data ?? [])];
     cursor = pageRes.next_cursor ?? null;
     more.hidden = !cursor;
+    if (cursor && !statuses && run && TERMINAL.has(run.status)) statuses = await statusesOf(id, ctx.signal).catch(() => null);
     items.update(all);
     if (run) show(run);
     showWarnings();
     showJsonSummary();
+    showEmptyFields();
+  }
+
+  /**
+   * Fields that matched nothing: a css-extract field empty (null, "" or []) in every item read, and
+   * typed formats no page was of. Said in words, rather than leaving a column of dashes to find.
+   */
+  function showEmptyFields() {
+    const blank = (v) => v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length);
+    const fields = Object.keys(run?.input?.fields ?? {});
+    const typed = TYPED_KINDS.filter(([k]) => (run?.input?.formats ?? []).includes(k));
+    const empty = all.length ? fields.filter((f) => all.every((it) => blank(it.data?.[f]))) : [];
+    const none = all.length ? typed.filter(([k]) => all.every((it) => blank(it.data?.[k]))) : [];
+    emptyNote.hidden = !empty.length && !none.length;
+    if (emptyNote.hidden) return clear(emptyNote);
+    const scope = cursor ? 'the items shown' : all.length === 1 ? 'the item' : `all ${all.length} items`;
+    clear(emptyNote).append(h('div', { class: 'callout callout-warn', role: 'status' },
+      empty.length ? h('p', {}, h('strong', {}, `${empty.length === 1 ? 'A field' : `${empty.length} fields`} matched nothing`), ` in ${scope}: `,
+        empty.map((f, i) => [i ? ', ' : '', h('code', {}, f), ` (${run.input.fields[f]?.selector ?? '?'})`]), '. Their selectors found no element on the page: check them (Clone… to change them and run again).') : null,
+      none.length ? h('p', {}, h('strong', {}, 'No page was '), none.map(([, l]) => `a${/^[AEIOU]/.test(l) ? 'n' : ''} ${l.toLowerCase()}`).join(' or '), ` in ${scope}: those fields stay empty.`) : null));
   }
 
   /** Model extraction over the items shown: how many objects, how many failures, the tokens. */
@@ -494,11 +537,15 @@ export async function runDetail(page, ctx) {
   }
   more.addEventListener('click', () => busy(more, () => loadResults(false), 'Results'));
 
+  // A finished run with more items than are shown (a crawl): every item's HTTP status, read once.
+  let statuses = null;
+  const allStatuses = () => (statuses && statuses.length > all.length ? statuses : all);
   function showWarnings() {
-    const bad = run ? httpErrors(all) : null;
+    const bad = run ? httpErrors(allStatuses()) : null;
+    const shownAll = allStatuses();
     clear(warnings).append(bad
       ? h('div', { class: 'callout callout-warn', role: 'status', id: 'run-http-warning' },
-        h('strong', {}, `${bad.count === all.length && all.length === 1 ? 'The page' : plural(bad.count, 'page')} answered with an HTTP error (${bad.text}). `),
+        h('strong', {}, `${bad.count === shownAll.length && shownAll.length === 1 ? 'The page' : plural(bad.count, 'page')} answered with an HTTP error (${bad.text}). `),
         run.status === 'succeeded' ? 'The run itself succeeded (it fetched what it was asked for), but check the results: they may be an error page.' : '')
       : null);
   }
@@ -513,7 +560,7 @@ export async function runDetail(page, ctx) {
     clear(subtitle).append(names.get(r.scraper_id) ?? r.scraper_id, ' run ', idChip(id, 'run id'));
     clear(info).append(
       dl([
-        ['Status', h('span', { id: 'run-status' }, statusBadge(r.status), terminal ? '' : h('span', { class: 'spinner', 'aria-hidden': 'true' }), httpErrorChip(httpErrors(all)))],
+        ['Status', h('span', { id: 'run-status' }, statusBadge(r.status), terminal ? '' : h('span', { class: 'spinner', 'aria-hidden': 'true' }), httpErrorChip(httpErrors(allStatuses())))],
         ['Scraper', h('span', {}, names.get(r.scraper_id) ?? r.scraper_id, names.has(r.scraper_id) ? h('span', { class: 'hint' }, ' ', idChip(r.scraper_id, 'scraper id')) : null)],
         ['Created', time(r.created_at)],
         ['Duration', runDuration(r)],
@@ -525,10 +572,17 @@ export async function runDetail(page, ctx) {
         r.webhook_url ? ['Webhook', r.webhook_url] : null,
         r.browser_profile ? ['Browser profile', h('a', { href: `#/settings/profiles?id=${encodeURIComponent(r.browser_profile)}`, class: 'mono' }, r.browser_profile)] : null,
       ]),
-      r.error ? h('div', { class: 'error-box', role: 'alert' }, h('strong', {}, `Run ${r.status.replace(/_/g, ' ')}: `), r.error.message ?? '', r.error.code ? h('span', { class: 'hint' }, ` (${r.error.code})`) : null) : null,
-      h('details', { class: 'sub' }, h('summary', {}, 'Input'), jsonView(r.input ?? {}, { label: 'Run input' })),
+      r.error ? failureBox(r) : null,
+      h('details', { class: 'sub', id: 'run-input-box' }, h('summary', {}, 'Input'),
+        dl(Object.entries(r.input ?? {}).map(([k, v]) => [fieldLabel(k), inputWords(v)])),
+        h('details', { class: 'sub' }, h('summary', {}, 'As JSON (for the API)'), jsonView(r.input ?? {}, { label: 'Run input' }))),
     );
     resultsNote.textContent = terminal ? '' : 'The run is still running: results appear here as they are stored.';
+    items.setTag(r.input?.change_options?.tag);
+    // A finished run with no items says so (and why), never "No items yet".
+    items.setEmpty(!terminal ? 'No items yet: they appear here as the run stores them.'
+      : r.status === 'succeeded' ? 'This run finished without storing any items.'
+        : `No items: the run ${r.status === 'timed_out' ? 'timed out' : r.status === 'blocked' ? 'was blocked' : r.status} before it stored any.`);
     showWarnings();
     if (terminal) hideNotice();
   }

@@ -4,6 +4,8 @@ import { auth, del, get, post, put, seg } from '../lib/api.js';
 import { busy, consoleText, pageHeader, pager, secretBox, section, showError, showNotice, subnav } from '../lib/ui.js';
 import { sourceLabel } from './queries.js';
 import { errorsAt, submitForm } from '../lib/form-errors.js';
+import { KEY_STATES, keyState, rotateDialog, scopeText } from '../lib/keys.js';
+import { whenWords } from '../lib/words.js';
 
 const TABS = [
   ['keys', 'API Keys'],
@@ -37,7 +39,7 @@ export async function keysPage(page, ctx) {
 
   const name = h('input', { type: 'text', id: 'key-name', name: 'name', maxlength: '100', required: true, placeholder: 'CI pipeline' });
   const all = h('input', { type: 'checkbox', id: 'key-scope-all', value: '*' });
-  const scopes = checkboxGroup('Scopes', SCOPES, { name: 'key-scopes', hint: 'Grant only what the key needs. admin covers keys, settings and the console API.' });
+  const scopes = checkboxGroup('Scopes', SCOPES.map((s) => ({ value: s, label: scopeText(s) })), { name: 'key-scopes', hint: 'What the key may do. Grant only what it needs: admin covers keys, settings and the console API.' });
   all.addEventListener('change', () => {
     for (const b of scopes.boxes) b.input.disabled = all.checked;
   });
@@ -45,7 +47,7 @@ export async function keysPage(page, ctx) {
   const create = h('button', { type: 'submit', class: 'btn btn-primary', id: 'key-create' }, 'Create key');
   const form = h('form', { class: 'form', 'aria-label': 'Create an API key' },
     errorsAt('name', field('Name', name)),
-    h('div', { class: 'field' }, h('label', { class: 'check', for: all.id }, all, ' All scopes (*)')),
+    h('div', { class: 'field' }, h('label', { class: 'check', for: all.id }, all, ' All scopes: everything, now and scopes added later (*)')),
     errorsAt('scopes', scopes.el),
     errorsAt('expires_in_days', field('Expires after (days)', expiry, 'Leave empty for a key that does not expire.')),
     h('div', { class: 'form-actions' }, create));
@@ -62,26 +64,33 @@ export async function keysPage(page, ctx) {
 
   const t = table(
     [
-      { label: 'Name', render: (k) => [k.name, k.key_id === mine ? h('small', { class: 'hint' }, ' (this console session)') : null] },
+      { label: 'Name', render: (k) => [k.name, k.key_id === mine ? h('small', { class: 'hint' }, ' (this console session)') : null, k.rotated_to ? h('small', { class: 'hint' }, ' (replaced by rotation)') : null] },
       { label: 'Key', render: (k) => h('code', {}, `${k.prefix ?? ''}…`) },
-      { label: 'Scopes', render: (k) => truncate((k.scopes ?? []).join(', '), 80) },
-      { label: 'Status', render: (k) => badge(k.status, k.status === 'active' ? 'succeeded' : 'cancelled') },
+      { label: 'Scopes', render: (k) => truncate((k.scopes ?? []).map(scopeText).join('; '), 120) },
+      {
+        label: 'Status',
+        render: (k) => {
+          const st = keyState(k);
+          return h('span', { class: 'key-state', title: KEY_STATES[st][1] }, badge(st, KEY_STATES[st][0]), st === 'retiring' ? h('small', { class: 'hint' }, ` until ${whenWords(k.expires_at)}`) : null);
+        },
+      },
       { label: 'Created', render: (k) => time(k.created_at) },
       { label: 'Expires', render: (k) => (k.expires_at ? time(k.expires_at) : 'never') },
       { label: 'Last used', render: (k) => time(k.last_used_at) },
       {
         label: 'Actions',
         render: (k) => {
-          if (k.status !== 'active') return '';
-          const rotate = h('button', { type: 'button', class: 'btn btn-small' }, 'Rotate');
-          rotate.addEventListener('click', () => {
-            if (!confirm(`Rotate "${k.name}"? A new key is created now; the old one keeps working for 24 hours.`)) return;
-            busy(rotate, async () => {
-              const r = await post(`/dashboard/api/keys/${seg(k.key_id)}/rotate`, { grace_seconds: 86400 });
-              clear(plaintextHost).append(secretBox(`Rotated key "${r.name}"`, r.api_key, `Copy it now: it is shown only once. The old key expires ${r.old_key_expires_at ?? 'in 24 hours'}.`));
-              await p.first();
-            }, 'Rotate key');
-          });
+          const st = keyState(k);
+          if (st === 'revoked' || st === 'expired') return '';
+          const rotate = h('button', { type: 'button', class: 'btn btn-small', 'aria-haspopup': 'dialog', hidden: st === 'retiring' }, 'Rotate…');
+          rotate.addEventListener('click', () => rotateDialog(k, async (grace) => {
+            const r = await post(`/dashboard/api/keys/${seg(k.key_id)}/rotate`, { grace_seconds: grace });
+            const ends = r.old_key_expires_at ? whenWords(r.old_key_expires_at) : null;
+            clear(plaintextHost).append(secretBox(`Rotated key "${r.name}"`, r.api_key,
+              `Copy it now: it is shown only once. ${grace === 0 || !ends ? 'The old key has stopped working.' : `The old key keeps working until ${ends}, then stops.`}`));
+            showNotice(`Key ${r.name} rotated`);
+            await p.first();
+          }));
           const revoke = h('button', { type: 'button', class: 'btn btn-small btn-danger' }, 'Revoke');
           revoke.addEventListener('click', () => {
             const warn = k.key_id === mine ? ' This is the key of this console session: you will be logged out.' : '';

@@ -21,7 +21,10 @@ export const contentOptionsShape = {
   only_main_content: z
     .boolean()
     .optional()
-    .describe('markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page'),
+    .describe('markdown: the main content only, without navigation, headers, footers, sidebars, related links, comments or share bars (default true); false: the whole page')
+    // Declared for forms and the OpenAPI document (the console shows "Default: on"); parsing
+    // still leaves it absent, so the engine's own default applies as before.
+    .meta({ default: true }),
   include_tags: z
     .array(tagSelector)
     .max(50)

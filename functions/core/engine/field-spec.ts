@@ -21,7 +21,8 @@ export const fieldSpecSchema = z
   .object({
     selector: z.string().min(1).max(500).superRefine(refineSelectorComplexity),
     attr: z.string().min(1).max(100).optional(),
-    all: z.boolean().optional(),
+    // The default is declared (forms say "Default: off"); parsing still leaves it absent.
+    all: z.boolean().optional().meta({ default: false, description: 'Every match, as a list; off: the first match only' }),
   })
   .strict();
 

@@ -43,7 +43,8 @@ export const cssSelector = z
   }, 'is not a valid CSS selector');
 
 /** Per-page timeout in ms. */
-export const timeoutMs = z.int().min(1_000).max(120_000);
+// The engine's default (pipeline.ts) is declared for forms and OpenAPI; parsing leaves it absent.
+export const timeoutMs = z.int().min(1_000).max(120_000).meta({ default: 30_000, description: 'How long one page may take, in milliseconds' });
 
 const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
 

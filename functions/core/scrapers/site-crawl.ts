@@ -18,15 +18,35 @@ const pattern = z
     if (err) ctx.addIssue({ code: 'custom', message: `invalid pattern: ${err}` });
   });
 
+/** Link hops a crawl follows unless told: depth 2 reached 16 pages of a 30-page section. */
+export const DEFAULT_MAX_DEPTH = 5;
+
+/**
+ * The include a crawl gets when it names none: the start URL's folder (`/site/` and
+ * `/site/page` give `/site/**`), so a crawl started inside a section stays in it; none for a
+ * start at the root (the whole site, as before).
+ */
+export function sectionInclude(startUrl: string): string[] {
+  let path: string;
+  try {
+    path = new URL(startUrl).pathname;
+  } catch {
+    return [];
+  }
+  const folder = path.slice(0, path.lastIndexOf('/') + 1);
+  // Glob metacharacters in a folder name would change its meaning: such a start keeps the whole site.
+  return folder.length > 1 && !/[*?[\]{}\\]/.test(folder) ? [`${folder}**`] : [];
+}
+
 const inputSchema = z.strictObject({
   start_url: httpUrl.describe('Where the crawl starts (always fetched)'),
   max_pages: z.int().min(1).max(100_000).default(50).describe('Pages to fetch at most (up to 100,000; the crawl is spread over many workers)'),
-  max_depth: z.int().min(0).max(20).default(2).describe('Link hops from the start page'),
+  max_depth: z.int().min(0).max(20).default(DEFAULT_MAX_DEPTH).describe(`Link hops from the start page (default ${DEFAULT_MAX_DEPTH}: enough to finish a small section; max_pages still bounds the crawl)`),
   include: z
     .array(pattern)
     .max(50)
     .default([])
-    .describe('Follow only URLs matching one of these: globs on the path (`/blog/**`) or full URL, or /regex/'),
+    .describe('Follow only URLs matching one of these: globs on the path (`/blog/**`) or full URL, or /regex/. Empty: the start URL\'s folder (a crawl started at /docs/ stays under /docs/**); `/**` for the whole site'),
   exclude: z.array(pattern).max(50).default([]).describe('Never follow URLs matching one of these'),
   engine: engineChoice.default('auto'),
   concurrency: z.int().min(1).max(8).default(4).describe('Pages in flight at once per worker (per-host politeness across all workers still applies)'),
@@ -45,7 +65,7 @@ const inputSchema = z.strictObject({
   const err = patternsError([...input.include, ...input.exclude]);
   if (err) ctx.addIssue({ code: 'custom', path: ['include'], message: err });
   checkJsonFormat(input, ctx);
-});
+}).transform((input) => (input.include.length ? input : { ...input, include: sectionInclude(input.start_url) }));
 
 /** The item a crawled page becomes. */
 export const crawlItem = (page: PageResult, depth: number): ScrapeItem => ({

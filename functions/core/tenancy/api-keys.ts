@@ -39,6 +39,9 @@ export const publicKey = (k: ApiKey) => ({
   expires_at: k.expires_at_iso,
   revoked_at: k.revoked_at,
   last_used_at: k.last_used_at,
+  // The key that replaced this one (it then works until expires_at, its grace period): the console
+  // shows such a key as "retiring", not "active".
+  rotated_to: k.rotated_to,
   status: k.revoked_at ? 'revoked' : 'active',
 });
 

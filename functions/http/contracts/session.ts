@@ -25,6 +25,7 @@ const keySchema = z.object({
   expires_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   last_used_at: z.string().nullable(),
+  rotated_to: z.string().nullable().describe('The key that replaced this one by rotation (this one then works until expires_at)'),
   status: z.enum(['active', 'revoked']),
 });
 const cookie = ['Set-Cookie'] as const;

@@ -46,6 +46,21 @@ type MiddlewareObj = Middleware<Event, Result, { gleaner?: PipelineState }>;
 const stateByEvent = new WeakMap<Event, PipelineState>();
 const st = (r: Req) => r.internal.gleaner!;
 
+/** The header the web console sends with every call, so calls made there with a pasted key read as the console's. */
+export const CLIENT_HEADER = 'x-gleaner-client';
+
+/**
+ * Where an audited call was made: a console user's calls (their session cookie) are the
+ * console's, /v1 routes included; a key's API call sent by the console (it says so in
+ * {@link CLIENT_HEADER}) is the console's too. Only a label: the principal, scopes and route
+ * surface that decide access are unchanged, and MCP and scheduler calls keep their own.
+ */
+export function auditSurface(principalType: string | undefined, routeSurface: Route['surface'], client: string | undefined): Route['surface'] {
+  if (principalType === 'user') return 'console';
+  if (routeSurface === 'api' && client === 'console') return 'console';
+  return routeSurface;
+}
+
 /** Request id, timing, response headers, error mapping and the one audit record per call. */
 const lifecycle = (routeId: string): MiddlewareObj => {
   const finish = async (request: Req) => {
@@ -60,7 +75,7 @@ const lifecycle = (routeId: string): MiddlewareObj => {
         tenant_id: s.tenant.tenant_id,
         principal: { type: s.principal?.type ?? 'key', id: s.principal?.id ?? 'unknown', ...(s.principal?.email ? { email: s.principal.email } : {}) },
         // A console user's calls (their session cookie) are the console's, /v1 routes included.
-        surface: s.principal?.type === 'user' ? 'console' : s.route.surface,
+        surface: auditSurface(s.principal?.type, s.route.surface, header(request.event, CLIENT_HEADER)),
         action: s.route.id,
         resource: s.resource,
         outcome: outcomeFor(res.statusCode ?? 200),

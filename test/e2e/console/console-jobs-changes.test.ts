@@ -85,6 +85,10 @@ describe.skipIf(!CHROMIUM)('console: jobs for any scraper and the changes they f
     const engine = await page.$eval('#job-in-engine', (s) => Array.from((s as HTMLSelectElement).options).find((o) => o.textContent === 'http')!.value);
     await page.select('#job-in-engine', engine);
     await page.click('#job-track');
+    // One tag field (issue 41): "Change tag" under Track changes; the input form's own is hidden.
+    expect(await page.$eval('#job-tag', (el) => (el as HTMLElement).offsetParent !== null)).toBe(true);
+    expect(await page.$$eval('[data-field="change_options.tag"]', (els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).length)).toBe(0);
+    expect(await page.$$eval('label', (ls) => ls.filter((l) => (l as HTMLElement).offsetParent !== null && /^\s*Tag\b/.test((l as HTMLElement).innerText)).length)).toBe(0);
     await page.$eval('#job-schedule', (el) => {
       (el as HTMLInputElement).value = '0 8 * * *';
       el.dispatchEvent(new Event('input', { bubbles: true }));
@@ -98,6 +102,10 @@ describe.skipIf(!CHROMIUM)('console: jobs for any scraper and the changes they f
     expect(job).toMatchObject({ kind: 'run', scraper_id: 'page-content', timezone: 'Europe/Berlin', schedule: '0 8 * * *', input: { url: `${base}/kettle`, engine: 'http', formats: ['changes'] } });
     await waitText('main', 'Europe/Berlin');
     expect(await textOf('main')).toContain('Yes (tag default)');
+    // Next run in the job's zone and the viewer's (the browser here runs in UTC), in words (issue 41).
+    const next = await textOf('.next-run');
+    expect(next).toMatch(/at 08:00 Europe\/Berlin \((0[67]:00 your time, )?in \d+ (hours?|minutes?)\)$/);
+    expect(await textOf('main')).not.toMatch(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/);
   });
 
   it('edits the job: schedule, time zone and label', async () => {
@@ -122,9 +130,24 @@ describe.skipIf(!CHROMIUM)('console: jobs for any scraper and the changes they f
     await runNowAndWait();
     price = '19.90';
     const second = await runNowAndWait();
+    // The run's Change column is a badge linking to the diff, not JSON (issue 41).
+    await page.waitForSelector('#run-items a.change-link');
+    expect(await textOf('#run-items a.change-link')).toMatch(/^changed \+\d+ −\d+$/);
+    expect(await textOf('#run-results')).not.toMatch(/"status"|previous_fetched_at|\{/);
     await go(`#/jobs/${jobId}`);
     await page.waitForFunction(() => document.querySelectorAll('table.data tbody tr:not(.empty)').length >= 2, { timeout: 15_000 });
+    // The job's runs with their change counts: the first run found the page new, the second changed.
+    await page.waitForFunction(() => document.querySelectorAll('.change-counts').length >= 2, { timeout: 15_000 });
+    const counts = await page.$$eval('.change-counts', (cs) => cs.map((c) => (c as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
+    expect(counts).toEqual(['1 changed', '1 new']);
     await shots('job-runs');
+
+    // From the run's badge straight to that change's diff.
+    await go(`#/runs/${second}`);
+    await page.waitForSelector('#run-items a.change-link');
+    await page.click('#run-items a.change-link');
+    await page.waitForSelector('#change-diff', { timeout: 15_000 });
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#\/changes\/[^?]+$/);
 
     await go(`#/changes?job_id=${jobId}`);
     await waitText('table.data', 'changed', 30_000);

@@ -77,7 +77,7 @@ describe('scrapers and runs', () => {
   });
 
   it('runs site-crawl within max_pages, same-site only, skipping robots-disallowed pages (counted and logged)', async () => {
-    const c = await startRun({ scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/crawl/`, max_pages: 6, max_depth: 2 } });
+    const c = await startRun({ scraper_id: 'site-crawl', input: { start_url: `${site.baseUrl}/crawl/`, max_pages: 6, max_depth: 2, include: ['/**'] } });
     const run = await waitRun(c.body.id);
     expect(run.status).toBe('succeeded');
     expect(run.progress.pages_done).toBeLessThanOrEqual(6);

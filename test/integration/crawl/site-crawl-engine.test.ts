@@ -64,7 +64,8 @@ describe('site-crawl on the slice path, real engine', () => {
 
   it('crawls the whole tree, shallowest first, same-site only, each page once; robots skips counted', async () => {
     const before = site.hits();
-    const { items, finished, counters, stats, logs } = await crawl({ max_depth: 3, max_pages: 100 });
+    // include /** : the whole site (by default a crawl started at /crawl/ stays under /crawl/).
+    const { items, finished, counters, stats, logs } = await crawl({ max_depth: 3, max_pages: 100, include: ['/**'] });
     const seen = paths(items);
     // 1 root + 4 + 8 + 16 pages; external links and /private/ never fetched.
     expect(seen).toHaveLength(29);
@@ -82,6 +83,17 @@ describe('site-crawl on the slice path, real engine', () => {
     expect(logs.every((l) => l.url.startsWith(site.baseUrl))).toBe(true);
     // Every fetch is one fixture hit (plus one robots.txt).
     expect(site.hits() - before).toBe(29 + 1);
+  });
+
+  it('by default stays in the start URL\'s section and goes deep enough to finish it (29 of 29 pages; depth 2 reached 13)', async () => {
+    const { items, stats, counters } = await crawl({});
+    const seen = paths(items);
+    expect(seen).toHaveLength(29);
+    expect(seen.every((p) => p.startsWith('/crawl/'))).toBe(true);
+    expect(counters).toMatchObject({ done: 29, failed: 0 });
+    // /private/hidden (outside the section) is not even asked of robots.txt.
+    expect(stats.robots_skipped).toBe(0);
+    expect(paths((await crawl({ max_depth: 2 })).items)).toHaveLength(13);
   });
 
   it('stops at max_depth', async () => {

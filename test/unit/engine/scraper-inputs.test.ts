@@ -70,13 +70,27 @@ describe('site-crawl input', () => {
     expect(r.success && r.data).toEqual({
       start_url: 'https://example.com/',
       max_pages: 50,
-      max_depth: 2,
+      max_depth: 5,
       include: [],
       exclude: [],
       engine: 'auto',
       concurrency: 4,
       sitemap: 'include',
     });
+  });
+
+  it('keeps a crawl started inside a section in that section unless include says otherwise', () => {
+    const inc = (start_url: string, more = {}) => {
+      const r = parse('site-crawl', { start_url, ...more });
+      return r.success ? (r.data as { include: string[] }).include : r.error;
+    };
+    expect(inc('https://example.com/site/')).toEqual(['/site/**']);
+    expect(inc('https://example.com/site/page.html?x=1')).toEqual(['/site/**']);
+    expect(inc('https://example.com/docs/v2/')).toEqual(['/docs/v2/**']);
+    expect(inc('https://example.com/')).toEqual([]);
+    expect(inc('https://example.com/about')).toEqual([]);
+    expect(inc('https://example.com/site/', { include: ['/**'] })).toEqual(['/**']);
+    expect(inc('https://example.com/a*b/')).toEqual([]);
   });
 
   it('rejects bad patterns and out-of-range limits', () => {
