@@ -90,6 +90,18 @@ describe.each(BROWSER_BINARIES)('page actions ($name Chromium)', ({ launcher }) 
     expect(site.hits('/private/secret')).toBe(before);
   });
 
+  it('a target=_blank link or form opens no popup: nothing is fetched past robots.txt (issue 37 finding 8)', async () => {
+    const before = site.hits('/private/popup') + site.hits('/private/popup-form');
+    const page = await h.engine.scrapePage(url('/dynamic/leave'), {
+      engine: 'browser',
+      formats: ['markdown'],
+      actions: [{ type: 'click', selector: '#popup' }, { type: 'click', selector: '#popup-submit' }, { type: 'wait', ms: 500 }],
+    });
+    expect(page.final_url).toBe(url('/dynamic/leave'));
+    expect(page.markdown).toContain('A private page in a new window');
+    expect(site.hits('/private/popup') + site.hits('/private/popup-form')).toBe(before);
+  });
+
   it('screenshot actions return PNGs of the page in results.actions', async () => {
     const page = await h.engine.scrapePage(url('/dynamic/click-load'), {
       engine: 'browser',
