@@ -75,6 +75,18 @@ describe.each(BROWSER_BINARIES)('page actions ($name Chromium)', ({ launcher }) 
     expect(err.message).toMatch(/^Action 1 \(click\) failed: timeout/);
   });
 
+  it('waits are bounded by the time left: three 10 s pauses under timeout_ms 3000 fail as a timeout (issue 37 finding 10)', async () => {
+    const err = await failure(
+      h.engine.scrapePage(url('/dynamic/click-load'), {
+        engine: 'browser',
+        timeout_ms: 3_000,
+        actions: [{ type: 'wait', ms: 10_000 }, { type: 'wait', ms: 10_000 }, { type: 'wait', ms: 10_000 }],
+      }),
+    );
+    expect(err).toMatchObject({ status: 422, code: 'action_failed', details: [{ path: 'actions.0' }] });
+    expect(err.message).toMatch(/^Action 0 \(wait\) failed: timeout: waiting 10000 ms: only \d+ ms were left/);
+  });
+
   it('a click that navigates to a forbidden target is refused before any connection', async () => {
     const before = site.hits('/dynamic/elsewhere');
     const err = await failure(h.engine.scrapePage(url('/dynamic/leave'), { engine: 'browser', actions: [{ type: 'click', selector: '#out' }] }));
