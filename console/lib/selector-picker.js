@@ -10,7 +10,7 @@
 //   attachPickers(root)   // every <input data-picker-url-from="#url-input"> under root
 //     data-picker-mode="list" appends to a comma-separated list (include_tags, exclude_tags)
 //     data-picker-item-from="#item-selector" counts inside the items (css-extract fields)
-import { h, clear, nextId, truncate } from './dom.js';
+import { h, clear, nextId } from './dom.js';
 import { post } from './api.js';
 
 const previews = new Map();
@@ -48,12 +48,24 @@ export async function countMatches(url, selector) {
   return post('/dashboard/api/studio/match', { html, selector });
 }
 
+/**
+ * Text cut to `n` characters, always a string (dom.js `truncate` gives an element for long text,
+ * which a template string spelled "[object HTMLSpanElement]": issue 41 item 3).
+ */
+export const clip = (s, n) => {
+  const t = String(s ?? '').replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+};
+
+/** A picker box's label: its tag and its text (`span “Red shoe”`). */
+export const boxLabel = (b) => `${b.tag}${b.text ? ` “${clip(b.text, 40)}”` : ''}`;
+
 /** "matches 3 elements: $10, $12, …" */
 export function describeCount(m, scoped) {
   if (!m) return '';
   const where = scoped ? ' in the items' : '';
   if (m.count === 0) return `matches nothing${where}`;
-  const s = m.samples?.filter(Boolean).map((t) => truncate(t, 24)).join(', ');
+  const s = m.samples?.filter(Boolean).map((t) => clip(t, 24)).join(', ');
   return `matches ${m.count === 1 ? '1 element' : `${m.count} elements`}${where}${s ? `: ${s}${m.count > m.samples.length ? ', …' : ''}` : ''}`;
 }
 
@@ -96,7 +108,7 @@ export function openPicker({ url, steps = [], input = {}, title = 'Pick an eleme
         // Larger boxes first, so smaller (inner) ones are drawn above them and get the click.
         const boxes = [...pv.elements].sort((a, b) => b.w * b.h - a.w * a.h);
         for (const b of boxes) {
-          const label = `${b.tag}${b.text ? ` “${truncate(b.text, 40)}”` : ''}`;
+          const label = boxLabel(b);
           const box = h('button', {
             type: 'button', class: 'pick-box', title: `${label} · ${b.selector}`, 'aria-label': `Pick ${label}`,
             dataset: { selector: b.selector },
