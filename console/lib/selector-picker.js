@@ -72,9 +72,11 @@ export function describeCount(m, scoped) {
 /**
  * Open the picker on a page: resolves with `{ selector, count }` chosen, or null when closed.
  * `steps` lead to the state to pick from (run first by the service); `item` is an item selector
- * the choice will be used inside (a css-extract field): then "all like it" is offered first.
+ * the choice will be used inside (a css-extract field): then "all like it" is offered first;
+ * `wantsItem` (an item selector input): the repeated item an element is in is offered first, and
+ * the result carries its proposed `fields`.
  */
-export function openPicker({ url, steps = [], input = {}, title = 'Pick an element', item = '' }) {
+export function openPicker({ url, steps = [], input = {}, title = 'Pick an element', item = '', wantsItem = false }) {
   return new Promise((resolve) => {
     document.querySelector('dialog.picker')?.remove();
     const headId = nextId('pick');
@@ -130,21 +132,42 @@ export function openPicker({ url, steps = [], input = {}, title = 'Pick an eleme
       stage.querySelector(`.pick-box[data-selector="${CSS.escape(b.selector)}"]`)?.classList.add('chosen');
       const one = h('button', { type: 'button', class: 'btn btn-primary', id: 'pick-use-one' }, `Use ${b.selector}`);
       const many = b.group ? h('button', { type: 'button', class: 'btn', id: 'pick-use-all' }, `Use all ${b.group.count} like it: ${b.group.selector}`) : null;
+      // The repeated thing this element is, or is inside (a product card): the item selector, with
+      // the fields proposed inside it (issue 41 item 2).
+      const rep = b.item ? h('button', { type: 'button', class: 'btn', id: 'pick-use-item' }, itemChoiceLabel(b.item)) : null;
       one.addEventListener('click', () => done({ selector: b.selector, count: 1 }));
       many?.addEventListener('click', () => done({ selector: b.group.selector, count: b.group.count }));
+      rep?.addEventListener('click', () => done({ selector: b.item.selector, count: b.item.count, fields: b.item.fields }));
+      const order = wantsItem && rep ? [rep, one, many] : item && many ? [many, one, rep] : [one, many, rep];
       clear(choice).append(
         h('p', {}, h('strong', {}, label), ` · ${b.selector} matches this one element`, b.group ? ` · ${b.group.selector} matches ${b.group.count}` : ''),
-        h('div', { class: 'actions' }, ...(item && many ? [many, one] : [one, many])));
-      (item && many ? many : one).focus();
+        b.item ? h('p', { class: 'hint', id: 'pick-item-fields' }, describeItem(b.item)) : null,
+        h('div', { class: 'actions' }, ...order.filter(Boolean)));
+      order.find(Boolean).focus();
     }
   });
+}
+
+/** "Use the repeated item: div.card (4 on the page)" */
+export const itemChoiceLabel = (it) => `Use the repeated item: ${it.selector} (${it.count} on the page)`;
+
+/** "It repeats 4 times; fields inside it: title (h3.title, “Desk”), price (span.price, “$120”)" */
+export function describeItem(it) {
+  const fields = (it.fields ?? []).map((f) => `${f.name} (${f.selector}${f.attr ? ` @${f.attr}` : ''}${f.sample ? `, “${clip(f.sample, 24)}”` : ''})`);
+  return `It repeats ${it.count} times${fields.length ? `; fields inside it: ${fields.join(', ')}` : ''}.`;
+}
+
+/** The picked item's proposed fields as an extract step's or css-extract's `fields` object. */
+export function fieldsOfItem(fields) {
+  return Object.fromEntries((fields ?? []).map((f) => [f.name, { selector: f.selector, ...(f.attr ? { attr: f.attr } : {}) }]));
 }
 
 /**
  * Give a selector input a "Pick" button (opens the picker on `url()`) and a live match count.
  * opts: url() (required), steps?() and input?() (the state to pick from), item?() (an item
- * selector the value is used inside), mode 'replace' (default) or 'list' (comma-separated,
- * appends), onPick?(selector). Returns { button, output, recount }.
+ * selector the value is used inside), wantsItem (an item selector: the repeated item is offered
+ * first), mode 'replace' (default) or 'list' (comma-separated, appends), onPick?(selector, picked)
+ * (picked.fields: the fields proposed inside a picked repeated item). Returns { button, output, recount }.
  */
 export function attachPicker(inputEl, opts) {
   if (inputEl.dataset.pickerAttached) return null;
@@ -177,14 +200,15 @@ export function attachPicker(inputEl, opts) {
       output.textContent = 'Give the page URL first (an absolute http or https URL)';
       return;
     }
-    const picked = await openPicker({ url, steps: opts.steps?.() ?? [], input: opts.input?.() ?? {}, item: opts.item?.() ?? '', title: `Pick ${inputEl.getAttribute('aria-label') || 'an element'}` });
+    const picked = await openPicker({ url, steps: opts.steps?.() ?? [], input: opts.input?.() ?? {}, item: opts.item?.() ?? '', wantsItem: !!opts.wantsItem, title: `Pick ${inputEl.getAttribute('aria-label') || 'an element'}` });
     if (!picked) return;
     if (opts.mode === 'list' && inputEl.value.trim()) inputEl.value = `${inputEl.value.replace(/[,\s]*$/, '')}, ${picked.selector}`;
     else if (opts.mode === 'lines' && inputEl.value.trim()) inputEl.value = `${inputEl.value.replace(/\s*$/, '')}\n${picked.selector}`;
     else inputEl.value = picked.selector;
     inputEl.dispatchEvent(new Event('input', { bubbles: true }));
     inputEl.dispatchEvent(new Event('change', { bubbles: true }));
-    opts.onPick?.(picked.selector);
+    opts.onPick?.(picked.selector, picked);
+    if (picked.fields) inputEl.dispatchEvent(new CustomEvent('picker-item', { bubbles: true, detail: { selector: picked.selector, count: picked.count, fields: picked.fields } }));
     clearTimeout(timer);
     await recount();
     inputEl.focus();
@@ -222,7 +246,7 @@ export function attachRunFormPickers(root) {
   const scan = () => {
     for (const el of root.querySelectorAll('input[name$=".selector"], input[name="item_selector"], textarea[name="include_tags"], textarea[name="exclude_tags"]')) {
       const isField = el.name.endsWith('.selector');
-      attachPicker(el, { url, item: isField ? item : undefined, mode: el.localName === 'textarea' ? 'lines' : 'replace' });
+      attachPicker(el, { url, item: isField ? item : undefined, wantsItem: el.name === 'item_selector', mode: el.localName === 'textarea' ? 'lines' : 'replace' });
     }
   };
   scan();

@@ -3,7 +3,7 @@
 // `set(steps)` rebuilds the cards from JSON edited by hand. Fields a card does not show are kept
 // as they are, so nothing typed in the JSON view is lost by editing a form.
 import { h, clear, nextId } from './dom.js';
-import { attachPicker } from './selector-picker.js';
+import { attachPicker, fieldsOfItem } from './selector-picker.js';
 
 const ACTIONS = ['goto', 'click', 'fill', 'wait_for', 'scroll', 'extract', 'paginate', 'content', 'screenshot'];
 const FORMATS = ['markdown', 'text', 'links', 'metadata'];
@@ -90,7 +90,7 @@ export function stepForms({ onChange, pickFor }) {
       const input = h('input', { type: 'text', value: typeof st[k] === 'string' ? st[k] : '', placeholder, class: mono ? 'mono' : null, id: `rb-step-${n}-${k}` });
       input.addEventListener('input', () => set(k, input.value));
       const f = ctl(label, input);
-      if (picker) attachPicker(input, { ...pickFor(i), item: picker.item });
+      if (picker) attachPicker(input, { ...pickFor(i), item: picker.item, wantsItem: picker.wantsItem, onPick: picker.onPick });
       return f;
     };
     const int = (k, label, min, max) => {
@@ -142,7 +142,22 @@ export function stepForms({ onChange, pickFor }) {
         body.append(int('times', 'Times', 1, 50), int('delay_ms', 'Delay between (ms)', 0, 5000));
         break;
       case 'extract':
-        body.append(text('item_selector', 'Item selector (optional: one item per match)', { picker: {}, mono: true }), fieldsTable(st, i, n, changed, pickFor));
+        body.append(text('item_selector', 'Item selector (optional: one item per match)', {
+          mono: true,
+          // Picking the repeated item (a product card) fills the fields found inside it, when the
+          // step has none with a selector yet (issue 41 item 2).
+          picker: {
+            wantsItem: true,
+            onPick: (_sel, picked) => {
+              const have = Object.values(st.fields ?? {}).some((f) => f?.selector);
+              if (!picked?.fields?.length || have) return;
+              st.fields = fieldsOfItem(picked.fields);
+              steps[i] = st;
+              changed();
+              render();
+            },
+          },
+        }), fieldsTable(st, i, n, changed, pickFor));
         break;
       case 'paginate':
         body.append(text('next', 'Next-page link', { picker: {}, mono: true }), int('max_pages', 'Max pages', 1, 50));

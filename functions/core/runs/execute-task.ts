@@ -106,7 +106,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       // Studio's page preview: the runbook path (same governance), then a screenshot and boxes.
       const res = await previewPage(engine, tenant.target_policy, previewRequestSchema.parse(task.request), stop);
       if (stop.aborted) throw new Error('stopped');
-      await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
+      await addUsage(d.table, tenantId, 'pages', res.pages_done, d.clock.now()); // what it fetched (issue 37 finding 9)
       if ('failed' in res) {
         const e = res.error ?? { code: 'preview_failed', message: `The page could not be shown (${res.status})` };
         // The same codes as a scrape: 400 for a forbidden or unauthorized target, 422 for robots,

@@ -4,9 +4,13 @@ import { parseHTML } from 'linkedom';
 // The picker's words (console/lib/selector-picker.js) on a server-side DOM: match samples and box
 // labels are the elements' text, never "[object HTMLSpanElement]" (issue 41 item 3).
 
+interface Field { name: string; selector: string; attr?: string; sample: string }
 interface Picker {
   describeCount(m: { count: number; samples: string[] } | null, scoped?: boolean): string;
   boxLabel(b: { tag: string; text: string }): string;
+  itemChoiceLabel(it: { selector: string; count: number }): string;
+  describeItem(it: { selector: string; count: number; fields: Field[] }): string;
+  fieldsOfItem(fields: Field[]): Record<string, { selector: string; attr?: string }>;
 }
 let picker: Picker;
 
@@ -31,5 +35,23 @@ describe('selector picker words', () => {
     expect(label).not.toContain('[object');
     expect(label).toBe('span “Wireless over-ear headphones with noise…”');
     expect(picker.boxLabel({ tag: 'img', text: '' })).toBe('img');
+  });
+});
+
+describe('the repeated item (issue 41 item 2)', () => {
+  const item = {
+    selector: 'div.card',
+    count: 4,
+    fields: [
+      { name: 'title', selector: 'h3.title', sample: 'Desk' },
+      { name: 'image', selector: 'img', attr: 'src', sample: '/img/desk-with-a-very-long-file-name.jpg' },
+    ],
+  };
+  it('is offered with how many it matches and the fields inside it, in words', () => {
+    expect(picker.itemChoiceLabel(item)).toBe('Use the repeated item: div.card (4 on the page)');
+    expect(picker.describeItem(item)).toBe('It repeats 4 times; fields inside it: title (h3.title, “Desk”), image (img @src, “/img/desk-with-a-very-l…”).');
+  });
+  it('its fields become an extract step\'s fields', () => {
+    expect(picker.fieldsOfItem(item.fields)).toEqual({ title: { selector: 'h3.title' }, image: { selector: 'img', attr: 'src' } });
   });
 });
