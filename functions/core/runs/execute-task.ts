@@ -53,6 +53,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
   const tenant = await requireTenant(d.table, tenantId);
   const { on_challenge } = await getCaptchaPolicy(d.table, tenantId);
   const profile = task.kind === 'scrape' ? await resolveProfile(d.table, tenantId, (task.request as { browser_profile?: string }).browser_profile) : undefined;
+  const redactor = new SecretRedactor();
   const engine = createEngine({
     owner: tenantId,
     guard: w.guard, robots: w.robots, browser: (signal) => w.startBrowser(w.guard, profile, signal), policy: tenant.target_policy,
@@ -60,9 +61,10 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
     extractJson: createJsonExtractor(d, { tenant, requestId: taskId, surface: task.surface ?? 'api', signal: stop }),
     resolveSecret: (n) => resolveTenantSecret(d, tenantId, n),
+    // One redactor for the task (issue 37 finding 3): a secret a scrape's write action or a
+    // runbook test typed is masked in the answer, the model's input, change snapshots and the error.
+    redactor,
   });
-  // A runbook test fills secrets too: its answer and its error are masked like a run's writes.
-  const redactor = new SecretRedactor();
   const onStop = () => void engine.close().catch(() => undefined);
   stop.addEventListener('abort', onStop, { once: true });
   try {
