@@ -60,6 +60,32 @@ export const clip = (s, n) => {
 /** A picker box's label: its tag and its text (`span “Red shoe”`). */
 export const boxLabel = (b) => `${b.tag}${b.text ? ` “${clip(b.text, 40)}”` : ''}`;
 
+/**
+ * Why `sel` is not valid CSS, in words, or null (issue 41 item 4): checked by the console's own
+ * selector parser as the author types, before any preview or run. The service checks again with
+ * the engine's parser (400 naming the field).
+ */
+export function cssProblem(sel) {
+  const s = String(sel ?? '').trim();
+  if (!s) return null;
+  try {
+    document.createDocumentFragment().querySelector(s);
+    return null;
+  } catch {
+    return `“${clip(s, 40)}” is not valid CSS${hintFor(s)}`;
+  }
+}
+
+/** Where a selector most often breaks: an unclosed bracket, parenthesis or quote. */
+function hintFor(s) {
+  const opened = (o, c) => s.split(o).length - s.split(c).length;
+  if (opened('[', ']') !== 0 || /\[\s*\[/.test(s)) return ': check the square brackets [ ] of an attribute';
+  if (opened('(', ')') !== 0) return ': a parenthesis ( ) is not closed';
+  if ((s.match(/"/g) ?? []).length % 2 || (s.match(/'/g) ?? []).length % 2) return ': a quote is not closed';
+  if (/[>+~]\s*$|^\s*[>+~,]|,\s*$/.test(s)) return ': a combinator or comma has nothing on one side';
+  return '';
+}
+
 /** "matches 3 elements: $10, $12, …" */
 export function describeCount(m, scoped) {
   if (!m) return '';
@@ -183,6 +209,14 @@ export function attachPicker(inputEl, opts) {
     const url = opts.url?.();
     const sel = lastOf(inputEl.value);
     const item = opts.item?.() ?? '';
+    // Not valid CSS: said beside the field at once, nothing is counted or run.
+    const bad = cssProblem(sel);
+    inputEl.toggleAttribute('aria-invalid', !!bad);
+    if (bad) {
+      output.classList.add('warn');
+      output.textContent = bad;
+      return;
+    }
     const m = sel ? await countMatches(url, item ? `${item} ${sel}` : sel).catch((e) => ({ error: e })) : null;
     if (n !== seq) return;
     output.classList.toggle('warn', !!m && (m.error || m.count === 0));

@@ -201,6 +201,22 @@ describe('studio preview (pick selectors by pointing)', () => {
     expect(m.body.count).toBe(4);
   });
 
+  it('an invalid field selector is a 400 naming the field, before anything runs (issue 41 item 4)', async () => {
+    const fields = { title: { selector: 'h3[[bad' } };
+    const why = "is not a valid CSS selector: Attribute selector didn't terminate";
+    const scrape = await svc.call('/v1/scrape', { method: 'POST', json: { url: `http://127.0.0.1:${port}/shop`, extract: { fields } } });
+    expect(scrape.status).toBe(400);
+    expect(scrape.body.details).toEqual(expect.arrayContaining([{ path: 'body.extract.fields.title.selector', message: why }]));
+    const run = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'css-extract', input: { url: `http://127.0.0.1:${port}/shop`, fields } } });
+    expect(run.status).toBe(400);
+    expect(JSON.stringify(run.body.details)).toContain('fields.title.selector');
+    expect(JSON.stringify(run.body)).toContain(why);
+    const runbook = await svc.call('/v1/runbooks', { method: 'POST', json: { name: 'bad', steps: [{ action: 'goto', url: `http://127.0.0.1:${port}/shop` }, { action: 'extract', fields }] } });
+    expect(runbook.status).toBe(400);
+    expect(JSON.stringify(runbook.body.details)).toContain('steps.1.fields.title.selector');
+    expect(JSON.stringify(runbook.body)).toContain(why);
+  });
+
   it('is audited like every console call', async () => {
     const a = await svc.call('/dashboard/api/audit?action=studio.preview&limit=50');
     expect(a.status).toBe(200);

@@ -11,6 +11,7 @@ interface Picker {
   itemChoiceLabel(it: { selector: string; count: number }): string;
   describeItem(it: { selector: string; count: number; fields: Field[] }): string;
   fieldsOfItem(fields: Field[]): Record<string, { selector: string; attr?: string }>;
+  cssProblem(sel: string): string | null;
 }
 let picker: Picker;
 
@@ -53,5 +54,14 @@ describe('the repeated item (issue 41 item 2)', () => {
   });
   it('its fields become an extract step\'s fields', () => {
     expect(picker.fieldsOfItem(item.fields)).toEqual({ title: { selector: 'h3.title' }, image: { selector: 'img', attr: 'src' } });
+  });
+});
+
+describe('an invalid selector is said beside the field (issue 41 item 4)', () => {
+  it('names it as not valid CSS and where it breaks; a valid one is null', () => {
+    expect(picker.cssProblem('h3[[bad')).toBe('“h3[[bad” is not valid CSS: check the square brackets [ ] of an attribute');
+    expect(picker.cssProblem('li:nth-child(2')).toBe('“li:nth-child(2” is not valid CSS: a parenthesis ( ) is not closed');
+    expect(picker.cssProblem('li.product > span.name')).toBeNull();
+    expect(picker.cssProblem('')).toBeNull();
   });
 });
