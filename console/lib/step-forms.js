@@ -144,17 +144,18 @@ export function stepForms({ onChange, pickFor }) {
       case 'extract':
         body.append(text('item_selector', 'Item selector (optional: one item per match)', {
           mono: true,
-          // Picking the repeated item (a product card) fills the fields found inside it, when the
-          // step has none with a selector yet (issue 41 item 2).
+          // Picking the repeated item (a product card) adds the fields found inside it (issue 41
+          // item 2): fields already there stay, except the new step's untouched starting field.
           picker: {
             wantsItem: true,
             onPick: (_sel, picked) => {
-              const have = Object.values(st.fields ?? {}).some((f) => f?.selector);
-              if (!picked?.fields?.length || have) return;
-              st.fields = fieldsOfItem(picked.fields);
+              if (!picked?.fields?.length) return;
+              st.fields = mergeItemFields(st.fields, fieldsOfItem(picked.fields));
               steps[i] = st;
               changed();
               render();
+              // The card was drawn anew: its item selector counts its matches again.
+              document.getElementById(`rb-step-${n}-item_selector`)?.dispatchEvent(new Event('input', { bubbles: true }));
             },
           },
         }), fieldsTable(st, i, n, changed, pickFor));
@@ -211,6 +212,23 @@ export function stepForms({ onChange, pickFor }) {
       }
     },
   };
+}
+
+/**
+ * A step's fields with a picked item's proposed fields added: a proposed field whose selector is
+ * already used, or whose name is taken, is left out; the starting field of a new step (`title`
+ * with an empty selector or `h1`, never edited) gives way to them.
+ */
+export function mergeItemFields(current, proposed) {
+  const cur = current && typeof current === 'object' ? { ...current } : {};
+  const names = Object.keys(cur);
+  if (names.length === 1 && names[0] === 'title' && ['', 'h1'].includes(cur.title?.selector ?? '') && !cur.title?.attr && !cur.title?.all) delete cur.title;
+  const used = new Set(Object.values(cur).map((f) => f?.selector));
+  for (const [name, spec] of Object.entries(proposed)) {
+    if (used.has(spec.selector) || name in cur) continue;
+    cur[name] = spec;
+  }
+  return cur;
 }
 
 /** What a step keeps when its action changes: a selector stays a selector. */
