@@ -75,12 +75,23 @@ export const ELEMENT_BOXES_SCRIPT = `(() => {
   // (a product card, a result row): offered as an item selector with its count and the fields
   // inside it, on its own box and on every box inside it.
   const shape = (el) => el.localName + '.' + Array.prototype.filter.call(el.classList, goodClass).sort().join('.');
+  // How many children of each shape a parent has, counted once per parent (a list of thousands
+  // of siblings stays linear).
+  const shapeCounts = new Map();
+  const countsOf = (p) => {
+    let m = shapeCounts.get(p);
+    if (!m) {
+      m = new Map();
+      for (const c of p.children) { const k = shape(c); m.set(k, (m.get(k) || 0) + 1); }
+      shapeCounts.set(p, m);
+    }
+    return m;
+  };
   const isItem = (el) => {
     const p = el.parentElement;
     if (!p || el.children.length === 0 || p === document.documentElement) return false;
     if (/^(html|body|head|script|style|template|svg|option|thead|tbody|tfoot)$/.test(el.localName)) return false;
-    const s = shape(el);
-    return Array.prototype.some.call(p.children, (c) => c !== el && shape(c) === s);
+    return (countsOf(p).get(shape(el)) || 0) > 1;
   };
   const fieldName = (el, taken) => {
     const c = Array.prototype.find.call(el.classList, goodClass);
@@ -98,7 +109,7 @@ export const ELEMENT_BOXES_SCRIPT = `(() => {
       const c = Array.prototype.find.call(el.classList, goodClass);
       let sel = el.localName + (c ? '.' + esc(c) : '');
       let n = matchCount(sel);
-      const siblings = Array.prototype.filter.call(el.parentElement.children, (x) => shape(x) === shape(el)).length;
+      const siblings = countsOf(el.parentElement).get(shape(el)) || 0;
       if (n !== siblings) {
         const ps = selectorFor(el.parentElement);
         if (ps) { sel = ps + ' > ' + sel; n = matchCount(sel); }
