@@ -130,7 +130,7 @@ export function openPicker({ url, steps = [], input = {}, title = 'Pick an eleme
     close.focus();
     previewOf(url, steps, input).then(
       (pv) => {
-        status.textContent = `${pv.title || pv.final_url} · ${pv.elements.length} elements to choose from${pv.full_page ? '' : ' (first screen of a long page)'}. Click one.`;
+        status.textContent = `${pv.title || pv.final_url} · ${pv.elements.length} elements to choose from${pv.full_page ? '' : ' (first screen of a long page)'}${pv.truncated ? ' (the page is long: only elements near its top could be checked in time)' : ''}. Click one.`;
         const frame = h('div', { class: 'picker-frame' },
           h('img', { src: `data:image/png;base64,${pv.screenshot}`, alt: `The page ${pv.final_url} as the service's browser rendered it`, width: String(pv.width), height: String(pv.height) }));
         // Larger boxes first, so smaller (inner) ones are drawn above them and get the click.

@@ -18,6 +18,7 @@ const pageInfoSchema = z.object({
   height: z.number().finite(),
   viewport: z.object({ width: z.number().finite(), height: z.number().finite() }),
   title: z.string().max(2000).catch(''),
+  truncated: z.boolean().catch(false),
   elements: z.array(z.unknown()).transform((a) => a.slice(0, MAX_BOXES)),
 });
 
@@ -25,8 +26,10 @@ export type { PreviewBox } from './verify-boxes.js';
 
 /** Longest the in-page script may run before the browser terminates it (ms). */
 const MEASURE_TIMEOUT_MS = SCRIPT_BUDGET_MS + 2_000;
-/** Longest the worker spends checking the boxes' selectors on the page's HTML (ms). */
-export const VERIFY_DEADLINE_MS = 5_000;
+/** Longest the worker spends checking the boxes' selectors on the page's HTML (ms): the thread's deadline. */
+export const VERIFY_DEADLINE_MS = 6_000;
+/** Time the check gives itself (ms); boxes not reached by then are not offered (see verifyBoxes). */
+const VERIFY_BUDGET_MS = 3_500;
 
 /** What a preview returns: a PNG of the page and the boxes of its visible elements. */
 export interface PagePreview {
@@ -45,6 +48,8 @@ export interface PagePreview {
   log: unknown[];
   /** Pages the preview fetched (the steps' navigations): what it is billed. */
   pages_done: number;
+  /** True when only part of the page's elements could be measured and checked in time (a very long list). */
+  truncated: boolean;
 }
 
 /**
@@ -89,8 +94,8 @@ async function readPage(tab: Tab, url: string, owner: string | undefined): Promi
   const html = await tab.content();
   // The selectors are counted on the page's HTML on a budget thread, in the tenant's turn: each
   // within the static limits of a tenant's selector, all of them within VERIFY_DEADLINE_MS.
-  const input = { html, elements: info.elements, width: info.width, height };
-  let checked: { elements: PreviewBox[]; snapshot: string };
+  const input = { html, elements: info.elements, width: info.width, height, budgetMs: VERIFY_BUDGET_MS };
+  let checked: { elements: PreviewBox[]; snapshot: string; truncated: boolean };
   try {
     checked = await runBudgeted('selector', 'studio.boxes', input, { deadlineMs: VERIFY_DEADLINE_MS, owner, inline: () => verifyBoxes(input) });
   } catch (err) {
@@ -106,6 +111,7 @@ async function readPage(tab: Tab, url: string, owner: string | undefined): Promi
     full_page: fullPage,
     screenshot,
     elements: checked.elements,
+    truncated: checked.truncated || info.truncated,
     html: Buffer.byteLength(checked.snapshot) <= MAX_SNAPSHOT_BYTES ? checked.snapshot : null,
     log: [],
     pages_done: 0,

@@ -36,6 +36,12 @@ export interface VerifyBoxesInput {
   /** Screenshot size: boxes outside it are dropped. */
   width: number;
   height: number;
+  /**
+   * Time to spend checking (ms): boxes not reached by then are left out (document order, so the
+   * top of the page is offered first) and `truncated` says so. Below the budget thread's own
+   * deadline, which stops whatever overruns anyway.
+   */
+  budgetMs?: number;
 }
 
 /**
@@ -44,10 +50,13 @@ export interface VerifyBoxesInput {
  * group more than one, its repeated item more than one with each proposed field inside it. The
  * selectors come from page data (the page's ids, classes and attributes shaped them), so each is
  * first held to the static limits a tenant's selector gets (selector-limits.ts) and dropped past
- * them; the caller runs this under the selector budget (page-preview.ts). Returns the boxes and
- * the HTML with scripts and styles emptied (the snapshot Studio counts on).
+ * them; the caller runs this under the selector budget (page-preview.ts). Returns the boxes, the
+ * HTML with scripts and styles emptied (the snapshot Studio counts on), and whether the check
+ * stopped at `budgetMs` before every box was seen.
  */
-export function verifyBoxes(input: VerifyBoxesInput): { elements: PreviewBox[]; snapshot: string } {
+export function verifyBoxes(input: VerifyBoxesInput): { elements: PreviewBox[]; snapshot: string; truncated: boolean } {
+  const until = Date.now() + (input.budgetMs ?? Infinity);
+  let truncated = false;
   const $ = loadHtml(input.html);
   const counts = new Map<string, number>();
   const count = (sel: string): number => {
@@ -74,6 +83,12 @@ export function verifyBoxes(input: VerifyBoxesInput): { elements: PreviewBox[]; 
   };
   const elements: PreviewBox[] = [];
   for (const raw of input.elements.slice(0, MAX_BOXES)) {
+    // A positional selector costs a scan of the siblings per candidate: thousands of rows make
+    // each count slow, so the check stops at its budget with what it has verified.
+    if (Date.now() > until) {
+      truncated = true;
+      break;
+    }
     const b = boxSchema.safeParse(raw);
     if (!b.success) continue;
     const box = b.data;
@@ -83,5 +98,5 @@ export function verifyBoxes(input: VerifyBoxesInput): { elements: PreviewBox[]; 
     elements.push({ ...box, group: box.group && g > 1 ? { selector: box.group.selector, count: g } : null, item: verifyItem(box.item) });
   }
   $('script, style').text('');
-  return { elements, snapshot: $.html() };
+  return { elements, snapshot: $.html(), truncated };
 }

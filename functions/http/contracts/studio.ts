@@ -35,6 +35,7 @@ const previewSchema = z.looseObject({
   html: z.string().nullable(),
   log: z.array(z.record(z.string(), z.unknown())),
   pages_done: z.number().int().optional().describe('Pages the preview fetched (billed as pages)'),
+  truncated: z.boolean().optional().describe('Only part of the elements could be measured and checked in time (a very long page): those offered are from its top'),
 });
 
 export const contracts = defineContracts({

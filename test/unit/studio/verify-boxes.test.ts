@@ -31,4 +31,12 @@ describe('verifyBoxes', () => {
     const { elements } = verifyBoxes({ html: HTML, width: 100, height: 100, elements: [box({ selector: 'li.p' }), box({ y: 100 })] });
     expect(elements).toEqual([]);
   });
+
+  it('stops at its budget with what it verified, and says so', () => {
+    const all = verifyBoxes({ html: HTML, width: 100, height: 100, elements: [box({})] });
+    expect(all).toMatchObject({ elements: [box({})], truncated: false });
+    const none = verifyBoxes({ html: HTML, width: 100, height: 100, elements: [box({})], budgetMs: -1 });
+    expect(none).toMatchObject({ elements: [], truncated: true });
+    expect(none.snapshot).toContain('<h1>T</h1>');
+  });
 });
