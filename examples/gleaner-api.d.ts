@@ -8093,6 +8093,18 @@ export interface operations {
                                 selector: string;
                             } | null;
                             h: number;
+                            /** @description The repeated item this element is, or is inside (siblings of the same shape: a product card, a result row): its item selector, how many it matches, and fields proposed inside it (selectors relative to the item) */
+                            item?: {
+                                count: number;
+                                fields: {
+                                    /** @enum {string} */
+                                    attr?: "src" | "href";
+                                    name: string;
+                                    sample: string;
+                                    selector: string;
+                                }[];
+                                selector: string;
+                            } | null;
                             selector: string;
                             tag: string;
                             text: string;
@@ -8107,8 +8119,12 @@ export interface operations {
                         log: {
                             [key: string]: unknown;
                         }[];
+                        /** @description Pages the preview fetched (billed as pages) */
+                        pages_done?: number;
                         screenshot: string;
                         title: string;
+                        /** @description Only part of the elements could be measured and checked in time (a very long page): those offered are from its top */
+                        truncated?: boolean;
                         url: string;
                         width: number;
                     } & {

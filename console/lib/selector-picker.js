@@ -10,7 +10,7 @@
 //   attachPickers(root)   // every <input data-picker-url-from="#url-input"> under root
 //     data-picker-mode="list" appends to a comma-separated list (include_tags, exclude_tags)
 //     data-picker-item-from="#item-selector" counts inside the items (css-extract fields)
-import { h, clear, nextId, truncate } from './dom.js';
+import { h, clear, nextId } from './dom.js';
 import { post } from './api.js';
 
 const previews = new Map();
@@ -48,21 +48,61 @@ export async function countMatches(url, selector) {
   return post('/dashboard/api/studio/match', { html, selector });
 }
 
+/**
+ * Text cut to `n` characters, always a string (dom.js `truncate` gives an element for long text,
+ * which a template string spelled "[object HTMLSpanElement]": issue 41 item 3).
+ */
+export const clip = (s, n) => {
+  const t = String(s ?? '').replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+};
+
+/** A picker box's label: its tag and its text (`span “Red shoe”`). */
+export const boxLabel = (b) => `${b.tag}${b.text ? ` “${clip(b.text, 40)}”` : ''}`;
+
+/**
+ * Why `sel` is not valid CSS, in words, or null (issue 41 item 4): checked by the console's own
+ * selector parser as the author types, before any preview or run. The service checks again with
+ * the engine's parser (400 naming the field).
+ */
+export function cssProblem(sel) {
+  const s = String(sel ?? '').trim();
+  if (!s) return null;
+  try {
+    document.createDocumentFragment().querySelector(s);
+    return null;
+  } catch {
+    return `“${clip(s, 40)}” is not valid CSS${hintFor(s)}`;
+  }
+}
+
+/** Where a selector most often breaks: an unclosed bracket, parenthesis or quote. */
+function hintFor(s) {
+  const opened = (o, c) => s.split(o).length - s.split(c).length;
+  if (opened('[', ']') !== 0 || /\[\s*\[/.test(s)) return ': check the square brackets [ ] of an attribute';
+  if (opened('(', ')') !== 0) return ': a parenthesis ( ) is not closed';
+  if ((s.match(/"/g) ?? []).length % 2 || (s.match(/'/g) ?? []).length % 2) return ': a quote is not closed';
+  if (/[>+~]\s*$|^\s*[>+~,]|,\s*$/.test(s)) return ': a combinator or comma has nothing on one side';
+  return '';
+}
+
 /** "matches 3 elements: $10, $12, …" */
 export function describeCount(m, scoped) {
   if (!m) return '';
   const where = scoped ? ' in the items' : '';
   if (m.count === 0) return `matches nothing${where}`;
-  const s = m.samples?.filter(Boolean).map((t) => truncate(t, 24)).join(', ');
+  const s = m.samples?.filter(Boolean).map((t) => clip(t, 24)).join(', ');
   return `matches ${m.count === 1 ? '1 element' : `${m.count} elements`}${where}${s ? `: ${s}${m.count > m.samples.length ? ', …' : ''}` : ''}`;
 }
 
 /**
  * Open the picker on a page: resolves with `{ selector, count }` chosen, or null when closed.
  * `steps` lead to the state to pick from (run first by the service); `item` is an item selector
- * the choice will be used inside (a css-extract field): then "all like it" is offered first.
+ * the choice will be used inside (a css-extract field): then "all like it" is offered first;
+ * `wantsItem` (an item selector input): the repeated item an element is in is offered first, and
+ * the result carries its proposed `fields`.
  */
-export function openPicker({ url, steps = [], input = {}, title = 'Pick an element', item = '' }) {
+export function openPicker({ url, steps = [], input = {}, title = 'Pick an element', item = '', wantsItem = false }) {
   return new Promise((resolve) => {
     document.querySelector('dialog.picker')?.remove();
     const headId = nextId('pick');
@@ -90,13 +130,13 @@ export function openPicker({ url, steps = [], input = {}, title = 'Pick an eleme
     close.focus();
     previewOf(url, steps, input).then(
       (pv) => {
-        status.textContent = `${pv.title || pv.final_url} · ${pv.elements.length} elements to choose from${pv.full_page ? '' : ' (first screen of a long page)'}. Click one.`;
+        status.textContent = `${pv.title || pv.final_url} · ${pv.elements.length} elements to choose from${pv.full_page ? '' : ' (first screen of a long page)'}${pv.truncated ? ' (the page is long: only elements near its top could be checked in time)' : ''}. Click one.`;
         const frame = h('div', { class: 'picker-frame' },
           h('img', { src: `data:image/png;base64,${pv.screenshot}`, alt: `The page ${pv.final_url} as the service's browser rendered it`, width: String(pv.width), height: String(pv.height) }));
         // Larger boxes first, so smaller (inner) ones are drawn above them and get the click.
         const boxes = [...pv.elements].sort((a, b) => b.w * b.h - a.w * a.h);
         for (const b of boxes) {
-          const label = `${b.tag}${b.text ? ` “${truncate(b.text, 40)}”` : ''}`;
+          const label = boxLabel(b);
           const box = h('button', {
             type: 'button', class: 'pick-box', title: `${label} · ${b.selector}`, 'aria-label': `Pick ${label}`,
             dataset: { selector: b.selector },
@@ -118,21 +158,42 @@ export function openPicker({ url, steps = [], input = {}, title = 'Pick an eleme
       stage.querySelector(`.pick-box[data-selector="${CSS.escape(b.selector)}"]`)?.classList.add('chosen');
       const one = h('button', { type: 'button', class: 'btn btn-primary', id: 'pick-use-one' }, `Use ${b.selector}`);
       const many = b.group ? h('button', { type: 'button', class: 'btn', id: 'pick-use-all' }, `Use all ${b.group.count} like it: ${b.group.selector}`) : null;
+      // The repeated thing this element is, or is inside (a product card): the item selector, with
+      // the fields proposed inside it (issue 41 item 2).
+      const rep = b.item ? h('button', { type: 'button', class: 'btn', id: 'pick-use-item' }, itemChoiceLabel(b.item)) : null;
       one.addEventListener('click', () => done({ selector: b.selector, count: 1 }));
       many?.addEventListener('click', () => done({ selector: b.group.selector, count: b.group.count }));
+      rep?.addEventListener('click', () => done({ selector: b.item.selector, count: b.item.count, fields: b.item.fields }));
+      const order = wantsItem && rep ? [rep, one, many] : item && many ? [many, one, rep] : [one, many, rep];
       clear(choice).append(
         h('p', {}, h('strong', {}, label), ` · ${b.selector} matches this one element`, b.group ? ` · ${b.group.selector} matches ${b.group.count}` : ''),
-        h('div', { class: 'actions' }, ...(item && many ? [many, one] : [one, many])));
-      (item && many ? many : one).focus();
+        b.item ? h('p', { class: 'hint', id: 'pick-item-fields' }, describeItem(b.item)) : null,
+        h('div', { class: 'actions' }, ...order.filter(Boolean)));
+      order.find(Boolean).focus();
     }
   });
+}
+
+/** "Use the repeated item: div.card (4 on the page)" */
+export const itemChoiceLabel = (it) => `Use the repeated item: ${it.selector} (${it.count} on the page)`;
+
+/** "It repeats 4 times; fields inside it: title (h3.title, “Desk”), price (span.price, “$120”)" */
+export function describeItem(it) {
+  const fields = (it.fields ?? []).map((f) => `${f.name} (${f.selector}${f.attr ? ` @${f.attr}` : ''}${f.sample ? `, “${clip(f.sample, 24)}”` : ''})`);
+  return `It repeats ${it.count} times${fields.length ? `; fields inside it: ${fields.join(', ')}` : ''}.`;
+}
+
+/** The picked item's proposed fields as an extract step's or css-extract's `fields` object. */
+export function fieldsOfItem(fields) {
+  return Object.fromEntries((fields ?? []).map((f) => [f.name, { selector: f.selector, ...(f.attr ? { attr: f.attr } : {}) }]));
 }
 
 /**
  * Give a selector input a "Pick" button (opens the picker on `url()`) and a live match count.
  * opts: url() (required), steps?() and input?() (the state to pick from), item?() (an item
- * selector the value is used inside), mode 'replace' (default) or 'list' (comma-separated,
- * appends), onPick?(selector). Returns { button, output, recount }.
+ * selector the value is used inside), wantsItem (an item selector: the repeated item is offered
+ * first), mode 'replace' (default) or 'list' (comma-separated, appends), onPick?(selector, picked)
+ * (picked.fields: the fields proposed inside a picked repeated item). Returns { button, output, recount }.
  */
 export function attachPicker(inputEl, opts) {
   if (inputEl.dataset.pickerAttached) return null;
@@ -148,6 +209,14 @@ export function attachPicker(inputEl, opts) {
     const url = opts.url?.();
     const sel = lastOf(inputEl.value);
     const item = opts.item?.() ?? '';
+    // Not valid CSS: said beside the field at once, nothing is counted or run.
+    const bad = cssProblem(sel);
+    inputEl.toggleAttribute('aria-invalid', !!bad);
+    if (bad) {
+      output.classList.add('warn');
+      output.textContent = bad;
+      return;
+    }
     const m = sel ? await countMatches(url, item ? `${item} ${sel}` : sel).catch((e) => ({ error: e })) : null;
     if (n !== seq) return;
     output.classList.toggle('warn', !!m && (m.error || m.count === 0));
@@ -165,14 +234,15 @@ export function attachPicker(inputEl, opts) {
       output.textContent = 'Give the page URL first (an absolute http or https URL)';
       return;
     }
-    const picked = await openPicker({ url, steps: opts.steps?.() ?? [], input: opts.input?.() ?? {}, item: opts.item?.() ?? '', title: `Pick ${inputEl.getAttribute('aria-label') || 'an element'}` });
+    const picked = await openPicker({ url, steps: opts.steps?.() ?? [], input: opts.input?.() ?? {}, item: opts.item?.() ?? '', wantsItem: !!opts.wantsItem, title: `Pick ${inputEl.getAttribute('aria-label') || 'an element'}` });
     if (!picked) return;
     if (opts.mode === 'list' && inputEl.value.trim()) inputEl.value = `${inputEl.value.replace(/[,\s]*$/, '')}, ${picked.selector}`;
     else if (opts.mode === 'lines' && inputEl.value.trim()) inputEl.value = `${inputEl.value.replace(/\s*$/, '')}\n${picked.selector}`;
     else inputEl.value = picked.selector;
     inputEl.dispatchEvent(new Event('input', { bubbles: true }));
     inputEl.dispatchEvent(new Event('change', { bubbles: true }));
-    opts.onPick?.(picked.selector);
+    opts.onPick?.(picked.selector, picked);
+    if (picked.fields) inputEl.dispatchEvent(new CustomEvent('picker-item', { bubbles: true, detail: { selector: picked.selector, count: picked.count, fields: picked.fields } }));
     clearTimeout(timer);
     await recount();
     inputEl.focus();
@@ -210,7 +280,7 @@ export function attachRunFormPickers(root) {
   const scan = () => {
     for (const el of root.querySelectorAll('input[name$=".selector"], input[name="item_selector"], textarea[name="include_tags"], textarea[name="exclude_tags"]')) {
       const isField = el.name.endsWith('.selector');
-      attachPicker(el, { url, item: isField ? item : undefined, mode: el.localName === 'textarea' ? 'lines' : 'replace' });
+      attachPicker(el, { url, item: isField ? item : undefined, wantsItem: el.name === 'item_selector', mode: el.localName === 'textarea' ? 'lines' : 'replace' });
     }
   };
   scan();

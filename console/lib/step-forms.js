@@ -3,7 +3,7 @@
 // `set(steps)` rebuilds the cards from JSON edited by hand. Fields a card does not show are kept
 // as they are, so nothing typed in the JSON view is lost by editing a form.
 import { h, clear, nextId } from './dom.js';
-import { attachPicker } from './selector-picker.js';
+import { attachPicker, fieldsOfItem } from './selector-picker.js';
 
 const ACTIONS = ['goto', 'click', 'fill', 'wait_for', 'scroll', 'extract', 'paginate', 'content', 'screenshot'];
 const FORMATS = ['markdown', 'text', 'links', 'metadata'];
@@ -90,7 +90,7 @@ export function stepForms({ onChange, pickFor }) {
       const input = h('input', { type: 'text', value: typeof st[k] === 'string' ? st[k] : '', placeholder, class: mono ? 'mono' : null, id: `rb-step-${n}-${k}` });
       input.addEventListener('input', () => set(k, input.value));
       const f = ctl(label, input);
-      if (picker) attachPicker(input, { ...pickFor(i), item: picker.item });
+      if (picker) attachPicker(input, { ...pickFor(i), item: picker.item, wantsItem: picker.wantsItem, onPick: picker.onPick });
       return f;
     };
     const int = (k, label, min, max) => {
@@ -142,7 +142,23 @@ export function stepForms({ onChange, pickFor }) {
         body.append(int('times', 'Times', 1, 50), int('delay_ms', 'Delay between (ms)', 0, 5000));
         break;
       case 'extract':
-        body.append(text('item_selector', 'Item selector (optional: one item per match)', { picker: {}, mono: true }), fieldsTable(st, i, n, changed, pickFor));
+        body.append(text('item_selector', 'Item selector (optional: one item per match)', {
+          mono: true,
+          // Picking the repeated item (a product card) adds the fields found inside it (issue 41
+          // item 2): fields already there stay, except the new step's untouched starting field.
+          picker: {
+            wantsItem: true,
+            onPick: (_sel, picked) => {
+              if (!picked?.fields?.length) return;
+              st.fields = mergeItemFields(st.fields, fieldsOfItem(picked.fields));
+              steps[i] = st;
+              changed();
+              render();
+              // The card was drawn anew: its item selector counts its matches again.
+              document.getElementById(`rb-step-${n}-item_selector`)?.dispatchEvent(new Event('input', { bubbles: true }));
+            },
+          },
+        }), fieldsTable(st, i, n, changed, pickFor));
         break;
       case 'paginate':
         body.append(text('next', 'Next-page link', { picker: {}, mono: true }), int('max_pages', 'Max pages', 1, 50));
@@ -196,6 +212,23 @@ export function stepForms({ onChange, pickFor }) {
       }
     },
   };
+}
+
+/**
+ * A step's fields with a picked item's proposed fields added: a proposed field whose selector is
+ * already used, or whose name is taken, is left out; the starting field of a new step (`title`
+ * with an empty selector or `h1`, never edited) gives way to them.
+ */
+export function mergeItemFields(current, proposed) {
+  const cur = current && typeof current === 'object' ? { ...current } : {};
+  const names = Object.keys(cur);
+  if (names.length === 1 && names[0] === 'title' && ['', 'h1'].includes(cur.title?.selector ?? '') && !cur.title?.attr && !cur.title?.all) delete cur.title;
+  const used = new Set(Object.values(cur).map((f) => f?.selector));
+  for (const [name, spec] of Object.entries(proposed)) {
+    if (used.has(spec.selector) || name in cur) continue;
+    cur[name] = spec;
+  }
+  return cur;
 }
 
 /** What a step keeps when its action changes: a selector stays a selector. */

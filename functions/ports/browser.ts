@@ -146,6 +146,13 @@ export interface Tab {
   linkHref(selector: string): Promise<string | null | undefined>;
   /** Evaluate a JavaScript expression (source text) in the page. */
   evaluate(expression: string): Promise<unknown>;
+  /**
+   * Evaluate an expression in a fresh isolated world of the main frame: the same DOM, but none of
+   * the page's JavaScript (its globals, prototypes and overrides are not ours), so the page cannot
+   * change what the expression computes. Its execution is terminated after `timeoutMs`; the
+   * result is returned by value (JSON-like). Rejects when it throws or runs out of time.
+   */
+  evaluateIsolated(expression: string, opts: { timeoutMs: number }): Promise<unknown>;
   /** Serialized DOM of the main document. */
   content(): Promise<string>;
   /**

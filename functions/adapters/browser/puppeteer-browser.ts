@@ -30,11 +30,53 @@ export const NO_UDP_APIS_SCRIPT = `(() => {
  */
 export class PuppeteerBrowser implements Browser {
   private browserCdp: Promise<CDPSession> | undefined;
+  private popupGuard: Promise<void> | undefined;
+  private popupsClosed = 0;
 
   constructor(private readonly browser: PuppeteerDriverBrowser) {}
 
   get pid(): number | undefined {
     return this.browser.process()?.pid;
+  }
+
+  /** Popups (new windows a page opened) closed before they loaded anything (see {@link blockPopups}). */
+  get popupsBlocked(): number {
+    return this.popupsClosed;
+  }
+
+  /**
+   * Close every popup before it sends a request (issue 37 finding 8). A page opens a new window
+   * not only through `window.open` (removed by {@link NO_UDP_APIS_SCRIPT}) but through a link or
+   * form with `target=_blank` (or a `<base target>`), and such a window is a tab the session
+   * never governed: no document admission (robots.txt, politeness), no tracking. The browser's
+   * own CDP session auto-attaches to every new page with `waitForDebuggerOnStart`, which holds
+   * its first navigation until every attached client lets it run: a page with an opener is
+   * closed instead, so its request never leaves; any other page (the tabs we open) is let run
+   * and left alone. Clicks that would open one simply do not navigate.
+   */
+  private blockPopups(): Promise<void> {
+    return (this.popupGuard ??= (async () => {
+      const cdp = await this.browserSession();
+      cdp.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { targetId: string; type: string; openerId?: string } }) => {
+        const release = () => cdp.send('Target.detachFromTarget', { sessionId: e.sessionId }).catch(() => {});
+        if (e.targetInfo.type === 'page' && e.targetInfo.openerId) {
+          this.popupsClosed++;
+          void cdp.send('Target.closeTarget', { targetId: e.targetInfo.targetId }).catch(release);
+          return;
+        }
+        void cdp
+          .connection()
+          ?.session(e.sessionId)
+          ?.send('Runtime.runIfWaitingForDebugger')
+          .catch(() => {})
+          .then(release);
+      });
+      await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: [{ type: 'page', exclude: false }] });
+    })());
+  }
+
+  private browserSession(): Promise<CDPSession> {
+    return (this.browserCdp ??= this.browser.target().createCDPSession());
   }
 
   async newTab(opts: TabOptions): Promise<Tab> {
@@ -63,8 +105,7 @@ export class PuppeteerBrowser implements Browser {
   }
 
   purgeMemory(): Promise<void> {
-    this.browserCdp ??= this.browser.target().createCDPSession();
-    return this.browserCdp
+    return this.browserSession()
       .then((cdp) => cdp.send('Memory.simulatePressureNotification', { level: 'critical' }))
       .then(
         () => {},
@@ -78,6 +119,7 @@ export class PuppeteerBrowser implements Browser {
 
   /** A new page, hardened and set up before any navigation; closed again if the set-up fails. */
   private async openPage(opts: TabOptions): Promise<Page> {
+    await this.blockPopups();
     const page = await this.browser.newPage();
     try {
       await page.evaluateOnNewDocument(NO_UDP_APIS_SCRIPT);

@@ -19,6 +19,9 @@ export function tabResponse(r: HTTPResponse | null, download = false): TabRespon
 const MAX_FRAME_DEPTH = 3;
 const MAX_CHILD_FRAMES = 20;
 
+/** Names each isolated world {@link PuppeteerTab.evaluateIsolated} creates apart. */
+let isolatedWorlds = 0;
+
 /** Chromium's message when it gives a navigation up (a download, among other reasons). */
 const ABORTED = /net::ERR_ABORTED/;
 
@@ -144,6 +147,16 @@ export class PuppeteerTab implements Tab {
 
   evaluate(expression: string): Promise<unknown> {
     return this.page.evaluate(expression);
+  }
+
+  async evaluateIsolated(expression: string, opts: { timeoutMs: number }): Promise<unknown> {
+    this.cdp ??= await this.page.createCDPSession();
+    const tree = await this.cdp.send('Page.getFrameTree');
+    // A new world per call: nothing an earlier evaluation (or the page) left in one can carry over.
+    const world = await this.cdp.send('Page.createIsolatedWorld', { frameId: tree.frameTree.frame.id, worldName: `gleaner-isolated-${++isolatedWorlds}`, grantUniveralAccess: false });
+    const r = await this.cdp.send('Runtime.evaluate', { expression, contextId: world.executionContextId, returnByValue: true, awaitPromise: true, timeout: opts.timeoutMs });
+    if (r.exceptionDetails) throw new Error(`Evaluation failed: ${(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text).split('\n')[0]}`);
+    return r.result.value;
   }
 
   content(): Promise<string> {

@@ -1,8 +1,10 @@
 import * as z from 'zod';
-import { refineSelectorComplexity } from '../limits/selector-limits.js';
+import { cssSelector } from '../scrapers/input-fields.js';
 
-// The field-extraction contract, apart from the cheerio code that evaluates it (extract.ts): API
-// handlers validate request bodies with these schemas without bundling an HTML parser.
+// The field-extraction contract, apart from the cheerio code that evaluates it (extract.ts). A
+// field's selector is checked like every other (scrapers/input-fields.ts: parsed by the selector
+// engine, loaded on the first check; within the static limits), so `h3[[bad` is a 400 naming the
+// field rather than a field that finds nothing (issue 41 item 4).
 
 /** One field to extract: a CSS selector, optionally an attribute, optionally every match. */
 export interface FieldSpec {
@@ -19,7 +21,7 @@ export type FieldValue = string | null | string[];
 /** zod schema of a field map, shared by the scrape endpoint, css-extract and runbooks. */
 export const fieldSpecSchema = z
   .object({
-    selector: z.string().min(1).max(500).superRefine(refineSelectorComplexity),
+    selector: cssSelector,
     attr: z.string().min(1).max(100).optional(),
     // The default is declared (forms say "Default: off"); parsing still leaves it absent.
     all: z.boolean().optional().meta({ default: false, description: 'Every match, as a list; off: the first match only' }),

@@ -48,6 +48,13 @@ export interface PageActionsOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The error a wait that ran out of time rejects with (as puppeteer's, named `TimeoutError`). */
+function timeoutError(message: string): Error {
+  const e = new Error(message);
+  e.name = 'TimeoutError';
+  return e;
+}
+
 /** Longest wait for a page to go quiet after one scroll to the bottom (ms). */
 export const SCROLL_SETTLE_CAP_MS = 5_000;
 
@@ -62,8 +69,26 @@ export const MAX_WAIT_MS = 10_000;
 export class PageActions {
   /** The document a secret was typed into (see {@link refuseOnSecretPage}). */
   private secretDocument: string | null = null;
+  /** Epoch ms no action may run past (see {@link limitTo}); none: each action's own timeout. */
+  private deadline = Infinity;
 
   constructor(private readonly o: PageActionsOptions) {}
+
+  /**
+   * Bound every action from now on by `deadline` (epoch ms), the time the caller has left (issue
+   * 37 finding 10: three 10 s pauses under a 3 s `timeout_ms` ran 30.9 s): each wait, click,
+   * navigation and scroll gets at most what is left, and one that needs more fails as a timeout.
+   */
+  limitTo(deadline: number): void {
+    this.deadline = deadline;
+  }
+
+  /** `want` ms, cut to the time left before the deadline; a `TimeoutError` when none is left. */
+  private budget(want: number, what: string): number {
+    const left = this.deadline - Date.now();
+    if (left <= 0) throw timeoutError(`${what}: no time left (the page's time limit was reached)`);
+    return Math.min(want, left);
+  }
 
   get tab(): Tab {
     return this.o.tab;
@@ -75,11 +100,12 @@ export class PageActions {
    * detects one started within 300 ms.
    */
   async click(selector: string, opts: { navigation?: boolean; all?: boolean; timeoutMs?: number } = {}): Promise<string> {
-    const timeoutMs = opts.timeoutMs ?? this.o.timeoutMs;
+    const timeoutMs = this.budget(opts.timeoutMs ?? this.o.timeoutMs, `clicking ${selector}`);
     if (!opts.all) return this.navigating(`clicking ${selector}`, opts.navigation, () => this.o.tab.click(selector, { timeoutMs }));
     await this.o.tab.waitForSelector(selector, { timeoutMs });
     const count = Number(await this.o.tab.evaluate(`document.querySelectorAll(${JSON.stringify(selector)}).length`));
     for (let i = 0; i < count; i++) {
+      this.budget(1, `clicking ${selector} #${i + 1}`);
       const nth = `(${JSON.stringify(selector)})`;
       // Each match in document order, clicked in the page (a hidden one is skipped, not waited for).
       await this.navigating(`clicking ${selector} #${i + 1}`, undefined, async () => {
@@ -91,7 +117,8 @@ export class PageActions {
   }
 
   /** Press a key (`Enter`, `ArrowDown`, `Control+A`…) on the focused element; a navigation it causes is governed. */
-  press(key: string): Promise<string> {
+  async press(key: string): Promise<string> {
+    this.budget(1, `pressing ${key}`);
     return this.navigating(`pressing ${key}`, undefined, () => this.o.tab.press(key));
   }
 
@@ -102,7 +129,7 @@ export class PageActions {
    * refused ({@link refuseOnSecretPage}).
    */
   async fill(selector: string, value: string | { secret: string }, opts: { timeoutMs?: number } = {}): Promise<string> {
-    const timeoutMs = opts.timeoutMs ?? this.o.timeoutMs;
+    const timeoutMs = this.budget(opts.timeoutMs ?? this.o.timeoutMs, `filling ${selector}`);
     if (typeof value === 'string') {
       await this.o.tab.fill(selector, value, { timeoutMs });
       return `filled ${selector}`;
@@ -112,14 +139,19 @@ export class PageActions {
     return `filled ${selector} with secret:${value.secret}`;
   }
 
-  /** Wait for a selector to appear, or `ms` milliseconds (at most {@link MAX_WAIT_MS}). */
+  /**
+   * Wait for a selector to appear, or `ms` milliseconds (at most {@link MAX_WAIT_MS}), never past
+   * the deadline: a pause longer than the time left waits what is left, then fails as a timeout.
+   */
   async wait(opts: { selector?: string; ms?: number; timeoutMs?: number }): Promise<string> {
     if (opts.selector) {
-      await this.o.tab.waitForSelector(opts.selector, { timeoutMs: opts.timeoutMs ?? opts.ms ?? this.o.timeoutMs });
+      await this.o.tab.waitForSelector(opts.selector, { timeoutMs: this.budget(opts.timeoutMs ?? opts.ms ?? this.o.timeoutMs, `waiting for ${opts.selector}`) });
       return `found ${opts.selector}`;
     }
     const ms = Math.min(MAX_WAIT_MS, opts.ms ?? 1_000);
-    await sleep(ms);
+    const allowed = this.budget(ms, `waiting ${ms} ms`);
+    await sleep(allowed);
+    if (allowed < ms) throw timeoutError(`waiting ${ms} ms: only ${allowed} ms were left of the page's time limit`);
     return `waited ${ms} ms`;
   }
 
@@ -134,7 +166,7 @@ export class PageActions {
     if (opts.amount === 'bottom') {
       // Until the document stops growing (infinite scroll loads more at the bottom), bounded in
       // rounds and by the action's timeout (what is left of the page's time).
-      const end = Date.now() + this.o.timeoutMs;
+      const end = Date.now() + this.budget(this.o.timeoutMs, 'scrolling');
       let rounds = 0;
       for (; rounds < 20 && Date.now() < end; rounds++) {
         const grew = await this.o.tab.evaluate(
@@ -147,9 +179,10 @@ export class PageActions {
       return `scrolled to the ${sign > 0 ? 'bottom' : 'top'} (${rounds + 1} round(s))`;
     }
     for (let i = 0; i < times; i++) {
+      this.budget(1, 'scrolling');
       const px = typeof opts.amount === 'number' ? String(opts.amount) : '(document.documentElement.clientHeight || 800)';
       await this.o.tab.evaluate(`window.scrollBy(0, ${sign} * ${px})`);
-      if (delay) await sleep(delay);
+      if (delay) await sleep(Math.min(delay, Math.max(0, this.deadline - Date.now())));
     }
     return `scrolled ${times}x`;
   }
@@ -224,13 +257,13 @@ export class PageActions {
     const nav =
       navigation === false
         ? null
-        : tab.waitForNavigation({ timeoutMs: this.o.timeoutMs }).then(
+        : tab.waitForNavigation({ timeoutMs: this.budget(this.o.timeoutMs, what) }).then(
             (r: TabResponse | null) => ({ ok: true as const, r }),
             (err: unknown) => ({ ok: false as const, err }),
           );
     try {
       await act();
-      if (navigation === undefined) await sleep(300);
+      if (navigation === undefined) await sleep(Math.min(300, Math.max(0, this.deadline - Date.now())));
     } finally {
       stopWatching();
     }

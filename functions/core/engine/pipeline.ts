@@ -70,6 +70,13 @@ export interface EngineDeps {
   resolveSecret?: (name: string) => Promise<ResolvedSecret>;
   /** Whose pages these are (the tenant): budgeted work takes fair turns between owners (limits/budget-pool.ts). */
   owner?: string;
+  /**
+   * The task's or run's one redactor (scrapers/secret-redactor.ts): every secret a `write` action
+   * types is added to it, and the engine masks with it everything it hands out (results, the
+   * model's input and answer, raw log entries, errors). The caller masks its own writes with the
+   * same one (items, run errors, webhooks, change snapshots). Default: one of the engine's own.
+   */
+  redactor?: SecretRedactor;
 }
 
 /** A run's engine: the page pipeline plus its counters and its (lazy) browser. */
@@ -84,6 +91,8 @@ export interface Engine {
   browserSession(): Promise<BrowserSession>;
   /** Whose pages these are ({@link EngineDeps.owner}): a runbook's budgeted work takes its turns as theirs. */
   readonly owner?: string;
+  /** The redactor every secret typed on this engine's pages goes to ({@link EngineDeps.redactor}). */
+  readonly redactor: SecretRedactor;
   /**
    * Navigate a tab the caller drives (runbooks) under the same governance as {@link scrapePage}:
    * target policy, egress, robots, politeness, then the browser fetch, then challenge detection.
@@ -133,9 +142,8 @@ interface PageContext {
   modelInput?: string;
   /** When the page's work began (the PDF reader's deadline counts from here). */
   startedAt?: number;
-  /** What the page actions produced, and the secret values they typed (masked in the result). */
+  /** What the page actions produced. */
   actionsOut?: { screenshots: string[] };
-  secrets?: SecretRedactor;
 }
 
 const now = () => new Date().toISOString();
@@ -180,7 +188,17 @@ export function createEngine(deps: EngineDeps): Engine {
   let stop: (ChallengeBlock & { url: string }) | null = null;
   const checkedOrigins = new Set<string>();
 
-  const log = (e: Omit<RawLogEntry, 'ts'>) => deps.log?.({ ts: now(), ...e });
+  // One redactor for everything this engine hands out (issue 37 finding 3): the secrets typed by
+  // any page's actions are masked in every later result, log line, model call and error.
+  const redact = deps.redactor ?? new SecretRedactor();
+  const log = (e: Omit<RawLogEntry, 'ts'>) => deps.log?.(redact.deep({ ts: now(), ...e }));
+  /** An error as it leaves the engine: message and details masked (the error is changed in place). */
+  const masked = (err: unknown): unknown => {
+    if (!redact.active || !(err instanceof Error)) return err;
+    err.message = redact.text(err.message);
+    if (err instanceof AppError && err.details !== undefined) (err as { details: unknown }).details = redact.deep(err.details);
+    return err;
+  };
 
   let closed = false;
   let closing: Promise<void> | undefined;
@@ -308,7 +326,6 @@ export function createEngine(deps: EngineDeps): Engine {
     return {
       loadAssets: actions.some((a) => a.type === 'screenshot'),
       interact: async (tab) => {
-        const secrets = (ctx.secrets ??= new SecretRedactor());
         // An action waits at most what is left of the page's own time, so its failure is answered
         // as action_failed rather than the whole task running out of time.
         const left = (ctx.startedAt ?? Date.now()) + timeoutMs - Date.now();
@@ -318,7 +335,7 @@ export function createEngine(deps: EngineDeps): Engine {
           timeoutMs: Math.max(1_000, left - 500),
           policy: deps.policy,
           resolveSecret: deps.resolveSecret,
-          onSecret: (v) => secrets.add(v),
+          onSecret: (v) => redact.add(v),
           beforeScreenshot: async () => void (await session.hideOverlays(tab)),
         });
         ctx.actionsOut = await runScrapeActions(actions, pa, Math.max(1_000, left - 500));
@@ -501,7 +518,8 @@ export function createEngine(deps: EngineDeps): Engine {
     const f = ctx.formats;
     const parsed = parts.parsed!;
     // The model reads the markdown the formats above produced: the same text the policy let through.
-    if (f.has('json') || wantsTypedModel(ctx)) ctx.modelInput = parsed.markdown ?? '';
+    // Masked: the provider never sees a secret the actions typed (the page may show it).
+    if (f.has('json') || wantsTypedModel(ctx)) ctx.modelInput = redact.text(parsed.markdown ?? '');
     const result: PageResult = {
       url: ctx.url,
       final_url: page.finalUrl,
@@ -521,7 +539,7 @@ export function createEngine(deps: EngineDeps): Engine {
     if (parts.typed) Object.assign(result, parts.typed);
     if (ctx.opts.engine === 'auto') result.auto_reason = ctx.autoReason ?? null;
     if (ctx.actionsOut) result.actions = ctx.actionsOut;
-    return ctx.secrets ? ctx.secrets.deep(result) : result;
+    return redact.deep(result);
   };
 
   /**
@@ -588,8 +606,14 @@ export function createEngine(deps: EngineDeps): Engine {
       crawlDelaySeconds: null,
       startedAt: Date.now(),
     };
-    const page = await fetchAndShape(ctx);
-    return ctx.modelInput === undefined ? page : extractStage(ctx, page);
+    try {
+      const page = await fetchAndShape(ctx);
+      // Masked once more as a whole: a robots skip's hop URL, the model's answer (which may
+      // repeat what it read) and anything else a secret reached since it was typed.
+      return redact.deep(ctx.modelInput === undefined ? page : await extractStage(ctx, page));
+    } catch (err) {
+      throw masked(err);
+    }
   };
 
   const fetchAndShape = async (ctx: PageContext): Promise<PageResult> => {
@@ -679,6 +703,7 @@ export function createEngine(deps: EngineDeps): Engine {
     stopReason: () => stop,
     browserSession,
     owner: deps.owner,
+    redactor: redact,
     async navigatePage(tab, url, opts = {}) {
       const ctx: PageContext = { url, opts: { engine: 'browser' }, formats: new Set(), crawlDelaySeconds: null };
       const admitted = await admit(url);

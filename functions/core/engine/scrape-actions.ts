@@ -25,13 +25,16 @@ const isGovernance = (err: unknown): boolean =>
  * Run a scrape's `actions` in order on the page (API.md "Page actions and freshness"), each
  * mapped onto the interpreter runbook steps use ({@link PageActions}): `wait` = wait_for or a
  * pause, `click` (every match with `all`), `write` = fill (a secret as runbook `fill` does),
- * `press`, `scroll` (`bottom` until the page stops growing), `screenshot`. A navigation an action
+ * `press`, `scroll` (`bottom` until the page stops growing), `screenshot`, together within
+ * `timeoutMs` (an action that needs more fails as a timeout). A navigation an action
  * causes is governed like a redirect hop; its refusal is answered as such (403/400
  * `target_forbidden`, or the page ends as a robots skip). Any other failure is 422
  * `action_failed` naming the action (message `Action <index> (<type>) failed: <reason>`, details path `actions.<index>`).
  */
 export async function runScrapeActions(actions: PageAction[], pa: PageActions, timeoutMs: number): Promise<ActionsOutcome> {
   const out: ActionsOutcome = { screenshots: [] };
+  // All the actions together get `timeoutMs` (what is left of the page's time), not each its own.
+  pa.limitTo(Date.now() + timeoutMs);
   for (const [index, a] of actions.entries()) {
     try {
       switch (a.type) {

@@ -30,6 +30,11 @@ export const BUDGET_TASKS = {
     const { comparePage } = await import('../changes/compare-page.js');
     return comparePage(input);
   },
+  /** Studio's preview boxes checked on the page's HTML (studio/verify-boxes.ts). */
+  async 'studio.boxes'(input: import('../studio/verify-boxes.js').VerifyBoxesInput) {
+    const { verifyBoxes } = await import('../studio/verify-boxes.js');
+    return verifyBoxes(input);
+  },
   /** A PDF: metadata, markdown and text (content/pdf.ts), its compressed streams bounded first. */
   async 'pdf.read'(input: { bytes: Uint8Array; maxPages?: number }) {
     const { readPdf } = await import('../content/pdf.js');

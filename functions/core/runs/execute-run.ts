@@ -139,6 +139,9 @@ async function runToEnd(w: RunWorkerDeps, tenantId: string, runId: string, signa
     extractJson: createJsonExtractor(d, { tenant, requestId: runId, surface: 'api', signal: runStop.signal }),
     // page-content's write actions that name a secret (the run's creator held secrets:use).
     resolveSecret: (name) => resolveTenantSecret(d, tenantId, name),
+    // The run's one redactor: a secret a write action typed is masked in the raw log, items,
+    // the model's input and answer, change snapshots and the run's error (issue 37 finding 3).
+    redactor,
   });
 
   // The run's own signal, aborted by whichever comes first: its max_runtime, a cancel request

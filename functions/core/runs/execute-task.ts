@@ -106,6 +106,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     await failTask(d, tenantId, taskId, { code: 'host_busy', message: `${b.host} allows no request before this ${what}'s deadline (its per-host politeness: concurrency, spacing and robots.txt Crawl-delay); retry after ${retryAfter} s`, status: 429, retry_after: retryAfter });
     return true;
   };
+  const redactor = new SecretRedactor();
   const engine = createEngine({
     owner: tenantId,
     gate,
@@ -114,9 +115,10 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     onChallenge: (c) => void recordEncounter(d.table, tenantId, { run_id: taskId, url: c.url, kind: c.kind as never, detected_at: d.clock.now().toISOString(), reason: c.reason, action: 'skipped_page' }).catch(() => undefined),
     extractJson: createJsonExtractor(d, { tenant, requestId: taskId, surface: task.surface ?? 'api', signal: stop }),
     resolveSecret: (n) => resolveTenantSecret(d, tenantId, n),
+    // One redactor for the task (issue 37 finding 3): a secret a scrape's write action or a
+    // runbook test typed is masked in the answer, the model's input, change snapshots and the error.
+    redactor,
   });
-  // A runbook test fills secrets too: its answer and its error are masked like a run's writes.
-  const redactor = new SecretRedactor();
   const onStop = () => void engine.close().catch(() => undefined);
   stop.addEventListener('abort', onStop, { once: true });
   try {
@@ -165,7 +167,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
       // Studio's page preview: the runbook path (same governance), then a screenshot and boxes.
       const res = await previewPage(engine, tenant.target_policy, previewRequestSchema.parse(task.request), stop);
       if (stop.aborted) throw new Error('stopped');
-      await addUsage(d.table, tenantId, 'pages', 1, d.clock.now());
+      await addUsage(d.table, tenantId, 'pages', res.pages_done, d.clock.now()); // what it fetched (issue 37 finding 9)
       if ('failed' in res) {
         if (await refuseBusy()) return;
         const e = res.error ?? { code: 'preview_failed', message: `The page could not be shown (${res.status})` };

@@ -28,19 +28,27 @@ export const sitemapMode = z.enum(['include', 'skip', 'only']);
  * static limits on relational pseudo-classes and combinators (limits/selector-limits.ts: 422
  * `selector_too_complex`).
  */
-export const cssSelector = z
-  .string()
-  .min(1)
-  .max(500)
-  .superRefine(refineSelectorComplexity)
-  .refine((sel) => {
-    try {
-      selectorEngine().load('<p></p>')(sel);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'is not a valid CSS selector');
+export const cssSelector = z.string().min(1).max(500).superRefine(refineSelectorComplexity).superRefine(refineSelectorSyntax);
+
+/**
+ * Why the selector engine cannot parse `sel` (its own words: "Attribute selector didn't
+ * terminate"), or null when it can. An invalid selector is a 400 naming the field (issue 41
+ * item 4), never an empty result.
+ */
+export function selectorSyntaxProblem(sel: string): string | null {
+  try {
+    selectorEngine().load('<p></p>')(sel);
+    return null;
+  } catch (e) {
+    return (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 200) || 'it cannot be parsed';
+  }
+}
+
+/** A zod refinement: an issue "is not a valid CSS selector: <why>" for a selector that does not parse. */
+export function refineSelectorSyntax(sel: string, ctx: { addIssue(issue: { code: 'custom'; message: string }): void }): void {
+  const problem = selectorSyntaxProblem(sel);
+  if (problem) ctx.addIssue({ code: 'custom', message: `is not a valid CSS selector: ${problem}` });
+}
 
 /** Per-page timeout in ms. */
 // The engine's default (pipeline.ts) is declared for forms and OpenAPI; parsing leaves it absent.

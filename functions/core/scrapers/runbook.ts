@@ -162,7 +162,9 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
   let lastExtract: Extract<RunbookStep, { action: 'extract' }> | null = null;
   let status = 0;
 
-  const redact = ctx.redactor ?? new SecretRedactor();
+  // The run's redactor, else the engine's: either way the engine's one learns every secret too, so
+  // its raw log and errors are masked like the runbook's items and step log.
+  const redact = ctx.redactor ?? ctx.engine.redactor ?? new SecretRedactor();
   // Every interaction goes through the one page-action interpreter (engine/page-actions.ts),
   // shared with the actions of a scrape; a navigation it causes is a page of the runbook.
   const actions = new PageActions({
@@ -171,7 +173,10 @@ export async function executeRunbook(steps: RunbookStep[], ctx: RunbookContext):
     timeoutMs: timeout,
     policy: ctx.policy,
     resolveSecret: ctx.resolveSecret,
-    onSecret: (v) => redact.add(v),
+    onSecret: (v) => {
+      redact.add(v);
+      if (ctx.engine.redactor && ctx.engine.redactor !== redact) ctx.engine.redactor.add(v);
+    },
     onNavigation: async (before, response) => settle(await ctx.engine.observeNavigation(tab, before, response)),
     // Screenshots, extract and content see the page as people do (overlays left out, shadow
     // roots and same-site frames in), without changing it for the steps that follow.

@@ -13,6 +13,15 @@ const boxSchema = z.object({
   w: z.number(),
   h: z.number(),
   group: z.object({ selector: z.string(), count: z.number().int() }).nullable(),
+  item: z
+    .object({
+      selector: z.string(),
+      count: z.number().int(),
+      fields: z.array(z.object({ name: z.string(), selector: z.string(), attr: z.enum(['src', 'href']).optional(), sample: z.string() })),
+    })
+    .nullable()
+    .optional()
+    .describe('The repeated item this element is, or is inside (siblings of the same shape: a product card, a result row): its item selector, how many it matches, and fields proposed inside it (selectors relative to the item)'),
 });
 const previewSchema = z.looseObject({
   url: z.string(),
@@ -25,6 +34,8 @@ const previewSchema = z.looseObject({
   elements: z.array(boxSchema),
   html: z.string().nullable(),
   log: z.array(z.record(z.string(), z.unknown())),
+  pages_done: z.number().int().optional().describe('Pages the preview fetched (billed as pages)'),
+  truncated: z.boolean().optional().describe('Only part of the elements could be measured and checked in time (a very long page): those offered are from its top'),
 });
 
 export const contracts = defineContracts({

@@ -203,6 +203,30 @@ describe.skipIf(!CHROMIUM)('Studio (issue 29) in headless Chromium', () => {
     expect((await valueOf('form [name="exclude_tags"]')).split('\n')).toEqual(['nav', 'a.next']);
   }, 240_000);
 
+  it('picks the thing that repeats in three clicks: the item selector with its count, and the fields inside it (issue 41 item 2)', async () => {
+    await go('#/studio/new');
+    await page.waitForSelector('#rb-step-1-url');
+    await page.type('#rb-step-1-url', products());
+    await page.waitForSelector('#rb-step-2-item_selector');
+    // Click 1: Pick beside the item selector. Click 2: a product card. Click 3: its repeated item.
+    await page.click('#rb-step-2-item_selector + .pick-btn');
+    await page.waitForSelector('dialog.picker .pick-box, dialog.picker .error-box', { timeout: 90_000 });
+    const card = await page.waitForSelector(`dialog.picker .pick-box[aria-label*='li “Product 3']`);
+    await card!.focus();
+    await page.keyboard.press('Enter');
+    await waitText('#pick-use-item', 'Use the repeated item: li.product (4 on the page)');
+    expect(await textOf('#pick-item-fields')).toContain('It repeats 4 times; fields inside it: name (span.name, “Product 3”)');
+    // Offered first for an item selector.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('pick-use-item');
+    await page.click('#pick-use-item');
+    await page.waitForFunction(() => !document.querySelector('dialog.picker'));
+    expect(await valueOf('#rb-step-2-item_selector')).toBe('li.product');
+    const extract = (await stepsJson())[1];
+    expect(extract.item_selector).toBe('li.product');
+    expect(extract.fields).toMatchObject({ name: { selector: 'span.name' }, price: { selector: 'span.price' } });
+    await waitText('.pick-row:has(#rb-step-2-item_selector) + output', 'matches 4 elements');
+  }, 240_000);
+
   it('the Studio pages and the picker at 1280 and 900 px: screenshots, no serious accessibility problem', async () => {
     const problems: string[] = [];
     const rb = (await svc.call('/v1/runbooks')).body.data[0].id as string;

@@ -105,6 +105,34 @@ describe.each(BROWSER_BINARIES)('scrape actions through the local service ($name
     }
   });
 
+  it('a secret a write action typed reaches neither a 422 message nor a run log (issue 37 finding 3)', async () => {
+    const actions = [{ type: 'write', selector: '#q', text: { secret: 'search_pw' } }, { type: 'press', key: 'Enter' }];
+    expect((await svc.call('/dashboard/api/settings/target-policy', { method: 'PUT', json: { mode: 'allowlist', domains: ['127.0.0.1'] } })).status).toBe(200);
+    try {
+      // The form leads to /private/search?q=<secret>, which robots.txt disallows.
+      const skipped = await scrape({ url: url('/dynamic/search-private'), actions });
+      expect(skipped.status, skipped.text).toBe(422);
+      expect(skipped.body.code).toBe('robots_disallowed');
+      expect(skipped.body.message).toContain('q=[secret]');
+      expect(skipped.text).not.toContain(SECRET);
+      const started = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'page-content', input: { url: url('/dynamic/search'), actions } } });
+      expect(started.status, started.text).toBe(201);
+      let run: { status: string } = { status: 'queued' };
+      for (let i = 0; i < 300 && !['succeeded', 'failed', 'timed_out', 'blocked'].includes(run.status); i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        run = (await svc.call(`/v1/runs/${started.body.id}`)).body;
+      }
+      expect(run.status, JSON.stringify(run)).toBe('succeeded');
+      const log = await svc.call(`/v1/runs/${started.body.id}/log`);
+      expect(log.status).toBe(200);
+      expect(log.text).toContain('q=[secret]');
+      expect(log.text).not.toContain(SECRET);
+      expect((await svc.call(`/v1/runs/${started.body.id}/results`)).text).not.toContain(SECRET);
+    } finally {
+      await svc.call('/dashboard/api/settings/target-policy', { method: 'PUT', json: { mode: 'open', domains: [] } });
+    }
+  });
+
   it('page-content runs take actions too', async () => {
     const started = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'page-content', input: { url: url('/dynamic/click-load'), actions: [{ type: 'click', selector: '#more' }, { type: 'wait', selector: '#chapter p' }] } } });
     expect(started.status, started.text).toBe(201);

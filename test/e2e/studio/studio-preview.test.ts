@@ -26,6 +26,26 @@ const PAGE = `<!doctype html><html><head><title>Shop</title>
 <script>document.getElementById('late').innerHTML = '<p class="rendered">Written by script</p>';</script>
 </body></html>`;
 
+// A page that rewrites what a main-world measuring script would call: every selector it built
+// would be a nested :has() (20 s for one preview, issue 37 finding 2), every box empty.
+const HOSTILE = `<!doctype html><html><head><title>Hostile</title><script>
+  const bomb = () => 'div:has(div:has(div:has(b)))';
+  CSS.escape = bomb;
+  Document.prototype.querySelectorAll = function () { return []; };
+  Element.prototype.getBoundingClientRect = function () { return { left: 0, top: 0, width: 0, height: 0 }; };
+  Object.defineProperty(HTMLElement.prototype, 'innerText', { get: bomb });
+</script></head><body><h1>Measured anyway</h1><p id="lead">The page cannot rewrite the preview's script.</p></body></html>`;
+
+// Product cards as most shops write them: divs with no text of their own, so only the card's
+// shape (siblings alike) tells that it is the thing that repeats (issue 41 item 2).
+const CARDS = `<!doctype html><html><head><title>Cards</title><style>.card{padding:16px;margin:8px;border:1px solid #ccc}</style></head><body><main>
+  <div class="grid">
+    <div class="card"><h3 class="title">Lamp</h3><span class="price">$30</span><a class="more" href="/p/1">Details</a></div>
+    <div class="card"><h3 class="title">Desk</h3><span class="price">$120</span><a class="more" href="/p/2">Details</a></div>
+    <div class="card"><h3 class="title">Chair</h3><span class="price">$80</span><a class="more" href="/p/3">Details</a></div>
+    <div class="card"><h3 class="title">Shelf</h3><span class="price">$60</span><a class="more" href="/p/4">Details</a></div>
+  </div></main></body></html>`;
+
 let site: Server;
 let port: number;
 let svc: TestService;
@@ -33,6 +53,8 @@ let svc: TestService;
 beforeAll(async () => {
   site = createServer((req, res) => {
     if (req.url === '/robots.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
+    if (req.url === '/hostile') return res.writeHead(200, { 'content-type': 'text/html' }).end(HOSTILE);
+    if (req.url === '/cards') return res.writeHead(200, { 'content-type': 'text/html' }).end(CARDS);
     res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/next' ? '<!doctype html><title>Next</title><h2 class="after">After the click</h2>' : PAGE.replace('href="/a"', 'href="/next" id="go"'));
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
@@ -137,6 +159,62 @@ describe('studio preview (pick selectors by pointing)', () => {
     });
     expect(secret.status).toBe(400);
     expect(secret.body.message).toMatch(/never fills secrets/);
+  });
+
+  it('measures in an isolated world: a page that rewrites the DOM functions in its own world changes nothing (issue 37 finding 2)', async () => {
+    const r = await svc.call('/dashboard/api/studio/preview', { method: 'POST', json: { url: `http://127.0.0.1:${port}/hostile` } });
+    expect(r.status).toBe(200);
+    const boxes = r.body.elements as Box[];
+    expect(boxes.find((b) => b.text === 'Measured anyway')?.selector).toBe('h1');
+    expect(boxes.find((b) => b.tag === 'p')?.selector).toBe('#lead');
+    expect(boxes.every((b) => !b.selector.includes(':has(') && !b.text.includes(':has('))).toBe(true);
+  });
+
+  it('bills the pages a preview fetched, not one per preview (issue 37 finding 9)', async () => {
+    const pages = async () => (await svc.call('/v1/tenant')).body.usage.pages as number;
+    const before = await pages();
+    const r = await svc.call('/dashboard/api/studio/preview', {
+      method: 'POST',
+      json: { url: `http://127.0.0.1:${port}/shop`, steps: [{ action: 'goto', url: 'https://placeholder.invalid/' }, { action: 'click', selector: '#go', navigation: true }] },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.pages_done).toBe(2);
+    expect((await pages()) - before).toBe(2);
+  });
+
+  it('offers the repeated card as an item selector with its count and the fields inside it (issue 41 item 2)', async () => {
+    const r = await svc.call('/dashboard/api/studio/preview', { method: 'POST', json: { url: `http://127.0.0.1:${port}/cards` } });
+    expect(r.status).toBe(200);
+    const boxes = r.body.elements as Array<Box & { item: { selector: string; count: number; fields: Array<{ name: string; selector: string; attr?: string; sample: string }> } | null }>;
+    // The card itself is a box (clicking its padding picks it, not main) ...
+    const card = boxes.find((b) => b.tag === 'div' && b.text.startsWith('Desk'));
+    expect(card).toBeDefined();
+    expect(card!.item).toMatchObject({ selector: 'div.card', count: 4 });
+    expect(card!.item!.fields).toEqual([
+      { name: 'title', selector: 'h3.title', sample: 'Desk' },
+      { name: 'price', selector: 'span.price', sample: '$120' },
+      { name: 'more', selector: 'a.more', sample: 'Details' },
+    ]);
+    // ... and every field inside it offers the same item.
+    expect(boxes.find((b) => b.text === '$80')?.item?.selector).toBe('div.card');
+    const m = await svc.call('/dashboard/api/studio/match', { method: 'POST', json: { html: r.body.html, selector: 'div.card' } });
+    expect(m.body.count).toBe(4);
+  });
+
+  it('an invalid field selector is a 400 naming the field, before anything runs (issue 41 item 4)', async () => {
+    const fields = { title: { selector: 'h3[[bad' } };
+    const why = "is not a valid CSS selector: Attribute selector didn't terminate";
+    const scrape = await svc.call('/v1/scrape', { method: 'POST', json: { url: `http://127.0.0.1:${port}/shop`, extract: { fields } } });
+    expect(scrape.status).toBe(400);
+    expect(scrape.body.details).toEqual(expect.arrayContaining([{ path: 'body.extract.fields.title.selector', message: why }]));
+    const run = await svc.call('/v1/runs', { method: 'POST', json: { scraper_id: 'css-extract', input: { url: `http://127.0.0.1:${port}/shop`, fields } } });
+    expect(run.status).toBe(400);
+    expect(JSON.stringify(run.body.details)).toContain('fields.title.selector');
+    expect(JSON.stringify(run.body)).toContain(why);
+    const runbook = await svc.call('/v1/runbooks', { method: 'POST', json: { name: 'bad', steps: [{ action: 'goto', url: `http://127.0.0.1:${port}/shop` }, { action: 'extract', fields }] } });
+    expect(runbook.status).toBe(400);
+    expect(JSON.stringify(runbook.body.details)).toContain('steps.1.fields.title.selector');
+    expect(JSON.stringify(runbook.body)).toContain(why);
   });
 
   it('is audited like every console call', async () => {

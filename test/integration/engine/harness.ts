@@ -4,7 +4,7 @@ import type { TargetPolicy } from '../../../functions/core/governance/target-pol
 import type { HostGate } from '../../../functions/core/governance/politeness.js';
 import { LocalChromiumLauncher } from '../../../functions/adapters/local/chromium-launcher.js';
 import { BrowserSession } from '../../../functions/core/engine/fetch-browser.js';
-import { createEngine, type ChallengePolicy, type Engine } from '../../../functions/core/engine/pipeline.js';
+import { createEngine, type ChallengePolicy, type Engine, type EngineDeps } from '../../../functions/core/engine/pipeline.js';
 import type { RawLogEntry } from '../../../functions/core/engine/types.js';
 import type { BrowserLauncher } from '../../../functions/ports/browser.js';
 import { executeRunbook, runbookStepsSchema, type RunbookContext } from '../../../functions/core/scrapers/runbook.js';
@@ -50,6 +50,8 @@ export function makeHarness(opts: {
   allow?: string[];
   /** The tenant whose pages these are (budgeted work takes turns by owner). */
   owner?: string;
+  /** More engine dependencies (secrets, the model, a redactor). */
+  deps?: Partial<Pick<EngineDeps, 'resolveSecret' | 'extractJson' | 'redactor'>>;
 }): Harness {
   const { guard, robots, refused } = governance(opts.fixturePort, opts.allow);
   const logs: RawLogEntry[] = [];
@@ -64,6 +66,7 @@ export function makeHarness(opts: {
     userAgent: TEST_UA,
     log: (e) => logs.push(e),
     ...(opts.owner ? { owner: opts.owner } : {}),
+    ...opts.deps,
   });
   return {
     engine,

@@ -75,6 +75,18 @@ describe.each(BROWSER_BINARIES)('page actions ($name Chromium)', ({ launcher }) 
     expect(err.message).toMatch(/^Action 1 \(click\) failed: timeout/);
   });
 
+  it('waits are bounded by the time left: three 10 s pauses under timeout_ms 3000 fail as a timeout (issue 37 finding 10)', async () => {
+    const err = await failure(
+      h.engine.scrapePage(url('/dynamic/click-load'), {
+        engine: 'browser',
+        timeout_ms: 3_000,
+        actions: [{ type: 'wait', ms: 10_000 }, { type: 'wait', ms: 10_000 }, { type: 'wait', ms: 10_000 }],
+      }),
+    );
+    expect(err).toMatchObject({ status: 422, code: 'action_failed', details: [{ path: 'actions.0' }] });
+    expect(err.message).toMatch(/^Action 0 \(wait\) failed: timeout: waiting 10000 ms: only \d+ ms were left/);
+  });
+
   it('a click that navigates to a forbidden target is refused before any connection', async () => {
     const before = site.hits('/dynamic/elsewhere');
     const err = await failure(h.engine.scrapePage(url('/dynamic/leave'), { engine: 'browser', actions: [{ type: 'click', selector: '#out' }] }));
@@ -88,6 +100,18 @@ describe.each(BROWSER_BINARIES)('page actions ($name Chromium)', ({ launcher }) 
     const page = await h.engine.scrapePage(url('/dynamic/leave'), { engine: 'browser', actions: [{ type: 'click', selector: '#private' }] });
     expect(page.skipped).toBe('robots');
     expect(site.hits('/private/secret')).toBe(before);
+  });
+
+  it('a target=_blank link or form opens no popup: nothing is fetched past robots.txt (issue 37 finding 8)', async () => {
+    const before = site.hits('/private/popup') + site.hits('/private/popup-form');
+    const page = await h.engine.scrapePage(url('/dynamic/leave'), {
+      engine: 'browser',
+      formats: ['markdown'],
+      actions: [{ type: 'click', selector: '#popup' }, { type: 'click', selector: '#popup-submit' }, { type: 'wait', ms: 500 }],
+    });
+    expect(page.final_url).toBe(url('/dynamic/leave'));
+    expect(page.markdown).toContain('A private page in a new window');
+    expect(site.hits('/private/popup') + site.hits('/private/popup-form')).toBe(before);
   });
 
   it('screenshot actions return PNGs of the page in results.actions', async () => {
