@@ -15,7 +15,6 @@ export interface Structure {
 export function structureOf(md: string): Structure {
   const s: Structure = { headings: [], listItems: 0, listDepth: 0, tables: 0, code: 0 };
   let fence = false;
-  let inTable = false;
   for (const line of md.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) {
       if (!fence) s.code++;
@@ -31,8 +30,8 @@ export function structureOf(md: string): Structure {
       s.listDepth = Math.max(s.listDepth, 1 + Math.floor(li[1].replace(/\t/g, '    ').length / 2));
     }
     const sep = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line) && line.includes('-') && line.includes('|');
-    if (sep && !inTable) s.tables++;
-    inTable = line.trim().startsWith('|') || sep;
+    // One delimiter row per table (the row under its header).
+    if (sep) s.tables++;
   }
   return s;
 }

@@ -19,7 +19,7 @@
  */
 import { classAndId, isElement, type DomNode } from './dom.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
-import { pageKind } from './page-kind.js';
+import { plainPageKind } from './page-kind.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { selectMain } from './select.js';
 import { cleanSelection } from './clean.js';
@@ -114,8 +114,8 @@ export function extractMainContent(body: DomNode, opts: ContentOptions): MainCon
   // one card or block that scores best. The page's structural chrome (header, nav, aside, footer,
   // dialogs, hidden parts) stays out. Measured on the tune half of the WCXB development pages
   // (true kinds): service 0.723 -> 0.797 word F1, listing 0.548 -> 0.703, collection 0.511 -> 0.570.
-  const kind = pageKind(body, { url: opts.base });
-  if (WHOLE_KINDS.has(kind)) {
+  const kind = plainPageKind(body, { url: opts.base });
+  if (kind && WHOLE_KINDS.has(kind)) {
     const scored = scoreTree(body, { classRules: false, excluded: opts.excluded });
     // A grid's facet, filter and sort panels, breadcrumbs and pager are not cards.
     const skip: Skip = kind === 'service' ? (n) => scored.dropped.has(n) : (n) => scored.dropped.has(n) || gridChrome(n, scored);

@@ -310,7 +310,7 @@ export function classifyPage(s: KindSignals, h: KindHints): PageKind {
 const SCRIPTED_PAGE_TEXT = 2000;
 
 /** Kind of each document already classified (metadata and main content ask for the same page). */
-const known = new WeakMap<DomNode, PageKind>();
+const known = new WeakMap<DomNode, { kind: PageKind; signals: KindSignals }>();
 
 /**
  * The kind of the page whose document contains `node` (any node of it: the walk starts at the
@@ -319,6 +319,10 @@ const known = new WeakMap<DomNode, PageKind>();
 export function pageKind(node: DomNode, hints: KindHints): PageKind {
   let root = node;
   while (root.parent) root = root.parent;
+  return classified(root, hints).kind;
+}
+
+function classified(root: DomNode, hints: KindHints): { kind: PageKind; signals: KindSignals } {
   const cached = known.get(root);
   if (cached) return cached;
   let signals = kindSignals(root);
@@ -329,7 +333,35 @@ export function pageKind(node: DomNode, hints: KindHints): PageKind {
       if (alt.text > signals.text) signals = { ...alt, itemTypes: [...signals.itemTypes, ...alt.itemTypes], ldTypes: [...signals.ldTypes, ...alt.ldTypes], ogType: signals.ogType };
     }
   }
-  const kind = classifyPage(signals, hints);
-  known.set(root, kind);
-  return kind;
+  const out = { kind: classifyPage(signals, hints), signals };
+  known.set(root, out);
+  return out;
+}
+
+/**
+ * The kind of page when the page says so plainly enough to take every block of its body as the
+ * content (main-content.ts): a service page by its path, schema.org type or landing-page blocks;
+ * a listing by a dozen linked cards over little prose; a collection by priced cards. Never a page
+ * that declares itself a story (JSON-LD article types, `og:type` article, a blog or dated path):
+ * the weaker rules that name its kind for `metadata` are not enough to change its content.
+ */
+export function plainPageKind(node: DomNode, hints: KindHints): PageKind | undefined {
+  let root = node;
+  while (root.parent) root = root.parent;
+  const { kind, signals: s } = classified(root, hints);
+  const path = urlPath(hints.url);
+  const ld = [...s.ldTypes, ...s.itemTypes].map((t) => t.replace(/^.*[/#]/, ''));
+  const has = (re: RegExp) => ld.some((t) => re.test(t));
+  if (has(ARTICLE_TYPES) || (s.ogType ?? '').toLowerCase() === 'article' || ARTICLE_PATH.test(path)) return undefined;
+  const pt = s.prose / Math.max(1, s.text);
+  switch (kind) {
+    case 'service':
+      return SERVICE_PATH.test(path) || has(SERVICE_TYPES) || s.serviceBlocks >= 4 ? kind : undefined;
+    case 'listing':
+      return s.cards >= 12 && pt < 0.3 ? kind : undefined;
+    case 'collection':
+      return s.pricedCards >= 3 || has(GRID_TYPES) || (s.facetBlocks >= 5 && s.cards >= 12) ? kind : undefined;
+    default:
+      return undefined;
+  }
 }
