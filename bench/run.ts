@@ -64,6 +64,12 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
     return [];
   },
   // Gleaner vs Crawlee 3 (http, markdown, browser): its own script too, env PEERS_ARMS filters arms.
+  // Main content on every kind of page: WCXB development pages + the article benchmark (its own script).
+  content: async () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/content.bench.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('content bench failed');
+    return [];
+  },
   peers: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/peers.bench.ts'], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error('peers bench missed a target');

@@ -15759,6 +15759,11 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         }) | null;
+                        metadata?: {
+                            page_kind?: ("article" | "forum" | "product" | "collection" | "listing" | "documentation" | "service" | "other") | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
                         /** @description formats includes "product": the page's product, or null when the page is not one */
                         product?: ({
                             additional_properties?: {

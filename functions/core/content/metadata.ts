@@ -1,4 +1,5 @@
-import { squash } from './dom.js';
+import { squash, type DomNode } from './dom.js';
+import { pageKind, type PageKind } from './page-kind.js';
 
 /**
  * Article metadata of a page (API.md "Content options", `metadata` format): author, dates, site
@@ -19,6 +20,8 @@ export interface ArticleMetadata {
   image: string | null;
   /** schema.org `@type` (`NewsArticle`, `Product`…) or `og:type` (`article`, `website`…). */
   type: string | null;
+  /** What kind of page it is, from its structure (page-kind.ts); `null` for documents that are not HTML. */
+  page_kind?: PageKind | null;
 }
 
 /** The slice of a domhandler node this module reads. */
@@ -332,5 +335,6 @@ export function articleMetadata(root: unknown, baseUrl: string): ArticleMetadata
     language: normalizeLanguage(s.htmlLang) ?? normalizeLanguage(ld.language) ?? normalizeLanguage(m('content-language')) ?? normalizeLanguage(m('og:locale')) ?? normalizeLanguage(m('dc.language')),
     image: absolute(firstOf(ld.image, m('og:image'), m('og:image:url'), m('og:image:secure_url'), m('twitter:image'), m('twitter:image:src'), m('image'), s.itemLinks.get('image')), baseUrl),
     type: firstOf(ld.type, m('og:type')),
+    page_kind: pageKind(root as DomNode, { url: baseUrl }),
   };
 }

@@ -14,7 +14,7 @@
  *    prose with few links.
  */
 import { classAndId, isElement, type DomNode } from './dom.js';
-import { finalScore, linkDensity, type Scored } from './score.js';
+import { classWeight, finalScore, linkDensity, type Scored } from './score.js';
 import { opensRelatedSection } from './related-sections.js';
 
 const TOP_ALTERNATIVES = 5;
@@ -197,6 +197,12 @@ export function textOf(el: DomNode, scored: Scored, out: string[] = []): string[
   return out;
 }
 
+/** Whether `el` is inside an `<article>` or the page's `articleBody` (the page declares it one story). */
+function withinArticle(el: DomNode): boolean {
+  for (let n = el.parent; n && !isFrame(n); n = n.parent) if (n.name === 'article' || n.attribs?.itemprop === 'articleBody') return true;
+  return false;
+}
+
 /** The main-content nodes, in document order (one element, or the winner and its siblings). */
 export function selectMain(scored: Scored): DomNode[] {
   let top = topCandidate(scored);
@@ -209,9 +215,12 @@ export function selectMain(scored: Scored): DomNode[] {
   const threshold = Math.max(10, topScore * 0.2);
   const topClass = classAndId(top) && top.attribs?.class;
   const out: DomNode[] = [];
+  const inArticle = withinArticle(top);
+  let afterTop = false;
   for (const sib of keptChildren(top.parent!, scored)) {
     if (sib === top) {
       out.push(sib);
+      afterTop = true;
       continue;
     }
     if (opensRelatedSection(sib)) continue;
@@ -220,7 +229,11 @@ export function selectMain(scored: Scored): DomNode[] {
       out.push(sib);
       continue;
     }
-    if (sib.name === 'p' || (scored.stats.get(sib)?.blocks === 1 && scored.stats.get(sib)!.ownText >= 25)) {
+    const one = scored.stats.get(sib)?.blocks === 1;
+    // A paragraph, or a block of one paragraph of its own text; inside the page's <article>, after
+    // the winner, also a wrapper whose one paragraph is nested in it (what a "Load more" button or
+    // infinite scroll appended past an empty spacer, in its own <div> or <section>): judged as that paragraph.
+    if (sib.name === 'p' || (one && scored.stats.get(sib)!.ownText >= 25) || (one && afterTop && inArticle && classWeight(sib) >= 0)) {
       const s = scored.stats.get(sib)!;
       const ld = linkDensity(s);
       if (s.text > 80 && ld < 0.25) out.push(sib);

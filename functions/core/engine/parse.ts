@@ -199,7 +199,7 @@ function scanTitle(scan: DocumentScan): string {
   return squash(scan.title || scan.og.title || (scan.h1 ? rawText(scan.h1) : '') || '');
 }
 
-const NO_ARTICLE: ArticleMetadata = { author: null, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null };
+const NO_ARTICLE: ArticleMetadata = { author: null, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null, page_kind: null };
 
 function scanMetadata(scan: DocumentScan, url: string, root: RawNode | null): PageMetadata {
   let canonical: string | null = null;

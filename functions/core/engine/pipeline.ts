@@ -459,7 +459,7 @@ export function createEngine(deps: EngineDeps): Engine {
     if (f.has('metadata')) {
       result.metadata = {
         title: doc.title, description: null, canonical: null, lang: null, og: {},
-        author: doc.author, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null,
+        author: doc.author, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null, page_kind: null,
         pages: doc.pages,
       };
     }

@@ -1,11 +1,15 @@
 import * as z from 'zod';
 import { defineContracts } from './contract.js';
 import { scrapeRequestSchema, runbookTestSchema } from '../../core/runs/run-task.js';
+import { PAGE_KINDS, type PageKind } from '../../core/content/page-kind.js';
 
 /** Contracts of scrape.create, runbooks.test. */
 
 export const runbookIdParams = z.strictObject({ id: z.string().regex(/^rbk_[0-9a-z]{26}$/, 'expected a rbk_… id') });
 const itemSchema = z.looseObject({ url: z.string(), fetched_at: z.string(), status_code: z.number().int(), data: z.record(z.string(), z.unknown()) });
+/** `metadata` (formats has metadata): the fields API.md lists; `page_kind` says what kind of page it is (null for documents). */
+const pageKindSchema = z.enum(PAGE_KINDS as [PageKind, ...PageKind[]]).nullable();
+const scrapeMetadataSchema = z.looseObject({ page_kind: pageKindSchema.optional() });
 /** API.md "Typed data": every typed object carries where each value came from, and what was left out. */
 const provenance = z.record(z.string(), z.object({ source: z.enum(['json-ld', 'microdata', 'rdfa', 'meta', 'embedded-state', 'document', 'model']), path: z.string(), confidence: z.number().min(0).max(1) }));
 const envelope = { provenance, warnings: z.array(z.string()) };
@@ -36,7 +40,7 @@ const jobPostingSchema = z.looseObject({
 
 /** The page as scraped; which of the optional formats appear depends on `formats`. */
 const scrapeResultSchema = z.looseObject({
-  url: z.string(), final_url: z.string(), status_code: z.number().int(), engine_used: z.string(),
+  url: z.string(), final_url: z.string(), status_code: z.number().int(), engine_used: z.string(), metadata: scrapeMetadataSchema.optional(),
   product: productSchema.nullable().optional().describe('formats includes "product": the page\'s product, or null when the page is not one'),
   product_list: productListSchema.nullable().optional().describe('formats includes "product_list"'),
   article: articleSchema.nullable().optional().describe('formats includes "article"'),

@@ -36,6 +36,7 @@ describe('article metadata', () => {
       language: 'en-US',
       image: 'https://news.example.test/images/council.jpg',
       type: 'NewsArticle',
+      page_kind: 'article',
     });
   });
 
@@ -59,6 +60,7 @@ describe('article metadata', () => {
       language: 'pt-BR',
       image: 'https://blog.example.test/img/lead.png',
       type: 'article',
+      page_kind: 'article',
     });
   });
 
@@ -80,7 +82,7 @@ describe('article metadata', () => {
   });
 
   it('is all null for a page that says nothing', () => {
-    expect(meta('<html><body><p>Hello</p></body></html>')).toEqual({ author: null, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null });
+    expect(meta('<html><body><p>Hello</p></body></html>')).toEqual({ author: null, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null, page_kind: 'article' }); // the kind from the URL: a dated story path
   });
 
   it('ignores a JSON-LD block with a broken date and an author that is a URL', () => {

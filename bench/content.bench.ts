@@ -1,0 +1,183 @@
+/**
+ * Main content on every kind of page (`npm run bench -- content`), side by side in one run:
+ *
+ *   - WCXB development pages (bench/content/wcxb.ts, seven kinds): mean word F1 (WCXB's scoring,
+ *     bench/content/words.ts) overall, per kind and per half (tune / check, by id hash), the
+ *     "with" and "without" snippet rates, markdown structure fidelity against the pages'
+ *     `main_content_markdown` (bench/content/structure.ts), page-kind accuracy per kind, and CPU
+ *     ms per page of each extractor over the same pages;
+ *   - the public article benchmark (bench/data/article-extraction-benchmark, its 4-word-shingle
+ *     scoring, as `npm run bench -- extraction`).
+ *
+ * Extractors on the same bytes: Gleaner (parsePage markdown made plain, the service path),
+ * @mozilla/readability on linkedom (textContent), defuddle on linkedom (its content's text).
+ *
+ * Env: CONTENT_ARMS=<regex> picks extractors by name; CONTENT_HALF=tune|check limits WCXB to one
+ * half; CONTENT_KINDS=<regex> limits WCXB to some kinds; CONTENT_DUMP=<dir> writes Gleaner's
+ * per-page scores and outputs (for tuning: read the tune half only).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { load } from 'cheerio';
+import { parseHTML } from 'linkedom';
+import { Readability } from '@mozilla/readability';
+import { Defuddle } from 'defuddle/node';
+import { parsePage } from '../functions/core/engine/parse.js';
+import { markdownToPlain } from './extraction/plain.js';
+import { aggregate, pageCounts, type PageCounts } from './extraction/score.js';
+import { benchmarkPages, type BenchPage } from './extraction/corpus.js';
+import { wcxbAvailable, wcxbPages, type WcxbPage } from './content/wcxb.js';
+import { mean, snippetRates, wordScore } from './content/words.js';
+import { fidelity, type Fidelity } from './content/structure.js';
+
+interface Out {
+  text: string;
+  markdown?: string;
+  kind?: string | null;
+}
+type Extractor = (html: string, url: string) => Out | Promise<Out>;
+
+const extractors: Record<string, Extractor> = {
+  Gleaner: (html, url) => {
+    const r = parsePage(load(html), url, { text: false, links: false });
+    return { text: markdownToPlain(r.markdown), markdown: r.markdown, kind: r.metadata.page_kind };
+  },
+  'Readability.js': (html) => {
+    const { document } = parseHTML(html);
+    return { text: new Readability(document as unknown as Document).parse()?.textContent ?? '' };
+  },
+  defuddle: async (html, url) => {
+    const { document } = parseHTML(html);
+    const error = console.error;
+    console.error = () => {};
+    const r = await Defuddle(document as unknown as Document, url, {}).finally(() => (console.error = error));
+    const $ = load(`<body>${r.content.replace(/<\/?(p|div|li|h[1-6]|tr|pre|br|blockquote)\b/gi, '\n$&')}</body>`);
+    return { text: $('body').text() };
+  },
+};
+
+const armFilter = process.env.CONTENT_ARMS ? new RegExp(process.env.CONTENT_ARMS, 'i') : undefined;
+const half = process.env.CONTENT_HALF;
+const kinds = process.env.CONTENT_KINDS ? new RegExp(process.env.CONTENT_KINDS) : undefined;
+const dump = process.env.CONTENT_DUMP;
+if (dump) mkdirSync(dump, { recursive: true });
+
+const pages: WcxbPage[] = wcxbAvailable() ? wcxbPages((_, k) => !kinds || kinds.test(k)).filter((p) => !half || p.half === half) : [];
+if (!pages.length) console.log('WCXB development pages not found (WCXB_DIR): only the article benchmark runs.');
+const articles: BenchPage[] = process.env.CONTENT_SKIP_ARTICLES ? [] : benchmarkPages();
+
+interface PageResult {
+  page: WcxbPage;
+  f1: number;
+  precision: number;
+  recall: number;
+  withRate: number;
+  withoutRate: number;
+  fid?: Fidelity;
+  kind?: string | null;
+}
+interface ArmResult {
+  name: string;
+  wcxb: PageResult[];
+  wcxbMs: number;
+  articles: PageCounts[];
+}
+
+function cpu(): number {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+}
+
+const results: ArmResult[] = [];
+for (const [name, fn] of Object.entries(extractors)) {
+  if (armFilter && !armFilter.test(name)) continue;
+  const wcxb: PageResult[] = [];
+  let ms = 0;
+  const lines: string[] = [];
+  for (const p of pages) {
+    let out: Out = { text: '' };
+    const t0 = cpu();
+    try {
+      out = await fn(p.html, p.url);
+    } catch (e) {
+      console.error(`${name} failed on ${p.id}: ${(e as Error).message}`);
+    }
+    ms += cpu() - t0;
+    const s = wordScore(p.expected, out.text);
+    const [withRate, withoutRate] = snippetRates(out.text, p.with, p.without);
+    const r: PageResult = { page: p, ...s, withRate, withoutRate, kind: out.kind };
+    if (out.markdown !== undefined && p.markdown) r.fid = fidelity(p.markdown, out.markdown);
+    wcxb.push(r);
+    if (dump && name === 'Gleaner') {
+      lines.push(`${s.f1.toFixed(3)}\t${s.precision.toFixed(3)}\t${s.recall.toFixed(3)}\t${p.id}\t${p.kind}\t${out.kind ?? ''}\t${p.half}\t${p.url}`);
+      writeFileSync(`${dump}/${p.id}.md`, out.markdown ?? out.text);
+    }
+  }
+  if (dump && lines.length) writeFileSync(`${dump}/scores.tsv`, lines.sort().join('\n'));
+  const art: PageCounts[] = [];
+  for (const p of articles) {
+    let out: Out = { text: '' };
+    try {
+      out = await fn(p.html, p.url);
+    } catch (e) {
+      console.error(`${name} failed on ${p.id}: ${(e as Error).message}`);
+    }
+    art.push(pageCounts(p.expected, out.text));
+  }
+  results.push({ name, wcxb, wcxbMs: pages.length ? ms / pages.length : NaN, articles: art });
+  process.stdout.write(`  ${name} done\n`);
+}
+
+const f = (n: number) => (Number.isNaN(n) ? '–' : n.toFixed(3));
+const KINDS = ['article', 'documentation', 'forum', 'service', 'product', 'listing', 'collection'];
+const groups: [string, (r: PageResult) => boolean][] = [
+  ['all', () => true],
+  ['tune half', (r) => r.page.half === 'tune'],
+  ['check half', (r) => r.page.half === 'check'],
+  ...KINDS.map((k): [string, (r: PageResult) => boolean] => [k, (r) => r.page.kind === k]),
+  ...KINDS.map((k): [string, (r: PageResult) => boolean] => [`${k} (check)`, (r) => r.page.kind === k && r.page.half === 'check']),
+];
+if (pages.length) {
+  console.log(`\nWCXB development pages (${pages.length}), mean word F1 / with rate / without rate:`);
+  console.log(`| pages | n | ${results.map((r) => `${r.name} F1 | with | without`).join(' | ')} |`);
+  console.log(`|---|---|${results.map(() => '---|---|---').join('|')}|`);
+  for (const [label, pick] of groups) {
+    const n = results[0].wcxb.filter(pick).length;
+    if (!n) continue;
+    console.log(`| ${label} | ${n} | ${results.map((r) => { const rs = r.wcxb.filter(pick); return `${f(mean(rs.map((x) => x.f1)))} | ${f(mean(rs.map((x) => x.withRate)))} | ${f(mean(rs.map((x) => x.withoutRate)))}`; }).join(' | ')} |`);
+  }
+  console.log(`\nCPU ms per page over the same pages: ${results.map((r) => `${r.name} ${r.wcxbMs.toFixed(1)}`).join(', ')}`);
+  const g = results.find((r) => r.name === 'Gleaner');
+  if (g) {
+    const withFid = g.wcxb.filter((r) => r.fid);
+    console.log(`\nGleaner markdown structure fidelity against main_content_markdown (${withFid.length} pages; min/max of counts, heading levels as a multiset):`);
+    console.log('| pages | headings | list items | tables | code blocks |');
+    console.log('|---|---|---|---|---|');
+    for (const [label, pick] of groups.slice(0, 3 + KINDS.length)) {
+      const rs = withFid.filter(pick);
+      if (!rs.length) continue;
+      console.log(`| ${label} | ${f(mean(rs.map((r) => r.fid!.headings)))} | ${f(mean(rs.map((r) => r.fid!.lists)))} | ${f(mean(rs.map((r) => r.fid!.tables)))} | ${f(mean(rs.map((r) => r.fid!.code)))} |`);
+    }
+    console.log('\nmetadata.page_kind against the WCXB kind (rows: true kind; accuracy = share right):');
+    const labels = [...KINDS, 'other'];
+    console.log(`| kind | n | accuracy | ${labels.join(' | ')} |`);
+    console.log(`|---|---|---|${labels.map(() => '---').join('|')}|`);
+    let right = 0;
+    for (const k of KINDS) {
+      const rs = g.wcxb.filter((r) => r.page.kind === k);
+      if (!rs.length) continue;
+      const ok = rs.filter((r) => r.kind === k).length;
+      right += ok;
+      console.log(`| ${k} | ${rs.length} | ${f(ok / rs.length)} | ${labels.map((l) => rs.filter((r) => (r.kind ?? 'other') === l).length).join(' | ')} |`);
+    }
+    console.log(`overall accuracy ${f(right / g.wcxb.length)}; check half ${f(g.wcxb.filter((r) => r.page.half === 'check' && r.kind === r.page.kind).length / g.wcxb.filter((r) => r.page.half === 'check').length)}`);
+  }
+}
+if (articles.length) {
+  console.log(`\nArticle benchmark (${articles.length} pages, 4-word shingles):`);
+  console.log('| extractor | F1 | precision | recall |');
+  console.log('|---|---|---|---|');
+  for (const r of results) {
+    const s = aggregate(r.articles);
+    console.log(`| ${r.name} | ${f(s.f1)} | ${f(s.precision)} | ${f(s.recall)} |`);
+  }
+}

@@ -1,0 +1,367 @@
+/**
+ * What kind of page a document is (`metadata.page_kind`), from its structure alone: schema.org
+ * types (JSON-LD and microdata), `og:type`, the URL's path words, and one walk over the body that
+ * counts repeated sibling blocks (cards), prices, post and comment structure, code blocks, tables,
+ * sections and prose. Deterministic, no model.
+ *
+ * Kinds: `article` (one story), `forum` (a thread of posts), `product` (one item for sale),
+ * `collection` (a grid of products), `listing` (repeated entries that are not products: news
+ * lists, directories, courses), `documentation`, `service` (landing, pricing and feature pages of
+ * many sections) and `other`.
+ */
+import { isElement, type DomNode } from './dom.js';
+import { noscriptMarkup, parseFragment } from './noscript.js';
+
+export type PageKind = 'article' | 'forum' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'other';
+export const PAGE_KINDS: readonly PageKind[] = ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service', 'other'];
+
+/** What the walk counts. */
+export interface KindSignals {
+  /** schema.org types from microdata (`itemtype`), short names. */
+  itemTypes: string[];
+  articles: number;
+  /** `<pre>` blocks and `<code>` elements outside them. */
+  pre: number;
+  code: number;
+  tables: number;
+  sections: number;
+  headings: number;
+  /** Characters of paragraph text (`<p>` of 80+ characters). */
+  prose: number;
+  longParagraphs: number;
+  text: number;
+  /** Text pieces that read as a price (`$19.99`, `19,99 €`). */
+  prices: number;
+  /** Buttons or links that put an item in a cart. */
+  cartButtons: number;
+  /** Elements whose class/id names posts, replies or comments. */
+  postBlocks: number;
+  /** Elements whose class/id names documentation furniture (toc, docs sidebar, admonitions). */
+  docBlocks: number;
+  /** Elements whose class/id names landing-page sections (hero, pricing, features, testimonials, FAQ, CTA). */
+  serviceBlocks: number;
+  /** Elements whose class/id names filters, facets or sorting. */
+  facetBlocks: number;
+  /** The largest group of same-kind sibling blocks that each hold a link (cards). */
+  cards: number;
+  /** Of those cards, how many show a price. */
+  pricedCards: number;
+  /** Same-kind sibling blocks that each hold prose and a date or author line (posts). */
+  posts: number;
+  /** schema.org `@type`s named in the JSON-LD blocks. */
+  ldTypes: string[];
+  /** `og:type`. */
+  ogType: string | null;
+}
+
+const PRICE = /(?:[$€£¥₹]\s?\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?\b)|(?:\b\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?\s?(?:€|\$|£|USD|EUR|GBP|CHF|kr|zł)(?!\w))/;
+const CART = /\b(?:add to (?:cart|bag|basket)|buy now|add to trolley|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello)\b/i;
+const POST_CLASS = /(?:^|[\s_-])(?:post|posts|reply|replies|comment|comments|message|answer|answers|topic-post|thread|forum|postbody|post-body|post-content|messagecontent|cooked)(?=$|[\s_-])/;
+const DOC_CLASS = /(?:^|[\s_-])(?:toc|table-of-contents|docs|doc|documentation|admonition|sphinxsidebar|md-sidebar|md-content|rst-content|wy-nav|theme-doc|docusaurus|api-reference|highlight|codehilite|prev-next|pagination-nav|edit-this-page|version-switcher|version-picker)(?=$|[\s_-])/;
+const SERVICE_CLASS = /(?:^|[\s_-])(?:hero|pricing|price-table|plans?|tiers?|features?|testimonials?|faq|faqs|cta|benefits|how-it-works|our-services|services|usp|logos|clients|team)(?=$|[\s_-])/;
+const FACET_CLASS = /(?:^|[\s_-])(?:filters?|facets?|facet-list|refinements?|sort|sort-by|sorting|product-grid|product-list|products-grid|collection-grid|product-card|product-item|product-tile|grid-product)(?=$|[\s_-])/;
+const DATE_OR_AUTHOR = /(?:^|[\s_-])(?:date|time|posted|author|username|user-name|byline|avatar|poster|post-meta|meta)(?=$|[\s_-])/;
+
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'canvas', 'math']);
+
+const lower = (el: DomNode) => {
+  const a = el.attribs;
+  return a ? `${a.class ?? ''} ${a.id ?? ''}`.toLowerCase() : '';
+};
+
+const sig = (el: DomNode) => `${el.name}.${(el.attribs?.class ?? '').trim().split(/\s+/, 1)[0]}`;
+
+interface Sub {
+  text: number;
+  links: number;
+  prices: number;
+  images: number;
+  dated: boolean;
+  prose: number;
+  /** Whether the text is in a script without spaces between words (a paragraph says more in fewer characters). */
+  cjk: boolean;
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+
+/** One walk over `root` (the document or its body). */
+export function kindSignals(root: DomNode): KindSignals {
+  const s: KindSignals = {
+    itemTypes: [], articles: 0, pre: 0, code: 0, tables: 0, sections: 0, headings: 0, prose: 0, longParagraphs: 0, text: 0, prices: 0,
+    cartButtons: 0, postBlocks: 0, docBlocks: 0, serviceBlocks: 0, facetBlocks: 0, cards: 0, pricedCards: 0, posts: 0, ldTypes: [], ogType: null,
+  };
+  const types = new Set<string>();
+  const walk = (el: DomNode, inPre: boolean): Sub => {
+    const sub: Sub = { text: 0, links: 0, prices: 0, images: 0, dated: false, prose: 0, cjk: false };
+    const kids: [DomNode, Sub][] = [];
+    for (const c of el.children ?? []) {
+      if (c.type === 'text') {
+        const d = c.data ?? '';
+        const t = d.trim().length;
+        if (!t) continue;
+        sub.text += t;
+        if (!sub.cjk && CJK.test(d.slice(0, 40))) sub.cjk = true;
+        if (t < 40 && PRICE.test(d)) sub.prices++;
+        continue;
+      }
+      if (!isElement(c)) continue;
+      const name = c.name ?? '';
+      const a = c.attribs ?? {};
+      if (name === 'script') {
+        if (/ld\+json/i.test(a.type ?? '')) for (const t of jsonLdTypes(c)) s.ldTypes.push(t);
+        continue;
+      }
+      if (name === 'meta') {
+        if (s.ogType === null && a.property === 'og:type' && a.content) s.ogType = a.content.trim();
+        continue;
+      }
+      if (SKIP.has(name)) continue;
+      const names = lower(c);
+      const isPre = name === 'pre';
+      const r = walk(c, inPre || isPre);
+      kids.push([c, r]);
+      sub.text += r.text;
+      sub.links += r.links;
+      sub.prices += r.prices;
+      sub.images += r.images;
+      sub.prose += r.prose;
+      if (r.dated) sub.dated = true;
+      if (r.cjk) sub.cjk = true;
+      switch (name) {
+        case 'a':
+          sub.links++;
+          break;
+        case 'img':
+        case 'picture':
+          sub.images++;
+          break;
+        case 'article':
+          s.articles++;
+          break;
+        case 'pre':
+          s.pre++;
+          break;
+        case 'code':
+          if (!inPre) s.code++;
+          break;
+        case 'table':
+          s.tables++;
+          break;
+        case 'section':
+          s.sections++;
+          break;
+        case 'h1':
+        case 'h2':
+        case 'h3':
+          s.headings++;
+          break;
+        case 'time':
+          sub.dated = true;
+          break;
+        case 'p':
+          if (r.text >= (r.cjk ? 30 : 80)) {
+            s.prose += r.text;
+            s.longParagraphs++;
+            sub.prose += r.text;
+          }
+          break;
+        case 'button':
+        case 'input':
+          if (CART.test(name === 'input' ? a.value ?? '' : textOf(c))) s.cartButtons++;
+          break;
+      }
+      if (a.itemtype) for (const t of a.itemtype.split(/\s+/)) if (t) types.add(t.replace(/^https?:\/\/schema\.org\//i, ''));
+      if (names.trim()) {
+        if (POST_CLASS.test(names)) s.postBlocks++;
+        if (DOC_CLASS.test(names)) s.docBlocks++;
+        if (SERVICE_CLASS.test(names)) s.serviceBlocks++;
+        if (FACET_CLASS.test(names)) s.facetBlocks++;
+        if (DATE_OR_AUTHOR.test(names)) sub.dated = true;
+      }
+      if (name === 'form' && CART.test(textOf(c))) s.cartButtons++;
+    }
+    // Repeated sibling blocks: the largest same-kind group of element children each holding a link.
+    if (kids.length >= 3) {
+      const groups = new Map<string, Sub[]>();
+      for (const [k, r] of kids) {
+        if (r.text === 0) continue;
+        const key = sig(k);
+        const g = groups.get(key);
+        if (g) g.push(r);
+        else groups.set(key, [r]);
+      }
+      for (const g of groups.values()) {
+        if (g.length < 3) continue;
+        const linked = g.filter((r) => r.links > 0 && r.text < 600);
+        if (linked.length >= 3 && linked.length > s.cards) {
+          s.cards = linked.length;
+          s.pricedCards = linked.filter((r) => r.prices > 0).length;
+        }
+        const posts = g.filter((r) => r.prose > 0 && r.dated).length;
+        if (posts >= 2 && posts > s.posts) s.posts = posts;
+      }
+    }
+    return sub;
+  };
+  const all = walk(root, false);
+  s.text = all.text;
+  s.prices = all.prices;
+  s.itemTypes = [...types];
+  return s;
+}
+
+// `"@type": "X"` or `"@type": ["X", "Y"]` anywhere in a JSON-LD block (read without parsing it: a
+// broken block still names its types, and nested nodes count as the parsed graph's would).
+const LD_TYPE = /"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")/g;
+
+function jsonLdTypes(script: DomNode): string[] {
+  const raw = (script.children ?? []).map((c) => c.data ?? '').join('');
+  const out: string[] = [];
+  for (const m of raw.matchAll(LD_TYPE)) for (const t of m[1].matchAll(/"([^"]+)"/g)) out.push(t[1]);
+  return out;
+}
+
+function textOf(el: DomNode): string {
+  let out = '';
+  const visit = (n: DomNode) => {
+    for (const c of n.children ?? []) {
+      if (out.length > 80) return;
+      if (c.type === 'text') out += c.data ?? '';
+      else if (isElement(c)) visit(c);
+    }
+  };
+  visit(el);
+  return out;
+}
+
+/** What the page says of itself besides its document. */
+export interface KindHints {
+  /** The page URL (its path words). */
+  url: string;
+}
+
+const FORUM_TYPES = /^(?:DiscussionForumPosting|QAPage|Question|Comment)$/;
+const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct)$/;
+const ARTICLE_TYPES = /^(?:Article|NewsArticle|BlogPosting|Report|LiveBlogPosting|Recipe|HowTo|OpinionNewsArticle)$/;
+const DOC_TYPES = /^(?:TechArticle|APIReference)$/;
+const GRID_TYPES = /^(?:CollectionPage|OfferCatalog)$/;
+const SERVICE_TYPES = /^(?:Service|FAQPage|LocalBusiness|ProfessionalService)$/;
+
+const FORUM_PATH = /\/(?:t|threads?|topics?|questions?|forums?|community|discussions?|comments|r)\/|\/(?:viewtopic|showthread|showtopic)(?:\.php)?(?:[/?]|$)/;
+const PRODUCT_PATH = /\/(?:products?|p|dp|item|itm)\/[^/]+/;
+const COLLECTION_PATH = /\/(?:collections?|categor(?:y|ies)|shop|c|department|catalog|store)\//;
+const DOC_PATH = /\/(?:docs?|documentation|reference|api|guides?|manual|tutorial|handbook)(?:\/|$|\.)|\/(?:latest|stable|v?\d+(?:\.\d+)+)\//;
+const SERVICE_PATH = /\/(?:pricing|plans|features|services?|solutions|programs?|packages|tuition[a-z-]*|testimonials|reviews)(?:\/|$)/;
+const ARTICLE_PATH = /\/(?:blogs?|articles?|news|posts?|stories|story|insights|learn|magazine|journal|thoughts|notes)\/|\/20\d\d\/\d\d\//;
+
+/** Path and query of `url`, lower-case ('' when it is not a URL). */
+function urlPath(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The kind of page, from its signals and hints: the rules in order, the first that holds
+ * (measured on the tune half of the WCXB development pages, checked on the other half:
+ * `npm run bench -- content`).
+ */
+export function classifyPage(s: KindSignals, h: KindHints): PageKind {
+  const ld = [...s.ldTypes, ...s.itemTypes].map((t) => t.replace(/^.*[/#]/, ''));
+  const has = (re: RegExp) => ld.some((t) => re.test(t));
+  const path = urlPath(h.url);
+  if (!s.text) return 'other';
+  const og = (s.ogType ?? '').toLowerCase();
+  // Share of the page's text in paragraphs of prose.
+  const pt = s.prose / Math.max(1, s.text);
+  const product = has(PRODUCT_TYPES);
+  const articleLd = has(ARTICLE_TYPES);
+  const article = articleLd || og === 'article' || ARTICLE_PATH.test(path);
+  const forumLd = has(FORUM_TYPES) && !product && !has(/^FAQPage$/);
+  // A thread: a forum path with posts, a declared discussion with little paragraph prose, or many post blocks.
+  if ((FORUM_PATH.test(path) && (s.postBlocks >= 5 || forumLd)) || (forumLd && pt < 0.45) || (s.postBlocks >= 40 && pt < 0.25 && !product && !article)) return 'forum';
+  // A grid of products: priced cards, a declared catalogue, or facets beside many cards.
+  const grid = s.pricedCards >= 3 || og === 'product.group' || has(GRID_TYPES) || (s.facetBlocks >= 5 && s.cards >= 12 && pt < 0.3);
+  if (COLLECTION_PATH.test(path) && !PRODUCT_PATH.test(path) && (grid || s.cards >= 8) && pt < 0.5) return 'collection';
+  if ((product || og === 'product' || og.includes('item')) && !(grid && !s.cartButtons) && !(articleLd && pt > 0.3)) return 'product';
+  if (PRODUCT_PATH.test(path) && !grid && (s.cartButtons > 0 || product)) return 'product';
+  if (grid && pt < 0.35) return 'collection';
+  // Documentation: a docs path or type, or code blocks on a page that is not a declared story.
+  if (DOC_PATH.test(path) || has(DOC_TYPES)) return 'documentation';
+  if ((s.pre >= 2 || s.code >= 10) && !article) return 'documentation';
+  if (articleLd && pt > 0.2) return 'article';
+  if (article && pt > 0.3) return 'article';
+  // Repeated linked cards over little prose: a listing.
+  if (s.cards >= 12 && pt < 0.3) return 'listing';
+  if (SERVICE_PATH.test(path) || has(SERVICE_TYPES) || (s.serviceBlocks >= 4 && pt < 0.6 && !article)) return 'service';
+  if (pt > 0.45) return 'article';
+  if (article && pt > 0.15) return 'article';
+  if (s.sections >= 4 || s.serviceBlocks >= 2) return 'service';
+  if (s.cards >= 8) return 'listing';
+  // Too little to tell (an error page, a shell that renders with scripts), or nothing that says what it is.
+  if (s.text < 200) return article ? 'article' : 'other';
+  return pt > 0.25 || article ? 'article' : 'other';
+}
+
+/** Text below which a page's `<noscript>` version, when it has one, is what its kind is read from. */
+const SCRIPTED_PAGE_TEXT = 2000;
+
+/** Kind of each document already classified (metadata and main content ask for the same page). */
+const known = new WeakMap<DomNode, { kind: PageKind; signals: KindSignals }>();
+
+/**
+ * The kind of the page whose document contains `node` (any node of it: the walk starts at the
+ * document root, so `<head>`'s JSON-LD and `og:type` count), classified once per document.
+ */
+export function pageKind(node: DomNode, hints: KindHints): PageKind {
+  let root = node;
+  while (root.parent) root = root.parent;
+  return classified(root, hints).kind;
+}
+
+function classified(root: DomNode, hints: KindHints): { kind: PageKind; signals: KindSignals } {
+  const cached = known.get(root);
+  if (cached) return cached;
+  let signals = kindSignals(root);
+  if (signals.text < SCRIPTED_PAGE_TEXT) {
+    const raw = noscriptMarkup(root);
+    if (raw) {
+      const alt = kindSignals(parseFragment(raw));
+      if (alt.text > signals.text) signals = { ...alt, itemTypes: [...signals.itemTypes, ...alt.itemTypes], ldTypes: [...signals.ldTypes, ...alt.ldTypes], ogType: signals.ogType };
+    }
+  }
+  const out = { kind: classifyPage(signals, hints), signals };
+  known.set(root, out);
+  return out;
+}
+
+/**
+ * The kind of page when the page says so plainly enough to take every block of its body as the
+ * content (main-content.ts): a service page by its path, schema.org type or landing-page blocks;
+ * a listing by a dozen linked cards over little prose; a collection by priced cards. Never a page
+ * that declares itself a story (JSON-LD article types, `og:type` article, a blog or dated path):
+ * the weaker rules that name its kind for `metadata` are not enough to change its content.
+ */
+export function plainPageKind(node: DomNode, hints: KindHints): PageKind | undefined {
+  let root = node;
+  while (root.parent) root = root.parent;
+  const { kind, signals: s } = classified(root, hints);
+  const path = urlPath(hints.url);
+  const ld = [...s.ldTypes, ...s.itemTypes].map((t) => t.replace(/^.*[/#]/, ''));
+  const has = (re: RegExp) => ld.some((t) => re.test(t));
+  if (has(ARTICLE_TYPES) || (s.ogType ?? '').toLowerCase() === 'article' || ARTICLE_PATH.test(path)) return undefined;
+  const pt = s.prose / Math.max(1, s.text);
+  switch (kind) {
+    case 'service':
+      return SERVICE_PATH.test(path) || has(SERVICE_TYPES) || s.serviceBlocks >= 4 ? kind : undefined;
+    case 'listing':
+      return s.cards >= 12 && pt < 0.3 ? kind : undefined;
+    case 'collection':
+      return s.pricedCards >= 3 || has(GRID_TYPES) || (s.facetBlocks >= 5 && s.cards >= 12) ? kind : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { parsePage } from '../../../functions/core/engine/parse.js';
+import { classifyPage, kindSignals, PAGE_KINDS } from '../../../functions/core/content/page-kind.js';
+import type { DomNode } from '../../../functions/core/content/dom.js';
+
+// metadata.page_kind: the kind of page from its structure (page-kind.ts). Each page below is a
+// small hand-written page of one kind, built the way such pages are (not copied from a site).
+const kindOf = (html: string, url: string) => parsePage(load(html), url, { text: false, links: false, markdown: false }).metadata.page_kind;
+const doc = (head: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>${head}</head><body>${body}</body></html>`;
+const para = (i: number, topic: string) => `<p>${topic} ${i}: the harbour has kept records since 1820, and each year's entries describe the tides, the weather, the ships that called and the goods they carried, with notes on repairs to the quay.</p>`;
+const nav = '<header><nav><a href="/">Home</a> <a href="/about">About</a> <a href="/contact">Contact</a></nav></header>';
+
+describe('page kind', () => {
+  it('an article: one long run of prose declared as a story', () => {
+    const html = doc('<meta property="og:type" content="article">', `${nav}<article><h1>The harbour records</h1>${[1, 2, 3, 4, 5, 6, 7, 8].map((i) => para(i, 'Record')).join('')}</article>`);
+    expect(kindOf(html, 'https://news.example/2024/05/harbour-records')).toBe('article');
+  });
+
+  it('a forum thread: posts with author and date lines, declared as a discussion', () => {
+    const post = (i: number) => `<div class="post" itemscope itemtype="https://schema.org/Comment"><div class="post-meta"><span class="author">user${i}</span> <time datetime="2024-01-0${i}">Jan ${i}</time></div><div class="post-body"><p>Reply ${i}: I had the same problem with the gauge on the pier, it reads low when the wind is from the west.</p></div></div>`;
+    const html = doc('', `${nav}<main><h1>Gauge reads low?</h1><div class="thread" itemscope itemtype="https://schema.org/DiscussionForumPosting">${[1, 2, 3, 4, 5, 6].map(post).join('')}</div></main>`);
+    expect(kindOf(html, 'https://boards.example/threads/gauge-reads-low.4411/')).toBe('forum');
+  });
+
+  it('a forum thread served in a <noscript> crawler view is a forum too', () => {
+    const html = readFileSync(new URL('../../fixtures/content-kinds/discourse-noscript.html', import.meta.url), 'utf8');
+    expect(kindOf(html, 'https://forum.example/t/which-tide-table-do-you-trust/4411')).toBe('forum');
+  });
+
+  it('a product: JSON-LD Product, one price, an add-to-cart button', () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Brass tide clock","offers":{"@type":"Offer","price":"89.00","priceCurrency":"EUR"}}</script>';
+    const html = doc(ld, `${nav}<main><h1>Brass tide clock</h1><p class="price">€89.00</p><button>Add to cart</button><div class="description"><p>A solid brass clock that shows the state of the tide, set once a month.</p></div></main>`);
+    expect(kindOf(html, 'https://shop.example/products/brass-tide-clock')).toBe('product');
+  });
+
+  it('a collection: a grid of priced product cards beside filters', () => {
+    const card = (i: number) => `<li class="product-card"><a href="/products/clock-${i}"><img src="/c${i}.jpg" alt=""><h3>Clock ${i}</h3></a><span class="price">$${20 + i}.00</span></li>`;
+    const html = doc('', `${nav}<main><h1>Clocks</h1><aside class="filters"><h2>Filter</h2><label><input type="checkbox"> Brass</label></aside><ul class="product-grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></main>`);
+    expect(kindOf(html, 'https://shop.example/collections/clocks')).toBe('collection');
+  });
+
+  it('a listing: many linked entries that are not products, little prose', () => {
+    const item = (i: number) => `<div class="teaser"><h3><a href="/story-${i}">Story ${i} of the harbour</a></h3><span class="date">May ${i}</span></div>`;
+    const html = doc('', `${nav}<main><h1>Latest</h1><div class="list">${Array.from({ length: 15 }, (_, i) => item(i + 1)).join('')}</div></main>`);
+    expect(kindOf(html, 'https://harbour.example/latest')).toBe('listing');
+  });
+
+  it('documentation: code blocks under a docs path', () => {
+    const html = doc('', `${nav}<div class="docs"><nav class="toc"><a href="#a">Install</a></nav><main><h1>Install</h1><p>Install the client with your package manager, then configure the endpoint.</p><pre><code class="language-bash">npm install tide-client</code></pre><pre><code class="language-js">const t = new Tide({ port: 'Brest' });</code></pre></main></div>`);
+    expect(kindOf(html, 'https://tide.example/docs/install')).toBe('documentation');
+  });
+
+  it('a service page: hero, features, pricing, FAQ sections', () => {
+    const section = (cls: string, h: string) => `<section class="${cls}"><h2>${h}</h2><p>We plan your crossing, book the berths and brief your crew.</p></section>`;
+    const html = doc('', `${nav}<main>${section('hero', 'Crossings made simple')}${section('features', 'What we do')}${section('pricing', 'Plans')}${section('testimonials', 'What sailors say')}${section('faq', 'Questions')}</main>`);
+    expect(kindOf(html, 'https://crossings.example/')).toBe('service');
+  });
+
+  it('an empty document is other; every answer is one of the kinds API.md lists', () => {
+    const s = kindSignals(load('<html><body></body></html>').root().get(0) as unknown as DomNode);
+    expect(classifyPage(s, { url: 'https://x.example/' })).toBe('other');
+    expect(PAGE_KINDS).toEqual(['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service', 'other']);
+  });
+
+  it('metadata: false leaves the kind null (no walk)', () => {
+    expect(parsePage(load(doc('', '<p>x</p>')), 'https://x.example/', { metadata: false }).metadata.page_kind).toBeNull();
+  });
+});
