@@ -31,7 +31,7 @@ describe('model extraction fields in the Runs form', () => {
     const f = schemaForm(pageContent.input_schema, { idPrefix: 'u' });
     doc.body.append(f.el);
     const boxes = Array.from(f.el.querySelectorAll('[data-field="formats"] input[type="checkbox"]')).map((b) => (b as HTMLInputElement).value);
-    expect(boxes).toEqual(['markdown', 'text', 'links', 'metadata', 'json', 'changes']);
+    expect(boxes).toEqual(['markdown', 'text', 'links', 'metadata', 'json', 'changes', 'product', 'product_list', 'article', 'job_posting']);
     expect(f.el.querySelector('#u-json_options-schema')?.tagName).toBe('TEXTAREA');
     expect(f.el.querySelector('label[for="u-json_options-prompt"]')?.textContent).toContain('Prompt');
     f.set({ url: 'https://example.com/' });

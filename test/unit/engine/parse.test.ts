@@ -26,6 +26,7 @@ describe('parsePage', () => {
       language: 'en-GB',
       image: null,
       type: 'article',
+      page_kind: 'article',
     });
   });
 
