@@ -29,7 +29,7 @@ export function settingsShell(page, active, title) {
 
 const SCOPES = [
   'scrapers:read', 'runs:read', 'runs:write', 'scrape:write', 'runbooks:read', 'runbooks:write', 'captcha:read', 'captcha:write',
-  'queries:read', 'queries:write', 'jobs:read', 'jobs:write', 'storage:read', 'storage:write', 'webhooks:read', 'webhooks:write', 'secrets:use', 'admin',
+  'queries:read', 'queries:write', 'jobs:read', 'jobs:write', 'storage:read', 'storage:write', 'webhooks:read', 'webhooks:write', 'search:run', 'secrets:use', 'admin',
 ];
 
 export async function keysPage(page, ctx) {

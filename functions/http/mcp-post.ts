@@ -12,11 +12,11 @@ const mcp = () =>
   }));
 
 /** What the route runs, imported by its first call rather than at init (cold start; see loadOnce). */
-const core = loadOnce(() => import('./egress.js'));
+const core = loadOnce(() => Promise.all([import('./egress.js'), import('./api-robots.js')]));
 
 /** Stateless Streamable HTTP MCP endpoint: a fresh server per request, JSON responses. */
 export const handler = api(lazyContract('mcp.post', () => import('./contracts/service.js').then((m) => m.contracts['mcp.post'])), async (req) => {
-  const { apiGuard, apiRobots } = await core();
+  const [{ apiGuard }, { apiRobots }] = await core();
   // A JSON-RPC batch is one HTTP request but many calls (issue 19 finding 3): the pipeline took
   // one rate-limit token for the request, every further message takes one more, before any of
   // them runs. A long-polling get_run is a message like any other. Denied = the whole batch is

@@ -12,8 +12,9 @@
 import { isElement, type DomNode } from './dom.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
 
-export type PageKind = 'article' | 'forum' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'other';
-export const PAGE_KINDS: readonly PageKind[] = ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service', 'other'];
+import type { PageKind } from './page-kinds.js';
+
+export { PAGE_KINDS, type PageKind } from './page-kinds.js';
 
 /** What the walk counts. */
 export interface KindSignals {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineContracts } from './contract.js';
 import { scrapeRequestSchema, runbookTestSchema } from '../../core/runs/run-task.js';
-import { PAGE_KINDS, type PageKind } from '../../core/content/page-kind.js';
+import { PAGE_KINDS, type PageKind } from '../../core/content/page-kinds.js';
 
 /** Contracts of scrape.create, runbooks.test. */
 

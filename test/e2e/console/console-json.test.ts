@@ -87,7 +87,7 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
     await page.waitForSelector('#run-scraper option[value="page-content"]');
     await page.select('#run-scraper', 'page-content');
     await page.waitForSelector('#run-in-json_options-on');
-    expect(await page.$$eval('[data-field="formats"] input[type="checkbox"]', (bs) => bs.map((b) => (b as HTMLInputElement).value))).toEqual(['markdown', 'text', 'links', 'metadata', 'json', 'changes']);
+    expect(await page.$$eval('[data-field="formats"] input[type="checkbox"]', (bs) => bs.map((b) => (b as HTMLInputElement).value))).toEqual(['markdown', 'text', 'links', 'metadata', 'json', 'changes', 'product', 'product_list', 'article', 'job_posting']);
     expect(await page.$eval('#run-in-json_options-schema', (t) => (t as HTMLElement).offsetParent === null)).toBe(true);
     await page.click('#run-in-json_options-on');
     await page.waitForSelector('#run-in-json_options-schema', { visible: true });

@@ -187,11 +187,11 @@ describe.skipIf(!CHROMIUM)('console: live status and forms that tell the truth (
     await page.select('#run-scraper', 'page-content');
     await page.waitForSelector('#run-in-formats-0');
     const formats = await page.$$eval('[data-field="formats"] input[type="checkbox"]', (bs) => bs.map((b) => [(b as HTMLInputElement).value, (b as HTMLInputElement).checked, (b as HTMLInputElement).disabled]));
-    // markdown, text, links and metadata always come back: ticked (and fixed); json (and changes,
-    // where the service has change tracking) are the choice, unticked.
-    expect(formats.map(([v]) => v)).toEqual(expect.arrayContaining(['markdown', 'text', 'links', 'metadata', 'json']));
+    // markdown, text, links and metadata always come back: ticked (and fixed); json, changes and
+    // the typed formats (product, product_list, article, job_posting) are the choice, unticked.
+    expect(formats.map(([v]) => v)).toEqual(expect.arrayContaining(['markdown', 'text', 'links', 'metadata', 'json', 'product', 'job_posting']));
     for (const [v, checked, disabled] of formats) {
-      if (v === 'json' || v === 'changes') expect([v, checked]).toEqual([v, false]);
+      if (['json', 'changes', 'product', 'product_list', 'article', 'job_posting'].includes(v as string)) expect([v, checked]).toEqual([v, false]);
       else expect([v, checked, disabled]).toEqual([v, true, true]);
     }
     expect(JSON.parse(await page.$eval('#run-input', (t) => (t as HTMLTextAreaElement).value)).formats).toBeUndefined();
