@@ -62,7 +62,7 @@ describe('PDF documents through the engine', () => {
     expect(page.metadata).toEqual({
       title: 'Quarterly Field Report', author: 'Ana Lima', pages: 2,
       description: null, canonical: null, lang: null, og: {},
-      published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null,
+      published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null, page_kind: null,
     });
     if (engine === 'auto') expect(page.auto_reason).toBeNull();
   });
