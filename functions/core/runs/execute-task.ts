@@ -6,7 +6,7 @@ import { getCaptchaPolicy, recordEncounter } from '../captcha/captcha.js';
 import { addUsage } from '../limits/usage.js';
 import { executeRunbook } from '../scrapers/runbook.js';
 import { getRunbook, runbookBodySchema } from '../runbooks/runbooks.js';
-import { getTask, completeTask, failTask } from './scrape-task.js';
+import { getTask, completeTask, failTask, type TaskKind } from './scrape-task.js';
 import { resolveProfile } from '../profiles/browser-profiles.js';
 import { resolveTenantSecret } from './tenant-secrets.js';
 import { shutdownSignal } from './shutdown.js';
@@ -29,6 +29,9 @@ import { searchTaskSchema, SEARCH_TASK_BUDGET_MS } from '../search/search-task.j
 import { runGate } from '../governance/host-gates.js';
 import { HostBusyError } from '../governance/politeness.js';
 import { hostLimitsFor } from '../domains/verified-domains.js';
+
+/** What a task is called in the messages its caller reads. */
+const TASK_WORDS: Record<TaskKind, string> = { scrape: 'scrape', 'runbook.test': 'runbook test', 'studio.preview': 'page preview', search: 'search' };
 
 /** How long a runbook test may take on the worker: the API stops waiting at 27 s. */
 export const RUNBOOK_TEST_BUDGET_MS = 25_000;
@@ -102,7 +105,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     const b = busy as HostBusyError | null;
     if (!b || stop.aborted) return false;
     const retryAfter = Math.ceil(b.retryAfterMs / 1000);
-    const what = task.kind === 'scrape' ? 'scrape' : task.kind === 'studio.preview' ? 'page preview' : 'runbook test';
+    const what = TASK_WORDS[task.kind];
     await failTask(d, tenantId, taskId, { code: 'host_busy', message: `${b.host} allows no request before this ${what}'s deadline (its per-host politeness: concurrency, spacing and robots.txt Crawl-delay); retry after ${retryAfter} s`, status: 429, retry_after: retryAfter });
     return true;
   };
@@ -187,7 +190,7 @@ async function runTask(w: RunWorkerDeps, tenantId: string, taskId: string, signa
     }
   } catch (e) {
     if (await refuseBusy()) return;
-    if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${task.kind === 'scrape' ? 'scrape' : task.kind === 'studio.preview' ? 'page preview' : task.kind === 'search' ? 'search' : 'runbook test'} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
+    if (stop.aborted) await failTask(d, tenantId, taskId, { code: 'timed_out', message: `The ${TASK_WORDS[task.kind]} did not finish within ${Math.round(budgetMs / 1000)} s; its browser was closed`, status: 504 });
     else if (e instanceof AppError) {
       // Field details (action_failed: `actions.<index>` and the reason) travel with the error.
       const details = Array.isArray(e.details) ? redactor.deep(e.details) : undefined;

@@ -1,6 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
-import { attrJoin, type SchemaNode } from './schema-node.js';
+import { addValue, attrJoin, type SchemaNode } from './schema-node.js';
 
 /** Items read per page at most (a listing of 10,000 microdata items is read as its first 2,000). */
 const MAX_ITEMS = 2_000;
@@ -49,11 +49,7 @@ export function readMicrodata($: CheerioAPI): SchemaNode[] {
         const isScope = el.attribs.itemscope !== undefined;
         if (props.length) {
           const v = isScope ? (depth < 8 ? read(el, depth + 1) : {}) : propValue($, el).replace(/\s+/g, ' ').trim();
-          for (const p of props) {
-            const key = p.split(/[/#]/).pop() ?? p;
-            const prev = out[key];
-            out[key] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-          }
+          for (const p of props) addValue(out, p.split(/[/#]/).pop() ?? p, v);
         }
         if (!isScope) walk(el);
       }

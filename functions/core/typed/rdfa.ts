@@ -1,7 +1,7 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { propValue } from './microdata.js';
-import { attrJoin, type SchemaNode } from './schema-node.js';
+import { addValue, attrJoin, type SchemaNode } from './schema-node.js';
 
 const MAX_ITEMS = 2_000;
 
@@ -29,11 +29,7 @@ export function readRdfa($: CheerioAPI): SchemaNode[] {
         if (props.length) {
           const raw = el.attribs.content ?? el.attribs.resource ?? (el.attribs.href && el.name !== 'a' ? el.attribs.href : undefined);
           const v = isScope ? (depth < 8 ? read(el, depth + 1) : {}) : (raw ?? propValue($, el, null)).replace(/\s+/g, ' ').trim();
-          for (const p of props) {
-            const key = localName(p);
-            const prev = out[key];
-            out[key] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-          }
+          for (const p of props) addValue(out, localName(p), v);
         }
         if (!isScope) walk(el);
       }

@@ -82,3 +82,11 @@ export const jsonJoin = (path: string, key: string, index?: number): string =>
 
 /** CSS joiner for attribute syntaxes: `[itemtype$="/Product"] [itemprop~="offers"]`. */
 export const attrJoin = (attr: string) => (path: string, key: string): string => `${path} [${attr}~="${key}"]`;
+
+/** One more value of a property (microdata, RDFa): a second value makes it a list, in document order. */
+export function addValue(out: Record<string, unknown>, key: string, v: unknown): void {
+  const prev = out[key];
+  if (prev === undefined) out[key] = v;
+  else if (Array.isArray(prev)) prev.push(v);
+  else out[key] = [prev, v];
+}
