@@ -19,7 +19,8 @@
  */
 import { classAndId, isElement, type DomNode } from './dom.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
-import { plainPageKind } from './page-kind.js';
+import { plainPageKind, pricedGroups } from './page-kind.js';
+import { opensRelatedSection } from './related-sections.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { selectMain } from './select.js';
 import { cleanSelection } from './clean.js';
@@ -46,6 +47,8 @@ const MIN_STANDING_CHARS = 250;
 
 interface Pass {
   out: Serialized;
+  /** The selected nodes (the body when nothing was found). */
+  nodes: DomNode[];
   scored: Scored;
   /** Whether a candidate was selected (false: the body was the fallback). */
   found: boolean;
@@ -66,7 +69,7 @@ function run(body: DomNode, opts: ContentOptions, classRules: boolean): Pass {
     text += scored.stats.get(n)?.text ?? 0;
     link += scored.stats.get(n)?.link ?? 0;
   }
-  return { out: serializeContent(found ? nodes : (body.children ?? []), skip, opts.base), scored, found, links: text ? link / text : 0 };
+  return { out: serializeContent(found ? nodes : (body.children ?? []), skip, opts.base), nodes: found ? nodes : [body], scored, found, links: text ? link / text : 0 };
 }
 
 /**
@@ -103,12 +106,56 @@ function gridChrome(n: DomNode, scored: Scored): boolean {
   return own < (scored.stats.get(scored.root)?.text ?? 0) / 3;
 }
 
+/** A block of links (menus, link lists, related items): mostly link text. */
+function linkBlock(n: DomNode, scored: Scored): boolean {
+  const s = scored.stats.get(n);
+  return !!s && s.text >= 40 && linkDensity(s) > 0.6;
+}
+
+/**
+ * The smallest element holding the selection `roots` and the page's first `<h1>` that survived
+ * prepare; undefined when there is no such heading, the selection already holds it, or only the
+ * body holds both.
+ */
+function itemArea(body: DomNode, roots: DomNode[], scored: Scored): DomNode | undefined {
+  let h1: DomNode | undefined;
+  const find = (n: DomNode): boolean => {
+    for (const c of n.children ?? []) {
+      if (!isElement(c) || scored.dropped.has(c)) continue;
+      if (c.name === 'h1') {
+        h1 = c;
+        return true;
+      }
+      if (find(c)) return true;
+    }
+    return false;
+  };
+  if (!find(body) || !h1) return undefined;
+  const chain = new Set<DomNode>();
+  for (let n: DomNode | null | undefined = h1; n; n = n.parent) chain.add(n);
+  let lca: DomNode | undefined;
+  for (const r of roots) {
+    let n: DomNode | null | undefined = r;
+    while (n && !chain.has(n)) n = n.parent;
+    if (!n) return undefined;
+    // The deepest common node so far: the higher of the two.
+    if (!lca || contains(n, lca)) lca = n;
+  }
+  if (!lca || lca === h1 || lca === body || lca.name === 'html' || roots.includes(lca)) return undefined;
+  return lca;
+}
+
+function contains(ancestor: DomNode, el: DomNode): boolean {
+  for (let n: DomNode | null | undefined = el; n; n = n.parent) if (n === ancestor) return true;
+  return false;
+}
+
 /** Kinds of page whose content is every block of the body, not one container (page-kind.ts). */
-const WHOLE_KINDS = new Set(['service', 'listing', 'collection']);
+const WHOLE_KINDS = new Set(['service', 'listing', 'collection', 'product']);
 
 /** The main content of the page whose `<body>` (or document root) is `body`, as HTML. */
 export function extractMainContent(body: DomNode, opts: ContentOptions): MainContent {
-  const out = extractFrom(body, opts);
+  const { roots, ...out } = extractFrom(body, opts);
   // A service, landing or pricing page: every content section (hero, features, pricing, FAQ,
   // testimonials), not the one biggest node; a listing or a product grid: every card, not the
   // one card or block that scores best. The page's structural chrome (header, nav, aside, footer,
@@ -116,12 +163,25 @@ export function extractMainContent(body: DomNode, opts: ContentOptions): MainCon
   // (true kinds): service 0.723 -> 0.797 word F1, listing 0.548 -> 0.703, collection 0.511 -> 0.570.
   const kind = plainPageKind(body, { url: opts.base });
   if (kind && WHOLE_KINDS.has(kind)) {
-    const scored = scoreTree(body, { classRules: false, excluded: opts.excluded });
+    const scored = scoreTree(body, { classRules: kind === 'product', excluded: opts.excluded });
     // A grid's facet, filter and sort panels, breadcrumbs and pager are not cards.
-    const skip: Skip = kind === 'service' ? (n) => scored.dropped.has(n) : (n) => scored.dropped.has(n) || gridChrome(n, scored);
+    let skip: Skip;
+    if (kind === 'product') {
+      // Beside the item: menus and link lists, related-items sections, grids and carousels of other products.
+      const groups = pricedGroups(body, { url: opts.base });
+      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || groups.has(n) || opensRelatedSection(n);
+    } else skip = kind === 'service' ? (n) => scored.dropped.has(n) : (n) => scored.dropped.has(n) || gridChrome(n, scored);
+    // A product page: the item's area is the smallest block that holds both the selected
+    // description and the page's heading (the product's name, beside its price and buy box).
+    const item = kind === 'product' ? itemArea(body, roots, scored) : undefined;
+    if (item) {
+      const area = serializeContent([item], skip, opts.base);
+      if (area.textLength > out.textLength) return { ...area, pass: 'sections' };
+      return out;
+    }
     const sections = serializeContent(body.children ?? [], skip, opts.base);
     // A story the selection already holds (most of what the page shows) stays as selected.
-    if (sections.textLength > out.textLength && (kind === 'service' || out.textLength < sections.textLength * 0.4)) return { ...sections, pass: 'sections' };
+    if (sections.textLength > out.textLength && (kind === 'service' || out.textLength < sections.textLength * (kind === 'product' ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
   }
   // A page that shows little without scripts but carries its readable version in a <noscript>:
   // that version's main content, when it has more to say.
@@ -129,13 +189,21 @@ export function extractMainContent(body: DomNode, opts: ContentOptions): MainCon
     const raw = noscriptMarkup(body);
     if (raw) {
       const alt = extractFrom(parseFragment(raw), { base: opts.base });
-      if (alt.textLength > out.textLength * 2) return alt;
+      if (alt.textLength > out.textLength * 2) {
+        const { roots: _, ...rest } = alt;
+        return rest;
+      }
     }
   }
   return out;
 }
 
-function extractFrom(body: DomNode, opts: ContentOptions): MainContent {
+/** A result with the nodes it was written from. */
+interface Extracted extends MainContent {
+  roots: DomNode[];
+}
+
+function extractFrom(body: DomNode, opts: ContentOptions): Extracted {
   const strict = run(body, opts, true);
   // Quality check against the baseline: a selection with under a quarter of the page's prose
   // while the page declares a content element with twice the text and few links.
@@ -146,18 +214,18 @@ function extractFrom(body: DomNode, opts: ContentOptions): MainContent {
     if (declared && ds && ds.text >= strict.out.textLength * 2 && linkDensity(ds) < 0.3) {
       const removed = cleanSelection([declared], strict.scored);
       const out = serializeContent([declared], (n) => strict.scored.dropped.has(n) || removed.has(n), opts.base);
-      if (out.textLength > strict.out.textLength) return { ...out, pass: 'baseline' };
+      if (out.textLength > strict.out.textLength) return { ...out, pass: 'baseline', roots: [declared] };
     }
   }
-  if (strict.out.textLength >= MIN_CONTENT_CHARS) return { ...strict.out, pass: strict.found ? 'strict' : 'body' };
+  if (strict.out.textLength >= MIN_CONTENT_CHARS) return { ...strict.out, pass: strict.found ? 'strict' : 'body', roots: strict.nodes };
   const pageText = strict.scored.stats.get(body)?.text ?? 0;
-  let best: MainContent = { ...strict.out, pass: strict.found ? 'strict' : 'body' };
+  let best: Extracted = { ...strict.out, pass: strict.found ? 'strict' : 'body', roots: strict.nodes };
   const lenient = run(body, opts, false);
   // A strict selection of a short post stands (its comments are not the content); a strict pass
   // that found nothing, a few lines only, or mostly links, gives way to a longer lenient one.
   const strictStands = strict.found && strict.out.textLength >= MIN_STANDING_CHARS && strict.links < 0.3;
-  if (!strictStands && lenient.out.textLength > best.textLength && (lenient.found || !strict.found)) best = { ...lenient.out, pass: lenient.found ? 'lenient' : 'body' };
-  if (best.textLength === 0 && pageText > 0) best = { ...wholeContent(body.children ?? [], opts), pass: 'body' };
+  if (!strictStands && lenient.out.textLength > best.textLength && (lenient.found || !strict.found)) best = { ...lenient.out, pass: lenient.found ? 'lenient' : 'body', roots: lenient.nodes };
+  if (best.textLength === 0 && pageText > 0) best = { ...wholeContent(body.children ?? [], opts), pass: 'body', roots: [body] };
   return best;
 }
 

@@ -49,6 +49,10 @@ export interface KindSignals {
   pricedCards: number;
   /** Same-kind sibling blocks that each hold prose and a date or author line (posts). */
   posts: number;
+  /** Elements whose children are a group of three or more linked cards that show a price (a product grid or carousel). */
+  pricedGroups: DomNode[];
+  /** `<article>` elements that open with a linked heading and hold under 400 characters of paragraph prose (story cards). */
+  articleCards: number;
   /** schema.org `@type`s named in the JSON-LD blocks. */
   ldTypes: string[];
   /** `og:type`. */
@@ -79,6 +83,8 @@ interface Sub {
   images: number;
   dated: boolean;
   prose: number;
+  /** Holds a heading with a link in it. */
+  headingLink: boolean;
   /** Whether the text is in a script without spaces between words (a paragraph says more in fewer characters). */
   cjk: boolean;
 }
@@ -89,11 +95,11 @@ const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 export function kindSignals(root: DomNode): KindSignals {
   const s: KindSignals = {
     itemTypes: [], articles: 0, pre: 0, code: 0, tables: 0, sections: 0, headings: 0, prose: 0, longParagraphs: 0, text: 0, prices: 0,
-    cartButtons: 0, postBlocks: 0, docBlocks: 0, serviceBlocks: 0, facetBlocks: 0, cards: 0, pricedCards: 0, posts: 0, ldTypes: [], ogType: null,
+    cartButtons: 0, postBlocks: 0, docBlocks: 0, serviceBlocks: 0, facetBlocks: 0, cards: 0, pricedCards: 0, posts: 0, pricedGroups: [], articleCards: 0, ldTypes: [], ogType: null,
   };
   const types = new Set<string>();
   const walk = (el: DomNode, inPre: boolean): Sub => {
-    const sub: Sub = { text: 0, links: 0, prices: 0, images: 0, dated: false, prose: 0, cjk: false };
+    const sub: Sub = { text: 0, links: 0, prices: 0, images: 0, dated: false, prose: 0, cjk: false, headingLink: false };
     const kids: [DomNode, Sub][] = [];
     for (const c of el.children ?? []) {
       if (c.type === 'text') {
@@ -128,6 +134,7 @@ export function kindSignals(root: DomNode): KindSignals {
       sub.prose += r.prose;
       if (r.dated) sub.dated = true;
       if (r.cjk) sub.cjk = true;
+      if (r.headingLink || (r.links > 0 && /^h[1-6]$/.test(name))) sub.headingLink = true;
       switch (name) {
         case 'a':
           sub.links++;
@@ -138,6 +145,7 @@ export function kindSignals(root: DomNode): KindSignals {
           break;
         case 'article':
           s.articles++;
+          if (r.headingLink && r.prose < 400) s.articleCards++;
           break;
         case 'pre':
           s.pre++;
@@ -194,9 +202,11 @@ export function kindSignals(root: DomNode): KindSignals {
       for (const g of groups.values()) {
         if (g.length < 3) continue;
         const linked = g.filter((r) => r.links > 0 && r.text < 600);
+        const priced = linked.filter((r) => r.prices > 0).length;
+        if (priced >= 3) s.pricedGroups.push(el);
         if (linked.length >= 3 && linked.length > s.cards) {
           s.cards = linked.length;
-          s.pricedCards = linked.filter((r) => r.prices > 0).length;
+          s.pricedCards = priced;
         }
         const posts = g.filter((r) => r.prose > 0 && r.dated).length;
         if (posts >= 2 && posts > s.posts) s.posts = posts;
@@ -283,7 +293,10 @@ export function classifyPage(s: KindSignals, h: KindHints): PageKind {
   const article = articleLd || og === 'article' || ARTICLE_PATH.test(path);
   const forumLd = has(FORUM_TYPES) && !product && !has(/^FAQPage$/);
   // A thread: a forum path with posts, a declared discussion with little paragraph prose, or many post blocks.
-  if ((FORUM_PATH.test(path) && (s.postBlocks >= 5 || forumLd)) || (forumLd && pt < 0.45) || (s.postBlocks >= 40 && pt < 0.25 && !product && !article)) return 'forum';
+  if ((FORUM_PATH.test(path) && (s.postBlocks >= 5 || forumLd)) || (forumLd && pt < 0.45)) return 'forum';
+  // Story cards (`<article>`s each opening with a linked headline): a news or blog listing.
+  if (s.articleCards >= 6 && pt < 0.5 && !articleLd && !product) return 'listing';
+  if (s.postBlocks >= 40 && pt < 0.25 && !product && !article) return 'forum';
   // A grid of products: priced cards, a declared catalogue, or facets beside many cards.
   const grid = s.pricedCards >= 3 || og === 'product.group' || has(GRID_TYPES) || (s.facetBlocks >= 5 && s.cards >= 12 && pt < 0.3);
   if (COLLECTION_PATH.test(path) && !PRODUCT_PATH.test(path) && (grid || s.cards >= 8) && pt < 0.5) return 'collection';
@@ -339,6 +352,13 @@ function classified(root: DomNode, hints: KindHints): { kind: PageKind; signals:
   return out;
 }
 
+/** Priced card groups of the page whose document contains `node` (classified already by plainPageKind). */
+export function pricedGroups(node: DomNode, hints: KindHints): ReadonlySet<DomNode> {
+  let root = node;
+  while (root.parent) root = root.parent;
+  return new Set(classified(root, hints).signals.pricedGroups);
+}
+
 /**
  * The kind of page when the page says so plainly enough to take every block of its body as the
  * content (main-content.ts): a service page by its path, schema.org type or landing-page blocks;
@@ -359,7 +379,9 @@ export function plainPageKind(node: DomNode, hints: KindHints): PageKind | undef
     case 'service':
       return SERVICE_PATH.test(path) || has(SERVICE_TYPES) || s.serviceBlocks >= 4 ? kind : undefined;
     case 'listing':
-      return s.cards >= 12 && pt < 0.3 ? kind : undefined;
+      return (s.cards >= 12 || s.articleCards >= 6) && pt < 0.3 ? kind : undefined;
+    case 'product':
+      return kind;
     case 'collection':
       return s.pricedCards >= 3 || has(GRID_TYPES) || (s.facetBlocks >= 5 && s.cards >= 12) ? kind : undefined;
     default:

@@ -45,4 +45,55 @@ describe('kind-aware main content', () => {
     expect(out).toContain('$32.00');
     expect(out).not.toMatch(/Filter by|Brass finish|Sort by|Home and living|Next page|Privacy policy/);
   });
+
+  it('a forum thread whose post text sits deep in each post: every post, in order', () => {
+    // Each post nests its text seven levels down (post > inner > cell > main > content > body > wrapper),
+    // the way forum software lays posts out; the best-scoring block is one post's wrapper.
+    const post = (i: number, words: string) => `<article class="message message--post"><div class="message-inner">
+      <div class="message-cell message-cell--user"><h4 class="message-name"><a href="/members/u${i}">sailor${i}</a></h4></div>
+      <div class="message-cell message-cell--main"><div class="message-main"><header class="message-attribution"><time datetime="2024-03-0${i}">Mar ${i}</time></header>
+      <div class="message-content"><div class="message-userContent"><article class="message-body"><div><div class="bbWrapper">${words}</div></div></article></div></div></div></div>
+    </div></article>`;
+    const bodies = [
+      // The opening post is long, the replies short (no reply scores near it).
+      'Post one: the tide gauge on the north pier reads about a foot low whenever the wind has been in the west for a day or more, and I would like to know why. I have compared it with the tables for three months now, at every high water I could get to, and the gap grows with the length of the blow, then closes over two or three days once the wind backs south. The harbour office says the gauge was serviced last spring, the float moves freely, and the chart datum has not changed, so I am at a loss.',
+      'Post two: the stilling well silts up after a westerly blow.',
+      'Post three: same at our club, a longer inlet pipe fixed it.',
+      'Post four: thanks all, the office will clear the well next week.',
+    ];
+    const html = `<!doctype html><html><head><title>Gauge reads low</title></head><body>${chrome}<div class="p-body"><h1>Tide gauge reads low in a westerly</h1>
+      <div class="block-body">${bodies.map((b, i) => post(i + 1, b)).join('')}</div></div>${footer}</body></html>`;
+    const out = md(html, 'https://boards.example/threads/gauge-reads-low.4411/');
+    const at = ['Post one', 'Post two', 'Post three', 'Post four'].map((p) => out.indexOf(p));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+
+  it('a news front page of story cards: every card, not the one whose excerpt is longest', () => {
+    const card = (i: number) => `<article class="story-card"><h2><a href="/2024/05/story-${i}">Harbour story number ${i}</a></h2><p class="excerpt">${i === 3 ? 'The longest excerpt of the page, about the new quay, the dredging of the channel and the fishing fleet that will use it from next year, with a word from the harbour master.' : `A short excerpt about harbour story ${i}.`}</p><span class="byline">By the desk</span></article>`;
+    const html = `<!doctype html><html><head><title>Harbour News</title><meta property="og:type" content="website"></head><body>${chrome}<main><div class="river">${Array.from({ length: 9 }, (_, i) => card(i + 1)).join('')}</div></main>${footer}</body></html>`;
+    const out = md(html, 'https://harbour.example/');
+    const at = Array.from({ length: 9 }, (_, i) => out.search(new RegExp(`Harbour story number ${i + 1}(?!\\d)`)));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(out).not.toMatch(/About us|Privacy policy/);
+  });
+
+  it('a product page: name, price, description and specifications, without the related-products carousel or menus', () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Brass tide clock","offers":{"@type":"Offer","price":"89.00","priceCurrency":"EUR"}}</script>';
+    const related = (i: number) => `<div class="tile"><a href="/products/other-${i}"><img src="/o${i}.jpg" alt=""><span>Other clock ${i}</span></a><span>€${30 + i}.00</span></div>`;
+    const menu = `<div class="mega"><ul>${['Clocks', 'Barometers', 'Lamps', 'Charts', 'Gifts', 'Sale', 'New in', 'Brands'].map((m) => `<li><a href="/c/${m}">${m} department</a></li>`).join('')}</ul></div>`;
+    const html = `<!doctype html><html><head><title>Brass tide clock</title>${ld}</head><body>${chrome}${menu}<div class="pdp">
+      <div class="gallery"><img src="/clock.jpg" alt=""></div>
+      <div class="buy-box"><h1>Brass tide clock</h1><p class="price">€89.00</p><button>Add to cart</button></div>
+      <div class="pdp-description"><p>A solid brass clock that shows the state of the tide, set once a month by the new moon.</p></div>
+      <div class="pdp-specs"><table><tr><th>Diameter</th><td>24 cm</td></tr><tr><th>Weight</th><td>1.2 kg</td></tr><tr><th>Finish</th><td>Polished brass</td></tr></table></div>
+      <div class="pdp-story"><h2>Made in Cornwall</h2><p>Each clock is turned, polished and lacquered by hand in our workshop by the harbour, then tested for a week before it leaves.</p></div>
+    </div>
+    <div class="carousel"><h2>Customers also bought</h2><div class="track">${Array.from({ length: 6 }, (_, i) => related(i + 1)).join('')}</div></div>
+    ${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/products/brass-tide-clock');
+    for (const part of ['Brass tide clock', '€89.00', 'state of the tide', 'Polished brass', 'turned, polished and lacquered']) expect(out).toContain(part);
+    expect(out).not.toMatch(/Other clock|Barometers department|Privacy policy/);
+  });
 });
