@@ -379,7 +379,7 @@ export function plainPageKind(node: DomNode, hints: KindHints): PageKind | undef
     case 'service':
       return SERVICE_PATH.test(path) || has(SERVICE_TYPES) || s.serviceBlocks >= 4 ? kind : undefined;
     case 'listing':
-      return (s.cards >= 12 || s.articleCards >= 6) && pt < 0.3 ? kind : undefined;
+      return (s.cards >= 12 && pt < 0.3) || (s.articleCards >= 6 && pt < 0.5) ? kind : undefined;
     case 'product':
       return kind;
     case 'collection':
