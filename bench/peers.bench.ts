@@ -202,7 +202,9 @@ function gleanerSide(name: string, formats: ScrapeFormat[] | undefined, engineCh
       return { status: r.status, body: r.body.toString('utf8') };
     },
   });
-  const launcher = new LocalChromiumLauncher({ executablePath: process.env.GLEANER_CHROMIUM_PATH });
+  // The binary Crawlee gets (above): GLEANER_CHROMIUM_PATH, else the @sparticuz headless shell. Left
+  // to itself the launcher would pick a system Chromium first, a different (heavier) browser.
+  const launcher = new LocalChromiumLauncher(process.env.GLEANER_CHROMIUM_PATH ? { executablePath: process.env.GLEANER_CHROMIUM_PATH } : { binary: 'sparticuz' });
   const engine = createEngine({
     guard,
     robots,

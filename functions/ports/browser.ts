@@ -182,8 +182,8 @@ export interface ComposedFrame {
 export interface FetchTab extends Tab {
   /**
    * Keep images, fonts and media from loading (true) or load them (false, for screenshots).
-   * Held-back requests are screened (see {@link FetchTabOptions.screen}), then failed without
-   * any connection.
+   * Held-back requests are failed without any connection and screened meanwhile (see
+   * {@link FetchTabOptions.screen}; {@link settle} waits for the screens).
    */
   blockAssets(block: boolean): Promise<void>;
   /** Forget requests of the previous document (before a new navigation). */
@@ -191,7 +191,8 @@ export interface FetchTab extends Tab {
   /**
    * Readiness after `load`: wait until no content request (document, script, XHR/fetch,
    * stylesheet) is in flight and neither the DOM nor the network changed for `rule.quietMs`,
-   * never longer than `rule.capMs` after load nor past `deadline` (epoch ms).
+   * never longer than `rule.capMs` after load nor past `deadline` (epoch ms). Then, within the
+   * same bound, the screens of the assets held back so far finish (their refusals are counted).
    */
   settle(rule: SettleRule, deadline: number): Promise<void>;
 }

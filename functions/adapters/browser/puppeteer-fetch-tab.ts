@@ -103,11 +103,25 @@ export class PuppeteerFetchTab extends PuppeteerTab implements FetchTab {
    * from `load` at the earliest. So content an XHR brings after `load` is there, and a page that
    * is done at `load` costs one quiet window. Never longer than `capMs` after load nor past
    * `deadline` (tickers, long polls). Cheaper than `networkidle2` (a fixed 500 ms of idle network,
-   * images included) and stricter about late XHRs.
+   * images included) and stricter about late XHRs. The held-back assets' screens (request-pause.ts)
+   * run meanwhile; what is left of them is waited for at the end, within the same bound.
    */
   async settle(rule: SettleRule, deadline: number): Promise<void> {
     const loadAt = performance.now();
     const end = Math.min(deadline, Date.now() + rule.capMs);
+    await this.quiet(rule, end, loadAt);
+    // Blocked assets were failed at once and screened meanwhile (request-pause.ts): their
+    // refusals are counted before the page is handed on (within the same bound).
+    const left = end - Date.now();
+    if (left > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.pause.screened(), new Promise<void>((r) => (timer = setTimeout(r, left)))]);
+      clearTimeout(timer);
+    }
+  }
+
+  /** The DOM-and-network quiet window of {@link settle}, until `end`. */
+  private async quiet(rule: SettleRule, end: number, loadAt: number): Promise<void> {
     for (;;) {
       const left = end - Date.now();
       if (left <= 0) return;

@@ -26,11 +26,13 @@ interface Paused {
  *   whose response redirected): admitted the same way (robots.txt, target policy and gate of the
  *   hop's own host), so a page cannot reach a host's disallowed paths through a redirecting asset.
  *   Other subresources are continued at once (their first request is screened by the egress proxy);
- * - images, fonts and media while assets are blocked: screened by the egress guard (a refusal is
- *   counted as the proxy would), then failed without any connection.
+ * - images, fonts and media while assets are blocked: failed without any connection, and screened
+ *   by the egress guard meanwhile (a refusal is counted as the proxy would; {@link screened}).
  */
 export class RequestPause {
   private blockingAssets = false;
+  /** Screens of blocked assets still running (see onPaused). */
+  private readonly screening = new Set<Promise<void>>();
   /** The tab's main frame (its id stays the same across the tab's navigations). */
   private mainFrameId: string | undefined;
 
@@ -83,7 +85,16 @@ export class RequestPause {
       await go();
       return;
     }
-    await (this.screen?.(e.request.url) ?? Promise.resolve()).catch(() => {});
+    // Failed at once, screened meanwhile: the page's `load` does not wait for the guard's DNS
+    // lookup of every asset host. The fetch tab's settle waits for the screens (see screened()).
+    const screening = (this.screen?.(e.request.url) ?? Promise.resolve()).catch(() => {});
+    this.screening.add(screening);
+    void screening.finally(() => this.screening.delete(screening));
     await fail();
+  }
+
+  /** Resolves once every asset screen started so far has finished (its refusal counted). */
+  screened(): Promise<void> {
+    return this.screening.size ? Promise.all(this.screening).then(() => undefined) : Promise.resolve();
   }
 }

@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
-import { loadHtml } from '../content/load-html.js';
+import { htmlDepth, loadHtml, MAX_HTML_DEPTH } from '../content/load-html.js';
+import { headTitle } from './head-title.js';
 import { extractFields } from './extract.js';
 import { needsJs } from './needs-js.js';
 import { parsePage, type ParsedPage } from './parse.js';
@@ -59,8 +60,37 @@ function browserNeeded(spec: ShapeSpec, $: CheerioAPI): string | null {
   return verdict.needed ? verdict.reason : null;
 }
 
+/** Formats whose output comes from the request itself, not from the parsed page (only the title is needed). */
+const UNPARSED_FORMATS = new Set<ScrapeFormat>(['html', 'screenshot']);
+
+/**
+ * The parts of a page whose formats need nothing parsed but its title (`html`, `screenshot`),
+ * when the title can be read without a document tree (head-title.ts); undefined otherwise. The
+ * parsed text, markdown, links and metadata are left empty: no format asked for them.
+ */
+function titleOnly(html: string, spec: ShapeSpec): ShapedParts | undefined {
+  if (spec.decideAuto || spec.modelMarkdown || (spec.extract && Object.keys(spec.extract).length)) return undefined;
+  if (!spec.formats.every((f) => UNPARSED_FORMATS.has(f))) return undefined;
+  // A page loadHtml refuses as too deeply nested is refused the same way by the full parse.
+  if (html.length > MAX_HTML_DEPTH * 2 && htmlDepth(html) > MAX_HTML_DEPTH) return undefined;
+  const title = headTitle(html);
+  if (title === null) return undefined;
+  return {
+    autoReason: null,
+    parsed: {
+      title,
+      text: '',
+      markdown: '',
+      links: [],
+      metadata: { title, description: null, canonical: null, lang: null, og: {}, author: null, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null, page_kind: null },
+    },
+  };
+}
+
 /** Parse (and extract from) `html` as `spec` asks. Synchronous: the tree never outlives the call. */
 export function shapePage(html: string, spec: ShapeSpec): ShapedParts {
+  const quick = titleOnly(html, spec);
+  if (quick) return quick;
   const $ = loadHtml(html, spec.url);
   if (spec.decideAuto) {
     const autoReason = browserNeeded(spec, $);
