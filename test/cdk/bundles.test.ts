@@ -12,7 +12,21 @@ import { BROWSER_NODE_MODULES, bundlingOptions, REPO_ROOT, VALIDATOR_NODE_MODULE
 /** Nothing from a browser stack may reach an API Lambda: cold starts and the 250 MB limit. */
 const BROWSER_PACKAGES = /node_modules\/(puppeteer|puppeteer-core|chromium-bidi|@sparticuz\/chromium|@puppeteer\/[^/]+)\//;
 
-async function bundleMeta(handler: string, flags: { browser?: boolean; validators?: boolean } = {}): Promise<Metafile> {
+/**
+ * Each handler is built once per set of bundling options and the metafile shared by every check
+ * below (bundlingOptions reads only whether each flag is set, so that is the key): a route
+ * without validators is otherwise built twice with the same options, and a handler two routes
+ * share once per route. The build is deterministic; each check still reads its own bundle.
+ */
+const metas = new Map<string, Promise<Metafile>>();
+function bundleMeta(handler: string, flags: { browser?: boolean; validators?: boolean } = {}): Promise<Metafile> {
+  const key = `${handler} browser=${!!flags.browser} validators=${!!flags.validators}`;
+  let m = metas.get(key);
+  if (!m) metas.set(key, (m = buildMeta(handler, { browser: !!flags.browser, validators: !!flags.validators })));
+  return m;
+}
+
+async function buildMeta(handler: string, flags: { browser: boolean; validators: boolean }): Promise<Metafile> {
   const opts = bundlingOptions(flags);
   const result = await build({
     entryPoints: [join(REPO_ROOT, handler)],

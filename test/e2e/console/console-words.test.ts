@@ -66,7 +66,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => dropper.listen(0, '127.0.0.1', r));
   dropperPort = (dropper.address() as { port: number }).port;
-  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port},127.0.0.1:${dropperPort}` });
+  // A dropped connection is retried (10 s, then 20 s by default): the log's words are the same
+  // after short retry delays, which the run's wait does not spend idle.
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port},127.0.0.1:${dropperPort}`, GLEANER_RETRY_BASE_SECONDS: '0.1' });
   await createUser(svc.deps.table, svc.tenantId, EMAIL, PASSWORD, new Date());
   typedRun = await seedTypedCrawl();
 }, 120_000);

@@ -34,7 +34,9 @@ beforeAll(async () => {
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   port = (site.address() as AddressInfo).port;
   base = `http://127.0.0.1:${port}`;
-  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${port}` });
+  // A run the shutdown handed back is redelivered after the retry delay (10 s by default): the
+  // restart test waits for that redelivery, so a short one (the behaviour is the same).
+  svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${port}`, GLEANER_RETRY_BASE_SECONDS: '0.1' });
 });
 
 afterAll(async () => {
