@@ -157,7 +157,7 @@ describe('serialize and extract', () => {
   it('writes the selection without skipped nodes, URLs absolute, only useful attributes', () => {
     const { node } = body('<body><div id="c" class="x" data-track="1"><a href="/a#f" onclick="x()">A</a><img data-src="/real.png" src="data:image/gif;base64,AA" alt="pic"><span id="skip">no</span><pre class="language-js codeBlock">x &lt; 1</pre></div></body>');
     const out = serializeContent([node('#c')], (n) => n === node('#skip'), 'https://site.test/dir/page');
-    expect(out.html).toBe('<div><a href="https://site.test/a#f">A</a><img data-src="/real.png" src="https://site.test/real.png" alt="pic"><pre class="language-js">x &lt; 1</pre></div>');
+    expect(out.html).toBe('<div><a href="https://site.test/a#f">A</a><img data-src="/real.png" src="https://site.test/real.png" alt="pic"><pre data-lang="js">x &lt; 1</pre></div>');
     expect(out.textLength).toBe('A'.length + 'x < 1'.length);
   });
 
