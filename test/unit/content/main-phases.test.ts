@@ -144,6 +144,14 @@ describe('clean: boilerplate inside the winner', () => {
     for (const id of ['#code', '#data', '#note']) expect(removed.has(node(id))).toBe(false);
   });
 
+  it('keeps a data table inside its wrapper, links and all (a figure around a reference table)', () => {
+    const { removed, node } = run(
+      '<figure id="wrap" class="table-container"><table><tr><th scope="row">Prerequisites:</th><td><a href="/a">HTML basics</a>, <a href="/b">CSS basics</a></td></tr>' +
+        '<tr><th scope="row">Objective:</th><td><a href="/c">Flexbox</a></td></tr></table><figcaption>Before you start</figcaption></figure>',
+    );
+    expect(removed.has(node('#wrap'))).toBe(false);
+  });
+
   it('keeps records whole: listing items are link-dense by nature', () => {
     const tile = (i: number) => `<div class="tile"><a href="/p/${i}"><div class="name">Espresso machine model ${i}</div></a><div class="price">$${i}99.00</div></div>`;
     const { body: b, node } = body(`<body><div id="grid">${Array.from({ length: 6 }, (_, i) => tile(i)).join('')}</div></body>`);
