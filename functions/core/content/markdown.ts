@@ -273,8 +273,8 @@ export function tidyMarkdown(md: string): string {
   let topList: 'ul' | 'ol' | null = null;
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
-    // A fence in a list item is indented to the item's content.
-    const fenceMark = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    // A fence in a list item is indented to the item's content, or opens the item (`- ```js`).
+    const fenceMark = /^\s*(?:(?:[-*+]|\d{1,9}[.)]) +)?(`{3,}|~{3,})/.exec(line)?.[1];
     if (inFence) {
       out.push(line);
       if (fenceMark && fenceMark[0] === inFence[0] && fenceMark.length >= inFence.length && line.trim() === fenceMark) inFence = null;

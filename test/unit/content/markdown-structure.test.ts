@@ -74,6 +74,10 @@ describe('lists', () => {
     expect(out).toBe('1. Install:\n\n   ```bash\n   npm i x\n\n   npm run y\n   ```\n2. Then\n\n   more\n\n   | A |\n   | --- |\n   | 1 |');
   });
 
+  it('keeps the blank lines of a code block that opens an item', () => {
+    expect(md('<ul><li><pre>x\n\n\ny</pre></li></ul>')).toBe('- ```\n  x\n\n\n  y\n  ```');
+  });
+
   it('nests a list written straight into a list', () => {
     expect(md('<ul><li>a</li><ul><li>b</li></ul><li>c</li></ul>')).toBe('- a\n  - b\n- c');
   });
