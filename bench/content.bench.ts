@@ -149,13 +149,18 @@ if (pages.length) {
   const g = results.find((r) => r.name === 'Gleaner');
   if (g) {
     const withFid = g.wcxb.filter((r) => r.fid);
-    console.log(`\nGleaner markdown structure fidelity against main_content_markdown (${withFid.length} pages; min/max of counts, heading levels as a multiset):`);
+    console.log(`\nGleaner markdown structure fidelity against main_content_markdown (${withFid.length} pages; min/max of counts, heading levels as a multiset, over the pages whose reference has the feature; "+n": pages where only ours has it, not scored):`);
     console.log('| pages | headings | list items | tables | code blocks |');
     console.log('|---|---|---|---|---|');
+    const FEATURES = ['headings', 'lists', 'tables', 'code'] as const;
     for (const [label, pick] of groups.slice(0, 3 + KINDS.length)) {
       const rs = withFid.filter(pick);
       if (!rs.length) continue;
-      console.log(`| ${label} | ${f(mean(rs.map((r) => r.fid!.headings)))} | ${f(mean(rs.map((r) => r.fid!.lists)))} | ${f(mean(rs.map((r) => r.fid!.tables)))} | ${f(mean(rs.map((r) => r.fid!.code)))} |`);
+      const cell = (k: (typeof FEATURES)[number]) => {
+        const scored = rs.filter((r) => !Number.isNaN(r.fid![k]));
+        return `${f(mean(scored.map((r) => r.fid![k])))} (${scored.length}, +${rs.filter((r) => r.fid!.extra[k]).length})`;
+      };
+      console.log(`| ${label} | ${FEATURES.map(cell).join(' | ')} |`);
     }
     console.log('\nmetadata.page_kind against the WCXB kind (rows: true kind; accuracy = share right):');
     const labels = [...KINDS, 'other'];

@@ -55,6 +55,23 @@ function isDataTable(el: DomNode, scored: Scored): boolean {
   return rows >= 10 || cols > 4 || rows * cols > 10 || (rows >= 2 && cols === 2);
 }
 
+/** The table `el` only wraps (through single-child wrappers, a caption beside it aside), if any. */
+function wrappedTable(el: DomNode, scored: Scored): DomNode | undefined {
+  let n = el;
+  for (let depth = 0; depth < 3; depth++) {
+    let only: DomNode | undefined;
+    for (const c of n.children ?? []) {
+      if (c.type === 'text' ? !(c.data ?? '').trim() : !isElement(c) || scored.dropped.has(c) || c.name === 'figcaption') continue;
+      if (only) return undefined;
+      only = c;
+    }
+    if (!only) return undefined;
+    if (only.name === 'table') return only;
+    n = only;
+  }
+  return undefined;
+}
+
 /** Whether a container inside the content is boilerplate. */
 function isBoilerplate(el: DomNode, s: NodeStats): boolean {
   const name = el.name ?? '';
@@ -285,6 +302,9 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
         continue;
       }
       if (name === 'table' && isDataTable(c, scored)) continue;
+      // A wrapper around one data table (`<figure class="table-container">`) is that table.
+      const table = wrappedTable(c, scored);
+      if (table && isDataTable(table, scored)) continue;
       // A block holding most of the content is the content, whatever it looks like (a story
       // with an 80-image gallery): clean inside it instead.
       if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s)) {

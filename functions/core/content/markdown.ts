@@ -1,3 +1,4 @@
+import { codeLanguageOf } from './code-language.js';
 import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfig, type TranslatorConfigFactory, type TranslatorConfigObject } from 'node-html-markdown';
 
 /*
@@ -6,16 +7,20 @@ import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfig, type Transl
  * where they are right and replaced by the translators below where they are not:
  *
  * - code blocks: a `<pre>` is always a fenced block (also without `<code>`, or with whitespace
- *   around its `<code>`), with the language the page names (`language-x`, `lang-x`,
- *   `highlight-x`, `highlight-source-x`, `hljs-x` or `data-lang` on the code, the pre or up to two
- *   wrappers) and a fence longer than any backtick run inside; blank lines inside code are kept.
- * - tables: every `|` in a cell escaped (the library escapes only the first), `<br>` in a cell kept
- *   as `<br>` (GFM cells are one line), inline code kept in cells.
+ *   around its `<code>`), with the language the page names (code-language.ts: `language-x`,
+ *   `lang-x`, `brush: x`, `highlight-source-x`, `hljs x`, `data-lang`… on the code, the pre or up to
+ *   two wrappers) and a fence longer than any backtick run inside; blank lines inside code are kept.
+ * - tables: compact GFM rows (no padding to the widest cell), a `---` delimiter under the first
+ *   row, every `|` in a cell escaped (the library escapes only the first), `<br>` in a cell kept as
+ *   `<br>` (GFM cells are one line), inline code kept in cells, a colspan as empty cells after it.
  * - links and images: absolute against the page's base URL (fragments kept); a link with no text
  *   and no image is dropped, a heading's permalink anchor (`¶`, `#`, `§`) too; `data:` images become
  *   their alt text (a base64 blob is not content); lazy images use `data-src` when `src` is a
  *   placeholder.
- * - nested lists indented by 3 spaces, so items under `1. ` nest in CommonMark too.
+ * - list items hold their blocks: every line after the first is indented to the marker's width
+ *   (2 under `- `, 3 under `1. `), so nested lists, paragraphs, code and tables stay in the item.
+ * - a link around a heading (a card) keeps the heading, its text linked; blocks inside a link are
+ *   apart by spaces.
  * - headings on one line, empty headings dropped; links only to http(s), mailto: and tel:
  *   (a `javascript:` or app link keeps its text).
  * - at most one blank line in a row (outside code blocks), no trailing spaces on blank lines.
@@ -43,25 +48,21 @@ const destination = (url: string) => url.replace(/[()\s<>]/g, (c) => '%' + c.cha
 const escapeAlt = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/[\\[\]]/g, '\\$&');
 const escapeTitle = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/"/g, '\\"');
 
-const LANG_CLASS = /(?:^|\s)(?:language|lang|highlight-source|highlight|hljs|brush:?)-([A-Za-z0-9_+#.-]+)/i;
-const NOT_A_LANGUAGE = new Set(['none', 'nohighlight', 'plaintext', 'plain', 'text', 'txt', 'default']);
-
 /** What a translator factory receives (the package does not export the type by name). */
 type TranslatorContext = Parameters<TranslatorConfigFactory>[0];
 type Element = TranslatorContext['node'];
 
-/** The language a code block's markup names, if any (on the element or up to two ancestors). */
+/** The language a code block's markup names, if any (code-language.ts: on the code, the pre or up to two wrappers). */
 function codeLanguage(pre: Element): string {
   const code = Array.from(pre.childNodes as ArrayLike<unknown>).find((c) => (c as Element).tagName === 'CODE') as Element | undefined;
-  const candidates: (Element | null | undefined)[] = [code, pre, pre.parentNode as Element, pre.parentNode?.parentNode as Element];
-  for (const el of candidates) {
-    if (!el?.getAttribute) continue;
-    const data = el.getAttribute('data-lang') ?? el.getAttribute('data-language');
-    const fromClass = LANG_CLASS.exec(el.getAttribute('class') ?? '')?.[1];
-    const lang = (data ?? fromClass ?? '').trim().toLowerCase();
-    if (lang && /^[a-z0-9_+#.-]{1,30}$/.test(lang)) return NOT_A_LANGUAGE.has(lang) ? '' : lang;
-  }
-  return '';
+  const wrapper = pre.parentNode as Element | null;
+  const attr = (el: Element | null | undefined) => (name: string) => (el?.getAttribute ? el.getAttribute(name) : undefined);
+  return codeLanguageOf([
+    { attr: attr(code), bare: true },
+    { attr: attr(pre), bare: true },
+    { attr: attr(wrapper), bare: false },
+    { attr: attr(wrapper?.parentNode as Element | null), bare: false },
+  ]);
 }
 
 /** A fenced block: the fence is longer than any backtick run in the code. */
@@ -101,10 +102,35 @@ const imgTranslator = ({ node }: TranslatorContext): TranslatorConfig => {
 
 const PERMALINK_TEXT = new Set(['¶', '#', '§', '🔗', '#️⃣']);
 
+const HEADING_TAG = /^H[1-6]$/;
+
+/** Whether `el` holds a heading (a card: `<a><h3>title</h3><p>blurb</p></a>`), a few levels down. */
+function holdsHeading(el: Element, depth = 4): boolean {
+  for (const c of el.childNodes as unknown as Element[]) {
+    const tag = c.tagName;
+    if (!tag) continue;
+    if (HEADING_TAG.test(tag) || (depth > 1 && holdsHeading(c, depth - 1))) return true;
+  }
+  return false;
+}
+
 const aTranslator = ({ node, visitor }: TranslatorContext): TranslatorConfig => {
   const raw = node.getAttribute('href');
   const href = resolveUrl(raw);
   const title = node.getAttribute('title');
+  // A link around a heading and more (a card) is blocks: the heading stays a heading, of its level,
+  // its text the link; a link cannot hold a heading in markdown.
+  if (holdsHeading(node)) {
+    return {
+      surroundingNewlines: 2,
+      postprocess: ({ content }) => {
+        const text = content.trim();
+        if (!text) return PostProcessResult.RemoveNode;
+        if (!href) return text;
+        return text.replace(/^(#{1,6}) (.+)$/m, (_, hashes: string, h: string) => `${hashes} [${h}](${destination(href)})`);
+      },
+    };
+  }
   return {
     childTranslators: visitor.instance.aTagTranslators,
     postprocess: ({ content }) => {
@@ -123,11 +149,12 @@ const aTranslator = ({ node, visitor }: TranslatorContext): TranslatorConfig => 
 const CELL_BREAK = '\uE000';
 
 /** One table cell on one line: pipes escaped, line breaks as `<br>`, paragraphs as spaces. */
-const cellTranslator = ({ visitor }: TranslatorContext): TranslatorConfig => ({
+const cellTranslator = ({ node, visitor }: TranslatorContext): TranslatorConfig => ({
   surroundingNewlines: false,
   childTranslators: visitor.instance.tableCellTranslators,
   prefix: ' ',
-  postfix: ' |',
+  // A cell spanning n columns is followed by n - 1 empty ones (GFM has no spans; columns stay in line).
+  postfix: ' |'.repeat(Math.min(20, Math.max(1, Number.parseInt(node.getAttribute('colspan') ?? '', 10) || 1))),
   postprocess: ({ content }) =>
     content
       .replaceAll(CELL_BREAK, '<br>')
@@ -156,8 +183,75 @@ const headingTranslator = ({ node }: TranslatorContext): TranslatorConfig => ({
   },
 });
 
+/** Indent every line after the first by `width` spaces (blank lines stay empty). */
+const indentRest = (text: string, width: number) => text.replace(/\n(?=[^\n])/g, `\n${' '.repeat(width)}`);
+
+/**
+ * A list item: its marker (`-`, or its number, from `<ol start>` on), then its content with every
+ * further line indented to the marker's width, so the paragraphs, code blocks, tables and nested
+ * lists of one item stay in it (CommonMark list items). The library keeps only the first line in
+ * the item, turns paragraphs into hard breaks and code lines into `code  ` lines.
+ */
+const liTranslator = ({ node, listKind, listItemNumber }: TranslatorContext): TranslatorConfig => {
+  let marker = '-';
+  if (listKind === 'OL' && listItemNumber !== undefined) {
+    const start = Number.parseInt((node.parentNode as Element | null)?.getAttribute?.('start') ?? '', 10);
+    marker = `${Number.isFinite(start) ? listItemNumber + start - 1 : listItemNumber}.`;
+  }
+  return {
+    prefix: `${marker} `,
+    surroundingNewlines: 1,
+    postprocess: ({ content }) => {
+      const text = content.trim();
+      return text ? indentRest(text, marker.length + 1) : PostProcessResult.RemoveNode;
+    },
+  };
+};
+
+/** A list; one written straight into another list (no `<li>` between) is nested under it. */
+const listTranslator = ({ node, listKind }: TranslatorContext): TranslatorConfig => {
+  const parent = (node.parentNode as Element | null)?.tagName;
+  const inList = parent === 'UL' || parent === 'OL';
+  return {
+    surroundingNewlines: listKind ? 1 : 2,
+    ...(inList && { postprocess: ({ content }: { content: string }) => `${' '.repeat(parent === 'OL' ? 3 : 2)}${indentRest(content.trim(), parent === 'OL' ? 3 : 2)}` }),
+  };
+};
+
+/**
+ * A GFM table, compact: `| a | b |` rows (cells are not padded to the widest cell: a column with
+ * one long cell would pad every row with hundreds of spaces), a `| --- |` delimiter row under the
+ * first row, every row with as many cells as the widest, the caption above it after a blank line.
+ */
+const tableTranslator = ({ visitor }: TranslatorContext): TranslatorConfig => ({
+  surroundingNewlines: 2,
+  childTranslators: visitor.instance.tableTranslators,
+  postprocess: ({ content, nodeMetadata, node }) => {
+    const rows: string[][] = [];
+    let width = 0;
+    for (const line of content.split('\n')) {
+      const row = line.trim();
+      if (!row.startsWith('|')) continue;
+      // A row is `| a | b |`: every cell ends in ` |` (pipes inside cells are escaped `\|`).
+      const cells = row.slice(1).split(' |').map((c) => c.trim());
+      cells.pop();
+      if (!cells.length) continue;
+      rows.push(cells);
+      width = Math.max(width, cells.length);
+    }
+    if (!rows.length) return PostProcessResult.RemoveNode;
+    const line = (cells: string[]) => `| ${cells.concat(Array<string>(width - cells.length).fill('')).join(' | ')} |`.replace(/ {2}\|/g, ' |');
+    const out = [line(rows[0]), line(Array<string>(width).fill('---')), ...rows.slice(1).map(line)].join('\n');
+    const caption = nodeMetadata.get(node)?.tableMeta?.caption;
+    return caption ? `${caption}\n\n${out}` : out;
+  },
+});
+
 const translators: TranslatorConfigObject = {
   'h1,h2,h3,h4,h5,h6': headingTranslator,
+  table: tableTranslator,
+  li: liTranslator,
+  'ol,ul': listTranslator,
   pre: preTranslator,
   // <code> outside <pre> is inline code; inside <pre> the pre's code-block translators apply.
   code: inlineCode,
@@ -179,7 +273,8 @@ export function tidyMarkdown(md: string): string {
   let topList: 'ul' | 'ol' | null = null;
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
-    const fenceMark = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    // A fence in a list item is indented to the item's content, or opens the item (`- ```js`).
+    const fenceMark = /^\s*(?:(?:[-*+]|\d{1,9}[.)]) +)?(`{3,}|~{3,})/.exec(line)?.[1];
     if (inFence) {
       out.push(line);
       if (fenceMark && fenceMark[0] === inFence[0] && fenceMark.length >= inFence.length && line.trim() === fenceMark) inFence = null;
@@ -209,33 +304,6 @@ export function tidyMarkdown(md: string): string {
   return out.join('\n');
 }
 
-/** The library's table translator, with a blank line between the caption and the table (GFM). */
-function tableWithCaption(base: TranslatorConfig | ((ctx: TranslatorContext) => TranslatorConfig)): (ctx: TranslatorContext) => TranslatorConfig {
-  return (ctx) => {
-    const cfg = typeof base === 'function' ? base(ctx) : base;
-    const post = cfg.postprocess;
-    if (!post) return cfg;
-    return {
-      ...cfg,
-      postprocess: (p) => {
-        const res = post(p);
-        const caption = p.nodeMetadata.get(p.node)?.tableMeta?.caption;
-        return typeof res === 'string' && caption && res.startsWith(`${caption}\n`) ? `${caption}\n\n${res.slice(caption.length + 1)}` : res;
-      },
-    };
-  };
-}
-
-/** The library's list item translator, numbering from `<ol start>`. */
-function listItemWithStart(base: TranslatorConfig | ((ctx: TranslatorContext) => TranslatorConfig)): (ctx: TranslatorContext) => TranslatorConfig {
-  return (ctx) => {
-    const cfg = typeof base === 'function' ? base(ctx) : base;
-    const start = Number.parseInt(ctx.parent?.getAttribute?.('start') ?? '', 10);
-    if (ctx.listKind !== 'OL' || !Number.isFinite(start) || start === 1 || ctx.listItemNumber === undefined || !cfg.prefix) return cfg;
-    return { ...cfg, prefix: cfg.prefix.replace(/\d+\. $/, `${ctx.listItemNumber + start - 1}. `) };
-  };
-}
-
 let converter: NodeHtmlMarkdown | undefined;
 function markdownService(): NodeHtmlMarkdown {
   if (converter) return converter;
@@ -251,6 +319,8 @@ function markdownService(): NodeHtmlMarkdown {
     translators,
   );
   // Inside links and table cells the library uses its own collections: same rules there.
+  // Blocks inside a link (a card's title and blurb) are apart by a space, not glued.
+  c.aTagTranslators.set('p,div,li,ul,ol,dl,dt,dd,section,article,header,footer,figure,figcaption,blockquote,h1,h2,h3,h4,h5,h6,tr,td,th', { surroundingNewlines: 1 });
   c.aTagTranslators.set('img', imgTranslator);
   c.aTagTranslators.set('code', inlineCode);
   c.tableCellTranslators.set('img', imgTranslator);
@@ -259,8 +329,8 @@ function markdownService(): NodeHtmlMarkdown {
   c.tableCellTranslators.set('br', { content: CELL_BREAK, recurse: false });
   // Paragraphs and lists in a cell: separated by a space (the cell postprocess joins lines).
   c.tableCellTranslators.set('p,div,li,ul,ol,h1,h2,h3,h4,h5,h6,blockquote', { surroundingNewlines: 1 });
-  c.translators.set('table', tableWithCaption(c.translators.get('table')));
-  c.translators.set('li', listItemWithStart(c.translators.get('li')));
+  // A table inside a cell: its cells and rows apart, by spaces (a cell is one line).
+  c.tableCellTranslators.set('table,tr,td,th,caption', { surroundingNewlines: 1 });
   c.tableTranslators.set('th,td', cellTranslator);
   c.tableRowTranslators.set('th,td', cellTranslator);
   converter = c;

@@ -2,21 +2,32 @@
  * HTML of the selected content for the markdown converter: the selected nodes in document order,
  * without the subtrees earlier phases left out, links and images absolute against the page's base
  * URL (link fragments kept), lazy images' real source (`data-src`) when `src` is a placeholder,
- * and only the attributes markdown can use (so the converter parses less; of classes, only those
- * naming a code language).
+ * and only the attributes markdown can use (so the converter parses less; a code block's language
+ * as `data-lang` on its <pre>, no classes).
  */
+import { codeLanguageOf } from './code-language.js';
 import { isElement, type DomNode } from './dom.js';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const RAW_TEXT = new Set(['script', 'style']);
-const KEPT_ATTRS = new Set(['href', 'src', 'alt', 'title', 'class', 'colspan', 'rowspan', 'start', 'data-lang', 'data-language', 'data-src']);
-// Of a class list, only the words that name a code language survive (`language-python`,
-// `lang-js`, `highlight-source-go`, `hljs`, `brush: sql`): the converter reads them, and every
-// other class costs it time (several times the conversion CPU on class-heavy pages).
-const LANGUAGE_WORD = /lang|highlight|hljs|brush|source/i;
-function languageClasses(v: string): string {
-  if (!LANGUAGE_WORD.test(v)) return '';
-  return v.split(/\s+/).filter((w) => LANGUAGE_WORD.test(w)).join(' ');
+// Classes are not written (every attribute costs the converter time, classes several times the
+// conversion CPU on class-heavy pages): a <pre> carries the language its markup names, on it, its
+// <code> or up to two wrappers (code-language.ts), as `data-lang`.
+const KEPT_ATTRS = new Set(['href', 'src', 'alt', 'title', 'colspan', 'rowspan', 'start', 'data-src']);
+
+const attrOf = (n: DomNode | null | undefined) => (name: string) => n?.attribs?.[name];
+
+/** The language of the code block `pre` is, or ''. */
+function preLanguage(pre: DomNode): string {
+  const code = pre.children?.find((c) => isElement(c) && c.name === 'code');
+  const wrapper = pre.parent && isElement(pre.parent) ? pre.parent : null;
+  const outer = wrapper?.parent && isElement(wrapper.parent) ? wrapper.parent : null;
+  return codeLanguageOf([
+    { attr: attrOf(code), bare: true },
+    { attr: attrOf(pre), bare: true },
+    { attr: attrOf(wrapper), bare: false },
+    { attr: attrOf(outer), bare: false },
+  ]);
 }
 
 const escapeText = (s: string) => s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
@@ -63,15 +74,16 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string): Se
     for (const key in a) {
       if (!KEPT_ATTRS.has(key)) continue;
       let v = a[key];
-      if (key === 'class') {
-        v = languageClasses(v);
-        if (!v) continue;
-      } else if (key === 'href' && name === 'a') v = absolute(v, base);
+      if (key === 'href' && name === 'a') v = absolute(v, base);
       else if (key === 'src') {
         if ((!v.trim() || v.startsWith('data:')) && a['data-src']) v = a['data-src'];
         v = absolute(v, base);
       }
       out.push(' ', key, '="', escapeAttr(v), '"');
+    }
+    if (name === 'pre') {
+      const lang = preLanguage(n);
+      if (lang) out.push(' data-lang="', escapeAttr(lang), '"');
     }
     out.push('>');
     if (VOID.has(name)) return;

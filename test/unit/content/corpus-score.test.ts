@@ -31,6 +31,8 @@ describe('benchmark scoring', () => {
     expect(markdownToPlain('The _Star Trek_ film, see [docs](https://x.test/a_b) ![logo](https://x.test/l.png) snake_case')).toBe('The Star Trek film, see docs  snake_case');
     // An autolink is a link whose text is its URL: the page shows that URL, as it shows [url](url).
     expect(markdownToPlain('Buy: <http://amzn.to/2i0gA5U> or [**http://amzn.to/2iJ**](http://amzn.to/2iJ)')).toBe('Buy: http://amzn.to/2i0gA5U or **http://amzn.to/2iJ**');
+    // A fence's language and a cell's line break are markup, not words of the page.
+    expect(markdownToPlain('```python\nx = 1\n```\n\n| a<br>b |')).toBe('```\nx = 1\n```\n\n| a b |');
   });
 
   it('reads the expected text of a corpus page from its marked regions only', () => {

@@ -144,6 +144,14 @@ describe('clean: boilerplate inside the winner', () => {
     for (const id of ['#code', '#data', '#note']) expect(removed.has(node(id))).toBe(false);
   });
 
+  it('keeps a data table inside its wrapper, links and all (a figure around a reference table)', () => {
+    const { removed, node } = run(
+      '<figure id="wrap" class="table-container"><table><tr><th scope="row">Prerequisites:</th><td><a href="/a">HTML basics</a>, <a href="/b">CSS basics</a></td></tr>' +
+        '<tr><th scope="row">Objective:</th><td><a href="/c">Flexbox</a></td></tr></table><figcaption>Before you start</figcaption></figure>',
+    );
+    expect(removed.has(node('#wrap'))).toBe(false);
+  });
+
   it('keeps records whole: listing items are link-dense by nature', () => {
     const tile = (i: number) => `<div class="tile"><a href="/p/${i}"><div class="name">Espresso machine model ${i}</div></a><div class="price">$${i}99.00</div></div>`;
     const { body: b, node } = body(`<body><div id="grid">${Array.from({ length: 6 }, (_, i) => tile(i)).join('')}</div></body>`);
@@ -157,7 +165,7 @@ describe('serialize and extract', () => {
   it('writes the selection without skipped nodes, URLs absolute, only useful attributes', () => {
     const { node } = body('<body><div id="c" class="x" data-track="1"><a href="/a#f" onclick="x()">A</a><img data-src="/real.png" src="data:image/gif;base64,AA" alt="pic"><span id="skip">no</span><pre class="language-js codeBlock">x &lt; 1</pre></div></body>');
     const out = serializeContent([node('#c')], (n) => n === node('#skip'), 'https://site.test/dir/page');
-    expect(out.html).toBe('<div><a href="https://site.test/a#f">A</a><img data-src="/real.png" src="https://site.test/real.png" alt="pic"><pre class="language-js">x &lt; 1</pre></div>');
+    expect(out.html).toBe('<div><a href="https://site.test/a#f">A</a><img data-src="/real.png" src="https://site.test/real.png" alt="pic"><pre data-lang="js">x &lt; 1</pre></div>');
     expect(out.textLength).toBe('A'.length + 'x < 1'.length);
   });
 

@@ -100,7 +100,8 @@ describe('markdown that survives a round trip', () => {
   });
 
   it('nests lists so CommonMark nests them too, and honours <ol start>', () => {
-    expect(article).toContain('- Warblers\n   - Yellow warbler\n   - Black-and-white warbler\n      1. first seen Monday\n      2. seen again Friday\n- Thrushes\n\n3. Step three\n   - detail\n4. Step four');
+    // Indented to the parent item's content: 2 spaces under `- `, 3 under `3. `.
+    expect(article).toContain('- Warblers\n  - Yellow warbler\n  - Black-and-white warbler\n    1. first seen Monday\n    2. seen again Friday\n- Thrushes\n\n3. Step three\n   - detail\n4. Step four');
   });
 
   it('never leaves a run of blank lines or trailing blanks', () => {
