@@ -104,6 +104,7 @@ const SECTION_HEADING = new RegExp(
  */
 const DATE = /\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{4}\s*年\s*\d{1,2}\s*月|\d{4}\s*년\s*\d{1,2}\s*월|\d{1,2}\.?\s+(?:de\s+)?\p{L}{3,12}\.?,?\s+(?:de\s+)?(?:19|20)\d{2}|\p{L}{3,12}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}/u;
 const YEAR = /(?:^|\D)(?:19|20)\d{2}(?:\D|$)/;
+const DATE_ALL = new RegExp(DATE.source, 'gu');
 
 /**
  * Labels of a post's meta line (who posted it, when, under which category), colon-terminated:
@@ -120,6 +121,7 @@ const META_LABEL = new RegExp(
   ].join('|')})(?:\\s+(?:by|on|em|por|el|en|par|le|von|am|da|il|door|op|przez))?\\s*[:：]`,
   'iu',
 );
+const META_LABEL_ALL = new RegExp(META_LABEL.source, 'giu');
 // "By Jane Doe", "Por Maria Silva", "par Jean Dupont", "von Max Muster" (a capitalised name after it).
 const BY_NAME = /(?:^|[|·•–—-]\s*)(?:[Bb]y|[Pp]or|[Pp]ar|[Vv]on|[Dd]oor|[Pp]rzez)\s+\p{Lu}/u;
 // "Posted on 12.03.2021", "Publicado em 5 de março de 2019", "Veröffentlicht am 5. März 2019".
@@ -133,7 +135,7 @@ const SENTENCE_BREAK = /[.!?。！？]\s+\p{Lu}|[。！？]\S/u;
  */
 function isMetaLine(t: string): boolean {
   if (t.length > 250 || SENTENCE_BREAK.test(t)) return false;
-  const labels = t.match(new RegExp(META_LABEL.source, 'giu'))?.length ?? 0;
+  const labels = t.match(META_LABEL_ALL)?.length ?? 0;
   const dated = DATE.test(t);
   return (dated && (labels > 0 || BY_NAME.test(t) || POSTED.test(t))) || labels >= 2;
 }
@@ -144,11 +146,15 @@ function isMetaLine(t: string): boolean {
  * least two groups of digits, and no more words than a weekday, a month and their connectors.
  */
 export function isDateLine(text: string): boolean {
-  const t = text.replace(/\s+/g, ' ').trim();
+  return isSquashedDateLine(text.replace(/\s+/g, ' ').trim());
+}
+
+/** {@link isDateLine} of a text whose whitespace is already one space, trimmed. */
+function isSquashedDateLine(t: string): boolean {
   if (t.length > 80 || !YEAR.test(t) || !(DATE.test(t) || /\d{1,2}[:h]\d{2}/.test(t)) || /[!?]$|\p{L}{3,}\.$/u.test(t)) return false;
   const tokens = t.split(/[\s,|·•/–—()]+|-(?=\p{L})|(?<=\p{L})-/u).filter(Boolean);
   // One date: a line with two is a schedule ("29 November 2018 | 20 January 2019"), which is content.
-  if ((t.match(new RegExp(DATE.source, 'gu'))?.length ?? 0) > 1) return false;
+  if ((t.match(DATE_ALL)?.length ?? 0) > 1) return false;
   const digits = tokens.filter((x) => /\d/.test(x)).length;
   const words = tokens.filter((x) => !/\d/.test(x));
   return digits >= 2 && words.length <= 7 && words.every((w) => w.length <= 13);
@@ -157,13 +163,17 @@ export function isDateLine(text: string): boolean {
 /** What a short block's words say it is, if boilerplate. `links` is the block's link density. */
 export function boilerplateKind(text: string, links: number): 'read-also' | 'share' | 'tags' | 'legal' | 'editor' | 'credit' | 'byline' | 'dateline' | null {
   // A label on a line of its own ("Tags" then a line break and the links) labels what follows.
-  const lines = text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  let t = lines.join(' ');
-  if (lines.length > 1 && isLabelOnly(lines[0]) && !/[:：]$/.test(lines[0])) t = `${lines[0]}: ${lines.slice(1).join(' ')}`;
+  // (One pass over a text of one line; most blocks are.)
+  let t: string;
+  if (text.indexOf('\n') < 0) t = text.replace(/\s+/g, ' ').trim();
+  else {
+    const lines = text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
+    t = lines.length > 1 && isLabelOnly(lines[0]) && !/[:：]$/.test(lines[0]) ? `${lines[0]}: ${lines.slice(1).join(' ')}` : lines.join(' ');
+  }
   if (!t || t.length > MAX_BOILERPLATE_CHARS) return null;
   if (LEGAL.test(t)) return 'legal';
   if (isMetaLine(t)) return 'byline';
-  if (isDateLine(t)) return 'dateline';
+  if (isSquashedDateLine(t)) return 'dateline';
   // A label opening a block of links (or standing alone before its buttons).
   if (READ_ALSO_LABEL.test(t) && (links > 0 || t.length <= 40)) return 'read-also';
   if ((TAGS_LABEL.test(t) && (links > 0.3 || t.length <= 60)) || TAGS_ALONE.test(t)) return 'tags';
