@@ -19,7 +19,8 @@
  */
 import { classAndId, isElement, type DomNode } from './dom.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
-import { plainPageKind, pricedGroups } from './page-kind.js';
+import { pageKind, plainPageKind, pricedGroups } from './page-kind.js';
+import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection } from './related-sections.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { selectMain } from './select.js';
@@ -155,6 +156,18 @@ const WHOLE_KINDS = new Set(['service', 'listing', 'collection', 'product']);
 
 /** The main content of the page whose `<body>` (or document root) is `body`, as HTML. */
 export function extractMainContent(body: DomNode, opts: ContentOptions): MainContent {
+  const out = extractByKind(body, opts);
+  // A product page whose document does not show the description its JSON-LD gives: that
+  // description after the content (a description rendered by a script, or in an empty tab).
+  if (pageKind(body, { url: opts.base }) !== 'product') return out;
+  const description = ldProductDescription(body);
+  if (!description || alreadyShown(description, out.html.replace(/<[^>]*>/g, ' '))) return out;
+  return { ...out, html: `${out.html}<p>${escapeText(description)}</p>`, textLength: out.textLength + description.length };
+}
+
+const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   const { roots, ...out } = extractFrom(body, opts);
   // A service, landing or pricing page: every content section (hero, features, pricing, FAQ,
   // testimonials), not the one biggest node; a listing or a product grid: every card, not the

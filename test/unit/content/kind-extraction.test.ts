@@ -96,4 +96,16 @@ describe('kind-aware main content', () => {
     for (const part of ['Brass tide clock', '€89.00', 'state of the tide', 'Polished brass', 'turned, polished and lacquered']) expect(out).toContain(part);
     expect(out).not.toMatch(/Other clock|Barometers department|Privacy policy/);
   });
+
+  it("a product page whose document does not show the description: the JSON-LD description, once", () => {
+    const desc = 'A solid brass clock that shows the state of the tide &amp; the moon, set once a month by the new moon.';
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage","name":"x"},{"@type":"Product","name":"Brass tide clock","description":"${desc}","offers":{"@type":"Offer","price":"89.00","priceCurrency":"EUR"}}]}</script>`;
+    const page = (description: string) => `<!doctype html><html><head><title>Brass tide clock</title>${ld}</head><body>${chrome}<main><h1>Brass tide clock</h1><p class="price">€89.00</p><button>Add to cart</button>
+      <div class="tabs"><div class="tab-panel" id="description">${description}</div><div class="tab-panel" id="specs"><table><tr><th>Diameter</th><td>24 cm</td></tr><tr><th>Weight</th><td>1.2 kg</td></tr></table></div></div></main>${footer}</body></html>`;
+    const empty = md(page(''), 'https://shop.example/products/brass-tide-clock');
+    expect(empty).toContain('state of the tide & the moon');
+    expect(empty).toContain('24 cm');
+    const shown = md(page(`<p>${desc}</p>`), 'https://shop.example/products/brass-tide-clock');
+    expect(shown.split('state of the tide').length - 1).toBe(1);
+  });
 });
