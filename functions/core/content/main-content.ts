@@ -34,6 +34,8 @@ export interface ContentOptions {
   base: string;
   /** Elements the caller removed (`exclude_tags`): left out of every result. */
   excluded?: ReadonlySet<DomNode>;
+  /** Keep hidden tab and accordion panels (set on product pages). */
+  hiddenPanels?: boolean;
 }
 
 export interface MainContent extends Serialized {
@@ -58,7 +60,7 @@ interface Pass {
 }
 
 function run(body: DomNode, opts: ContentOptions, classRules: boolean): Pass {
-  const scored = scoreTree(body, { classRules, excluded: opts.excluded });
+  const scored = scoreTree(body, { classRules, excluded: opts.excluded, hiddenPanels: opts.hiddenPanels });
   const nodes = selectMain(scored);
   const removed = cleanSelection(nodes, scored);
   const skip: Skip = (n) => scored.dropped.has(n) || removed.has(n);
@@ -156,10 +158,12 @@ const WHOLE_KINDS = new Set(['service', 'listing', 'collection', 'product']);
 
 /** The main content of the page whose `<body>` (or document root) is `body`, as HTML. */
 export function extractMainContent(body: DomNode, opts: ContentOptions): MainContent {
-  const out = extractByKind(body, opts);
+  // A product page: its tabs (description, specifications, care) are content, hidden or not.
+  const product = pageKind(body, { url: opts.base }) === 'product';
+  const out = extractByKind(body, product ? { ...opts, hiddenPanels: true } : opts);
   // A product page whose document does not show the description its JSON-LD gives: that
   // description after the content (a description rendered by a script, or in an empty tab).
-  if (pageKind(body, { url: opts.base }) !== 'product') return out;
+  if (!product) return out;
   const description = ldProductDescription(body);
   if (!description || alreadyShown(description, out.html.replace(/<[^>]*>/g, ' '))) return out;
   return { ...out, html: `${out.html}<p>${escapeText(description)}</p>`, textLength: out.textLength + description.length };
@@ -176,7 +180,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   // (true kinds): service 0.723 -> 0.797 word F1, listing 0.548 -> 0.703, collection 0.511 -> 0.570.
   const kind = plainPageKind(body, { url: opts.base });
   if (kind && WHOLE_KINDS.has(kind)) {
-    const scored = scoreTree(body, { classRules: kind === 'product', excluded: opts.excluded });
+    const scored = scoreTree(body, { classRules: kind === 'product', excluded: opts.excluded, hiddenPanels: opts.hiddenPanels });
     // A grid's facet, filter and sort panels, breadcrumbs and pager are not cards.
     let skip: Skip;
     if (kind === 'product') {

@@ -70,6 +70,16 @@ export interface PrepareOptions {
   classRules: boolean;
   /** Elements removed by the caller's `exclude_tags` selectors. */
   excluded?: ReadonlySet<DomNode>;
+  /** Keep hidden tab and accordion panels (a product page's description, specifications and care tabs). */
+  hiddenPanels?: boolean;
+}
+
+// A tab or accordion panel: hidden until its tab is chosen, content all the same.
+const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|tabs?__(?:panel|content)|accordion-?(?:body|content|panel|collapse)|collapse|panel-collapse|product-?tabs?)(?=$|[\s_-])/;
+
+/** Whether `el` is a tab or accordion panel (by its role or class). */
+function isPanel(el: DomNode): boolean {
+  return el.attribs?.role === 'tabpanel' || PANEL_CLASS.test(classAndId(el));
 }
 
 /** Whether an element (and everything under it) is never main content. */
@@ -80,8 +90,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   const a = el.attribs;
   if (!a) return false;
   if (name === 'header' && !insideArticle) return true;
-  if (a.hidden !== undefined || a['aria-hidden'] === 'true') return true;
-  if (a.style && HIDDEN_STYLE.test(a.style)) return true;
+  if (a.hidden !== undefined || a['aria-hidden'] === 'true' || (a.style && HIDDEN_STYLE.test(a.style))) return !(opts.hiddenPanels && isPanel(el));
   const role = a.role?.toLowerCase();
   if (role && CHROME_ROLES.has(role)) return true;
   if (!opts.classRules || NEVER_DROPPED_BY_CLASS.has(name)) return false;

@@ -108,4 +108,17 @@ describe('kind-aware main content', () => {
     const shown = md(page(`<p>${desc}</p>`), 'https://shop.example/products/brass-tide-clock');
     expect(shown.split('state of the tide').length - 1).toBe(1);
   });
+
+  it('a product page: the content of its tab panels, hidden tabs included', () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Brass tide clock"}</script>';
+    const html = `<!doctype html><html><head><title>Brass tide clock</title>${ld}</head><body>${chrome}<main><h1>Brass tide clock</h1><p class="price">€89.00</p>
+      <div role="tablist"><button role="tab">Description</button><button role="tab">Specifications</button><button role="tab">Care</button></div>
+      <div role="tabpanel" id="t1"><p>A solid brass clock that shows the state of the tide, set once a month by the new moon, turned and lacquered by hand.</p></div>
+      <div role="tabpanel" id="t2" hidden><table><tr><th>Diameter</th><td>24 cm</td></tr><tr><th>Weight</th><td>1.2 kg</td></tr></table></div>
+      <div class="tab-panel" id="t3" style="display:none"><p>Wipe with a dry cloth; never polish the lacquered face.</p></div>
+      <div class="newsletter-popup" hidden><p>Sign up for ten percent off your first order.</p></div></main>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/products/brass-tide-clock');
+    for (const part of ['state of the tide', '24 cm', 'never polish the lacquered face']) expect(out).toContain(part);
+    expect(out).not.toContain('ten percent off');
+  });
 });
