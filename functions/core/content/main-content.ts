@@ -22,6 +22,7 @@ import { noscriptMarkup, parseFragment } from './noscript.js';
 import { pageKind, plainPageKind, pricedGroups } from './page-kind.js';
 import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection } from './related-sections.js';
+import { isCallToAction } from './prepare.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { selectMain } from './select.js';
 import { cleanSelection } from './clean.js';
@@ -187,7 +188,11 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       // Beside the item: menus and link lists, related-items sections, grids and carousels of other products.
       const groups = pricedGroups(body, { url: opts.base });
       skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || groups.has(n) || opensRelatedSection(n);
-    } else skip = kind === 'service' ? (n) => scored.dropped.has(n) : (n) => scored.dropped.has(n) || gridChrome(n, scored);
+    } else if (kind === 'service') {
+      // Beside the sections: menus and link lists (a footer not marked as one), calls to action.
+      // Tune half: service F1 0.765 -> 0.772, boilerplate snippets left out 0.784 -> 0.890.
+      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n);
+    } else skip = (n) => scored.dropped.has(n) || gridChrome(n, scored);
     // A product page: the item's area is the smallest block that holds both the selected
     // description and the page's heading (the product's name, beside its price and buy box).
     const item = kind === 'product' ? itemArea(body, roots, scored) : undefined;

@@ -93,10 +93,30 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (a.hidden !== undefined || a['aria-hidden'] === 'true' || (a.style && HIDDEN_STYLE.test(a.style))) return !(opts.hiddenPanels && isPanel(el));
   const role = a.role?.toLowerCase();
   if (role && CHROME_ROLES.has(role)) return true;
-  if (!opts.classRules || NEVER_DROPPED_BY_CLASS.has(name)) return false;
+  if (!opts.classRules) return false;
+  if (name === 'a') return isCallToAction(el);
+  if (NEVER_DROPPED_BY_CLASS.has(name)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
   const names = classAndId(el);
   return names !== '' && (CHROME_CLASS.test(names) || NATIVE_CHROME_CLASS.test(names)) && !CONTENT_CLASS.test(names);
+}
+
+const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?=$|[\s_-])/;
+
+/** A call to action: a link styled as a button, of five words at most ("Get started", "Book a demo"). */
+export function isCallToAction(el: DomNode): boolean {
+  if (el.name !== 'a' || !BUTTON_CLASS.test(classAndId(el))) return false;
+  const text = linkText(el).trim();
+  return text.length <= 60 && text.split(/\s+/).length <= 5;
+}
+
+function linkText(n: DomNode): string {
+  let out = '';
+  for (const c of n.children ?? []) {
+    if (out.length > 60) break;
+    out += c.type === 'text' ? (c.data ?? '') : linkText(c);
+  }
+  return out;
 }
 
 /** Elements that open the article scope (a `<header>` inside them is the article's own). */

@@ -121,4 +121,17 @@ describe('kind-aware main content', () => {
     for (const part of ['state of the tide', '24 cm', 'never polish the lacquered face']) expect(out).toContain(part);
     expect(out).not.toContain('ten percent off');
   });
+
+  it('a service page: its calls to action and a link list at the bottom that is not marked as a footer stay out', () => {
+    const section = (cls: string, h: string, p: string) => `<section class="${cls}"><h2>${h}</h2><p>${p}</p><a class="btn btn-primary" href="/signup">Get started free</a></section>`;
+    const html = `<!doctype html><html><head><title>Crossings</title></head><body>${chrome}<main>
+      ${section('hero', 'Crossings made simple', 'We plan your passage across the bay, from the tide tables to the berth at the other end.')}
+      ${section('features', 'What we do', 'Route planning for every tide, berth booking at both ends, and crew briefings the evening before.')}
+      ${section('pricing', 'Plans', 'Day sail at €90 a crossing; a season of twelve crossings for €900.')}
+      ${section('faq', 'Questions', 'You can cancel up to a day before at no cost, and move a crossing as often as the weather asks.')}
+    </main><div class="site-bottom"><ul><li><a href="/about">About the company</a></li><li><a href="/careers">Careers at Crossings</a></li><li><a href="/privacy">Privacy policy</a></li><li><a href="/terms">Terms of service</a></li></ul></div></body></html>`;
+    const out = md(html, 'https://crossings.example/services/');
+    for (const part of ['Crossings made simple', 'Route planning for every tide', '€900', 'no cost']) expect(out).toContain(part);
+    expect(out).not.toMatch(/Get started free|Careers at Crossings|Privacy policy/);
+  });
 });
