@@ -248,6 +248,18 @@ function extractFrom(body: DomNode, opts: ContentOptions): Extracted {
   const strictStands = strict.found && strict.out.textLength >= MIN_STANDING_CHARS && strict.links < 0.3;
   if (!strictStands && lenient.out.textLength > best.textLength && (lenient.found || !strict.found)) best = { ...lenient.out, pass: lenient.found ? 'lenient' : 'body', roots: lenient.nodes };
   if (best.textLength === 0 && pageText > 0) best = { ...wholeContent(body.children ?? [], opts), pass: 'body', roots: [body] };
+  // A few words found, while the page declares its content element (<main>, role=main, one
+  // <article>) with much more: a page whose content is lists of links (an index, a "list of"
+  // page) scores nothing as prose. The declared element, cleaned, whatever its link density.
+  if (best.textLength < MIN_STANDING_CHARS) {
+    const declared = declaredContent(body, strict.scored);
+    const ds = declared && strict.scored.stats.get(declared);
+    if (declared && ds && ds.text >= Math.max(MIN_CONTENT_CHARS, best.textLength * 4)) {
+      const removed = cleanSelection([declared], strict.scored);
+      const out = serializeContent([declared], (n) => strict.scored.dropped.has(n) || removed.has(n), opts.base);
+      if (out.textLength > best.textLength * 2) best = { ...out, pass: 'baseline', roots: [declared] };
+    }
+  }
   return best;
 }
 

@@ -134,4 +134,13 @@ describe('kind-aware main content', () => {
     for (const part of ['Crossings made simple', 'Route planning for every tide', '€900', 'no cost']) expect(out).toContain(part);
     expect(out).not.toMatch(/Get started free|Careers at Crossings|Privacy policy/);
   });
+
+  it('a "list of" page whose content is lists of links: the declared main content, not a few words', () => {
+    const letter = (l: string) => `<h2>${l}</h2><ul>${Array.from({ length: 10 }, (_, i) => `<li><a href="/wiki/${l}${i}">${l}-harbour ${i}</a></li>`).join('')}</ul>`;
+    const html = `<!doctype html><html><head><title>List of harbours</title></head><body>${chrome}<div class="layout"><aside><p>Tools</p></aside>
+      <main><h1>List of harbours</h1><p>This list of harbours is incomplete, and you can help by adding to it.</p>${['A', 'B', 'C', 'D', 'E', 'F'].map(letter).join('')}</main></div>${footer}</body></html>`;
+    const out = md(html, 'https://wiki.example/wiki/List_of_harbours');
+    for (const l of ['A', 'C', 'F']) expect(out).toContain(`${l}-harbour 9`);
+    expect(out).not.toMatch(/About us|Privacy policy/);
+  });
 });
