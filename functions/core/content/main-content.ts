@@ -24,7 +24,7 @@ import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection } from './related-sections.js';
 import { isCallToAction } from './prepare.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
-import { selectMain } from './select.js';
+import { contains, selectMain } from './select.js';
 import { cleanSelection } from './clean.js';
 import { serializeContent, type Serialized, type Skip } from './serialize.js';
 
@@ -149,11 +149,6 @@ function itemArea(body: DomNode, roots: DomNode[], scored: Scored): DomNode | un
   return lca;
 }
 
-function contains(ancestor: DomNode, el: DomNode): boolean {
-  for (let n: DomNode | null | undefined = el; n; n = n.parent) if (n === ancestor) return true;
-  return false;
-}
-
 /** Kinds of page whose content is every block of the body, not one container (page-kind.ts). */
 const WHOLE_KINDS = new Set(['service', 'listing', 'collection', 'product']);
 
@@ -220,6 +215,12 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   return out;
 }
 
+/** `el` as content: cleaned (clean.ts) and written without what prepare dropped. */
+function cleanedContent(el: DomNode, scored: Scored, base: string): Serialized {
+  const removed = cleanSelection([el], scored);
+  return serializeContent([el], (n) => scored.dropped.has(n) || removed.has(n), base);
+}
+
 /** A result with the nodes it was written from. */
 interface Extracted extends MainContent {
   roots: DomNode[];
@@ -234,8 +235,7 @@ function extractFrom(body: DomNode, opts: ContentOptions): Extracted {
     const declared = declaredContent(body, strict.scored);
     const ds = declared && strict.scored.stats.get(declared);
     if (declared && ds && ds.text >= strict.out.textLength * 2 && linkDensity(ds) < 0.3) {
-      const removed = cleanSelection([declared], strict.scored);
-      const out = serializeContent([declared], (n) => strict.scored.dropped.has(n) || removed.has(n), opts.base);
+      const out = cleanedContent(declared, strict.scored, opts.base);
       if (out.textLength > strict.out.textLength) return { ...out, pass: 'baseline', roots: [declared] };
     }
   }
@@ -255,8 +255,7 @@ function extractFrom(body: DomNode, opts: ContentOptions): Extracted {
     const declared = declaredContent(body, strict.scored);
     const ds = declared && strict.scored.stats.get(declared);
     if (declared && ds && ds.text >= Math.max(MIN_CONTENT_CHARS, best.textLength * 4)) {
-      const removed = cleanSelection([declared], strict.scored);
-      const out = serializeContent([declared], (n) => strict.scored.dropped.has(n) || removed.has(n), opts.base);
+      const out = cleanedContent(declared, strict.scored, opts.base);
       if (out.textLength > best.textLength * 2) best = { ...out, pass: 'baseline', roots: [declared] };
     }
   }

@@ -104,7 +104,8 @@ function topCandidate(scored: Scored): DomNode | undefined {
   return top;
 }
 
-function contains(ancestor: DomNode, el: DomNode): boolean {
+/** Whether `el` is `ancestor` or inside it. */
+export function contains(ancestor: DomNode, el: DomNode): boolean {
   for (let n: DomNode | null | undefined = el; n; n = n.parent) if (n === ancestor) return true;
   return false;
 }
