@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', 'coverage/', 'console/vendor/', 'examples/generated/', '.tmp/', '.tmp-*/'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', 'coverage/', 'console/vendor/', 'examples/generated/', '.tmp/', '.tmp-*/', '.cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

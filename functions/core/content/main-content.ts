@@ -37,6 +37,8 @@ export interface ContentOptions {
   excluded?: ReadonlySet<DomNode>;
   /** Keep hidden tab and accordion panels (set on product pages). */
   hiddenPanels?: boolean;
+  /** Keep blocks hidden by `hidden` or an inline style (see {@link revealedContent}). */
+  revealHidden?: boolean;
 }
 
 export interface MainContent extends Serialized {
@@ -61,7 +63,7 @@ interface Pass {
 }
 
 function run(body: DomNode, opts: ContentOptions, classRules: boolean): Pass {
-  const scored = scoreTree(body, { classRules, excluded: opts.excluded, hiddenPanels: opts.hiddenPanels });
+  const scored = scoreTree(body, { classRules, excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden });
   const nodes = selectMain(scored);
   const removed = cleanSelection(nodes, scored);
   const skip: Skip = (n) => scored.dropped.has(n) || removed.has(n);
@@ -116,25 +118,25 @@ function linkBlock(n: DomNode, scored: Scored): boolean {
   return !!s && s.text >= 40 && linkDensity(s) > 0.6;
 }
 
+/** The page's first `<h1>` that survived prepare. */
+function firstH1(body: DomNode, scored: Scored): DomNode | undefined {
+  for (const c of body.children ?? []) {
+    if (!isElement(c) || scored.dropped.has(c)) continue;
+    if (c.name === 'h1') return c;
+    const h = firstH1(c, scored);
+    if (h) return h;
+  }
+  return undefined;
+}
+
 /**
  * The smallest element holding the selection `roots` and the page's first `<h1>` that survived
  * prepare; undefined when there is no such heading, the selection already holds it, or only the
  * body holds both.
  */
 function itemArea(body: DomNode, roots: DomNode[], scored: Scored): DomNode | undefined {
-  let h1: DomNode | undefined;
-  const find = (n: DomNode): boolean => {
-    for (const c of n.children ?? []) {
-      if (!isElement(c) || scored.dropped.has(c)) continue;
-      if (c.name === 'h1') {
-        h1 = c;
-        return true;
-      }
-      if (find(c)) return true;
-    }
-    return false;
-  };
-  if (!find(body) || !h1) return undefined;
+  const h1 = firstH1(body, scored);
+  if (!h1) return undefined;
   const chain = new Set<DomNode>();
   for (let n: DomNode | null | undefined = h1; n; n = n.parent) chain.add(n);
   let lca: DomNode | undefined;
@@ -156,7 +158,8 @@ const WHOLE_KINDS = new Set(['service', 'listing', 'collection', 'product']);
 export function extractMainContent(body: DomNode, opts: ContentOptions): MainContent {
   // A product page: its tabs (description, specifications, care) are content, hidden or not.
   const product = pageKind(body, { url: opts.base }) === 'product';
-  const out = extractByKind(body, product ? { ...opts, hiddenPanels: true } : opts);
+  const first = extractByKind(body, product ? { ...opts, hiddenPanels: true } : opts);
+  const out = first.textLength < MIN_STANDING_CHARS ? revealedContent(body, product ? { ...opts, hiddenPanels: true } : opts, first) : first;
   // A product page whose document does not show the description its JSON-LD gives: that
   // description after the content (a description rendered by a script, or in an empty tab).
   if (!product) return out;
@@ -165,18 +168,30 @@ export function extractMainContent(body: DomNode, opts: ContentOptions): MainCon
   return { ...out, html: `${out.html}<p>${escapeText(description)}</p>`, textLength: out.textLength + description.length };
 }
 
+/**
+ * A page that shows almost nothing because its scripts reveal the content they hid (a body
+ * streamed into `display:none` holders and moved into place, a content gate that unhides the
+ * page): the content with those blocks shown, when that has much more to say. Blocks hidden from
+ * assistive technology (`aria-hidden`) stay out, and shown blocks are judged like any other.
+ */
+function revealedContent(body: DomNode, opts: ContentOptions, shown: MainContent): MainContent {
+  const revealed = extractByKind(body, { ...opts, revealHidden: true });
+  return revealed.textLength >= Math.max(MIN_CONTENT_CHARS, shown.textLength * 4) ? revealed : shown;
+}
+
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
-  const { roots, ...out } = extractFrom(body, opts);
+  const kind = plainPageKind(body, { url: opts.base });
+  // A product page's few words are its item's (the body beside them is other products).
+  const { roots, ...out } = extractFrom(body, opts, kind !== 'product');
   // A service, landing or pricing page: every content section (hero, features, pricing, FAQ,
   // testimonials), not the one biggest node; a listing or a product grid: every card, not the
   // one card or block that scores best. The page's structural chrome (header, nav, aside, footer,
   // dialogs, hidden parts) stays out. Measured on the tune half of the WCXB development pages
   // (true kinds): service 0.723 -> 0.797 word F1, listing 0.548 -> 0.703, collection 0.511 -> 0.570.
-  const kind = plainPageKind(body, { url: opts.base });
   if (kind && WHOLE_KINDS.has(kind)) {
-    const scored = scoreTree(body, { classRules: kind === 'product', excluded: opts.excluded, hiddenPanels: opts.hiddenPanels });
+    const scored = scoreTree(body, { classRules: kind === 'product', excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden });
     // A grid's facet, filter and sort panels, breadcrumbs and pager are not cards.
     let skip: Skip;
     if (kind === 'product') {
@@ -226,7 +241,7 @@ interface Extracted extends MainContent {
   roots: DomNode[];
 }
 
-function extractFrom(body: DomNode, opts: ContentOptions): Extracted {
+function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extracted {
   const strict = run(body, opts, true);
   // Quality check against the baseline: a selection with under a quarter of the page's prose
   // while the page declares a content element with twice the text and few links.
@@ -258,6 +273,17 @@ function extractFrom(body: DomNode, opts: ContentOptions): Extracted {
       const out = cleanedContent(declared, strict.scored, opts.base);
       if (out.textLength > best.textLength * 2) best = { ...out, pass: 'baseline', roots: [declared] };
     }
+  }
+  // Still a few words (a dialog's, a loading placeholder's) on a page with much more to show and
+  // no content element: a grid of short cards, none of them a paragraph, scores nothing. The
+  // body without its chrome and its grid furniture, like a listing's.
+  // Without the class/id rules when those leave the page bare (cards classed like furniture).
+  for (const scored of bareBody ? [strict.scored, lenient.scored] : []) {
+    if (best.textLength >= MIN_STANDING_CHARS) break;
+    if ((scored.stats.get(body)?.text ?? 0) < Math.max(MIN_CONTENT_CHARS, best.textLength * 4)) continue;
+    // Related-stories sections stay out (teasers beside a short story are not its content).
+    const whole = serializeContent(body.children ?? [], (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n), opts.base);
+    if (whole.textLength > best.textLength * 2) best = { ...whole, pass: 'body', roots: [body] };
   }
   return best;
 }

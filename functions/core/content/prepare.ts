@@ -72,6 +72,11 @@ export interface PrepareOptions {
   excluded?: ReadonlySet<DomNode>;
   /** Keep hidden tab and accordion panels (a product page's description, specifications and care tabs). */
   hiddenPanels?: boolean;
+  /**
+   * Keep blocks hidden by the `hidden` attribute or an inline style (not `aria-hidden`): set on a
+   * page that shows almost nothing until its scripts reveal the content they hid.
+   */
+  revealHidden?: boolean;
 }
 
 // A tab or accordion panel: hidden until its tab is chosen, content all the same.
@@ -90,7 +95,10 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   const a = el.attribs;
   if (!a) return false;
   if (name === 'header' && !insideArticle) return true;
-  if (a.hidden !== undefined || a['aria-hidden'] === 'true' || (a.style && HIDDEN_STYLE.test(a.style))) return !(opts.hiddenPanels && isPanel(el));
+  if (a.hidden !== undefined || a['aria-hidden'] === 'true' || (a.style && HIDDEN_STYLE.test(a.style))) {
+    // Revealed: judged like a shown block (its role and class/id rules below).
+    if (!opts.revealHidden || a['aria-hidden'] === 'true') return !(opts.hiddenPanels && isPanel(el));
+  }
   const role = a.role?.toLowerCase();
   if (role && CHROME_ROLES.has(role)) return true;
   if (!opts.classRules) return false;

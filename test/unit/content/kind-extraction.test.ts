@@ -143,4 +143,35 @@ describe('kind-aware main content', () => {
     for (const l of ['A', 'C', 'F']) expect(out).toContain(`${l}-harbour 9`);
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
+
+  it('a page that hides its body until scripts reveal it: the hidden content, not the few words shown', () => {
+    // The shop streams its grid into display:none holders and a script moves them into place; only
+    // a cookie line shows without scripts. A block hidden from assistive technology stays out.
+    const card = (i: number) => `<div class="tile"><a href="/coffee/blend-${i}">Harbour blend number ${i}</a><span>$${14 + i}.99</span></div>`;
+    const html = `<!doctype html><html><head><title>Coffee</title></head><body>${chrome}
+      <div class="notice"><p>We use cookies.</p></div>
+      <div id="holder-1" style="display:none"><h1>All coffee</h1><p>Roasted on the quay every Tuesday and sent out the same afternoon, whole bean or ground to order.</p>
+        ${Array.from({ length: 14 }, (_, i) => card(i + 1)).join('')}</div>
+      <div id="holder-2" style="display:none" aria-hidden="true"><p>Decorative duplicate of the mega menu with many words in it for nobody to read at all.</p></div>
+      <div id="holder-3" hidden class="modal"><p>Sign up for our newsletter and get ten percent off your first bag of coffee.</p></div>
+    ${footer}</body></html>`;
+    const out = md(html, 'https://coffee.example/all');
+    expect(out).toContain('Roasted on the quay every Tuesday');
+    for (let i = 1; i <= 14; i++) expect(out).toMatch(new RegExp(`Harbour blend number ${i}(?!\\d)`));
+    expect(out).not.toMatch(/Decorative duplicate|Sign up for our newsletter|Privacy policy/);
+  });
+
+  it('a grid of short cards, none a paragraph, beside a dialog with a sentence: the cards, not the dialog', () => {
+    // No card has a paragraph of prose and the page declares no content element, so the
+    // paragraph-scoring passes pick the dialog's one sentence.
+    const card = (i: number) => `<div class="item"><a href="/mowers/kr${i}"><h3>KR${100 + i} quiet robotic lawn mower</h3></a><div>Mows ${i} acres a day</div><div>Ships in ${i} days</div></div>`;
+    const html = `<!doctype html><html><head><title>Robotic mowers</title></head><body>${chrome}
+      <div class="wrap"><h2>Robotic lawn mowers</h2><div class="grid">${Array.from({ length: 10 }, (_, i) => card(i + 1)).join('')}</div></div>
+      <div class="dealer-box"><h3>We are growing our dealer network.</h3><p>Leave your email, and we will let you know when a dealer opens near you.</p></div>
+    ${footer}</body></html>`;
+    const out = md(html, 'https://mowers.example/robotic-lawn-mowers/');
+    for (let i = 1; i <= 10; i++) expect(out).toContain(`KR${100 + i} quiet robotic lawn mower`);
+    expect(out).toContain('Mows 10 acres a day');
+    expect(out).not.toMatch(/Privacy policy|About us/);
+  });
 });
