@@ -19,7 +19,7 @@
  */
 import { classAndId, isElement, type DomNode } from './dom.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
-import { pageKind, plainPageKind, pricedGroups } from './page-kind.js';
+import { declaresAnswers, pageKind, plainPageKind, pricedGroups } from './page-kind.js';
 import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection } from './related-sections.js';
 import { isCallToAction } from './prepare.js';
@@ -39,6 +39,8 @@ export interface ContentOptions {
   hiddenPanels?: boolean;
   /** Keep blocks hidden by `hidden` or an inline style (see {@link revealedContent}). */
   revealHidden?: boolean;
+  /** A forum or Q&A thread: blocks named for comments are its posts. */
+  commentsAreContent?: boolean;
 }
 
 export interface MainContent extends Serialized {
@@ -63,7 +65,7 @@ interface Pass {
 }
 
 function run(body: DomNode, opts: ContentOptions, classRules: boolean): Pass {
-  const scored = scoreTree(body, { classRules, excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden });
+  const scored = scoreTree(body, { classRules, excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden, commentsAreContent: opts.commentsAreContent });
   const nodes = selectMain(scored);
   const removed = cleanSelection(nodes, scored);
   const skip: Skip = (n) => scored.dropped.has(n) || removed.has(n);
@@ -157,9 +159,14 @@ const WHOLE_KINDS = new Set(['service', 'listing', 'collection', 'product']);
 /** The main content of the page whose `<body>` (or document root) is `body`, as HTML. */
 export function extractMainContent(body: DomNode, opts: ContentOptions): MainContent {
   // A product page: its tabs (description, specifications, care) are content, hidden or not.
-  const product = pageKind(body, { url: opts.base }) === 'product';
-  const first = extractByKind(body, product ? { ...opts, hiddenPanels: true } : opts);
-  const out = first.textLength < MIN_STANDING_CHARS ? revealedContent(body, product ? { ...opts, hiddenPanels: true } : opts, first) : first;
+  const kind = pageKind(body, { url: opts.base });
+  const product = kind === 'product';
+  // A forum thread: its posts are often named as comments (not on a Q&A page that declares its
+  // answers: comments there are remarks on the answers). Tune half: forum 0.723 -> 0.781.
+  const thread = kind === 'forum' && !declaresAnswers(body, { url: opts.base });
+  const kindOpts = product ? { ...opts, hiddenPanels: true } : thread ? { ...opts, commentsAreContent: true } : opts;
+  const first = extractByKind(body, kindOpts);
+  const out = first.textLength < MIN_STANDING_CHARS ? revealedContent(body, kindOpts, first) : first;
   // A product page whose document does not show the description its JSON-LD gives: that
   // description after the content (a description rendered by a script, or in an empty tab).
   if (!product) return out;
@@ -191,7 +198,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   // dialogs, hidden parts) stays out. Measured on the tune half of the WCXB development pages
   // (true kinds): service 0.723 -> 0.797 word F1, listing 0.548 -> 0.703, collection 0.511 -> 0.570.
   if (kind && WHOLE_KINDS.has(kind)) {
-    const scored = scoreTree(body, { classRules: kind === 'product', excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden });
+    const scored = scoreTree(body, { classRules: kind === 'product', excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden, commentsAreContent: opts.commentsAreContent });
     // A grid's facet, filter and sort panels, breadcrumbs and pager are not cards.
     let skip: Skip;
     if (kind === 'product') {

@@ -360,6 +360,17 @@ export function pricedGroups(node: DomNode, hints: KindHints): ReadonlySet<DomNo
 }
 
 /**
+ * Whether the page declares schema.org `Answer`s (a Q&A page whose answers are its posts, and
+ * whose comments are remarks on them, not posts).
+ */
+export function declaresAnswers(node: DomNode, hints: KindHints): boolean {
+  let root = node;
+  while (root.parent) root = root.parent;
+  const s = classified(root, hints).signals;
+  return [...s.ldTypes, ...s.itemTypes].some((t) => t.replace(/^.*[/#]/, '') === 'Answer');
+}
+
+/**
  * The kind of page when the page says so plainly enough to take every block of its body as the
  * content (main-content.ts): a service page by its path, schema.org type or landing-page blocks;
  * a listing by a dozen linked cards over little prose; a collection by priced cards. Never a page

@@ -59,6 +59,9 @@ const NATIVE_CHROME_CLASS = new RegExp(
   ].join('|'),
 );
 
+/** Class/id names of comments, in English and the sites' own languages (see NATIVE_CHROME_CLASS). */
+export const COMMENT_NAMES = /[^\s]*(?:comment|disqus|respond|comentari|commentaire|commenti|kommentar|komentarz|коммент|yorum|reacties)[^\s]*/g;
+
 /** Class/id words that name the content: an element named both ways is kept (scoring decides). */
 const CONTENT_CLASS = /article|content|(?:^|[\s_-])(?:main|body|entry|story|text|prose|markdown)(?=$|[\s_-])/;
 
@@ -77,6 +80,8 @@ export interface PrepareOptions {
    * page that shows almost nothing until its scripts reveal the content they hid.
    */
   revealHidden?: boolean;
+  /** A forum or Q&A thread: blocks named for comments are its posts, not furniture. */
+  commentsAreContent?: boolean;
 }
 
 // A tab or accordion panel: hidden until its tab is chosen, content all the same.
@@ -105,7 +110,8 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (name === 'a') return isCallToAction(el);
   if (NEVER_DROPPED_BY_CLASS.has(name)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
-  const names = classAndId(el);
+  let names = classAndId(el);
+  if (opts.commentsAreContent) names = names.replace(COMMENT_NAMES, ' ');
   return names !== '' && (CHROME_CLASS.test(names) || NATIVE_CHROME_CLASS.test(names)) && !CONTENT_CLASS.test(names);
 }
 

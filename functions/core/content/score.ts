@@ -8,7 +8,7 @@
  * `score × (1 − link density)`.
  */
 import { BLOCK_TAGS, HEADING_TAGS, classAndId, commaCount, isElement, textLength, type DomNode } from './dom.js';
-import { isNonContent, opensArticle, type PrepareOptions } from './prepare.js';
+import { COMMENT_NAMES, isNonContent, opensArticle, type PrepareOptions } from './prepare.js';
 
 export interface NodeStats {
   /** Characters of text (whitespace at the ends of text nodes not counted). */
@@ -50,8 +50,9 @@ const POSITIVE = /article|body|content|entry|h-?entry|main|page|post|text|blog|s
 const NEGATIVE = /hidden|banner|combx|comment|contact|footer|footnote|gdpr|masthead|outbrain|promo|related|share|shoutbox|sidebar|skyscraper|sponsor|shopping|widget|byline|author|dateline|subscribe|newsletter|recommend|popular|trending|social|caption|credit|breadcrumb|pagination|signup|teaser|(?:^|[\s_-])(?:com|foot|meta|nav|navbar|menu|tags?|tools?|media|scroll|login|rating|ad|ads)(?=$|[\s_-])/;
 
 /** Class/id weight: +25 for names of content, −25 for names of page furniture (both can apply). */
-export function classWeight(el: DomNode): number {
-  const names = classAndId(el);
+export function classWeight(el: DomNode, commentsAreContent = false): number {
+  let names = classAndId(el);
+  if (commentsAreContent) names = names.replace(COMMENT_NAMES, ' ');
   let w = 0;
   if (names) {
     if (NEGATIVE.test(names)) w -= 25;
@@ -219,7 +220,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
   // `title-content` div is not the article, nor is a `#main` layout table whose text sits in
   // cells further down), a furniture class always.
   for (const [el, points] of scores) {
-    const w = classWeight(el);
+    const w = classWeight(el, opts.commentsAreContent);
     const text = stats.get(el)?.text ?? 0;
     scores.set(el, points + tagWeight(el.name ?? '') + (w > 0 ? Math.min(w * Math.min(1, text / 500), Math.max(points * 2, 10)) : w));
   }

@@ -174,4 +174,27 @@ describe('kind-aware main content', () => {
     expect(out).toContain('Mows 10 acres a day');
     expect(out).not.toMatch(/Privacy policy|About us/);
   });
+
+  it('a forum thread whose posts are named as comments: every post, not the app-install box beside them', () => {
+    // Forum software names the thread's container and its posts "comments"; the furniture rule for
+    // comments must not drop the thread. An install banner with a few sentences sits above it.
+    const post = (i: number, text: string) => `<article class="cPost ipsComment" id="comment-${i}"><aside class="cAuthorPane"><a href="/profile/${i}">member${i}</a></aside>
+      <div class="ipsComment_content"><p class="ipsComment_meta"><time datetime="2024-04-1${i}">April 1${i}, 2024</time></p><div class="cPost_contentWrap"><div data-role="commentContent"><p>${text}</p><p>Reply ${i}, with what we learned on the way, for whoever books next: compare the offers, read the terms.</p></div></div></div></article>`;
+    const texts = [
+      'Just thought I would start a thread on whether a travel agent is worth it for a cruise. I have booked twice on my own and once through an agent, and the agent found us a cabin upgrade that I never saw offered online.',
+      'Our agent handled the flights and the transfers when the ship changed its port, and we did not have to spend an hour on the phone.',
+      'I book directly: the cruise line gives the same price, and I like to pick the cabin from the deck plan myself.',
+      'An agent is only as good as the agent; ours forgot the dining time twice, so now we check everything ourselves.',
+      'Agents get group rates and onboard credit that the line does not offer to single bookings, so ask before you book.',
+    ];
+    const html = `<!doctype html><html><head><title>Pros and cons of a travel agent</title></head><body>${chrome}
+      <div class="pwa-box"><h2>Install the app</h2><p>A full-screen app on your home screen with push notifications, badges and more.</p><p>To install this app on iOS and iPadOS, tap the share icon in Safari, scroll the menu and tap Add to Home Screen, then tap Add in the top-right corner.</p><p>To install this app on Android, tap the three-dot menu in the browser, tap Install App, and confirm the installation.</p></div>
+      <h1>Pros and cons of using a travel agent</h1>
+      <div id="comments" class="cTopic">${texts.map((t, i) => post(i + 1, t)).join('')}</div>
+    ${footer}</body></html>`;
+    const out = md(html, 'https://boards.example/topic/3003956-pros-cons-of-a-travel-agent/');
+    const at = ['cabin upgrade that I never saw', 'changed its port', 'pick the cabin from the deck plan', 'forgot the dining time', 'group rates and onboard credit'].map((p) => out.indexOf(p));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
 });
