@@ -62,6 +62,13 @@ const NATIVE_CHROME_CLASS = new RegExp(
 /** Class/id names of comments, in English and the sites' own languages (see NATIVE_CHROME_CLASS). */
 export const COMMENT_NAMES = /[^\s]*(?:comment|disqus|respond|comentari|commentaire|commenti|kommentar|komentarz|коммент|yorum|reacties)[^\s]*/g;
 
+/**
+ * Class/id names of a post's furniture on a forum thread: the poster's title, rank, stats and
+ * join date, avatar, signature, reactions bar, "last edited" line (the author's name and the
+ * post's date stay).
+ */
+const THREAD_FURNITURE = /user-?title|user-?extras|user-?stats|user-?rank|post-?rank|user-?banner|user-?blurb|avatar|signature|reactions-?bar|reactions-?list|last-?edit/;
+
 /** Class/id words that name the content: an element named both ways is kept (scoring decides). */
 const CONTENT_CLASS = /article|content|(?:^|[\s_-])(?:main|body|entry|story|text|prose|markdown)(?=$|[\s_-])/;
 
@@ -111,7 +118,10 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (NEVER_DROPPED_BY_CLASS.has(name)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
   let names = classAndId(el);
-  if (opts.commentsAreContent) names = names.replace(COMMENT_NAMES, ' ');
+  if (opts.commentsAreContent) {
+    if (THREAD_FURNITURE.test(names)) return true;
+    names = names.replace(COMMENT_NAMES, ' ');
+  }
   return names !== '' && (CHROME_CLASS.test(names) || NATIVE_CHROME_CLASS.test(names)) && !CONTENT_CLASS.test(names);
 }
 

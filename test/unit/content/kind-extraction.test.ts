@@ -178,8 +178,8 @@ describe('kind-aware main content', () => {
   it('a forum thread whose posts are named as comments: every post, not the app-install box beside them', () => {
     // Forum software names the thread's container and its posts "comments"; the furniture rule for
     // comments must not drop the thread. An install banner with a few sentences sits above it.
-    const post = (i: number, text: string) => `<article class="cPost ipsComment" id="comment-${i}"><aside class="cAuthorPane"><a href="/profile/${i}">member${i}</a></aside>
-      <div class="ipsComment_content"><p class="ipsComment_meta"><time datetime="2024-04-1${i}">April 1${i}, 2024</time></p><div class="cPost_contentWrap"><div data-role="commentContent"><p>${text}</p><p>Reply ${i}, with what we learned on the way, for whoever books next: compare the offers, read the terms.</p></div></div></div></article>`;
+    const post = (i: number, text: string) => `<article class="cPost ipsComment" id="comment-${i}"><div class="cAuthorPane"><a href="/profile/${i}">member${i}</a><h5 class="userTitle">Hall of Famer</h5><dl class="message-userExtras"><dt>Joined</dt><dd>Apr 13, 2009</dd><dt>Messages</dt><dd>73,365</dd></dl></div>
+      <div class="ipsComment_content"><p class="ipsComment_meta"><time datetime="2024-04-1${i}">April 1${i}, 2024</time></p><div class="cPost_contentWrap"><div data-role="commentContent"><p>${text}</p><p>Reply ${i}, with what we learned on the way, for whoever books next: compare the offers, read the terms.</p></div><div class="signature">Unix is simple and coherent, said somebody once.</div><div class="reactionsBar">Like Reactions: sailor${i}</div></div></div></article>`;
     const texts = [
       'Just thought I would start a thread on whether a travel agent is worth it for a cruise. I have booked twice on my own and once through an agent, and the agent found us a cabin upgrade that I never saw offered online.',
       'Our agent handled the flights and the transfers when the ship changed its port, and we did not have to spend an hour on the phone.',
@@ -196,5 +196,9 @@ describe('kind-aware main content', () => {
     const at = ['cabin upgrade that I never saw', 'changed its port', 'pick the cabin from the deck plan', 'forgot the dining time', 'group rates and onboard credit'].map((p) => out.indexOf(p));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // Each post keeps its author and date; the poster's title, stats, signature and reactions go.
+    expect(out).toContain('member3');
+    expect(out).toContain('April 13, 2024');
+    expect(out).not.toMatch(/Hall of Famer|Apr 13, 2009|73,365|simple and coherent|Reactions/);
   });
 });
