@@ -100,7 +100,7 @@ function isPanel(el: DomNode): boolean {
 }
 
 /** Whether an element (and everything under it) is never main content. */
-export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareOptions): boolean {
+export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareOptions, frame?: ReadonlySet<DomNode>): boolean {
   const name = el.name ?? '';
   if (NEVER_CONTENT.has(name)) return true;
   if (opts.excluded?.has(el)) return true;
@@ -115,7 +115,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (role && CHROME_ROLES.has(role)) return true;
   if (!opts.classRules) return false;
   if (name === 'a') return isCallToAction(el);
-  if (NEVER_DROPPED_BY_CLASS.has(name)) return false;
+  if (NEVER_DROPPED_BY_CLASS.has(name) || frame?.has(el)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
   let names = classAndId(el);
   if (opts.commentsAreContent) {
@@ -141,6 +141,26 @@ function linkText(n: DomNode): string {
     out += c.type === 'text' ? (c.data ?? '') : linkText(c);
   }
   return out;
+}
+
+/**
+ * The page's frame: the elements around its declared main content (the first `<main>` or
+ * `role=main`). A class/id rule never drops them: a layout wrapper named `with_header` or
+ * `has-sidebar` holds the whole page, not furniture.
+ */
+export function mainFrame(root: DomNode): ReadonlySet<DomNode> {
+  const find = (n: DomNode): DomNode | undefined => {
+    for (const c of n.children ?? []) {
+      if (c.type !== 'tag' || NEVER_CONTENT.has(c.name ?? '')) continue;
+      if (c.name === 'main' || c.attribs?.role === 'main') return c;
+      const m = find(c);
+      if (m) return m;
+    }
+    return undefined;
+  };
+  const frame = new Set<DomNode>();
+  for (let p = find(root)?.parent; p; p = p.parent) frame.add(p);
+  return frame;
 }
 
 /** Elements that open the article scope (a `<header>` inside them is the article's own). */

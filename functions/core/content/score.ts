@@ -8,7 +8,7 @@
  * `score × (1 − link density)`.
  */
 import { BLOCK_TAGS, HEADING_TAGS, classAndId, commaCount, isElement, textLength, type DomNode } from './dom.js';
-import { COMMENT_NAMES, isNonContent, opensArticle, type PrepareOptions } from './prepare.js';
+import { COMMENT_NAMES, isNonContent, mainFrame, opensArticle, type PrepareOptions } from './prepare.js';
 
 export interface NodeStats {
   /** Characters of text (whitespace at the ends of text nodes not counted). */
@@ -118,6 +118,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
   const dropped = new Set<DomNode>();
   const ancestors: DomNode[] = [];
 
+  const frame = opts.classRules ? mainFrame(root) : undefined;
   const credit = (el: DomNode, amount: number) => scores.set(el, (scores.get(el) ?? 0) + amount);
 
   const walk = (el: DomNode, insideArticle: boolean): NodeStats => {
@@ -139,7 +140,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
       }
       if (!isElement(child)) continue;
       const name = child.name ?? '';
-      if (isNonContent(child, inArticle, opts)) {
+      if (isNonContent(child, inArticle, opts, frame)) {
         dropped.add(child);
         if (CONTROLS.has(name) && child.attribs?.type !== 'hidden') s.inputs++;
         else if (EMBEDS.has(name)) s.embeds++;

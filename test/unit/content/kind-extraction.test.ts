@@ -201,4 +201,15 @@ describe('kind-aware main content', () => {
     expect(out).toContain('April 13, 2024');
     expect(out).not.toMatch(/Hall of Famer|Apr 13, 2009|73,365|simple and coherent|Reactions/);
   });
+
+  it('a layout wrapper named like furniture ("with_header") around <main> is the page frame, not a header', () => {
+    const para = (i: number) => `<p>Paragraph ${i} of the guide: the ferry leaves from the north quay, and the crossing takes about forty minutes, longer when the wind is against the tide.</p>`;
+    const html = `<!doctype html><html><head><title>Crossing guide</title></head><body>
+      <div class="notice"><p>We would like to use optional storage on your device to remember your choices and to measure how the site is used, so that we can improve it.</p><p>You can change your mind at any time on the settings page, and nothing optional is stored until you agree to it here.</p></div>
+      <div class="page_frame with_header"><div class="page_content"><main><h1>Crossing guide</h1>${[1, 2, 3, 4].map(para).join('')}</main></div></div>
+    </body></html>`;
+    const out = md(html, 'https://ferries.example/guide');
+    expect(out).toContain('Paragraph 4 of the guide');
+    expect(out).not.toContain('optional storage');
+  });
 });
