@@ -189,9 +189,13 @@ function revealedContent(body: DomNode, opts: ContentOptions, shown: MainContent
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
-  const kind = plainPageKind(body, { url: opts.base });
+  const plain = plainPageKind(body, { url: opts.base });
   // A product page's few words are its item's (the body beside them is other products).
-  const { roots, ...out } = extractFrom(body, opts, kind !== 'product');
+  const { roots, ...out } = extractFrom(body, opts, plain !== 'product');
+  // A listing or a grid by the weaker signs, whose selection is a short intro (the page's title
+  // and a paragraph above its cards): its cards too.
+  const named = pageKind(body, { url: opts.base });
+  const kind = plain ?? (out.textLength < MIN_CONTENT_CHARS && (named === 'listing' || named === 'collection') ? named : undefined);
   // A service, landing or pricing page: every content section (hero, features, pricing, FAQ,
   // testimonials), not the one biggest node; a listing or a product grid: every card, not the
   // one card or block that scores best. The page's structural chrome (header, nav, aside, footer,

@@ -212,4 +212,18 @@ describe('kind-aware main content', () => {
     expect(out).toContain('Paragraph 4 of the guide');
     expect(out).not.toContain('optional storage');
   });
+
+  it('a listing told by its cards only, whose selection is its short intro: the intro and every card', () => {
+    // Nine recipe cards (a title link and a few words each) below a heading and one paragraph:
+    // too few cards to be plainly a listing, so the paragraph-scoring passes take the intro alone.
+    const card = (i: number) => `<div class="recipe-tile"><a href="/recipes/dish-${i}"><img src="/d${i}.jpg" alt=""><h3>Crispy dish number ${i}</h3></a><span>${10 + i} minutes</span></div>`;
+    const html = `<!doctype html><html><head><title>Air fryer recipes</title></head><body>${chrome}
+      <div class="intro"><div class="intro-inner"><h1>Air fryer recipes</h1><p>I love a meal with crispiness and crunch, and these recipes deliver: perfectly cooked proteins, the crispiest vegetables, and quick dinners for busy weeknights.</p></div></div>
+      <div class="results"><div class="tiles">${Array.from({ length: 9 }, (_, i) => card(i + 1)).join('')}</div></div>
+    ${footer}</body></html>`;
+    const out = md(html, 'https://food.example/recipes/air-fryer-recipes/');
+    expect(out).toContain('crispiness and crunch');
+    for (let i = 1; i <= 9; i++) expect(out).toContain(`Crispy dish number ${i}`);
+    expect(out).not.toMatch(/About us|Privacy policy/);
+  });
 });
