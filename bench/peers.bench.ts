@@ -11,11 +11,14 @@
  *   browser  : Gleaner browser engine, formats [html]       vs PuppeteerCrawler + waitForSelector
  *              on JavaScript pages with subresources          (#marker) + page.content()
  *
- * Same loopback fixture pages, same concurrency, same Chromium binary (the @sparticuz/chromium
- * headless shell, or GLEANER_CHROMIUM_PATH), each side with the flags it ships with: Crawlee gets
- * the package's defaults (with Gleaner's no-UDP hardening), Gleaner its launcher's, which add
- * SPARTICUZ_EXTRA_FLAGS (software compositing; chromium-profile.ts) to them.
- * PEERS_CRAWLEE_FLAGS=gleaner gives Crawlee those extra flags too. After one untimed warm-up pass
+ * Same loopback fixture pages, same concurrency, same Chromium binary and flags (the
+ * @sparticuz/chromium headless shell, or GLEANER_CHROMIUM_PATH): Crawlee gets the package's
+ * defaults with Gleaner's no-UDP hardening and the SPARTICUZ_EXTRA_FLAGS Gleaner's launcher adds
+ * (software compositing; chromium-profile.ts). PEERS_CRAWLEE_FLAGS=package leaves those out
+ * (the package's defaults only, what a Crawlee user gets unless told): the emulated-GPU
+ * compositing then costs Crawlee, which loads images, much more than Gleaner, and the ratio
+ * says more about that flag than about either crawler (issue 37: 2.7-3.3x there against
+ * 1.4-1.7x with the same flags, one load). After one untimed warm-up pass
  * per side, timed passes alternate A B B A ... so drift hits both alike. Per arm: pages/s over
  * all timed passes, CPU ms per page of this process (process.cpuUsage: Crawlee runs in-process)
  * and of the arm's Chromium processes (/proc), peak RSS (node, and the arm's Chromium tree), and
@@ -192,8 +195,8 @@ const STATIC_BROWSER = process.env.PEERS_BROWSER_PAGES === 'static';
 const browserUrls = STATIC_BROWSER ? staticUrls.slice(0, RICH_PAGES) : richUrls;
 const browserMarker = STATIC_BROWSER ? staticMarker : richMarker;
 
-/** Gleaner's own additions to the headless shell's flags, given to Crawlee only when asked (see above). */
-const crawleeExtraFlags = process.env.PEERS_CRAWLEE_FLAGS === 'gleaner' && !process.env.GLEANER_CHROMIUM_PATH ? SPARTICUZ_EXTRA_FLAGS : [];
+/** Gleaner's own additions to the headless shell's flags, given to Crawlee too unless told (see above). */
+const crawleeExtraFlags = process.env.PEERS_CRAWLEE_FLAGS === 'package' || process.env.GLEANER_CHROMIUM_PATH ? [] : SPARTICUZ_EXTRA_FLAGS;
 const chromium = process.env.GLEANER_CHROMIUM_PATH
   ? { executablePath: process.env.GLEANER_CHROMIUM_PATH, args: ['--headless=new', '--no-sandbox'], env: process.env, headless: false as const }
   : { ...(await sparticuzExecutable()), headless: 'shell' as const };
