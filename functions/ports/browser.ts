@@ -115,6 +115,12 @@ export type WaitUntil = 'load' | 'networkidle2';
 export interface SettleRule {
   /** Quiet window: no DOM change and no content request in flight for this long (ms). */
   quietMs: number;
+  /**
+   * A shorter window (ms) that is enough when nothing the page scheduled (a timer, an animation
+   * frame) is due before the quiet window would end: a page whose last request came back and
+   * whose DOM stopped changing, with nothing pending, is done. Absent: the whole quiet window.
+   */
+  idleMs?: number;
   /** Longest wait after `load` (ms): pages that never go quiet (tickers, long polls) stop here. */
   capMs: number;
 }
@@ -190,7 +196,8 @@ export interface FetchTab extends Tab {
   reset(): void;
   /**
    * Readiness after `load`: wait until no content request (document, script, XHR/fetch,
-   * stylesheet) is in flight and neither the DOM nor the network changed for `rule.quietMs`,
+   * stylesheet) is in flight and neither the DOM nor the network changed for `rule.quietMs`
+   * (`rule.idleMs` when no timer or animation frame of the page is due within that window),
    * never longer than `rule.capMs` after load nor past `deadline` (epoch ms). Then, within the
    * same bound, the screens of the assets held back so far finish (their refusals are counted).
    */

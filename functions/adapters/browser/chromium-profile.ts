@@ -37,6 +37,16 @@ export const NO_UDP_FLAGS = [
  */
 export const DROPPED_FLAGS = ['--disable-web-security', '--allow-running-insecure-content'];
 
+/**
+ * Flags the local @sparticuz/chromium fallback adds to that package's defaults: compositing and
+ * rasterising in software instead of through SwiftShader's emulated GPU, which cost the headless
+ * shell about a third of its CPU per page (issue 37, bare puppeteer on the peers bench's JS pages:
+ * about 150 -> 100 ms). WebGL still runs on SwiftShader (same renderer string, same pixels) and
+ * screenshots come out the same. The system Chromium launch has always had it
+ * (LOCAL_CHROMIUM_FLAGS); Lambda turns the package's graphics mode off instead.
+ */
+export const SPARTICUZ_EXTRA_FLAGS = ['--disable-gpu'];
+
 /** Chromium features that would make requests of their own or send UDP. */
 export const DISABLED_FEATURES = [
   'WebRtcHideLocalIpsWithMdns',

@@ -13,14 +13,77 @@ import { RequestPause } from './request-pause.js';
 const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet']);
 
 /**
+ * Runs before any page script in every document of a fetch tab: keeps the due times of the
+ * timers (`setTimeout`, `setInterval`) and animation frames the page has pending, so readiness
+ * ({@link QUIET_SCRIPT}) knows whether anything it scheduled can still change the DOM soon.
+ * The page's calls behave as before (same ids, arguments, `this`, errors); a callback is wrapped
+ * only to note that it ran. A timer more than 50 ms overdue (a frame 100 ms) (a throttled or string
+ * timer whose run is not seen) no longer counts. Kept in `Symbol.for('gleaner.timers')`, with
+ * the original `setTimeout` for the readiness script's own waits (which must not count).
+ */
+export const TIMERS_SCRIPT = `(() => {
+  const key = Symbol.for('gleaner.timers');
+  if (window[key]) return;
+  const w = window, now = () => performance.now();
+  const st = w.setTimeout, ct = w.clearTimeout, si = w.setInterval, ci = w.clearInterval;
+  const raf = w.requestAnimationFrame, caf = w.cancelAnimationFrame;
+  const GRACE = 50, FRAME = 16;
+  // timer id (or 'f' + frame id) -> due time; deleted when it ran or was cleared.
+  const due = new Map();
+  const delay = (ms) => Math.max(0, Number(ms) || 0);
+  Object.defineProperty(w, key, { value: {
+    wait: (fn, ms) => st.call(w, fn, ms),
+    /** The earliest due time, at most \`until\`, of a pending timer or frame; Infinity when none. */
+    next(until) {
+      const t = now();
+      let first = Infinity;
+      for (const [id, at] of due) {
+        if (at + (typeof id === 'string' ? 100 : GRACE) < t) { due.delete(id); continue; }
+        if (at <= until && at < first) first = at;
+      }
+      return first;
+    },
+  } });
+  w.setTimeout = function setTimeout(handler, timeout, ...args) {
+    let id;
+    const fn = typeof handler === 'function' ? function () { due.delete(id); return handler.apply(this, arguments); } : handler;
+    id = st.call(this, fn, timeout, ...args);
+    due.set(id, now() + delay(timeout));
+    return id;
+  };
+  w.setInterval = function setInterval(handler, timeout, ...args) {
+    let id;
+    const fn = typeof handler === 'function' ? function () { due.set(id, now() + delay(timeout)); return handler.apply(this, arguments); } : handler;
+    id = si.call(this, fn, timeout, ...args);
+    due.set(id, now() + delay(timeout));
+    return id;
+  };
+  w.clearTimeout = function clearTimeout(id) { due.delete(id); return ct.apply(this, arguments); };
+  w.clearInterval = function clearInterval(id) { due.delete(id); return ci.apply(this, arguments); };
+  if (typeof raf === 'function') {
+    w.requestAnimationFrame = function requestAnimationFrame(callback) {
+      if (typeof callback !== 'function') return raf.apply(this, arguments);
+      let id;
+      id = raf.call(this, function () { due.delete('f' + id); return callback.apply(this, arguments); });
+      due.set('f' + id, now() + FRAME);
+      return id;
+    };
+    w.cancelAnimationFrame = function cancelAnimationFrame(id) { due.delete('f' + id); return caf.apply(this, arguments); };
+  }
+})();`;
+
+/**
  * Runs in the page: resolves once neither the DOM nor the network changed for `quiet` ms, or after
- * `cap` ms. The network side comes from Node: it has been quiet for `netQuietFor` ms when the call
- * starts. DOM changes are child-list and text mutations (attribute changes are animation noise),
- * seen by one observer per document, installed on the first call. A document without any script
- * (or meta refresh) is done at once: nothing can change it. Kept as source text: a compiled
+ * `cap` ms; already after `idle` ms when no timer or animation frame the page scheduled (see
+ * {@link TIMERS_SCRIPT}) is due before the `quiet` window would end. The network side comes from
+ * Node: it has been quiet for `netQuietFor` ms when the call starts. DOM changes are child-list and
+ * text mutations (attribute changes are animation noise), seen by one observer per document,
+ * installed on the first call. A document without any script (or meta refresh) is done at once:
+ * nothing can change it. Without the timer hooks (a document they did not reach) it waits the
+ * whole `quiet` window. Kept as source text: a compiled
  * function would carry the bundler's helpers (`__name`) into a page that lacks them.
  */
-const QUIET_SCRIPT = `(quiet, cap, netQuietFor) => new Promise((resolve) => {
+const QUIET_SCRIPT = `(quiet, idle, cap, netQuietFor) => new Promise((resolve) => {
   // Without a script (nor a meta refresh) nothing can change the document after load.
   if (!document.querySelector('script, meta[http-equiv="refresh" i]')) return resolve();
   const key = Symbol.for('gleaner.lastMutation');
@@ -31,13 +94,23 @@ const QUIET_SCRIPT = `(quiet, cap, netQuietFor) => new Promise((resolve) => {
     new MutationObserver(() => { state.t = performance.now(); })
       .observe(document, { subtree: true, childList: true, characterData: true });
   }
+  const timers = window[Symbol.for('gleaner.timers')];
+  const wait = timers ? timers.wait : (fn, ms) => setTimeout(fn, ms);
   const start = performance.now();
   const netSince = start - netQuietFor;
   const tick = () => {
     const now = performance.now();
-    const quietFor = now - Math.max(state.t, netSince);
+    const last = Math.max(state.t, netSince);
+    const quietFor = now - last;
     if (quietFor >= quiet || now - start >= cap) return resolve();
-    setTimeout(tick, Math.max(1, Math.min(quiet - quietFor, cap - (now - start))));
+    let next = last + quiet;
+    if (quietFor < idle) next = last + idle;
+    else if (timers) {
+      const due = timers.next(last + quiet);
+      if (due === Infinity) return resolve();
+      next = Math.max(due, now) + 1;
+    }
+    wait(tick, Math.max(1, Math.min(next - now, cap - (now - start))));
   };
   tick();
 })`;
@@ -67,6 +140,7 @@ export class PuppeteerFetchTab extends PuppeteerTab implements FetchTab {
   static async attach(page: Page, screen: Screen, admitDocument?: AdmitDocument): Promise<PuppeteerFetchTab> {
     const cdp = await page.createCDPSession();
     const tab = new PuppeteerFetchTab(page, cdp);
+    await page.evaluateOnNewDocument(TIMERS_SCRIPT);
     tab.pause = await RequestPause.attach(cdp, admitDocument, screen);
     const touch = () => (tab.lastNetwork = performance.now());
     page.on('request', (r) => {
@@ -132,7 +206,7 @@ export class PuppeteerFetchTab extends PuppeteerTab implements FetchTab {
       const mark = this.lastNetwork;
       const netQuietFor = Math.max(0, performance.now() - Math.max(this.lastNetwork, loadAt));
       try {
-        await this.page.evaluate(`(${QUIET_SCRIPT})(${Number(rule.quietMs)}, ${Number(left)}, ${netQuietFor})`);
+        await this.page.evaluate(`(${QUIET_SCRIPT})(${Number(rule.quietMs)}, ${Number(Math.min(rule.idleMs ?? rule.quietMs, rule.quietMs))}, ${Number(left)}, ${netQuietFor})`);
       } catch {
         // The document changed under us (a script navigation): settle the new one.
         if (this.page.isClosed()) return;

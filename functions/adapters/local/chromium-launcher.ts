@@ -7,7 +7,7 @@ import { config } from '../../config.js';
 import { AppError } from '../../core/errors.js';
 import { chromiumProxyArgs } from '../../core/governance/egress-proxy.js';
 import type { Browser, BrowserLauncher, LaunchOptions } from '../../ports/browser.js';
-import { launchStopped, launchWithProfile } from '../browser/chromium-profile.js';
+import { SPARTICUZ_EXTRA_FLAGS, launchStopped, launchWithProfile } from '../browser/chromium-profile.js';
 
 /**
  * Flags for a system Chromium: background networking, component updates and sync are off so the
@@ -172,7 +172,7 @@ async function launchSparticuz(
   const s = await sparticuzExecutable();
   const browser = await launchWithProfile({
     executablePath: s.executablePath,
-    args: [...s.args, ...chromiumProxyArgs(opts.proxyUrl), ...uaArgs(opts.userAgent)],
+    args: [...s.args, ...SPARTICUZ_EXTRA_FLAGS, ...chromiumProxyArgs(opts.proxyUrl), ...uaArgs(opts.userAgent)],
     headless: 'shell',
     env: s.env,
     timeoutMs,
