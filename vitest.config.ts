@@ -11,7 +11,7 @@ export default defineConfig({
     // suite is CPU-bound, Chromium above all) and made browser tests wait past their timeouts.
     maxWorkers: 2,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 10_000 } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 10_000, isolate: false } },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       // A synth (bundling skipped) is CPU work: three at once beside the other files can take minutes.
       { test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 300_000 } },
