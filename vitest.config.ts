@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', GLEANER_LOG_LEVEL: 'warn' },
     setupFiles: ['test/support/quiet-logs.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     // Two files at a time on two cores: vitest's default there (cores - 1) ran every file one after
     // another (about 21 minutes); two took about 15. Three were no faster (911 s against 885 s: the
     // suite is CPU-bound, Chromium above all) and made browser tests wait past their timeouts.
