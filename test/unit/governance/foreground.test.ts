@@ -1,19 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-
-// The unit project shares modules between files (isolate: false): the marks are module state, so
-// this file takes a fresh copy of the module, with no mark another file's code left behind.
-let heldMarks: typeof import('../../../functions/core/limits/foreground.js').heldMarks;
-let markForeground: typeof import('../../../functions/core/limits/foreground.js').markForeground;
-let mirrorForeground: typeof import('../../../functions/core/limits/foreground.js').mirrorForeground;
-let onForegroundChange: typeof import('../../../functions/core/limits/foreground.js').onForegroundChange;
-let othersInForeground: typeof import('../../../functions/core/limits/foreground.js').othersInForeground;
-let yieldToForeground: typeof import('../../../functions/core/limits/foreground.js').yieldToForeground;
-beforeAll(async () => {
-  vi.resetModules();
-  ({ heldMarks, markForeground, mirrorForeground, onForegroundChange, othersInForeground, yieldToForeground } = await import('../../../functions/core/limits/foreground.js'));
-});
-// The next file in this worker loads the module afresh, without the marks this one left.
-afterAll(() => vi.resetModules());
+import { describe, expect, it } from 'vitest';
+import { heldMarks, markForeground, mirrorForeground, onForegroundChange, othersInForeground, yieldToForeground } from '../../../functions/core/limits/foreground.js';
 
 // Interactive work of one tenant that another tenant's crawl on the same process gives way to
 // (issue 21, fairness end to end).

@@ -1,30 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-
-type Pool = typeof import('../../../functions/core/limits/budget-pool.js');
-// The unit project shares modules between files (isolate: false), and the pool's configuration,
-// threads and counters are module state: this file takes fresh copies of the pool (in its default
-// state, as a Lambda process starts) and of the schema check that uses it.
-let budgetStats: Pool['budgetStats'];
-let closeBudgetPool: Pool['closeBudgetPool'];
-let configureBudgetPool: Pool['configureBudgetPool'];
-let runBudgeted: Pool['runBudgeted'];
-let warmBudgetPool: Pool['warmBudgetPool'];
-let checkSchema: typeof import('../../../functions/core/extraction/schema-budget.js').checkSchema;
-beforeAll(async () => {
-  vi.resetModules();
-  ({ budgetStats, closeBudgetPool, configureBudgetPool, runBudgeted, warmBudgetPool } = await import('../../../functions/core/limits/budget-pool.js'));
-  ({ checkSchema } = await import('../../../functions/core/extraction/schema-budget.js'));
-});
+import { afterAll, describe, expect, it } from 'vitest';
+import { budgetStats, closeBudgetPool, configureBudgetPool, runBudgeted, warmBudgetPool } from '../../../functions/core/limits/budget-pool.js';
+import { checkSchema } from '../../../functions/core/extraction/schema-budget.js';
 
 // The one budget mechanism (issue 27): work on a pool thread, stopped at its deadline (the thread
 // is terminated, so the work ends, not just the wait), an overrun a 422 of the named kind, and the
 // pool serving the next task on a fresh thread.
 
-// Closed, and dropped: the next file in this worker loads the pool afresh, not this one as configured here.
-afterAll(async () => {
-  await closeBudgetPool();
-  vi.resetModules();
-});
+afterAll(() => closeBudgetPool());
 
 /** 400 nested divs and `:has()` nested three deep: each level searches every subtree again (issue 27 saw 8.4 s at 150 divs). */
 const deep = `<html><body>${'<div>'.repeat(400)}x${'</div>'.repeat(400)}</body></html>`;
