@@ -7,6 +7,8 @@ import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { routes } from '../functions/routes.js';
+// In a module of its own (no aws-cdk-lib): the test run's global setup builds the thread with it too.
+import { budgetThreadCommands } from './budget-thread-bundle.js';
 
 /** The repository root: handler paths in functions/routes.ts are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -91,18 +93,6 @@ export const docsAssetHooks = (): NonNullable<BundlingOptions['commandHooks']> =
     `node -e "require('node:fs').copyFileSync(process.argv[1], process.argv[2])" "${join(inputDir, 'node_modules/@scalar/api-reference/dist/browser/standalone.js')}" "${join(outputDir, 'api-reference.js')}"`,
   ],
 });
-
-/**
- * Bundles the budget thread (functions/core/limits/budget-thread.ts, issue 27) next to the
- * handler as `budget-thread.mjs`, where the budget pool looks for it: functions that check
- * schemas or selectors, or run the engine, then bound that work with a worker thread as the
- * local server does (without it they run it inline under its static limits only).
- */
-export const budgetThreadCommands = (inputDir: string, outputDir: string): string[] => [
-  `"${join(inputDir, 'node_modules/.bin/esbuild')}" "${join(inputDir, 'functions/core/limits/budget-thread.ts')}" --bundle --platform=node --format=esm --target=node22 --minify ` +
-    `--external:@aws-sdk/client-* --outfile="${join(outputDir, 'budget-thread.mjs')}" ` +
-    `--banner:js="import { createRequire as __gleanerCreateRequire } from 'node:module'; const require = __gleanerCreateRequire(import.meta.url);"`,
-];
 
 /**
  * esbuild's options for a function's code, beside `bundlingOptions` (which CDK turns into its own

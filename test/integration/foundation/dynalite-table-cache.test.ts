@@ -6,26 +6,32 @@ import { DynamoTable } from '../../../functions/adapters/aws/dynamo-table.js';
 
 // dynalite keeps its table description in memory between writes of it (dynalite-table-cache.ts):
 // item calls stop reading it from LevelDB, and creating or deleting the table is seen at once.
-type Store = { tableDb: { get: (k: string, cb: (e: unknown, v?: unknown) => void) => unknown } };
+type Store = { db: { get: (k: string, cb?: (e: unknown, v?: unknown) => void) => unknown } };
 const db = createRequire(createRequire(import.meta.url).resolve('dynalite'))('./db') as { create(o: unknown): Store };
 let reads = 0;
 let stores: EmbeddedStores;
 let table: DynamoTable;
 
 beforeAll(async () => {
-  // Counts the table store's LevelDB reads, beneath the cache (installed when the stores start).
+  // Counts reads of table descriptions from LevelDB, beneath the cache: the table store reads
+  // `table~<name>` keys from the store's main db. Counted there once the stores have started, so
+  // whatever patched dynalite's stores before (this worker may have started stores for an earlier
+  // file) the counter is below them all.
+  let store: Store | undefined;
   const create = db.create;
   db.create = function (o: unknown) {
-    const store = create.call(this, o);
-    const get = store.tableDb.get;
-    store.tableDb.get = function (k, cb) {
-      reads++;
-      return get.call(this, k, cb);
-    };
-    return store;
+    const s = create.call(this, o);
+    store ??= s;
+    return s;
   };
   stores = await startEmbeddedStores({ dynamoPort: 0, s3Port: 0, table: 'cached', buckets: ['c-results', 'c-raw'] });
   db.create = create;
+  const main = store!.db;
+  const get = main.get;
+  main.get = function (k, cb) {
+    if (String(k).startsWith('table~')) reads++;
+    return get.call(this, k, cb);
+  };
   table = new DynamoTable('cached', stores.dynamo);
 });
 afterAll(async () => stores?.close());
