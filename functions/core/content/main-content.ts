@@ -229,9 +229,10 @@ interface Extracted extends MainContent {
 function extractFrom(body: DomNode, opts: ContentOptions): Extracted {
   const strict = run(body, opts, true);
   // Quality check against the baseline: a selection with under a quarter of the page's prose
-  // while the page declares a content element with twice the text and few links.
+  // while the page declares a content element with twice the text and few links; on a
+  // documentation page whatever the share (a reference page's sections are one block each).
   const bodyProse = strict.scored.stats.get(body)?.prose ?? 0;
-  if (strict.found && strict.out.textLength < bodyProse / 4) {
+  if (strict.found && (strict.out.textLength < bodyProse / 4 || pageKind(body, { url: opts.base }) === 'documentation')) {
     const declared = declaredContent(body, strict.scored);
     const ds = declared && strict.scored.stats.get(declared);
     if (declared && ds && ds.text >= strict.out.textLength * 2 && linkDensity(ds) < 0.3) {

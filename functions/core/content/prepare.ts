@@ -11,6 +11,7 @@
  *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`).
  */
 import { classAndId, type DomNode } from './dom.js';
+import { holdsMain, withoutHeader } from './doc-furniture.js';
 
 const NEVER_CONTENT = new Set([
   'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'applet',
@@ -98,7 +99,14 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (NEVER_DROPPED_BY_CLASS.has(name)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
   const names = classAndId(el);
-  return names !== '' && (CHROME_CLASS.test(names) || NATIVE_CHROME_CLASS.test(names)) && !CONTENT_CLASS.test(names);
+  if (names === '' || !chromeNames(names)) return false;
+  // In the article, a block named its header is the article's own (as a <header> there); a
+  // wrapper named for its sidebars that holds the page's <main> is the page's frame (doc-furniture.ts).
+  return !(insideArticle && !chromeNames(withoutHeader(names))) && !holdsMain(el);
+}
+
+function chromeNames(names: string): boolean {
+  return (CHROME_CLASS.test(names) || NATIVE_CHROME_CLASS.test(names)) && !CONTENT_CLASS.test(names);
 }
 
 const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?=$|[\s_-])/;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { parsePage } from '../../../functions/core/engine/parse.js';
+
+const md = (html: string, url = 'https://tools.example/docs/guide/start') => parsePage(load(html), url, { text: false, links: false, metadata: false }).markdown;
+
+const prose = (topic: string) =>
+  `<p>The ${topic} step reads the configuration file, checks every key against the schema, and reports each problem with its line number, so that a mistake is found before anything runs.</p>`;
+
+describe('documentation pages: the content frame', () => {
+  it('keeps a word break where a line break follows an inline element (a link, code, bold)', () => {
+    const out = md(`<html><body><main><h1>Setup</h1>${prose('first')}<p><a href="/a">The loader</a>
+reads files, <code>strict</code>
+mode stops at the first error, and <b>warnings</b>
+are printed after the run has finished for good.</p></main></body></html>`);
+    expect(out).toContain('[The loader](https://tools.example/a) reads files, `strict` mode stops');
+    expect(out).toContain('**warnings** are printed');
+  });
+
+  it('reads a <main> inside a layout wrapper named for its sidebars', () => {
+    // A site notice above the layout is the only other prose of the page.
+    const notice = `<div class="notice"><p>${'This site moves to a new address next month, and bookmarks to the old pages keep working for a year after that. '.repeat(5)}</p></div>`;
+    const out = md(`<html><body>${notice}<div class="layout-with-sidebars"><nav class="toc"><a href="/a">A</a></nav>
+      <main><h1>Install</h1>${prose('install')}${prose('verify')}<h2>Upgrade</h2>${prose('upgrade')}${prose('rollback')}${prose('cleanup')}</main></div>
+      <footer>Copyright</footer></body></html>`);
+    expect(out).toContain('# Install');
+    expect(out).toContain('The upgrade step reads');
+  });
+
+  it("keeps the article's own header block (title and lead) named `…__header` inside <main>", () => {
+    const out = md(`<html><body><div class="site-header"><a href="/">Home</a> <a href="/docs">Docs</a></div>
+      <main><div class="page__header"><h1>The Socket interface</h1><p>A Socket object opens a connection to a server and sends and receives data on it, one message at a time.</p></div>
+      <div class="page__body">${prose('connect')}${prose('send')}</div></main></body></html>`);
+    expect(out).toContain('# The Socket interface');
+    expect(out).toContain('A Socket object opens a connection');
+    expect(out).not.toContain('Home');
+  });
+
+  it("takes the page's <main> when the best block is one section of a reference page", () => {
+    const entries = (names: string[]) => `<dl>${names.map((n) => `<dt><a href="/ref/${n}"><code>Socket.${n}</code></a></dt><dd>Returns the ${n} of the connection, as the server reported it in the last handshake.</dd>`).join('')}</dl>`;
+    const out = md(`<html><body><main><div class="top"><h1>Socket</h1><section>${prose('open')}${prose('handshake')}</section></div>
+      <div class="members"><section><h2>Instance properties</h2>${entries(['state', 'protocol', 'url', 'buffered', 'extensions', 'binaryType'])}</section>
+      <section><h2>Instance methods</h2>${entries(['close', 'send', 'ping', 'reset', 'pause', 'resume'])}</section></div></main></body></html>`, 'https://tools.example/docs/api/socket');
+    expect(out).toContain('The open step reads');
+    expect(out).toContain('## Instance methods');
+    expect(out).toContain('Returns the buffered of the connection');
+  });
+});
