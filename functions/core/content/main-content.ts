@@ -155,8 +155,10 @@ const WHOLE_KINDS = new Set(['service', 'listing', 'collection', 'product']);
 /** The main content of the page whose `<body>` (or document root) is `body`, as HTML. */
 export function extractMainContent(body: DomNode, opts: ContentOptions): MainContent {
   // A product page: its tabs (description, specifications, care) are content, hidden or not.
-  const product = pageKind(body, { url: opts.base }) === 'product';
-  const out = extractByKind(body, product ? { ...opts, hiddenPanels: true } : opts);
+  const kind = pageKind(body, { url: opts.base });
+  const product = kind === 'product';
+  // A documentation page: its tabs (the same example in other languages) are content too.
+  const out = extractByKind(body, product || kind === 'documentation' ? { ...opts, hiddenPanels: true } : opts);
   // A product page whose document does not show the description its JSON-LD gives: that
   // description after the content (a description rendered by a script, or in an empty tab).
   if (!product) return out;

@@ -45,4 +45,32 @@ are printed after the run has finished for good.</p></main></body></html>`);
     expect(out).toContain('## Instance methods');
     expect(out).toContain('Returns the buffered of the connection');
   });
+
+  it('keeps a section whose id is the slug of its heading, whatever words the heading has', () => {
+    const out = md(`<html><body><main><h1>Submitting patches</h1>${prose('describe')}${prose('split')}${prose('test')}
+      <section id="respond-to-review-comments"><h2>Respond to review comments</h2>${prose('reply')}</section>
+      <section id="comments"><h2>Comments</h2><p>Nice page!</p></section></main></body></html>`);
+    expect(out).toContain('## Respond to review comments');
+    expect(out).toContain('The reply step reads');
+    expect(out).not.toContain('Nice page');
+  });
+
+  it('keeps the hidden tabs of a code example (the same call in other languages)', () => {
+    const tab = (lang: string, code: string, hidden: boolean) =>
+      `<div role="tabpanel" class="tab-panel"${hidden ? ' hidden' : ''}><pre><code class="language-${lang}">${code}</code></pre></div>`;
+    const out = md(`<html><body><main><h1>Send a message</h1>${prose('send')}
+      <div class="tabs"><div role="tablist"><button>Python</button><button>Ruby</button></div>
+      ${tab('python', 'client.messages.create(to=number)', false)}${tab('ruby', 'client.messages.create(to: number)', true)}</div>
+      ${prose('receive')}</main></body></html>`);
+    expect(out).toContain('```python\nclient.messages.create(to=number)');
+    expect(out).toContain('```ruby\nclient.messages.create(to: number)');
+  });
+});
+
+describe('documentation pages: markdown', () => {
+  it('writes an underscore inside a word as it is (`group_id`), escaping only one that could be emphasis', () => {
+    const out = md(`<html><body><main><h1>Feed fields</h1><p>Every variant carries the same group_id, and the seller_name is the merchant of record; _draft_ items are skipped when the feed is read.</p>${prose('feed')}</main></body></html>`);
+    expect(out).toContain('same group_id, and the seller_name is');
+    expect(out).toContain('\\_draft\\_ items');
+  });
 });
