@@ -11,7 +11,7 @@
  *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`).
  */
 import { classAndId, type DomNode } from './dom.js';
-import { holdsMain, idNamesHeading, withoutHeader } from './doc-furniture.js';
+import { articleHeader, holdsMain, idNamesHeading } from './doc-frame.js';
 
 const NEVER_CONTENT = new Set([
   'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'applet',
@@ -98,12 +98,12 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (name === 'a') return isCallToAction(el);
   if (NEVER_DROPPED_BY_CLASS.has(name)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
-  // An id that is the slug of the block's own heading names its title, not its role (doc-furniture.ts).
+  // An id that is the slug of the block's own heading names its title, not its role (doc-frame.ts).
   const names = idNamesHeading(el) ? (a.class ?? '').toLowerCase() : classAndId(el);
   if (names === '' || !chromeNames(names)) return false;
   // In the article, a block named its header is the article's own (as a <header> there); a
-  // wrapper named for its sidebars that holds the page's <main> is the page's frame (doc-furniture.ts).
-  return !(insideArticle && !chromeNames(withoutHeader(names))) && !holdsMain(el);
+  // wrapper named for its sidebars that holds the page's <main> is the page's frame (doc-frame.ts).
+  return !(insideArticle && articleHeader(el, names, chromeNames)) && !holdsMain(el);
 }
 
 function chromeNames(names: string): boolean {

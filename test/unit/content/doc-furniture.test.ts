@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
 import { parsePage } from '../../../functions/core/engine/parse.js';
+import { docFurnitureKind } from '../../../functions/core/content/doc-furniture.js';
 
 const md = (html: string, url = 'https://tools.example/docs/guide/start') => parsePage(load(html), url, { text: false, links: false, metadata: false }).markdown;
 
@@ -36,6 +37,14 @@ are printed after the run has finished for good.</p></main></body></html>`);
     expect(out).not.toContain('Home');
   });
 
+  it('keeps headings classed as headers (`header-anchor`) inside the article, not a post header of author and date', () => {
+    const out = md(`<html><body><article><h1>Edge first</h1>${prose('sync')}
+      <div class="post-header"><span>Ann Lee</span> <span>3,210 posts · Joined 2019</span></div>
+      <h2 class="header-anchor">The cloud is not the computer</h2>${prose('cache')}${prose('merge')}</article></body></html>`, 'https://essays.example/p/edge-first');
+    expect(out).toContain('## The cloud is not the computer');
+    expect(out).not.toContain('Joined 2019');
+  });
+
   it("takes the page's <main> when the best block is one section of a reference page", () => {
     const entries = (names: string[]) => `<dl>${names.map((n) => `<dt><a href="/ref/${n}"><code>Socket.${n}</code></a></dt><dd>Returns the ${n} of the connection, as the server reported it in the last handshake.</dd>`).join('')}</dl>`;
     const out = md(`<html><body><main><div class="top"><h1>Socket</h1><section>${prose('open')}${prose('handshake')}</section></div>
@@ -64,6 +73,60 @@ are printed after the run has finished for good.</p></main></body></html>`);
       ${prose('receive')}</main></body></html>`);
     expect(out).toContain('```python\nclient.messages.create(to=number)');
     expect(out).toContain('```ruby\nclient.messages.create(to: number)');
+  });
+});
+
+describe('documentation pages: furniture inside the content', () => {
+  // Furniture in plain <div>s and <p>s (no nav, aside or furniture class to tell it by).
+  const page = `<html><body><main><div class="doc">
+    <h1>Configure the loader</h1>
+    <div class="toc-box"><p>On this page</p><ul><li><a href="#files">Files</a></li><li><a href="#keys">Keys</a></li><li><a href="#errors">Errors</a></li></ul></div>
+    ${prose('parse')}
+    <h2 id="files">Files</h2>${prose('file')}
+    <h2 id="keys">Keys</h2>${prose('key')}
+    <p>Every key is a <a href="/ref/keys">documented key</a>; <a href="/ref/unknown">unknown keys</a> are errors.</p>
+    <div class="row"><a href="https://git.example/docs/edit/loader.md">Edit this page</a></div>
+    <div class="row"><p>Was this page helpful?</p><span>Yes</span> <span>No</span></div>
+    <div class="row"><a href="/docs/install">Previous Installation</a> <a href="/docs/run">Next Running the loader</a></div>
+  </div></main></body></html>`;
+
+  it('leaves out the table of contents, "Edit this page", the feedback question and previous/next links', () => {
+    const out = md(page);
+    expect(out).toContain('# Configure the loader');
+    expect(out).toContain('The key step reads');
+    expect(out).toContain('[documented key](https://tools.example/ref/keys)');
+    expect(out).not.toMatch(/On this page|\[Files\]|Edit this page|helpful|Previous Installation|Next Running/);
+  });
+});
+
+describe('documentation pages: lists of links a sentence introduces', () => {
+  it('keeps the links after "For more information, see:" (they are the sentence\'s end)', () => {
+    const type = (name: string) => `<h2>${name}</h2><p>${name} values are the most basic kind of value the store holds. For more information, see:</p>
+      <ul><li><a href="/docs/${name}/overview">Overview of ${name} values</a></li><li><a href="/docs/${name}/commands">${name} command reference</a></li></ul>`;
+    const out = md(`<html><body><main><h1>Data types</h1>${prose('store')}${type('String')}${type('List')}${type('Hash')}${prose('compare')}</main></body></html>`);
+    expect(out).toContain('[Overview of List values](https://tools.example/docs/List/overview)');
+    expect(out).toContain('[Hash command reference]');
+  });
+});
+
+describe('docFurnitureKind', () => {
+  it('names furniture lines in several languages', () => {
+    expect(docFurnitureKind('Table of Contents', 0)).toBe('toc');
+    expect(docFurnitureKind('Auf dieser Seite', 0)).toBe('toc');
+    expect(docFurnitureKind('Was this article helpful? Yes No', 0)).toBe('feedback');
+    expect(docFurnitureKind('Cette page a-t-elle été utile ?', 0)).toBe('feedback');
+    expect(docFurnitureKind('Edit on GitHub', 1)).toBe('edit');
+    expect(docFurnitureKind('← Previous Getting started Next Configuration →', 0.9)).toBe('pager');
+    expect(docFurnitureKind('Siguiente: Instalación', 1)).toBe('pager');
+  });
+
+  it('leaves content alone', () => {
+    expect(docFurnitureKind('Contents of the configuration file', 0)).toBeNull();
+    expect(docFurnitureKind('Next steps', 0)).toBeNull();
+    expect(docFurnitureKind('Next steps: deploy the app', 0.8)).toBeNull();
+    expect(docFurnitureKind('Next.js and React', 1)).toBeNull();
+    expect(docFurnitureKind('Next, run the installer and pick a folder.', 0)).toBeNull();
+    expect(docFurnitureKind('Edit this page to change the greeting, then reload the browser.', 0)).toBeNull();
   });
 });
 
