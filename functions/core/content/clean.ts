@@ -12,6 +12,7 @@ import { classWeight, linkDensity, type NodeStats, type Scored } from './score.j
 import { keptChildren, signature, textOf } from './select.js';
 import { MAX_BOILERPLATE_CHARS, boilerplateKind, isLabelOnly, isSectionHeading } from './boilerplate-text.js';
 import { opensRelatedSection } from './related-sections.js';
+import { MAX_FURNITURE_CHARS, docFurnitureKind, introducedList, tocAfter } from './doc-furniture.js';
 
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
@@ -280,6 +281,16 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
         removed.add(c);
         continue;
       }
+      // Documentation furniture told by its words (doc-furniture.ts): a table of contents' label
+      // and its links, "Edit this page", "Was this page helpful?", previous/next links.
+      if (s.text > 0 && s.text <= MAX_FURNITURE_CHARS && s.text < total * 0.5 && name !== 'h1') {
+        const furniture = docFurnitureKind(shortText(c, scored), linkDensity(s));
+        if (furniture) {
+          removed.add(c);
+          if (furniture === 'toc') for (const t of tocAfter(c, children, scored)) removed.add(t);
+          continue;
+        }
+      }
       // Boilerplate told by its words (boilerplate-text.ts): one short line, not most of the content.
       if (s.text > 0 && s.text <= MAX_BOILERPLATE_CHARS && s.blocks <= 1 && s.text < total * 0.5 && !KEEP_WHOLE.has(name)) {
         const words = HEADING_TAGS.has(name) ? shortText(c, scored) : lineText(c, scored).join('');
@@ -307,7 +318,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       if (table && isDataTable(table, scored)) continue;
       // A block holding most of the content is the content, whatever it looks like (a story
       // with an 80-image gallery): clean inside it instead.
-      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s)) {
+      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s) && !introducedList(c, children, scored)) {
         removed.add(c);
         continue;
       }

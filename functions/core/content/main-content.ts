@@ -164,7 +164,8 @@ export function extractMainContent(body: DomNode, opts: ContentOptions): MainCon
   // A forum thread: its posts are often named as comments (not on a Q&A page that declares its
   // answers: comments there are remarks on the answers). Tune half: forum 0.723 -> 0.781.
   const thread = kind === 'forum' && !declaresAnswers(body, { url: opts.base });
-  const kindOpts = product ? { ...opts, hiddenPanels: true } : thread ? { ...opts, commentsAreContent: true } : opts;
+  // A documentation page: its tabs (the same example in other languages) are content too.
+  const kindOpts = product || kind === 'documentation' ? { ...opts, hiddenPanels: true } : thread ? { ...opts, commentsAreContent: true } : opts;
   const first = extractByKind(body, kindOpts);
   const out = first.textLength < MIN_STANDING_CHARS ? revealedContent(body, kindOpts, first) : first;
   // A product page whose document does not show the description its JSON-LD gives: that
@@ -255,9 +256,10 @@ interface Extracted extends MainContent {
 function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extracted {
   const strict = run(body, opts, true);
   // Quality check against the baseline: a selection with under a quarter of the page's prose
-  // while the page declares a content element with twice the text and few links.
+  // while the page declares a content element with twice the text and few links; on a
+  // documentation page whatever the share (a reference page's sections are one block each).
   const bodyProse = strict.scored.stats.get(body)?.prose ?? 0;
-  if (strict.found && strict.out.textLength < bodyProse / 4) {
+  if (strict.found && (strict.out.textLength < bodyProse / 4 || pageKind(body, { url: opts.base }) === 'documentation')) {
     const declared = declaredContent(body, strict.scored);
     const ds = declared && strict.scored.stats.get(declared);
     if (declared && ds && ds.text >= strict.out.textLength * 2 && linkDensity(ds) < 0.3) {

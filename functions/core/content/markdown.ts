@@ -314,6 +314,9 @@ function markdownService(): NodeHtmlMarkdown {
       indent: '   ',
       // Collapsed by tidyMarkdown, which leaves code blocks alone (the library's pass does not).
       maxConsecutiveNewlines: 0,
+      // An underscore between two letters or digits never opens or closes emphasis (CommonMark's
+      // flanking rules): `group_id` stays as written, not `group\_id`; other markup is escaped.
+      globalEscape: [/[\\`*~[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gmu, '\\$&'],
       ignore: ['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'object', 'embed', 'button', 'input', 'select', 'textarea'],
     },
     translators,

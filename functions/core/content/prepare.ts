@@ -11,6 +11,7 @@
  *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`).
  */
 import { classAndId, type DomNode } from './dom.js';
+import { articleHeader, idNamesHeading } from './doc-frame.js';
 
 const NEVER_CONTENT = new Set([
   'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'applet',
@@ -117,12 +118,19 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (name === 'a') return isCallToAction(el);
   if (NEVER_DROPPED_BY_CLASS.has(name) || frame?.has(el)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
-  let names = classAndId(el);
+  // An id that is the slug of the block's own heading names its title, not its role (doc-frame.ts).
+  let names = idNamesHeading(el) ? (a.class ?? '').toLowerCase() : classAndId(el);
   if (opts.commentsAreContent) {
     if (THREAD_FURNITURE.test(names)) return true;
     names = names.replace(COMMENT_NAMES, ' ');
   }
-  return names !== '' && (CHROME_CLASS.test(names) || NATIVE_CHROME_CLASS.test(names)) && !CONTENT_CLASS.test(names);
+  if (names === '' || !chromeNames(names)) return false;
+  // In the article, a block named a header that is or holds a heading is the article's own (as a <header> there).
+  return !(insideArticle && articleHeader(el, names, chromeNames));
+}
+
+function chromeNames(names: string): boolean {
+  return (CHROME_CLASS.test(names) || NATIVE_CHROME_CLASS.test(names)) && !CONTENT_CLASS.test(names);
 }
 
 const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?=$|[\s_-])/;

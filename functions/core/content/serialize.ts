@@ -6,7 +6,7 @@
  * as `data-lang` on its <pre>, no classes).
  */
 import { codeLanguageOf } from './code-language.js';
-import { isElement, type DomNode } from './dom.js';
+import { BLOCK_TAGS, isElement, type DomNode } from './dom.js';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const RAW_TEXT = new Set(['script', 'style']);
@@ -56,9 +56,15 @@ export type Skip = (n: DomNode) => boolean;
 export function serializeContent(nodes: DomNode[], skip: Skip, base: string): Serialized {
   const out: string[] = [];
   let textLength = 0;
+  // Inside <pre> text is verbatim; outside, text right after an inline element that starts on a
+  // new line keeps a space there (the converter drops a leading line break: `<a>x</a>\ny` -> "xy").
+  let pre = 0;
+  let afterInline = false;
   const write = (n: DomNode) => {
     if (n.type === 'text') {
-      const data = n.data ?? '';
+      let data = n.data ?? '';
+      if (afterInline && pre === 0 && data.charCodeAt(0) === 10) data = ` ${data}`;
+      afterInline = false;
       out.push(escapeText(data));
       textLength += data.trim().length;
       return;
@@ -69,6 +75,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string): Se
     }
     const name = n.name ?? 'div';
     if (RAW_TEXT.has(name)) return;
+    afterInline = false;
     out.push('<', name);
     const a = n.attribs ?? {};
     for (const key in a) {
@@ -87,8 +94,11 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string): Se
     }
     out.push('>');
     if (VOID.has(name)) return;
+    if (name === 'pre') pre++;
     for (const c of n.children ?? []) if (!skip(c)) write(c);
+    if (name === 'pre') pre--;
     out.push('</', name, '>');
+    afterInline = !BLOCK_TAGS.has(name);
   };
   for (const n of nodes) if (!skip(n)) write(n);
   return { html: out.join(''), textLength };
