@@ -19,7 +19,7 @@
  */
 import { classAndId, isElement, type DomNode } from './dom.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
-import { declaresAnswers, pageKind, plainPageKind, pricedGroups } from './page-kind.js';
+import { declaresAnswers, declaresStory, pageKind, plainPageKind, pricedGroups } from './page-kind.js';
 import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection } from './related-sections.js';
 import { isCallToAction } from './prepare.js';
@@ -196,7 +196,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   // A listing or a grid by the weaker signs, whose selection is a short intro (the page's title
   // and a paragraph above its cards): its cards too.
   const named = pageKind(body, { url: opts.base });
-  const kind = plain ?? (out.textLength < MIN_CONTENT_CHARS && (named === 'listing' || named === 'collection') ? named : undefined);
+  const kind = plain ?? (out.textLength < MIN_CONTENT_CHARS && (named === 'listing' || named === 'collection') && !declaresStory(body, { url: opts.base }, false) ? named : undefined);
   // A service, landing or pricing page: every content section (hero, features, pricing, FAQ,
   // testimonials), not the one biggest node; a listing or a product grid: every card, not the
   // one card or block that scores best. The page's structural chrome (header, nav, aside, footer,

@@ -359,6 +359,15 @@ export function pricedGroups(node: DomNode, hints: KindHints): ReadonlySet<DomNo
   return new Set(classified(root, hints).signals.pricedGroups);
 }
 
+/** Whether the page declares itself a story (JSON-LD/microdata article types, `og:type` article, a blog or dated path). */
+export function declaresStory(node: DomNode, hints: KindHints, byOgType = true): boolean {
+  let root = node;
+  while (root.parent) root = root.parent;
+  const s = classified(root, hints).signals;
+  const ld = [...s.ldTypes, ...s.itemTypes].map((t) => t.replace(/^.*[/#]/, ''));
+  return ld.some((t) => ARTICLE_TYPES.test(t)) || (byOgType && (s.ogType ?? '').toLowerCase() === 'article') || ARTICLE_PATH.test(urlPath(hints.url));
+}
+
 /**
  * Whether the page declares schema.org `Answer`s (a Q&A page whose answers are its posts, and
  * whose comments are remarks on them, not posts).
@@ -384,7 +393,7 @@ export function plainPageKind(node: DomNode, hints: KindHints): PageKind | undef
   const path = urlPath(hints.url);
   const ld = [...s.ldTypes, ...s.itemTypes].map((t) => t.replace(/^.*[/#]/, ''));
   const has = (re: RegExp) => ld.some((t) => re.test(t));
-  if (has(ARTICLE_TYPES) || (s.ogType ?? '').toLowerCase() === 'article' || ARTICLE_PATH.test(path)) return undefined;
+  if (declaresStory(root, hints)) return undefined;
   const pt = s.prose / Math.max(1, s.text);
   switch (kind) {
     case 'service':

@@ -172,7 +172,8 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
 
     // The Runs page loaded scrapers and built the input form from page-content's input schema;
     // the JSON tab holds what the form holds (nothing filled yet: the service applies defaults).
-    // The list comes first: the form opens with "New run".
+    // The list comes first: the form opens with "New run" (rendered once the Runs page loaded).
+    await page.waitForSelector('#runs-new', { visible: true });
     await page.click('#runs-new');
     await page.waitForSelector('#run-scraper option[value="page-content"]');
     await page.waitForSelector('#run-in-url');
