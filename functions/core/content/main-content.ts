@@ -22,7 +22,7 @@ import { noscriptMarkup, parseFragment } from './noscript.js';
 import { declaresAnswers, declaresStory, pageKind, plainPageKind, pricedGroups } from './page-kind.js';
 import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection } from './related-sections.js';
-import { isCallToAction } from './prepare.js';
+import { isCallToAction, type PrepareOptions } from './prepare.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { contains, selectMain } from './select.js';
 import { cleanSelection } from './clean.js';
@@ -64,8 +64,13 @@ interface Pass {
   links: number;
 }
 
+/** What prepare needs of the content options, with or without the class/id rules. */
+function prepareOptions(opts: ContentOptions, classRules: boolean): PrepareOptions {
+  return { classRules, excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden, commentsAreContent: opts.commentsAreContent };
+}
+
 function run(body: DomNode, opts: ContentOptions, classRules: boolean): Pass {
-  const scored = scoreTree(body, { classRules, excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden, commentsAreContent: opts.commentsAreContent });
+  const scored = scoreTree(body, prepareOptions(opts, classRules));
   const nodes = selectMain(scored);
   const removed = cleanSelection(nodes, scored);
   const skip: Skip = (n) => scored.dropped.has(n) || removed.has(n);
@@ -203,7 +208,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   // dialogs, hidden parts) stays out. Measured on the tune half of the WCXB development pages
   // (true kinds): service 0.723 -> 0.797 word F1, listing 0.548 -> 0.703, collection 0.511 -> 0.570.
   if (kind && WHOLE_KINDS.has(kind)) {
-    const scored = scoreTree(body, { classRules: kind === 'product', excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden, commentsAreContent: opts.commentsAreContent });
+    const scored = scoreTree(body, prepareOptions(opts, kind === 'product'));
     // A grid's facet, filter and sort panels, breadcrumbs and pager are not cards.
     let skip: Skip;
     if (kind === 'product') {

@@ -281,7 +281,7 @@ function urlPath(url: string): string {
  * `npm run bench -- content`).
  */
 export function classifyPage(s: KindSignals, h: KindHints): PageKind {
-  const ld = [...s.ldTypes, ...s.itemTypes].map((t) => t.replace(/^.*[/#]/, ''));
+  const ld = declaredTypes(s);
   const has = (re: RegExp) => ld.some((t) => re.test(t));
   const path = urlPath(h.url);
   if (!s.text) return 'other';
@@ -320,6 +320,18 @@ export function classifyPage(s: KindSignals, h: KindHints): PageKind {
   return pt > 0.25 || article ? 'article' : 'other';
 }
 
+/** The root of the document that contains `node`. */
+function documentRoot(node: DomNode): DomNode {
+  let root = node;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+/** The schema.org types the page declares (JSON-LD and microdata), without their namespace. */
+function declaredTypes(s: KindSignals): string[] {
+  return [...s.ldTypes, ...s.itemTypes].map((t) => t.replace(/^.*[/#]/, ''));
+}
+
 /** Text below which a page's `<noscript>` version, when it has one, is what its kind is read from. */
 const SCRIPTED_PAGE_TEXT = 2000;
 
@@ -331,8 +343,7 @@ const known = new WeakMap<DomNode, { kind: PageKind; signals: KindSignals }>();
  * document root, so `<head>`'s JSON-LD and `og:type` count), classified once per document.
  */
 export function pageKind(node: DomNode, hints: KindHints): PageKind {
-  let root = node;
-  while (root.parent) root = root.parent;
+  const root = documentRoot(node);
   return classified(root, hints).kind;
 }
 
@@ -354,17 +365,15 @@ function classified(root: DomNode, hints: KindHints): { kind: PageKind; signals:
 
 /** Priced card groups of the page whose document contains `node` (classified already by plainPageKind). */
 export function pricedGroups(node: DomNode, hints: KindHints): ReadonlySet<DomNode> {
-  let root = node;
-  while (root.parent) root = root.parent;
+  const root = documentRoot(node);
   return new Set(classified(root, hints).signals.pricedGroups);
 }
 
 /** Whether the page declares itself a story (JSON-LD/microdata article types, `og:type` article, a blog or dated path). */
 export function declaresStory(node: DomNode, hints: KindHints, byOgType = true): boolean {
-  let root = node;
-  while (root.parent) root = root.parent;
+  const root = documentRoot(node);
   const s = classified(root, hints).signals;
-  const ld = [...s.ldTypes, ...s.itemTypes].map((t) => t.replace(/^.*[/#]/, ''));
+  const ld = declaredTypes(s);
   return ld.some((t) => ARTICLE_TYPES.test(t)) || (byOgType && (s.ogType ?? '').toLowerCase() === 'article') || ARTICLE_PATH.test(urlPath(hints.url));
 }
 
@@ -373,10 +382,9 @@ export function declaresStory(node: DomNode, hints: KindHints, byOgType = true):
  * whose comments are remarks on them, not posts).
  */
 export function declaresAnswers(node: DomNode, hints: KindHints): boolean {
-  let root = node;
-  while (root.parent) root = root.parent;
+  const root = documentRoot(node);
   const s = classified(root, hints).signals;
-  return [...s.ldTypes, ...s.itemTypes].some((t) => t.replace(/^.*[/#]/, '') === 'Answer');
+  return declaredTypes(s).includes('Answer');
 }
 
 /**
@@ -387,11 +395,10 @@ export function declaresAnswers(node: DomNode, hints: KindHints): boolean {
  * the weaker rules that name its kind for `metadata` are not enough to change its content.
  */
 export function plainPageKind(node: DomNode, hints: KindHints): PageKind | undefined {
-  let root = node;
-  while (root.parent) root = root.parent;
+  const root = documentRoot(node);
   const { kind, signals: s } = classified(root, hints);
   const path = urlPath(hints.url);
-  const ld = [...s.ldTypes, ...s.itemTypes].map((t) => t.replace(/^.*[/#]/, ''));
+  const ld = declaredTypes(s);
   const has = (re: RegExp) => ld.some((t) => re.test(t));
   if (declaresStory(root, hints)) return undefined;
   const pt = s.prose / Math.max(1, s.text);
