@@ -50,6 +50,9 @@ export interface MainContent extends Serialized {
 
 /** Below this many characters, a strict result is checked against the lenient pass. */
 const MIN_CONTENT_CHARS = 500;
+// Main content leaves out sections that repeat an earlier one (serialize.ts): the same text written
+// for two screen sizes. Not a thread's: a post may quote another without marking it as a quote.
+const repeats = (opts: ContentOptions) => ({ dropRepeats: !opts.commentsAreContent });
 /** A strict selection this long is kept even when the lenient pass finds more. */
 const MIN_STANDING_CHARS = 250;
 
@@ -82,7 +85,7 @@ function run(body: DomNode, opts: ContentOptions, classRules: boolean): Pass {
     text += scored.stats.get(n)?.text ?? 0;
     link += scored.stats.get(n)?.link ?? 0;
   }
-  return { out: serializeContent(found ? nodes : (body.children ?? []), skip, opts.base), nodes: found ? nodes : [body], scored, found, links: text ? link / text : 0 };
+  return { out: serializeContent(found ? nodes : (body.children ?? []), skip, opts.base, repeats(opts)), nodes: found ? nodes : [body], scored, found, links: text ? link / text : 0 };
 }
 
 /**
@@ -219,16 +222,16 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       // Beside the sections: menus and link lists (a footer not marked as one), calls to action.
       // Tune half: service F1 0.765 -> 0.772, boilerplate snippets left out 0.784 -> 0.890.
       skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n);
-    } else skip = (n) => scored.dropped.has(n) || gridChrome(n, scored);
+    } else skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n);
     // A product page: the item's area is the smallest block that holds both the selected
     // description and the page's heading (the product's name, beside its price and buy box).
     const item = kind === 'product' ? itemArea(body, roots, scored) : undefined;
     if (item) {
-      const area = serializeContent([item], skip, opts.base);
+      const area = serializeContent([item], skip, opts.base, repeats(opts));
       if (area.textLength > out.textLength) return { ...area, pass: 'sections' };
       return out;
     }
-    const sections = serializeContent(body.children ?? [], skip, opts.base);
+    const sections = serializeContent(body.children ?? [], skip, opts.base, repeats(opts));
     // A story the selection already holds (most of what the page shows) stays as selected.
     if (sections.textLength > out.textLength && (kind === 'service' || out.textLength < sections.textLength * (kind === 'product' ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
   }
@@ -248,9 +251,9 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
 }
 
 /** `el` as content: cleaned (clean.ts) and written without what prepare dropped. */
-function cleanedContent(el: DomNode, scored: Scored, base: string): Serialized {
+function cleanedContent(el: DomNode, scored: Scored, opts: ContentOptions): Serialized {
   const removed = cleanSelection([el], scored);
-  return serializeContent([el], (n) => scored.dropped.has(n) || removed.has(n), base);
+  return serializeContent([el], (n) => scored.dropped.has(n) || removed.has(n), opts.base, repeats(opts));
 }
 
 /** A result with the nodes it was written from. */
@@ -268,7 +271,7 @@ function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extr
     const declared = declaredContent(body, strict.scored);
     const ds = declared && strict.scored.stats.get(declared);
     if (declared && ds && ds.text >= strict.out.textLength * 2 && linkDensity(ds) < 0.3) {
-      const out = cleanedContent(declared, strict.scored, opts.base);
+      const out = cleanedContent(declared, strict.scored, opts);
       if (out.textLength > strict.out.textLength) return { ...out, pass: 'baseline', roots: [declared] };
     }
   }
@@ -288,7 +291,7 @@ function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extr
     const declared = declaredContent(body, strict.scored);
     const ds = declared && strict.scored.stats.get(declared);
     if (declared && ds && ds.text >= Math.max(MIN_CONTENT_CHARS, best.textLength * 4)) {
-      const out = cleanedContent(declared, strict.scored, opts.base);
+      const out = cleanedContent(declared, strict.scored, opts);
       if (out.textLength > best.textLength * 2) best = { ...out, pass: 'baseline', roots: [declared] };
     }
   }
@@ -300,7 +303,7 @@ function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extr
     if (best.textLength >= MIN_STANDING_CHARS) break;
     if ((scored.stats.get(body)?.text ?? 0) < Math.max(MIN_CONTENT_CHARS, best.textLength * 4)) continue;
     // Related-stories sections stay out (teasers beside a short story are not its content).
-    const whole = serializeContent(body.children ?? [], (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n), opts.base);
+    const whole = serializeContent(body.children ?? [], (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n), opts.base, repeats(opts));
     if (whole.textLength > best.textLength * 2) best = { ...whole, pass: 'body', roots: [body] };
   }
   return best;

@@ -22,7 +22,10 @@ function plainText(el: DomNode, out: string[] = []): string[] {
   return out;
 }
 
-/** The first heading of `el`, when nothing with text comes before it (looked for two levels down). */
+/**
+ * The first heading of `el`, when nothing with text comes before it (looked for six levels down,
+ * through the wrappers a component framework puts around a section's title).
+ */
 function openingHeading(el: DomNode, depth = 0): DomNode | undefined {
   for (const c of el.children ?? []) {
     if (c.type === 'text') {
@@ -33,7 +36,7 @@ function openingHeading(el: DomNode, depth = 0): DomNode | undefined {
     const name = c.name ?? '';
     if (HEADING_TAGS.has(name)) return c;
     if (SILENT.has(name) && !squash(plainText(c).join(''))) continue;
-    return depth < 1 && name !== 'p' ? openingHeading(c, depth + 1) : undefined;
+    return depth < 5 && name !== 'p' ? openingHeading(c, depth + 1) : undefined;
   }
   return undefined;
 }

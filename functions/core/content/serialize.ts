@@ -52,10 +52,36 @@ export interface Serialized {
 /** Which nodes to leave out (with their subtrees). */
 export type Skip = (n: DomNode) => boolean;
 
+/** A block element written: its pieces of output and of text, and whether it is, is in or holds a quote or code. */
+interface Span {
+  o0: number;
+  o1: number;
+  t0: number;
+  t1: number;
+  kept: boolean;
+}
+
+// A section (a block of two blocks or more) repeats an earlier one when their texts (whitespace
+// folded, case ignored) match and hold at least this many characters: the same description written
+// twice for two screen sizes, a whole story twice, a features grid repeated for a carousel.
+// Shorter ones ("Reply", a price) and single paragraphs (the same terms under two offers) repeat
+// on purpose.
+const MIN_REPEAT_CHARS = 80;
+
+export interface SerializeOptions {
+  /** Leave out a block whose text repeats an earlier block's (not quotes, not code). */
+  dropRepeats?: boolean;
+}
+
 /** Serialize `nodes` (and their subtrees) leaving out every node `skip` names. */
-export function serializeContent(nodes: DomNode[], skip: Skip, base: string): Serialized {
+export function serializeContent(nodes: DomNode[], skip: Skip, base: string, options: SerializeOptions = {}): Serialized {
   const out: string[] = [];
+  const texts: string[] = [];
+  const spans: Span[] = [];
   let textLength = 0;
+  let kept = 0;
+  let code = 0;
+  let blocks = 0;
   // Inside <pre> text is verbatim; outside, text right after an inline element that starts on a
   // new line keeps a space there (the converter drops a leading line break: `<a>x</a>\ny` -> "xy").
   let pre = 0;
@@ -66,6 +92,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string): Se
       if (afterInline && pre === 0 && data.charCodeAt(0) === 10) data = ` ${data}`;
       afterInline = false;
       out.push(escapeText(data));
+      texts.push(data);
       textLength += data.trim().length;
       return;
     }
@@ -76,6 +103,10 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string): Se
     const name = n.name ?? 'div';
     if (RAW_TEXT.has(name)) return;
     afterInline = false;
+    const o0 = out.length;
+    const t0 = texts.length;
+    const len0 = textLength;
+    const blocks0 = blocks;
     out.push('<', name);
     const a = n.attribs ?? {};
     for (const key in a) {
@@ -95,11 +126,59 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string): Se
     out.push('>');
     if (VOID.has(name)) return;
     if (name === 'pre') pre++;
+    const quote = name === 'blockquote' || name === 'pre';
+    if (quote) kept++;
+    const code0 = code;
+    if (name === 'pre') code++;
     for (const c of n.children ?? []) if (!skip(c)) write(c);
+    if (quote) kept--;
     if (name === 'pre') pre--;
     out.push('</', name, '>');
     afterInline = !BLOCK_TAGS.has(name);
+    if (!afterInline && textLength > len0) {
+      // A section of two blocks or more (a description's paragraphs, a card's title and text).
+      if (options.dropRepeats && textLength - len0 >= MIN_REPEAT_CHARS && blocks - blocks0 >= 2) {
+        spans.push({ o0, o1: out.length, t0, t1: texts.length, kept: quote || kept > 0 || code > code0 });
+      }
+      blocks++;
+    }
   };
   for (const n of nodes) if (!skip(n)) write(n);
-  return { html: out.join(''), textLength };
+  if (!spans.length) return { html: out.join(''), textLength };
+  return withoutRepeats(out, texts, spans, textLength);
+}
+
+/**
+ * The output without blocks that repeat an earlier block's text, outermost first: a repeated
+ * section goes whole, and a block is never a repeat of a block that holds it (a wrapper and its
+ * only paragraph). Quotes and code blocks, and blocks that hold code, stay (a forum post quotes
+ * an earlier one; a documentation page's tabs repeat their prose beside each language's code).
+ * `textLength` stays what was written before: the extraction's choices do not change with it.
+ */
+function withoutRepeats(out: string[], texts: string[], spans: Span[], textLength: number): Serialized {
+  spans.sort((a, b) => a.o0 - b.o0 || b.o1 - a.o1);
+  const seen = new Map<string, Span>();
+  const removed: Span[] = [];
+  let removedTo = -1;
+  for (const s of spans) {
+    if (s.o0 < removedTo) continue;
+    const key = texts.slice(s.t0, s.t1).join('').replace(/\s+/g, ' ').trim().toLowerCase();
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, s);
+      continue;
+    }
+    if (s.kept || (first.o0 <= s.o0 && s.o1 <= first.o1)) continue;
+    removed.push(s);
+    removedTo = s.o1;
+  }
+  if (!removed.length) return { html: out.join(''), textLength };
+  const parts: string[] = [];
+  let at = 0;
+  for (const r of removed) {
+    parts.push(out.slice(at, r.o0).join(''));
+    at = r.o1;
+  }
+  parts.push(out.slice(at).join(''));
+  return { html: parts.join(''), textLength };
 }
