@@ -73,6 +73,27 @@ export interface SerializeOptions {
   dropRepeats?: boolean;
 }
 
+const WORD_END = /[\p{L}\p{N}]$/u;
+const WORD_START = /^[\p{L}\p{N}]{2}/u;
+
+/** Whether the text of `el` (up to a block) opens with two letters or digits. */
+function opensWithWord(el: DomNode): boolean {
+  let head = '';
+  const walk = (n: DomNode): boolean => {
+    for (const c of n.children ?? []) {
+      if (c.type === 'text') head += c.data ?? '';
+      else if (isElement(c) && !RAW_TEXT.has(c.name ?? '')) {
+        if (BLOCK_TAGS.has(c.name ?? '')) return true;
+        if (walk(c)) return true;
+      }
+      if (head.length >= 2) return true;
+    }
+    return false;
+  };
+  walk(el);
+  return WORD_START.test(head);
+}
+
 /** Serialize `nodes` (and their subtrees) leaving out every node `skip` names. */
 export function serializeContent(nodes: DomNode[], skip: Skip, base: string, options: SerializeOptions = {}): Serialized {
   const out: string[] = [];
@@ -86,6 +107,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
   // new line keeps a space there (the converter drops a leading line break: `<a>x</a>\ny` -> "xy").
   let pre = 0;
   let afterInline = false;
+  let inlineLength = 0;
   const write = (n: DomNode) => {
     if (n.type === 'text') {
       let data = n.data ?? '';
@@ -102,6 +124,14 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     }
     const name = n.name ?? 'div';
     if (RAW_TEXT.has(name)) return;
+    // Two inline elements side by side with words at their meeting point and no space between
+    // (`<span>Publisher</span><span>Houghton</span>`, a label and its value that the page's style
+    // lays out apart): a space, or the two words read as one. A word styled in parts has parts of
+    // a letter or two, and a price's parts meet at a sign or a point.
+    if (afterInline && pre === 0 && inlineLength >= 2 && !BLOCK_TAGS.has(name) && WORD_END.test(texts[texts.length - 1] ?? '') && opensWithWord(n)) {
+      out.push(' ');
+      texts.push(' ');
+    }
     afterInline = false;
     const o0 = out.length;
     const t0 = texts.length;
@@ -135,6 +165,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     if (name === 'pre') pre--;
     out.push('</', name, '>');
     afterInline = !BLOCK_TAGS.has(name);
+    inlineLength = textLength - len0;
     if (!afterInline && textLength > len0) {
       // A section of two blocks or more (a description's paragraphs, a card's title and text).
       if (options.dropRepeats && textLength - len0 >= MIN_REPEAT_CHARS && blocks - blocks0 >= 2) {

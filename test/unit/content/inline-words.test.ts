@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { parsePage } from '../../../functions/core/engine/parse.js';
+
+// Inline elements side by side with no space between, each holding words: a label and its value
+// that the page's style lays out apart read as two words, not one ("PublisherHoughton"). Parts of
+// one word, and a price written in parts, stay as they are.
+const md = (body: string) => parsePage(load(`<body><article>${body}</article></body>`), 'https://example.com/a', { text: false, links: false, metadata: false }).markdown;
+const prose = '<p>A long enough paragraph about the book and its edition, with commas, details and a few more words to count as prose.</p>';
+
+describe('words at the meeting of inline elements', () => {
+  it('a label and a value in adjacent spans: two words', () => {
+    const row = (k: string, v: string) => `<div class="row"><span class="name"><span>${k}</span></span><span class="value"><span>${v}</span></span></div>`;
+    const out = md(`${prose}${row('Publisher', 'Houghton Mifflin')}${row('ISBN-13', '9780544103054')}${row('Format', 'Hardcover')}`);
+    expect(out).toContain('Publisher Houghton Mifflin');
+    expect(out).toContain('ISBN-13 9780544103054');
+    expect(out).toContain('Format Hardcover');
+  });
+
+  it('a word styled in parts, a price in parts and a link inside a sentence stay as written', () => {
+    const out = md(`${prose}<p><span class="drop">W</span><span>elcome</span> aboard, <b>bold</b>ly said. Price <span class="cur">$</span><span class="int">69</span><span class="dec">.00</span>, see <a href="/x">the terms</a>.</p>`);
+    expect(out).toContain('Welcome aboard, **bold**ly said.');
+    expect(out).toContain('Price $69.00, see');
+  });
+});
