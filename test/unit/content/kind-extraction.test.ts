@@ -226,4 +226,25 @@ describe('kind-aware main content', () => {
     for (let i = 1; i <= 9; i++) expect(out).toContain(`Crispy dish number ${i}`);
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
+  it('a landing page told by its sections only, whose longest prose is its testimonials: every section', () => {
+    const quote = (who: string, text: string) => `<figure><blockquote><p>${text}</p></blockquote><p>${who}</p></figure>`;
+    const features = [['Forecast demand', 'Labour levels from sales'], ['Swap shifts', 'Staff trade shifts'], ['Run payroll', 'One click, every rule'], ['Onboard hires', 'Papers signed online'], ['Track hours', 'Clock in from a phone'], ['Leave', 'Requests and balances'], ['Hiring', 'Post jobs, screen'], ['Messages', 'Team chat built in']];
+    const rows = [['Schedules', 'Yes', 'Yes'], ['Time clock', 'Yes', 'Yes'], ['Payroll', 'No', 'Yes'], ['HR files', 'No', 'Yes'], ['Forecasting', 'No', 'Yes'], ['Support', 'Email', 'Phone and email'], ['Sites', 'One', 'Unlimited'], ['Integrations', 'Two', 'All']];
+    const html = `<!doctype html><html><head><title>Shiftly</title></head><body>${chrome}
+      <section class="hero"><h1>Scheduling and payroll for your hourly team</h1><p>Build schedules, track hours and pay your staff.</p></section>
+      <section><h2>All in one place</h2><ul>${features.map(([t, d]) => `<li><h3>${t}</h3><p>${d}</p></li>`).join('')}</ul></section>
+      <section><h2>What it changes</h2><p>450% return on investment</p><p>80% less time spent on schedules</p><p>11% lower labour costs</p></section>
+      <section><h2>Customers</h2>
+        ${quote('Dana, operations lead', 'The alert system and the dashboards help us see every day where our team is short, and managers know exactly where they need to fill the gaps before a shift starts, not after it has gone wrong.')}
+        ${quote('Nico, HR manager', 'It made human resources simpler for our employees, for our managers and for our administrators, across every one of our sites, and we stopped entering the same data twice in three different tools.')}
+      </section>
+      <section><h2>Plans</h2><p>Starter: $4 per user a month</p><p>Pro: $6 per user a month</p>
+        <table><tr><th>Feature</th><th>Starter</th><th>Pro</th></tr>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table></section>
+    ${footer}</body></html>`;
+    // A home page (no services path, no declared service, few blocks named like a landing page's):
+    // its kind comes from its sections alone, and its selection (the testimonials) is a fraction of them.
+    const out = md(html, 'https://shiftly.example/');
+    for (const part of ['Scheduling and payroll for your hourly team', 'Swap shifts', '450% return on investment', 'alert system and the dashboards', 'Pro: $6 per user a month', 'Phone and email']) expect(out).toContain(part);
+    expect(out).not.toMatch(/About us|Privacy policy/);
+  });
 });
