@@ -93,11 +93,15 @@ export interface PrepareOptions {
 }
 
 // A tab or accordion panel: hidden until its tab is chosen, content all the same.
-const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|tabs?__(?:panel|content)|accordion-?(?:body|content|panel|collapse)|collapse|panel-collapse|product-?tabs?)(?=$|[\s_-])/;
+const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|tabs?__(?:panel|content)|accordion-?(?:body|content|panel|collapse|inner|answer)|faq-?(?:answer|body|content)|collapse|panel-collapse|product-?tabs?)(?=$|[\s_-])/;
 
-/** Whether `el` is a tab or accordion panel (by its role or class). */
+/**
+ * Whether `el` is a tab or accordion panel: by its role (a tab panel, or a region labelled by its
+ * header as in the ARIA accordion pattern) or its class.
+ */
 function isPanel(el: DomNode): boolean {
-  return el.attribs?.role === 'tabpanel' || PANEL_CLASS.test(classAndId(el));
+  const role = el.attribs?.role;
+  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el));
 }
 
 /** Whether an element (and everything under it) is never main content. */

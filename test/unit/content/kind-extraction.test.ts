@@ -247,4 +247,18 @@ describe('kind-aware main content', () => {
     for (const part of ['Scheduling and payroll for your hourly team', 'Swap shifts', '450% return on investment', 'alert system and the dashboards', 'Pro: $6 per user a month', 'Phone and email']) expect(out).toContain(part);
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
+  it("a service page's FAQ in collapsed accordion panels (the ARIA pattern): every answer, shown or not", () => {
+    const item = (i: number, q: string, a: string) =>
+      `<li><h3><button aria-controls="faq-${i}" aria-expanded="${i === 1}" id="faq-h-${i}">${q}</button></h3><div class="faq-item" role="region" id="faq-${i}" aria-labelledby="faq-h-${i}" aria-hidden="${i !== 1}"><p>${a}</p></div></li>`;
+    const html = `<!doctype html><html><head><title>Pet cover</title></head><body>${chrome}<main>
+      <section class="hero"><h1>Pet insurance</h1><p>Help protect your pet and your budget from unexpected vet bills.</p></section>
+      <section class="features"><h2>Plans</h2><div class="plan"><h3>Accidents and illnesses</h3><p>Emergency care, tests and specialist visits, with the deductible you choose.</p></div><div class="plan"><h3>Wellness</h3><p>Checkups, vaccinations and teeth cleaning without a deductible.</p></div></section>
+      <section class="faq"><h2>Common questions</h2><ul>
+        ${item(1, 'How does it work?', 'The policy reimburses part of your eligible vet bills after you pay the vet.')}
+        ${item(2, 'Can I use my own vet?', 'Yes: there are no networks or copays, any licensed vet in the country will do.')}
+        ${item(3, 'Is there a waiting period?', 'Illnesses are covered after fifteen days, accidents from the first day.')}
+      </ul></section></main>${footer}</body></html>`;
+    const out = md(html, 'https://cover.example/pet-insurance/');
+    for (const part of ['Help protect your pet', 'Checkups, vaccinations', 'reimburses part of your eligible vet bills', 'no networks or copays', 'covered after fifteen days']) expect(out).toContain(part);
+  });
 });
