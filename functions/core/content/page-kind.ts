@@ -307,7 +307,8 @@ export function classifyPage(s: KindSignals, h: KindHints): PageKind {
   if (DOC_PATH.test(path) || has(DOC_TYPES)) return 'documentation';
   if ((s.pre >= 2 || s.code >= 10) && !article) return 'documentation';
   if (articleLd && pt > 0.2) return 'article';
-  if (article && pt > 0.3) return 'article';
+  // og:type article alone on a services path is a CMS default (WordPress says it of every page).
+  if (article && pt > 0.3 && (articleLd || og !== 'article' || ARTICLE_PATH.test(path) || !SERVICE_PATH.test(path))) return 'article';
   // Repeated linked cards over little prose: a listing.
   if (s.cards >= 12 && pt < 0.3) return 'listing';
   if (SERVICE_PATH.test(path) || has(SERVICE_TYPES) || (s.serviceBlocks >= 4 && pt < 0.6 && !article)) return 'service';

@@ -67,4 +67,11 @@ describe('page kind', () => {
   it('metadata: false leaves the kind null (no walk)', () => {
     expect(parsePage(load(doc('', '<p>x</p>')), 'https://x.example/', { metadata: false }).metadata.page_kind).toBeNull();
   });
+  it("a services page whose only story sign is a CMS's og:type article: a service page, and a blog post there is still an article", () => {
+    const body = `${nav}<main><h1>HR consulting</h1>${[1, 2, 3, 4].map((i) => para(i, 'Service')).join('')}<h2>FAQs</h2><p>Why would I use you?</p></main>`;
+    const html = doc('<meta property="og:type" content="article"><script type="application/ld+json">{"@context":"https://schema.org","@type":"WebPage","name":"HR consulting"}</script>', body);
+    expect(kindOf(html, 'https://firm.example/services/hr-consulting/')).toBe('service');
+    expect(kindOf(html, 'https://firm.example/blog/hr-consulting/')).toBe('article');
+    expect(kindOf(doc('<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"HR"}</script><meta property="og:type" content="article">', body), 'https://firm.example/services/hr-consulting/')).toBe('article');
+  });
 });
