@@ -239,6 +239,13 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     const sections = serializeContent(body.children ?? [], skip, opts.base, repeats(opts));
     // A story the selection already holds (most of what the page shows) stays as selected.
     if (sections.textLength > out.textLength && ((kind === 'service' && !weakService) || out.textLength < sections.textLength * (kind === 'product' || weakService ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
+    // A product page whose selection holds most of it (its declared main element): the selection
+    // without what is beside the item in it (related-items sections, grids of other products).
+    if (kind === 'product' && !roots.includes(body)) {
+      const removed = cleanSelection(roots, scored);
+      const own = serializeContent(roots, (n) => skip(n) || removed.has(n), opts.base, repeats(opts));
+      if (own.textLength >= out.textLength / 4) return { ...own, pass: out.pass };
+    }
   }
   // A page that shows little without scripts but carries its readable version in a <noscript>:
   // that version's main content, when it has more to say.

@@ -112,7 +112,8 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   const a = el.attribs;
   if (!a) return false;
   if (name === 'header' && !insideArticle) return true;
-  if (a.hidden !== undefined || a['aria-hidden'] === 'true' || (a.style && HIDDEN_STYLE.test(a.style))) {
+  const styleHidden = !!a.style && HIDDEN_STYLE.test(a.style);
+  if (a.hidden !== undefined || styleHidden || (a['aria-hidden'] === 'true' && !modalTrap(el, a, frame))) {
     // Revealed: judged like a shown block (its role and class/id rules below).
     if (!opts.revealHidden || a['aria-hidden'] === 'true') return !(opts.hiddenPanels && isPanel(el));
   }
@@ -131,6 +132,15 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (names === '' || !chromeNames(names)) return false;
   // In the article, a block named a header that is or holds a heading is the article's own (as a <header> there).
   return !(insideArticle && articleHeader(el, names, chromeNames));
+}
+
+/**
+ * Whether `aria-hidden` on `el` is a modal's focus trap: a dialog (a consent banner, a sign-up
+ * box) open over the page when it was saved hides everything else from assistive technology,
+ * the page's `<main>` and the wrappers around it included. They are the content all the same.
+ */
+function modalTrap(el: DomNode, a: Record<string, string>, frame?: ReadonlySet<DomNode>): boolean {
+  return el.name === 'main' || a.role?.toLowerCase() === 'main' || (frame?.has(el) ?? false);
 }
 
 function chromeNames(names: string): boolean {

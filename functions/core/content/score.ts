@@ -118,7 +118,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
   const dropped = new Set<DomNode>();
   const ancestors: DomNode[] = [];
 
-  const frame = opts.classRules ? mainFrame(root) : undefined;
+  const frame = mainFrame(root);
   const credit = (el: DomNode, amount: number) => scores.set(el, (scores.get(el) ?? 0) + amount);
 
   const walk = (el: DomNode, insideArticle: boolean): NodeStats => {

@@ -261,4 +261,18 @@ describe('kind-aware main content', () => {
     const out = md(html, 'https://cover.example/pet-insurance/');
     for (const part of ['Help protect your pet', 'Checkups, vaccinations', 'reimburses part of your eligible vet bills', 'no networks or copays', 'covered after fifteen days']) expect(out).toContain(part);
   });
+  it('a product page saved with a consent dialog open (its <main> hidden from assistive technology): the item, not the dialog', () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Clutch kit 628318200","offers":{"@type":"Offer","price":"355.58","priceCurrency":"EUR"}}</script>';
+    const card = (i: number) => `<li><a href="/itm/${700 + i}"><img src="/s${i}.jpg" alt=""><h3>Clutch kit RepSet ${i} for vans</h3></a><span>EUR ${200 + i}.00</span></li>`;
+    const html = `<!doctype html><html><head><title>Clutch kit</title>${ld}</head><body>
+      <div class="site-header" aria-hidden="true">${chrome}</div>
+      <main aria-hidden="true"><div class="item"><h1>Clutch kit 628318200 for Daily V vans</h1><p class="price">EUR 355.58</p>
+        <div class="item-specifics"><p>Condition: new. A clutch kit with pressure plate, disc and release bearing, for vans built from 2011 to 2014, with the fitting instructions in the box.</p><p>Item number: 404928375058</p></div></div>
+        <section><h2>Similar items</h2><ul>${Array.from({ length: 5 }, (_, i) => card(i)).join('')}</ul></section></main>
+      <section class="notice" role="dialog" aria-modal="true"><div><p>We use cookies and other technologies that are essential to provide our services and site functionality, as described in our Cookie Notice. If you agree and click "Accept all", we and our partners will also use cookies to personalise ads and measure their performance, and to improve our site.</p><p>You can change your choices at any time in the settings at the foot of every page, and read more in the notice.</p></div></section>
+    </body></html>`;
+    const out = md(html, 'https://shop.example/itm/404928375058');
+    for (const part of ['Clutch kit 628318200 for Daily V vans', 'EUR 355.58', 'pressure plate, disc and release bearing', '404928375058']) expect(out).toContain(part);
+    expect(out).not.toMatch(/We use cookies|Clutch kit RepSet/);
+  });
 });
