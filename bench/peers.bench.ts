@@ -7,7 +7,8 @@
  *              (markdown, text, links, metadata)               links, metadata the same way)
  *   markdown-plain: Gleaner http engine, default formats    vs CheerioCrawler + turndown on the page
  *              (main content, text, links, metadata)          body, nothing more (what Crawlee users
- *                                                             write for markdown)
+ *                                                             write for markdown; issue 38's line:
+ *                                                             target 1.5x)
  *   browser  : Gleaner browser engine, formats [html]       vs PuppeteerCrawler + waitForSelector
  *              on JavaScript pages with subresources          (#marker) + page.content()
  *
@@ -406,7 +407,8 @@ try {
   if (ARMS.has('markdown-plain')) {
     const a = track(gleanerSide('Gleaner http default formats', undefined, 'http', (r, u) => Boolean(r.markdown?.includes(`# ${staticMarker(u)}`) && r.text && r.links?.length && r.metadata?.title)));
     const b = track(cheerioPlainMarkdownSide());
-    rows.push({ row: await compare('default formats vs turndown on the body', a, b, staticUrls), target: 1.2 });
+    // Issue 38's speed line: the default formats at >= 1.5x CheerioCrawler + turndown of the whole page.
+    rows.push({ row: await compare('default formats vs turndown on the body', a, b, staticUrls), target: 1.5 });
     await closeAll();
   }
   if (ARMS.has('browser')) {
