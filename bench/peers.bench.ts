@@ -14,8 +14,11 @@
  *
  * Same loopback fixture pages, same concurrency, same Chromium binary and flags (the
  * @sparticuz/chromium headless shell, or GLEANER_CHROMIUM_PATH): Crawlee gets the package's
- * defaults with Gleaner's no-UDP hardening and the SPARTICUZ_EXTRA_FLAGS Gleaner's launcher adds
- * (software compositing; chromium-profile.ts). PEERS_CRAWLEE_FLAGS=package leaves those out
+ * defaults with Gleaner's hardening (hardenedArgs: the no-UDP flags and every feature Gleaner turns
+ * off, PERFORMANCE_DISABLED_FEATURES included) and the SPARTICUZ_EXTRA_FLAGS Gleaner's launcher adds
+ * (software compositing; chromium-profile.ts). What Gleaner's engine does per page (no images,
+ * fonts or media; the viewport undrawn unless a screenshot or actions need it) is its own work,
+ * not a flag, and stays on its side, as Crawlee's new page per request stays on Crawlee's. PEERS_CRAWLEE_FLAGS=package leaves those out
  * (the package's defaults only, what a Crawlee user gets unless told): the emulated-GPU
  * compositing then costs Crawlee, which loads images, much more than Gleaner, and the ratio
  * says more about that flag than about either crawler (issue 37: 2.7-3.3x there against
