@@ -157,6 +157,31 @@ describe('Browser port (puppeteer adapter)', () => {
     }
   });
 
+  it('an undrawn fetch tab keeps a mobile profile as it is (size, pixel ratio, media, touch)', async () => {
+    // Arrange: a tenant's phone profile
+    const profile = { viewport: { width: 390, height: 844 }, device_scale_factor: 3, is_mobile: true, locale: 'en-GB', timezone: 'Europe/London', color_scheme: 'dark' as const };
+    const probe = `({ iw: innerWidth, ih: innerHeight, vv: [visualViewport.width, visualViewport.height, visualViewport.scale], dpr: devicePixelRatio,
+      narrow: matchMedia('(max-width: 400px)').matches, dark: matchMedia('(prefers-color-scheme: dark)').matches, touch: 'ontouchstart' in window })`;
+    const page = `data:text/html,${encodeURIComponent('<meta name="viewport" content="width=device-width"><p>Phone page</p>')}`;
+    const tab = await browser.newFetchTab({ timeoutMs: 10_000, profile, screen: async () => {} });
+    try {
+      await tab.goto(page, { waitUntil: 'load', timeoutMs: 10_000 });
+      const drawn = await tab.evaluate(probe);
+      // Act
+      await tab.drawPixels(false);
+      await tab.goto(page, { waitUntil: 'load', timeoutMs: 10_000 });
+      const undrawn = await tab.evaluate(probe);
+      await tab.drawPixels(true);
+      const shot = decodePng(await tab.screenshot());
+      // Assert
+      expect(undrawn).toEqual(drawn);
+      expect(drawn).toEqual({ iw: 390, ih: 844, vv: [390, 844, 1], dpr: 3, narrow: true, dark: true, touch: true });
+      expect([shot.width, shot.height]).toEqual([390 * 3, 844 * 3]);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('close never rejects, reports the close once, and counts tabs', async () => {
     const before = await browser.tabCount();
     const tab = await browser.newTab({ timeoutMs: 10_000 });
