@@ -192,6 +192,14 @@ export interface FetchTab extends Tab {
    * {@link FetchTabOptions.screen}; {@link settle} waits for the screens).
    */
   blockAssets(block: boolean): Promise<void>;
+  /**
+   * Draw the page's pixels (true: screenshots, page actions) or not (false: every other format).
+   * Undrawn, the page runs exactly as before and cannot tell (same layout viewport, `innerWidth`,
+   * `visualViewport`, `devicePixelRatio`, media queries, scrolling, IntersectionObserver,
+   * animation frames at the same rate): only the compositor's visible area is scaled down, so it
+   * rasterises and draws almost nothing.
+   */
+  drawPixels(draw: boolean): Promise<void>;
   /** Forget requests of the previous document (before a new navigation). */
   reset(): void;
   /**

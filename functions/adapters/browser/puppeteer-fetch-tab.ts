@@ -9,6 +9,13 @@ import { RequestPause } from './request-pause.js';
  * if the proxy had seen it.
  */
 
+/**
+ * The scale the compositor draws an undrawn tab's viewport at ({@link PuppeteerFetchTab.drawPixels}):
+ * 1280x900 becomes 13x9 pixels. On the peers bench's JavaScript pages the rendering pipeline
+ * (compositor, raster and display threads) was about 40% of Chromium's CPU a page.
+ */
+export const UNDRAWN_SCALE = 0.01;
+
 /** Request types whose completion can still change the DOM (what readiness waits for). */
 const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet']);
 
@@ -127,6 +134,8 @@ export class PuppeteerFetchTab extends PuppeteerTab implements FetchTab {
   private lastNetwork = 0;
   private idleWaiter: (() => void) | undefined;
   private pause!: RequestPause;
+  /** Whether the viewport is drawn at full scale (see drawPixels): a new tab is. */
+  private drawing = true;
 
   private constructor(
     page: Page,
@@ -163,6 +172,29 @@ export class PuppeteerFetchTab extends PuppeteerTab implements FetchTab {
   /** Load images, fonts and media (screenshots) or not (every other format). */
   async blockAssets(block: boolean): Promise<void> {
     await this.pause.blockAssets(block);
+  }
+
+  /**
+   * Draw the viewport at full scale or at {@link UNDRAWN_SCALE} (see FetchTab.drawPixels). The
+   * device metrics are puppeteer's own (`page.viewport()`, as its emulation sends them), given
+   * again on this tab's session with or without a scaled visible area (`viewport`, which "is not
+   * observed by the page"): the last override sent is the one Chromium applies, so puppeteer's
+   * own later ones (a full-page screenshot's) still work. A tab without an emulated viewport
+   * draws as it is.
+   */
+  async drawPixels(draw: boolean): Promise<void> {
+    if (draw === this.drawing) return;
+    const v = this.page.viewport();
+    if (!v) return;
+    const metrics = {
+      width: v.width,
+      height: v.height,
+      deviceScaleFactor: v.deviceScaleFactor ?? 1,
+      mobile: v.isMobile ?? false,
+      screenOrientation: v.isLandscape ? { angle: 90, type: 'landscapePrimary' as const } : { angle: 0, type: 'portraitPrimary' as const },
+    };
+    await this.cdp!.send('Emulation.setDeviceMetricsOverride', draw ? metrics : { ...metrics, viewport: { x: 0, y: 0, width: v.width, height: v.height, scale: UNDRAWN_SCALE } });
+    this.drawing = draw;
   }
 
   /** Forget requests of the previous document (a new navigation cancels them). */

@@ -207,7 +207,9 @@ export class BrowserSession {
    * The browser engine's fetch stage on a reused tab: navigate until `load`, then settle (DOM and
    * content requests quiet, see {@link FetchTab.settle}), optional `wait_for`, final URL,
    * status, rendered HTML, optional screenshot. Images, fonts and media load only for a
-   * screenshot. A tab that failed is closed rather than reused.
+   * screenshot, and the viewport's pixels are drawn only for a screenshot or actions (the page
+   * runs the same either way; see FetchTab.drawPixels). A tab that failed is closed rather than
+   * reused.
    */
   async fetch(url: string, opts: FetchOptions = {}): Promise<FetchedPage> {
     const started = performance.now();
@@ -216,6 +218,8 @@ export class BrowserSession {
     let reusable = false;
     try {
       await tab.blockAssets(!opts.screenshot && !opts.loadAssets);
+      // Pixels only for what looks at them: a screenshot, or actions (clicks land on coordinates).
+      await tab.drawPixels(Boolean(opts.screenshot || opts.loadAssets || opts.interact));
       tab.reset();
       const response = await this.navigate(tab, url, { ...opts, waitUntil: 'load', settle: tab });
       if (response?.download) {

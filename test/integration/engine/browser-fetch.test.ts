@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCanary, startFixtureSite, type Canary, type FixtureSite } from '../../fixtures/site/server.js';
 import { makeHarness, type Harness } from './harness.js';
+import { decodePng, shareNear } from '../../support/png-pixels.js';
 
 // The browser engine's cheaper path: reused tabs, assets screened but not loaded, and a readiness
 // rule (load + quiet window) that must still return content rendered after `load`.
@@ -74,10 +75,17 @@ describe('browser engine: subresources', () => {
     expect(canary.connections()).toBe(0);
   });
 
-  it('loads images for a screenshot', async () => {
+  it('loads images for a screenshot, and draws the whole viewport on a tab that fetched text before', async () => {
+    // Arrange: the tab the text fetches above left undrawn (FetchTab.drawPixels)
+    await h.engine.scrapePage(url('/js-rich/14'), { engine: 'browser', formats: ['text'] });
+    // Act
     const r = await h.engine.scrapePage(url('/js-rich/12'), { engine: 'browser', formats: ['screenshot', 'text'] });
+    // Assert: the page's noise background everywhere, not a blank viewport
     expect(r.screenshot).toMatch(/^iVBOR/);
     expect(site.hits('/assets/img/12-1.png')).toBe(1);
+    const shot = decodePng(r.screenshot!);
+    expect([shot.width, shot.height]).toEqual([1280, 900]);
+    expect(shareNear(shot, [255, 255, 255], { x0: 0.1, y0: 0.1, x1: 1, y1: 1 }, 30)).toBeLessThan(0.5);
   });
 
   it('a reused tab carries nothing of the previous page', async () => {

@@ -110,4 +110,11 @@ describe('no UDP from Chromium', () => {
     expect(args).toContain('--enable-features=SharedArrayBuffer');
     expect(args).toEqual(expect.arrayContaining(['--disable-quic', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--no-sandbox']));
   });
+
+  it('turns off the features that rebuild a reused tab\'s frame on every navigation, even when asked for', () => {
+    const args = hardenedArgs(['--enable-features=RenderDocument,SharedArrayBuffer']);
+    const disabled = args.find((a) => a.startsWith('--disable-features='))!.split('=')[1].split(',');
+    expect(disabled).toEqual(expect.arrayContaining(['RenderDocument', 'ProactivelySwapBrowsingInstance']));
+    expect(args).toContain('--enable-features=SharedArrayBuffer');
+  });
 });
