@@ -63,6 +63,9 @@ const NATIVE_CHROME_CLASS = new RegExp(
 /** Class/id names of comments, in English and the sites' own languages (see NATIVE_CHROME_CLASS). */
 export const COMMENT_NAMES = /[^\s]*(?:comment|disqus|respond|comentari|commentaire|commenti|kommentar|komentarz|коммент|yorum|reacties)[^\s]*/g;
 
+/** Class/id names of a post's author and date line: on a thread, part of each post. */
+export const POST_LINE_NAMES = /[^\s]*(?:author|byline|dateline|timestamp)[^\s]*/g;
+
 /**
  * Class/id names of a post's furniture on a forum thread: the poster's title, rank, stats and
  * join date, avatar, signature, reactions bar, "last edited" line (the author's name and the
@@ -119,6 +122,9 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   }
   const role = a.role?.toLowerCase();
   if (role && CHROME_ROLES.has(role)) return true;
+  // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
+  // with or without the class rules: a thread read leniently has it too.
+  if (opts.commentsAreContent && !NEVER_DROPPED_BY_CLASS.has(name) && !frame?.has(el) && (THREAD_FURNITURE.test(classAndId(el)) || profileDetail(el))) return true;
   if (!opts.classRules) return false;
   if (name === 'a') return isCallToAction(el);
   if (NEVER_DROPPED_BY_CLASS.has(name) || frame?.has(el)) return false;
@@ -126,8 +132,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   // An id that is the slug of the block's own heading names its title, not its role (doc-frame.ts).
   let names = idNamesHeading(el) ? (a.class ?? '').toLowerCase() : classAndId(el);
   if (opts.commentsAreContent) {
-    if (THREAD_FURNITURE.test(names)) return true;
-    names = names.replace(COMMENT_NAMES, ' ');
+    names = names.replace(COMMENT_NAMES, ' ').replace(POST_LINE_NAMES, ' ');
   }
   if (names === '' || !chromeNames(names)) return false;
   // In the article, a block named a header that is or holds a heading is the article's own (as a <header> there).
@@ -141,6 +146,15 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
  */
 function modalTrap(el: DomNode, a: Record<string, string>, frame?: ReadonlySet<DomNode>): boolean {
   return el.name === 'main' || a.role?.toLowerCase() === 'main' || (frame?.has(el) ?? false);
+}
+
+// A post's profile box (phpBB's `dl.postprofile`, vBulletin's `userinfo`): its author stays.
+const POST_PROFILE = /post-?profile|user-?info|poster-?info|author-?profile/;
+
+/** Whether `el` is a detail (`dd`) of a post's profile box: rank, post count, join date, motto. */
+function profileDetail(el: DomNode): boolean {
+  const p = el.parent;
+  return el.name === 'dd' && p?.name === 'dl' && POST_PROFILE.test(classAndId(p));
 }
 
 function chromeNames(names: string): boolean {

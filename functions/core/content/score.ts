@@ -8,7 +8,7 @@
  * `score × (1 − link density)`.
  */
 import { BLOCK_TAGS, HEADING_TAGS, classAndId, commaCount, isElement, textLength, type DomNode } from './dom.js';
-import { COMMENT_NAMES, isNonContent, mainFrame, opensArticle, type PrepareOptions } from './prepare.js';
+import { COMMENT_NAMES, POST_LINE_NAMES, isNonContent, mainFrame, opensArticle, type PrepareOptions } from './prepare.js';
 
 export interface NodeStats {
   /** Characters of text (whitespace at the ends of text nodes not counted). */
@@ -52,7 +52,7 @@ const NEGATIVE = /hidden|banner|combx|comment|contact|footer|footnote|gdpr|masth
 /** Class/id weight: +25 for names of content, −25 for names of page furniture (both can apply). */
 export function classWeight(el: DomNode, commentsAreContent = false): number {
   let names = classAndId(el);
-  if (commentsAreContent) names = names.replace(COMMENT_NAMES, ' ');
+  if (commentsAreContent) names = names.replace(COMMENT_NAMES, ' ').replace(POST_LINE_NAMES, ' ');
   let w = 0;
   if (names) {
     if (NEGATIVE.test(names)) w -= 25;
