@@ -1,12 +1,12 @@
-// Preloaded (`node --import`) into the process that runs a bundled Lambda handler: records every
-// AWS SDK command the function sends, as one JSON line per command, to the file named by
-// GLEANER_TEST_AWS_RECORD. The bundles keep the `@aws-sdk/client-*` packages external (as on Lambda), so every client
+// Preloaded (`node --import`) into the process that runs bundled Lambda handlers
+// (lambda-runner.mjs): records every AWS SDK command a function sends, as one JSON line per
+// command, to the file named by GLEANER_TEST_AWS_RECORD when it is sent (the runner sets each
+// invocation's own), and keeps the commands not yet answered for the runner to wait on. The bundles keep the `@aws-sdk/client-*` packages external (as on Lambda), so every client
 // they create extends the one `Client` class of @smithy/core resolved from the repository; its
 // `send` is wrapped here. Also refuses any request to a non-loopback host: tests never reach AWS.
 import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-const out = process.env.GLEANER_TEST_AWS_RECORD;
 const require = createRequire(new URL('../../package.json', import.meta.url));
 const { Client } = require('@smithy/core/client');
 
@@ -27,6 +27,15 @@ function pick(input) {
   return o;
 }
 
+/** Commands sent and not yet answered or failed. */
+const pending = new Set();
+globalThis.__gleanerAwsRecorder = {
+  /** Resolves once no command is in flight (ones a settling command starts included). */
+  async settled() {
+    while (pending.size) await Promise.allSettled([...pending]);
+  },
+};
+
 const guarded = new WeakSet();
 const send = Client.prototype.send;
 Client.prototype.send = function (command, ...rest) {
@@ -41,9 +50,15 @@ Client.prototype.send = function (command, ...rest) {
       { step: 'finalizeRequest', name: 'gleanerLoopbackOnly', override: true },
     );
   }
+  const out = process.env.GLEANER_TEST_AWS_RECORD;
   if (out) {
     const line = { service: this.config?.serviceId ?? 'unknown', command: command?.constructor?.name ?? 'unknown', input: pick(command?.input) };
     appendFileSync(out, JSON.stringify(line) + '\n');
   }
-  return send.call(this, command, ...rest);
+  const sent = send.call(this, command, ...rest);
+  if (!(sent instanceof Promise)) return sent;
+  pending.add(sent);
+  const forget = () => pending.delete(sent);
+  sent.then(forget, forget);
+  return sent;
 };

@@ -1,8 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import type { SQSEvent } from 'aws-lambda';
 import { bundlingOptions, REPO_ROOT } from '../../lib/gleaner-function.js';
@@ -17,8 +14,8 @@ import { startAwsEmulator, emulatorCiphertext, type AwsEmulator, type SentMessag
 import { SynthesizedApp, ACCOUNT, REGION, type FunctionRole } from './iam-template.js';
 import { iamRequestsFor, type RecordedCall } from './iam-requests.js';
 import { IamEvaluator, type Denial } from './iam-evaluator.js';
+import { LambdaRunners } from './lambda-runners.js';
 
-const RECORDER = fileURLToPath(new URL('./aws-recorder.mjs', import.meta.url));
 const QUEUE_ENV: Record<WorkerDef['id'], string> = { runs: ENV.queueRuns, queries: ENV.queueQueries, deliveries: ENV.queueDeliveries, jobs: ENV.queueJobs };
 
 export interface Invocation<R> {
@@ -38,45 +35,15 @@ export interface LambdaResponse {
 }
 
 /**
- * Runs one bundled handler as the Lambda Node.js runtime does, including response streaming: the
- * runtime's `awslambda` global is provided before the bundle loads; a handler marked by
- * `streamifyResponse` is called with a response stream, and `HttpResponseStream.from` writes the
- * metadata JSON and the 8-NUL delimiter ahead of the body, as the runtime sends them to API
- * Gateway. The runner splits them again and prints `{ statusCode, headers, body, streamed }`.
- */
-const RUNNER = [
-  "import { readFileSync } from 'node:fs';",
-  "import { Writable } from 'node:stream';",
-  "const STREAMING = Symbol.for('aws.lambda.runtime.handler.streaming');",
-  'const DELIMITER = Buffer.alloc(8);',
-  'globalThis.awslambda = Object.assign(globalThis.awslambda ?? {}, {',
-  "  streamifyResponse: (fn) => Object.assign(fn, { [STREAMING]: 'response' }),",
-  '  HttpResponseStream: { from(stream, metadata) { stream.write(JSON.stringify(metadata)); stream.write(DELIMITER); return stream; } },',
-  '});',
-  'const { handler } = await import(process.argv[2]);',
-  "const event = JSON.parse(readFileSync(process.argv[3], 'utf8'));",
-  "const context = { getRemainingTimeInMillis: () => 29000, awsRequestId: 'test' };",
-  'let r;',
-  'if (handler[STREAMING]) {',
-  '  const chunks = [];',
-  '  const sink = new Writable({ write(c, _e, cb) { chunks.push(Buffer.from(c)); cb(); } });',
-  '  await handler(event, sink, context);',
-  '  const all = Buffer.concat(chunks);',
-  '  const cut = all.indexOf(DELIMITER);',
-  "  r = { ...JSON.parse(all.subarray(0, cut).toString('utf8')), body: all.subarray(cut + DELIMITER.length).toString('utf8'), streamed: true };",
-  '} else r = await handler(event, context);',
-  "process.stdout.write('\\n' + JSON.stringify(r ?? null));",
-].join('\n');
-
-/**
- * Runs bundled handlers and workers the way Lambda does (fresh process, aws mode, the
- * function's own environment from the synthesized template) against dynalite, s3rver and the
- * loopback AWS emulator, records every SDK command each sends, and judges each against that
- * function's role in the synthesized template.
+ * Runs bundled handlers and workers the way Lambda does (a cold start of the bundle for each call,
+ * aws mode, the function's own environment from the synthesized template: lambda-runner.mjs)
+ * against dynalite, s3rver and the loopback AWS emulator, records every SDK command each sends,
+ * and judges each against that function's role in the synthesized template.
  */
 export class LambdaIamHarness {
   readonly iam: IamEvaluator;
   private readonly bundles = new Map<string, string>();
+  private readonly runner: LambdaRunners;
 
   private constructor(
     readonly app: SynthesizedApp,
@@ -88,6 +55,7 @@ export class LambdaIamHarness {
     private readonly extraEnv: Record<string, string>,
   ) {
     this.iam = new IamEvaluator((arn) => app.resourcePolicy(arn));
+    this.runner = new LambdaRunners(dir);
   }
 
   static async start(extraEnv: Record<string, string> = {}): Promise<LambdaIamHarness> {
@@ -103,6 +71,7 @@ export class LambdaIamHarness {
   }
 
   async close(): Promise<void> {
+    await this.runner.close();
     await this.stores.close();
     await this.emulator.close();
     rmSync(this.dir, { recursive: true, force: true });
@@ -140,8 +109,6 @@ export class LambdaIamHarness {
     const record = join(this.dir, `${id}.calls.jsonl`);
     const eventFile = join(this.dir, `${id}.event.json`);
     writeFileSync(eventFile, JSON.stringify(event));
-    const runner = join(this.dir, 'invoke.mjs');
-    if (!existsSync(runner)) writeFileSync(runner, RUNNER);
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       ...role.environment,
@@ -165,14 +132,13 @@ export class LambdaIamHarness {
       ...this.extraEnv,
     };
     for (const [q, name] of Object.entries(QUEUE_ENV) as [WorkerDef['id'], string][]) if (role.environment[name]) env[name] = this.queueUrl(role, q);
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', RECORDER, runner, bundle, eventFile], { env, cwd: this.dir, maxBuffer: 64 * 1024 * 1024 });
-    const result = JSON.parse(stdout.trim().split('\n').pop()!) as R;
+    const { result, logs } = await this.runner.invoke<R>(bundle, eventFile, env);
     const calls = existsSync(record)
       ? readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RecordedCall)
       : [];
     const keyOf = (b64: string) => emulatorCiphertext.keyOf(Buffer.from(b64, 'base64'));
     const denials = await this.iam.check(label, role, calls.flatMap((c) => iamRequestsFor(c, keyOf)));
-    return { result, calls, denials, logs: `${stdout.trim().split('\n').slice(0, -1).join('\n')}\n${stderr}`.trim() };
+    return { result, calls, denials, logs };
   }
 
   /** Invokes a route's bundled handler with an API Gateway v2 event. */

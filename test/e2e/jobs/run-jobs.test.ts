@@ -8,6 +8,7 @@ import { scheduleName } from '../../../functions/core/jobs/jobs.js';
 import { nextRun } from '../../../functions/core/jobs/cron.js';
 import { wallTime } from '../../../functions/core/jobs/zoned-time.js';
 import { keys } from '../../../functions/core/table-keys.js';
+import { restoreClock, shiftClockTo } from '../../support/shifted-clock.js';
 
 // Run jobs through the local service (API.md "Scheduled runs"): a job that runs page-content
 // against the fixture site, run now and by the local scheduler in a non-UTC time zone, its runs
@@ -31,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.destroy();
   await Promise.all([site?.close(), hooks?.close()]);
+  restoreClock();
 });
 
 const verify = (w: ReceivedWebhook) =>
@@ -143,9 +145,13 @@ describe('a run job runs', () => {
   it('by schedule: the local scheduler fires it at the next minute of a non-UTC time zone', async () => {
     // The next whole minute at least 10 s away (the job is created well within that; the local
     // scheduler arms a timer for it), written as a wall time in Kolkata (UTC+05:30): read as UTC,
-    // this schedule would fire five and a half hours off, and never in this test.
+    // this schedule would fire five and a half hours off, and never in this test. This process's
+    // clock (the service's, the scheduler's and this test's) is moved forward to 10 s before that
+    // minute, so the fire is 10 s of waiting, not up to 70 (test/support/shifted-clock.ts; it
+    // stays moved for the rest of the file, restored once the service has stopped).
     const tz = 'Asia/Kolkata';
     const fireAt = new Date(Math.ceil((Date.now() + 10_000) / 60_000) * 60_000);
+    shiftClockTo(new Date(fireAt.getTime() - 10_000));
     const wall = wallTime(fireAt, tz);
     const schedule = `${wall.getUTCMinutes()} ${wall.getUTCHours()} * * *`;
     const j = await svc.call('/v1/jobs', { method: 'POST', json: runJob({ schedule, timezone: tz, webhook_url: `${hooks.baseUrl}/job-scheduled` }) });

@@ -10,8 +10,8 @@ import { startFakeX, type FakeX } from '../../fixtures/fake-sources/x.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.js';
 import { FAKE_KEYS, startFakeSearch, type FakeSearch } from '../../fixtures/fake-search/fake-search.js';
 
-// IAM proven from behaviour (issue 8): every handler and worker below runs bundled, in a fresh
-// process, in aws mode, with its synthesized environment; every AWS SDK command it sends is
+// IAM proven from behaviour (issue 8): every handler and worker below runs bundled, loaded afresh
+// for each call (a cold start), in aws mode, with its synthesized environment; every AWS SDK command it sends is
 // recorded and must be allowed by its role in the synthesized template (iam-simulate). A grant
 // missing from lib/runtime-wiring.ts or a row's `grants` fails here.
 let h: LambdaIamHarness;
