@@ -10,7 +10,7 @@
  *   newsletter boxes, cookie banners, ads, bylines…, unless the same class/id also names content
  *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`).
  */
-import { classAndId, type DomNode } from './dom.js';
+import { HEADING_TAGS, classAndId, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
 
 const NEVER_CONTENT = new Set([
@@ -124,7 +124,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (role && CHROME_ROLES.has(role)) return true;
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
   // with or without the class rules: a thread read leniently has it too.
-  if (opts.commentsAreContent && !NEVER_DROPPED_BY_CLASS.has(name) && !frame?.has(el) && (THREAD_FURNITURE.test(classAndId(el)) || profileDetail(el))) return true;
+  if (opts.commentsAreContent && !NEVER_DROPPED_BY_CLASS.has(name) && !frame?.has(el) && (THREAD_FURNITURE.test(classAndId(el)) || profileDetail(el) || replySubject(el))) return true;
   if (!opts.classRules) return false;
   if (name === 'a') return isCallToAction(el);
   if (NEVER_DROPPED_BY_CLASS.has(name) || frame?.has(el)) return false;
@@ -155,6 +155,24 @@ const POST_PROFILE = /post-?profile|user-?info|poster-?info|author-?profile/;
 function profileDetail(el: DomNode): boolean {
   const p = el.parent;
   return el.name === 'dd' && p?.name === 'dl' && POST_PROFILE.test(classAndId(p));
+}
+
+// A reply's subject line ("Re: the thread's title"; Aw:, Sv:, Odp:… in other languages).
+const REPLY_SUBJECT = /^\s*(?:re|aw|sv|odp|ynt)\s*(?:\[\d+\])?\s*:/i;
+
+/** Whether `el` is a heading that is a reply's subject line (a thread's title again, in each post). */
+function replySubject(el: DomNode): boolean {
+  if (!HEADING_TAGS.has(el.name ?? '')) return false;
+  let text = '';
+  const walk = (n: DomNode): void => {
+    for (const c of n.children ?? []) {
+      if (text.length > 12) return;
+      if (c.type === 'text') text += c.data ?? '';
+      else walk(c);
+    }
+  };
+  walk(el);
+  return REPLY_SUBJECT.test(text);
 }
 
 function chromeNames(names: string): boolean {

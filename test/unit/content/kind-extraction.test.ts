@@ -275,9 +275,9 @@ describe('kind-aware main content', () => {
     for (const part of ['Clutch kit 628318200 for Daily V vans', 'EUR 355.58', 'pressure plate, disc and release bearing', '404928375058']) expect(out).toContain(part);
     expect(out).not.toMatch(/We use cookies|Clutch kit RepSet/);
   });
-  it("a phpBB thread read without the class rules: each post's author and text, not its profile box's rank, count and join date", () => {
+  it("a phpBB thread read without the class rules: each post's author and text, not its profile box's rank, count and join date or its reply subject", () => {
     const post = (i: number, text: string) => `<div id="p${i}" class="post bg${i % 2}"><div class="inner"><dl class="postprofile" id="profile${i}"><dt><a href="./memberlist.php?u=${i}">Poster ${i}</a></dt><dd>Senator</dd><dd><strong>Posts:</strong> 40${i}2</dd><dd><strong>Founded:</strong> Dec 11, 2021</dd><dd>Psychotic Dictatorship</dd></dl>
-      <div class="postbody"><p class="author">by <strong>Poster ${i}</strong> » Tue Aug 2${i}, 2019 1:47 am</p><div class="content">${text}</div></div></div></div>`;
+      <div class="postbody"><h3>${i === 1 ? 'Football season' : 'Re: Football season'}</h3><p class="author">by <strong>Poster ${i}</strong> » Tue Aug 2${i}, 2019 1:47 am</p><div class="content">${text}</div></div></div></div>`;
     const texts = [
       'The new season is one of the wildest in football history, with so many small teams qualifying for the cup and the league format changed again.',
       'The league standings are linked below for everyone who wants to follow along week by week, with the cup draws after them.',
@@ -286,6 +286,6 @@ describe('kind-aware main content', () => {
     const html = `<!doctype html><html><head><title>Football season</title></head><body>${chrome}<div id="page-body"><h2><a href="./viewtopic.php?t=4871">Football season</a></h2>${texts.map((t, i) => post(i + 1, t)).join('')}</div>${footer}</body></html>`;
     const out = md(html, 'https://forum.example/viewtopic.php?f=20&t=4871');
     for (const part of ['wildest in football history', 'standings are linked below', 'retain the title', 'Poster 2', 'Aug 22, 2019']) expect(out).toContain(part);
-    expect(out).not.toMatch(/Senator|Founded|Psychotic|Posts:/);
+    expect(out).not.toMatch(/Senator|Founded|Psychotic|Posts:|Re: Football/);
   });
 });
