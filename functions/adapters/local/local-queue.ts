@@ -94,6 +94,17 @@ export interface ConsumerStats {
 
 const pk = (queue: QueueName) => `LQ#${queue}`;
 
+// Message ids sort in the order this process sent them: the send time, then a counter within the
+// millisecond (two sends in one millisecond kept their order only by chance of their random part).
+let lastMs = 0;
+let inMs = 0;
+function messageId(): string {
+  const now = Date.now();
+  inMs = now === lastMs ? inMs + 1 : 0;
+  lastMs = now;
+  return `${now.toString(36).padStart(9, '0')}-${inMs.toString(36).padStart(4, '0')}-${randomUUID()}`;
+}
+
 /**
  * In-process queue with the SQS semantics that matter here, driving the same worker interpreter
  * as Lambda: batches of records go to `worker.process` with this queue as the receiver, records
@@ -129,7 +140,7 @@ export class LocalQueue implements Queue, QueueReceiver {
    * EventBridge schedule's input, a message sent by hand). The interpreter must cope with it.
    */
   async sendRaw(queue: QueueName, body: string, opts?: { delaySeconds?: number }): Promise<void> {
-    const id = `${Date.now().toString(36).padStart(9, '0')}-${randomUUID()}`;
+    const id = messageId();
     const visibleAt = Date.now() + (opts?.delaySeconds ?? 0) * 1000;
     await this.table.put({ pk: pk(queue), sk: id, body, receive_count: 0, visible_at: visibleAt });
     this.schedule(queue, id, visibleAt, routing(body));

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { memoryStores } from '../foundation/stores.js';
 import { LocalQueue, type ConsumeOptions } from '../../../functions/adapters/local/local-queue.js';
 import { loadConfig } from '../../../functions/config.js';
@@ -224,4 +224,20 @@ describe('local queue fairness', () => {
     await q.idle();
     expect(peak).toBe(1);
   }, 60_000);
+  it('keeps the order of messages sent within one millisecond', async () => {
+    const at = Date.now();
+    const now = vi.spyOn(Date, 'now').mockReturnValue(at);
+    try {
+      await preload(async (p) => {
+        for (let s = 0; s < 20; s++) await p.send('runs', { kind: 'crawl.slice', tenant_id: 'ten_a', run_id: 'run_ms', attempt: 1, slice_id: `0#s${s}`, urls: urls(1, s) });
+      });
+    } finally {
+      now.mockRestore();
+    }
+    const order: number[] = [];
+    const q = setup(sliceKinds(1000, async (m) => void order.push(m.urls[0]!.ord)));
+    expect(await q.recover()).toBe(20);
+    await q.idle();
+    expect(order).toEqual(Array.from({ length: 20 }, (_, s) => s));
+  });
 });
