@@ -116,7 +116,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (!a) return false;
   if (name === 'header' && !insideArticle) return true;
   const styleHidden = !!a.style && HIDDEN_STYLE.test(a.style);
-  if (a.hidden !== undefined || styleHidden || (a['aria-hidden'] === 'true' && !modalTrap(el, a, frame))) {
+  if (a.hidden !== undefined || styleHidden || (a['aria-hidden'] === 'true' && !modalTrap(el, frame))) {
     // Revealed: judged like a shown block (its role and class/id rules below).
     if (!opts.revealHidden || a['aria-hidden'] === 'true') return !(opts.hiddenPanels && isPanel(el));
   }
@@ -144,8 +144,8 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
  * box) open over the page when it was saved hides everything else from assistive technology,
  * the page's `<main>` and the wrappers around it included. They are the content all the same.
  */
-function modalTrap(el: DomNode, a: Record<string, string>, frame?: ReadonlySet<DomNode>): boolean {
-  return el.name === 'main' || a.role?.toLowerCase() === 'main' || (frame?.has(el) ?? false);
+function modalTrap(el: DomNode, frame?: ReadonlySet<DomNode>): boolean {
+  return el.name === 'main' || el.attribs?.role?.toLowerCase() === 'main' || (frame?.has(el) ?? false);
 }
 
 // A post's profile box (phpBB's `dl.postprofile`, vBulletin's `userinfo`): its author stays.
@@ -162,17 +162,7 @@ const REPLY_SUBJECT = /^\s*(?:re|aw|sv|odp|ynt)\s*(?:\[\d+\])?\s*:/i;
 
 /** Whether `el` is a heading that is a reply's subject line (a thread's title again, in each post). */
 function replySubject(el: DomNode): boolean {
-  if (!HEADING_TAGS.has(el.name ?? '')) return false;
-  let text = '';
-  const walk = (n: DomNode): void => {
-    for (const c of n.children ?? []) {
-      if (text.length > 12) return;
-      if (c.type === 'text') text += c.data ?? '';
-      else walk(c);
-    }
-  };
-  walk(el);
-  return REPLY_SUBJECT.test(text);
+  return HEADING_TAGS.has(el.name ?? '') && REPLY_SUBJECT.test(leadingText(el));
 }
 
 function chromeNames(names: string): boolean {
@@ -184,15 +174,16 @@ const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?=$|[\s_-])/;
 /** A call to action: a link styled as a button, of five words at most ("Get started", "Book a demo"). */
 export function isCallToAction(el: DomNode): boolean {
   if (el.name !== 'a' || !BUTTON_CLASS.test(classAndId(el))) return false;
-  const text = linkText(el).trim();
+  const text = leadingText(el).trim();
   return text.length <= 60 && text.split(/\s+/).length <= 5;
 }
 
-function linkText(n: DomNode): string {
+/** The start of `n`'s text: its text nodes in order until more than 60 characters are read. */
+function leadingText(n: DomNode): string {
   let out = '';
   for (const c of n.children ?? []) {
     if (out.length > 60) break;
-    out += c.type === 'text' ? (c.data ?? '') : linkText(c);
+    out += c.type === 'text' ? (c.data ?? '') : leadingText(c);
   }
   return out;
 }
