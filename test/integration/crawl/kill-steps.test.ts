@@ -80,7 +80,7 @@ let seq = 0;
  */
 async function crawlWithKill(step: SliceStep | 'torn' | null, nth: number, workers = 2) {
   const runId = `run_kill_${++seq}`;
-  let clock = Date.parse('2026-11-23T10:00:00.000Z');
+  const clock = Date.parse('2026-11-23T10:00:00.000Z');
   const queue: (SliceRef & { redelivered?: boolean })[] = [];
   const seen = new Map<SliceStep | 'torn', number>();
   let kills = 0;
@@ -113,7 +113,7 @@ async function crawlWithKill(step: SliceStep | 'torn' | null, nth: number, worke
     const env: SliceEnv = {
       frontier, engine, input, send: async (s, o) => {
         if (t.state.dead) throw new Killed('killed');
-        void o; // delays are the clock's business below
+        void o; // no delay: a slice still leased by a live worker answers busy and comes back again
         queue.push(s);
       },
       putBlob: async (ord) => `blob/${ord}`, now: () => new Date(clock), remainingMs: () => 600_000, shouldStop: () => false, holder, reserveMs: 1000, leaseMs: LEASE_MS, fault,
@@ -123,8 +123,11 @@ async function crawlWithKill(step: SliceStep | 'torn' | null, nth: number, worke
       if (out.crawlFinished) finished++;
     } catch (err) {
       if (!(err instanceof Killed)) throw err;
-      // SQS delivers the message again once its visibility ends; by then the dead lease has expired.
-      clock += LEASE_MS + 1;
+      // SQS delivers the message again once its visibility ends; by then the dead worker's lease
+      // has run out, and only its own: the live workers kept renewing theirs. (Moving the shared
+      // clock past the lease instead expired the leases of slices live workers were still working,
+      // and a redelivered duplicate then took one over mid-write: 43 pages for 40, now and then.)
+      await base.releaseSlice(slice.slice_id, holder);
       queue.push({ ...slice, redelivered: true });
     }
   };
