@@ -94,9 +94,18 @@ const SECTION_HEADING = new RegExp(
     'berita terkait', 'artikel terkait', 'terpopuler', 'tin liên quan', 'bài viết liên quan', 'tin cùng chuyên mục', 'đọc nhiều nhất', 'benzer haberler', 'çok okunanlar',
     'související články', 'nejčtenější', 'relaterade artiklar', 'mest lästa', 'relaterte artikler', 'mest lest', 'relaterede artikler', 'mest læste', 'σχετικά άρθρα', 'δημοφιλή',
     'כתבות נוספות', 'כתבות קשורות', 'संबंधित खबरें', 'ข่าวที่เกี่ยวข้อง',
-    // A store's sections of other products beside the item (they link to other product pages).
+  ].join('|')})\\s*[:：!.…]*$`,
+  'iu',
+);
+
+/**
+ * Headings of a store's sections of other products beside the item ("Similar items", "Customers
+ * also bought"): related sections too, whose cards may link by script rather than by anchors.
+ */
+const STORE_HEADING = new RegExp(
+  `^(?:${[
     '(?:people|customers|shoppers|others)(?: who (?:viewed|bought|purchased) this (?:item|product))? also (?:viewed|bought|purchased|liked|searched for)', 'frequently bought together',
-    'similar (?:items|products)(?: \\p{L}+){0,3}', 'similar sponsored items', 'related (?:items|products)', 'recently viewed(?: items| products)?', '(?:complete|shop) the look', 'pairs (?:well|perfectly) with',
+    'similar (?:items|products)(?: \\p{L}+){0,3}', 'similar sponsored items', '(?:explore |shop |browse |discover )?(?:more )?related (?:items|products)', 'recently viewed(?: items| products)?', '(?:complete|shop) the look', 'pairs (?:well|perfectly) with',
     'you (?:may|might) also (?:need|want)', 'sponsored (?:items|products)(?: \\p{L}+){0,5}', 'more (?:items )?from this (?:seller|shop|brand|store)', 'shop similar(?: \\p{L}+){0,2}', 'compare (?:with )?similar (?:items|products)',
     '(?:most )?popular accessories(?: (?:&|and) related items)?', 'inspired by your browsing history', 'customers also (?:viewed|bought)',
     'kunden(?:, die diese[nr]? artikel (?:gekauft|angesehen) haben,)? (?:kauften|kaufen|sahen sich) auch(?: \\p{L}+)?', 'ähnliche (?:produkte|artikel)', 'zuletzt angesehen(?:e produkte)?',
@@ -205,7 +214,13 @@ export function isLabelOnly(text: string): boolean {
 /** Whether a heading's whole text names a related-stories (or most-read) section. */
 export function isSectionHeading(text: string): boolean {
   const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > 0 && t.length <= 80 && SECTION_HEADING.test(t);
+  return t.length > 0 && t.length <= 80 && (SECTION_HEADING.test(t) || STORE_HEADING.test(t));
+}
+
+/** Whether a heading's whole text names a store's section of other products ("Similar items"). */
+export function isStoreSectionHeading(text: string): boolean {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > 0 && t.length <= 80 && STORE_HEADING.test(t);
 }
 
 /**

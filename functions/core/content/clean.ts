@@ -249,6 +249,15 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     return out;
   };
 
+  /** Related sections anywhere inside `el`, whatever else it holds (see the record case below). */
+  const dropRelated = (el: DomNode) => {
+    for (const c of keptChildren(el, scored)) {
+      if (c.name === 'p' || HEADING_TAGS.has(c.name ?? '')) continue;
+      if (total - (scored.stats.get(c)?.text ?? 0) >= MIN_LEFT && opensRelatedSection(c)) removed.add(c);
+      else dropRelated(c);
+    }
+  };
+
   const repeated = repeatedLinkLines(nodes, scored);
   const datelines: DomNode[] = [];
 
@@ -258,9 +267,14 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     for (const c of children) {
       const name = c.name ?? '';
       if (KEEP_WHOLE.has(name)) continue;
-      // A record is kept whole: a listing item's title link is its content.
-      if (records?.has(c)) continue;
       const s = scored.stats.get(c)!;
+      // A record is kept whole: a listing item's title link is its content. A record holding a
+      // good part of the content is no card (an item page's panels, laid out alike): the related
+      // sections inside it still go ("Similar items" under the description).
+      if (records?.has(c)) {
+        if (s.text >= total * 0.25) dropRelated(c);
+        continue;
+      }
       if (s.text > 0 && s.text <= 60 && s.link === 0 && AD_LABEL.test(shortText(c, scored))) {
         removed.add(c);
         continue;

@@ -8,7 +8,7 @@
  * A block opening with the heading of a comment section is that section too.
  */
 import { HEADING_TAGS, classAndId, isElement, squash, type DomNode } from './dom.js';
-import { isCommentsHeading, isSectionHeading } from './boilerplate-text.js';
+import { isCommentsHeading, isSectionHeading, isStoreSectionHeading } from './boilerplate-text.js';
 
 const RELATED_CLASS = /related|recommend|popular|trending|more-?stories|you-?may|also-?like|read-?next|suggest/;
 // Elements before the heading that say nothing (scripts, anchors, empty wrappers).
@@ -23,7 +23,7 @@ function plainText(el: DomNode, out: string[] = []): string[] {
 }
 
 /**
- * The first heading of `el`, when nothing with text comes before it (looked for six levels down,
+ * The first heading of `el`, when nothing with text comes before it (looked for nine levels down,
  * through the wrappers a component framework puts around a section's title).
  */
 function openingHeading(el: DomNode, depth = 0): DomNode | undefined {
@@ -36,7 +36,7 @@ function openingHeading(el: DomNode, depth = 0): DomNode | undefined {
     const name = c.name ?? '';
     if (HEADING_TAGS.has(name)) return c;
     if (SILENT.has(name) && !squash(plainText(c).join(''))) continue;
-    return depth < 5 && name !== 'p' ? openingHeading(c, depth + 1) : undefined;
+    return depth < 8 && name !== 'p' ? openingHeading(c, depth + 1) : undefined;
   }
   return undefined;
 }
@@ -63,6 +63,15 @@ const signatureOf = (n: DomNode) => `${n.name}.${(n.attribs?.class ?? '').trim()
  * items, or a reply form.
  */
 function looksLikeComments(el: DomNode): boolean {
+  return holdsRecords(el, 1, true);
+}
+
+/**
+ * Whether `el` holds two or more records of one kind (not paragraphs or code) or a list of two or
+ * more items, looked for `levels` levels down below its children; with `withForm`, a reply form
+ * counts too.
+ */
+function holdsRecords(el: DomNode, levels: number, withForm = false): boolean {
   const seen = new Map<string, number>();
   let form = false;
   const walk = (x: DomNode, depth: number): boolean => {
@@ -76,11 +85,11 @@ function looksLikeComments(el: DomNode): boolean {
       const n = (seen.get(`${depth}/${sig}`) ?? 0) + 1;
       seen.set(`${depth}/${sig}`, n);
       if (n >= 2) return true;
-      if (depth < 1 && walk(c, depth + 1)) return true;
+      if (depth < levels && walk(c, depth + 1)) return true;
     }
     return false;
   };
-  return walk(el, 0) || form;
+  return walk(el, 0) || (withForm && form);
 }
 const RECORD_TAGS = new Set(['div', 'article', 'section', 'li', 'dl']);
 
@@ -95,5 +104,7 @@ export function opensRelatedSection(el: DomNode): boolean {
   if (!h || h.name === 'h1') return false;
   const text = squash(plainText(h).join(''));
   if (isCommentsHeading(text)) return looksLikeComments(el);
-  return (isSectionHeading(text) || (text.length <= 80 && RELATED_CLASS.test(classAndId(h)))) && hasLinks(el, 2);
+  if (!(isSectionHeading(text) || (text.length <= 80 && RELATED_CLASS.test(classAndId(h))))) return false;
+  // A store's cards of other products may open them by script, with no anchor to follow.
+  return hasLinks(el, 2) || (isStoreSectionHeading(text) && holdsRecords(el, 5));
 }

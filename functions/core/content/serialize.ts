@@ -59,14 +59,18 @@ interface Span {
   t0: number;
   t1: number;
   kept: boolean;
+  /** One block alone (a paragraph): a repeat only right after its earlier copy. */
+  single: boolean;
 }
 
 // A section (a block of two blocks or more) repeats an earlier one when their texts (whitespace
 // folded, case ignored) match and hold at least this many characters: the same description written
 // twice for two screen sizes, a whole story twice, a features grid repeated for a carousel.
-// Shorter ones ("Reply", a price) and single paragraphs (the same terms under two offers) repeat
-// on purpose.
+// Shorter ones ("Reply", a price) repeat on purpose, and so do single paragraphs (the same terms
+// under two offers, an event's blurb on each of its dates), unless a long one follows its own copy
+// with nothing between (one per screen size).
 const MIN_REPEAT_CHARS = 80;
+const MIN_REPEAT_PARAGRAPH = 150;
 
 export interface SerializeOptions {
   /** Leave out a block whose text repeats an earlier block's (not quotes, not code). */
@@ -168,8 +172,8 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     inlineLength = textLength - len0;
     if (!afterInline && textLength > len0) {
       // A section of two blocks or more (a description's paragraphs, a card's title and text).
-      if (options.dropRepeats && textLength - len0 >= MIN_REPEAT_CHARS && blocks - blocks0 >= 2) {
-        spans.push({ o0, o1: out.length, t0, t1: texts.length, kept: quote || kept > 0 || code > code0 });
+      if (options.dropRepeats && textLength - len0 >= MIN_REPEAT_CHARS && (blocks - blocks0 >= 2 || textLength - len0 >= MIN_REPEAT_PARAGRAPH)) {
+        spans.push({ o0, o1: out.length, t0, t1: texts.length, kept: quote || kept > 0 || code > code0, single: blocks - blocks0 < 2 });
       }
       blocks++;
     }
@@ -189,6 +193,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
 function withoutRepeats(out: string[], texts: string[], spans: Span[], textLength: number): Serialized {
   spans.sort((a, b) => a.o0 - b.o0 || b.o1 - a.o1);
   const seen = new Map<string, Span>();
+  const lastCopy = new Map<string, Span>();
   const removed: Span[] = [];
   let removedTo = -1;
   for (const s of spans) {
@@ -200,6 +205,11 @@ function withoutRepeats(out: string[], texts: string[], spans: Span[], textLengt
       continue;
     }
     if (s.kept || (first.o0 <= s.o0 && s.o1 <= first.o1)) continue;
+    if (s.single) {
+      const last = lastCopy.get(key) ?? first;
+      lastCopy.set(key, s);
+      if (texts.slice(last.t1, s.t0).join('').trim()) continue;
+    }
     removed.push(s);
     removedTo = s.o1;
   }

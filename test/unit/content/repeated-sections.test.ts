@@ -61,4 +61,27 @@ describe('repeated sections', () => {
     expect(out).toContain('X-ring sealed');
     expect(out).not.toContain('Gold chain model');
   });
+
+  it('an item page laid out in like panels: the "Similar items" panel goes, its heading deep in wrappers and its cards opened by script', () => {
+    // The cards have no anchors (a click handler opens them), the heading sits seven wrappers down,
+    // and the panels share one class, so they read as records kept whole.
+    const card = (i: number) => `<li class="card" data-listing="${700 + i}"><img src="/t${i}.jpg" alt=""><h3>Chain guide model ${i} for touring motorbikes</h3><span>$${70 + i}.00</span><span>Seller 99.${i}% positive</span></li>`;
+    const deep = (inner: string, n: number): string => (n ? `<div class="w${n}">${deep(inner, n - 1)}</div>` : inner);
+    const panel = (inner: string) => `<div class="bottom-panel river">${inner}</div>`;
+    const related = (title: string) => panel(`<div class="recs">${deep(`<h2>${title}</h2>`, 6)}<div class="carousel"><ul>${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</ul></div></div>`);
+    const html = `<!doctype html><html><head><title>DID 520 chain</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"DID 520 gold chain, 104 links","offers":{"@type":"Offer","price":"163.12","priceCurrency":"EUR"}}</script></head><body><main>
+      ${panel('<h1>DID 520 gold chain, 104 links</h1><p class="price">EUR 163.12</p><div class="item-description"><p>A gold 520-pitch chain with 104 links, X-ring sealed, for motorbikes of 600 to 1000 cc, sold with its rivet link and a spare clip.</p><p>Condition: new, in its box, never fitted. Shipped from Milan within two working days.</p></div>')}
+      ${related('Similar Items')}${related('Explore related items')}</main></body></html>`;
+    const out = md(html, 'https://shop.example/itm/296607459180');
+    expect(out).toContain('X-ring sealed');
+    expect(out).not.toContain('Chain guide model');
+    expect(out).not.toContain('Similar Items');
+  });
+
+  it('a long paragraph right after a copy of itself (one per screen size): once; the same paragraph with other text between stays', () => {
+    const long = '<p>The makings of your ideal sleep space start with intention: a bed that is beautiful and sets a new standard for softness, in the colours and fabrics that suit your room and your climate.</p>';
+    const html = `<body><main><h1>All sheets</h1><p>Percale, sateen and linen sheets for every kind of sleeper.</p><div class="sm">${long}</div><div class="lg">${long}</div><h2>Care</h2><p>Wash cold, tumble dry low, and iron warm if you like them crisp.</p></main></body>`;
+    expect(count(md(html, 'https://shop.example/collections/sheets'), 'makings of your ideal sleep space')).toBe(1);
+  });
 });
+
