@@ -122,6 +122,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   }
   const role = a.role?.toLowerCase();
   if (role && CHROME_ROLES.has(role)) return true;
+  if (name === 'a' && isSkipLink(el)) return true;
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
   // with or without the class rules: a thread read leniently has it too.
   if (opts.commentsAreContent && !NEVER_DROPPED_BY_CLASS.has(name) && !frame?.has(el) && (THREAD_FURNITURE.test(classAndId(el)) || profileDetail(el) || replySubject(el))) return true;
@@ -163,6 +164,20 @@ const REPLY_SUBJECT = /^\s*(?:re|aw|sv|odp|ynt)\s*(?:\[\d+\])?\s*:/i;
 /** Whether `el` is a heading that is a reply's subject line (a thread's title again, in each post). */
 function replySubject(el: DomNode): boolean {
   return HEADING_TAGS.has(el.name ?? '') && REPLY_SUBJECT.test(leadingText(el));
+}
+
+// A skip link's words ("Skip to main content", "Zum Inhalt springen", "Aller au contenu").
+const SKIP_LINK = /^\s*(?:skip|jump)\s+(?:to|over|past|navigation|nav\b|links|listing|carousel|content|section)|^\s*(?:zum|zur)\s+\p{L}+\s+(?:springen|wechseln)|^\s*(?:aller|passer|sauter)\s+(?:au|à la|aux)\s|^\s*(?:saltar|ir)\s+al?\s+(?:contenido|navegación|men[uú])|^\s*(?:pular|ir)\s+para\s+o\s|^\s*(?:vai|salta|passa)\s+al\s+(?:contenuto|menu)|^\s*(?:naar|ga naar)\s+(?:de\s+)?(?:inhoud|hoofdinhoud)|^\s*przejdź\s+do\s|^\s*перейти\s+к\s/iu;
+
+/**
+ * A skip link: a link to a place on the same page ("#main") that says to skip to it, there for
+ * keyboard users and shown only when focused. Not content on any kind of page.
+ */
+function isSkipLink(el: DomNode): boolean {
+  const href = el.attribs?.href?.trim() ?? '';
+  if (!href.startsWith('#')) return false;
+  const text = leadingText(el);
+  return text.length <= 60 && SKIP_LINK.test(text);
 }
 
 function chromeNames(names: string): boolean {

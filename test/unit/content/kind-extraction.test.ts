@@ -288,4 +288,19 @@ describe('kind-aware main content', () => {
     for (const part of ['wildest in football history', 'standings are linked below', 'retain the title', 'Poster 2', 'Aug 22, 2019']) expect(out).toContain(part);
     expect(out).not.toMatch(/Senator|Founded|Psychotic|Posts:|Re: Football/);
   });
+
+  it('skip links ("Skip to main content", "Skip to product list", "Zum Inhalt springen") are not content on a grid, a landing page or a story', () => {
+    const skip = (href: string, text: string) => `<a class="skip-btn" href="#${href}">${text}</a>`;
+    const card = (i: number) => `<li class="product-card"><a href="/p/${i}"><img src="/i${i}.jpg" alt=""><h3>Bookcase model ${i}, white, 80x28x202 cm</h3></a><span class="price">$${50 + i}.00</span></li>`;
+    const cards = `<ul class="products" id="results">${Array.from({ length: 8 }, (_, i) => card(i)).join('')}</ul>`;
+    const grid = `<body>${skip('main', 'Skip to main content')}<main id="main"><h1>Bookcases</h1><p>Shelving furniture for every room.</p>${skip('results', 'Skip to product list')}${cards}<div class="carousel">${skip('after', 'Skip listing')}${cards}</div></main></body>`;
+    const landing = `<body><main id="main"><section class="hero"><h1>Crossings made simple</h1>${skip('plans', 'Zum Inhalt springen')}<p>We plan your passage across the bay, book your berth and brief your crew the evening before you sail.</p></section><section class="features"><h2>What we do</h2><p>Route planning for every tide, with timings, waypoints and bail-out harbours drawn on a plan you keep.</p></section></main></body>`;
+    const story = `<body><article id="main"><h1>The tide tables</h1>${skip('notes', 'Skip to the notes')}<p>${'High water comes fifty minutes later each day, and the spring tides follow the full and the new moon by a day or two. '.repeat(4)}</p></article></body>`;
+    for (const [html, url, shown] of [[grid, 'https://shop.example/cat/bookcases/', 'Bookcase model 7'], [landing, 'https://crossings.example/services/', 'Route planning'], [story, 'https://news.example/2024/05/tides', 'High water']]) {
+      const out = md(html, url);
+      expect(out).toContain(shown);
+      expect(out).not.toMatch(/Skip to|Skip listing|Inhalt springen/);
+    }
+  });
 });
+
