@@ -128,6 +128,18 @@ function linkBlock(n: DomNode, scored: Scored): boolean {
   return !!s && s.text >= 40 && linkDensity(s) > 0.6;
 }
 
+/**
+ * A small form: a sign-up, notify-me or newsletter box, a cart's options (its controls and their
+ * labels, a thank-you and an error line). Not the item's, the cards' or the sections' content. A
+ * page wrapped whole in one form (ASP.NET) has far more text.
+ */
+function formBox(n: DomNode, scored: Scored): boolean {
+  if (n.name !== 'form') return false;
+  const s = scored.stats.get(n);
+  return !!s && s.inputs > 0 && s.text <= MAX_FORM_CHARS;
+}
+const MAX_FORM_CHARS = 400;
+
 /** The page's first `<h1>` that survived prepare. */
 function firstH1(body: DomNode, scored: Scored): DomNode | undefined {
   for (const c of body.children ?? []) {
@@ -222,12 +234,12 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     if (kind === 'product') {
       // Beside the item: menus and link lists, related-items sections, grids and carousels of other products.
       const groups = pricedGroups(body, { url: opts.base });
-      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || groups.has(n) || opensRelatedSection(n);
+      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || groups.has(n) || opensRelatedSection(n) || formBox(n, scored);
     } else if (kind === 'service') {
       // Beside the sections: menus and link lists (a footer not marked as one), calls to action.
       // Tune half: service F1 0.765 -> 0.772, boilerplate snippets left out 0.784 -> 0.890.
-      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n);
-    } else skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n);
+      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n) || formBox(n, scored);
+    } else skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n) || formBox(n, scored);
     // A product page: the item's area is the smallest block that holds both the selected
     // description and the page's heading (the product's name, beside its price and buy box).
     const item = kind === 'product' ? itemArea(body, roots, scored) : undefined;

@@ -302,5 +302,25 @@ describe('kind-aware main content', () => {
       expect(out).not.toMatch(/Skip to|Skip listing|Inhalt springen/);
     }
   });
+
+  it('a small form beside an item or between sections (notify me, newsletter): its labels and lines stay out', () => {
+    const notify = '<form class="notify"><h3>Notify me when back in stock</h3><p>Once limited colours sell out, they are gone for good.</p><label>Email <input type="email" name="email"></label><p>You can opt out any time. <a href="/privacy">Privacy Policy</a></p><p class="ok">We got your info, and we are rooting for you.</p></form>';
+    const product = `<!doctype html><html><head><title>Wool Runner</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Wool Runner","offers":{"@type":"Offer","price":"110","priceCurrency":"USD"}}</script></head><body><main>
+      <div class="product"><h1>Wool Runner</h1><p class="price">$110</p>${notify}
+      <div class="details"><h2>The details</h2><p>A true original: soft merino wool with cloud-like comfort, a sugarcane-based midsole for all-day wear, and laces made from recycled bottles.</p><h2>Wash and care</h2><p>Machine washable: remove the insoles and laces and wash them separately, then let the shoes air dry.</p></div></div></main></body></html>`;
+    const out = md(product, 'https://shop.example/products/wool-runner');
+    expect(out).toContain('cloud-like comfort');
+    expect(out).toContain('Machine washable');
+    expect(out).not.toMatch(/Notify me|opt out any time|rooting for you/);
+    const landing = `<!doctype html><html><head><title>Crossings</title></head><body><main>
+      <section class="hero"><h1>Crossings made simple</h1><p>We plan your passage across the bay, book your berth and brief your crew the evening before you sail.</p></section>
+      <section class="features"><h2>What we do</h2><p>Route planning for every tide: we read the tables, the forecast and the notices to mariners, and draw a plan with its waypoints.</p></section>
+      <section class="signup"><form action="/subscribe"><h2>Tide notes, monthly</h2><input type="email" placeholder="Your email"><button>Subscribe</button><p>No spam, unsubscribe any time.</p></form></section>
+      <section class="faq"><h2>Questions</h2><h3>Can I cancel?</h3><p>Yes, up to a day before, at no cost, and we refund the whole fee.</p></section></main></body></html>`;
+    const page = md(landing, 'https://crossings.example/services/');
+    expect(page).toContain('Route planning for every tide');
+    expect(page).toContain('we refund the whole fee');
+    expect(page).not.toMatch(/Tide notes, monthly|unsubscribe any time/);
+  });
 });
 
