@@ -33,7 +33,8 @@
  * formats on both sides, PuppeteerCrawler + turndown), PEERS_ROUNDS (timed passes per side,
  * default 4), PEERS_CONCURRENCY (default 4), PEERS_BROWSER_1000=1 adds a 1,000-page browser pass
  * reporting RSS every 100 pages (about 2-3 minutes), PEERS_BROWSER_PAGES=static runs the browser
- * arm on the static pages (Crawlee then only waits for `load`). Crawlee keeps its storage in memory (a temp CRAWLEE_STORAGE_DIR
+ * arm on the static pages (Crawlee then only waits for `load`), PEERS_THREADS=1 adds each browser
+ * side's Chromium CPU ms per page by process type and thread (where Chromium's time goes). Crawlee keeps its storage in memory (a temp CRAWLEE_STORAGE_DIR
  * removed at the end); nothing leaves 127.0.0.1.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -122,8 +123,34 @@ function browserUsage(roots: number[]): { cpu: Map<number, number>; rss: number 
   return { cpu, rss };
 }
 
-interface ArmStats { pages: number; ms: number; nodeCpuMs: number; browserCpuMs: number; peakNodeRss: number; peakBrowserRss: number; ok: number }
-const emptyStats = (): ArmStats => ({ pages: 0, ms: 0, nodeCpuMs: 0, browserCpuMs: 0, peakNodeRss: 0, peakBrowserRss: 0, ok: 0 });
+/**
+ * PEERS_THREADS=1: CPU ms of every thread of the browser processes under `roots`, by `pid/tid`,
+ * with its key: process type (`--type=`, `browser` for the main process; the single-process
+ * headless shell has only that) and thread name without its trailing number. Sampled with the
+ * rest (the sampling costs this process a little CPU on both sides alike).
+ */
+const THREADS = process.env.PEERS_THREADS === '1';
+function threadUsage(roots: number[]): Map<string, { key: string; ms: number }> {
+  const out = new Map<string, { key: string; ms: number }>();
+  const table = procTable();
+  for (const r of roots) for (const p of tree(table, r)) {
+    try {
+      const type = /--type=([\w-]+)/.exec(readFileSync(`/proc/${p.pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+      for (const t of readdirSync(`/proc/${p.pid}/task`)) {
+        const stat = readFileSync(`/proc/${p.pid}/task/${t}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(`${p.pid}/${t}`, { key: `${type}/${name}`, ms: (Number(f[11]) + Number(f[12])) * TICK_MS });
+      }
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
+
+interface ArmStats { pages: number; ms: number; nodeCpuMs: number; browserCpuMs: number; peakNodeRss: number; peakBrowserRss: number; ok: number; threads: Map<string, number> }
+const emptyStats = (): ArmStats => ({ pages: 0, ms: 0, nodeCpuMs: 0, browserCpuMs: 0, peakNodeRss: 0, peakBrowserRss: 0, ok: 0, threads: new Map() });
 
 /** One side of a comparison. `pass` returns how many pages came back with their marker. */
 interface Side {
@@ -145,8 +172,12 @@ async function measure(side: Side, urls: string[], tag: string, into: ArmStats):
     if (!roots.length) return;
     const u = browserUsage(roots);
     for (const [pid, ms] of u.cpu) last.set(pid, ms);
+    if (th0) for (const [id, t] of threadUsage(roots)) thLast.set(id, t);
     into.peakBrowserRss = Math.max(into.peakBrowserRss, u.rss);
   };
+  // Per thread (PEERS_THREADS), like the processes: the last value seen minus the one at the start.
+  const th0 = THREADS ? threadUsage(side.browserPids()) : undefined;
+  const thLast = new Map(th0);
   const timer = setInterval(sample, 200);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -159,6 +190,7 @@ async function measure(side: Side, urls: string[], tag: string, into: ArmStats):
   into.ms += ms;
   into.nodeCpuMs += (c.user + c.system) / 1000;
   for (const [pid, ms] of last) into.browserCpuMs += ms - (b0.get(pid) ?? 0);
+  if (th0) for (const [id, t] of thLast) into.threads.set(t.key, (into.threads.get(t.key) ?? 0) + t.ms - (th0.get(id)?.ms ?? 0));
   into.ok += ok;
 }
 
@@ -478,6 +510,13 @@ for (const { row, target } of rows) {
   const ok = ratio >= target && correct;
   if (!ok) missed = true;
   console.log(`| ${row.label} | ${ratio.toFixed(2)} | ${cpuRatio.toFixed(2)} | >= ${target} | ${ok ? 'ok' : correct ? 'MISSED' : 'CONTENT MISMATCH'} |`);
+}
+if (THREADS) {
+  for (const { row } of rows) for (const s of [row.a, row.b]) {
+    if (!s.threads.size) continue;
+    const top = [...s.threads].map(([k, ms]) => [k, ms / s.pages] as const).filter(([, v]) => v >= 0.5).sort((x, y) => y[1] - x[1]);
+    console.log(`\n${s.name}: Chromium CPU ms a page by thread (>= 0.5)\n${top.map(([k, v]) => `  ${v.toFixed(1).padStart(6)}  ${k}`).join('\n')}`);
+  }
 }
 if (memoryRows.length) console.log(`\nBrowser arm over 1,000 pages:\n${memoryRows.join('\n')}`);
 console.log(`\n(total ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
