@@ -179,7 +179,7 @@ function isSquashedDateLine(t: string): boolean {
 }
 
 /** What a short block's words say it is, if boilerplate. `links` is the block's link density. */
-export function boilerplateKind(text: string, links: number): 'read-also' | 'share' | 'tags' | 'legal' | 'editor' | 'credit' | 'byline' | 'dateline' | null {
+export function boilerplateKind(text: string, links: number): 'read-also' | 'share' | 'tags' | 'legal' | 'editor' | 'credit' | 'byline' | 'dateline' | 'count' | null {
   // A label on a line of its own ("Tags" then a line break and the links) labels what follows.
   // (One pass over a text of one line; most blocks are.)
   let t: string;
@@ -199,6 +199,7 @@ export function boilerplateKind(text: string, links: number): 'read-also' | 'sha
   if (SHARE_ANYWHERE.test(t) && links > 0.15 && t.length <= 160) return 'share';
   if (EDITOR_LABEL.test(t) && t.length <= 60 && !/[.!?。]\s*\S/.test(t)) return 'editor';
   if (CREDIT_LABEL.test(t) && t.length <= 80 && !SENTENCE_BREAK.test(t)) return 'credit';
+  if (t.length <= 40 && GRID_LINE.test(t)) return 'count';
   return null;
 }
 
@@ -209,6 +210,24 @@ export function boilerplateKind(text: string, links: number): 'read-also' | 'sha
 export function isLabelOnly(text: string): boolean {
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length > 0 && t.length <= 40 && LABEL_ALONE.test(t);
+}
+
+// A grid's count and sort lines: "153 results", "(153 products)", "Products (153)", "1–30 of 153
+// products", "Showing 1-24 of 200", "Sort: Best match", "Sort by", in a few languages.
+const COUNT_WORDS = 'results?|products?|items?|styles?|listings?|matches|jobs|articles|posts|ergebnisse|artikel|produkte|résultats|produits|resultados|productos|artículos|risultati|prodotti|articoli|produtos|itens';
+const GRID_LINE = new RegExp(
+  [
+    `^(?:showing|displaying|viewing|loaded|found)?\\s*(?:${COUNT_WORDS})?\\s*\\d[\\d,.]*\\s*(?:[-–—]|to)\\s*\\d[\\d,.]*\\s+(?:of|from|out of|von|de|sur|di)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
+    `^(?:(?:showing|displaying|loaded|found)\\s+)?\\(?\\d[\\d,.]*\\+?\\s+(?:${COUNT_WORDS})\\)?(?:\\s+found)?$`,
+    `^(?:${COUNT_WORDS})\\s*\\(\\d[\\d,.]*\\)$`,
+    '^(?:sort(?:\\s+by)?|sortieren(?:\\s+nach)?|trier\\s+par|ordenar\\s+por|ordina\\s+per)\\s*:?(?:\\s+[\\p{L}-]+){0,3}$',
+  ].join('|'),
+  'iu',
+);
+
+/** Whether a short line is a grid's count or sort line ("153 results", "1–30 of 153 products", "Sort by"). */
+export function isGridLine(text: string): boolean {
+  return GRID_LINE.test(text.replace(/\s+/g, ' ').trim());
 }
 
 /** Whether a heading's whole text names a related-stories (or most-read) section. */

@@ -17,7 +17,8 @@
  * - noscript: a page that shows under 2,000 characters of content but carries a readable version
  *   of itself in a `<noscript>` (noscript.ts), with over twice as much: that version's content.
  */
-import { classAndId, isElement, type DomNode } from './dom.js';
+import { classAndId, isElement, squash, type DomNode } from './dom.js';
+import { isGridLine } from './boilerplate-text.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
 import { declaresAnswers, declaresStory, pageKind, plainPageKind, pricedGroups } from './page-kind.js';
 import { alreadyShown, ldProductDescription } from './ld-description.js';
@@ -113,9 +114,30 @@ function declaredContent(body: DomNode, scored: Scored): DomNode | undefined {
 // Class/id words of a grid's furniture: facets, filters, sorting, breadcrumbs, pagination.
 const GRID_CHROME = /(?:^|[\s_-])(?:facets?|facet-list|filters?|filter-panel|refinements?|refine|sort|sort-by|sorting|sortby|breadcrumbs?|pagination|pager|paging)(?=$|[\s_-])/;
 
-/** A block of a grid's furniture: named so, and not where the cards are (under a third of the page's text). */
+/** The text of `n` while it stays short (undefined past `max` characters). */
+function shortTextOf(n: DomNode, max: number): string | undefined {
+  let out = '';
+  const walk = (x: DomNode): boolean => {
+    for (const c of x.children ?? []) {
+      if (c.type === 'text') out += c.data ?? '';
+      else if (isElement(c) && c.name !== 'script' && c.name !== 'style' && !walk(c)) return false;
+      if (out.length > max * 2) return false;
+    }
+    return true;
+  };
+  if (!walk(n)) return undefined;
+  const t = squash(out);
+  return t.length <= max ? t : undefined;
+}
+
+/** A block of a grid's furniture: named so, and not where the cards are (under a third of the page's text); or a count or sort line. */
 function gridChrome(n: DomNode, scored: Scored): boolean {
   if (!isElement(n) || !n.attribs) return false;
+  const s = scored.stats.get(n);
+  if (s && s.text > 0 && s.text <= 40 && s.link === 0) {
+    const t = shortTextOf(n, 40);
+    if (t && isGridLine(t)) return true;
+  }
   const names = classAndId(n);
   if (!names || !GRID_CHROME.test(names)) return false;
   const own = scored.stats.get(n)?.text ?? 0;
@@ -139,6 +161,10 @@ function formBox(n: DomNode, scored: Scored): boolean {
   return !!s && s.inputs > 0 && s.text <= MAX_FORM_CHARS;
 }
 const MAX_FORM_CHARS = 400;
+
+// What a grid's selection may grow by to take in the page's title (see extractByKind).
+const GRID_TITLE_GROWTH = 1.05;
+const GRID_TITLE_CHARS = 150;
 
 /** The page's first `<h1>` that survived prepare. */
 function firstH1(body: DomNode, scored: Scored): DomNode | undefined {
@@ -251,6 +277,13 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     const sections = serializeContent(body.children ?? [], skip, opts.base, repeats(opts));
     // A story the selection already holds (most of what the page shows) stays as selected.
     if (sections.textLength > out.textLength && ((kind === 'service' && !weakService) || out.textLength < sections.textLength * (kind === 'product' || weakService ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
+    // A grid whose selection is its cards alone: with the page's title and the few lines around
+    // them (the category's name and intro above the cards), not the rest of the page.
+    if (kind !== 'product' && kind !== 'service') {
+      const area = itemArea(body, roots, scored);
+      const grown = area && serializeContent([area], skip, opts.base, repeats(opts));
+      if (grown && grown.textLength > out.textLength && grown.textLength <= out.textLength * GRID_TITLE_GROWTH + GRID_TITLE_CHARS) return { ...grown, pass: out.pass };
+    }
     // A product page whose selection holds most of it (its declared main element): the selection
     // without what is beside the item in it (related-items sections, grids of other products).
     if (kind === 'product' && !roots.includes(body)) {

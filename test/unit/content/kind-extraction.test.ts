@@ -322,5 +322,19 @@ describe('kind-aware main content', () => {
     expect(page).toContain('we refund the whole fee');
     expect(page).not.toMatch(/Tide notes, monthly|unsubscribe any time/);
   });
+
+  it("a grid whose cards outweigh the rest: the category's title with them, not its count and sort lines", () => {
+    const card = (i: number) => `<li class="tile"><a href="/p/${i}"><img src="/i${i}.jpg" alt=""><span class="name">Approach shoe model ${i}, sticky rubber, lace-up</span></a><span class="price">$${90 + i}.00</span><span class="rating">${10 + i} reviews</span></li>`;
+    const html = `<!doctype html><html><head><title>Climbing shoes</title></head><body><main><div class="plp"><div class="plp-head"><p class="status">loaded 153 results</p><h1>Climbing Shoes</h1><span>(153 products)</span></div>
+      <div class="toolbar"><span>Products (153)</span><span>Sort: Best Match</span></div><ul class="tiles">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</ul><p class="range">1–30 of 153 products</p></div></main></body></html>`;
+    const out = md(html, 'https://shop.example/c/climbing-shoes');
+    expect(out).toContain('# Climbing Shoes');
+    expect(out).toContain('Approach shoe model 11');
+    expect(out).not.toMatch(/loaded 153|\(153 products\)|Products \(153\)|Sort: Best|1–30 of 153/);
+    // The cards selected alone (the title sits beside them): the title joins them.
+    const bare = md(`<body><main><h1>Bookcases</h1><ul class="products">${Array.from({ length: 8 }, (_, i) => card(i)).join('')}</ul></main></body>`, 'https://shop.example/cat/bookcases/');
+    expect(bare).toMatch(/^# Bookcases\n/);
+    expect(bare).toContain('Approach shoe model 7');
+  });
 });
 
