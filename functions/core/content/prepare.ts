@@ -38,13 +38,15 @@ const CHROME_CLASS = new RegExp(
     'outbrain', 'taboola', 'skyscraper', 'trending', 'subscri', 'signup', 'sign-up', 'most-popular', 'mostpopular',
     'more-stories', 'morestories', 'read-more', 'readmore', 'share', 'sharing', 'shoutbox', 'comment-form',
     'comments', 'commentlist', 'comment-list', 'respond', 'byline', 'dateline', 'timestamp', 'author-bio',
-    'authorbio', 'author-info', 'visually-hidden', 'visuallyhidden', 'sr-only', 'screen-reader', 'offscreen',
+    'authorbio', 'author-info', 'visually-hidden', 'visuallyhidden', 'hidden-visually', 'sr-only', 'screen-reader', 'screenreader', 'offscreen', 'a11y-hidden', 'assistive-text',
     'skip-link', 'skiplink', 'toolbar', 'print-only', 'newsfeed', 'jump-link', 'ad-slot', 'adslot', 'adunit',
     'ad-unit', 'ad-container', 'ad-wrapper', 'dfp-', 'gpt-ad', 'banner', 'modal', 'overlay', 'lightbox', 'caption',
     'credit',
   ].join('|') +
     '|(?:^|[\\s_-])(?:ad|ads|nav|navbar|menu|footer|header|tags|tag-list|widget|author|share|social|rss|' +
-    'breaking|extra|supplemental|community|remark|pager|cta|comment|login|search|rating|reactions|tools)(?=$|[\\s_-])',
+    'breaking|extra|supplemental|community|remark|pager|cta|comment|login|search|rating|reactions|tools)(?=$|[\\s_-])' +
+    // Text for screen readers only, clipped to nothing on screen (eBay's `clipped`; not `clipped-text`).
+    '|(?:^|\\s)clipped(?=$|\\s)',
 );
 
 /**

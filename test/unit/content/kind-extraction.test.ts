@@ -336,5 +336,17 @@ describe('kind-aware main content', () => {
     expect(bare).toMatch(/^# Bookcases\n/);
     expect(bare).toContain('Approach shoe model 7');
   });
+
+  it('text for screen readers only (a `clipped` copy of a price or title beside the shown one) is not read twice; a `clipped-text` excerpt is shown text', () => {
+    const html = `<!doctype html><html><head><title>DID 520 chain</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"DID 520 gold chain","offers":{"@type":"Offer","price":"163.12","priceCurrency":"EUR"}}</script></head><body><main><div class="item">
+      <h1><span aria-hidden="true">DID 520 gold chain, 104 links</span><span class="clipped">DID 520 gold chain, 104 links</span></h1>
+      <div class="price"><span class="bold">EUR 163.12<span class="clipped">EUR 163.12</span></span></div>
+      <div class="desc"><p>A gold 520-pitch chain with 104 links, X-ring sealed, for motorbikes of 600 to 1000 cc, sold with its rivet link and a spare clip.</p>
+      <p class="clipped-text">Condition: new, in its box, never fitted, shipped from Milan within two working days of payment.</p></div></div></main></body></html>`;
+    const out = md(html, 'https://shop.example/itm/296607459180');
+    expect(out.split('EUR 163.12').length - 1).toBe(1);
+    expect(out).toContain('X-ring sealed');
+    expect(out).toContain('never fitted');
+  });
 });
 
