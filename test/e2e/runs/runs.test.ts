@@ -167,8 +167,17 @@ describe('scrapers and runs', () => {
   it('queues a burst of runs behind the runs worker concurrency from config and finishes them all', async () => {
     const before = svc.queue.stats('runs');
     expect(before.active).toBe(0);
-    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/article?burst=${i}` } })));
-    expect(burst.map((r) => r.status)).toEqual(Array(10).fill(201));
+    // The page is held until the whole burst is queued: a fast run can no longer finish before the
+    // next is queued, so the peaks below do not depend on the machine's speed.
+    const release = site.hold('/article');
+    let burst;
+    try {
+      burst = await Promise.all(Array.from({ length: 10 }, (_, i) => startRun({ scraper_id: 'page-content', input: { url: `${site.baseUrl}/article?burst=${i}` } })));
+      expect(burst.map((r) => r.status)).toEqual(Array(10).fill(201));
+      await expect.poll(() => svc.queue.stats('runs'), { timeout: 20_000 }).toMatchObject({ active: 3, waiting: 7 });
+    } finally {
+      release();
+    }
     const runs = await Promise.all(burst.map((r) => waitRun(r.body.id)));
     expect(runs.map((r) => r.status)).toEqual(Array(10).fill('succeeded'));
     const after = svc.queue.stats('runs');
