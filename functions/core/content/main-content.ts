@@ -17,7 +17,7 @@
  * - noscript: a page that shows under 2,000 characters of content but carries a readable version
  *   of itself in a `<noscript>` (noscript.ts), with over twice as much: that version's content.
  */
-import { classAndId, isElement, squash, type DomNode } from './dom.js';
+import { classAndId, isElement, type DomNode } from './dom.js';
 import { isGridLine } from './boilerplate-text.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
 import { declaresAnswers, declaresStory, pageKind, plainPageKind, pricedGroups } from './page-kind.js';
@@ -25,7 +25,7 @@ import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection } from './related-sections.js';
 import { isCallToAction, type PrepareOptions } from './prepare.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
-import { contains, selectMain } from './select.js';
+import { contains, selectMain, textOf } from './select.js';
 import { cleanSelection } from './clean.js';
 import { serializeContent, type Serialized, type Skip } from './serialize.js';
 
@@ -114,30 +114,12 @@ function declaredContent(body: DomNode, scored: Scored): DomNode | undefined {
 // Class/id words of a grid's furniture: facets, filters, sorting, breadcrumbs, pagination.
 const GRID_CHROME = /(?:^|[\s_-])(?:facets?|facet-list|filters?|filter-panel|refinements?|refine|sort|sort-by|sorting|sortby|breadcrumbs?|pagination|pager|paging)(?=$|[\s_-])/;
 
-/** The text of `n` while it stays short (undefined past `max` characters). */
-function shortTextOf(n: DomNode, max: number): string | undefined {
-  let out = '';
-  const walk = (x: DomNode): boolean => {
-    for (const c of x.children ?? []) {
-      if (c.type === 'text') out += c.data ?? '';
-      else if (isElement(c) && c.name !== 'script' && c.name !== 'style' && !walk(c)) return false;
-      if (out.length > max * 2) return false;
-    }
-    return true;
-  };
-  if (!walk(n)) return undefined;
-  const t = squash(out);
-  return t.length <= max ? t : undefined;
-}
-
 /** A block of a grid's furniture: named so, and not where the cards are (under a third of the page's text); or a count or sort line. */
 function gridChrome(n: DomNode, scored: Scored): boolean {
   if (!isElement(n) || !n.attribs) return false;
+  // A short line without links (its text read only then: 40 characters at most).
   const s = scored.stats.get(n);
-  if (s && s.text > 0 && s.text <= 40 && s.link === 0) {
-    const t = shortTextOf(n, 40);
-    if (t && isGridLine(t)) return true;
-  }
+  if (s && s.text > 0 && s.text <= 40 && s.link === 0 && isGridLine(textOf(n, scored).join(''))) return true;
   const names = classAndId(n);
   if (!names || !GRID_CHROME.test(names)) return false;
   const own = scored.stats.get(n)?.text ?? 0;

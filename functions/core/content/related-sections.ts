@@ -104,7 +104,8 @@ export function opensRelatedSection(el: DomNode): boolean {
   if (!h || h.name === 'h1') return false;
   const text = squash(plainText(h).join(''));
   if (isCommentsHeading(text)) return looksLikeComments(el);
-  if (!(isSectionHeading(text) || (text.length <= 80 && RELATED_CLASS.test(classAndId(h))))) return false;
+  const store = isStoreSectionHeading(text);
+  if (!(store || isSectionHeading(text) || (text.length <= 80 && RELATED_CLASS.test(classAndId(h))))) return false;
   // A store's cards of other products may open them by script, with no anchor to follow.
-  return hasLinks(el, 2) || (isStoreSectionHeading(text) && holdsRecords(el, 5));
+  return hasLinks(el, 2) || (store && holdsRecords(el, 5));
 }
