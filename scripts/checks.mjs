@@ -10,6 +10,17 @@
 // clone has no cache and runs every check in full; deleting .cache/ does the same.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+// Run beside the tests (scripts/test.mjs): this process and the checks it starts (they inherit it)
+// at a lower priority, so they take the cores the tests leave idle.
+if (process.env.GLEANER_CHECKS_NICE) {
+  try {
+    setPriority(Number(process.env.GLEANER_CHECKS_NICE));
+  } catch {
+    // not allowed here (some containers): the checks run at normal priority
+  }
+}
 
 const CACHE = '.cache/checks';
 mkdirSync(CACHE, { recursive: true });
