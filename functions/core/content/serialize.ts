@@ -7,6 +7,7 @@
  */
 import { codeLanguageOf } from './code-language.js';
 import { BLOCK_TAGS, isElement, type DomNode } from './dom.js';
+import { quotesAPost } from './post-quotes.js';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const RAW_TEXT = new Set(['script', 'style']);
@@ -75,6 +76,8 @@ const MIN_REPEAT_PARAGRAPH = 150;
 export interface SerializeOptions {
   /** Leave out a block whose text repeats an earlier block's (not quotes, not code). */
   dropRepeats?: boolean;
+  /** Leave out quotes of other posts (a forum thread's: post-quotes.ts). */
+  dropPostQuotes?: boolean;
 }
 
 const WORD_END = /[\p{L}\p{N}]$/u;
@@ -128,6 +131,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     }
     const name = n.name ?? 'div';
     if (RAW_TEXT.has(name)) return;
+    if (options.dropPostQuotes && quotesAPost(n)) return;
     // Two inline elements side by side with words at their meeting point and no space between
     // (`<span>Publisher</span><span>Houghton</span>`, a label and its value that the page's style
     // lays out apart): a space, or the two words read as one. A word styled in parts has parts of

@@ -289,6 +289,30 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Senator|Founded|Psychotic|Posts:|Re: Football/);
   });
 
+  it("a thread's quotes of other posts are left out (XenForo, Invision, phpBB, FluxBB markup); a post's quote of an email stays", () => {
+    const opening = 'My tide gauge on the north pier reads about a foot low whenever the wind has been in the west for a day, and the harbour office cannot say why.';
+    const quotes = [
+      `<blockquote data-quote="sailor1" data-source="post: 11" class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">sailor1 said:</div><div class="bbCodeBlock-content">${opening}</div></blockquote>`,
+      `<blockquote class="ipsQuote" data-ipsquote=""><div class="ipsQuote_citation">On 3/1/2024 at 5:29 PM, sailor1 said:</div><div class="ipsQuote_contents"><p>${opening}</p></div></blockquote>`,
+      `<blockquote><div><cite><a href="./memberlist.php?u=1">sailor1</a> wrote: <a href="./viewtopic.php?p=11#p11">↑</a> Tue Mar 01, 2024</cite>${opening}</div></blockquote>`,
+      `<div class="quotebox"><cite>sailor1 wrote:</cite><blockquote><div><p>${opening}</p></div></blockquote></div>`,
+    ];
+    const email = 'I am writing to tell you that the harbour office will replace every gauge on the pier this winter, at no cost to the clubs that use them.';
+    const replies = [
+      'The stilling well silts up after a westerly blow; clear it and the reading comes back.',
+      'Same at our club: a longer inlet pipe fixed it for good.',
+      'Ours was the float, stuck on a barnacle. Worth a look before anything else.',
+      `The office wrote to every club this morning:</p><blockquote class="blockquote"><p>${email}</p></blockquote><p>So it may not matter for long.`,
+    ];
+    const post = (i: number, author: string, body: string) => `<article class="message"><h4 class="message-name"><a href="/members/${author}">${author}</a></h4><div class="message-content"><div class="bbWrapper">${body}</div></div></article>`;
+    const html = `<!doctype html><html><head><title>Gauge reads low</title></head><body>${chrome}<main><h1>Tide gauge reads low in a westerly</h1><div class="block-body">${post(1, 'sailor1', `<p>${opening}</p>`)}${replies.map((r, i) => post(i + 2, `crew${i + 2}`, `${quotes[i]}<p>${r}</p>`)).join('')}</div></main>${footer}</body></html>`;
+    const out = md(html, 'https://boards.example/threads/gauge-reads-low.4411/');
+    for (const r of ['stilling well silts up', 'longer inlet pipe', 'stuck on a barnacle', 'wrote to every club', 'replace every gauge on the pier']) expect(out).toContain(r);
+    // The opening post once, in its own post; no quote of it and no citation line.
+    expect(out.split('reads about a foot low').length - 1).toBe(1);
+    expect(out).not.toMatch(/said:|wrote:/);
+  });
+
   it('skip links ("Skip to main content", "Skip to product list", "Zum Inhalt springen") are not content on a grid, a landing page or a story', () => {
     const skip = (href: string, text: string) => `<a class="skip-btn" href="#${href}">${text}</a>`;
     const card = (i: number) => `<li class="product-card"><a href="/p/${i}"><img src="/i${i}.jpg" alt=""><h3>Bookcase model ${i}, white, 80x28x202 cm</h3></a><span class="price">$${50 + i}.00</span></li>`;
