@@ -7,7 +7,7 @@
  */
 import { codeLanguageOf } from './code-language.js';
 import { BLOCK_TAGS, isElement, type DomNode } from './dom.js';
-import { quotesAPost } from './post-quotes.js';
+import { postFurniture, quotesAPost } from './thread-posts.js';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const RAW_TEXT = new Set(['script', 'style']);
@@ -76,8 +76,8 @@ const MIN_REPEAT_PARAGRAPH = 150;
 export interface SerializeOptions {
   /** Leave out a block whose text repeats an earlier block's (not quotes, not code). */
   dropRepeats?: boolean;
-  /** Leave out quotes of other posts (a forum thread's: post-quotes.ts). */
-  dropPostQuotes?: boolean;
+  /** A forum thread's posts: leave out their quotes of other posts and their furniture (thread-posts.ts). */
+  threadPosts?: boolean;
 }
 
 const WORD_END = /[\p{L}\p{N}]$/u;
@@ -131,7 +131,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     }
     const name = n.name ?? 'div';
     if (RAW_TEXT.has(name)) return;
-    if (options.dropPostQuotes && quotesAPost(n)) return;
+    if (options.threadPosts && (quotesAPost(n) || postFurniture(n))) return;
     // Two inline elements side by side with words at their meeting point and no space between
     // (`<span>Publisher</span><span>Houghton</span>`, a label and its value that the page's style
     // lays out apart): a space, or the two words read as one. A word styled in parts has parts of

@@ -1,0 +1,83 @@
+/**
+ * What a forum thread's main content leaves out of its posts when it is written (serialize.ts;
+ * the selection of the posts is not changed by it):
+ * - quotes of other posts: a reply that quotes an earlier post repeats it (the quoted post is the
+ *   thread's already, or on another of its pages), and what the reply adds is its own text.
+ *   Quotes of anything else (an email, an article, a paper) stay: they carry no sign of quoting a
+ *   post;
+ * - a post's furniture written as its own small block: its number, counters, the poster's status
+ *   and stats, its action links.
+ */
+import type { DomNode } from './dom.js';
+
+// A quote box's class token: XenForo's `bbCodeBlock--quote`, Invision's `ipsQuote`, vBulletin's
+// `bbcode_quote`, `quote`. Not `blockquote`, a styling class of any quotation.
+const QUOTE_TOKEN = /quote/i;
+const STYLE_TOKEN = /^blockquote/i;
+// A citation that names a post's author: "Ana wrote:", "Ana said:" (phpBB adds a link and the date after it).
+const CITATION = /(?:wrote|said|schrieb|a écrit|escribió|ha scritto|napisał)\s*:/i;
+
+/** Whether `el` is a `<blockquote>` (or the box around one) quoting a post (by its markup: see the module comment). */
+export function quotesAPost(el: DomNode): boolean {
+  // A quote box around the quote and its citation (FluxBB: `div.quotebox > cite + blockquote`).
+  if (el.name === 'div') return quoteClass(el) && (el.children ?? []).some((c) => c.name === 'blockquote');
+  if (el.name !== 'blockquote') return false;
+  const a = el.attribs ?? {};
+  if (a['data-quote'] !== undefined || a['data-ipsquote'] !== undefined || quoteClass(el)) return true;
+  // Its citation inside it, or just before it (FluxBB: `<cite>Ana wrote:</cite><blockquote>`).
+  const cite = citation(el) ?? previousElement(el);
+  return cite?.name === 'cite' || /^h[1-6]$/.test(cite?.name ?? '') ? CITATION.test(textOf(cite!)) : false;
+}
+
+const quoteClass = (el: DomNode) => (el.attribs?.class ?? '').split(/\s+/).some((t) => QUOTE_TOKEN.test(t) && !STYLE_TOKEN.test(t));
+
+function previousElement(el: DomNode): DomNode | undefined {
+  const siblings = el.parent?.children ?? [];
+  for (let i = siblings.indexOf(el) - 1; i >= 0; i--) if (siblings[i]!.type === 'tag') return siblings[i];
+  return undefined;
+}
+
+/** The `<cite>` or heading among the first elements of `el` (two levels down at most). */
+function citation(el: DomNode, depth = 0): DomNode | undefined {
+  const first = (el.children ?? []).find((c) => c.type === 'tag');
+  if (!first) return undefined;
+  if (first.name === 'cite' || /^h[1-6]$/.test(first.name ?? '')) return first;
+  return depth < 2 ? citation(first, depth + 1) : undefined;
+}
+
+/**
+ * The start of `n`'s text, white space collapsed: its text nodes in order until more than `max`
+ * characters are read (so a text of `max` characters or fewer is the whole of it).
+ */
+function textOf(n: DomNode, max = 200): string {
+  let s = '';
+  for (const c of n.children ?? []) {
+    if (s.trim().length > max) break;
+    s += c.type === 'text' ? (c.data ?? '').replace(/\s+/g, ' ') : c.type === 'tag' ? textOf(c, max) : '';
+  }
+  return s;
+}
+
+// A post's furniture by its words: its number ("#12"), a bare count (reactions), the poster's
+// status and stats ("Offline", "Posts: 1,204", "Registered: 2019-04-02", "29,553 posts", "518
+// helpful votes", "Trophy Points:"), and its action links ("Reply", "Quote", "Report inappropriate
+// content").
+const POST_FURNITURE = new RegExp(
+  [
+    '^#\\s?\\d+$', '^[\\d,.]+k?$', '^(?:online|offline|original post|former member)$',
+    '^(?:reply|quote|report|like|share|permalink|report inappropriate content|report post|multi-?quote|reply with quote)$',
+    '^(?:registered|joined|join date|messages|posts|post count|trophy points|likes received|reaction score|reputation|points|solutions)\\s*:\\s*[\\w ,./-]*$',
+    '^[\\d,.]+k?\\s+(?:posts?|messages?|helpful votes?|reactions?|likes?|points|replies|solutions?)$',
+  ].join('|'),
+  'i',
+);
+// A whole block's text only: 40 characters at most.
+const MAX_FURNITURE_CHARS = 40;
+const FURNITURE_BLOCKS = new Set(['div', 'li', 'dd', 'dt', 'p', 'span', 'a', 'ul', 'dl', 'section', 'footer', 'header']);
+
+/** Whether `el` is a block whose whole text is one line of a post's furniture (see POST_FURNITURE). */
+export function postFurniture(el: DomNode): boolean {
+  if (!FURNITURE_BLOCKS.has(el.name ?? '')) return false;
+  const text = textOf(el, MAX_FURNITURE_CHARS).trim();
+  return text.length > 0 && text.length <= MAX_FURNITURE_CHARS && POST_FURNITURE.test(text);
+}
