@@ -42,6 +42,8 @@ export interface ContentOptions {
   revealHidden?: boolean;
   /** A forum or Q&A thread: blocks named for comments are its posts. */
   commentsAreContent?: boolean;
+  /** A forum thread or a Q&A page: its posts are written without quotes of other posts and furniture lines (thread-posts.ts). */
+  forumPosts?: boolean;
 }
 
 export interface MainContent extends Serialized {
@@ -55,8 +57,9 @@ const MIN_CONTENT_CHARS = 500;
 // for two screen sizes. Not a thread's: a post may quote another without marking it as a quote.
 // A thread's quotes of other posts marked as such go (thread-posts.ts). Forum: tune half 0.804 ->
 // 0.829, check half 0.788 -> 0.792 (the references keep quotes on some sites, drop them on more);
-// with its posts' furniture lines out too, 0.832 and 0.795 (no page lower).
-const repeats = (opts: ContentOptions) => ({ dropRepeats: !opts.commentsAreContent, threadPosts: opts.commentsAreContent });
+// with its posts' furniture lines out too, 0.832 and 0.795 (no page lower); on Q&A pages too
+// (reputation, badges, "answered" lines), 0.834 and 0.802 (no page lower).
+const repeats = (opts: ContentOptions) => ({ dropRepeats: !opts.commentsAreContent, threadPosts: opts.forumPosts });
 /** A strict selection this long is kept even when the lenient pass finds more. */
 const MIN_STANDING_CHARS = 250;
 
@@ -197,7 +200,7 @@ export function extractMainContent(body: DomNode, opts: ContentOptions): MainCon
   // Hidden tab and accordion panels are content: a product's description, specifications and care
   // tabs; a documentation page's examples in other languages; the answers of a service page's or
   // a guide's FAQ. Tune half: service 0.807 -> 0.810, article 0.944 -> 0.946. Not a thread's.
-  const kindOpts = thread ? { ...opts, commentsAreContent: true } : kind !== 'forum' ? { ...opts, hiddenPanels: true } : opts;
+  const kindOpts = thread ? { ...opts, commentsAreContent: true, forumPosts: true } : kind !== 'forum' ? { ...opts, hiddenPanels: true } : { ...opts, forumPosts: true };
   const first = extractByKind(body, kindOpts);
   const out = first.textLength < MIN_STANDING_CHARS ? revealedContent(body, kindOpts, first) : first;
   // A product page whose document does not show the description its JSON-LD gives: that

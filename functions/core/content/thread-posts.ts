@@ -68,11 +68,14 @@ const POST_FURNITURE = new RegExp(
     '^(?:reply|quote|report|like|share|permalink|report inappropriate content|report post|multi-?quote|reply with quote)$',
     '^(?:registered|joined|join date|messages|posts|post count|trophy points|likes received|reaction score|reputation|points|solutions)\\s*:\\s*[\\w ,./-]*$',
     '^[\\d,.]+k?\\s+(?:posts?|messages?|helpful votes?|reactions?|likes?|points|replies|solutions?)$',
+    // A Q&A post's dates ("answered Feb 4, 2014 at 13:27") and its poster's reputation and badges.
+    '^(?:asked|answered|edited|modified)\\s+(?:[a-z]{3,9}\\s+\\d|\\d|yesterday|today)[\\w ,:\'.-]*$',
+    '^[\\d,.]+k?\\s*(?:\\d+\\s*(?:gold|silver|bronze)\\s+badges?\\s*)+$',
   ].join('|'),
   'i',
 );
-// A whole block's text only: 40 characters at most.
-const MAX_FURNITURE_CHARS = 40;
+// A whole block's text only: 60 characters at most.
+const MAX_FURNITURE_CHARS = 60;
 const FURNITURE_BLOCKS = new Set(['div', 'li', 'dd', 'dt', 'p', 'span', 'a', 'ul', 'dl', 'section', 'footer', 'header']);
 
 /** Whether `el` is a block whose whole text is one line of a post's furniture (see POST_FURNITURE). */

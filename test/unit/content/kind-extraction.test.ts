@@ -329,6 +329,19 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Offline|Messages:|1,20\d|posts|helpful votes|#\d|Report inappropriate|Reply|\b1\d\b/);
   });
 
+  it("a Q&A page's question and answers without their posters' reputation and badge lines or their 'answered' lines", () => {
+    const card = (verb: string, i: number) => `<div class="post-signature"><div class="user-info"><div class="user-action-time">${verb} Feb ${i}, 2014 at 13:2${i}</div>
+      <div class="user-details"><a href="/users/${i}/sailor${i}">sailor${i}</a><div class="-flair"><span class="reputation-score">2,16${i}</span><span>4 gold badges</span><span> 20 silver badges</span><span> 49 bronze badges</span></div></div></div></div>`;
+    const answer = (i: number, text: string) => `<div class="answer" itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer"><div class="js-vote-count">1${i}</div><div class="s-prose" itemprop="text"><p>${text}</p></div>${card('answered', i)}</div>`;
+    const html = `<!doctype html><html><head><title>Why does the gauge read low?</title></head><body>${chrome}<main itemscope itemtype="https://schema.org/QAPage"><div itemprop="mainEntity" itemscope itemtype="https://schema.org/Question"><h1 itemprop="name">Why does the tide gauge read low in a westerly?</h1>
+      <div class="s-prose" itemprop="text"><p>The gauge on the north pier reads about a foot low whenever the wind has been in the west for a day or more, and the harbour office cannot say why.</p></div>${card('asked', 1)}
+      ${answer(2, 'The stilling well silts up after a westerly blow; clear it and the reading comes back within a tide or two, as the float can move freely again.')}
+      ${answer(3, 'A longer inlet pipe fixed it at our club: the silt settles before it reaches the well, and we have had no trouble since the spring.')}</div></main>${footer}</body></html>`;
+    const out = md(html, 'https://harbour.stackexchange.example/questions/4411/why-does-the-gauge-read-low');
+    for (const part of ['reads about a foot low', 'stilling well silts up', 'longer inlet pipe']) expect(out).toContain(part);
+    expect(out).not.toMatch(/badges|2,16\d|answered Feb|asked Feb/);
+  });
+
   it('skip links ("Skip to main content", "Skip to product list", "Zum Inhalt springen") are not content on a grid, a landing page or a story', () => {
     const skip = (href: string, text: string) => `<a class="skip-btn" href="#${href}">${text}</a>`;
     const card = (i: number) => `<li class="product-card"><a href="/p/${i}"><img src="/i${i}.jpg" alt=""><h3>Bookcase model ${i}, white, 80x28x202 cm</h3></a><span class="price">$${50 + i}.00</span></li>`;
