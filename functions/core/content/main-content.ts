@@ -34,6 +34,11 @@ export type { DomNode } from './dom.js';
 export interface ContentOptions {
   /** Base URL links and images are resolved against. */
   base: string;
+  /**
+   * The page's own URL (after redirects), whose path tells its kind (`/threads/`, `/products/`);
+   * `base` when not given. Not the `<base href>`: XenForo, for one, sets that to the site's root.
+   */
+  url?: string;
   /** Elements the caller removed (`exclude_tags`): left out of every result. */
   excluded?: ReadonlySet<DomNode>;
   /** Keep hidden tab and accordion panels (set on product pages). */
@@ -51,6 +56,9 @@ export interface MainContent extends Serialized {
   pass: 'strict' | 'baseline' | 'lenient' | 'body' | 'sections';
 }
 
+/** The URL whose path tells the page's kind (see {@link ContentOptions.url}). */
+const pageUrl = (opts: ContentOptions): string => opts.url ?? opts.base;
+
 /** Below this many characters, a strict result is checked against the lenient pass. */
 const MIN_CONTENT_CHARS = 500;
 // Main content leaves out sections that repeat an earlier one (serialize.ts): the same text written
@@ -58,7 +66,8 @@ const MIN_CONTENT_CHARS = 500;
 // A thread's quotes of other posts marked as such go (thread-posts.ts). Forum: tune half 0.804 ->
 // 0.829, check half 0.788 -> 0.792 (the references keep quotes on some sites, drop them on more);
 // with its posts' furniture lines out too, 0.832 and 0.795 (no page lower); on Q&A pages too
-// (reputation, badges, "answered" lines), 0.834 and 0.802 (no page lower).
+// (reputation, badges, "answered" lines), 0.834 and 0.802 (no page lower); with the kind told by
+// the page's own URL (XenForo threads set <base href> to the site's root), 0.836 and 0.803.
 const repeats = (opts: ContentOptions) => ({ dropRepeats: !opts.commentsAreContent, threadPosts: opts.forumPosts });
 /** A strict selection this long is kept even when the lenient pass finds more. */
 const MIN_STANDING_CHARS = 250;
@@ -192,11 +201,11 @@ const WHOLE_KINDS = new Set(['service', 'listing', 'collection', 'product']);
 
 /** The main content of the page whose `<body>` (or document root) is `body`, as HTML. */
 export function extractMainContent(body: DomNode, opts: ContentOptions): MainContent {
-  const kind = pageKind(body, { url: opts.base });
+  const kind = pageKind(body, { url: pageUrl(opts) });
   const product = kind === 'product';
   // A forum thread: its posts are often named as comments (not on a Q&A page that declares its
   // answers: comments there are remarks on the answers). Tune half: forum 0.723 -> 0.781.
-  const thread = kind === 'forum' && !declaresAnswers(body, { url: opts.base });
+  const thread = kind === 'forum' && !declaresAnswers(body, { url: pageUrl(opts) });
   // Hidden tab and accordion panels are content: a product's description, specifications and care
   // tabs; a documentation page's examples in other languages; the answers of a service page's or
   // a guide's FAQ. Tune half: service 0.807 -> 0.810, article 0.944 -> 0.946. Not a thread's.
@@ -225,15 +234,15 @@ function revealedContent(body: DomNode, opts: ContentOptions, shown: MainContent
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
-  const plain = plainPageKind(body, { url: opts.base });
+  const plain = plainPageKind(body, { url: pageUrl(opts) });
   // A product page's few words are its item's (the body beside them is other products).
   const { roots, ...out } = extractFrom(body, opts, plain !== 'product');
   // A listing or a grid by the weaker signs, whose selection is a short intro (the page's title
   // and a paragraph above its cards): its cards too. A landing page by the weaker signs (its
   // sections alone), whose selection holds under half of its sections (the testimonials, the
   // longest prose on the page): every section. Tune half: service 0.800 -> 0.807.
-  const named = pageKind(body, { url: opts.base });
-  const story = !plain && declaresStory(body, { url: opts.base }, false);
+  const named = pageKind(body, { url: pageUrl(opts) });
+  const story = !plain && declaresStory(body, { url: pageUrl(opts) }, false);
   const weakService = !plain && named === 'service' && !story;
   const kind = plain ?? (weakService || (out.textLength < MIN_CONTENT_CHARS && (named === 'listing' || named === 'collection') && !story) ? named : undefined);
   // A service, landing or pricing page: every content section (hero, features, pricing, FAQ,
@@ -247,7 +256,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     let skip: Skip;
     if (kind === 'product') {
       // Beside the item: menus and link lists, related-items sections, grids and carousels of other products.
-      const groups = pricedGroups(body, { url: opts.base });
+      const groups = pricedGroups(body, { url: pageUrl(opts) });
       skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || groups.has(n) || opensRelatedSection(n) || formBox(n, scored);
     } else if (kind === 'service') {
       // Beside the sections: menus and link lists (a footer not marked as one), calls to action.
@@ -285,7 +294,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   if (out.textLength < MIN_CONTENT_CHARS * 4) {
     const raw = noscriptMarkup(body);
     if (raw) {
-      const alt = extractFrom(parseFragment(raw), { base: opts.base });
+      const alt = extractFrom(parseFragment(raw), { base: opts.base, url: opts.url });
       if (alt.textLength > out.textLength * 2) {
         const { roots: _, ...rest } = alt;
         return rest;
@@ -312,7 +321,7 @@ function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extr
   // while the page declares a content element with twice the text and few links; on a
   // documentation page whatever the share (a reference page's sections are one block each).
   const bodyProse = strict.scored.stats.get(body)?.prose ?? 0;
-  if (strict.found && (strict.out.textLength < bodyProse / 4 || pageKind(body, { url: opts.base }) === 'documentation')) {
+  if (strict.found && (strict.out.textLength < bodyProse / 4 || pageKind(body, { url: pageUrl(opts) }) === 'documentation')) {
     const declared = declaredContent(body, strict.scored);
     const ds = declared && strict.scored.stats.get(declared);
     if (declared && ds && ds.text >= strict.out.textLength * 2 && linkDensity(ds) < 0.3) {

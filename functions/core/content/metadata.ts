@@ -306,8 +306,9 @@ const firstOf = (...values: (string | null | undefined)[]): string | null => {
  *
  * @param root the document node (`$.root().get(0)`)
  * @param baseUrl the document's base URL (resolves the image URL)
+ * @param pageUrl the page's own URL, whose path tells its kind (`page_kind`)
  */
-export function articleMetadata(root: unknown, baseUrl: string): ArticleMetadata {
+export function articleMetadata(root: unknown, baseUrl: string, pageUrl = baseUrl): ArticleMetadata {
   const s = collect(root as Node);
   const ld = fromJsonLd(s.jsonLd);
   const m = (k: string) => s.meta.get(k);
@@ -335,6 +336,7 @@ export function articleMetadata(root: unknown, baseUrl: string): ArticleMetadata
     language: normalizeLanguage(s.htmlLang) ?? normalizeLanguage(ld.language) ?? normalizeLanguage(m('content-language')) ?? normalizeLanguage(m('og:locale')) ?? normalizeLanguage(m('dc.language')),
     image: absolute(firstOf(ld.image, m('og:image'), m('og:image:url'), m('og:image:secure_url'), m('twitter:image'), m('twitter:image:src'), m('image'), s.itemLinks.get('image')), baseUrl),
     type: firstOf(ld.type, m('og:type')),
-    page_kind: pageKind(root as DomNode, { url: baseUrl }),
+    // The kind by the page's own URL, not its <base href> (main-content.ts ContentOptions.url).
+    page_kind: pageKind(root as DomNode, { url: pageUrl }),
   };
 }

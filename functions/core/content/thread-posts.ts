@@ -11,8 +11,10 @@
 import type { DomNode } from './dom.js';
 
 // A quote box's class token: XenForo's `bbCodeBlock--quote`, Invision's `ipsQuote`, vBulletin's
-// `bbcode_quote`, `quote`. Not `blockquote`, a styling class of any quotation.
-const QUOTE_TOKEN = /quote/i;
+// `bbcode_quote`, `quote`, `quotebox`. Not `blockquote`, a styling class of any quotation, and
+// not a name that only contains the word: XenForo 1 writes each post's own text in a
+// `<blockquote class="messageText SelectQuoteContainer">`.
+const QUOTE_TOKEN = /^(?:[a-z]+[-_]{0,2})?quote(?:[-_]?(?:box|block|wrap|wrapper))?$/i;
 const STYLE_TOKEN = /^blockquote/i;
 // A citation that names a post's author: "Ana wrote:", "Ana said:" (phpBB adds a link and the date after it).
 const CITATION = /(?:wrote|said|schrieb|a écrit|escribió|ha scritto|napisał)\s*:/i;

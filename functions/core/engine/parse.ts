@@ -211,7 +211,7 @@ function scanMetadata(scan: DocumentScan, url: string, root: RawNode | null): Pa
     }
   }
   const title = scanTitle(scan);
-  const article = root ? articleMetadata(root, scanBase(scan, url)) : NO_ARTICLE;
+  const article = root ? articleMetadata(root, scanBase(scan, url), url) : NO_ARTICLE;
   return { title: title || null, description: scan.description, canonical, lang: scan.lang, og: { ...scan.og }, ...article };
 }
 
@@ -277,7 +277,7 @@ function contentHtml($: CheerioAPI, url: string, content: ContentParseOptions = 
   const base = scanBase(scan, url);
   const excluded = content.excludeTags?.length ? new Set(selectAll($, content.excludeTags, 'exclude_tags', false)) : undefined;
   const root = scan.body ?? ($.root().get(0) as unknown as DomNode);
-  const opts = { base, excluded };
+  const opts = { base, url, excluded };
   if (isExcluded(root, excluded)) return { html: '', base };
   if (content.includeTags?.length) {
     const picked = outermost(selectAll($, content.includeTags, 'include_tags', true).filter((n) => !isExcluded(n, excluded)));

@@ -342,6 +342,24 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/badges|2,16\d|answered Feb|asked Feb/);
   });
 
+  it("a thread is told by its own URL's path, not by a <base href> at the site's root; a XenForo 1 post's own text stays (its blockquote is named SelectQuoteContainer)", () => {
+    const texts = [
+      'The tide gauge on the north pier reads about a foot low whenever the wind has been in the west for a day or more, and the harbour office cannot say why.',
+      'The stilling well silts up after a westerly blow; clear it and the reading comes back within a tide or two.',
+      'Same at our club: a longer inlet pipe fixed it for good, and we have had no trouble since the spring.',
+      'Ours was the float, stuck on a barnacle. Worth a look before anything else, it takes ten minutes.',
+      'Thanks all, the office will clear the well next week and I will report back here.',
+    ];
+    const post = (i: number, text: string) => `<li id="post-${i}" class="message" data-author="sailor${i}"><div class="messageUserInfo"><a href="members/sailor${i}.${i}/">sailor${i}</a></div>
+      <div class="messageInfo primaryContent"><div class="messageContent"><article><blockquote class="messageText SelectQuoteContainer ugc baseHtml">${text}</blockquote></article></div>
+      <div class="messageMeta"><a href="threads/gauge.4411/#post-${i}" class="datePermalink">Mar ${i}, 2024</a> <a href="posts/${i}/like" class="LikeLink">Like</a></div></div></li>`;
+    const html = `<!doctype html><html><head><base href="https://boards.example/"><title>Gauge reads low</title></head><body>${chrome}<div id="content"><h1>Tide gauge reads low in a westerly</h1>
+      <ol class="messageList" id="messageList">${texts.map((t, i) => post(i + 1, t)).join('')}</ol></div>${footer}</body></html>`;
+    const page = parsePage(load(html), 'https://boards.example/threads/gauge-reads-low.4411/', { text: false, links: false });
+    expect(page.metadata.page_kind).toBe('forum');
+    for (const t of texts) expect(page.markdown).toContain(t.slice(0, 40));
+  });
+
   it('skip links ("Skip to main content", "Skip to product list", "Zum Inhalt springen") are not content on a grid, a landing page or a story', () => {
     const skip = (href: string, text: string) => `<a class="skip-btn" href="#${href}">${text}</a>`;
     const card = (i: number) => `<li class="product-card"><a href="/p/${i}"><img src="/i${i}.jpg" alt=""><h3>Bookcase model ${i}, white, 80x28x202 cm</h3></a><span class="price">$${50 + i}.00</span></li>`;
