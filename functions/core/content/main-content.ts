@@ -63,11 +63,8 @@ const pageUrl = (opts: ContentOptions): string => opts.url ?? opts.base;
 const MIN_CONTENT_CHARS = 500;
 // Main content leaves out sections that repeat an earlier one (serialize.ts): the same text written
 // for two screen sizes. Not a thread's: a post may quote another without marking it as a quote.
-// A thread's quotes of other posts marked as such go (thread-posts.ts). Forum: tune half 0.804 ->
-// 0.829, check half 0.788 -> 0.792 (the references keep quotes on some sites, drop them on more);
-// with its posts' furniture lines out too, 0.832 and 0.795 (no page lower); on Q&A pages too
-// (reputation, badges, "answered" lines), 0.834 and 0.802 (no page lower); with the kind told by
-// the page's own URL (XenForo threads set <base href> to the site's root), 0.836 and 0.803.
+// A thread's or a Q&A page's posts go without their quotes of other posts and their furniture
+// lines (thread-posts.ts). Forum: tune half 0.804 -> 0.836, check half 0.788 -> 0.803 (README).
 const repeats = (opts: ContentOptions) => ({ dropRepeats: !opts.commentsAreContent, threadPosts: opts.forumPosts });
 /** A strict selection this long is kept even when the lenient pass finds more. */
 const MIN_STANDING_CHARS = 250;
@@ -209,7 +206,7 @@ export function extractMainContent(body: DomNode, opts: ContentOptions): MainCon
   // Hidden tab and accordion panels are content: a product's description, specifications and care
   // tabs; a documentation page's examples in other languages; the answers of a service page's or
   // a guide's FAQ. Tune half: service 0.807 -> 0.810, article 0.944 -> 0.946. Not a thread's.
-  const kindOpts = thread ? { ...opts, commentsAreContent: true, forumPosts: true } : kind !== 'forum' ? { ...opts, hiddenPanels: true } : { ...opts, forumPosts: true };
+  const kindOpts = kind === 'forum' ? { ...opts, forumPosts: true, commentsAreContent: thread } : { ...opts, hiddenPanels: true };
   const first = extractByKind(body, kindOpts);
   const out = first.textLength < MIN_STANDING_CHARS ? revealedContent(body, kindOpts, first) : first;
   // A product page whose document does not show the description its JSON-LD gives: that

@@ -308,7 +308,7 @@ const firstOf = (...values: (string | null | undefined)[]): string | null => {
  * @param baseUrl the document's base URL (resolves the image URL)
  * @param pageUrl the page's own URL, whose path tells its kind (`page_kind`)
  */
-export function articleMetadata(root: unknown, baseUrl: string, pageUrl = baseUrl): ArticleMetadata {
+export function articleMetadata(root: unknown, baseUrl: string, pageUrl: string): ArticleMetadata {
   const s = collect(root as Node);
   const ld = fromJsonLd(s.jsonLd);
   const m = (k: string) => s.meta.get(k);

@@ -8,7 +8,7 @@
  * - a post's furniture written as its own small block: its number, counters, the poster's status
  *   and stats, its action links.
  */
-import type { DomNode } from './dom.js';
+import { HEADING_TAGS, type DomNode } from './dom.js';
 
 // A quote box's class token: XenForo's `bbCodeBlock--quote`, Invision's `ipsQuote`, vBulletin's
 // `bbcode_quote`, `quote`, `quotebox`. Not `blockquote`, a styling class of any quotation, and
@@ -27,9 +27,13 @@ export function quotesAPost(el: DomNode): boolean {
   const a = el.attribs ?? {};
   if (a['data-quote'] !== undefined || a['data-ipsquote'] !== undefined || quoteClass(el)) return true;
   // Its citation inside it, or just before it (FluxBB: `<cite>Ana wrote:</cite><blockquote>`).
-  const cite = citation(el) ?? previousElement(el);
-  return cite?.name === 'cite' || /^h[1-6]$/.test(cite?.name ?? '') ? CITATION.test(textOf(cite!)) : false;
+  const before = previousElement(el);
+  const cite = citation(el) ?? (before && citesBy(before) ? before : undefined);
+  return !!cite && CITATION.test(textOf(cite));
 }
+
+/** A `<cite>` or a heading: where a quote names its author. */
+const citesBy = (el: DomNode) => el.name === 'cite' || HEADING_TAGS.has(el.name ?? '');
 
 const quoteClass = (el: DomNode) => (el.attribs?.class ?? '').split(/\s+/).some((t) => QUOTE_TOKEN.test(t) && !STYLE_TOKEN.test(t));
 
@@ -43,7 +47,7 @@ function previousElement(el: DomNode): DomNode | undefined {
 function citation(el: DomNode, depth = 0): DomNode | undefined {
   const first = (el.children ?? []).find((c) => c.type === 'tag');
   if (!first) return undefined;
-  if (first.name === 'cite' || /^h[1-6]$/.test(first.name ?? '')) return first;
+  if (citesBy(first)) return first;
   return depth < 2 ? citation(first, depth + 1) : undefined;
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { articleMetadata, normalizeDate, normalizeLanguage } from '../../../functions/core/content/metadata.js';
 import { parsePage } from '../../../functions/core/engine/parse.js';
 
-const meta = (html: string, url = 'https://news.example.test/2026/03/story') => articleMetadata(load(html).root().get(0), url);
+const meta = (html: string, url = 'https://news.example.test/2026/03/story') => articleMetadata(load(html).root().get(0), url, url);
 
 // Heads modelled on real publishers: a news site with a Yoast-style @graph, a blog with only Open
 // Graph and Dublin Core, a product page, a page with only visible bylines.
