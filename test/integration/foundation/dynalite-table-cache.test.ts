@@ -17,15 +17,20 @@ beforeAll(async () => {
   // `table~<name>` keys from the store's main db. Counted there once the stores have started, so
   // whatever patched dynalite's stores before (this worker may have started stores for an earlier
   // file) the counter is below them all.
+  // The wrapper stays in place, inert once it has seen its store: when this file is the first in
+  // its worker to start stores, the stores' own patches wrap it (dynalite-patch.ts), and putting
+  // the original `create` back would drop them for every later file in the worker (their markers
+  // stay set, so they would never be applied again).
   let store: Store | undefined;
+  let capturing = true;
   const create = db.create;
   db.create = function (o: unknown) {
     const s = create.call(this, o);
-    store ??= s;
+    if (capturing) store ??= s;
     return s;
   };
   stores = await startEmbeddedStores({ dynamoPort: 0, s3Port: 0, table: 'cached', buckets: ['c-results', 'c-raw'] });
-  db.create = create;
+  capturing = false;
   const main = store!.db;
   const get = main.get;
   main.get = function (k, cb) {
