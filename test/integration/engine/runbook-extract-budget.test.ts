@@ -100,7 +100,7 @@ describe('css-extract under the selector budget', () => {
   it('a hostile item selector on a hostile page fails the run as 422 selector_too_complex at the page timeout', async () => {
     const overruns = budgetStats.overruns;
     const c = collectingContext(h.engine);
-    const input = cssExtract.inputSchema.parse({ url: `${base}/wide`, item_selector: 'p:has(~ b)', fields: { x: { selector: 'b' } }, engine: 'http', timeout_ms: 8_000 });
+    const input = cssExtract.inputSchema.parse({ url: `${base}/wide`, item_selector: 'p:has(~ b)', fields: { x: { selector: 'b' } }, engine: 'http', timeout_ms: 3_000 });
     await expect(cssExtract.run(input, c.ctx)).rejects.toMatchObject({ status: 422, code: 'selector_too_complex' });
     expect(c.items).toEqual([]);
     expect(budgetStats.overruns).toBe(overruns + 1);
