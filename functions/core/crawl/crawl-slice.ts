@@ -175,14 +175,20 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     // slices, recorded before anything is sent. Then every slice it recorded is sent again (it may
     // have died between recording and sending; a duplicate message finds its slice leased or
     // gone and is harmless), and the pages it recorded are skipped and counted if it had not.
+    // The fence first: an earlier delivery that stalled without dying can no longer number a URL
+    // or count a page once this one reads what it left.
+    await frontier.fence(slice.slice_id, env.holder, env.now());
     let orphans = await frontier.sentBy(slice.slice_id);
-    const recovered = [];
-    for (const l of await frontier.unsettled(slice.slice_id, orphans)) {
-      const slices = [];
-      for (let i = 0; i < l.urls.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), l.urls.slice(i, i + SLICE_SIZE)));
-      await frontier.writeBatch(slices.map((x) => x.item));
+    const recovered: SliceRef[] = [];
+    for (const l of await frontier.unsettled(slice.slice_id, orphans, env.holder)) {
+      if (l.byLedger) recovered.push(...(await frontier.recordLedgerSlices(ownId(slice.slice_id), l.ledger, l.urls)));
+      else {
+        const slices = [];
+        for (let i = 0; i < l.urls.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), l.urls.slice(i, i + SLICE_SIZE)));
+        await frontier.writeBatch(slices.map((x) => x.item));
+        recovered.push(...slices.map((x) => x.ref));
+      }
       await frontier.settle([l.ledger]);
-      recovered.push(...slices.map((x) => x.ref));
     }
     orphans = [...orphans, ...recovered];
     // Pages handed on to a slice of their own (a deferral) are that slice's, not this one's.
@@ -249,27 +255,27 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   };
 
   /**
-   * Admit the batch's links, then write the slices carrying them and the batch's outcomes in one
-   * batch write, settle the admissions' ledgers, then send the slices. A batch write is not
-   * atomic: a crash in the middle of it can leave an outcome without the slices carrying what its
-   * page found. The admissions' ledgers are still there then: the retake of this slice finishes
-   * them (slices for every URL no recorded slice carries) before it sends anything, so nothing is
-   * lost and nothing is numbered twice.
+   * Admit the batch's links, then write the slices carrying them (each on its own, only if absent)
+   * beside the batch's outcomes (one batch write), settle the admissions' ledgers, then send the
+   * slices. A crash in the middle can leave an outcome without the slices carrying what its page
+   * found. The admissions' ledgers are still there then: the retake of this slice finishes them
+   * (the same slices, written where missing) before it sends anything, so nothing is lost and
+   * nothing is numbered twice.
    */
   const write = async (batch: Finished[]) => {
     // The batch's claims and records are the crawl's biggest burst of work: it waits too.
     await env.beforePage?.();
     const candidates = batch.flatMap((f) => f.links);
-    const children: FrontierUrl[] = [];
+    const admissions: { ledger: string; urls: FrontierUrl[] }[] = [];
     const records: Item[] = [];
     const ledgers: (string | null)[] = [];
     // The admissions and the outcomes' storage do not depend on each other: both at once (a
     // slice's last batch is on the path to its finish, when its invocation has no page in flight).
     const admitting = async () => {
       for (const chunk of admissionChunks(candidates)) {
-        const { urls: admitted, ledger } = await frontier.admit(chunk, slice.slice_id);
+        const { urls: admitted, ledger } = await frontier.admit(chunk, slice.slice_id, env.holder);
         ledgers.push(ledger);
-        children.push(...admitted);
+        if (ledger && admitted.length) admissions.push({ ledger, urls: admitted });
       }
     };
     const storing = async () => {
@@ -297,15 +303,18 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     if (admitted.status === 'rejected') throw admitted.reason;
     if (stored.status === 'rejected') throw stored.reason;
     const tracked = stored.value;
-    const slices = [];
-    for (let i = 0; i < children.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), children.slice(i, i + SLICE_SIZE)));
-    // The slices first: once a page's outcome is recorded, the slices carrying what it found are too.
-    await frontier.writeBatch([...slices.map((x) => x.item), ...records]);
+    // The slices carrying what the pages found (ids of their admissions' ledgers, each written once
+    // even if a retake of this slice writes them too) and the pages' outcomes, then the ledgers'
+    // deletion: a crash before it leaves the ledgers for the retake, which writes what is missing.
+    const [slices] = await Promise.all([
+      Promise.all(admissions.map((a) => frontier.recordLedgerSlices(ownId(slice.slice_id), a.ledger, a.urls))).then((r) => r.flat()),
+      frontier.writeBatch(records),
+    ]);
     await frontier.settle(ledgers);
     await tracked?.announce();
     for (const f of batch) recorded[f.outcome.state]++;
     await fault?.('records');
-    for (const x of slices) await env.send(x.ref);
+    for (const x of slices) await env.send(x);
     if (slices.length) await fault?.('sent');
     if (env.onProgress && env.now().getTime() - pushedAt >= PROGRESS_PUSH_MS) {
       pushedAt = env.now().getTime();
@@ -313,7 +322,7 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
       progressing = progressing
         .then(async () => {
           const now = { ...recorded };
-          const counters = await frontier.addCounts(slice.slice_id, { done: now.done - pushed.done, failed: now.failed - pushed.failed, skipped: now.skipped - pushed.skipped }, now);
+          const counters = await frontier.addCounts(slice.slice_id, { done: now.done - pushed.done, failed: now.failed - pushed.failed, skipped: now.skipped - pushed.skipped }, now, env.holder);
           pushed = now;
           await onProgress(counters);
         })
@@ -377,8 +386,12 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
       if (env.remainingMs() < reserveMs || env.shouldStop()) {
         // Hand the rest back: a new slice, recorded before it is sent, picked up by any worker.
         deferred = pending.length;
-        if (!env.shouldStop()) await sendSlices(frontier, slice.slice_id, pending.splice(0), env.send);
-        else pending.splice(0);
+        if (env.shouldStop()) pending.splice(0);
+        else {
+          // Not when a retake has fenced this delivery: the retake works those pages.
+          await frontier.assertHolds(slice.slice_id, env.holder);
+          await sendSlices(frontier, slice.slice_id, pending.splice(0), env.send);
+        }
         break;
       }
       const u = pending.shift()!;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ConditionFailedError } from '../errors.js';
-import type { Item, Table, UpdateSpec } from '../../ports/table.js';
+import type { Condition, Item, Table, UpdateSpec } from '../../ports/table.js';
 import { SLICE_MAX_URLS } from '../queue-messages.js';
 
 /**
@@ -10,17 +10,24 @@ import { SLICE_MAX_URLS } from '../queue-messages.js';
  * Records, all in the run's own partition `TEN#<tenant>#CRAWL#<run_id>`:
  * - `STATE`: counters, updated only with atomic ADDs and conditions: `admitted` (ordinals handed
  *   out, never above max_pages), `next_ord`, `done`, `failed`, `skipped` (added per slice),
- *   `finished_at` (set once, by the worker whose finished slice left no slice open). Two kinds of
- *   short-lived attributes make crash recovery exact without reading the crawl: `rsv_<ledger>`
- *   (the ordinals one admission reserved, while its ledger exists) and `cnt_<slice>` (the pages of
- *   a slice already counted, while its slice record exists). Both are removed with a later update
- *   of `STATE`, so it holds a few dozen bytes per slice in flight, whatever the crawl's size.
+ *   `finished_at` (set once, by the worker whose finished slice left no slice open), `admissions`
+ *   (counted before each admission's claims: the check of the fence below). Short-lived attributes
+ *   make crash recovery exact without reading the crawl: `rsv_<ledger>` and `com_<ledger>` (the
+ *   ordinals one admission reserved, and the first of them once committed, while its ledger
+ *   exists), `cnt_<slice>` (the pages of a slice already counted, while its slice record exists).
+ *   They are removed with a later update of `STATE`, so it holds a few dozen bytes per slice in
+ *   flight, whatever the crawl's size. `own_<slice>`/`owt_<slice>` (the fence: the delivery that
+ *   retook a slice, see {@link CrawlFrontier.fence}) stay 30 minutes, past the life of any
+ *   delivery it fenced: one pair per retake.
  * - `URL#<hash>`: de-duplication. Created with `attribute_not_exists`, so a URL enters the crawl
  *   once however many pages link to it and however many workers find it at the same time. It
  *   names the admission (ledger) that claimed it (`by`).
  * - `LEDGER#<from>#<id>`: one admission's candidate URLs, written before their claims and deleted
- *   once the slices carrying the URLs it numbered are recorded. A delivery that dies anywhere in
- *   between leaves it behind, and the retake of its slice finishes the admission from it
+ *   once the slices carrying the URLs it numbered are recorded. Its reservation is committed on
+ *   `STATE` before any slice carrying its URLs is written, and those slices have ids of the
+ *   ledger's (`<from>#<ledger id>.<k>`), each written only if absent: a retake adopts a committed
+ *   reservation and writes the very same slices. A delivery that dies anywhere in between leaves
+ *   it behind, and the retake of its slice finishes the admission from it
  *   ({@link CrawlFrontier.unsettled}): so a crash costs no budget and loses no URL, and nothing
  *   at the crawl's end has to read every record to find out.
  * - `ORD#<ord>`: the page's outcome (`done` | `failed` | `skipped`) and, once done, its item (or
@@ -92,6 +99,24 @@ export interface FrontierCounters {
 export const INLINE_ITEM_MAX_BYTES = 300 * 1024;
 
 const pad = (n: number) => String(n).padStart(10, '0');
+
+/**
+ * The delivery's slice was retaken by another delivery (this one stalled past its lease without
+ * dying): it stops without numbering a URL or counting a page. Its message, a duplicate of the
+ * retaker's, finds the slice leased or gone.
+ */
+export class SliceFencedError extends Error {
+  constructor(sliceId: string) {
+    super(`slice ${sliceId} was taken over by another delivery (its lease ran out while this one stalled); this delivery stops`);
+    this.name = 'SliceFencedError';
+  }
+}
+
+/** The delivery working a slice: its writes of `STATE` hold only while no retake has fenced it (see {@link CrawlFrontier.fence}). */
+export interface SliceHolder {
+  sliceId: string;
+  holder: string;
+}
 /** A record's attributes without its key. */
 const stripKey = <T>({ pk: _p, sk: _s, ...rest }: Item): T => rest as unknown as T;
 /** The parent recorded on the start URL's claim (no page found it). */
@@ -124,7 +149,7 @@ function remember(pk: string, url: string) {
 }
 
 /** Where a slice can be cut short (fault injection in tests: a worker killed right after it). */
-export type SliceStep = 'ledger' | 'claims' | 'reserve' | 'fetch' | 'records' | 'sent';
+export type SliceStep = 'ledger' | 'claims' | 'reserve' | 'commit' | 'fetch' | 'records' | 'sent';
 /** Called after each step; a test's hook throws (and kills its worker's table) to simulate a crash there. */
 export type FaultHook = (step: SliceStep) => void | Promise<void>;
 
@@ -158,6 +183,26 @@ export interface PageCounts {
 const reservedAttr = (ledger: string) => `rsv_${ledger.replace('#', '_')}`;
 /** The `STATE` attribute holding the pages of a slice already counted. */
 const countedAttr = (sliceId: string) => `cnt_${ownId(sliceId)}`;
+/** The `STATE` attribute holding the first ordinal of a ledger's reservation, once committed. */
+const committedAttr = (ledger: string) => `com_${ledger.replace('#', '_')}`;
+/** The `STATE` attribute naming the delivery that retook a slice last (the fence). */
+const fenceAttr = (sliceId: string) => `own_${ownId(sliceId)}`;
+/** When a fence may go: no delivery it fenced can be alive (a worker invocation lives 15 minutes at most). */
+const fenceEndAttr = (sliceId: string) => `owt_${ownId(sliceId)}`;
+const FENCE_KEEP_MS = 30 * 60_000;
+/** The fence attributes of `STATE` whose time is over (to remove with a later update). */
+function expiredFences(state: Record<string, unknown>, now: Date): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(state)) if (k.startsWith('owt_') && Number(v) < now.getTime()) out.push(k, `own_${k.slice(4)}`);
+  return out;
+}
+/** A condition that holds while no delivery but `h` has fenced its slice, and'ed with `base`. */
+function fenced(h: SliceHolder | undefined, base?: Condition): Condition | undefined {
+  if (!h) return base;
+  const f = { expression: '(attribute_not_exists(#own) OR #own = :own)', names: { '#own': fenceAttr(h.sliceId) }, values: { ':own': h.holder } };
+  if (!base) return f;
+  return { expression: `(${base.expression}) AND ${f.expression}`, names: { ...base.names, ...f.names }, values: { ...base.values, ...f.values } };
+}
 
 /**
  * `STATE` attributes to remove with this process's next update of a crawl's `STATE` (a ledger's
@@ -259,8 +304,10 @@ export class CrawlFrontier {
     const startSlices = (urls: FrontierUrl[]) => chunks(urls, SLICE_MAX_URLS).map((c) => this.sliceRecord('start', c, pad(c[0]!.ord)));
     // A start that died half-way: its unsettled admissions are finished first.
     const recorded = await this.sentBy('start');
+    const carried = new Set(recorded.flatMap((s) => s.urls.map((u) => u.url)));
     for (const l of await this.unsettled('start', recorded)) {
-      await this.writeBatch(startSlices(l.urls).map((s) => s.item));
+      // Start slices are named by their first ordinal and written whole: those recorded are left as they are.
+      await this.writeBatch(startSlices(l.urls.filter((u) => !carried.has(u.url))).map((s) => s.item));
       await this.settle([l.ledger]);
     }
     for (const chunk of admissionChunks(list)) {
@@ -324,14 +371,18 @@ export class CrawlFrontier {
    * ledger, to {@link settle} once the slices carrying them are recorded. At most one of
    * {@link admissionChunks}' chunks at a time (the ledger holds them all).
    *
-   * Steps, each safe to die after: (1) the ledger: the candidates, under the slice's id; (2) claim
-   * each new URL (a conditional put naming the ledger: the table decides between racing workers);
-   * (3) reserve ordinals for the claims won on `STATE`, noting the reservation there under the
-   * ledger's name (one conditional update: a second reservation for the same ledger cannot
-   * happen); (4, the caller) the slices carrying the URLs, then the ledger's deletion. A retake of
-   * the slice finds the ledger and finishes from the step reached ({@link unsettled}).
+   * Steps, each safe to die (or stall) after: (1) the ledger: the candidates, under the slice's
+   * id, then (with `holder`) the admission counted on `STATE` while the slice is not fenced; (2)
+   * claim each new URL (a conditional put naming the ledger: the table decides between racing
+   * workers); (3) reserve ordinals for the claims won on `STATE`, noting the reservation there
+   * under the ledger's name (one conditional update: a second reservation for the same ledger
+   * cannot happen); (4) commit it: its first ordinal on `STATE`; (5, the caller) the slices
+   * carrying the URLs ({@link recordLedgerSlices}), then the ledger's deletion. A retake of the
+   * slice finds the ledger and finishes from the step reached ({@link unsettled}). Steps 1, 3 and
+   * 4 hold only while `holder` is not fenced ({@link fence}): a delivery that stalled past its
+   * lease and was retaken claims and numbers nothing after waking up (SliceFencedError).
    */
-  async admit(candidates: Candidate[], from: string): Promise<Admission> {
+  async admit(candidates: Candidate[], from: string, holder?: string): Promise<Admission> {
     if (this.exhausted) return { urls: [], ledger: null };
     const known = knownClaimed.get(this.pk);
     const unique: Candidate[] = [];
@@ -343,15 +394,29 @@ export class CrawlFrontier {
     }
     if (!unique.length) return { urls: [], ledger: null };
     const ledger = `${ownId(from)}#${randomBytes(6).toString('base64url')}`;
+    const h = holder === undefined ? undefined : { sliceId: from, holder };
     // 1. The ledger: what this admission is about to claim.
     await this.table.put({ ...this.ledgerKey(ledger), urls: unique.map((c) => ({ url: c.url, depth: c.depth, ...(c.via ? { via: c.via } : {}) })) });
+    if (h) {
+      // Then, while the slice is not fenced, the admission counted on `STATE`: a delivery that a
+      // retake fenced claims nothing (the retake may have read the slice's ledgers before this
+      // one was written, and would never number what it claimed). One whose count made it in
+      // wrote its ledger before the fence, so the retake finds it and finishes its claims.
+      try {
+        await this.updateState({ add: { admissions: 1 }, condition: fenced(h) });
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+        await this.table.delete(this.ledgerKey(ledger)).catch(() => undefined);
+        throw new SliceFencedError(from);
+      }
+    }
     await this.fault?.('ledger');
     // 2. Claims, at most CLAIMS_IN_FLIGHT at a time: a batch's few hundred conditional puts sent at
     // once would queue every other caller's table call behind them (the table and the process).
     const won = await mapLimit(unique, CLAIMS_IN_FLIGHT, (c) => this.claim(c.url, ledger));
     await this.fault?.('claims');
-    const urls = await this.number(ledger, unique.filter((_, i) => won[i]));
-    await this.fault?.('reserve');
+    const urls = await this.number(ledger, unique.filter((_, i) => won[i]), h, true);
+    await this.fault?.('commit');
     return { urls, ledger };
   }
 
@@ -368,26 +433,82 @@ export class CrawlFrontier {
     }
   }
 
-  /** 3. Ordinals for a ledger's claims, in ledger order, within max_pages (those past the budget stay claimed and unnumbered). */
-  private async number(ledger: string, ours: { url: string; depth: number; via?: 'sitemap' }[]): Promise<FrontierUrl[]> {
+  /**
+   * 3. Ordinals for a ledger's claims, in ledger order, within max_pages (those past the budget stay
+   * claimed and unnumbered), then their commit: the first ordinal noted on `STATE` under the
+   * ledger's name, before any slice carrying them is written. Both writes hold only while `h`'s
+   * slice is not fenced: a delivery that stalled past its lease numbers nothing once it is retaken.
+   */
+  private async number(ledger: string, ours: { url: string; depth: number; via?: 'sitemap' }[], h?: SliceHolder, steps = false): Promise<FrontierUrl[]> {
     if (!ours.length) return [];
-    const range = await this.reserve(ours.length, reservedAttr(ledger));
+    const range = await this.reserve(ours.length, reservedAttr(ledger), h);
     if (!range) return [];
-    return ours.slice(0, range.last - range.first + 1).map((c, i) => ({ url: c.url, depth: c.depth, ord: range.first + i, ...(c.via ? { via: c.via } : {}) }));
+    if (steps) await this.fault?.('reserve');
+    try {
+      await this.updateState({ set: { [committedAttr(ledger)]: range.first }, condition: fenced(h) });
+    } catch (err) {
+      if (err instanceof ConditionFailedError) throw new SliceFencedError(h!.sliceId);
+      throw err;
+    }
+    return numbered(ours.slice(0, range.last - range.first + 1), range.first);
   }
 
   /**
-   * Admissions an earlier delivery of slice `sliceId` left unsettled (it died between writing a
-   * ledger and deleting it), each finished now: claims it did not get to are made, and the URLs it
-   * numbered come back with the ordinals they had, or with new ones when none of them reached a
-   * slice record (the old reservation is then given back first, once: the removal of its
-   * `STATE` attribute is the condition). `recorded`: the slices recorded by the sending slice
-   * (from {@link sentBy}). Returns, per ledger, the numbered URLs no recorded slice carries yet:
-   * the caller records slices for them and then settles the ledger. Reads only these ledgers and
-   * their claims: a crash costs work in proportion to what it interrupted.
+   * Retake of slice `sliceId` by `holder`: from now on no other delivery of it writes `STATE`
+   * (its reservations, commits and counts are conditional on this), so what an earlier delivery
+   * that stalled without dying does after waking up cannot number a URL again or count a page
+   * twice. Called before the retake reads what the earlier delivery left.
    */
-  async unsettled(sliceId: string, recorded: SliceRef[]): Promise<{ ledger: string; urls: FrontierUrl[] }[]> {
+  async fence(sliceId: string, holder: string, now: Date): Promise<void> {
+    await this.updateState({ set: { [fenceAttr(sliceId)]: holder, [fenceEndAttr(sliceId)]: now.getTime() + FENCE_KEEP_MS } });
+  }
+
+  /** Throws {@link SliceFencedError} when a retake of slice `sliceId` fenced `holder` out (one read of `STATE`). */
+  async assertHolds(sliceId: string, holder: string): Promise<void> {
+    const s = await this.table.get(this.stateKey(), { consistent: true });
+    const own = s?.[fenceAttr(sliceId)];
+    if (own !== undefined && own !== holder) throw new SliceFencedError(sliceId);
+  }
+
+  /**
+   * Record the slices carrying the URLs admission `ledger` numbered, under ids derived from the
+   * ledger (`<from>#<ledger id>.<k>`), each only if absent: the delivery that numbered them and a
+   * retake that adopted its commit write the same records, and the second finds them written.
+   * Returns every slice, to send (a duplicate message finds its slice leased or gone).
+   */
+  async recordLedgerSlices(from: string, ledger: string, urls: FrontierUrl[]): Promise<SliceRef[]> {
+    const id = ledger.slice(ledger.lastIndexOf('#') + 1);
+    const slices = chunks(urls, SLICE_MAX_URLS).map((c, k) => this.sliceRecord(from, c, `${id}.${k}`));
+    await mapLimit(slices, CLAIMS_IN_FLIGHT, async (x) => {
+      try {
+        await this.table.put(x.item, { condition: { expression: 'attribute_not_exists(pk)' } });
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      }
+    });
+    return slices.map((x) => x.ref);
+  }
+
+  /**
+   * Admissions an earlier delivery of slice `sliceId` left unsettled (it died, or stalled past its
+   * lease, between writing a ledger and deleting it), each finished now by `holder`, whose retake
+   * has {@link fence}d the slice first, so the earlier delivery can no longer reserve or commit:
+   * - a committed reservation is adopted: the URLs come back with the ordinals it committed, to be
+   *   recorded with {@link recordLedgerSlices} (the same slices the earlier delivery writes, if it
+   *   wakes up: each is written once);
+   * - a reservation not committed is given back (once: the removal of its `STATE` attribute is the
+   *   condition) and its URLs numbered afresh;
+   * - with no reservation, the claims the earlier delivery did not get to are made (a claim it
+   *   made meanwhile is found by reading the claims again), then its URLs are numbered.
+   * `recorded`: the slices recorded by the sending slice (from {@link sentBy}). Returns, per ledger,
+   * the numbered URLs to record (`byLedger`: with {@link recordLedgerSlices}; otherwise those no
+   * recorded slice carries, to record as free slices: what a delivery of a version before commits
+   * left). The caller records them, then settles the ledger. Reads only these ledgers and their
+   * claims: a crash costs work in proportion to what it interrupted.
+   */
+  async unsettled(sliceId: string, recorded: SliceRef[], holder?: string): Promise<{ ledger: string; urls: FrontierUrl[]; byLedger: boolean }[]> {
     const own = ownId(sliceId);
+    const h = holder === undefined ? undefined : { sliceId, holder };
     const ledgers: Item[] = [];
     let cursor: string | undefined;
     do {
@@ -398,37 +519,59 @@ export class CrawlFrontier {
     if (!ledgers.length) return [];
     const carried = new Map<string, number>();
     for (const s of recorded) for (const u of s.urls) carried.set(u.url, u.ord);
-    const out: { ledger: string; urls: FrontierUrl[] }[] = [];
+    const out: { ledger: string; urls: FrontierUrl[]; byLedger: boolean }[] = [];
     for (const l of ledgers) {
       const ledger = l.sk.slice('LEDGER#'.length);
       const cands = l.urls as { url: string; depth: number; via?: 'sitemap' }[];
       const state = (await this.table.get(this.stateKey(), { consistent: true }))!;
       this.maxPages = Number(state.max_pages);
       const reserved = state[reservedAttr(ledger)] as number | undefined;
-      const claims = new Map((await this.table.batchGet(cands.map((c) => this.claimKey(c.url)), { consistent: true })).map((c) => [String(c.url), c]));
-      const won = new Set(cands.filter((c) => claims.get(c.url)?.by === ledger).map((c) => c.url));
-      if (reserved === undefined) {
-        // Died before reserving: it may not have made every claim either.
-        for (const c of cands) if (!claims.has(c.url) && (await this.claim(c.url, ledger))) won.add(c.url);
+      const committed = state[committedAttr(ledger)] as number | undefined;
+      const claimsBy = async () => new Map((await this.table.batchGet(cands.map((c) => this.claimKey(c.url)), { consistent: true })).map((c) => [String(c.url), c]));
+      let claims = await claimsBy();
+      let ours = cands.filter((c) => claims.get(c.url)?.by === ledger);
+      if (reserved !== undefined && committed !== undefined) {
+        // Committed: its slices may be written already, or be written by the delivery that
+        // committed it if it wakes up; either way the same ones.
+        out.push({ ledger, urls: numbered(ours.slice(0, reserved), committed), byLedger: true });
+        continue;
       }
-      const ours = cands.filter((c) => won.has(c.url));
-      let urls: FrontierUrl[] | undefined;
+      if (committed !== undefined) continue; // settled meanwhile (its reservation's attribute went with the ledger)
       if (reserved !== undefined) {
-        // Ordinals are handed out in ledger order from the reservation's first: one URL carried by a recorded slice tells them all.
+        // A version before commits recorded slices for its URLs without one: one URL carried by a
+        // recorded slice tells every ordinal (handed out in ledger order from the first).
         const hit = ours.findIndex((c) => carried.has(c.url));
         if (hit >= 0) {
-          const first = carried.get(ours[hit]!.url)! - hit;
-          urls = ours.slice(0, reserved).map((c, i) => ({ url: c.url, depth: c.depth, ord: first + i, ...(c.via ? { via: c.via } : {}) }));
-        } else {
-          // No ordinal of the reservation left this admission: give it back (once) and number afresh.
-          await this.updateState({ add: { admitted: -reserved }, remove: [reservedAttr(ledger)], condition: { expression: 'attribute_exists(#r)', names: { '#r': reservedAttr(ledger) } } }).catch((err) => {
-            if (!(err instanceof ConditionFailedError)) throw err;
-          });
-          this.exhausted = false;
+          const urls = numbered(ours.slice(0, reserved), carried.get(ours[hit]!.url)! - hit);
+          out.push({ ledger, urls: urls.filter((u) => !carried.has(u.url)), byLedger: false });
+          continue;
+        }
+        // Not committed, and the fence keeps it so: no slice carries these ordinals. Give them back
+        // (once) and number afresh.
+        await this.updateState({
+          add: { admitted: -reserved },
+          remove: [reservedAttr(ledger)],
+          condition: fenced(h, { expression: 'attribute_exists(#r) AND attribute_not_exists(#c)', names: { '#r': reservedAttr(ledger), '#c': committedAttr(ledger) } }),
+        }).catch((err) => {
+          if (!(err instanceof ConditionFailedError)) throw err;
+        });
+        this.exhausted = false;
+        const after = await this.table.get(this.stateKey(), { consistent: true });
+        if (after?.[committedAttr(ledger)] !== undefined || after?.[reservedAttr(ledger)] !== undefined) {
+          if (h && after?.[fenceAttr(sliceId)] !== holder) throw new SliceFencedError(sliceId);
+          throw new Error(`ledger ${ledger}: its reservation changed while it was given back`);
+        }
+      } else {
+        // Died (or stalled) before reserving: it may not have made every claim either. Once every
+        // candidate is claimed, the claims naming this ledger are final: read them again.
+        const missing = cands.filter((c) => !claims.has(c.url));
+        if (missing.length) {
+          await mapLimit(missing, CLAIMS_IN_FLIGHT, (c) => this.claim(c.url, ledger));
+          claims = await claimsBy();
+          ours = cands.filter((c) => claims.get(c.url)?.by === ledger);
         }
       }
-      urls ??= await this.number(ledger, ours);
-      out.push({ ledger, urls: urls.filter((u) => !carried.has(u.url)) });
+      out.push({ ledger, urls: await this.number(ledger, ours, h), byLedger: true });
     }
     return out;
   }
@@ -441,7 +584,7 @@ export class CrawlFrontier {
   async settle(ledgers: (string | null)[]): Promise<void> {
     const list = ledgers.filter((l): l is string => !!l);
     await Promise.all(list.map((l) => this.table.delete(this.ledgerKey(l))));
-    this.queueRemovals(list.map(reservedAttr));
+    this.queueRemovals(list.flatMap((l) => [reservedAttr(l), committedAttr(l)]));
   }
 
   /**
@@ -494,10 +637,17 @@ export class CrawlFrontier {
    * counters after. `total`: every page of slice `sliceId` counted once this update is made, kept
    * on `STATE` with it (one update), so a retake after a crash counts only the pages not in it.
    */
-  async addCounts(sliceId: string, add: Record<string, number>, total: PageCounts): Promise<FrontierCounters> {
+  async addCounts(sliceId: string, add: Record<string, number>, total: PageCounts, holder?: string): Promise<FrontierCounters> {
     const counts = Object.fromEntries(Object.entries(add).filter(([, v]) => v !== 0));
     if (!Object.keys(counts).length) return (await this.counters(true))!;
-    return stripKey<FrontierCounters>(await this.updateState({ add: counts, set: { [countedAttr(sliceId)]: [total.done, total.failed, total.skipped] } }));
+    try {
+      return stripKey<FrontierCounters>(
+        await this.updateState({ add: counts, set: { [countedAttr(sliceId)]: [total.done, total.failed, total.skipped] }, condition: fenced(holder === undefined ? undefined : { sliceId, holder }) }),
+      );
+    } catch (err) {
+      if (err instanceof ConditionFailedError) throw new SliceFencedError(sliceId);
+      throw err;
+    }
   }
 
   /** Pages of slice `sliceId` already counted in `STATE` by an earlier delivery (see {@link addCounts}). */
@@ -515,22 +665,24 @@ export class CrawlFrontier {
   }
 
   /** Reserve up to `n` ordinals within max_pages, noted as `attr` on `STATE`: [first, last], or null when the budget is spent. */
-  private async reserve(n: number, attr: string): Promise<{ first: number; last: number } | null> {
+  private async reserve(n: number, attr: string, h?: SliceHolder): Promise<{ first: number; last: number } | null> {
     // Usually there is room for all n: one conditional update, no read.
     if (this.maxPages !== undefined) {
-      const range = await this.tryReserve(n, this.maxPages, attr);
+      const range = await this.tryReserve(n, this.maxPages, attr, h);
       if (range) return range;
     }
     for (let attempt = 0; attempt < 20; attempt++) {
       const s = await this.counters(true);
       if (!s) throw new Error(`crawl frontier ${this.runId} is not initialised`);
-      if ((s as unknown as Record<string, unknown>)[attr] !== undefined) throw new Error(`ledger reservation ${attr} was made twice`);
+      const rec = s as unknown as Record<string, unknown>;
+      if (h && rec[fenceAttr(h.sliceId)] !== undefined && rec[fenceAttr(h.sliceId)] !== h.holder) throw new SliceFencedError(h.sliceId);
+      if (rec[attr] !== undefined) throw new Error(`ledger reservation ${attr} was made twice`);
       const room = s.max_pages - s.admitted;
       if (room <= 0) {
         this.exhausted = true;
         return null;
       }
-      const range = await this.tryReserve(Math.min(n, room), s.max_pages, attr);
+      const range = await this.tryReserve(Math.min(n, room), s.max_pages, attr, h);
       if (range) {
         if (range.last - range.first + 1 < n) this.exhausted = true;
         return range;
@@ -540,12 +692,12 @@ export class CrawlFrontier {
   }
 
   /** Take `take` ordinals if that keeps `admitted` within `maxPages`; null when another worker got there first. */
-  private async tryReserve(take: number, maxPages: number, attr: string): Promise<{ first: number; last: number } | null> {
+  private async tryReserve(take: number, maxPages: number, attr: string, h?: SliceHolder): Promise<{ first: number; last: number } | null> {
     try {
       const after = await this.updateState({
         add: { admitted: take, next_ord: take },
         set: { [attr]: take },
-        condition: { expression: 'admitted <= :limit AND attribute_not_exists(#r)', names: { '#r': attr }, values: { ':limit': maxPages - take } },
+        condition: fenced(h, { expression: 'admitted <= :limit AND attribute_not_exists(#r)', names: { '#r': attr }, values: { ':limit': maxPages - take } }),
       });
       const next = Number(after.next_ord);
       return { first: next - take, last: next - 1 };
@@ -572,13 +724,24 @@ export class CrawlFrontier {
     const counts = Object.fromEntries(Object.entries(add).filter(([, v]) => v !== 0));
     const attr = countedAttr(sliceId);
     const counted = total && total.done + total.failed + total.skipped > 0;
-    let counters = Object.keys(counts).length || counted
-      ? stripKey<FrontierCounters>(await this.updateState({ add: counts, ...(counted ? { set: { [attr]: [total.done, total.failed, total.skipped] } } : {}) }))
-      : undefined;
+    let counters: FrontierCounters | undefined;
+    if (Object.keys(counts).length || counted) {
+      try {
+        counters = stripKey<FrontierCounters>(
+          await this.updateState({ add: counts, ...(counted ? { set: { [attr]: [total.done, total.failed, total.skipped] } } : {}), condition: fenced(holder === undefined ? undefined : { sliceId, holder }) }),
+        );
+      } catch (err) {
+        // Retaken after the read above (this delivery stalled): the retake counts the pages.
+        if (err instanceof ConditionFailedError) return { finished: false, counters: (await this.counters(true))! };
+        throw err;
+      }
+    }
     const gone = await this.table.delete(this.sliceKey(sliceId));
-    // The slice's counts are no longer needed by any retake once its record is gone.
+    // The slice's counts are no longer needed by any retake once its record is gone. (Its fence
+    // stays: a delivery it fenced may still wake up. Fences go once no delivery can be alive.)
     if (gone && counted) this.queueRemovals([attr]);
     counters ??= (await this.counters(true))!;
+    this.queueRemovals(expiredFences(counters as unknown as Record<string, unknown>, now));
     if (!gone || counters.finished_at || (await this.hasOpenSlices())) return { finished: false, counters };
     try {
       const after = await this.updateState({
@@ -681,6 +844,10 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return out;
 }
+
+/** Candidates numbered in order from `first`. */
+const numbered = (cands: { url: string; depth: number; via?: 'sitemap' }[], first: number): FrontierUrl[] =>
+  cands.map((c, i) => ({ url: c.url, depth: c.depth, ord: first + i, ...(c.via ? { via: c.via } : {}) }));
 
 const chunks = <T>(a: T[], n: number): T[][] => Array.from({ length: Math.ceil(a.length / n) }, (_, i) => a.slice(i * n, (i + 1) * n));
 

@@ -204,17 +204,35 @@ describe('crawl frontier on dynalite', () => {
     });
   }
 
-  it('a retake keeps the ordinals a torn batch already put in a slice record, and numbers no URL twice', async () => {
+  it('a retake keeps the ordinals of a committed admission and writes its slices once, however far the first delivery got', async () => {
     const f = frontier();
     const [first] = await f.init('https://site.test/p/0', 100, now);
+    const from = ownId(first!.slice_id);
     const children = links(2, 60);
     const adm = await f.admit(cands(children, 0), first!.slice_id);
     expect(adm.urls).toHaveLength(3);
-    // The batch write was torn: a slice carrying the second URL alone was recorded, then the worker died.
+    // The batch write was cut short after the slice carrying the admission was written.
+    const written = await f.recordLedgerSlices(from, adm.ledger!, adm.urls);
+    const [l] = await f.unsettled(first!.slice_id, written);
+    // Adopted: the same URLs with the same ordinals, written as the same slice (once).
+    expect(l).toMatchObject({ ledger: adm.ledger, urls: adm.urls, byLedger: true });
+    expect(await f.recordLedgerSlices(from, l!.ledger, l!.urls)).toEqual(written);
+    expect(await f.sentBy(first!.slice_id)).toEqual(written);
+    expect((await f.counters())!.admitted).toBe(4);
+  });
+
+  it('a ledger a version before commits left (a reservation, no commit) keeps the ordinals its torn batch put in a slice record', async () => {
+    const f = frontier();
+    const [first] = await f.init('https://site.test/p/0', 100, now);
+    const adm = await f.admit(cands(links(2, 60), 0), first!.slice_id);
+    // That version reserved without committing, and wrote slices of random ids.
+    const key = { pk: `TEN#ten_test#CRAWL#${f.runId}`, sk: 'STATE' };
+    const com = Object.keys((await table.get(key))!).filter((k) => k.startsWith('com_'));
+    await table.update(key, { remove: com });
     const torn = await f.openSlice(ownId(first!.slice_id), [adm.urls[1]!]);
     const [l] = await f.unsettled(first!.slice_id, [torn]);
     // The two URLs not carried, with the ordinals they were given.
-    expect(l!.urls).toEqual([adm.urls[0], adm.urls[2]]);
+    expect(l).toMatchObject({ urls: [adm.urls[0], adm.urls[2]], byLedger: false });
     expect((await f.counters())!.admitted).toBe(4);
   });
 
@@ -229,10 +247,11 @@ describe('crawl frontier on dynalite', () => {
     const [l] = await f.unsettled(first!.slice_id, []);
     expect(l!.urls).toHaveLength(3);
     expect((await f.counters())!.admitted).toBe(4);
-    // Looked at again before settling (a second crash): the same ordinals, once a slice carries one.
-    const rec = await f.openSlice(ownId(first!.slice_id), l!.urls.slice(0, 1));
-    const [again] = await f.unsettled(first!.slice_id, [rec]);
-    expect(again!.urls).toEqual(l!.urls.slice(1));
+    // Looked at again before settling (a second crash): numbered afresh means committed, so the
+    // same ordinals come back, to be written as the same slices.
+    const recorded = await f.recordLedgerSlices(ownId(first!.slice_id), l!.ledger, l!.urls.slice(0, 1));
+    const [again] = await f.unsettled(first!.slice_id, recorded);
+    expect(again).toMatchObject({ urls: l!.urls, byLedger: true });
     expect((await f.counters())!.admitted).toBe(4);
   });
 
