@@ -21,6 +21,8 @@ export interface UpdateSpec {
   remove?: string[];
   /** Set attributes only when absent (if_not_exists). */
   setIfAbsent?: Record<string, unknown>;
+  /** Append to list attributes (list_append; the list is created when absent). */
+  append?: Record<string, unknown[]>;
   condition?: Condition;
 }
 export interface QuerySpec {

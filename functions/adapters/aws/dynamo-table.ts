@@ -50,7 +50,7 @@ export class DynamoTable implements Table {
 
   async update<T extends Item>(key: Key, spec: UpdateSpec): Promise<T> {
     // What is set alone must fit; DynamoDB itself checks the item as updated (mapped in guard).
-    assertItemSize({ ...key, ...spec.set, ...spec.setIfAbsent });
+    assertItemSize({ ...key, ...spec.set, ...spec.setIfAbsent, ...spec.append });
     const names: Record<string, string> = { ...spec.condition?.names };
     const values: Record<string, unknown> = { ...spec.condition?.values };
     const sets: string[] = [];
@@ -70,6 +70,10 @@ export class DynamoTable implements Table {
     for (const [a, v] of Object.entries(spec.setIfAbsent ?? {})) {
       const nm = name(a);
       sets.push(`${nm} = if_not_exists(${nm}, ${value(v)})`);
+    }
+    for (const [a, v] of Object.entries(spec.append ?? {})) {
+      const nm = name(a);
+      sets.push(`${nm} = list_append(if_not_exists(${nm}, ${value([])}), ${value(v)})`);
     }
     for (const [a, v] of Object.entries(spec.add ?? {})) adds.push(`${name(a)} ${value(v)}`);
     const removes = (spec.remove ?? []).map(name);

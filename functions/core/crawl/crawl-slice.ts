@@ -4,7 +4,7 @@ import { urlFilter } from '../scrapers/url-patterns.js';
 import { crawlItem, crawlPageOptions, type SiteCrawlInput } from '../scrapers/site-crawl.js';
 import { sitemapSeeds } from '../discovery/crawl-seeds.js';
 import type { ScrapeItem } from '../scrapers/types.js';
-import { admissionChunks, INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
+import { admissionChunks, admissionFits, INLINE_ITEM_MAX_BYTES, ownId, type Candidate, type OpenAdmission, type CrawlFrontier, type FaultHook, type FrontierCounters, type FrontierUrl, type PageState, type SliceRef } from './frontier.js';
 import type { Item } from '../../ports/table.js';
 import { SLICE_MAX_URLS } from '../queue-messages.js';
 import type { TrackedBatch, TrackedPage } from '../changes/change-tracker.js';
@@ -108,15 +108,19 @@ const MAX_DELAY_S = 900;
  * fetched and not recorded: the retake fetches again at most what was in flight (issue 37: with a
  * buffer written every 25 pages or every second, and the progress push on the write path, 87 pages
  * were fetched twice with 64 in flight). One write at a time; the next starts as soon as none is
- * in progress and half the slice's places wait in the buffer, or no page is being fetched, or the
+ * in progress and no page of the slice is being fetched (every place waits in the buffer), or the
  * oldest has waited {@link FLUSH_WAIT_MS}. Batches are then at most `concurrency` pages (and at
- * most this many); pages keep being fetched while a batch is written.
+ * most this many); pages keep being fetched while a batch is written. (Flushing at half the places
+ * made batches of 2 pages at 4 a slice: an S3 PUT for every 1.85 pages, $0.27 of the crawl's $0.63
+ * per 100,000 pages; waiting for every place, 3.3 pages a batch and $0.15.)
  */
 export const FLUSH_PAGES = 25;
 /** Longest a finished page waits for more to share its write while others are still fetching. */
 const FLUSH_WAIT_MS = 100;
 /** A slice adds what it stored to the crawl's counters at most this often before it finishes (one table update). */
 export const PROGRESS_PUSH_MS = 1_000;
+/** Longest an admission stays open gathering the links of a slice's batches before it is closed. */
+const ADMISSION_OPEN_MS = 500;
 /** Time the start page's slice may spend reading sitemaps at most. */
 const SITEMAP_BUDGET_MS = 60_000;
 
@@ -176,8 +180,11 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     // have died between recording and sending; a duplicate message finds its slice leased or
     // gone and is harmless), and the pages it recorded are skipped and counted if it had not.
     // The fence first: an earlier delivery that stalled without dying can no longer number a URL
-    // or count a page once this one reads what it left.
+    // or count a page once this one reads what it left. Then the pages it recorded, before its
+    // ledgers: a page recorded after this read is fetched again here, and one recorded before it
+    // had its links written to a ledger earlier still, which the read of the ledgers below finds.
     await frontier.fence(slice.slice_id, env.holder, env.now());
+    const states = await frontier.states(urls.map((u) => u.ord));
     let orphans = await frontier.sentBy(slice.slice_id);
     const recovered: SliceRef[] = [];
     for (const l of await frontier.unsettled(slice.slice_id, orphans, env.holder)) {
@@ -194,7 +201,6 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     // Pages handed on to a slice of their own (a deferral) are that slice's, not this one's.
     const handedOn = new Set(orphans.flatMap((o) => o.urls.map((u) => u.ord)));
     for (const orphan of orphans) await env.send(orphan);
-    const states = await frontier.states(urls.map((u) => u.ord));
     for (const u of urls) {
       const st = states.get(u.ord);
       if (st && st !== 'queued' && !handedOn.has(u.ord)) recorded[st]++;
@@ -226,7 +232,7 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
   const placesFreed = () => new Promise<void>((r) => (wake = r));
   const flush = (force = false) => {
     if (writing || failure || !buffer.length) return;
-    if (!force && fetching > 0 && buffer.length < Math.ceil(concurrency / 2)) {
+    if (!force && fetching > 0 && buffer.length < concurrency) {
       // Others are still being fetched: give them a moment to share this write.
       flushTimer ??= setTimeout(() => {
         flushTimer = undefined;
@@ -254,28 +260,43 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
       });
   };
 
+  // The admission the batches' links are staged in (CrawlFrontier.stage), and when it opened.
+  let open: OpenAdmission | null = null;
+  let openedAt = 0;
+  /** Close the open admission: claims, ordinals, the slices carrying them, the ledger's deletion, then the sends. */
+  const closeAdmission = async () => {
+    const o = open;
+    if (!o) return;
+    open = null;
+    const { urls, ledger } = await frontier.close(o, slice.slice_id, env.holder);
+    const slices = urls.length ? await frontier.recordLedgerSlices(ownId(slice.slice_id), o.ledger, urls) : [];
+    await frontier.settle([ledger]);
+    for (const x of slices) await env.send(x);
+    if (slices.length) await fault?.('sent');
+  };
   /**
-   * Admit the batch's links, then write the slices carrying them (each on its own, only if absent)
-   * beside the batch's outcomes (one batch write), settle the admissions' ledgers, then send the
-   * slices. A crash in the middle can leave an outcome without the slices carrying what its page
-   * found. The admissions' ledgers are still there then: the retake of this slice finishes them
-   * (the same slices, written where missing) before it sends anything, so nothing is lost and
-   * nothing is numbered twice.
+   * Write one batch: stage its links in the slice's open admission (the admission's ledger first,
+   * then its URLs appended to it) while its items are stored, then write its pages' outcomes (one
+   * batch write). The open admission is closed (its count on the crawl's state, claims, ordinals,
+   * the slices carrying them, the ledger's deletion, then the sends) once it holds a slice's worth
+   * of URLs or has been open {@link ADMISSION_OPEN_MS}, and at the slice's end. A crash in the
+   * middle can leave outcomes whose links are only in a ledger: the retake of this slice finishes
+   * that ledger (the same claims and slices, written where missing) before it sends anything, so
+   * nothing is lost and nothing is numbered twice.
    */
   const write = async (batch: Finished[]) => {
     // The batch's claims and records are the crawl's biggest burst of work: it waits too.
     await env.beforePage?.();
     const candidates = batch.flatMap((f) => f.links);
-    const admissions: { ledger: string; urls: FrontierUrl[] }[] = [];
     const records: Item[] = [];
-    const ledgers: (string | null)[] = [];
-    // The admissions and the outcomes' storage do not depend on each other: both at once (a
+    // Staging the links and storing the outcomes do not depend on each other: both at once (a
     // slice's last batch is on the path to its finish, when its invocation has no page in flight).
-    const admitting = async () => {
+    const staging = async () => {
       for (const chunk of admissionChunks(candidates)) {
-        const { urls: admitted, ledger } = await frontier.admit(chunk, slice.slice_id, env.holder);
-        ledgers.push(ledger);
-        if (ledger && admitted.length) admissions.push({ ledger, urls: admitted });
+        if (!admissionFits(open, chunk)) await closeAdmission();
+        const before = open;
+        open = await frontier.stage(open, chunk, slice.slice_id);
+        if (open && !before) openedAt = Date.now();
       }
     };
     const storing = async () => {
@@ -299,23 +320,19 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
       return tracked;
     };
     // Both settle before a failure is thrown, so neither is left running behind the crash.
-    const [admitted, stored] = await Promise.allSettled([admitting(), storing()]);
-    if (admitted.status === 'rejected') throw admitted.reason;
+    const [staged, stored] = await Promise.allSettled([staging(), storing()]);
+    if (staged.status === 'rejected') throw staged.reason;
     if (stored.status === 'rejected') throw stored.reason;
     const tracked = stored.value;
-    // The slices carrying what the pages found (ids of their admissions' ledgers, each written once
-    // even if a retake of this slice writes them too) and the pages' outcomes, then the ledgers'
-    // deletion: a crash before it leaves the ledgers for the retake, which writes what is missing.
-    const [slices] = await Promise.all([
-      Promise.all(admissions.map((a) => frontier.recordLedgerSlices(ownId(slice.slice_id), a.ledger, a.urls))).then((r) => r.flat()),
-      frontier.writeBatch(records),
-    ]);
-    await frontier.settle(ledgers);
+    // The pages' outcomes, once what they found is in the open admission's ledger. The admission
+    // is closed (its URLs claimed, numbered and put in slices) once it holds a slice's worth of
+    // URLs or has been open ADMISSION_OPEN_MS, and when the slice ends: page records stay small
+    // batches (a page keeps its place until its outcome is written), slices and admissions do not.
+    await frontier.writeBatch(records);
     await tracked?.announce();
     for (const f of batch) recorded[f.outcome.state]++;
     await fault?.('records');
-    for (const x of slices) await env.send(x);
-    if (slices.length) await fault?.('sent');
+    if (open && (open.urls.length >= SLICE_SIZE || Date.now() - openedAt >= ADMISSION_OPEN_MS)) await closeAdmission();
     if (env.onProgress && env.now().getTime() - pushedAt >= PROGRESS_PUSH_MS) {
       pushedAt = env.now().getTime();
       const onProgress = env.onProgress;
@@ -419,6 +436,8 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     await writes;
   }
   clearTimeout(flushTimer);
+  // What the last batches found, admitted (a failure leaves the ledger to the retake).
+  if (!failure) await closeAdmission().catch((err) => void (failure ??= err));
   await progressing;
   // Nothing of this slice is in flight or unrecorded now: the local queue may start the next one.
   env.pagesDone?.();

@@ -162,6 +162,21 @@ export interface Candidate {
   via?: 'sitemap';
 }
 
+/** A candidate URL as a ledger holds it. */
+export interface StagedUrl {
+  url: string;
+  depth: number;
+  via?: 'sitemap';
+}
+
+/** An admission being staged over several batches of a slice ({@link CrawlFrontier.stage}), not yet closed. */
+export interface OpenAdmission {
+  ledger: string;
+  urls: StagedUrl[];
+  /** The ledger's URLs' bytes, as {@link ADMIT_MAX_BYTES} counts them. */
+  bytes: number;
+}
+
 /** What {@link CrawlFrontier.admit} returns: the URLs it numbered, and its ledger. */
 export interface Admission {
   urls: FrontierUrl[];
@@ -383,30 +398,67 @@ export class CrawlFrontier {
    * lease and was retaken claims and numbers nothing after waking up (SliceFencedError).
    */
   async admit(candidates: Candidate[], from: string, holder?: string): Promise<Admission> {
-    if (this.exhausted) return { urls: [], ledger: null };
+    const open = await this.stage(null, candidates, from);
+    return open ? this.close(open, from, holder) : { urls: [], ledger: null };
+  }
+
+  /**
+   * Step 1 of {@link admit}, over several batches of one slice: the candidates not seen before go
+   * into the slice's open admission's ledger (written when it opens, appended to after; the
+   * append holds only while the ledger exists, so a delivery whose ledger a retake settled stops
+   * with SliceFencedError). Returns the open admission (null while nothing was staged). A batch's
+   * candidates are staged before its pages' outcomes are written, so a retake that skips those
+   * pages finds their links in the ledger. At most {@link ADMIT_MAX} URLs and
+   * {@link ADMIT_MAX_BYTES} bytes: the caller {@link close}s it first when `fits` says no.
+   */
+  async stage(open: OpenAdmission | null, candidates: Candidate[], from: string): Promise<OpenAdmission | null> {
+    if (this.exhausted) return open;
     const known = knownClaimed.get(this.pk);
-    const unique: Candidate[] = [];
-    const seen = new Set<string>();
+    const seen = new Set(open?.urls.map((c) => c.url));
+    const add: StagedUrl[] = [];
+    let bytes = 0;
     for (const c of candidates) {
       if (seen.has(c.url) || known?.has(c.url) || c.url.length > MAX_URL_LENGTH) continue;
       seen.add(c.url);
-      unique.push(c);
+      add.push({ url: c.url, depth: c.depth, ...(c.via ? { via: c.via } : {}) });
+      bytes += Buffer.byteLength(c.url) + 32;
     }
-    if (!unique.length) return { urls: [], ledger: null };
-    const ledger = `${ownId(from)}#${randomBytes(6).toString('base64url')}`;
+    if (!add.length) return open;
+    if (!open) {
+      const ledger = `${ownId(from)}#${randomBytes(6).toString('base64url')}`;
+      await this.table.put({ ...this.ledgerKey(ledger), urls: add });
+      return { ledger, urls: add, bytes };
+    }
+    try {
+      await this.table.update(this.ledgerKey(open.ledger), { append: { urls: add }, condition: { expression: 'attribute_exists(pk)' } });
+    } catch (err) {
+      if (err instanceof ConditionFailedError) throw new SliceFencedError(from);
+      throw err;
+    }
+    return { ledger: open.ledger, urls: [...open.urls, ...add], bytes: open.bytes + bytes };
+  }
+
+  /**
+   * Steps 1 (the count) to 4 of {@link admit} for an admission staged with {@link stage}: returns
+   * the URLs it numbered and its ledger, to {@link settle} once the slices carrying them are
+   * recorded ({@link recordLedgerSlices}).
+   */
+  async close(open: OpenAdmission, from: string, holder?: string): Promise<Admission> {
+    const { ledger } = open;
+    const unique = open.urls;
     const h = holder === undefined ? undefined : { sliceId: from, holder };
-    // 1. The ledger: what this admission is about to claim.
-    await this.table.put({ ...this.ledgerKey(ledger), urls: unique.map((c) => ({ url: c.url, depth: c.depth, ...(c.via ? { via: c.via } : {}) })) });
     if (h) {
-      // Then, while the slice is not fenced, the admission counted on `STATE`: a delivery that a
-      // retake fenced claims nothing (the retake may have read the slice's ledgers before this
-      // one was written, and would never number what it claimed). One whose count made it in
-      // wrote its ledger before the fence, so the retake finds it and finishes its claims.
+      // While the slice is not fenced, the admission counted on `STATE` before its claims: a
+      // delivery that a retake fenced claims nothing (the retake may have read the slice's
+      // ledgers before this one was written, and would never number what it claimed). One whose
+      // count made it in wrote its ledger before the fence, so the retake finds it and finishes
+      // its claims.
       try {
         await this.updateState({ add: { admissions: 1 }, condition: fenced(h) });
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
-        await this.table.delete(this.ledgerKey(ledger)).catch(() => undefined);
+        // The ledger stays: the retake may not have read it yet (it reads the pages recorded,
+        // then the ledgers). One it never reads belongs to pages it fetched again itself.
         throw new SliceFencedError(from);
       }
     }
@@ -801,12 +853,20 @@ export class CrawlFrontier {
 /** Candidates one admission takes at most. */
 export const ADMIT_MAX = 500;
 /** Bytes of URLs one admission takes at most: its ledger stays well below DynamoDB's 400 KB item limit. */
-const ADMIT_MAX_BYTES = 200 * 1024;
+export const ADMIT_MAX_BYTES = 200 * 1024;
 /**
  * Longer URLs are not crawled (the sitemap protocol's limit): every record holding URLs (a ledger
  * of up to 500, a slice of up to 50, a claim) then has a bound well inside DynamoDB's item limit.
  */
 export const MAX_URL_LENGTH = 2048;
+
+/** Whether `candidates` fit in the open admission's ledger (else close it and open another). */
+export function admissionFits(open: OpenAdmission | null, candidates: { url: string }[]): boolean {
+  if (!open) return true;
+  let bytes = 0;
+  for (const c of candidates) bytes += Buffer.byteLength(c.url) + 32;
+  return open.urls.length + candidates.length <= ADMIT_MAX && open.bytes + bytes <= ADMIT_MAX_BYTES;
+}
 
 /** Candidates in admissions of at most {@link ADMIT_MAX} URLs and {@link ADMIT_MAX_BYTES} bytes, those over {@link MAX_URL_LENGTH} left out. */
 export function admissionChunks<T extends { url: string }>(candidates: T[]): T[][] {

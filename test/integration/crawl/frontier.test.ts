@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admissionChunks, CrawlFrontier, MAX_URL_LENGTH, ownId, type SliceRef, type SliceStep } from '../../../functions/core/crawl/frontier.js';
+import { admissionChunks, CrawlFrontier, MAX_URL_LENGTH, ownId, SliceFencedError, type SliceRef, type SliceStep } from '../../../functions/core/crawl/frontier.js';
 import type { Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 import { memoryStores } from '../foundation/stores.js';
@@ -203,6 +203,28 @@ describe('crawl frontier on dynalite', () => {
       expect((await f.counters())!.admitted).toBe(4);
     });
   }
+
+  it("one admission gathers several batches' links (one ledger, appended to); an append after a retake settled it stops the delivery", async () => {
+    const f = frontier();
+    const [first] = await f.init('https://site.test/p/0', 100, now);
+    const from = first!.slice_id;
+    let open = await f.stage(null, cands(links(2, 60), 0), from);
+    const ledger = open!.ledger;
+    open = await f.stage(open, cands([...links(3, 60), ...links(2, 60)], 0), from);
+    expect(open!.ledger).toBe(ledger);
+    const staged = [...new Set([...links(2, 60), ...links(3, 60)])];
+    expect(open!.urls.map((u) => u.url)).toEqual(staged);
+    // A crash before the close: the retake finds every staged URL in the one ledger.
+    const [l] = await f.unsettled(from, []);
+    expect(l).toMatchObject({ ledger });
+    expect(l!.urls.map((u) => u.url).sort()).toEqual([...staged].sort());
+    await f.recordLedgerSlices(ownId(from), l!.ledger, l!.urls);
+    await f.settle([l!.ledger]);
+    expect((await f.counters())!.admitted).toBe(1 + staged.length);
+    // The first delivery wakes and appends to the settled ledger: fenced, nothing claimed.
+    await expect(f.stage(open, cands(['https://site.test/late'], 0), from)).rejects.toBeInstanceOf(SliceFencedError);
+    expect((await f.admit(cands(['https://site.test/late'], 0), 'start#other')).urls).toHaveLength(1);
+  });
 
   it('a retake keeps the ordinals of a committed admission and writes its slices once, however far the first delivery got', async () => {
     const f = frontier();
