@@ -125,6 +125,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   const role = a.role?.toLowerCase();
   if (role && CHROME_ROLES.has(role)) return true;
   if (name === 'a' && isSkipLink(el)) return true;
+  if ((name === 'ul' || name === 'ol') && optionList(el)) return true;
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
   // with or without the class rules: a thread read leniently has it too.
   if (opts.commentsAreContent && !NEVER_DROPPED_BY_CLASS.has(name) && !frame?.has(el) && (THREAD_FURNITURE.test(classAndId(el)) || profileDetail(el) || replySubject(el))) return true;
@@ -140,6 +141,46 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (names === '' || !chromeNames(names)) return false;
   // In the article, a block named a header that is or holds a heading is the article's own (as a <header> there).
   return !(insideArticle && articleHeader(el, names, chromeNames));
+}
+
+/**
+ * A list of choices: most of its items (three or more) are a checkbox or a radio button with its
+ * short label, as a grid's facets ("Size", "Color", "Price" with a box to tick for each value) and a
+ * product's options are written. Choices to make, not content to read, on any kind of page. A
+ * task list's boxes are disabled (GitHub, markdown renderers): those are its content.
+ */
+function optionList(el: DomNode): boolean {
+  const { items, choices } = listChoices(el);
+  return items >= 3 && choices * 4 >= items * 3;
+}
+
+/**
+ * The items of a list and those that are a choice (an enabled checkbox or radio button with a
+ * short label). The score walk counts a dropped list's choices as its parent's form controls, so a
+ * facet panel's block (its headings, a "Filter" line) still reads as a form to the cleaner.
+ */
+export function listChoices(el: DomNode): { items: number; choices: number } {
+  let items = 0;
+  let choices = 0;
+  for (const c of el.children ?? []) {
+    if (c.name !== 'li') continue;
+    items++;
+    // A short label: a box beside a long block is a CSS toggle (a thread's collapsible comments).
+    if (hasChoice(c, 4) && leadingText(c).trim().length <= 50) choices++;
+  }
+  return { items, choices };
+}
+
+/** Whether `n` holds an enabled checkbox or radio button within `depth` levels. */
+function hasChoice(n: DomNode, depth: number): boolean {
+  for (const c of n.children ?? []) {
+    if (c.type !== 'tag') continue;
+    if (c.name === 'input') {
+      const type = c.attribs?.type?.toLowerCase();
+      if ((type === 'checkbox' || type === 'radio') && c.attribs?.disabled === undefined) return true;
+    } else if (depth > 1 && hasChoice(c, depth - 1)) return true;
+  }
+  return false;
 }
 
 /**

@@ -8,7 +8,7 @@
  * `score × (1 − link density)`.
  */
 import { BLOCK_TAGS, HEADING_TAGS, classAndId, commaCount, isElement, textLength, type DomNode } from './dom.js';
-import { COMMENT_NAMES, POST_LINE_NAMES, isNonContent, mainFrame, opensArticle, type PrepareOptions } from './prepare.js';
+import { COMMENT_NAMES, POST_LINE_NAMES, isNonContent, listChoices, mainFrame, opensArticle, type PrepareOptions } from './prepare.js';
 
 export interface NodeStats {
   /** Characters of text (whitespace at the ends of text nodes not counted). */
@@ -142,8 +142,10 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
       const name = child.name ?? '';
       if (isNonContent(child, inArticle, opts, frame)) {
         dropped.add(child);
-        if (CONTROLS.has(name) && child.attribs?.type !== 'hidden') s.inputs++;
+        // A disabled control is not one to use: a task list's ticked boxes (GitHub, markdown renderers).
+        if (CONTROLS.has(name) && child.attribs?.type !== 'hidden' && child.attribs?.disabled === undefined) s.inputs++;
         else if (EMBEDS.has(name)) s.embeds++;
+        else if (name === 'ul' || name === 'ol') s.inputs += listChoices(child).choices;
         continue;
       }
       const c = walk(child, inArticle);

@@ -419,5 +419,9 @@ describe('kind-aware main content', () => {
     expect(out).toContain('X-ring sealed');
     expect(out).toContain('never fitted');
   });
+  it("a task list (GitHub's, a markdown renderer's: a disabled box before each item) stays in the content: its boxes are not a form", () => {
+    const tasks = md(`<body><article><h1>Release plan</h1><p>${'What is left before the release of the new tide tables, item by item, as agreed at the harbour meeting. '.repeat(4)}</p><ul>${['Check the spring tides', 'Print the pocket tables', 'Send the tables to the chandlers'].map((t) => `<li class="task-list-item"><input type="checkbox" class="task-list-item-checkbox" disabled> ${t}</li>`).join('')}</ul></article></body>`, 'https://notes.example/release');
+    expect(tasks).toContain('Print the pocket tables');
+  });
 });
 

@@ -53,6 +53,22 @@ describe('prepare: what is never content', () => {
     expect(isNonContent(c, false, { classRules: false })).toBe(false);
   });
 
+  it("drops a list of choices (a grid's facet values, each a box to tick with a short label), and counts its boxes as its block's form controls", () => {
+    const facet = (id: string, values: string[], box = '<input type="checkbox">') => `<ul id="${id}">${values.map((v) => `<li><label>${box}<span>${v}</span></label></li>`).join('')}</ul>`;
+    const { body: b, node } = body(`<body><div id="panel"><h3>Material</h3>${facet('m', ['corduroy', 'canvas', 'wool'])}</div>
+      ${facet('t', ['Check the spring tides', 'Print the pocket tables', 'Send the tables'], '<input type="checkbox" disabled>')}
+      ${facet('two', ['wool', 'canvas'])}
+      <ol id="c">${[1, 2, 3].map((i) => `<li><input type="checkbox" id="f${i}"><div><p>Comment ${i}: ${'the stilling well silts up after a westerly blow. '.repeat(2)}</p></div></li>`).join('')}</ol></body>`);
+    const scored = scoreTree(b, strict);
+    expect(scored.dropped.has(node('#m'))).toBe(true);
+    expect(scored.stats.get(node('#panel'))!.inputs).toBe(3);
+    // A task list's disabled boxes, two values only, a CSS toggle beside each long comment: kept.
+    expect(scored.dropped.has(node('#t'))).toBe(false);
+    expect(scored.dropped.has(node('#two'))).toBe(false);
+    expect(scored.dropped.has(node('#c'))).toBe(false);
+    expect(scored.stats.get(node('#t'))!.inputs).toBe(0);
+  });
+
   it('drops what the caller excluded', () => {
     const x = el('<body><div id="x">text</div></body>', '#x');
     expect(isNonContent(x, false, { classRules: true, excluded: new Set([x]) })).toBe(true);
