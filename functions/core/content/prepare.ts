@@ -12,6 +12,10 @@
  */
 import { HEADING_TAGS, classAndId, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
+import { opensReviewsSection } from './related-sections.js';
+
+// Blocks that may be a section of their own (a product page's reviews).
+const SECTION_TAGS = new Set(['div', 'section', 'article', 'ul', 'ol']);
 
 const NEVER_CONTENT = new Set([
   'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'applet',
@@ -95,6 +99,8 @@ export interface PrepareOptions {
   revealHidden?: boolean;
   /** A forum or Q&A thread: blocks named for comments are its posts, not furniture. */
   commentsAreContent?: boolean;
+  /** A product page: a block opening with a reviews or questions heading is its shoppers' posts (related-sections.ts). */
+  reviewsOut?: boolean;
 }
 
 // A tab or accordion panel: hidden until its tab is chosen, content all the same.
@@ -126,6 +132,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (role && CHROME_ROLES.has(role)) return true;
   if (name === 'a' && isSkipLink(el)) return true;
   if ((name === 'ul' || name === 'ol') && optionList(el)) return true;
+  if (opts.reviewsOut && SECTION_TAGS.has(name) && opensReviewsSection(el)) return true;
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
   // with or without the class rules: a thread read leniently has it too.
   if (opts.commentsAreContent && !NEVER_DROPPED_BY_CLASS.has(name) && !frame?.has(el) && (THREAD_FURNITURE.test(classAndId(el)) || profileDetail(el) || replySubject(el))) return true;

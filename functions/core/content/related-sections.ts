@@ -109,3 +109,26 @@ export function opensRelatedSection(el: DomNode): boolean {
   // A store's cards of other products may open them by script, with no anchor to follow.
   return hasLinks(el, 2) || (store && holdsRecords(el, 5));
 }
+
+// The heading of a store's reviews or questions section ("Customer reviews", "Reviews (76)",
+// "Ratings & reviews", "Questions & answers").
+const REVIEWS_HEADING = /^(?:(?:customer|product|user|guest|verified)\s+)?(?:reviews?|ratings?(?:\s*(?:&|and)\s*reviews?)?)\b|^(?:customer\s+)?(?:questions?\s*(?:&|and)\s*answers?|q\s*&\s*a)\b/i;
+
+/**
+ * Whether `el` is a product page's reviews or questions section: it opens with such a heading,
+ * holds records (reviews, answers) and not the page's title. Shoppers' posts beside the item, as
+ * comments are beside a story: not the item's content.
+ */
+export function opensReviewsSection(el: DomNode): boolean {
+  if (HEADING_TAGS.has(el.name ?? '')) return false;
+  const h = openingHeading(el);
+  if (!h || h.name === 'h1') return false;
+  const text = squash(plainText(h).join(''));
+  return text.length <= 80 && REVIEWS_HEADING.test(text) && holdsRecords(el, 5) && !holdsTag(el, 'h1');
+}
+
+/** Whether `el` holds a `tag` element (a block holding the page's title is the item, not a section beside it). */
+function holdsTag(el: DomNode, tag: string): boolean {
+  for (const c of el.children ?? []) if (isElement(c) && (c.name === tag || holdsTag(c, tag))) return true;
+  return false;
+}

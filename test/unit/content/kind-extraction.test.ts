@@ -97,6 +97,20 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Other clock|Barometers department|Privacy policy/);
   });
 
+  it("a product page's customer reviews and questions are left out, also when the reviews are the longest prose on the page", () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail 25 pack","offers":{"@type":"Offer","price":"99.95","priceCurrency":"USD"}}</script>';
+    const review = (i: number) => `<div class="review"><h3>Review ${i}: a great pack for day hikes</h3><p>${i * 3} people found this helpful</p><p>Reviewer ${i} wrote: ${'The straps are comfortable, the pockets are where you want them, and it carried a full day of gear on a long hike without rubbing anywhere, even in the heat. '.repeat(3)}</p></div>`;
+    const html = `<!doctype html><html><head><title>Trail 25 pack</title>${ld}</head><body>${chrome}<div class="product">
+      <div class="top"><h1>Trail 25 pack</h1><p>$99.95</p><p>A 25 litre daypack with a rain cover and a zip pocket under the lid.</p>
+      <h2>Key details</h2><table><tr><th>Capacity</th><td>25 litres</td></tr><tr><th>Weight</th><td>830 grams</td></tr></table></div>
+      <section><h2>Customer reviews</h2>${[1, 2, 3, 4].map(review).join('')}</section>
+      <section><h2>Questions &amp; answers</h2><div class="qa"><p>Does it fit a 3 litre bladder? Yes, in the sleeve behind the back panel.</p></div><div class="qa"><p>Is the rain cover removable? Yes, it sits in its own pocket.</p></div></section>
+    </div>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/product/227955/trail-25-pack');
+    for (const part of ['Trail 25 pack', 'rain cover and a zip pocket', '830 grams']) expect(out).toContain(part);
+    expect(out).not.toMatch(/people found this helpful|Reviewer \d wrote|3 litre bladder/);
+  });
+
   it("a product page whose document does not show the description: the JSON-LD description, once", () => {
     const desc = 'A solid brass clock that shows the state of the tide &amp; the moon, set once a month by the new moon.';
     const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage","name":"x"},{"@type":"Product","name":"Brass tide clock","description":"${desc}","offers":{"@type":"Offer","price":"89.00","priceCurrency":"EUR"}}]}</script>`;
