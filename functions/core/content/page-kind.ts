@@ -296,7 +296,9 @@ export function classifyPage(s: KindSignals, h: KindHints): PageKind {
   if ((FORUM_PATH.test(path) && (s.postBlocks >= 5 || forumLd)) || (forumLd && pt < 0.45)) return 'forum';
   // Story cards (`<article>`s each opening with a linked headline): a news or blog listing.
   if (s.articleCards >= 6 && pt < 0.5 && !articleLd && !product) return 'listing';
-  if (s.postBlocks >= 40 && pt < 0.25 && !product && !article) return 'forum';
+  // Not when the blocks are priced: a store's cards named `post-123` (WordPress gives every product
+  // that class) are a grid, and a thread's posts carry no short price lines.
+  if (s.postBlocks >= 40 && pt < 0.25 && !product && !article && s.prices * 4 < s.postBlocks) return 'forum';
   // A grid of products: priced cards, a declared catalogue, or facets beside many cards.
   const grid = s.pricedCards >= 3 || og === 'product.group' || has(GRID_TYPES) || (s.facetBlocks >= 5 && s.cards >= 12 && pt < 0.3);
   if (COLLECTION_PATH.test(path) && !PRODUCT_PATH.test(path) && (grid || s.cards >= 8) && pt < 0.5) return 'collection';

@@ -41,6 +41,14 @@ describe('page kind', () => {
     expect(kindOf(html, 'https://shop.example/collections/clocks')).toBe('collection');
   });
 
+  it("a store's grid whose cards are classed as posts (WordPress's post-123 on every product) is a collection, not a thread; a thread's many post blocks still make a forum", () => {
+    const card = (i: number) => `<li class="product type-product post-${4400 + i} status-publish instock"><a href="/shop/lamp-${i}"><img src="/l${i}.jpg" alt=""><h2>Storm lamp ${i}</h2><span class="price">$${40 + i}.00</span></a></li>`;
+    const html = doc('', `${nav}<main><h1>Lamps</h1><ul class="products">${Array.from({ length: 44 }, (_, i) => card(i)).join('')}</ul></main>`);
+    expect(kindOf(html, 'https://outfitter.example/')).not.toBe('forum');
+    const post = (i: number) => `<div class="post post-${i}"><span class="author">sailor${i}</span><div class="post-body">Reply ${i}: same here.</div></div>`;
+    expect(kindOf(doc('', `${nav}<main><h1>Gauge reads low?</h1>${Array.from({ length: 44 }, (_, i) => post(i)).join('')}</main>`), 'https://boards.example/')).toBe('forum');
+  });
+
   it('a listing: many linked entries that are not products, little prose', () => {
     const item = (i: number) => `<div class="teaser"><h3><a href="/story-${i}">Story ${i} of the harbour</a></h3><span class="date">May ${i}</span></div>`;
     const html = doc('', `${nav}<main><h1>Latest</h1><div class="list">${Array.from({ length: 15 }, (_, i) => item(i + 1)).join('')}</div></main>`);
