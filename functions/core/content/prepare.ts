@@ -53,6 +53,9 @@ const CHROME_CLASS = new RegExp(
     '|(?:^|\\s)clipped(?=$|\\s)',
 );
 
+/** Class/id names of text for screen readers only (also among CHROME_CLASS). */
+const SCREEN_READER_ONLY = /visually-?hidden|hidden-visually|sr-only|screen-?reader|a11y-hidden|assistive-text|(?:^|\s)clipped(?=$|\s)/;
+
 /**
  * The same furniture named in the site's own language (comments, share, related, advertising,
  * footer, read-also boxes): `comentarios`, `commentaires`, `kommentare`, `compartilhar`,
@@ -136,7 +139,12 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
   // with or without the class rules: a thread read leniently has it too.
   if (opts.commentsAreContent && !NEVER_DROPPED_BY_CLASS.has(name) && !frame?.has(el) && (THREAD_FURNITURE.test(classAndId(el)) || profileDetail(el) || replySubject(el))) return true;
-  if (!opts.classRules) return false;
+  // A label for screen readers only beside shown text is not shown, with or without the class
+  // rules: a grid's "Regular price", "Sale price" beside each card's price. When the class rules
+  // are off, one that says more stays: alone in its block it stands for an icon ("Yes" for a tick
+  // in a comparison table), and one with figures may be the only copy of a price whose shown
+  // form is hidden from assistive technology ("Original price was: $30.00").
+  if (!opts.classRules) return !NEVER_DROPPED_BY_CLASS.has(name) && !frame?.has(el) && SCREEN_READER_ONLY.test(classAndId(el)) && srLabel(el);
   if (name === 'a') return isCallToAction(el);
   if (NEVER_DROPPED_BY_CLASS.has(name) || frame?.has(el)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
@@ -186,6 +194,28 @@ function hasChoice(n: DomNode, depth: number): boolean {
       const type = c.attribs?.type?.toLowerCase();
       if ((type === 'checkbox' || type === 'radio') && c.attribs?.disabled === undefined) return true;
     } else if (depth > 1 && hasChoice(c, depth - 1)) return true;
+  }
+  return false;
+}
+
+/** Whether `el` (for screen readers only) is a short label without figures beside shown text. */
+function srLabel(el: DomNode): boolean {
+  const text = leadingText(el).trim();
+  return text.length > 60 || (text.length <= 40 && !/\d/.test(text) && besideShownText(el));
+}
+
+/** Whether a sibling of `el` shows text (not hidden, not for screen readers only). */
+function besideShownText(el: DomNode): boolean {
+  for (const c of el.parent?.children ?? []) {
+    if (c === el) continue;
+    if (c.type === 'text') {
+      if ((c.data ?? '').trim()) return true;
+      continue;
+    }
+    const a = c.attribs;
+    if (c.type !== 'tag' || !a || NEVER_CONTENT.has(c.name ?? '')) continue;
+    if (a['aria-hidden'] === 'true' || a.hidden !== undefined || (a.style && HIDDEN_STYLE.test(a.style)) || SCREEN_READER_ONLY.test(classAndId(c))) continue;
+    if (leadingText(c).trim()) return true;
   }
   return false;
 }

@@ -437,5 +437,16 @@ describe('kind-aware main content', () => {
     const tasks = md(`<body><article><h1>Release plan</h1><p>${'What is left before the release of the new tide tables, item by item, as agreed at the harbour meeting. '.repeat(4)}</p><ul>${['Check the spring tides', 'Print the pocket tables', 'Send the tables to the chandlers'].map((t) => `<li class="task-list-item"><input type="checkbox" class="task-list-item-checkbox" disabled> ${t}</li>`).join('')}</ul></article></body>`, 'https://notes.example/release');
     expect(tasks).toContain('Print the pocket tables');
   });
+  it("a grid's labels for screen readers beside shown text ('Regular price') are not content; a screen-reader price whose shown copy is hidden from assistive technology stays", () => {
+    const card = (i: number) => `<li class="card"><a href="/products/lamp-${i}"><img src="/l${i}.jpg" alt=""><h3>Storm lamp ${i}</h3><span class="sr-only">Storm lamp ${i}, a brass hurricane lamp that burns paraffin for twelve hours</span></a>
+      <div class="price"><span class="visually-hidden">Regular price</span> <span class="price-item">$${40 + i}.00</span></div>
+      <span class="price"><del aria-hidden="true">$${90 + i}.00</del> <span class="screen-reader-text">Original price was: $${90 + i}.00.</span><small>Excl. freight</small></span></li>`;
+    const html = `<!doctype html><html><head><title>Lamps</title></head><body>${chrome}<main><h1>Lamps</h1><ul class="product-grid">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</ul></main>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/collections/lamps');
+    expect(out).toContain('Storm lamp 11');
+    expect(out).toContain('$51.00');
+    expect(out).toContain('Original price was: $101.00');
+    expect(out).not.toMatch(/Regular price|burns paraffin/);
+  });
 });
 
