@@ -6,7 +6,7 @@
  * as `data-lang` on its <pre>, no classes).
  */
 import { codeLanguageOf } from './code-language.js';
-import { BLOCK_TAGS, isElement, type DomNode } from './dom.js';
+import { BLOCK_TAGS, HEADING_TAGS, isElement, type DomNode } from './dom.js';
 import { postFurniture, quotesAPost } from './thread-posts.js';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
@@ -178,6 +178,9 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
       // A section of two blocks or more (a description's paragraphs, a card's title and text).
       if (options.dropRepeats && textLength - len0 >= MIN_REPEAT_CHARS && (blocks - blocks0 >= 2 || textLength - len0 >= MIN_REPEAT_PARAGRAPH)) {
         spans.push({ o0, o1: out.length, t0, t1: texts.length, kept: quote || kept > 0 || code > code0, single: blocks - blocks0 < 2 });
+      } else if (options.dropRepeats && HEADING_TAGS.has(name)) {
+        // A heading right after its own copy (a card's title written for two layouts): once.
+        spans.push({ o0, o1: out.length, t0, t1: texts.length, kept: false, single: true });
       }
       blocks++;
     }

@@ -83,5 +83,15 @@ describe('repeated sections', () => {
     const html = `<body><main><h1>All sheets</h1><p>Percale, sateen and linen sheets for every kind of sleeper.</p><div class="sm">${long}</div><div class="lg">${long}</div><h2>Care</h2><p>Wash cold, tumble dry low, and iron warm if you like them crisp.</p></main></body>`;
     expect(count(md(html, 'https://shop.example/collections/sheets'), 'makings of your ideal sleep space')).toBe(1);
   });
+  it("a card's title written twice in a row (one per layout): once; the same heading with text between stays", () => {
+    const card = (i: number) => `<li class="card"><a href="/products/roast-${i}"><img src="/r${i}.jpg" alt=""></a><div class="card__content"><h3><a href="/products/roast-${i}">Dark roast ${i}</a></h3></div><div class="card__content"><h3 class="h5"><a href="/products/roast-${i}">Dark roast ${i}</a></h3><span class="price">$${15 + i}.99</span></div></li>`;
+    const out = md(`<!doctype html><html><head><title>Coffee</title></head><body><main><h1>Coffee</h1><ul class="grid">${Array.from({ length: 8 }, (_, i) => card(i)).join('')}</ul></main></body></html>`, 'https://shop.example/collections/coffee');
+    expect(count(out, 'Dark roast 7]')).toBe(1);
+    expect(out).toContain('$22.99');
+    // A heading repeated with content between (each day of a schedule under "Morning"): each stays.
+    const day = (d: string) => `<section><h2>${d}</h2><h3>Morning</h3><p>Harbour tour at nine, ${d}, from the north pier, back by noon for lunch at the quay.</p></section>`;
+    const schedule = md(`<body><article><h1>Festival schedule</h1>${['Friday', 'Saturday', 'Sunday'].map(day).join('')}</article></body>`);
+    expect(count(schedule, '### Morning')).toBe(3);
+  });
 });
 
