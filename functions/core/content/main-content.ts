@@ -174,6 +174,34 @@ function firstH1(body: DomNode, scored: Scored): DomNode | undefined {
 }
 
 /**
+ * The elements wholly before the page's first `<h1>` that survived prepare (not its ancestors),
+ * with everything inside them; empty when there is no such heading.
+ */
+export function beforeTitle(body: DomNode, scored: Scored): Set<DomNode> {
+  const h1 = firstH1(body, scored);
+  const out = new Set<DomNode>();
+  if (!h1) return out;
+  const ancestors = new Set<DomNode>();
+  for (let n: DomNode | null | undefined = h1.parent; n; n = n.parent) ancestors.add(n);
+  // Depth first, stopping at the heading: what is met before it and does not hold it.
+  const walk = (n: DomNode): boolean => {
+    for (const c of n.children ?? []) {
+      if (c === h1) return true;
+      if (!isElement(c) || scored.dropped.has(c)) continue;
+      if (ancestors.has(c)) return walk(c);
+      addAll(c);
+    }
+    return false;
+  };
+  const addAll = (n: DomNode) => {
+    out.add(n);
+    for (const c of n.children ?? []) if (isElement(c) && !scored.dropped.has(c)) addAll(c);
+  };
+  walk(body);
+  return out;
+}
+
+/**
  * The smallest element holding the selection `roots` and the page's first `<h1>` that survived
  * prepare; undefined when there is no such heading, the selection already holds it, or only the
  * body holds both.
@@ -263,7 +291,12 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       // Beside the sections: menus and link lists (a footer not marked as one), calls to action.
       // Tune half: service F1 0.765 -> 0.772, boilerplate snippets left out 0.784 -> 0.890.
       skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n) || formBox(n, scored);
-    } else skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n) || formBox(n, scored);
+    } else {
+      // Link blocks before the page's title (a masthead's menus and site switchers not marked as
+      // navigation): a grid's or a listing's cards come after its title.
+      const before = beforeTitle(body, scored);
+      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored));
+    }
     // A product page: the item's area is the smallest block that holds both the selected
     // description and the page's heading (the product's name, beside its price and buy box).
     const item = kind === 'product' ? itemArea(body, roots, scored) : undefined;

@@ -6,7 +6,7 @@ import { classWeight, finalScore, linkDensity, scoreTree } from '../../../functi
 import { selectMain, signature } from '../../../functions/core/content/select.js';
 import { cleanSelection } from '../../../functions/core/content/clean.js';
 import { serializeContent } from '../../../functions/core/content/serialize.js';
-import { extractMainContent } from '../../../functions/core/content/main-content.js';
+import { beforeTitle, extractMainContent } from '../../../functions/core/content/main-content.js';
 
 const el = (html: string, sel: string) => load(html)(sel).get(0) as unknown as DomNode;
 const body = (html: string) => {
@@ -208,5 +208,15 @@ describe('serialize and extract', () => {
     const r = extractMainContent(b, { base: 'https://site.test/' });
     expect(r.pass).toBe('body');
     expect(r.html).toBe('<h1>Title</h1><p>Short.</p>');
+  });
+});
+
+describe("a grid's blocks before its title", () => {
+  it('are every element wholly before the first <h1> with what is inside them, not the h1\'s ancestors or what follows it', () => {
+    const { body: b, node } = body(`<body><div id="bar"><a id="l1" href="/a">Climb</a> <a href="/b">Ride</a></div><div id="wrap"><div id="menu"><a href="/c">Trail guide</a></div><div id="head"><h1>Houston</h1><p id="sub">149 miles</p></div><ul id="cards"><li>Creek trail</li></ul></div></body>`);
+    const set = beforeTitle(b, scoreTree(b, { classRules: false }));
+    for (const id of ['#bar', '#l1', '#menu']) expect(set.has(node(id))).toBe(true);
+    for (const id of ['#wrap', '#head', 'h1', '#sub', '#cards']) expect(set.has(node(id))).toBe(false);
+    expect(beforeTitle(body('<body><p>no title</p></body>').body, scoreTree(body('<body><p>x</p></body>').body, { classRules: false })).size).toBe(0);
   });
 });
