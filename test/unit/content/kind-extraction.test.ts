@@ -448,5 +448,16 @@ describe('kind-aware main content', () => {
     expect(out).toContain('Original price was: $101.00');
     expect(out).not.toMatch(/Regular price|burns paraffin/);
   });
+  it("a product page: the store's lines before the item's name (a slogan, a phone line, a log-in line) are not the item's content; its picture, price and description are", () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Roadcase for four lights","offers":{"@type":"Offer","price":"1772.00","priceCurrency":"USD"}}</script>';
+    const html = `<!doctype html><html><head><title>Roadcase</title>${ld}</head><body><div class="page">
+      <div class="strip"><span>The Professional's Source Since 1973</span> <span>Ask our experts 212-444-6615</span> <span>Hello, log in to your account and orders</span></div>
+      <div class="pdp"><div class="gallery"><img src="/case.jpg" alt=""></div>
+      <div class="buy"><h1>Roadcase for four lights</h1><p>$1,772.00</p><p>Expected availability: 2-4 weeks</p><button>Add to cart</button></div>
+      <div class="desc"><h2>Overview</h2><p>A flight case with foam inserts for four retro stage lights, with recessed handles, butterfly latches and castors, built to survive a touring season.</p></div></div></div></body></html>`;
+    const out = md(html, 'https://shop.example/c/product/1825729-REG/roadcase.html');
+    for (const part of ['](https://shop.example/case.jpg)', '# Roadcase for four lights', '$1,772.00', 'butterfly latches']) expect(out).toContain(part);
+    expect(out).not.toMatch(/Source Since 1973|Ask our experts|log in to your account/);
+  });
 });
 
