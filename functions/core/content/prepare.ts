@@ -6,9 +6,12 @@
  *   a `<header>` outside the article (the site's masthead);
  * - by ARIA role: navigation, banner, contentinfo, complementary, dialogs, menus, search;
  * - hidden: `hidden`, `aria-hidden="true"`, inline `display:none` / `visibility:hidden`;
+ * - by structure: skip links, lists of choices (a grid's facets: a box to tick per value); on a
+ *   product page, its reviews and questions sections (related-sections.ts);
  * - by class/id (the lenient pass turns this off): sidebars, comments, share bars, related links,
  *   newsletter boxes, cookie banners, ads, bylines…, unless the same class/id also names content
- *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`).
+ *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`); with it off, text for screen
+ *   readers only still goes when it labels shown text or is long (see {@link srLabel}).
  */
 import { HEADING_TAGS, classAndId, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
@@ -198,7 +201,11 @@ function hasChoice(n: DomNode, depth: number): boolean {
   return false;
 }
 
-/** Whether `el` (for screen readers only) is a short label without figures beside shown text. */
+/**
+ * Whether `el` (text for screen readers only) goes when the class rules are off: a short label
+ * without figures beside shown text ("Regular price"), or a long text (a hidden copy of a card's
+ * title and blurb, a hidden menu).
+ */
 function srLabel(el: DomNode): boolean {
   const text = leadingText(el).trim();
   return text.length > 60 || (text.length <= 40 && !/\d/.test(text) && besideShownText(el));
