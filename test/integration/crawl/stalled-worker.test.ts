@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlFrontier, type SliceRef } from '../../../functions/core/crawl/frontier.js';
 import { processSlice, type SliceEnv } from '../../../functions/core/crawl/crawl-slice.js';
 import type { Engine } from '../../../functions/core/engine/pipeline.js';
-import type { PageResult } from '../../../functions/core/engine/types.js';
-import type { SiteCrawlInput } from '../../../functions/core/scrapers/site-crawl.js';
 import type { Table } from '../../../functions/ports/table.js';
 import type { EmbeddedStores } from '../../../functions/local/embedded-stores.js';
 import { memoryStores } from '../foundation/stores.js';
+import { input, LEASE_MS, N, page, url } from './site-graph.js';
 
 /**
  * A worker that stalls without dying (its event loop blocked past its slice's lease, a long GC
@@ -30,15 +29,6 @@ beforeAll(async () => {
 });
 afterAll(async () => stores?.close());
 
-const N = 40;
-const url = (i: number) => `https://site.test/p/${i}`;
-const page = (u: string): PageResult => {
-  const i = Number(u.split('/').pop());
-  const links = [(i * 7 + 1) % N, (i * 13 + 5) % N, (i + 1) % N, i].map(url);
-  return { url: u, final_url: u, status_code: 200, engine_used: 'http', fetched_at: '2026-12-03T10:00:00.000Z', title: `Page ${i}`, markdown: `# ${i}`, text: `${i}`, links, metadata: { title: null, description: null, canonical: null, lang: null, og: {}, author: null, published_at: null, modified_at: null, site_name: null, language: null, image: null, type: null } };
-};
-const input: SiteCrawlInput = { start_url: url(0), max_pages: N, max_depth: 20, include: [], exclude: [], engine: 'http', concurrency: 2 };
-const LEASE_MS = 90_000;
 
 /** When the stalled worker wakes: after the retaker's n-th table call, or once the crawl has nothing left to do. */
 type Wake = number | 'idle';
