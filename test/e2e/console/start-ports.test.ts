@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkPorts, PortInUseError } from '../../../functions/local/local-server.js';
+import { basePortBelowEphemeral } from '../../support/base-port.js';
 
 /** Listen on a free loopback port whose next two ports are free too; returns the server and base. */
 async function freeBase(): Promise<number> {
   for (let i = 0; i < 20; i++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = basePortBelowEphemeral();
     const ok = await Promise.all([0, 1, 2].map((k) => new Promise<boolean>((res) => {
       const s = createServer();
       s.once('error', () => res(false));

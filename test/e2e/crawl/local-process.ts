@@ -3,6 +3,7 @@ import { DynamoTable } from '../../../functions/adapters/aws/dynamo-table.js';
 import { localDynamoClient } from '../../../functions/local/embedded-stores.js';
 import type { Table } from '../../../functions/ports/table.js';
 import { HEAP_FLAG } from '../../../functions/local/heap-bound.js';
+import { basePortBelowEphemeral } from '../../support/base-port.js';
 
 /** A fixed admin key, so the same key works across a restart of the process. */
 export const KEY = 'glr_crawlKillTest0123456789abcdefghij';
@@ -13,7 +14,7 @@ export const KEY = 'glr_crawlKillTest0123456789abcdefghij';
  */
 export class LocalProcess {
   private child: ChildProcess | undefined;
-  readonly port = 20000 + Math.floor(Math.random() * 20000);
+  readonly port = basePortBelowEphemeral();
   output = '';
 
   constructor(private readonly env: Record<string, string>) {}

@@ -4,11 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { basePortBelowEphemeral } from '../../support/base-port.js';
 
 // The local entry point as a user runs it (`npm start` runs exactly this), in its own process:
 // it prints the three URLs and a one-time key, serves the API, and keeps data across a restart.
 const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-start-'));
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = basePortBelowEphemeral();
 const env = { ...process.env, PORT: String(port), GLEANER_DATA_DIR: dataDir, GLEANER_LOG_LEVEL: 'warn' };
 let child: ChildProcess | undefined;
 
