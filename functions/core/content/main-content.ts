@@ -378,7 +378,12 @@ function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extr
   // that found nothing, a few lines only, or mostly links, gives way to a longer lenient one.
   const strictStands = strict.found && strict.out.textLength >= MIN_STANDING_CHARS && strict.links < 0.3;
   if (!strictStands && lenient.out.textLength > best.textLength && (lenient.found || !strict.found)) best = { ...lenient.out, pass: lenient.found ? 'lenient' : 'body', roots: lenient.nodes };
-  if (best.textLength === 0 && pageText > 0) best = { ...wholeContent(body.children ?? [], opts), pass: 'body', roots: [body] };
+  // Nothing left once cleaned (a grid of two short cards, cleaned as furniture): what the page
+  // shows beside its chrome, before the whole page with its menus.
+  if (best.textLength === 0 && pageText > 0) {
+    const shown = serializeContent(body.children ?? [], (n) => strict.scored.dropped.has(n) || gridChrome(n, strict.scored) || opensRelatedSection(n), opts.base, repeats(opts));
+    best = { ...(shown.textLength > 0 ? shown : wholeContent(body.children ?? [], opts)), pass: 'body', roots: [body] };
+  }
   // A few words found, while the page declares its content element (<main>, role=main, one
   // <article>) with much more: a page whose content is lists of links (an index, a "list of"
   // page) scores nothing as prose. The declared element, cleaned, whatever its link density.

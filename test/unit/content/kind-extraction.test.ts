@@ -459,5 +459,18 @@ describe('kind-aware main content', () => {
     for (const part of ['](https://shop.example/case.jpg)', '# Roadcase for four lights', '$1,772.00', 'butterfly latches']) expect(out).toContain(part);
     expect(out).not.toMatch(/Source Since 1973|Ask our experts|log in to your account/);
   });
+  it("a grid of two short cards that cleaning leaves bare: the cards, not the page's menus and footer with them", () => {
+    // Each card (a title link, a line, a price, a "See details" link) is link-heavy furniture to
+    // the cleaner, and so is the "Shop all" line: nothing is left of the selection. The fallback
+    // is what the page shows beside its chrome, not the whole page with its header and footer.
+    const menu = ['Skincare', 'Makeup', 'Balms', 'Fragrance', 'Body', 'Sets', 'Stores', 'Log in'].map((w) => `<li><a href="/collections/${w}">${w} menu</a></li>`).join('');
+    const card = (n: string, line: string, price: string) => `<li class="collection__item"><article class="pi"><a href="/products/${n}"><img src="/${n}.png" alt="${n}"></a><div class="pi__details"><h3 class="pi__title"><a href="/products/${n}">${n}</a></h3><p>${line}</p><span class="price">${price}</span><a href="/products/${n}">See details</a></div></article></li>`;
+    const html = `<!doctype html><html><head><title>Sets</title></head><body><header><a href="#main">Skip to main</a><nav>${menu}</nav></header>
+      <main id="main"><section class="collection"><ul class="collection__list">${card('The Super Pack', 'All three serums', '£88')}${card('Balm Dotcom Trio', 'Original formula', '£42')}</ul>
+      <div class="more"><a href="/collections/all">Shop all our sets</a></div></section></main>
+      <footer><nav><a href="/privacy">Privacy policy</a> <a href="/terms">Terms of sale</a></nav></footer></body></html>`;
+    const out = md(html, 'https://shop.example/collections/sets');
+    for (const part of ['The Super Pack', 'All three serums', '£88', 'Balm Dotcom Trio', '£42']) expect(out).toContain(part);
+    expect(out).not.toMatch(/Skip to main|menu\]|Privacy policy|Terms of sale/);
+  });
 });
-
