@@ -314,7 +314,11 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     }
     const sections = serializeContent(body.children ?? [], skip, opts.base, repeats(opts));
     // A story the selection already holds (most of what the page shows) stays as selected.
-    if (sections.textLength > out.textLength && ((kind === 'service' && !weakService) || out.textLength < sections.textLength * (kind === 'product' || weakService ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
+    // A grid whose selection holds none of its priced cards (its FAQ or buying guide, the longest
+    // prose on the page): the cards are what the page is.
+    const grids = kind === 'collection' ? [...pricedGroups(body, { url: pageUrl(opts) })] : [];
+    const missesGrid = grids.length > 0 && grids.every((g) => !roots.some((r) => contains(r, g) || contains(g, r)));
+    if (sections.textLength > out.textLength && ((kind === 'service' && !weakService) || missesGrid || out.textLength < sections.textLength * (kind === 'product' || weakService ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
     // A grid whose selection is its cards alone: with the page's title and the few lines around
     // them (the category's name and intro above the cards), not the rest of the page.
     if (kind !== 'product' && kind !== 'service') {

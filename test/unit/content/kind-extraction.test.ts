@@ -473,4 +473,20 @@ describe('kind-aware main content', () => {
     for (const part of ['The Super Pack', 'All three serums', '£88', 'Balm Dotcom Trio', '£42']) expect(out).toContain(part);
     expect(out).not.toMatch(/Skip to main|menu\]|Privacy policy|Terms of sale/);
   });
+  it("a grid whose longest prose is its FAQ (the selection): its priced cards are the content too, not the FAQ alone", () => {
+    // Link-only cards score low as prose, and the FAQ is the page's one <article>: the selection is
+    // the FAQ, which holds over 40% of the page's sections, so the sections rule did not apply.
+    const card = (i: number) => `<li class="product-cell"><a href="/p/lamp-${i}"><img src="/l${i}.jpg" alt=""></a><a class="title" href="/p/lamp-${i}">Deck lamp ${i}, brass housing, 12 V, sealed to IP67</a><span class="price">$${40 + i}.99</span></li>`;
+    const answer = (q: string) => `<h3>${q}</h3><p>Deck lamps are rated for spray and rain, and every lamp we sell carries the marine mark on its base. Fit them with the gasket that comes in the box, keep the contacts greased once a season, and they will outlast the boat's first paint job; we keep spare gaskets and bulbs for every model in stock for ten years after it leaves the catalogue.</p>`;
+    const html = `<!doctype html><html><head><title>Deck lamps</title></head><body>${chrome}<div class="page"><div class="listing">
+      <h1>Deck lamps</h1>
+      <ul class="product-grid">${Array.from({ length: 30 }, (_, i) => card(i + 1)).join('')}</ul></div>
+      <article class="faq"><h2>Deck lamp questions</h2>${['Are they waterproof?', 'Which bulbs fit?', 'Can I fit one myself?', 'Do you sell spares?', 'Are they dimmable?'].map(answer).join('')}</article>
+    </div>${footer}</body></html>`;
+    const out = md(html, 'https://chandlery.example/collections/deck-lamps');
+    for (let i = 1; i <= 30; i++) expect(out).toContain(`Deck lamp ${i},`);
+    expect(out).toContain('$70.99');
+    expect(out).toContain('marine mark');
+    expect(out).not.toMatch(/About us|Privacy policy/);
+  });
 });
