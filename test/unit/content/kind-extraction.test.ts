@@ -489,4 +489,26 @@ describe('kind-aware main content', () => {
     expect(out).toContain('marine mark');
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
+  it("a Q&A thread that declares its answers in JSON-LD but shows them as comments: every reply is content", () => {
+    // No block is marked as an answer (class, id or microdata): the comment-classed blocks are the
+    // answers the JSON-LD declares, not remarks on them.
+    const ld = JSON.stringify({ '@context': 'https://schema.org', '@type': 'QAPage', mainEntity: { '@type': 'Question', name: 'Is a winter passage worth it?', answerCount: 6, suggestedAnswer: [1, 2, 3, 4, 5, 6].map((i) => ({ '@type': 'Answer', text: `reply ${i}` })) } });
+    const replies = [
+      'Reply one: we crossed in January twice, and both times the light and the empty harbours made up for the cold; plan for short days and take a heater.',
+      'Reply two: only with a crew that has done it before, because the weather windows are short and the swell in the channel builds faster than the forecast says.',
+      'Reply three: the berths are half price from November to March, and most harbour offices stay open, but the fuel docks keep shorter hours, so fill up early.',
+      'Reply four: do it, but keep a day or two in hand at each end; we waited three days in Cherbourg for the wind to drop and never regretted it.',
+      'Reply five: reef early and often, the winter gusts come down off the cliffs without warning, and the water is cold enough that nobody wants to go in.',
+      'Reply six: we went in February and had the best sail of the year, flat water and a steady northerly, but we also spent a week stuck before it.',
+    ];
+    const more = ' Whatever you decide, tell the harbour office at the other end when you leave, keep an eye on the inshore forecast every six hours, and carry more warm layers than you think you could ever need.';
+    const comment = (i: number, text: string) => `<article id="comment-${i}" class="js-comment comment-overall-layer"><div class="comment comment-container"><div class="post-header"><a href="/u/sailor${i}">sailor${i}</a> <time datetime="2024-01-0${i}">Jan ${i}</time></div><div class="comment-content"><p>${text}${more}</p></div></div></article>`;
+    const html = `<!doctype html><html><head><title>Is a winter passage worth it?</title><script type="application/ld+json">${ld}</script></head><body>${chrome}<main>
+      <div class="question"><h1>Is a winter passage worth it?</h1><div class="post-body"><p>Dear fellow sailors, I am thinking of taking the boat across the channel in winter this year rather than waiting for the spring, and I would like to hear from anyone who has done it: was it worth the cold, the short days and the weather, and what would you do differently?</p></div></div>
+      <section class="comments">${replies.map((t, i) => comment(i + 1, t)).join('')}</section>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://sailing.example/forum/passages/winter-passage-worth-it');
+    for (const part of ['Dear fellow sailors', 'Reply one', 'Reply two', 'Reply three', 'Reply four', 'Reply five', 'Reply six']) expect(out).toContain(part);
+    expect(out).not.toMatch(/About us|Privacy policy/);
+  });
 });
