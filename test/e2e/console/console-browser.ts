@@ -83,10 +83,21 @@ export function pageHelpers(page: Page | (() => Page)) {
   /** The page fits the window: no horizontal scrolling of the whole document. */
   const noHorizontalScroll = () => p().evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   return {
-    go: (hash: string) =>
-      p().evaluate((h) => {
+    /**
+     * Go to `hash` and wait until the router has replaced the page that was shown: otherwise a
+     * wait that follows could match the old page (another run's "succeeded") and act on it while
+     * it is being replaced (seen under load: a click on the old run page's log, lost).
+     */
+    go: async (hash: string) => {
+      const changed = await p().evaluate((h) => {
+        const before = location.hash;
+        (window as unknown as { __shownPage?: Element | null }).__shownPage = document.getElementById('main')?.firstElementChild ?? null;
         location.hash = h;
-      }, hash),
+        return location.hash !== before;
+      }, hash);
+      if (changed)
+        await p().waitForFunction(() => document.getElementById('main')?.firstElementChild !== (window as unknown as { __shownPage?: Element | null }).__shownPage, { timeout: 15_000 });
+    },
     textOf: (sel: string) => p().$eval(sel, (el) => (el as HTMLElement).innerText),
     waitText: (sel: string, text: string, timeout = 15_000) =>
       p().waitForFunction((s, t) => Array.from(document.querySelectorAll(s)).some((el) => (el as HTMLElement).innerText.includes(t)), { timeout }, sel, text),
