@@ -17,10 +17,11 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     // Longest files first (a fresh clone has no timings of a last run): see the sequencer.
     sequence: { sequencer: SlowFirstSequencer },
-    // Two files at a time on two cores: vitest's default there (cores - 1) ran every file one after
-    // another (about 21 minutes); two took about 15. Three were no faster (911 s against 885 s: the
-    // suite is CPU-bound, Chromium above all) and made browser tests wait past their timeouts.
-    maxWorkers: 2,
+    // Three files at a time on two cores. vitest's default there (cores - 1) ran every file one
+    // after another (about 21 minutes). With two, the cores were idle a fifth of the run (both
+    // files waiting: leases, deadlines, pages, a browser's round trips): 754 s, 20% idle; three
+    // fill that (650 s, 7.5% idle, same machine and commit). Browser waits must hold at that load.
+    maxWorkers: 3,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 10_000, ...shared } },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, ...shared } },
