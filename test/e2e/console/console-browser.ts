@@ -99,6 +99,17 @@ export function pageHelpers(page: Page | (() => Page)) {
         await p().waitForFunction(() => document.getElementById('main')?.firstElementChild !== (window as unknown as { __shownPage?: Element | null }).__shownPage, { timeout: 15_000 });
     },
     textOf: (sel: string) => p().$eval(sel, (el) => (el as HTMLElement).innerText),
+    /**
+     * Open the <details> whose <summary> is `summarySel`, as a click on it does, and wait until it
+     * is open. A click at the summary's coordinates could land elsewhere when a section above it
+     * finishes loading at that moment (a run's results above its log).
+     */
+    openDetails: async (summarySel: string) => {
+      await p().$eval(summarySel, (el) => {
+        if (!(el.parentElement as HTMLDetailsElement).open) (el as HTMLElement).click();
+      });
+      await p().waitForFunction((s) => !!(document.querySelector(s)?.parentElement as HTMLDetailsElement | null)?.open, { timeout: 15_000 }, summarySel);
+    },
     waitText: (sel: string, text: string, timeout = 15_000) =>
       p().waitForFunction((s, t) => Array.from(document.querySelectorAll(s)).some((el) => (el as HTMLElement).innerText.includes(t)), { timeout }, sel, text),
     valueOf: (sel: string) => p().$eval(sel, (el) => (el as HTMLInputElement).value),

@@ -75,7 +75,7 @@ describe.skipIf(!CHROMIUM)('console flows (issue 20) in headless Chromium', () =
     await cb?.close();
   });
 
-  const { go, textOf, waitText, setValue, noHorizontalScroll } = pageHelpers(() => page);
+  const { go, textOf, openDetails, waitText, setValue, noHorizontalScroll } = pageHelpers(() => page);
 
   it('logs in with email and password', async () => {
     await logIn(page, svc.url, EMAIL, PASSWORD);
@@ -202,7 +202,7 @@ describe.skipIf(!CHROMIUM)('console flows (issue 20) in headless Chromium', () =
     expect(heads.slice(0, 3)).toEqual(['URL', 'Title', 'HTTP']);
     expect(heads.at(-1)).toBe('Item');
     expect(heads).not.toContain('markdown');
-    await page.click('#run-items .col-picker summary');
+    await openDetails('#run-items .col-picker summary');
     for (const c of await page.$$eval('#run-items .col-picker input:not(:checked)', (is) => is.map((i) => (i as HTMLInputElement).value))) await page.click(`#run-items .col-picker input[value="${c}"]`);
     await page.waitForSelector('#run-items .scroll-hint:not([hidden])', { visible: true });
     expect(await page.$eval('#run-items .table-wrap', (w) => w.classList.contains('scrolls'))).toBe(true);

@@ -57,7 +57,7 @@ describe.skipIf(!CHROMIUM)('console: jobs for any scraper and the changes they f
     await cb?.close();
   });
 
-  const { go, textOf, waitText, shots } = pageHelpers(() => page);
+  const { go, textOf, openDetails, waitText, shots } = pageHelpers(() => page);
   const runNowAndWait = async () => {
     await go(`#/jobs/${jobId}`);
     await waitText('#job-edit-box summary', 'Edit this job');
@@ -111,7 +111,7 @@ describe.skipIf(!CHROMIUM)('console: jobs for any scraper and the changes they f
 
   it('edits the job: schedule, time zone and label', async () => {
     await go(`#/jobs/${jobId}`);
-    await page.click('#job-edit-box summary');
+    await openDetails('#job-edit-box summary');
     await page.waitForSelector('#edit-schedule', { visible: true });
     await page.$eval('#edit-schedule', (el) => {
       (el as HTMLInputElement).value = '30 7 * * 1-5';

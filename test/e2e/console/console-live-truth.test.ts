@@ -76,7 +76,7 @@ describe.skipIf(!CHROMIUM)('console: live status and forms that tell the truth (
     if (downloadDir) rmSync(downloadDir, { recursive: true, force: true });
   });
 
-  const { go, textOf, waitText, shots } = pageHelpers(() => page);
+  const { go, textOf, openDetails, waitText, shots } = pageHelpers(() => page);
 
   it('logs in', async () => {
     await logIn(page, svc.url, EMAIL, PASSWORD);
@@ -136,7 +136,7 @@ describe.skipIf(!CHROMIUM)('console: live status and forms that tell the truth (
   it('a run\'s page shows its log (every request with its decision)', async () => {
     await go(`#/runs/${articleRun}`);
     await waitText('#run-status', 'succeeded');
-    await page.click('#run-log-box summary');
+    await openDetails('#run-log-box summary');
     await waitText('#run-log', 'Fetched');
     expect(await textOf('#run-log')).toContain(`${site.baseUrl}/article`);
     expect(await textOf('#run-log-note')).toMatch(/\d+ entr(y|ies)/);

@@ -53,7 +53,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await cb?.close();
   });
 
-  const { go, textOf, waitText, valueOf, setValue, noHorizontalScroll } = pageHelpers(() => page);
+  const { go, textOf, openDetails, waitText, valueOf, setValue, noHorizontalScroll } = pageHelpers(() => page);
 
   it('logs in', async () => {
     await logIn(page, svc.url, EMAIL, PASSWORD);
@@ -111,7 +111,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     // cut and its title holds all of it.
     const results = await svc.call(`/v1/runs/${runId}/results`);
     const markdown: string = results.body.data[0].data.markdown;
-    await page.click('#run-items .col-picker summary');
+    await openDetails('#run-items .col-picker summary');
     await page.click('#run-items .col-picker input[value="data.markdown"]');
     const clipped = await page.$$eval('#run-results td .clipped', (els) => els.map((e) => ({ text: e.textContent ?? '', title: e.getAttribute('title') ?? '' })));
     expect(clipped.some((c) => c.title === markdown && c.text.endsWith('…') && c.text.length < markdown.length)).toBe(true);

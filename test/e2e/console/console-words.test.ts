@@ -90,7 +90,7 @@ describe.skipIf(!CHROMIUM)('console: defaults, failures, times, keys and typed d
     await cb?.close();
   });
 
-  const { go, textOf, waitText, shots } = pageHelpers(() => page);
+  const { go, textOf, openDetails, waitText, shots } = pageHelpers(() => page);
   const inputJson = async () => JSON.parse(await page.$eval('#run-input', (t) => (t as HTMLTextAreaElement).value));
   const visibleText = () => page.evaluate(() => document.querySelector('main')!.innerText);
 
@@ -157,10 +157,10 @@ describe.skipIf(!CHROMIUM)('console: defaults, failures, times, keys and typed d
     expect(shown).not.toMatch(/ECONNREFUSED|worker_failed|No items yet/);
     expect(shown).not.toMatch(ISO);
     // What the service said is one click away.
-    await page.click('#run-error .failure-detail summary');
+    await openDetails('#run-error .failure-detail summary');
     expect(await textOf('#run-error .failure-detail')).toContain('connect ECONNREFUSED 127.0.0.1:9600');
     // The run's input in words, the JSON one more click away.
-    await page.click('#run-input-box > summary');
+    await openDetails('#run-input-box > summary');
     const input = await textOf('#run-input-box');
     expect(input).toMatch(/URL\s+http:\/\/127\.0\.0\.1:9600\//);
     expect(input).not.toMatch(/[{}"]/);
@@ -174,7 +174,7 @@ describe.skipIf(!CHROMIUM)('console: defaults, failures, times, keys and typed d
     for (let i = 0; i < 6 && !['succeeded', 'failed'].includes(run.status); i++) run = (await svc.call(`/v1/runs/${r.body.id}?wait=30`)).body;
     await go(`#/runs/${r.body.id}`);
     await page.waitForFunction((id) => document.querySelector('.subtitle')?.textContent?.includes(id) && !!document.querySelector('#run-log-box summary'), { timeout: 15_000 }, r.body.id);
-    await page.click('#run-log-box summary');
+    await openDetails('#run-log-box summary');
     await waitText('#run-log', 'Failed', 30_000);
     const kinds = await page.$$eval('#run-log tbody td:nth-child(3)', (tds) => tds.map((t) => (t as HTMLElement).innerText));
     expect(kinds).not.toContain('Note');
