@@ -228,7 +228,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
 
   /** Children that are records: a same-kind group holding half of the content or more. */
   const recordsOf = (children: DomNode[]): Set<DomNode> | undefined => {
-    if (children.length < 3) return undefined;
+    if (children.length < 2) return undefined;
     const groups = new Map<string, DomNode[]>();
     for (const c of children) {
       const sig = signature(c);
@@ -240,7 +240,9 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     }
     let out: Set<DomNode> | undefined;
     for (const g of groups.values()) {
-      if (g.length < 3) continue;
+      // Three alike, or a pair of alike linked blocks alone in their parent (a grid of two cards:
+      // one must not be cleaned as furniture while its twin stays).
+      if (g.length < 2 || (g.length === 2 && (children.length > 2 || g.some((c) => linkDensity(scored.stats.get(c)!) < 0.3)))) continue;
       const text = g.reduce((n, c) => n + (scored.stats.get(c)?.text ?? 0), 0);
       if (text < total * 0.5) continue;
       out ??= new Set();

@@ -511,4 +511,14 @@ describe('kind-aware main content', () => {
     for (const part of ['Dear fellow sailors', 'Reply one', 'Reply two', 'Reply three', 'Reply four', 'Reply five', 'Reply six']) expect(out).toContain(part);
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
+  it("a grid of two alike cards: both are written whole, not one cleaned as furniture beside its twin", () => {
+    // Each card's details (a title link, a line, a price, a "See details" link) are link-heavy and
+    // about half the content: the one just under half was cleaned, its twin kept.
+    const card = (n: string, line: string, price: string) => `<li class="collection__item"><article class="pi"><a href="/products/${n}"><img src="/${n}.png" alt="${n}"></a><div class="pi__details"><h3 class="pi__title"><a href="/products/${n}">${n}</a></h3><p>${line}</p><span class="price">${price}</span><a href="/products/${n}">See details</a></div></article></li>`;
+    const html = `<!doctype html><html><head><title>Sets</title></head><body>${chrome}
+      <main id="main"><section class="collection"><ul class="collection__list">${card('The Super Pack', 'All three serums', '£88')}${card('Balm Dotcom Trio', 'Original formula', '£42')}</ul></section></main>
+      ${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/collections/sets');
+    for (const part of ['### [The Super Pack]', 'All three serums', '£88', '### [Balm Dotcom Trio]', 'Original formula', '£42']) expect(out).toContain(part);
+  });
 });
