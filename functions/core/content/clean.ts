@@ -242,7 +242,8 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     for (const g of groups.values()) {
       // Three alike, or a pair of alike linked blocks alone in their parent (a grid of two cards:
       // one must not be cleaned as furniture while its twin stays).
-      if (g.length < 2 || (g.length === 2 && (children.length > 2 || g.some((c) => linkDensity(scored.stats.get(c)!) < 0.3)))) continue;
+      const cardPair = g.length === 2 && children.length === 2 && g.every((c) => linkDensity(scored.stats.get(c)!) >= 0.3);
+      if (g.length < 3 && !cardPair) continue;
       const text = g.reduce((n, c) => n + (scored.stats.get(c)?.text ?? 0), 0);
       if (text < total * 0.5) continue;
       out ??= new Set();

@@ -385,7 +385,7 @@ function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extr
   // Nothing left once cleaned (a grid of two short cards, cleaned as furniture): what the page
   // shows beside its chrome, before the whole page with its menus.
   if (best.textLength === 0 && pageText > 0) {
-    const shown = serializeContent(body.children ?? [], (n) => strict.scored.dropped.has(n) || gridChrome(n, strict.scored) || opensRelatedSection(n), opts.base, repeats(opts));
+    const shown = bodyBesideChrome(body, strict.scored, opts);
     best = { ...(shown.textLength > 0 ? shown : wholeContent(body.children ?? [], opts)), pass: 'body', roots: [body] };
   }
   // A few words found, while the page declares its content element (<main>, role=main, one
@@ -407,10 +407,15 @@ function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extr
     if (best.textLength >= MIN_STANDING_CHARS) break;
     if ((scored.stats.get(body)?.text ?? 0) < Math.max(MIN_CONTENT_CHARS, best.textLength * 4)) continue;
     // Related-stories sections stay out (teasers beside a short story are not its content).
-    const whole = serializeContent(body.children ?? [], (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n), opts.base, repeats(opts));
+    const whole = bodyBesideChrome(body, scored, opts);
     if (whole.textLength > best.textLength * 2) best = { ...whole, pass: 'body', roots: [body] };
   }
   return best;
+}
+
+/** The body without its chrome (prepare's drops), its grid furniture and related-stories sections. */
+function bodyBesideChrome(body: DomNode, scored: Scored, opts: ContentOptions): Serialized {
+  return serializeContent(body.children ?? [], (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n), opts.base, repeats(opts));
 }
 
 // An inline style that hides the element (visibility:hidden keeps its box, so it is kept here).
