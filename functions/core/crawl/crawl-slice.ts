@@ -188,7 +188,7 @@ async function work(env: SliceEnv, slice: SliceRef, startUrl: string, retaken: b
     let orphans = await frontier.sentBy(slice.slice_id);
     const recovered: SliceRef[] = [];
     for (const l of await frontier.unsettled(slice.slice_id, orphans, env.holder)) {
-      if (l.byLedger) recovered.push(...(await frontier.recordLedgerSlices(ownId(slice.slice_id), l.ledger, l.urls)));
+      if (l.byLedger) recovered.push(...(await frontier.recordLedgerSlices(ownId(slice.slice_id), l.ledger, l.urls, { retake: true })));
       else {
         const slices = [];
         for (let i = 0; i < l.urls.length; i += SLICE_SIZE) slices.push(frontier.sliceRecord(ownId(slice.slice_id), l.urls.slice(i, i + SLICE_SIZE)));

@@ -37,7 +37,12 @@ import { SLICE_MAX_URLS } from '../queue-messages.js';
  * - `SLICE#<from>#<id>`: one record per slice of work not yet finished (an outbox): written with
  *   its URLs before its queue message is sent, deleted when the slice is finished. `<from>` is the
  *   id of the slice that sent it (`start` for the first). It also holds the slice's lease: one
- *   worker works a slice at a time (the page records carry no lease of their own).
+ *   worker works a slice at a time (the page records carry no lease of their own). A slice a
+ *   retake wrote for an admission an earlier delivery committed (`keep`) is not deleted when
+ *   finished but emptied to a tombstone (`fin`): that delivery, if it only stalled, may still
+ *   write the very same slice "if absent" on waking, and the tombstone makes that write fail
+ *   instead of making the finished slice again. Tombstones are few (one per such slice of a
+ *   retake) and every reader of slices passes over them.
  *
  * Work moves as slices: arrays of admitted URLs sent as queue messages. The crawl is over when no
  * slice record is left; deleting one is idempotent, so a message delivered again after its slice
@@ -361,7 +366,7 @@ export class CrawlFrontier {
     let cursor: string | undefined;
     do {
       const page = await this.table.query({ pk: this.pk, skBeginsWith: `SLICE#${own}#`, consistent: true, limit: 100, cursor });
-      out.push(...page.items.map((i) => ({ slice_id: i.sk.slice('SLICE#'.length), urls: i.urls as FrontierUrl[] })));
+      out.push(...page.items.filter((i) => !i.fin).map((i) => ({ slice_id: i.sk.slice('SLICE#'.length), urls: i.urls as FrontierUrl[] })));
       cursor = page.cursor ?? undefined;
     } while (cursor);
     return out;
@@ -369,7 +374,14 @@ export class CrawlFrontier {
 
   /** True while any slice of this crawl is recorded and not finished. */
   async hasOpenSlices(): Promise<boolean> {
-    return (await this.table.query({ pk: this.pk, skBeginsWith: 'SLICE#', consistent: true, limit: 1 })).items.length > 0;
+    // Tombstones of finished slices are passed over (they are few: see `SLICE#` above).
+    let cursor: string | undefined;
+    do {
+      const page = await this.table.query({ pk: this.pk, skBeginsWith: 'SLICE#', consistent: true, limit: 10, cursor });
+      if (page.items.some((i) => !i.fin)) return true;
+      cursor = page.cursor ?? undefined;
+    } while (cursor);
+    return false;
   }
 
   async counters(consistent = true): Promise<FrontierCounters | undefined> {
@@ -526,14 +538,17 @@ export class CrawlFrontier {
    * Record the slices carrying the URLs admission `ledger` numbered, under ids derived from the
    * ledger (`<from>#<ledger id>.<k>`), each only if absent: the delivery that numbered them and a
    * retake that adopted its commit write the same records, and the second finds them written.
-   * Returns every slice, to send (a duplicate message finds its slice leased or gone).
+   * Returns every slice, to send (a duplicate message finds its slice leased or gone). `retake`:
+   * written by a retake, for an earlier delivery's admission (finishing these leaves a tombstone).
    */
-  async recordLedgerSlices(from: string, ledger: string, urls: FrontierUrl[]): Promise<SliceRef[]> {
+  async recordLedgerSlices(from: string, ledger: string, urls: FrontierUrl[], opts: { retake?: boolean } = {}): Promise<SliceRef[]> {
     const id = ledger.slice(ledger.lastIndexOf('#') + 1);
     const slices = chunks(urls, SLICE_MAX_URLS).map((c, k) => this.sliceRecord(from, c, `${id}.${k}`));
     await mapLimit(slices, CLAIMS_IN_FLIGHT, async (x) => {
       try {
-        await this.table.put(x.item, { condition: { expression: 'attribute_not_exists(pk)' } });
+        // Written by a retake: the earlier delivery may still write it once it wakes, so finishing
+        // it leaves a tombstone (see `SLICE#` above) for that write to find.
+        await this.table.put(opts.retake ? { ...x.item, keep: true } : x.item, { condition: { expression: 'attribute_not_exists(pk)' } });
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
       }
@@ -653,7 +668,7 @@ export class CrawlFrontier {
         set: { lease_until: now.getTime() + leaseMs, lease_holder: holder },
         add: { leases: 1 },
         condition: {
-          expression: 'attribute_exists(pk) AND (attribute_not_exists(lease_until) OR lease_until < :now OR lease_holder = :me)',
+          expression: 'attribute_exists(pk) AND attribute_not_exists(fin) AND (attribute_not_exists(lease_until) OR lease_until < :now OR lease_holder = :me)',
           values: { ':now': now.getTime(), ':me': holder },
         },
       });
@@ -662,7 +677,7 @@ export class CrawlFrontier {
       if (!(err instanceof ConditionFailedError)) throw err;
     }
     const cur = await this.table.get(key, { consistent: true });
-    if (!cur) return { state: 'gone' };
+    if (!cur || cur.fin) return { state: 'gone' };
     return { state: 'busy', until: Number(cur.lease_until ?? 0) };
   }
 
@@ -772,7 +787,7 @@ export class CrawlFrontier {
     // Finished before (a duplicate delivery), or taken over by another delivery after this one's
     // lease ran out: that one counts the pages (one consistent read of a small record).
     const rec = await this.table.get(this.sliceKey(sliceId), { consistent: true });
-    if (!rec || (holder !== undefined && rec.lease_holder !== undefined && rec.lease_holder !== holder)) return { finished: false, counters: (await this.counters(true))! };
+    if (!rec || rec.fin || (holder !== undefined && rec.lease_holder !== undefined && rec.lease_holder !== holder)) return { finished: false, counters: (await this.counters(true))! };
     const counts = Object.fromEntries(Object.entries(add).filter(([, v]) => v !== 0));
     const attr = countedAttr(sliceId);
     const counted = total && total.done + total.failed + total.skipped > 0;
@@ -788,7 +803,7 @@ export class CrawlFrontier {
         throw err;
       }
     }
-    const gone = await this.table.delete(this.sliceKey(sliceId));
+    const gone = rec.keep ? await this.tombstone(sliceId) : await this.table.delete(this.sliceKey(sliceId));
     // The slice's counts are no longer needed by any retake once its record is gone. (Its fence
     // stays: a delivery it fenced may still wake up. Fences go once no delivery can be alive.)
     if (gone && counted) this.queueRemovals([attr]);
@@ -803,6 +818,21 @@ export class CrawlFrontier {
       return { finished: true, counters: stripKey<FrontierCounters>(after) };
     } catch (err) {
       if (err instanceof ConditionFailedError) return { finished: false, counters };
+      throw err;
+    }
+  }
+
+  /** Empty a finished slice's record to a tombstone (see `SLICE#` above); true for the one caller that did. */
+  private async tombstone(sliceId: string): Promise<boolean> {
+    try {
+      await this.table.update(this.sliceKey(sliceId), {
+        set: { fin: 1 },
+        remove: ['urls', 'lease_until', 'lease_holder', 'keep'],
+        condition: { expression: 'attribute_exists(pk) AND attribute_not_exists(fin)' },
+      });
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionFailedError) return false;
       throw err;
     }
   }
