@@ -121,6 +121,18 @@ function isPanel(el: DomNode): boolean {
   return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el));
 }
 
+/**
+ * A block a page's framework shows only when a condition holds, hidden until the framework
+ * starts (Vue's `v-cloak`, Alpine's `x-cloak`: `[v-cloak] { display: none }` is their documented
+ * rule) and shown by a condition on the page's state (`v-if`, `v-show`, `x-show`): a dialog, a
+ * form's success and error messages, a drop-down. What the condition says is not known without
+ * running the page, and such blocks are closed when the page is read; a cloaked block without a
+ * condition (an app's root, shown once it starts) is not one.
+ */
+function cloakedCondition(a: Record<string, string>): boolean {
+  return (a['v-cloak'] !== undefined || a['x-cloak'] !== undefined) && (a['v-if'] !== undefined || a['v-show'] !== undefined || a['x-show'] !== undefined);
+}
+
 /** Whether an element (and everything under it) is never main content. */
 export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareOptions, frame?: ReadonlySet<DomNode>): boolean {
   const name = el.name ?? '';
@@ -130,7 +142,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (!a) return false;
   if (name === 'header' && !insideArticle) return true;
   const styleHidden = !!a.style && HIDDEN_STYLE.test(a.style);
-  if (a.hidden !== undefined || styleHidden || (a['aria-hidden'] === 'true' && !modalTrap(el, frame))) {
+  if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame))) {
     // Revealed: judged like a shown block (its role and class/id rules below).
     if (!opts.revealHidden || a['aria-hidden'] === 'true') return !(opts.hiddenPanels && isPanel(el));
   }

@@ -136,6 +136,18 @@ describe('kind-aware main content', () => {
     expect(out).not.toContain('ten percent off');
   });
 
+  it("a block the page's framework shows on a condition (v-cloak with v-if, x-cloak with x-show) is closed; a cloaked app root is content", () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Wool runner"}</script>';
+    const html = `<!doctype html><html><head><title>Wool runner</title>${ld}</head><body>${chrome}<div id="app" v-cloak><main><h1>Wool runner</h1><p class="price">$110</p>
+      <p>A light everyday shoe knitted from merino wool, soft enough to wear without socks and washable in a machine on the gentle cycle.</p>
+      <div v-cloak v-if="isNotifyOpen" class="modal"><h3>Notify me when back in stock</h3><p>Once limited colours sell out they are gone for good, so sign up and we will let you know.</p>
+        <div v-if="isNotifySuccess"><p>We got your details and will keep you in the loop.</p></div></div>
+      <div x-cloak x-show="sizeChart" class="drawer"><p>Average width and average length for each size, measured on the last in centimetres.</p></div></main></div>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/products/wool-runner');
+    expect(out).toContain('knitted from merino wool');
+    for (const part of ['Notify me', 'keep you in the loop', 'Average width']) expect(out).not.toContain(part);
+  });
+
   it('a service page: its calls to action and a link list at the bottom that is not marked as a footer stay out', () => {
     const section = (cls: string, h: string, p: string) => `<section class="${cls}"><h2>${h}</h2><p>${p}</p><a class="btn btn-primary" href="/signup">Get started free</a></section>`;
     const html = `<!doctype html><html><head><title>Crossings</title></head><body>${chrome}<main>
