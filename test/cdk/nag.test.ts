@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Validations } from 'aws-cdk-lib';
+import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { GleanerNagChecks, NAG_SUPPRESSIONS } from '../../lib/nag-suppressions.js';
 import { buildGleaner, type GleanerProps } from '../../lib/gleaner.js';
 import { routes } from '../../functions/routes.js';
@@ -10,9 +10,13 @@ import { cleanupSynth, newApp } from './synth-app.js';
 
 interface Violation { ruleName: string; severity: string; violatingConstructs: { constructPath: string }[] }
 
-/** Synthesizes with the cdk-nag AwsSolutions pack (as bin/app.ts does) and returns what it reports. */
+/**
+ * Synthesizes with the cdk-nag AwsSolutions pack (as bin/app.ts does) and aws-cdk-lib's built-in
+ * CloudFormation template validation (as `cdk synth` does; the other cdk tests leave it out) and
+ * returns what they report.
+ */
 function nagFindings(props: Partial<GleanerProps> = {}): string[] {
-  const app = newApp();
+  const app = newApp({}, { validation: true });
   buildGleaner(app, { stage: 'test', ...props });
   Validations.of(app).addPlugins(new GleanerNagChecks(app));
   let failed: unknown;
@@ -51,6 +55,20 @@ describe('cdk-nag AwsSolutions', () => {
       expect(s.id).toMatch(/^AwsSolutions-[A-Z]+\d+$/);
       expect(s.reason.length, s.id).toBeGreaterThan(40);
     }
+  });
+
+  it("runs aws-cdk-lib's CloudFormation template validation too (a property CloudFormation does not know is a finding)", () => {
+    const app = newApp({}, { validation: true });
+    new CfnResource(new Stack(app, 'Probe'), 'Queue', { type: 'AWS::SQS::Queue', properties: { VisibilityTimeout: 30, NoSuchProperty: 1 } });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(() => app.synth()).toThrow(/NoSuchProperty.*CloudFormation Validate/);
+    } finally {
+      errors.mockRestore();
+    }
+    const r = JSON.parse(readFileSync(join(app.outdir, 'validation-report.json'), 'utf8')) as { pluginReports: { pluginName: string; violations: Violation[] }[] };
+    const found = r.pluginReports.flatMap((p) => p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${p.pluginName} ${v.ruleName} at ${c.constructPath}`)));
+    expect(found).toEqual(['CloudFormation Validate F3002 at Probe/Queue']);
   });
 
   it('still reports a finding no suppression covers (the checks are live)', () => {

@@ -11,11 +11,17 @@ import { buildGleaner, type Gleaner, type GleanerProps } from '../../lib/gleaner
 export const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
 const outdirs: string[] = [];
 
-/** A fresh app in its own outdir (removed by cleanupSynth). */
-export function newApp(context: Record<string, unknown> = {}): App {
+/**
+ * A fresh app in its own outdir (removed by cleanupSynth). aws-cdk-lib's built-in CloudFormation
+ * template validation (a WebAssembly rule engine run on every synth: about 3 s to start in each
+ * process, then 1 s a synth) is off unless `validation` asks for it: the cdk-nag tests run it on
+ * every configuration they check and assert it reports nothing (nag.test.ts), and `cdk synth`
+ * runs it for real. With it on everywhere it was a third of the cdk tests' CPU.
+ */
+export function newApp(context: Record<string, unknown> = {}, opts: { validation?: boolean } = {}): App {
   const outdir = mkdtempSync(join(tmpdir(), 'gleaner-cdk-'));
   outdirs.push(outdir);
-  return new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], ...context }, outdir });
+  return new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], ...context }, outdir, builtinCloudFormationValidation: opts.validation ?? false });
 }
 
 export function synthApp(props: Partial<GleanerProps> = {}, context: Record<string, unknown> = {}): Gleaner & { app: App } {
