@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { loadHtml } from '../content/load-html.js';
+import { completeStreamedContent } from '../content/streamed-content.js';
 import { htmlToMarkdown } from '../content/markdown.js';
 import { articleMetadata, type ArticleMetadata } from '../content/metadata.js';
 import { AppError } from '../errors.js';
@@ -316,6 +317,8 @@ export function parsePage(html: string | CheerioAPI, url: string, opts: ParseOpt
 }
 
 function parseLoaded($: CheerioAPI, url: string, opts: ParseOptions): ParsedPage {
+  // Streamed content moved into place as the page's own scripts would (no-op when done before).
+  completeStreamedContent($);
   const scan = scanDocument($);
   return {
     title: scanTitle(scan),

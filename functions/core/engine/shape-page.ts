@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { htmlDepth, loadHtml, MAX_HTML_DEPTH } from '../content/load-html.js';
+import { completeStreamedContent } from '../content/streamed-content.js';
 import { headTitle } from './head-title.js';
 import { extractFields } from './extract.js';
 import { needsJs } from './needs-js.js';
@@ -96,6 +97,9 @@ export function shapePage(html: string, spec: ShapeSpec): ShapedParts {
     const autoReason = browserNeeded(spec, $);
     if (autoReason) return { autoReason };
   }
+  // React's streamed content moved into place, as the page's scripts do in a browser: typed data,
+  // the parse and field extraction all read the page as people see it.
+  completeStreamedContent($);
   if (spec.staticOverlays) removeStaticOverlays($);
   if (spec.markedOverlays) dropMarkedOverlays($);
   const f = new Set(spec.formats);
