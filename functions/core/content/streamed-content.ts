@@ -15,7 +15,7 @@ import type { AnyNode, Element, ParentNode } from 'domhandler';
  * such holders costs one selection.
  */
 export function completeStreamedContent($: CheerioAPI): number {
-  const holders = $('div[hidden][id^="S:"]').toArray() as Element[];
+  const holders = ($('div[hidden][id^="S:"]').toArray() as Element[]).slice(0, MAX_HOLDERS);
   if (!holders.length) return 0;
   const byId = new Map<string, Element>();
   for (const h of holders) byId.set(h.attribs.id!, h);
@@ -43,6 +43,12 @@ export function completeStreamedContent($: CheerioAPI): number {
   return moved;
 }
 
+/**
+ * Holders moved at most (the development pages have up to 59). Each move searches its parent's
+ * children: a page of tens of thousands of sibling holders would cost seconds of a shared thread.
+ */
+export const MAX_HOLDERS = 500;
+
 interface Step {
   kind: 'boundary' | 'segment';
   /** The hidden holder's id (`S:…`). */
@@ -63,6 +69,7 @@ function instructions($: CheerioAPI): Step[] {
     for (const m of text.matchAll(CALL)) {
       if (m[1] === 'S') out.push({ kind: 'segment', holder: m[2]!, target: m[3]! });
       else out.push({ kind: 'boundary', holder: m[3]!, target: m[2]! });
+      if (out.length >= MAX_HOLDERS) return out;
     }
   }
   return out;

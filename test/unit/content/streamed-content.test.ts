@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
-import { completeStreamedContent } from '../../../functions/core/content/streamed-content.js';
+import { completeStreamedContent, MAX_HOLDERS } from '../../../functions/core/content/streamed-content.js';
 import { parsePage } from '../../../functions/core/engine/parse.js';
 
 // React's streamed server rendering: a Suspense boundary's fallback where the content belongs, the
@@ -56,5 +56,13 @@ describe('React streamed content (completeStreamedContent)', () => {
     const $ = load('<body><div hidden id="S:0"><template id="B:0"></template><p>x</p></div><div hidden id="S:3"><p>y</p></div><script>$RC("B:0","S:0");$RC("B:7","S:3")</script></body>');
     expect(completeStreamedContent($)).toBe(0);
     expect($('div[hidden]').length).toBe(2);
+  });
+
+  it('moves at most MAX_HOLDERS holders (each move searches its parent\'s children): the rest of a page of 20,000 sibling holders stays hidden', () => {
+    const n = 20_000;
+    const parts = Array.from({ length: n }, (_, i) => `<template id="P:${i}"></template>`).join('') + Array.from({ length: n }, (_, i) => `<div hidden id="S:${i}"><p>${i}</p></div>`).join('');
+    const $ = load(`<body><main>${parts}</main><script>${Array.from({ length: n }, (_, i) => `$RS("S:${i}","P:${i}");`).join('')}</script></body>`);
+    expect(completeStreamedContent($)).toBe(MAX_HOLDERS);
+    expect($('div[hidden]').length).toBe(n - MAX_HOLDERS);
   });
 });
