@@ -110,6 +110,16 @@ export function pageHelpers(page: Page | (() => Page)) {
       });
       await p().waitForFunction((s) => !!(document.querySelector(s)?.parentElement as HTMLDetailsElement | null)?.open, { timeout: 15_000 }, summarySel);
     },
+    /**
+     * Click an element of a live table (a run's items, redrawn while the run's page refreshes):
+     * found and clicked in one step in the page. A mouse click looks the element up, scrolls it
+     * into view and computes its box first, and a redraw in between detaches it ("Node is
+     * detached from document").
+     */
+    clickLive: async (sel: string) => {
+      await p().waitForSelector(sel);
+      await p().$eval(sel, (el) => (el as HTMLElement).click());
+    },
     waitText: (sel: string, text: string, timeout = 15_000) =>
       p().waitForFunction((s, t) => Array.from(document.querySelectorAll(s)).some((el) => (el as HTMLElement).innerText.includes(t)), { timeout }, sel, text),
     valueOf: (sel: string) => p().$eval(sel, (el) => (el as HTMLInputElement).value),

@@ -75,7 +75,7 @@ describe.skipIf(!CHROMIUM)('console flows (issue 20) in headless Chromium', () =
     await cb?.close();
   });
 
-  const { go, textOf, openDetails, waitText, setValue, noHorizontalScroll } = pageHelpers(() => page);
+  const { go, textOf, openDetails, waitText, setValue, noHorizontalScroll, clickLive } = pageHelpers(() => page);
 
   it('logs in with email and password', async () => {
     await logIn(page, svc.url, EMAIL, PASSWORD);
@@ -147,7 +147,7 @@ describe.skipIf(!CHROMIUM)('console flows (issue 20) in headless Chromium', () =
   it('Item panel: rendered Markdown is sanitised, with Markdown, Text and JSON tabs and copy', async () => {
     await go(`#/runs/${articleRun}`);
     await page.waitForSelector('#run-items tbody tr.clickable');
-    await page.click('#run-items tbody tr.clickable td:nth-child(2)');
+    await clickLive('#run-items tbody tr.clickable td:nth-child(2)');
     await page.waitForSelector('dialog.item-detail[open] #item-markdown');
     const md = await page.$eval('#item-markdown', (el) => ({
       headings: el.querySelectorAll('h1, h2, h3').length,

@@ -68,7 +68,7 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
     await cb?.close();
   });
 
-  const { go, textOf, waitText, noHorizontalScroll } = pageHelpers(() => page);
+  const { go, textOf, waitText, noHorizontalScroll, clickLive } = pageHelpers(() => page);
   /** Replace a textarea's text as typing would (input event), then wait for the live check. */
   const setText = async (sel: string, value: string) => {
     await page.$eval(sel, (el, v) => {
@@ -206,7 +206,7 @@ describe.skipIf(!CHROMIUM)('console: model extraction (issue 22) in headless Chr
     // The run page says what was extracted and what it cost; an item opens on its extracted object.
     await waitText('#run-json-summary', '1 object extracted');
     expect(await textOf('#run-json-summary')).toContain('420 model tokens');
-    await page.click('#run-items tbody tr.clickable td:nth-child(2)');
+    await clickLive('#run-items tbody tr.clickable td:nth-child(2)');
     await page.waitForSelector('dialog.item-detail[open] .item-extracted', { visible: true });
     expect(await textOf('dialog.item-detail [role="tab"][aria-selected="true"]')).toBe('Extracted');
     expect(await textOf('dialog.item-detail .item-extracted')).toContain('Blue kettle');

@@ -140,7 +140,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     if (downloadDir) rmSync(downloadDir, { recursive: true, force: true });
   });
 
-  const { go, textOf, waitText } = pageHelpers(() => page);
+  const { go, textOf, waitText, clickLive } = pageHelpers(() => page);
 
   it('shows the login page, logs in with email and password and holds only the session cookie', async () => {
     await page.goto(`${svc.url}/`, { waitUntil: 'domcontentloaded' });
@@ -289,7 +289,7 @@ describe.skipIf(!CHROMIUM)('console in headless Chromium', () => {
     await waitText('#run-status', 'succeeded', 60_000);
     await waitText('#run-results', `${site.baseUrl}/article`);
     // A row opens the item: its Markdown, rendered.
-    await page.click('#run-items tbody tr.clickable td:nth-child(2)');
+    await clickLive('#run-items tbody tr.clickable td:nth-child(2)');
     await waitText('dialog.item-detail #item-markdown', 'The article headline');
     await page.keyboard.press('Escape');
     // Export CSV asks which columns (all ticked: the service's default set).
