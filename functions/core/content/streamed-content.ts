@@ -15,6 +15,11 @@ import type { AnyNode, Element, ParentNode } from 'domhandler';
  * such holders costs one selection.
  */
 export function completeStreamedContent($: CheerioAPI): number {
+  // shapePage completes the document before typed data, and the parse it then runs would
+  // select every holder again: a document is completed once.
+  const root = $.root().get(0);
+  if (!root || completed.has(root)) return 0;
+  completed.add(root);
   const holders = ($('div[hidden][id^="S:"]').toArray() as Element[]).slice(0, MAX_HOLDERS);
   if (!holders.length) return 0;
   const byId = new Map<string, Element>();
@@ -42,6 +47,9 @@ export function completeStreamedContent($: CheerioAPI): number {
   }
   return moved;
 }
+
+/** Documents already completed (see completeStreamedContent). */
+const completed = new WeakSet<object>();
 
 /**
  * Holders moved at most (the development pages have up to 59). Each move searches its parent's

@@ -317,7 +317,7 @@ export function parsePage(html: string | CheerioAPI, url: string, opts: ParseOpt
 }
 
 function parseLoaded($: CheerioAPI, url: string, opts: ParseOptions): ParsedPage {
-  // Streamed content moved into place as the page's own scripts would (no-op when done before).
+  // Streamed content moved into place as the page's own scripts would (once a document).
   completeStreamedContent($);
   const scan = scanDocument($);
   return {
