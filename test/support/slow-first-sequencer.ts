@@ -3,8 +3,12 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Longest files first, across all four projects: two workers then end together, not with one core
- * idle while the other finishes a 90 s e2e file that started last. vitest orders by the durations
+ * One project after another, longest files first within each, projects with the longest files
+ * first: the workers then end together on short unit files, not with one core idle while the other
+ * finishes a 90 s e2e file that started last. Files of a project stay together because vitest
+ * reuses a worker (isolate: false) only when the next file in its queue is of the same project;
+ * ordered by duration across projects, nearly every file started a new worker that loaded the AWS
+ * SDK, puppeteer or aws-cdk-lib again (about 85 worker starts in a full run). vitest orders by the durations
  * of its last run (node_modules/.vite/vitest/…/results.json), which a fresh clone does not have;
  * then file-durations.json (ms per file, taken from a full run on the 2-core machine; files under
  * 2 s are left out) stands in. A file known to neither counts as DEFAULT_MS. Files that failed
@@ -21,8 +25,18 @@ export default class SlowFirstSequencer extends BaseSequencer {
       const cached = this.ctx.cache.getFileTestResults(`${f.project.name}:${path}`);
       return { failed: cached?.failed ? 1 : 0, ms: cached?.duration ?? KNOWN[path] ?? DEFAULT_MS, path };
     };
-    const keyed = files.map((f) => ({ f, ...info(f) }));
-    keyed.sort((a, b) => b.failed - a.failed || b.ms - a.ms || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const keyed = files.map((f) => ({ f, project: f.project.name, ...info(f) }));
+    const longest = new Map<string, number>();
+    for (const k of keyed) longest.set(k.project, Math.max(longest.get(k.project) ?? 0, k.ms));
+    const rank = (k: (typeof keyed)[number]) => longest.get(k.project)!;
+    keyed.sort(
+      (a, b) =>
+        b.failed - a.failed ||
+        rank(b) - rank(a) ||
+        (a.project < b.project ? -1 : a.project > b.project ? 1 : 0) ||
+        b.ms - a.ms ||
+        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+    );
     return keyed.map((k) => k.f);
   }
 }
