@@ -64,7 +64,17 @@ function stringArb(s: JsonSchema): fc.Arbitrary<string> {
       /* a pattern fast-check cannot generate from: fall back to plain strings */
     }
   }
-  return fc.string({ minLength: min, maxLength: max });
+  return plainString(min, max);
+}
+
+// fast-check builds a table for every fc.string() it makes (to mix its own edge-case strings in):
+// about 1.4 s of CPU over the suite's schemas when each string field made its own. One per size.
+const plainStrings = new Map<string, fc.Arbitrary<string>>();
+function plainString(minLength: number, maxLength: number): fc.Arbitrary<string> {
+  const key = `${minLength}:${maxLength}`;
+  let arb = plainStrings.get(key);
+  if (!arb) plainStrings.set(key, (arb = fc.string({ minLength, maxLength })));
+  return arb;
 }
 
 function numberArb(s: JsonSchema, integer: boolean): fc.Arbitrary<number> {
