@@ -26,17 +26,11 @@ export default class SlowFirstSequencer extends BaseSequencer {
       return { failed: cached?.failed ? 1 : 0, ms: cached?.duration ?? KNOWN[path] ?? DEFAULT_MS, path };
     };
     const keyed = files.map((f) => ({ f, project: f.project.name, ...info(f) }));
-    const longest = new Map<string, number>();
-    for (const k of keyed) longest.set(k.project, Math.max(longest.get(k.project) ?? 0, k.ms));
-    const rank = (k: (typeof keyed)[number]) => longest.get(k.project)!;
-    keyed.sort(
-      (a, b) =>
-        b.failed - a.failed ||
-        rank(b) - rank(a) ||
-        (a.project < b.project ? -1 : a.project > b.project ? 1 : 0) ||
-        b.ms - a.ms ||
-        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
-    );
+    // A project's rank: its longest file.
+    const rank = new Map<string, number>();
+    for (const k of keyed) rank.set(k.project, Math.max(rank.get(k.project) ?? 0, k.ms));
+    const byName = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+    keyed.sort((a, b) => b.failed - a.failed || rank.get(b.project)! - rank.get(a.project)! || byName(a.project, b.project) || b.ms - a.ms || byName(a.path, b.path));
     return keyed.map((k) => k.f);
   }
 }

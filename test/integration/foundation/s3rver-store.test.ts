@@ -44,8 +44,7 @@ describe('embedded s3rver under concurrent puts and deletes in one folder', () =
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'tenants/t1/tasks/last.json', Body: '{"ok":true}' }));
     const last = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'tenants/t1/tasks/last.json' }));
     expect(await last.Body!.transformToString()).toBe('{"ok":true}');
-    // 3,600 store calls: about 40 s at rest, past the project's 60 s when the machine is loaded.
-  }, 180_000);
+  }, 180_000); // 3,600 store calls: about 40 s at rest, past the project's 60 s on a loaded machine
 });
 
 describe('isStoreError (npm start keeps running after a store error)', () => {
