@@ -128,6 +128,24 @@ describe('select: winner and what belongs with it', () => {
     expect(picked).not.toContain(node('#links'));
   });
 
+  it('takes a story a page builder split into modules over the one longer block beside them (an author box)', () => {
+    // Each module holds a heading and a paragraph or two; the author box after them holds one
+    // longer paragraph and outscores every module alone, not the story's shared container.
+    const para = (topic: string, words: number) => `<p>${Array.from({ length: words }, (_, i) => (i % 9 === 8 ? `${topic},` : 'cleaning')).join(' ')} done.</p>`;
+    const module = (i: number, n: number) => `<div class="row r${i}"><div class="col"><div class="module text"><div class="inner"><h3>${i}. Trend</h3>${para('trend', 45 + n)}${n > 20 ? para('care', 30) : ''}</div></div></div></div>`;
+    const html = `<body><div id="post" class="builder-body"><div class="sections">${[0, 10, 30, 5, 25, 15].map((n, i) => module(i, n)).join('')}</div>
+      <div class="bio-wrap"><div class="bio-tab"><div class="bio-desc"><div>${para('owner', 150)}</div></div></div></div></div>
+      <div class="site-links">${'<a href="/x">Link</a> '.repeat(20)}</div></body>`;
+    const { body: b, node } = body(html);
+    expect(selectMain(scoreTree(b, { classRules: true }))).toEqual([node('#post')]);
+  });
+
+  it('does not widen to a link-heavy container of blocks that score near the winner (teasers with their link lists)', () => {
+    const teaser = (i: number) => `<div class="teaser"><div class="card c${i}"><div class="txt">${prose('Teaser', 5)}</div><ul>${'<li><a href="/x">A link in the card to other stories</a></li>'.repeat(8)}</ul></div></div>`;
+    const { body: b, node } = body(`<body><div id="page"><div id="lead"><div id="story">${prose('The council voted', 5)}</div></div><div id="more">${[1, 2, 3, 4].map(teaser).join('')}</div></div></body>`);
+    expect(selectMain(scoreTree(b, { classRules: true }))).not.toContain(node('#page'));
+  });
+
   it('takes a microdata product whole (name and price beside the description)', () => {
     const { body: b, node } = body(`<body><div id="item" itemscope itemtype="https://schema.org/Product"><h1>Trail Pack</h1><span>$89.00</span><div class="description">${prose('The pack carries', 4)}</div><table><tr><td>Weight</td><td>890 g</td></tr></table></div><div class="recs"><a href="/o">Other pack</a></div></body>`);
     expect(selectMain(scoreTree(b, { classRules: true }))).toEqual([node('#item')]);
