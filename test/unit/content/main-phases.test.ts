@@ -44,6 +44,18 @@ describe('prepare: what is never content', () => {
     expect(isNonContent(el(`<body>${html}</body>`, '#x'), false, strict)).toBe(false);
   });
 
+  it('keeps a block named only by a weak furniture word (footer, widget) that holds prose, and its parts; drops it without prose, and strong furniture with prose', () => {
+    const long = (w: string) => `<p>${`${w} and the venue serves a small menu of dishes, weaving other influences into the mix. `.repeat(3)}</p>`;
+    const { body: b, node } = body(`<body>
+      <div id="venues" class="page1-footer"><div class="venue"><div id="part" class="venue-widget"><h3>8282</h3><p>Short line.</p></div>${long('Korean')}</div></div>
+      <div id="product" class="c-product-widget"><div>${long('This year')}</div></div>
+      <div id="footer" class="site-footer"><p>About us: a small shop.</p><a href="/c">Contact</a></div>
+      <div id="comments" class="comments-widget">${long('I loved it')}${long('Me too')}</div></body>`);
+    const { dropped } = scoreTree(b, strict);
+    for (const id of ['#venues', '#part', '#product']) expect(dropped.has(node(id))).toBe(false);
+    for (const id of ['#footer', '#comments']) expect(dropped.has(node(id))).toBe(true);
+  });
+
   it('keeps a <header> inside the article, drops the page masthead; the lenient pass ignores class rules', () => {
     const h = el('<body><header id="x">site</header></body>', '#x');
     expect(isNonContent(h, false, strict)).toBe(true);
