@@ -56,6 +56,19 @@ describe('prepare: what is never content', () => {
     for (const id of ['#footer', '#comments']) expect(dropped.has(node(id))).toBe(true);
   });
 
+  it('keeps a block named as furniture that holds three paragraphs of prose (a layout named for its sidebar); not comments, related stories or an author box', () => {
+    const long = (w: string) => `<p>${`${w} is planned for one person, and the recipes can be doubled or tripled as needed. `.repeat(3)}</p>`;
+    const three = (w: string) => [1, 2, 3].map((i) => long(`${w} ${i}`)).join('');
+    const { body: b, node } = body(`<body><main>
+      <section id="layout" class="inline-and-sidebar-container"><div class="col">${three('The meal plan')}</div></section>
+      <div id="side" class="sidebar">${long('A side note')}${long('Another note')}</div>
+      <div id="related" class="related-sidebar">${three('Teaser')}</div>
+      <div id="bio" class="author-box sidebar">${three('Our author')}</div></main></body>`);
+    const { dropped } = scoreTree(b, strict);
+    expect(dropped.has(node('#layout'))).toBe(false);
+    for (const id of ['#side', '#related', '#bio']) expect(dropped.has(node(id))).toBe(true);
+  });
+
   it('keeps a <header> inside the article, drops the page masthead; the lenient pass ignores class rules', () => {
     const h = el('<body><header id="x">site</header></body>', '#x');
     expect(isNonContent(h, false, strict)).toBe(true);
