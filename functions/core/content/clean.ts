@@ -74,9 +74,9 @@ function wrappedTable(el: DomNode, scored: Scored): DomNode | undefined {
 }
 
 /** Whether a container inside the content is boilerplate. */
-function isBoilerplate(el: DomNode, s: NodeStats): boolean {
+function isBoilerplate(el: DomNode, s: NodeStats, commentsAreContent: boolean | undefined): boolean {
   const name = el.name ?? '';
-  const weight = classWeight(el);
+  const weight = classWeight(el, commentsAreContent);
   // Code is content whatever surrounds it (a copy button, a tab bar of languages).
   if (s.code > 0 && s.code >= (s.text - s.code) * 0.5) return false;
   if (weight < 0 && s.commas < 10) return true;
@@ -256,7 +256,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   const dropRelated = (el: DomNode) => {
     for (const c of keptChildren(el, scored)) {
       if (c.name === 'p' || HEADING_TAGS.has(c.name ?? '')) continue;
-      if (total - (scored.stats.get(c)?.text ?? 0) >= MIN_LEFT && opensRelatedSection(c)) removed.add(c);
+      if (total - (scored.stats.get(c)?.text ?? 0) >= MIN_LEFT && opensRelatedSection(c, scored.commentsAreContent)) removed.add(c);
       else dropRelated(c);
     }
   };
@@ -289,7 +289,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       }
       // A related-stories section inside the story (related-sections.ts): its heading and teasers
       // go together, even when the teasers outweigh a short story (not when nothing else is left).
-      if (total - s.text >= MIN_LEFT && opensRelatedSection(c)) {
+      if (total - s.text >= MIN_LEFT && opensRelatedSection(c, scored.commentsAreContent)) {
         removed.add(c);
         continue;
       }
@@ -326,7 +326,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
         }
       }
       if (HEADING_TAGS.has(name)) {
-        if (classWeight(c) < 0) removed.add(c);
+        if (classWeight(c, scored.commentsAreContent) < 0) removed.add(c);
         continue;
       }
       if (name === 'table' && isDataTable(c, scored)) continue;
@@ -335,7 +335,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       if (table && isDataTable(table, scored)) continue;
       // A block holding most of the content is the content, whatever it looks like (a story
       // with an 80-image gallery): clean inside it instead.
-      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s) && !introducedList(c, children, scored)) {
+      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s, scored.commentsAreContent) && !introducedList(c, children, scored)) {
         removed.add(c);
         continue;
       }

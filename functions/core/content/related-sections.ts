@@ -96,14 +96,16 @@ const RECORD_TAGS = new Set(['div', 'article', 'section', 'li', 'dl']);
 /**
  * Whether `el` is a related-stories section: it opens with such a heading (never the page's
  * `<h1>`: "Most popular dog breeds" may be the story's own title) and links to two pages or more;
- * or a comment section, opening with its heading ("3 comentários", "Kommentare").
+ * or a comment section, opening with its heading ("3 comentários", "Kommentare"), unless
+ * `commentsAreContent` (a forum thread's replies).
  */
-export function opensRelatedSection(el: DomNode): boolean {
+export function opensRelatedSection(el: DomNode, commentsAreContent = false): boolean {
   if (HEADING_TAGS.has(el.name ?? '')) return false;
   const h = openingHeading(el);
   if (!h || h.name === 'h1') return false;
   const text = squash(plainText(h).join(''));
-  if (isCommentsHeading(text)) return looksLikeComments(el);
+  // A thread's comment section is its replies: content.
+  if (isCommentsHeading(text)) return !commentsAreContent && looksLikeComments(el);
   const store = isStoreSectionHeading(text);
   if (!(store || isSectionHeading(text) || (text.length <= 80 && RELATED_CLASS.test(classAndId(h))))) return false;
   // A store's cards of other products may open them by script, with no anchor to follow.

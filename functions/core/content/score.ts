@@ -44,6 +44,8 @@ export interface Scored {
   scores: Map<DomNode, number>;
   /** Subtrees prepare left out. */
   dropped: Set<DomNode>;
+  /** A thread's: blocks named for comments are its posts (class weights read so, see {@link classWeight}). */
+  commentsAreContent?: boolean;
 }
 
 const POSITIVE = /article|body|content|entry|h-?entry|main|page|post|text|blog|story|prose|markdown|articlebody|column|thread|message|description|product|recipe|review|detail/;
@@ -227,7 +229,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
     const text = stats.get(el)?.text ?? 0;
     scores.set(el, points + tagWeight(el.name ?? '') + (w > 0 ? Math.min(w * Math.min(1, text / 500), Math.max(points * 2, 10)) : w));
   }
-  return { root, stats, scores, dropped };
+  return { root, stats, scores, dropped, commentsAreContent: opts.commentsAreContent };
 }
 
 /** A candidate's score for selection: its raw score scaled by the share of text outside links. */

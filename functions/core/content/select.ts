@@ -64,7 +64,7 @@ function topCandidate(scored: Scored): DomNode | undefined {
     let level = 0;
     for (let n: DomNode | null | undefined = el; n && !isFrame(n) && level < RELATED_DEPTH; n = n.parent, level++) {
       let r = related.get(n);
-      if (r === undefined) related.set(n, (r = opensRelatedSection(n)));
+      if (r === undefined) related.set(n, (r = opensRelatedSection(n, scored.commentsAreContent)));
       if (r) return true;
     }
     return false;
@@ -242,7 +242,7 @@ export function selectMain(scored: Scored): DomNode[] {
       afterTop = true;
       continue;
     }
-    if (opensRelatedSection(sib)) continue;
+    if (opensRelatedSection(sib, scored.commentsAreContent)) continue;
     const bonus = topClass && sib.attribs?.class === topClass ? topScore * 0.2 : 0;
     if (scored.scores.has(sib) && finalScore(scored, sib) + bonus >= threshold) {
       out.push(sib);
@@ -252,7 +252,7 @@ export function selectMain(scored: Scored): DomNode[] {
     // A paragraph, or a block of one paragraph of its own text; inside the page's <article>, after
     // the winner, also a wrapper whose one paragraph is nested in it (what a "Load more" button or
     // infinite scroll appended past an empty spacer, in its own <div> or <section>): judged as that paragraph.
-    if (sib.name === 'p' || (one && scored.stats.get(sib)!.ownText >= 25) || (one && afterTop && inArticle && classWeight(sib) >= 0)) {
+    if (sib.name === 'p' || (one && scored.stats.get(sib)!.ownText >= 25) || (one && afterTop && inArticle && classWeight(sib, scored.commentsAreContent) >= 0)) {
       const s = scored.stats.get(sib)!;
       const ld = linkDensity(s);
       if (s.text > 80 && ld < 0.25) out.push(sib);

@@ -228,6 +228,24 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Hall of Famer|Apr 13, 2009|73,365|simple and coherent|Reactions/);
   });
 
+  it("a thread whose replies follow the opening post under a \"Comments\" heading, in blocks named for comments with few commas: every reply", () => {
+    // The discussion's opening post is the longest block; the replies sit in a `CommentsWrap` under
+    // a "Comments" heading. On a story those are its readers' comments; on a thread, its posts.
+    const opening = Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i + 1} of the announcement: the open source edition stops getting updates at the end of the year, and the hosted forum stays up for now, so plan a move.</p>`).join('');
+    const reply = (i: number, who: string, text: string) => `<li class="Item ItemComment" id="Comment_${i}"><div class="Comment"><div class="Item-Header CommentHeader"><a class="Username" href="/profile/${who}">${who}</a> <time datetime="2025-03-0${i}">March 2025</time></div><div class="Item-Body"><div class="Message userContent"><p>${text}</p></div></div></div></li>`;
+    const html = `<!doctype html><html><head><title>Open source edition ends</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Open source edition ends"}</script></head><body>${chrome}
+      <main class="Content"><div class="MessageList Discussion"><h1>Open source edition ends</h1><div class="Discussion"><div class="Item-Body"><div class="Message userContent">${opening}</div></div></div></div>
+      <div class="CommentsWrap"><div class="DataBox DataBox-Comments"><h2 class="CommentHeading">Comments</h2><ul class="MessageList DataList Comments">
+        ${reply(1, 'K17', 'Really sad but I think we all saw it coming to an end. Good luck too')}
+        ${reply(2, 'mcrouse', 'We regret the misunderstanding in our communications and will share more updates as they become available')}
+        ${reply(3, 'Linc', 'Well that is certainly my plan and I will keep the lights on as long as I can')}
+      </ul></div></div></main>${footer}</body></html>`;
+    const out = md(html, 'https://forum.example/discussion/39620/open-source-edition-ends');
+    const at = ['Paragraph 1 of the announcement', 'saw it coming to an end', 'share more updates', 'keep the lights on'].map((p) => out.indexOf(p));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+
   it('a layout wrapper named like furniture ("with_header") around <main> is the page frame, not a header', () => {
     const para = (i: number) => `<p>Paragraph ${i} of the guide: the ferry leaves from the north quay, and the crossing takes about forty minutes, longer when the wind is against the tide.</p>`;
     const html = `<!doctype html><html><head><title>Crossing guide</title></head><body>
