@@ -95,3 +95,15 @@ describe('headings', () => {
     expect(md('<a href="/x"><div>one</div><div>two</div></a>')).toBe('[one two](https://e.test/x)');
   });
 });
+
+describe('escapes', () => {
+  it('escapes what would start a list, heading or quote at the start of a line only: a year that ends a sentence stays as written', () => {
+    expect(md('<p>The watch was unveiled in 1931. The rest followed.</p>')).toBe('The watch was unveiled in 1931. The rest followed.');
+    expect(md('<p>In <b>July</b> 2018. That was when it began.</p>')).toContain('2018');
+    // A paragraph that would read as an ordered list, a heading or a quote keeps reading as text.
+    expect(md('<p>1931. The year it began.</p>')).toBe('1931\\. The year it began.');
+    expect(md('<p># not a heading</p>')).toBe('\\# not a heading');
+    expect(md('<p>&gt; not a quote</p>')).toBe('\\> not a quote');
+    expect(md('<p>Text<br>2. Not an item</p>')).toBe('Text  \n2\\. Not an item');
+  });
+});
