@@ -169,12 +169,12 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
     names = names.replace(COMMENT_NAMES, ' ').replace(POST_LINE_NAMES, ' ');
   }
   if (names === '' || !chromeNames(names)) return false;
-  if (!opts.reviewsOut && weakChrome(names) && (proseRegion(el) || proseRegionAbove(el))) return false;
+  if (!opts.reviewsOut && weakChrome(names) && (proseRegion(el, opts) || proseRegionAbove(el))) return false;
   // Any other furniture name on a block that holds three paragraphs of prose names its layout (an
   // `inline-and-sidebar-container` that holds the story), not furniture. Tune half 0.8711 -> 0.8729
   // (6 up, 2 down; a story from 0.05 to 0.995), check half 0.8641 -> 0.8638 (3 up, 2 down); article
   // benchmark 0.975 -> 0.976.
-  if (!opts.reviewsOut && !STRONG_CHROME.test(names) && holdsProse(el, 3)) return false;
+  if (!opts.reviewsOut && !STRONG_CHROME.test(names) && holdsProse(el, 3, budgetOf(opts))) return false;
   // In the article, a block named a header that is or holds a heading is the article's own (as a <header> there).
   return !(insideArticle && articleHeader(el, names, chromeNames));
 }
@@ -313,14 +313,27 @@ function weakChrome(names: string): boolean {
 
 /** A paragraph of prose: this many characters at least, under a fifth of them in links. */
 const PROSE_CHARS = 150;
-/** Elements looked at under one block at most (a name check must stay cheap). */
+/** Nodes looked at under one block at most (a name check must stay cheap). */
 const PROSE_LOOK = 2000;
+/**
+ * Nodes looked at by all the prose checks of one pass over a document: blocks named as furniture
+ * nested a thousand deep, each over the same long paragraph, cost no more than this.
+ */
+const PROSE_BUDGET = 100_000;
+
+/** What is left of a pass's {@link PROSE_BUDGET} (one per prepare options object: one per pass). */
+const budgets = new WeakMap<object, { left: number }>();
+function budgetOf(opts: PrepareOptions): { left: number } {
+  let b = budgets.get(opts);
+  if (!b) budgets.set(opts, (b = { left: PROSE_BUDGET }));
+  return b;
+}
 
 const regions = new WeakMap<DomNode, boolean>();
-/** {@link holdsProse}, once a node. */
-function proseRegion(el: DomNode): boolean {
+/** {@link holdsProse} (one paragraph), once a node. */
+function proseRegion(el: DomNode, opts: PrepareOptions): boolean {
   let r = regions.get(el);
-  if (r === undefined) regions.set(el, (r = holdsProse(el)));
+  if (r === undefined) regions.set(el, (r = holdsProse(el, 1, budgetOf(opts))));
   return r;
 }
 /** Whether a weakly named block above `el` (a few levels) was kept for its prose: its parts are its content. */
@@ -330,31 +343,41 @@ function proseRegionAbove(el: DomNode): boolean {
   return false;
 }
 
-/** Whether `el` holds `need` paragraphs of prose (a `<p>` of {@link PROSE_CHARS}+ characters, under a fifth in links). */
-function holdsProse(el: DomNode, need = 1): boolean {
+/**
+ * Whether `el` holds `need` paragraphs of prose (a `<p>` of {@link PROSE_CHARS}+ characters, under a
+ * fifth in links), looking at {@link PROSE_LOOK} nodes at most and no more than `budget` has left.
+ */
+function holdsProse(el: DomNode, need: number, budget: { left: number }): boolean {
   let looked = 0;
   let found = 0;
-  const measure = (n: DomNode, inLink: boolean, acc: { text: number; link: number }) => {
+  const look = () => ++looked <= PROSE_LOOK && --budget.left >= 0;
+  const measure = (n: DomNode, inLink: boolean, acc: { text: number; link: number }): boolean => {
     for (const c of n.children ?? []) {
+      if (!look()) return false;
       if (c.type === 'text') {
         const t = textLength(c.data ?? '');
         acc.text += t;
         if (inLink) acc.link += t;
-      } else if (c.type === 'tag') measure(c, inLink || c.name === 'a', acc);
+      } else if (c.type === 'tag' && !measure(c, inLink || c.name === 'a', acc)) return false;
     }
+    return true;
   };
-  const walk = (n: DomNode): boolean => {
+  const walk = (n: DomNode): boolean | undefined => {
     for (const c of n.children ?? []) {
-      if (c.type !== 'tag' || ++looked > PROSE_LOOK) continue;
+      if (c.type !== 'tag') continue;
+      if (!look()) return undefined;
       if (c.name === 'p') {
         const acc = { text: 0, link: 0 };
-        measure(c, false, acc);
+        if (!measure(c, false, acc)) return undefined;
         if (acc.text >= PROSE_CHARS && acc.link * 5 < acc.text && ++found >= need) return true;
-      } else if (!NEVER_CONTENT.has(c.name ?? '') && walk(c)) return true;
+      } else if (!NEVER_CONTENT.has(c.name ?? '')) {
+        const r = walk(c);
+        if (r !== false) return r;
+      }
     }
     return false;
   };
-  return walk(el);
+  return walk(el) === true;
 }
 
 function chromeNames(names: string): boolean {

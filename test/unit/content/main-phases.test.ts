@@ -69,6 +69,15 @@ describe('prepare: what is never content', () => {
     for (const id of ['#side', '#related', '#bio']) expect(dropped.has(node(id))).toBe(true);
   });
 
+  it('looks at a bounded number of nodes for that prose: three paragraphs after 2,500 other nodes do not count', () => {
+    const three = [1, 2, 3].map((i) => `<p>${`Paragraph ${i} of the layout's story, long enough to read as prose on its own. `.repeat(3)}</p>`).join('');
+    const filler = '<span>.</span>'.repeat(2500);
+    const { body: b, node } = body(`<body><div id="first" class="has-sidebar">${three}${filler}</div><div id="late" class="has-sidebar">${filler}${three}</div></body>`);
+    const { dropped } = scoreTree(b, strict);
+    expect(dropped.has(node('#first'))).toBe(false);
+    expect(dropped.has(node('#late'))).toBe(true);
+  });
+
   it('keeps a <header> inside the article, drops the page masthead; the lenient pass ignores class rules', () => {
     const h = el('<body><header id="x">site</header></body>', '#x');
     expect(isNonContent(h, false, strict)).toBe(true);
