@@ -1,4 +1,5 @@
 import { codeLanguageOf } from './code-language.js';
+import { markdownPieces, tableRestRows } from './markdown-chunks.js';
 import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfig, type TranslatorConfigFactory, type TranslatorConfigObject } from 'node-html-markdown';
 
 /*
@@ -353,7 +354,16 @@ function markdownService(): NodeHtmlMarkdown {
 export function htmlToMarkdown(html: string, baseUrl: string): string {
   currentBase = baseUrl;
   try {
-    return tidyMarkdown(markdownService().translate(html));
+    const pieces = markdownPieces(html);
+    if (pieces.length === 1) return tidyMarkdown(markdownService().translate(html));
+    // A large fragment in pieces (markdown-chunks.ts): a table's or a list's later pieces continue it on the next line.
+    let out = '';
+    for (const p of pieces) {
+      const md = tidyMarkdown(markdownService().translate(p.html));
+      if (!md) continue;
+      out += p.rest ? `\n${p.rest === 'table' ? tableRestRows(md) : md}` : `${out ? '\n\n' : ''}${md}`;
+    }
+    return tidyMarkdown(out);
   } finally {
     currentBase = 'http://invalid/';
   }
