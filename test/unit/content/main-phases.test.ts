@@ -237,6 +237,12 @@ describe('serialize and extract', () => {
     expect(out.textLength).toBe('A'.length + 'x < 1'.length);
   });
 
+  it("writes a code block's text only: a highlighter's token spans and links as their text, a <br> as a line break", () => {
+    const { node } = body('<body><div id="c"><pre class="language-js"><code><span class="k">const</span> <a href="/x">x</a> = <span class="n">1</span>;<br><span class="c">// &lt;done&gt;</span></code></pre></div></body>');
+    const out = serializeContent([node('#c')], () => false, 'https://site.test/');
+    expect(out.html).toBe('<div><pre data-lang="js"><code>const x = 1;\n// &lt;done&gt;</code></pre></div>');
+  });
+
   it('falls back to the lenient pass when class rules leave too little (content classed "comments")', () => {
     const { body: b } = body(`<body><nav>menu</nav><div class="comments">${prose('Every comment is the content here', 8)}</div></body>`);
     const r = extractMainContent(b, { base: 'https://site.test/' });
