@@ -8,8 +8,9 @@
  * 20,000 rows 30 s. Converted in pieces of about {@link PIECE_CHARS} characters of HTML, each
  * conversion's text stays short and the whole is linear.
  *
- * Cuts fall only between blocks: top-level nodes are grouped in document order, a run of inline
- * nodes (text, links, emphasis) never split; a large block container (`div`, `section`, …) is cut
+ * Cuts fall between blocks: top-level nodes are grouped in document order, a run of inline nodes
+ * (text, links, emphasis) cut only when it is longer than a piece, and then at a space or a line
+ * break, its next piece written on the next line of the same paragraph; a large block container (`div`, `section`, …) is cut
  * between its children; a large table between its rows, each piece a table with the first row
  * again as its header (the header and its delimiter line are then dropped from every piece but the
  * first). Anything else (a list, a quote, a table with a caption) stays whole.
@@ -29,13 +30,16 @@ const BLOCKS = new Set([
 ]);
 
 /**
- * One piece: HTML to convert; `rest` when its markdown continues the table or list of the piece
- * before it (written on the next line; a table's repeated header and delimiter dropped first).
+ * One piece: HTML to convert; `rest` when its markdown continues the table, list or paragraph of the
+ * piece before it (written on the next line; a table's repeated header and delimiter dropped first).
  */
 export interface Piece {
   html: string;
-  rest?: 'table' | 'list';
+  rest?: 'table' | 'list' | 'inline' | 'break';
 }
+
+/** Whether a run of inline text may be cut before `n`: a text that starts with a space, or a line break. */
+const softBreak = (n: AnyNode) => (n.type === 'text' && /^\s/.test((n as unknown as { data?: string }).data ?? '')) || (isElement(n) && n.name === 'br');
 
 const isElement = (n: AnyNode): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style';
 
@@ -92,17 +96,28 @@ export function markdownPieces(html: string): Piece[] {
   let batchSize = 0;
   // Whether the batch ends on an inline node (the next inline node must join it).
   let inlineTail = false;
+  // How the next piece goes on the paragraph the last one ended in (a long run of inline text cut
+  // at a space, or at a line break that is then written between the two).
+  let continues: 'inline' | 'break' | undefined;
   const flush = () => {
-    if (batch.length) out.push({ html: batch.map((n) => $.html(n)).join('') });
+    if (batch.length) out.push({ html: batch.map((n) => $.html(n)).join(''), ...(continues ? { rest: continues } : {}) });
     batch = [];
     batchSize = 0;
     inlineTail = false;
+    continues = undefined;
   };
   const add = (n: AnyNode) => {
     const block = isElement(n) && BLOCKS.has(n.name);
     const s = size.get(n) ?? 0;
-    if (block || !inlineTail) {
-      if (batchSize + s > PIECE_CHARS && batchSize > 0) flush();
+    if (batchSize + s > PIECE_CHARS && batchSize > 0) {
+      if (block || !inlineTail) flush();
+      else if (softBreak(n)) {
+        // A paragraph of inline text longer than a piece (an index of thousands of links): cut
+        // where it breaks a line anyway, the next piece written on the next line of the same paragraph.
+        flush();
+        continues = isElement(n) ? 'break' : 'inline';
+        if (continues === 'break') return;
+      }
     }
     if (isElement(n) && s > PIECE_CHARS) {
       if (TRANSPARENT.has(n.name)) {

@@ -356,12 +356,14 @@ export function htmlToMarkdown(html: string, baseUrl: string): string {
   try {
     const pieces = markdownPieces(html);
     if (pieces.length === 1) return tidyMarkdown(markdownService().translate(html));
-    // A large fragment in pieces (markdown-chunks.ts): a table's or a list's later pieces continue it on the next line.
+    // A large fragment in pieces (markdown-chunks.ts): a table's, a list's or a paragraph's later
+    // pieces continue it on the next line (after a paragraph's line break, as the converter writes one).
     let out = '';
     for (const p of pieces) {
       const md = tidyMarkdown(markdownService().translate(p.html));
       if (!md) continue;
-      out += p.rest ? `\n${p.rest === 'table' ? tableRestRows(md) : md}` : `${out ? '\n\n' : ''}${md}`;
+      if (!p.rest) out += `${out ? '\n\n' : ''}${md}`;
+      else out += `${p.rest === 'break' ? '  \n' : '\n'}${p.rest === 'table' ? tableRestRows(md) : md}`;
     }
     return tidyMarkdown(out);
   } finally {

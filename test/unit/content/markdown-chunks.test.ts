@@ -21,11 +21,21 @@ describe('markdown of a large fragment, in pieces', () => {
     expect(md(`<div><div>${html}</div></div>`)).toBe(md(html));
   });
 
-  it('never cuts a run of inline text: text and links at the top level stay one paragraph', () => {
+  it('keeps a run of inline text one paragraph: text and links at the top level, cut (when longer than a piece) only at a space or a line break', () => {
     const inline = Array.from({ length: 3000 }, (_, i) => `word${i} <a href="/w/${i}">link${i}</a> `).join('');
     const out = md(`<p>Before.</p>${inline}<p>After.</p>`);
     expect(out.split('\n\n')).toHaveLength(3);
     expect(out).toContain('word2999 [link2999](https://e.test/w/2999)');
+    // An index of 10,000 links in one block: one paragraph, every link in order.
+    const links = (sep: string) => `<div>${Array.from({ length: 10_000 }, (_, i) => `<a href="/p/${i}">Page ${i}</a>`).join(sep)}</div>`;
+    expect(markdownPieces(links(' | ')).length).toBeGreaterThan(3);
+    const spaced = md(links(' | '));
+    expect(spaced).not.toContain('\n\n');
+    expect(spaced.replace(/\n/g, ' ').split(' | ')).toEqual(Array.from({ length: 10_000 }, (_, i) => `[Page ${i}](https://e.test/p/${i})`));
+    // Separated by line breaks: a hard line break between every two, also where the pieces meet.
+    const lines = md(links('<br>')).split('\n');
+    expect(lines).toHaveLength(10_000);
+    expect(lines.every((l, i) => l === `[Page ${i}](https://e.test/p/${i})${i < 9_999 ? '  ' : ''}`)).toBe(true);
   });
 
   it('writes a table of 5,000 rows as one table: its header once, every row in order', () => {
