@@ -11,6 +11,7 @@ import { benchSiteMap } from './site-map.bench.js';
 import { benchFreshness } from './freshness.bench.js';
 import { benchChanges } from './changes.bench.js';
 import { benchSearch } from './search.bench.js';
+import { benchLargePages } from './large-pages.bench.js';
 
 /** `npm run bench`: every benchmark prints a ratio against a baseline measured in the same run. */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -39,6 +40,8 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   changes: () => benchChanges(),
   // Issue 40: POST /v1/search scraping 10 results (50-400 ms pages, a 100 ms provider) vs the slowest page alone; GLEANER_BENCH_SEARCH_ROUNDS sets the rounds.
   search: () => benchSearch(),
+  // A page's parse at about 1 MB against the same shape at about 20 KB, CPU per KB (markdown in pieces).
+  'large-pages': async () => benchLargePages(),
   // The engine bench is its own script (it prints its table: http, browser, auto ratios).
   engine: async () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/engine.bench.ts'], { stdio: 'inherit' });

@@ -19,7 +19,7 @@ import { load, type CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 
 /** HTML characters of one piece (about): small enough for the converter's reads to stay cheap. */
-export const PIECE_CHARS = 32_000;
+export const PIECE_CHARS = 16_000;
 
 /** Containers whose children are blocks that convert the same outside them. */
 const TRANSPARENT = new Set(['div', 'section', 'article', 'main', 'header', 'footer', 'aside', 'center', 'body', 'html', 'figure', 'hgroup']);
@@ -158,7 +158,9 @@ export function markdownPieces(html: string): Piece[] {
     }
     batch.push(n);
     batchSize += s;
-    inlineTail = !block && !(n.type === 'text' && !((n as unknown as { data?: string }).data ?? '').trim());
+    // Blank text between two inline nodes leaves the run as it was.
+    if (block) inlineTail = false;
+    else if (!(n.type === 'text' && !((n as unknown as { data?: string }).data ?? '').trim())) inlineTail = true;
   };
   for (const r of roots) add(r);
   flush();

@@ -32,6 +32,8 @@ describe('markdown of a large fragment, in pieces', () => {
     const spaced = md(links(' | '));
     expect(spaced).not.toContain('\n\n');
     expect(spaced.replace(/\n/g, ' ').split(' | ')).toEqual(Array.from({ length: 10_000 }, (_, i) => `[Page ${i}](https://e.test/p/${i})`));
+    // Links with only a space between them: still one paragraph.
+    expect(md(links(' '))).not.toContain('\n\n');
     // Separated by line breaks: a hard line break between every two, also where the pieces meet.
     const lines = md(links('<br>')).split('\n');
     expect(lines).toHaveLength(10_000);
