@@ -156,6 +156,8 @@ export function markdownPieces(html: string): Piece[] {
         return;
       }
     }
+    // A block right after a cut ends that paragraph: its piece starts a block of its own.
+    if (block && !batch.length) continues = undefined;
     batch.push(n);
     batchSize += s;
     // Blank text between two inline nodes leaves the run as it was.

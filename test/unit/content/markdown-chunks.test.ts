@@ -34,6 +34,14 @@ describe('markdown of a large fragment, in pieces', () => {
     expect(spaced.replace(/\n/g, ' ').split(' | ')).toEqual(Array.from({ length: 10_000 }, (_, i) => `[Page ${i}](https://e.test/p/${i})`));
     // Links with only a space between them: still one paragraph.
     expect(md(links(' '))).not.toContain('\n\n');
+    // A block right where a run was cut starts apart from it (a blank line, not a line break).
+    const run = Array.from({ length: 4000 }, (_, i) => `<a href="/p/${i}">P${i}</a>`).join('<br>');
+    const pieces = markdownPieces(`<div>${run}</div>`);
+    const cutAt = pieces[0].html.split('<br>').length;
+    const withBlock = `<div>${run.split('<br>').slice(0, cutAt).join('<br>')}<br><h2>Next part</h2><p>${'After. '.repeat(3000)}</p></div>`;
+    const cut = markdownPieces(withBlock);
+    expect(cut[1].html.startsWith('<h2>')).toBe(true);
+    expect(md(withBlock)).toContain(`[P${cutAt - 1}](https://e.test/p/${cutAt - 1})\n\n## Next part\n\nAfter.`);
     // Separated by line breaks: a hard line break between every two, also where the pieces meet.
     const lines = md(links('<br>')).split('\n');
     expect(lines).toHaveLength(10_000);
