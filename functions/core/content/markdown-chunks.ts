@@ -109,6 +109,11 @@ export function markdownPieces(html: string): Piece[] {
   const add = (n: AnyNode) => {
     const block = isElement(n) && BLOCKS.has(n.name);
     const s = size.get(n) ?? 0;
+    // A bare <span> (serialize.ts writes long inline runs in them) is its children, cut like any run.
+    if (isElement(n) && n.name === 'span' && s > PIECE_CHARS / 4 && !Object.keys(n.attribs).length) {
+      for (const c of n.children) add(c);
+      return;
+    }
     if (batchSize + s > PIECE_CHARS && batchSize > 0) {
       if (block || !inlineTail) flush();
       else if (softBreak(n)) {

@@ -16,6 +16,14 @@ const RAW_TEXT = new Set(['script', 'style']);
 // <code> or up to two wrappers (code-language.ts), as `data-lang`.
 const KEPT_ATTRS = new Set(['href', 'src', 'alt', 'title', 'colspan', 'rowspan', 'start', 'data-src']);
 
+/**
+ * Inline children written into one <span> at most: the markdown converter's parser looks for every
+ * child it adds among the element's others (a paragraph of 20,000 links took 6.4 s), so a long run
+ * of them is written in wrappers that say nothing (a <span> adds no markdown).
+ */
+const MAX_INLINE_RUN = 500;
+const NO_WRAPPER = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'ul', 'ol', 'dl', 'select', 'colgroup']);
+
 const attrOf = (n: DomNode | null | undefined) => (name: string) => n?.attribs?.[name];
 
 /** The language of the code block `pre` is, or ''. */
@@ -115,6 +123,32 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
   let pre = 0;
   let afterInline = false;
   let inlineLength = 0;
+  // An element's children; a run of more than MAX_INLINE_RUN inline ones in <span>s of that many
+  // (not in code, a table's rows or a list's items, where a <span> cannot stand).
+  const writeChildren = (n: DomNode, name: string) => {
+    const kids = n.children ?? [];
+    if (kids.length <= MAX_INLINE_RUN || pre > 0 || NO_WRAPPER.has(name)) {
+      for (const c of kids) if (!skip(c)) write(c);
+      return;
+    }
+    let run = 0;
+    for (const c of kids) {
+      if (skip(c)) continue;
+      if (c.type === 'text' || (isElement(c) && !BLOCK_TAGS.has(c.name ?? ''))) {
+        if (run === 0) out.push('<span>');
+        write(c);
+        if (++run === MAX_INLINE_RUN) {
+          out.push('</span>');
+          run = 0;
+        }
+        continue;
+      }
+      if (run > 0) out.push('</span>');
+      run = 0;
+      write(c);
+    }
+    if (run > 0) out.push('</span>');
+  };
   const write = (n: DomNode) => {
     if (n.type === 'text') {
       let data = n.data ?? '';
@@ -179,7 +213,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     if (quote) kept++;
     const code0 = code;
     if (name === 'pre') code++;
-    for (const c of n.children ?? []) if (!skip(c)) write(c);
+    writeChildren(n, name);
     if (quote) kept--;
     if (name === 'pre') pre--;
     out.push('</', name, '>');

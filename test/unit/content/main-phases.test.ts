@@ -243,6 +243,17 @@ describe('serialize and extract', () => {
     expect(out.html).toBe('<div><pre data-lang="js"><code>const x = 1;\n// &lt;done&gt;</code></pre></div>');
   });
 
+  it('writes a long run of inline children in bare <span>s of 500 (the converter parses a long child list in square time); blocks, rows and items as they are', () => {
+    const links = Array.from({ length: 1200 }, (_, i) => `<a href="/p/${i}">P${i}</a>`).join(' ');
+    const rows = Array.from({ length: 600 }, (_, i) => `<tr><td>${i}</td></tr>`).join('');
+    const { node } = body(`<body><div id="c"><p>${links}</p><table><tbody>${rows}</tbody></table></div></body>`);
+    const out = serializeContent([node('#c')], () => false, 'https://site.test/');
+    const p = out.html.slice(0, out.html.indexOf('</p>'));
+    expect(p.split('<span>').length - 1).toBe(5);
+    expect(p.replace(/<\/?span>/g, '')).toBe(`<div><p>${links.replace(/href="\//g, 'href="https://site.test/')}`);
+    expect(out.html).not.toMatch(/<tbody><span>|<\/tr><span>/);
+  });
+
   it('falls back to the lenient pass when class rules leave too little (content classed "comments")', () => {
     const { body: b } = body(`<body><nav>menu</nav><div class="comments">${prose('Every comment is the content here', 8)}</div></body>`);
     const r = extractMainContent(b, { base: 'https://site.test/' });

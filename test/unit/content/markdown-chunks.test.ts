@@ -34,6 +34,9 @@ describe('markdown of a large fragment, in pieces', () => {
     expect(spaced.replace(/\n/g, ' ').split(' | ')).toEqual(Array.from({ length: 10_000 }, (_, i) => `[Page ${i}](https://e.test/p/${i})`));
     // Links with only a space between them: still one paragraph.
     expect(md(links(' '))).not.toContain('\n\n');
+    // In bare <span>s (as the serializer writes a long run): the same paragraph.
+    const wrapped = `<div><span>${Array.from({ length: 10_000 }, (_, i) => `<a href="/p/${i}">Page ${i}</a>`).join(' | ')}</span></div>`;
+    expect(md(wrapped)).toBe(spaced);
     // A block right where a run was cut starts apart from it (a blank line, not a line break).
     const run = Array.from({ length: 4000 }, (_, i) => `<a href="/p/${i}">P${i}</a>`).join('<br>');
     const pieces = markdownPieces(`<div>${run}</div>`);
