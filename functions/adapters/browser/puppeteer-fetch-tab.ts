@@ -25,9 +25,9 @@ const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet
  * ({@link QUIET_SCRIPT}) knows whether anything it scheduled can still change the DOM soon.
  * The page's calls behave as before (same ids, arguments, `this`, errors); a callback is wrapped
  * only to note that it ran. A timer or a frame more than 100 ms overdue (a throttled or string
- * timer whose run is not seen) no longer counts. Timers were given 50 ms: a fresh clone's suite on a
- * loaded machine once missed an interval's fourth run so (not reproduced under a synthetic load). Kept in `Symbol.for('gleaner.timers')`, with
- * the original `setTimeout` for the readiness script's own waits (which must not count).
+ * timer whose run is not seen) no longer counts (timers had 50 ms until a fresh clone's suite on a
+ * loaded machine missed an interval's fourth run once). Kept in `Symbol.for('gleaner.timers')`,
+ * with the original `setTimeout` for the readiness script's own waits (which must not count).
  */
 export const TIMERS_SCRIPT = `(() => {
   const key = Symbol.for('gleaner.timers');

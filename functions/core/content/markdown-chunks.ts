@@ -10,10 +10,11 @@
  *
  * Cuts fall between blocks: top-level nodes are grouped in document order, a run of inline nodes
  * (text, links, emphasis) cut only when it is longer than a piece, and then at a space or a line
- * break, its next piece written on the next line of the same paragraph; a large block container (`div`, `section`, …) is cut
- * between its children; a large table between its rows, each piece a table with the first row
- * again as its header (the header and its delimiter line are then dropped from every piece but the
- * first). Anything else (a list, a quote, a table with a caption) stays whole.
+ * break, its next piece written on the next line of the same paragraph; a large block container
+ * (`div`, `section`, …) is cut between its children; a large table between its rows, each piece a
+ * table with the first row again as its header (the header and its delimiter line are then dropped
+ * from every piece but the first); a large list between its items, numbered on. Anything else (a
+ * quote, a table with a caption) stays whole.
  */
 import { load, type CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
@@ -38,17 +39,20 @@ export interface Piece {
   rest?: 'table' | 'list' | 'inline' | 'break';
 }
 
-/** Whether a run of inline text may be cut before `n`: a text that starts with a space, or a line break. */
-const softBreak = (n: AnyNode) => (n.type === 'text' && /^\s/.test((n as unknown as { data?: string }).data ?? '')) || (isElement(n) && n.name === 'br');
-
 const isElement = (n: AnyNode): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style';
+/** The text of a text or comment node ('' for any other). */
+const dataOf = (n: AnyNode): string => ('data' in n ? n.data : '');
+/** A text node of whitespace only. */
+const blank = (n: AnyNode) => n.type === 'text' && !dataOf(n).trim();
+/** Whether a run of inline text may be cut before `n`: a text that starts with a space, or a line break. */
+const softBreak = (n: AnyNode) => (n.type === 'text' && /^\s/.test(dataOf(n))) || (isElement(n) && n.name === 'br');
 
 /** Approximate serialized length of every node under `roots` (one pass, bottom-up). */
 function sizes(roots: AnyNode[]): Map<AnyNode, number> {
   const out = new Map<AnyNode, number>();
   const size = (n: AnyNode): number => {
     let s: number;
-    if (n.type === 'text' || n.type === 'comment') s = ((n as unknown as { data?: string }).data ?? '').length;
+    if (n.type === 'text' || n.type === 'comment') s = dataOf(n).length;
     else if (isElement(n)) {
       s = n.name.length * 2 + 5;
       for (const [k, v] of Object.entries(n.attribs)) s += k.length + v.length + 4;
@@ -66,14 +70,14 @@ function tableRows(table: Element): Element[] | undefined {
   const rows: Element[] = [];
   for (const c of table.children) {
     if (!isElement(c)) {
-      if (c.type === 'text' && !((c as unknown as { data?: string }).data ?? '').trim()) continue;
+      if (blank(c)) continue;
       return undefined;
     }
     if (c.name === 'tr') rows.push(c);
     else if (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot') {
       for (const r of c.children) {
         if (isElement(r) && r.name === 'tr') rows.push(r);
-        else if (isElement(r) || (r.type === 'text' && ((r as unknown as { data?: string }).data ?? '').trim())) return undefined;
+        else if (!blank(r) && (isElement(r) || r.type === 'text')) return undefined;
       }
     } else return undefined;
   }
@@ -167,7 +171,7 @@ export function markdownPieces(html: string): Piece[] {
     batchSize += s;
     // Blank text between two inline nodes leaves the run as it was.
     if (block) inlineTail = false;
-    else if (!(n.type === 'text' && !((n as unknown as { data?: string }).data ?? '').trim())) inlineTail = true;
+    else if (!blank(n)) inlineTail = true;
   };
   for (const r of roots) add(r);
   flush();
@@ -179,7 +183,7 @@ function listItems(list: Element): Element[] | undefined {
   const items: Element[] = [];
   for (const c of list.children) {
     if (isElement(c) && c.name === 'li') items.push(c);
-    else if (isElement(c) || (c.type === 'text' && ((c as unknown as { data?: string }).data ?? '').trim())) return undefined;
+    else if (!blank(c) && (isElement(c) || c.type === 'text')) return undefined;
   }
   return items.length > 1 ? items : undefined;
 }

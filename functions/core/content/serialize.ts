@@ -173,7 +173,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
       if (name === 'br') {
         out.push('\n');
         texts.push('\n');
-      } else for (const c of n.children ?? []) if (!skip(c)) write(c);
+      } else writeChildren(n, name);
       return;
     }
     if (options.threadPosts && (quotesAPost(n) || postFurniture(n))) return;
