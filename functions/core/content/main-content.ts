@@ -302,7 +302,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       // Link blocks before the page's title (a masthead's menus and site switchers not marked as
       // navigation): a grid's or a listing's cards come after its title.
       const before = beforeTitle(body, scored);
-      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored));
+      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored));
     }
     // A product page: the item's area is the smallest block that holds both the selected
     // description and the page's heading (the product's name, beside its price and buy box).
@@ -415,7 +415,7 @@ function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extr
 
 /** The body without its chrome (prepare's drops), its grid furniture and related-stories sections. */
 function bodyBesideChrome(body: DomNode, scored: Scored, opts: ContentOptions): Serialized {
-  return serializeContent(body.children ?? [], (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n), opts.base, repeats(opts));
+  return serializeContent(body.children ?? [], (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false), opts.base, repeats(opts));
 }
 
 // An inline style that hides the element (visibility:hidden keeps its box, so it is kept here).

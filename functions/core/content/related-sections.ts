@@ -71,7 +71,7 @@ function looksLikeComments(el: DomNode): boolean {
  * more items, looked for `levels` levels down below its children; with `withForm`, a reply form
  * counts too.
  */
-function holdsRecords(el: DomNode, levels: number, withForm = false): boolean {
+function holdsRecords(el: DomNode, levels: number, withForm = false, lists = true): boolean {
   const seen = new Map<string, number>();
   let form = false;
   const walk = (x: DomNode, depth: number): boolean => {
@@ -79,8 +79,8 @@ function holdsRecords(el: DomNode, levels: number, withForm = false): boolean {
       if (!isElement(c)) continue;
       const name = c.name ?? '';
       if (name === 'form' || name === 'textarea') form = true;
-      if ((name === 'ul' || name === 'ol') && (c.children ?? []).filter((k) => k.name === 'li').length >= 2) return true;
-      if (!RECORD_TAGS.has(name)) continue;
+      if (lists && (name === 'ul' || name === 'ol') && (c.children ?? []).filter((k) => k.name === 'li').length >= 2) return true;
+      if (!RECORD_TAGS.has(name) || (!lists && name === 'li')) continue;
       const sig = signatureOf(c);
       const n = (seen.get(`${depth}/${sig}`) ?? 0) + 1;
       seen.set(`${depth}/${sig}`, n);
@@ -97,10 +97,13 @@ const RECORD_TAGS = new Set(['div', 'article', 'section', 'li', 'dl']);
  * Whether `el` is a related-stories section: it opens with such a heading (never the page's
  * `<h1>`: "Most popular dog breeds" may be the story's own title) and links to two pages or more;
  * or a comment section, opening with its heading ("3 comentários", "Kommentare"), unless
- * `commentsAreContent` (a forum thread's replies).
+ * `commentsAreContent` (a forum thread's replies). With `headingBefore`, also a block of cards
+ * right after such a heading standing alone (not on a listing, whose own cards may follow a
+ * "Latest news" title).
  */
-export function opensRelatedSection(el: DomNode, commentsAreContent = false): boolean {
+export function opensRelatedSection(el: DomNode, commentsAreContent = false, headingBefore = true): boolean {
   if (HEADING_TAGS.has(el.name ?? '')) return false;
+  if (headingBefore && followsRelatedHeading(el)) return true;
   const h = openingHeading(el);
   if (!h || h.name === 'h1') return false;
   const text = squash(plainText(h).join(''));
@@ -133,4 +136,50 @@ export function opensReviewsSection(el: DomNode): boolean {
 function holdsTag(el: DomNode, tag: string): boolean {
   for (const c of el.children ?? []) if (isElement(c) && (c.name === tag || holdsTag(c, tag))) return true;
   return false;
+}
+
+/**
+ * Whether `el` is the body of a related-stories section whose heading stands just before it, in a
+ * block of its own (a page builder's heading widget beside its posts widget): `el` follows such a
+ * heading and holds two cards or more (not list items) with links to other pages.
+ */
+function followsRelatedHeading(el: DomNode): boolean {
+  const siblings = el.parent?.children ?? [];
+  let prev: DomNode | undefined;
+  const at = indexIn(siblings, el);
+  // Looked for among the few siblings before it (whitespace, anchors, empty wrappers).
+  for (let i = at - 1; i >= Math.max(0, at - 12); i--) {
+    const n = siblings[i];
+    if (n.type === 'text') {
+      if ((n.data ?? '').trim()) return false;
+      continue;
+    }
+    if (!isElement(n)) continue;
+    if (SILENT.has(n.name ?? '') && !squash(plainText(n).join(''))) continue;
+    prev = n;
+    break;
+  }
+  if (!prev) return false;
+  const h = HEADING_TAGS.has(prev.name ?? '') ? prev : openingHeading(prev);
+  if (!h || h.name === 'h1') return false;
+  const text = squash(plainText(h).join(''));
+  if (!isSectionHeading(text) || isCommentsHeading(text)) return false;
+  // The block before holds the heading alone.
+  if (squash(plainText(prev).join('')) !== text) return false;
+  // Cards (a list of links under "See also" is a wiki page's own).
+  return hasLinks(el, 2) && holdsRecords(el, 3, false, false);
+}
+
+/** Each child's place in its parent's children, kept per children array (a block of 20,000 children is indexed once, not once a child). */
+const places = new WeakMap<DomNode[], Map<DomNode, number>>();
+
+function indexIn(siblings: DomNode[], el: DomNode): number {
+  let m = places.get(siblings);
+  let i = m?.get(el);
+  if (i === undefined || siblings[i] !== el) {
+    m = new Map(siblings.map((n, k) => [n, k]));
+    places.set(siblings, m);
+    i = m.get(el) ?? -1;
+  }
+  return i;
 }

@@ -39,6 +39,24 @@ describe('related-stories sections', () => {
     expect(m).not.toContain('Teaser excerpt');
   });
 
+  it('a page builder\'s posts widget after a "Latest News" heading widget of its own is that section', () => {
+    // The heading and the cards are sibling widgets: no block opens with the heading. Each
+    // excerpt outscores the story's paragraphs, which sit in widgets of their own.
+    const widget = (inner: string) => `<div class="elementor-element"><div class="elementor-widget-container">${inner}</div></div>`;
+    const html = `<body><div class="elementor"><div class="e-con">${widget(`<h1>Getting hurt at a gym</h1>`)}${widget(para(1))}${widget(para(2))}${widget(para(3))}</div>` +
+      `<div class="e-con">${widget('<h2>Latest News</h2>')}${widget(`<div class="posts">${[1, 2, 3, 4].map((i) => teaser(i, 'h3')).join('')}</div>`)}</div></div></body>`;
+    const m = md(html);
+    expect(m).toContain('Paragraph 3 of the story');
+    expect(m).not.toMatch(/Teaser|Latest News/);
+  });
+
+  it('keeps a wiki page\'s "See also" list after its heading, and cards after a heading that is no section name', () => {
+    const seeAlso = `<body><main><h1>Portage</h1>${para(1)}${para(2)}<h2>See also</h2><ul>${[1, 2, 3].map((i) => `<li><a href="/wiki/P${i}">Page ${i}</a> — what page ${i} is about.</li>`).join('')}</ul></main></body>`;
+    expect(md(seeAlso)).toContain('what page 3 is about');
+    const cards = `<body><main><h1>Our work</h1>${para(1)}<div><h2>Case studies</h2></div><div>${[1, 2, 3].map((i) => teaser(i, 'h3')).join('')}</div></main></body>`;
+    expect(md(cards)).toContain('Teaser excerpt 3');
+  });
+
   it('keeps a story whose own title reads like a section heading, and a heading with prose and no links after it', () => {
     const story = `<body><article><h1>Most popular dog breeds</h1>${para(1)}${para(2)}<h2>Most read books</h2>${para(3)}${para(4)}</article></body>`;
     const m = md(story);
@@ -54,7 +72,7 @@ describe('related-stories sections', () => {
   });
 
   it('heading phrases in many languages; not a heading that merely starts like one', () => {
-    for (const h of ['Você também pode gostar', 'Most read stories', 'Las más leídas', 'Vous pourriez aussi aimer', 'Ti potrebbe interessare', 'Самые читаемые', '你可能喜欢', '人気の記事', 'Meest gelezen', 'Berita Terkait', 'Tin liên quan', 'Relaterade artiklar', 'Související články', 'مقالات ذات صلة'])
+    for (const h of ['Você também pode gostar', 'Most read stories', 'Las más leídas', 'Vous pourriez aussi aimer', 'Ti potrebbe interessare', 'Самые читаемые', '你可能喜欢', '人気の記事', 'Meest gelezen', 'Berita Terkait', 'Tin liên quan', 'Relaterade artiklar', 'Související články', 'مقالات ذات صلة', 'Latest News', 'Recent articles'])
       expect(isSectionHeading(h), h).toBe(true);
     for (const h of ['Most readers agree with the plan', 'Você pode gostar de saber que o parque reabre', 'Related work in other fields']) expect(isSectionHeading(h), h).toBe(false);
   });
