@@ -125,6 +125,26 @@ function declaredContent(body: DomNode, scored: Scored): DomNode | undefined {
   return itemBody ?? (articles.length === 1 ? articles[0] : main);
 }
 
+/**
+ * Furniture names that stay furniture on a page read whole (a grid, a listing, a landing page,
+ * read without the class rules: their cards and sections are often named like furniture): a
+ * sidebar (a grid's facets), related or recommended items, a cookie or consent box, a site footer,
+ * a newsletter box. Not layout words that name content as often (`overlay`: text over a picture;
+ * `widget`, `promo`, `tools`, `caption`).
+ */
+const WHOLE_PAGE_CHROME = /side-?bar|related|recommend|cookie|consent|gdpr|footer|newsletter/;
+
+/**
+ * A block that the class rules drop (prepare.ts, strict pass: they spare such a name on a block
+ * of prose) and that is named as furniture a whole page's reading leaves out too. WCXB development
+ * pages, tune half 0.8742 -> 0.8752 (10 up, 1 down: a grid whose reference keeps its sidebar's
+ * facets); check half 0.8624 -> 0.8636 (collection 0.732 -> 0.750; 15 up, 1 down: a
+ * `map-and-related` block holding the content).
+ */
+function wholePageChrome(n: DomNode, strict: Scored): boolean {
+  return strict.dropped.has(n) && WHOLE_PAGE_CHROME.test(classAndId(n));
+}
+
 // Class/id words of a grid's furniture: facets, filters, sorting, breadcrumbs, pagination.
 const GRID_CHROME = /(?:^|[\s_-])(?:facets?|facet-list|filters?|filter-panel|refinements?|refine|sort|sort-by|sorting|sortby|breadcrumbs?|pagination|pager|paging)(?=$|[\s_-])/;
 
@@ -265,7 +285,7 @@ const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   const plain = plainPageKind(body, { url: pageUrl(opts) });
   // A product page's few words are its item's (the body beside them is other products).
-  const { roots, ...out } = extractFrom(body, opts, plain !== 'product');
+  const { roots, strict, ...out } = extractFrom(body, opts, plain !== 'product');
   // A listing or a grid by the weaker signs, whose selection is a short intro (the page's title
   // and a paragraph above its cards): its cards too. A landing page by the weaker signs (its
   // sections alone), whose selection holds under half of its sections (the testimonials, the
@@ -297,12 +317,12 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     } else if (kind === 'service') {
       // Beside the sections: menus and link lists (a footer not marked as one), calls to action.
       // Tune half: service F1 0.765 -> 0.772, boilerplate snippets left out 0.784 -> 0.890.
-      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n) || formBox(n, scored);
+      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n) || formBox(n, scored) || wholePageChrome(n, strict);
     } else {
       // Link blocks before the page's title (a masthead's menus and site switchers not marked as
       // navigation): a grid's or a listing's cards come after its title.
       const before = beforeTitle(body, scored);
-      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored));
+      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored)) || wholePageChrome(n, strict);
     }
     // A product page: the item's area is the smallest block that holds both the selected
     // description and the page's heading (the product's name, beside its price and buy box).
@@ -341,7 +361,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     if (raw) {
       const alt = extractFrom(parseFragment(raw), { base: opts.base, url: opts.url });
       if (alt.textLength > out.textLength * 2) {
-        const { roots: _, ...rest } = alt;
+        const { roots: _, strict: __, ...rest } = alt;
         return rest;
       }
     }
@@ -360,8 +380,13 @@ interface Extracted extends MainContent {
   roots: DomNode[];
 }
 
-function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extracted {
+/** The main content with the nodes it was written from and the strict pass's scored tree (its class rules' drops). */
+function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extracted & { strict: Scored } {
   const strict = run(body, opts, true);
+  return { ...extractAfter(strict, body, opts, bareBody), strict: strict.scored };
+}
+
+function extractAfter(strict: Pass, body: DomNode, opts: ContentOptions, bareBody: boolean): Extracted {
   // Quality check against the baseline: a selection with under a quarter of the page's prose
   // while the page declares a content element with twice the text and few links; on a
   // documentation page whatever the share (a reference page's sections are one block each).

@@ -69,6 +69,25 @@ describe('kind-aware main content', () => {
     expect([...at].sort((a, b) => a - b)).toEqual(at);
   });
 
+  it('a product grid read whole: its side bar, related items, cookie box and site footer stay out, named only by class', () => {
+    // The grid's page is read without the class rules (cards are often named like furniture);
+    // blocks those rules drop and name as a side bar, related items, a consent box or a footer
+    // stay out all the same. Each is a plain <div>, with no role or landmark tag.
+    const card = (i: number) => `<div class="plp-card"><a href="/p/desk-${i}"><img src="/d${i}.jpg" alt=""><h3>Oak writing desk ${i}</h3></a><span class="price">$${120 + i}.00</span></div>`;
+    const html = `<!doctype html><html><head><title>Desks</title></head><body><main><h1>Desks</h1>
+      <div class="plp-list__side-bar"><h2>Shop by room</h2><a href="/c/office">Home office furniture</a><a href="/c/kids">Children's room desks</a><p>Browse gaming desks, standing desks and corner desks in every finish.</p></div>
+      <div class="plp-grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</div>
+      <section class="guide"><h2>How to choose a desk</h2><p>A writing desk should suit the room, the chair and the work you do at it, so measure the space first, and leave room to push the chair back.</p><p>Solid oak lasts for decades, takes a scratch well and can be sanded and oiled again, while veneer is lighter and costs less, for a desk that moves often.</p><p>Drawers keep papers close at hand, and a shelf above the top holds books, a lamp and a plant, without taking the space your elbows need.</p></section>
+      <div class="related-categories"><h2>Shop more</h2><a href="/c/chairs">Office chairs and stools</a><a href="/c/lamps">Desk lamps</a></div>
+    </main><div class="cookie-consent">We use cookies to give you the best experience on our site.</div><div class="site-footer-wrap"><p>Harbour Home Ltd, 1 Quay Street</p><a href="/privacy">Privacy policy</a></div></body></html>`;
+    // Its buying guide is the longest prose: the grid is read whole, cards and guide.
+    const out = md(html, 'https://shop.example/collections/desks');
+    for (let i = 1; i <= 12; i++) expect(out).toMatch(new RegExp(`Oak writing desk ${i}(?!\\d)`));
+    expect(out).toContain('$132.00');
+    expect(out).toContain('Solid oak lasts for decades');
+    expect(out).not.toMatch(/Shop by room|standing desks|Office chairs|We use cookies|Quay Street|Privacy policy/);
+  });
+
   it('a news front page of story cards: every card, not the one whose excerpt is longest', () => {
     const card = (i: number) => `<article class="story-card"><h2><a href="/2024/05/story-${i}">Harbour story number ${i}</a></h2><p class="excerpt">${i === 3 ? 'The longest excerpt of the page, about the new quay, the dredging of the channel and the fishing fleet that will use it from next year, with a word from the harbour master.' : `A short excerpt about harbour story ${i}.`}</p><span class="byline">By the desk</span></article>`;
     const html = `<!doctype html><html><head><title>Harbour News</title><meta property="og:type" content="website"></head><body>${chrome}<main><div class="river">${Array.from({ length: 9 }, (_, i) => card(i + 1)).join('')}</div></main>${footer}</body></html>`;
