@@ -116,6 +116,25 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Other clock|Barometers department|Privacy policy/);
   });
 
+  it("a product page laid out in sections: the feature sections below the item's area too, not the related items", () => {
+    // The description is selected, the name and price sit beside it in the item's block; the
+    // features are sections of their own below that block.
+    const feature = (h: string, p: string) => `<section class="feature"><img src="/${h.length}.jpg" alt=""><h2>${h}</h2><p>${p}</p></section>`;
+    const card = (i: number) => `<li class="card"><a href="/products/mat-${i}"><img src="/m${i}.jpg" alt=""><span>Other mat ${i}</span></a><span>$${10 + i}.95</span></li>`;
+    const html = `<!doctype html><html><head><title>Magnetic mat</title><meta property="og:type" content="product"></head><body>${chrome}<main>
+      <div class="product"><div class="gallery"><img src="/mat.jpg" alt="Magnetic mat"></div><div class="buybox"><h1>Magnetic project mat</h1><span class="price">$19.95</span><button>Add to cart</button></div>
+      <div class="description"><p>A magnetic mat that keeps every screw of a repair in its place, with a grid to lay the parts out in the order they came out of the device.</p><p>Its surface takes dry-erase markers, so you can note where each screw goes, and wipes clean when the repair is done.</p></div></div>
+      ${feature('Time-saving organization', 'The gridded layout cuts the time it takes to put a device back together, and the risk of a screw in the wrong hole.')}
+      ${feature('Magnetic hold', 'Screws and small parts stay where you put them, even when the mat is knocked or carried to another bench.')}
+      ${feature('Dry-erase surface', 'Draw the layout of the parts and number the steps, and wipe the notes away with a dry cloth afterwards.')}
+      <section class="recs"><h2>Customers also bought</h2><ul>${[1, 2, 3, 4].map(card).join('')}</ul></section>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/products/magnetic-mat');
+    for (const s of ['# Magnetic project mat', '$19.95', 'wipes clean when the repair is done', '## Magnetic hold', 'wipe the notes away with a dry cloth']) expect(out).toContain(s);
+    expect(out.indexOf('wipes clean')).toBeLessThan(out.indexOf('## Time-saving organization'));
+    expect(out).not.toMatch(/Customers also bought|Other mat|Privacy policy/);
+  });
+
   it("a product page's customer reviews and questions are left out, also when the reviews are the longest prose on the page", () => {
     const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail 25 pack","offers":{"@type":"Offer","price":"99.95","priceCurrency":"USD"}}</script>';
     const review = (i: number) => `<div class="review"><h3>Review ${i}: a great pack for day hikes</h3><p>${i * 3} people found this helpful</p><p>Reviewer ${i} wrote: ${'The straps are comfortable, the pockets are where you want them, and it carried a full day of gear on a long hike without rubbing anywhere, even in the heat. '.repeat(3)}</p></div>`;
