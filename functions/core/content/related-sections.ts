@@ -36,6 +36,8 @@ function openingHeading(el: DomNode, depth = 0): DomNode | undefined {
     const name = c.name ?? '';
     if (HEADING_TAGS.has(name)) return c;
     if (SILENT.has(name) && !squash(plainText(c).join(''))) continue;
+    // A link within the page ("Back to navigation", "Skip to reviews") before the heading.
+    if (name === 'a' && (c.attribs?.href ?? '').startsWith('#')) continue;
     return depth < 8 && name !== 'p' ? openingHeading(c, depth + 1) : undefined;
   }
   return undefined;

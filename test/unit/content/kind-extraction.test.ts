@@ -147,6 +147,9 @@ describe('kind-aware main content', () => {
     const out = md(html, 'https://shop.example/product/227955/trail-25-pack');
     for (const part of ['Trail 25 pack', 'rain cover and a zip pocket', '830 grams']) expect(out).toContain(part);
     expect(out).not.toMatch(/people found this helpful|Reviewer \d wrote|3 litre bladder/);
+    // A section that opens with a link within the page ("Back to navigation") before its heading.
+    const skipLink = html.replace('<section><h2>Customer reviews</h2>', '<section class="product-reviews"><a href="#top">Back to navigation</a><header><h2>Reviews</h2></header>');
+    expect(md(skipLink, 'https://shop.example/product/227955/trail-25-pack')).not.toMatch(/people found this helpful|Reviewer \d wrote/);
   });
 
   it("a product page whose document does not show the description: the JSON-LD description, once", () => {
