@@ -146,3 +146,15 @@ describe('meta lines of the post', () => {
     expect(m).toContain('Paragraph 3');
   });
 });
+
+describe('fine print named by class', () => {
+  it('a disclaimer or disclosures block after the story is left out; the story stays', () => {
+    for (const cls of ['cmp-richtext--disclaimer', 'disclosures', 'fine-print']) {
+      const html = `<body><main><article><h1>Index funds</h1>${para(1)}${para(2)}${para(3)}</article>` +
+        `<div class="${cls}"><p>All investing is subject to risk, including the possible loss of the money you invest; past performance is no guarantee of future results.</p></div></main></body>`;
+      const m = md(html);
+      expect(m, cls).toContain('Paragraph 3 of the story');
+      expect(m, cls).not.toContain('subject to risk');
+    }
+  });
+});
