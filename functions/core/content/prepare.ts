@@ -107,6 +107,8 @@ export interface PrepareOptions {
   commentsAreContent?: boolean;
   /** A product page: a block opening with a reviews or questions heading is its shoppers' posts (related-sections.ts). */
   reviewsOut?: boolean;
+  /** Text of paragraphs inside a link (a card that is one link) is not link text. */
+  blockLinks?: boolean;
 }
 
 // A tab or accordion panel: hidden until its tab is chosen, content all the same.

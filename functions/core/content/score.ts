@@ -174,7 +174,9 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
     const name = el.name ?? '';
     switch (name) {
       case 'a':
-        s.link = s.text;
+        // A card that is one link: its paragraphs' prose is not link text when the page reads
+        // such cards as content (a listing's, a landing page's; PrepareOptions.blockLinks).
+        s.link = opts.blockLinks && s.paragraphs > 0 ? s.text - s.prose : s.text;
         break;
       case 'p':
         s.paragraphs++;

@@ -98,6 +98,26 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
 
+  it('a listing whose cards are each one link around a title and an excerpt: the cards, not only a sidebar of comments', () => {
+    // Every word of a card sits inside its link: read as links, the feed scores nothing and five
+    // comments beside it win. The page is no story (og:type website), so a card's excerpt is text.
+    const card = (i: number) => `<section class="my-1"><a href="/story-${i}"><div class="flex"><h3>Online learning story ${i}</h3><p>In 2025 the pace of change in online learning, story ${i} says, is unlike anything the sector has seen, with new platforms each month.</p></div></a></section>`;
+    const comment = (i: number) => `<li><div><span>Reader ${i}</span><p>Comment ${i}: many pages have been changed since, and the rest, as far as I can tell, were replaced with pages like this one, which says little, if anything, about what happened, when, or why.</p></div></li>`;
+    const page = (ogType: string) => `<!doctype html><html><head><title>Trending: online learning</title><meta property="og:type" content="${ogType}"></head><body>${chrome}
+      <main><div class="feed"><h1>Online learning programs</h1>${Array.from({ length: 10 }, (_, i) => card(i + 1)).join('')}</div>
+      <div class="side"><h2>Hot comments</h2><ul>${[1, 2, 3, 4, 5].map(comment).join('')}</ul></div></main>${footer}</body></html>`;
+    const out = md(page('website'), 'https://news.example/trending/online-learning');
+    for (let i = 1; i <= 10; i++) expect(out).toContain(`story ${i} says`);
+    expect(out.indexOf('# Online learning programs')).toBe(0);
+    // On a story, such cards are related stories: still links, not the story's text.
+    const story = `<!doctype html><html><head><title>Ferry timetable</title><meta property="og:type" content="article"></head><body>${chrome}<main><article><h1>The new ferry timetable</h1>` +
+      `<p>The ferry leaves from the north quay, and the crossing, in good weather, takes about forty minutes, longer when the wind is against the tide.</p><p>From June, a second boat runs at weekends, and the first sailing leaves at seven, an hour earlier than now, for the market.</p></article>` +
+      `<div class="more">${Array.from({ length: 6 }, (_, i) => card(i + 1)).join('')}</div></main>${footer}</body></html>`;
+    const read = md(story, 'https://news.example/ferry-timetable');
+    expect(read).toContain('an hour earlier than now');
+    expect(read).not.toContain('says, is unlike anything');
+  });
+
   it('a product page: name, price, description and specifications, without the related-products carousel or menus', () => {
     const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Brass tide clock","offers":{"@type":"Offer","price":"89.00","priceCurrency":"EUR"}}</script>';
     const related = (i: number) => `<div class="tile"><a href="/products/other-${i}"><img src="/o${i}.jpg" alt=""><span>Other clock ${i}</span></a><span>€${30 + i}.00</span></div>`;
