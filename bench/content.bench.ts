@@ -14,7 +14,10 @@
  *
  * Env: CONTENT_ARMS=<regex> picks extractors by name; CONTENT_HALF=tune|check limits WCXB to one
  * half; CONTENT_KINDS=<regex> limits WCXB to some kinds; CONTENT_DUMP=<dir> writes Gleaner's
- * per-page scores and outputs (for tuning: read the tune half only).
+ * per-page scores and outputs (for tuning: read the tune half only); CONTENT_SERVED_AT=elsewhere
+ * gives Gleaner each page as served from another address (`http://127.0.0.1:8080/saved-N.html`,
+ * as a harness serving saved pages would) instead of its own URL, so the path signs of its kind
+ * come only from the address the page declares (canonical, og:url).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { load } from 'cheerio';
@@ -36,8 +39,12 @@ interface Out {
 }
 type Extractor = (html: string, url: string) => Out | Promise<Out>;
 
+const servedElsewhere = process.env.CONTENT_SERVED_AT === 'elsewhere';
+let served = 0;
+
 const extractors: Record<string, Extractor> = {
   Gleaner: (html, url) => {
+    if (servedElsewhere) url = `http://127.0.0.1:8080/saved-${++served}.html`;
     const r = parsePage(load(html), url, { text: false, links: false });
     return { text: markdownToPlain(r.markdown), markdown: r.markdown, kind: r.metadata.page_kind };
   },

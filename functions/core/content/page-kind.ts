@@ -57,6 +57,9 @@ export interface KindSignals {
   ldTypes: string[];
   /** `og:type`. */
   ogType: string | null;
+  /** The URL the document declares as its own: `<link rel="canonical">`, else `og:url` (null when none). */
+  canonical: string | null;
+  ogUrl: string | null;
 }
 
 const PRICE = /(?:[$€£¥₹]\s?\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?\b)|(?:\b\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?\s?(?:€|\$|£|USD|EUR|GBP|CHF|kr|zł)(?!\w))/;
@@ -96,6 +99,7 @@ export function kindSignals(root: DomNode): KindSignals {
   const s: KindSignals = {
     itemTypes: [], articles: 0, pre: 0, code: 0, tables: 0, sections: 0, headings: 0, prose: 0, longParagraphs: 0, text: 0, prices: 0,
     cartButtons: 0, postBlocks: 0, docBlocks: 0, serviceBlocks: 0, facetBlocks: 0, cards: 0, pricedCards: 0, posts: 0, pricedGroups: [], articleCards: 0, ldTypes: [], ogType: null,
+    canonical: null, ogUrl: null,
   };
   const types = new Set<string>();
   const walk = (el: DomNode, inPre: boolean): Sub => {
@@ -120,6 +124,11 @@ export function kindSignals(root: DomNode): KindSignals {
       }
       if (name === 'meta') {
         if (s.ogType === null && a.property === 'og:type' && a.content) s.ogType = a.content.trim();
+        if (s.ogUrl === null && a.property === 'og:url' && a.content) s.ogUrl = a.content.trim();
+        continue;
+      }
+      if (name === 'link') {
+        if (s.canonical === null && /(?:^|\s)canonical(?:\s|$)/i.test(a.rel ?? '') && a.href) s.canonical = a.href.trim();
         continue;
       }
       if (SKIP.has(name)) continue;
@@ -265,14 +274,27 @@ const DOC_PATH = /\/(?:docs?|documentation|reference|api|guides?|manual|tutorial
 const SERVICE_PATH = /\/(?:pricing|plans|features|services?|solutions|programs?|packages|tuition[a-z-]*|testimonials|reviews)(?:\/|$)/;
 const ARTICLE_PATH = /\/(?:blogs?|articles?|news|posts?|stories|story|insights|learn|magazine|journal|thoughts|notes)\/|\/20\d\d\/\d\d\//;
 
-/** Path and query of `url`, lower-case ('' when it is not a URL). */
-function urlPath(url: string): string {
+/** Path and query of `url` (resolved against `base`), lower-case ('' when it is not a URL). */
+function urlPath(url: string, base?: string): string {
   try {
-    const u = new URL(url);
+    const u = new URL(url, base);
     return `${u.pathname}${u.search}`.toLowerCase();
   } catch {
     return '';
   }
+}
+
+/**
+ * The paths a page's kind is read from: the address it was fetched from and the one it declares
+ * as its own (`<link rel="canonical">`, else `og:url`), when that differs. A page served from
+ * another address (a mirror, a saved copy, a test server, a proxy's path) still says where it
+ * lives: a thread at `/topic/…`, a story under `/blog/`. A path sign on either counts.
+ */
+function kindPaths(s: KindSignals, h: KindHints): string[] {
+  const own = urlPath(h.url);
+  const declared = s.canonical ?? s.ogUrl;
+  const other = declared ? urlPath(declared, h.url || undefined) : '';
+  return other && other !== own ? [own, other] : [own];
 }
 
 /**
@@ -283,17 +305,18 @@ function urlPath(url: string): string {
 export function classifyPage(s: KindSignals, h: KindHints): PageKind {
   const ld = declaredTypes(s);
   const has = (re: RegExp) => ld.some((t) => re.test(t));
-  const path = urlPath(h.url);
+  const paths = kindPaths(s, h);
+  const on = (re: RegExp) => paths.some((p) => re.test(p));
   if (!s.text) return 'other';
   const og = (s.ogType ?? '').toLowerCase();
   // Share of the page's text in paragraphs of prose.
   const pt = s.prose / Math.max(1, s.text);
   const product = has(PRODUCT_TYPES);
   const articleLd = has(ARTICLE_TYPES);
-  const article = articleLd || og === 'article' || ARTICLE_PATH.test(path);
+  const article = articleLd || og === 'article' || on(ARTICLE_PATH);
   const forumLd = has(FORUM_TYPES) && !product && !has(/^FAQPage$/);
   // A thread: a forum path with posts, a declared discussion with little paragraph prose, or many post blocks.
-  if ((FORUM_PATH.test(path) && (s.postBlocks >= 5 || forumLd)) || (forumLd && pt < 0.45)) return 'forum';
+  if ((on(FORUM_PATH) && (s.postBlocks >= 5 || forumLd)) || (forumLd && pt < 0.45)) return 'forum';
   // Story cards (`<article>`s each opening with a linked headline): a news or blog listing.
   if (s.articleCards >= 6 && pt < 0.5 && !articleLd && !product) return 'listing';
   // Not when the blocks are priced: a store's cards named `post-123` (WordPress gives every product
@@ -301,19 +324,19 @@ export function classifyPage(s: KindSignals, h: KindHints): PageKind {
   if (s.postBlocks >= 40 && pt < 0.25 && !product && !article && s.prices * 4 < s.postBlocks) return 'forum';
   // A grid of products: priced cards, a declared catalogue, or facets beside many cards.
   const grid = s.pricedCards >= 3 || og === 'product.group' || has(GRID_TYPES) || (s.facetBlocks >= 5 && s.cards >= 12 && pt < 0.3);
-  if (COLLECTION_PATH.test(path) && !PRODUCT_PATH.test(path) && (grid || s.cards >= 8) && pt < 0.5) return 'collection';
+  if (on(COLLECTION_PATH) && !on(PRODUCT_PATH) && (grid || s.cards >= 8) && pt < 0.5) return 'collection';
   if ((product || og === 'product' || og.includes('item')) && !(grid && !s.cartButtons) && !(articleLd && pt > 0.3)) return 'product';
-  if (PRODUCT_PATH.test(path) && !grid && (s.cartButtons > 0 || product)) return 'product';
+  if (on(PRODUCT_PATH) && !grid && (s.cartButtons > 0 || product)) return 'product';
   if (grid && pt < 0.35) return 'collection';
   // Documentation: a docs path or type, or code blocks on a page that is not a declared story.
-  if (DOC_PATH.test(path) || has(DOC_TYPES)) return 'documentation';
+  if (on(DOC_PATH) || has(DOC_TYPES)) return 'documentation';
   if ((s.pre >= 2 || s.code >= 10) && !article) return 'documentation';
   if (articleLd && pt > 0.2) return 'article';
   // og:type article alone on a services path is a CMS default (WordPress says it of every page).
-  if (article && pt > 0.3 && (articleLd || og !== 'article' || ARTICLE_PATH.test(path) || !SERVICE_PATH.test(path))) return 'article';
+  if (article && pt > 0.3 && (articleLd || og !== 'article' || on(ARTICLE_PATH) || !on(SERVICE_PATH))) return 'article';
   // Repeated linked cards over little prose: a listing.
   if (s.cards >= 12 && pt < 0.3) return 'listing';
-  if (SERVICE_PATH.test(path) || has(SERVICE_TYPES) || (s.serviceBlocks >= 4 && pt < 0.6 && !article)) return 'service';
+  if (on(SERVICE_PATH) || has(SERVICE_TYPES) || (s.serviceBlocks >= 4 && pt < 0.6 && !article)) return 'service';
   if (pt > 0.45) return 'article';
   if (article && pt > 0.15) return 'article';
   if (s.sections >= 4 || s.serviceBlocks >= 2) return 'service';
@@ -358,7 +381,7 @@ function classified(root: DomNode, hints: KindHints): { kind: PageKind; signals:
     const raw = noscriptMarkup(root);
     if (raw) {
       const alt = kindSignals(parseFragment(raw));
-      if (alt.text > signals.text) signals = { ...alt, itemTypes: [...signals.itemTypes, ...alt.itemTypes], ldTypes: [...signals.ldTypes, ...alt.ldTypes], ogType: signals.ogType };
+      if (alt.text > signals.text) signals = { ...alt, itemTypes: [...signals.itemTypes, ...alt.itemTypes], ldTypes: [...signals.ldTypes, ...alt.ldTypes], ogType: signals.ogType, canonical: signals.canonical, ogUrl: signals.ogUrl };
     }
   }
   const out = { kind: classifyPage(signals, hints), signals };
@@ -377,7 +400,7 @@ export function declaresStory(node: DomNode, hints: KindHints, byOgType = true):
   const root = documentRoot(node);
   const s = classified(root, hints).signals;
   const ld = declaredTypes(s);
-  return ld.some((t) => ARTICLE_TYPES.test(t)) || (byOgType && (s.ogType ?? '').toLowerCase() === 'article') || ARTICLE_PATH.test(urlPath(hints.url));
+  return ld.some((t) => ARTICLE_TYPES.test(t)) || (byOgType && (s.ogType ?? '').toLowerCase() === 'article') || kindPaths(s, hints).some((p) => ARTICLE_PATH.test(p));
 }
 
 /**
@@ -421,14 +444,15 @@ function hasAnswerBlock(root: DomNode): boolean {
 export function plainPageKind(node: DomNode, hints: KindHints): PageKind | undefined {
   const root = documentRoot(node);
   const { kind, signals: s } = classified(root, hints);
-  const path = urlPath(hints.url);
+  const paths = kindPaths(s, hints);
+  const on = (re: RegExp) => paths.some((p) => re.test(p));
   const ld = declaredTypes(s);
   const has = (re: RegExp) => ld.some((t) => re.test(t));
   if (declaresStory(root, hints)) return undefined;
   const pt = s.prose / Math.max(1, s.text);
   switch (kind) {
     case 'service':
-      return SERVICE_PATH.test(path) || has(SERVICE_TYPES) || s.serviceBlocks >= 4 ? kind : undefined;
+      return on(SERVICE_PATH) || has(SERVICE_TYPES) || s.serviceBlocks >= 4 ? kind : undefined;
     case 'listing':
       return (s.cards >= 12 && pt < 0.3) || (s.articleCards >= 6 && pt < 0.5) ? kind : undefined;
     case 'product':

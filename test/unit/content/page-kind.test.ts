@@ -24,6 +24,20 @@ describe('page kind', () => {
     expect(kindOf(html, 'https://boards.example/threads/gauge-reads-low.4411/')).toBe('forum');
   });
 
+  it('a page served from another address reads its path signs from the address it declares (canonical, else og:url)', () => {
+    // A thread known by its path (/threads/…) and its posts, no schema.org types: a harness or a
+    // mirror serving the saved page elsewhere still gets a forum.
+    const post = (i: number) => `<div class="post"><div class="post-meta"><span class="author">user${i}</span> <time datetime="2024-01-0${i}">Jan ${i}</time></div><div class="post-body"><p>Reply ${i}: I had the same problem with the gauge on the pier, it reads low when the wind is from the west.</p></div></div>`;
+    const body = `${nav}<main><h1>Gauge reads low?</h1>${[1, 2, 3, 4, 5, 6].map(post).join('')}</main>`;
+    const own = 'https://boards.example/threads/gauge-reads-low.4411/';
+    const elsewhere = 'http://127.0.0.1:8080/saved-1.html';
+    expect(kindOf(doc('', body), own)).toBe('forum');
+    expect(kindOf(doc('', body), elsewhere)).not.toBe('forum');
+    expect(kindOf(doc(`<link rel="canonical" href="${own}">`, body), elsewhere)).toBe('forum');
+    expect(kindOf(doc(`<meta property="og:url" content="${own}">`, body), elsewhere)).toBe('forum');
+    expect(kindOf(doc('<link rel="canonical" href="/threads/gauge-reads-low.4411/">', body), elsewhere)).toBe('forum');
+  });
+
   it('a forum thread served in a <noscript> crawler view is a forum too', () => {
     const html = readFileSync(new URL('../../fixtures/content-kinds/discourse-noscript.html', import.meta.url), 'utf8');
     expect(kindOf(html, 'https://forum.example/t/which-tide-table-do-you-trust/4411')).toBe('forum');
