@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { EgressGuard } from '../governance/egress-guard.js';
 import type { FetchedPage, FetchOptions } from './types.js';
 import { fetchFollowingRedirects, type AdmitHop } from './follow-redirects.js';
@@ -10,16 +11,26 @@ export const MAX_BODY_BYTES = Math.max(MAX_DOCUMENT_BYTES, MAX_PDF_BYTES);
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
 
-/** The charset of a response: Content-Type first, then a `<meta charset>` in the first 2 KiB. */
+/**
+ * The charset of a response: Content-Type first, then a `<meta charset>` in the first 2 KiB. A
+ * body declared in a one-byte Western charset (ISO-8859-1, windows-1252, ASCII) that is valid
+ * UTF-8 with characters beyond ASCII is UTF-8: a page saved or re-encoded as UTF-8 that kept its
+ * old declaration, or a template's stale label (Latin-1 text almost never forms valid UTF-8).
+ */
 export function detectCharset(contentType: string | null, body: Buffer): string {
   const fromHeader = /charset=["']?([\w-]+)/i.exec(contentType ?? '')?.[1];
-  if (fromHeader) return fromHeader.toLowerCase();
   const head = body.subarray(0, 2048).toString('latin1');
-  const fromMeta =
+  const declared = (
+    fromHeader ??
     /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1] ??
-    /<meta[^>]+content=["'][^"']*charset=([\w-]+)/i.exec(head)?.[1];
-  return (fromMeta ?? 'utf-8').toLowerCase();
+    /<meta[^>]+content=["'][^"']*charset=([\w-]+)/i.exec(head)?.[1] ??
+    'utf-8'
+  ).toLowerCase();
+  if (ONE_BYTE_WESTERN.has(declared) && !isAscii(body) && isUtf8(body)) return 'utf-8';
+  return declared;
 }
+
+const ONE_BYTE_WESTERN = new Set(['iso-8859-1', 'iso8859-1', 'latin1', 'l1', 'windows-1252', 'cp1252', 'us-ascii', 'ascii']);
 
 /** Decode a body with its declared charset, falling back to UTF-8 for labels Node does not know. */
 export function decodeBody(body: Buffer, charset: string): string {
