@@ -53,7 +53,7 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     await cb?.close();
   });
 
-  const { go, textOf, openDetails, waitText, valueOf, setValue, noHorizontalScroll } = pageHelpers(() => page);
+  const { go, textOf, openDetails, waitText, valueOf, setValue, noHorizontalScroll, clickLive } = pageHelpers(() => page);
 
   it('logs in', async () => {
     await logIn(page, svc.url, EMAIL, PASSWORD);
@@ -214,8 +214,10 @@ describe.skipIf(!CHROMIUM)('console: monitoring, data, studio and settings pages
     expect(await noHorizontalScroll()).toBe(true);
 
     // Publish: unsaved changes are flagged, then saved; the list shows it as published.
-    await page.locator('#rb-published').click();
-    expect(await textOf('#rb-dirty')).toContain('Unsaved changes');
+    // Clicked in the page in one step and waited for: the form may be drawn anew after the test
+    // run (a mouse click on a detached box was lost once on a loaded machine).
+    await clickLive('#rb-published');
+    await waitText('#rb-dirty', 'Unsaved changes');
     await page.locator('#rb-save').click();
     await waitText('#notice', 'Runbook Fixture article saved');
     expect((await svc.call(`/v1/runbooks/${rbId}`)).body.published).toBe(true);
