@@ -57,8 +57,9 @@ export interface KindSignals {
   ldTypes: string[];
   /** `og:type`. */
   ogType: string | null;
-  /** The URL the document declares as its own: `<link rel="canonical">`, else `og:url` (null when none). */
+  /** The URL the document declares as its own in `<link rel="canonical">` (null when none). */
   canonical: string | null;
+  /** `og:url`: the URL it declares for sharing, read when there is no canonical link. */
   ogUrl: string | null;
 }
 
