@@ -51,3 +51,23 @@ export function commaCount(data: string): number {
 
 /** Whitespace runs as one space, trimmed. */
 export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Each child's place among its parent's children, kept per children array (checked on every read, rebuilt when stale). */
+const places = new WeakMap<DomNode[], Map<DomNode, number>>();
+
+/**
+ * The place of `el` among its parent's children (-1 without a parent): indexed once per parent, so
+ * asking it of every child of a block of 20,000 children is not a search of them each time.
+ */
+export function siblingIndex(el: DomNode): number {
+  const siblings = el.parent?.children;
+  if (!siblings) return -1;
+  let m = places.get(siblings);
+  let i = m?.get(el);
+  if (i === undefined || siblings[i] !== el) {
+    m = new Map(siblings.map((n, k) => [n, k]));
+    places.set(siblings, m);
+    i = m.get(el) ?? -1;
+  }
+  return i;
+}

@@ -309,7 +309,8 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   // dialogs, hidden parts) stays out. Measured on the tune half of the WCXB development pages
   // (true kinds): service 0.723 -> 0.797 word F1, listing 0.548 -> 0.703, collection 0.511 -> 0.570.
   if (kind && WHOLE_KINDS.has(kind)) {
-    const scored = scoreTree(body, prepareOptions(opts, kind === 'product'));
+    // A product page is read with the class rules: the strict pass's tree, already scored.
+    const scored = kind === 'product' ? strict : scoreTree(body, prepareOptions(opts, false));
     // A grid's facet, filter and sort panels, breadcrumbs and pager are not cards.
     let skip: Skip;
     if (kind === 'product') {

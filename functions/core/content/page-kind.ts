@@ -303,10 +303,9 @@ function kindPaths(s: KindSignals, h: KindHints): string[] {
  * (measured on the tune half of the WCXB development pages, checked on the other half:
  * `npm run bench -- content`).
  */
-export function classifyPage(s: KindSignals, h: KindHints): PageKind {
+export function classifyPage(s: KindSignals, h: KindHints, paths = kindPaths(s, h)): PageKind {
   const ld = declaredTypes(s);
   const has = (re: RegExp) => ld.some((t) => re.test(t));
-  const paths = kindPaths(s, h);
   const on = (re: RegExp) => paths.some((p) => re.test(p));
   if (!s.text) return 'other';
   const og = (s.ogType ?? '').toLowerCase();
@@ -363,7 +362,14 @@ function declaredTypes(s: KindSignals): string[] {
 const SCRIPTED_PAGE_TEXT = 2000;
 
 /** Kind of each document already classified (metadata and main content ask for the same page). */
-const known = new WeakMap<DomNode, { kind: PageKind; signals: KindSignals }>();
+const known = new WeakMap<DomNode, Classified>();
+
+/** A document's kind, its signals and the paths its kind was read from (kindPaths). */
+interface Classified {
+  kind: PageKind;
+  signals: KindSignals;
+  paths: string[];
+}
 
 /**
  * The kind of the page whose document contains `node` (any node of it: the walk starts at the
@@ -374,7 +380,7 @@ export function pageKind(node: DomNode, hints: KindHints): PageKind {
   return classified(root, hints).kind;
 }
 
-function classified(root: DomNode, hints: KindHints): { kind: PageKind; signals: KindSignals } {
+function classified(root: DomNode, hints: KindHints): Classified {
   const cached = known.get(root);
   if (cached) return cached;
   let signals = kindSignals(root);
@@ -385,7 +391,8 @@ function classified(root: DomNode, hints: KindHints): { kind: PageKind; signals:
       if (alt.text > signals.text) signals = { ...alt, itemTypes: [...signals.itemTypes, ...alt.itemTypes], ldTypes: [...signals.ldTypes, ...alt.ldTypes], ogType: signals.ogType, canonical: signals.canonical, ogUrl: signals.ogUrl };
     }
   }
-  const out = { kind: classifyPage(signals, hints), signals };
+  const paths = kindPaths(signals, hints);
+  const out = { kind: classifyPage(signals, hints, paths), signals, paths };
   known.set(root, out);
   return out;
 }
@@ -399,9 +406,9 @@ export function pricedGroups(node: DomNode, hints: KindHints): ReadonlySet<DomNo
 /** Whether the page declares itself a story (JSON-LD/microdata article types, `og:type` article, a blog or dated path). */
 export function declaresStory(node: DomNode, hints: KindHints, byOgType = true): boolean {
   const root = documentRoot(node);
-  const s = classified(root, hints).signals;
+  const { signals: s, paths } = classified(root, hints);
   const ld = declaredTypes(s);
-  return ld.some((t) => ARTICLE_TYPES.test(t)) || (byOgType && (s.ogType ?? '').toLowerCase() === 'article') || kindPaths(s, hints).some((p) => ARTICLE_PATH.test(p));
+  return ld.some((t) => ARTICLE_TYPES.test(t)) || (byOgType && (s.ogType ?? '').toLowerCase() === 'article') || paths.some((p) => ARTICLE_PATH.test(p));
 }
 
 /**
@@ -444,8 +451,7 @@ function hasAnswerBlock(root: DomNode): boolean {
  */
 export function plainPageKind(node: DomNode, hints: KindHints): PageKind | undefined {
   const root = documentRoot(node);
-  const { kind, signals: s } = classified(root, hints);
-  const paths = kindPaths(s, hints);
+  const { kind, signals: s, paths } = classified(root, hints);
   const on = (re: RegExp) => paths.some((p) => re.test(p));
   const ld = declaredTypes(s);
   const has = (re: RegExp) => ld.some((t) => re.test(t));

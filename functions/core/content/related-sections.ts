@@ -7,7 +7,7 @@
  * (`related…`, `recommend…`, `popular…`), since the heading itself may be left out as furniture.
  * A block opening with the heading of a comment section is that section too.
  */
-import { HEADING_TAGS, classAndId, isElement, squash, type DomNode } from './dom.js';
+import { HEADING_TAGS, classAndId, isElement, siblingIndex, squash, type DomNode } from './dom.js';
 import { isCommentsHeading, isSectionHeading, isStoreSectionHeading } from './boilerplate-text.js';
 
 const RELATED_CLASS = /related|recommend|popular|trending|more-?stories|you-?may|also-?like|read-?next|suggest/;
@@ -148,7 +148,7 @@ function holdsTag(el: DomNode, tag: string): boolean {
 function followsRelatedHeading(el: DomNode): boolean {
   const siblings = el.parent?.children ?? [];
   let prev: DomNode | undefined;
-  const at = indexIn(siblings, el);
+  const at = siblingIndex(el);
   // Looked for among the few siblings before it (whitespace, anchors, empty wrappers).
   for (let i = at - 1; i >= Math.max(0, at - 12); i--) {
     const n = siblings[i];
@@ -170,18 +170,4 @@ function followsRelatedHeading(el: DomNode): boolean {
   if (squash(plainText(prev).join('')) !== text) return false;
   // Cards (a list of links under "See also" is a wiki page's own).
   return hasLinks(el, 2) && holdsRecords(el, 3, false, false);
-}
-
-/** Each child's place in its parent's children, kept per children array (a block of 20,000 children is indexed once, not once a child). */
-const places = new WeakMap<DomNode[], Map<DomNode, number>>();
-
-function indexIn(siblings: DomNode[], el: DomNode): number {
-  let m = places.get(siblings);
-  let i = m?.get(el);
-  if (i === undefined || siblings[i] !== el) {
-    m = new Map(siblings.map((n, k) => [n, k]));
-    places.set(siblings, m);
-    i = m.get(el) ?? -1;
-  }
-  return i;
 }

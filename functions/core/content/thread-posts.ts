@@ -8,7 +8,7 @@
  * - a post's furniture written as its own small block: its number, counters, the poster's status
  *   and stats, its action links.
  */
-import { HEADING_TAGS, type DomNode } from './dom.js';
+import { HEADING_TAGS, siblingIndex, type DomNode } from './dom.js';
 
 // A quote box's class token: XenForo's `bbCodeBlock--quote`, Invision's `ipsQuote`, vBulletin's
 // `bbcode_quote`, `quote`, `quotebox`. Not `blockquote`, a styling class of any quotation, and
@@ -39,7 +39,7 @@ const quoteClass = (el: DomNode) => (el.attribs?.class ?? '').split(/\s+/).some(
 
 function previousElement(el: DomNode): DomNode | undefined {
   const siblings = el.parent?.children ?? [];
-  for (let i = siblings.indexOf(el) - 1; i >= 0; i--) if (siblings[i]!.type === 'tag') return siblings[i];
+  for (let i = siblingIndex(el) - 1; i >= 0; i--) if (siblings[i]!.type === 'tag') return siblings[i];
   return undefined;
 }
 

@@ -11,6 +11,9 @@ export const MAX_BODY_BYTES = Math.max(MAX_DOCUMENT_BYTES, MAX_PDF_BYTES);
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
 
+/** Labels of one-byte Western charsets (a body under one that is valid UTF-8 is read as UTF-8). */
+const ONE_BYTE_WESTERN = new Set(['iso-8859-1', 'iso8859-1', 'latin1', 'l1', 'windows-1252', 'cp1252', 'us-ascii', 'ascii']);
+
 /**
  * The charset of a response: Content-Type first, then a `<meta charset>` in the first 2 KiB. A
  * body declared in a one-byte Western charset (ISO-8859-1, windows-1252, ASCII) that is valid
@@ -29,8 +32,6 @@ export function detectCharset(contentType: string | null, body: Buffer): string 
   if (ONE_BYTE_WESTERN.has(declared) && !isAscii(body) && isUtf8(body)) return 'utf-8';
   return declared;
 }
-
-const ONE_BYTE_WESTERN = new Set(['iso-8859-1', 'iso8859-1', 'latin1', 'l1', 'windows-1252', 'cp1252', 'us-ascii', 'ascii']);
 
 /** Decode a body with its declared charset, falling back to UTF-8 for labels Node does not know. */
 export function decodeBody(body: Buffer, charset: string): string {
