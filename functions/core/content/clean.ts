@@ -209,16 +209,22 @@ function repeatedLinkLines(nodes: DomNode[], scored: Scored): Set<DomNode> {
 
 /**
  * The links under a related-stories heading: the siblings after it, up to the next heading,
- * while they are mostly links (or hold no text).
+ * while they are mostly links (or hold no text). Not when they are nearly all the selection holds
+ * (a topic page whose one section of story cards is headed "Latest news"), as for a section.
  */
-function dropSectionAfter(heading: DomNode, siblings: DomNode[], scored: Scored, removed: Set<DomNode>): void {
+function dropSectionAfter(heading: DomNode, siblings: DomNode[], scored: Scored, removed: Set<DomNode>, total: number): void {
+  const after: DomNode[] = [];
+  let text = scored.stats.get(heading)?.text ?? 0;
   for (let i = siblings.indexOf(heading) + 1; i < siblings.length; i++) {
     const c = siblings[i];
-    if (HEADING_TAGS.has(c.name ?? '')) return;
+    if (HEADING_TAGS.has(c.name ?? '')) break;
     const s = scored.stats.get(c);
-    if (!s || (s.text > 0 && linkDensity(s) < 0.5)) return;
-    removed.add(c);
+    if (!s || (s.text > 0 && linkDensity(s) < 0.5)) break;
+    after.push(c);
+    text += s.text;
   }
+  if (total - text < MIN_LEFT) return;
+  for (const c of after) removed.add(c);
 }
 
 /** Mark boilerplate inside the selected nodes; returns the marked elements. */
@@ -321,7 +327,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
             continue;
           }
           removed.add(c);
-          if (HEADING_TAGS.has(name) || isLabelOnly(words)) dropSectionAfter(c, children, scored, removed);
+          if (HEADING_TAGS.has(name) || isLabelOnly(words)) dropSectionAfter(c, children, scored, removed, total);
           continue;
         }
       }

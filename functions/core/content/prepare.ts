@@ -144,7 +144,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (!a) return false;
   if (name === 'header' && !insideArticle) return true;
   const styleHidden = !!a.style && HIDDEN_STYLE.test(a.style);
-  if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame))) {
+  if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame) && !mouseOnlyLink(el))) {
     // Revealed: judged like a shown block (its role and class/id rules below).
     if (!opts.revealHidden || a['aria-hidden'] === 'true') return !(opts.hiddenPanels && isPanel(el));
   }
@@ -245,6 +245,15 @@ function besideShownText(el: DomNode): boolean {
     if (leadingText(c).trim()) return true;
   }
   return false;
+}
+
+/**
+ * Whether `el` is a link shown to the eye and kept from assistive technology and the keyboard
+ * (`aria-hidden="true" tabindex="-1"`): a card's second link to the same place (its picture, its
+ * blurb) that a screen reader would announce twice. Shown, so read like any link.
+ */
+function mouseOnlyLink(el: DomNode): boolean {
+  return el.name === 'a' && el.attribs?.href !== undefined && el.attribs?.tabindex === '-1';
 }
 
 /**

@@ -98,6 +98,22 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
 
+  it("a news river whose cards show their blurb in a mouse-only link (aria-hidden, tabindex -1): each card's blurb", () => {
+    const card = (i: number) => `<article class="river-article"><a href="/a/${i}" aria-hidden="true" tabindex="-1"><img src="/t${i}.jpg" alt=""></a><header><h2><a href="/a/${i}">Harbour headline ${i}</a></h2>
+      <p class="river-desc"><a href="/a/${i}" aria-hidden="true" tabindex="-1">The blurb of story ${i}, about the quay and the boats that will use it next year.</a></p></header></article>`;
+    const html = `<!doctype html><html><head><title>Harbour</title></head><body>${chrome}<main><h1>harbour</h1><section><h2>Stories</h2>${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</section><div aria-hidden="true">Hidden icons</div></main>${footer}</body></html>`;
+    const out = md(html, 'https://news.example/topic/harbour');
+    for (let i = 1; i <= 8; i++) expect(out).toContain(`The blurb of story ${i},`);
+    expect(out).not.toContain('Hidden icons');
+  });
+
+  it('a topic page whose one section of story cards is headed "Latest News": the cards stay (the heading alone may go)', () => {
+    const card = (i: number) => `<article class="river-article"><header><h2><a href="/a/${i}">Harbour headline ${i}</a></h2><p class="river-desc"><a href="/a/${i}">The blurb of story ${i}, about the quay and the boats that will use it next year.</a></p></header></article>`;
+    const html = `<!doctype html><html><head><title>Harbour</title></head><body>${chrome}<main><h1>harbour</h1><section><h2>Latest News</h2>${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</section></main>${footer}</body></html>`;
+    const out = md(html, 'https://news.example/topic/harbour');
+    for (let i = 1; i <= 8; i++) expect(out).toContain(`The blurb of story ${i},`);
+  });
+
   it('a listing whose cards are each one link around a title and an excerpt: the cards, not only a sidebar of comments', () => {
     // Every word of a card sits inside its link: read as links, the feed scores nothing and five
     // comments beside it win. The page is no story (og:type website), so a card's excerpt is text.

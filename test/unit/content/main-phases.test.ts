@@ -24,6 +24,7 @@ describe('prepare: what is never content', () => {
     ['<div id="x" role="navigation">links</div>', 'role navigation'],
     ['<div id="x" hidden>hidden</div>', 'hidden attribute'],
     ['<div id="x" aria-hidden="true">icons</div>', 'aria-hidden'],
+    ['<a id="x" href="/a" aria-hidden="true">Read more</a>', 'aria-hidden link a keyboard still reaches'],
     ['<div id="x" style="color: red; display: none">x</div>', 'display:none'],
     ['<div id="x" class="share-bar">share</div>', 'share bar'],
     ['<div id="x" class="c-sidebar__inner">side</div>', 'sidebar class'],
@@ -39,6 +40,7 @@ describe('prepare: what is never content', () => {
     ['<div id="x" class="sidebar-content">text</div>', 'furniture and content names: kept for scoring'],
     ['<div id="x" class="download-box">x</div>', 'short words only as whole parts (no "ad" in "download")'],
     ['<article id="x" class="comments">text</article>', 'article is never dropped by class'],
+    ['<a id="x" href="/story" aria-hidden="true" tabindex="-1">The blurb of a card</a>', "a card's mouse-only second link: shown"],
     ['<div id="x" class="product-single__meta">price</div>', 'meta is a scoring hint, not a drop'],
   ])('keeps %s (%s)', (html) => {
     expect(isNonContent(el(`<body>${html}</body>`, '#x'), false, strict)).toBe(false);
