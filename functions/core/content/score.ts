@@ -35,6 +35,8 @@ export interface NodeStats {
   headingText: number;
   /** Paragraph-like blocks (25+ characters of own text) in the subtree. */
   blocks: number;
+  /** Text of placeholder copy ("Lorem ipsum dolor sit amet…") in the subtree. */
+  placeholder: number;
 }
 
 export interface Scored {
@@ -107,8 +109,17 @@ const NOT_CANDIDATES = new Set(['html', 'a', 'span', 'b', 'i', 'em', 'strong', '
 
 const emptyStats = (): NodeStats => ({
   text: 0, link: 0, commas: 0, ownText: 0, ownCommas: 0, ownLink: 0, prose: 0, code: 0, paragraphs: 0, images: 0, listItems: 0, listText: 0,
-  inputs: 0, embeds: 0, headingText: 0, blocks: 0,
+  inputs: 0, embeds: 0, headingText: 0, blocks: 0, placeholder: 0,
 });
+
+/**
+ * A designer's placeholder copy ("Lorem ipsum dolor sit amet", "Lorem ipsum 1"): a template's
+ * section left unfilled, hidden by the page's style sheet or never finished. Never a page's
+ * content (no WCXB reference holds it; it is on 7 of the 1,358 development pages).
+ */
+const PLACEHOLDER = /^\s*lorem ipsum\b/i;
+/** Where such words are an example of themselves (a typography article's code or quote). */
+const QUOTING = new Set(['pre', 'code', 'blockquote', 'q', 'samp', 'kbd']);
 
 /** Link density of measured stats: share of the text that sits inside links. */
 export const linkDensity = (s: NodeStats | undefined): number => (s && s.text > 0 ? s.link / s.text : 0);
@@ -134,6 +145,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
         const len = textLength(data);
         if (len === 0) continue;
         const commas = commaCount(data);
+        if (PLACEHOLDER.test(data) && !QUOTING.has(el.name ?? '')) s.placeholder += len;
         s.text += len;
         s.ownText += len;
         s.commas += commas;
@@ -151,7 +163,13 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
         continue;
       }
       const c = walk(child, inArticle);
+      // A block of placeholder copy is left out like hidden furniture (its headings "Head Line 1" may stay).
+      if (c.placeholder > 0 && c.placeholder >= c.text * 0.6) {
+        dropped.add(child);
+        continue;
+      }
       s.text += c.text;
+      s.placeholder += c.placeholder;
       s.link += c.link;
       s.commas += c.commas;
       s.paragraphs += c.paragraphs;

@@ -107,6 +107,18 @@ describe('kind-aware main content', () => {
     expect(out).not.toContain('Hidden icons');
   });
 
+  it("a template's unfilled section of placeholder copy (Lorem ipsum) is left out; a typography story quoting it keeps its quote", () => {
+    const lorem = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.';
+    const story = `<p>Each year the harbour board ranks the ports of the coast by tonnage, turnaround and safety, and the rankings decide where the new cranes go.</p>`.repeat(4);
+    const html = `<!doctype html><html><head><title>Port rankings</title></head><body>${chrome}<main><h1>Port rankings 2025</h1>${story}
+      <section class="four-col"><h3>Lorem Ipsum</h3><p>${lorem}</p><div class="row">${[1, 2, 3].map((i) => `<div><h5>Head Line ${i}</h5><p>${lorem}</p><ul><li>Lorem ipsum ${i}</li><li>Lorem ipsum ${i + 1}</li></ul></div>`).join('')}</div></section></main>${footer}</body></html>`;
+    const out = md(html, 'https://ports.example/rankings-2025');
+    expect(out).toContain('the rankings decide where the new cranes go');
+    expect(out).not.toMatch(/lorem/i);
+    const quoted = `<!doctype html><html><head><title>Filler text</title></head><body><main><h1>Why designers use filler text</h1>${story}<blockquote>${lorem}</blockquote><pre><code>${lorem}</code></pre>${story}</main></body></html>`;
+    expect(md(quoted, 'https://type.example/filler').match(/Lorem ipsum dolor/g)).toHaveLength(2);
+  });
+
   it('a topic page whose one section of story cards is headed "Latest News": the cards stay (the heading alone may go)', () => {
     const card = (i: number) => `<article class="river-article"><header><h2><a href="/a/${i}">Harbour headline ${i}</a></h2><p class="river-desc"><a href="/a/${i}">The blurb of story ${i}, about the quay and the boats that will use it next year.</a></p></header></article>`;
     const html = `<!doctype html><html><head><title>Harbour</title></head><body>${chrome}<main><h1>harbour</h1><section><h2>Latest News</h2>${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</section></main>${footer}</body></html>`;
