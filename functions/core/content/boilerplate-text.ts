@@ -215,6 +215,19 @@ export function isLabelOnly(text: string): boolean {
 // A grid's count and sort lines: "153 results", "(153 products)", "Products (153)", "1–30 of 153
 // products", "Showing 1-24 of 200", "Sort: Best match", "Sort by", in a few languages.
 const COUNT_WORDS = 'results?|products?|items?|styles?|listings?|matches|jobs|articles|posts|ergebnisse|artikel|produkte|résultats|produits|resultados|productos|artículos|risultati|prodotti|articoli|produtos|itens';
+// A card's or a buy box's controls: "Compare", "+ Wishlist", "Quick shop", "Add to cart", "Calculate
+// shipping", "Qty" (the whole line is the phrase; one or two of them).
+const CARD_CONTROLS = [
+  '\\+?\\s*(?:add to )?(?:compare|wish\\s?list|favou?rites?)', 'add to (?:cart|bag|basket)', 'quick\\s?(?:shop|view|look|add|buy)', '(?:select|choose) options?', 'calculate shipping', 'get reward points', 'qty', 'quantity',
+  'comparer', 'ne plus comparer', 'ajouter au panier', 'vergleichen', 'merken', 'in den warenkorb', 'comparar', 'añadir al carrito', 'confronta', 'aggiungi al carrello',
+].join('|');
+const CARD_CONTROL = new RegExp(`^(?:${CARD_CONTROLS})(?:\\s+(?:${CARD_CONTROLS}))?\\s*:?$`, 'iu');
+
+/** Whether a short line is a card's or a buy box's control ("Compare", "+ Wishlist", "Quick shop", "Add to cart"). */
+export function isCardControl(text: string): boolean {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > 0 && t.length <= 40 && CARD_CONTROL.test(t);
+}
 const GRID_LINE = new RegExp(
   [
     `^(?:showing|displaying|viewing|loaded|found)?\\s*(?:${COUNT_WORDS})?\\s*\\d[\\d,.]*\\s*(?:[-–—]|to)\\s*\\d[\\d,.]*\\s+(?:of|from|out of|von|de|sur|di)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
@@ -227,7 +240,8 @@ const GRID_LINE = new RegExp(
 
 /** Whether a short line is a grid's count or sort line ("153 results", "1–30 of 153 products", "Sort by"). */
 export function isGridLine(text: string): boolean {
-  return GRID_LINE.test(text.replace(/\s+/g, ' ').trim());
+  const t = text.replace(/\s+/g, ' ').trim();
+  return GRID_LINE.test(t) || CARD_CONTROL.test(t);
 }
 
 /** Whether a heading's whole text names a related-stories (or most-read) section. */

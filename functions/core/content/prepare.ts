@@ -16,6 +16,7 @@
 import { HEADING_TAGS, classAndId, textLength, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
+import { isCardControl } from './boilerplate-text.js';
 
 // Blocks that may be a section of their own (a product page's reviews).
 const SECTION_TAGS = new Set(['div', 'section', 'article', 'ul', 'ol']);
@@ -151,6 +152,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   const role = a.role?.toLowerCase();
   if (role && CHROME_ROLES.has(role)) return true;
   if (name === 'a' && isSkipLink(el)) return true;
+  if (CONTROL_HOLDERS.has(name) && isCardControl(shortOwnText(el))) return true;
   if ((name === 'ul' || name === 'ol') && optionList(el)) return true;
   if (opts.reviewsOut && SECTION_TAGS.has(name) && opensReviewsSection(el)) return true;
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
@@ -402,6 +404,32 @@ export function isCallToAction(el: DomNode): boolean {
   if (el.name !== 'a' || !BUTTON_CLASS.test(classAndId(el))) return false;
   const text = leadingText(el).trim();
   return text.length <= 60 && text.split(/\s+/).length <= 5;
+}
+
+// Elements a card's control is written as (not a heading, a table cell or a definition: "Compare"
+// heading a comparison, "Quantity" in a specification table are the page's words).
+const CONTROL_HOLDERS = new Set(['a', 'span', 'div', 'label', 'p', 'li', 'small', 'strong', 'b']);
+
+/**
+ * The text of `n`'s children and grandchildren when it has few (a control is a word or two in a
+ * wrapper or two); '' otherwise. Bounded: at most four nodes on each of the two levels are read.
+ */
+function shortOwnText(n: DomNode): string {
+  const kids = n.children ?? [];
+  if (kids.length > 4) return '';
+  let out = '';
+  for (const c of kids) {
+    if (c.type === 'text') out += c.data ?? '';
+    else if (c.type === 'tag') {
+      const g = c.children ?? [];
+      if (g.length > 4) return '';
+      for (const d of g) {
+        if (d.type === 'text') out += d.data ?? '';
+        else if (d.type === 'tag' && (d.children?.length ?? 0) > 0) return '';
+      }
+    }
+  }
+  return out;
 }
 
 /** The start of `n`'s text: its text nodes in order until more than 60 characters are read. */

@@ -46,6 +46,17 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Filter by|Brass finish|Sort by|Home and living|Next page|Privacy policy/);
   });
 
+  it("a product grid's card controls (Compare, + Wishlist, Quick shop, Add to cart) are left out, its cards' words stay", () => {
+    const card = (i: number) => `<li class="product-card"><a href="/products/lamp-${i}"><img src="/l${i}.jpg" alt=""><h3>Harbour lamp model ${i}</h3></a><span class="price">$${40 + i}.00</span>
+      <div class="card-actions"><label><input type="checkbox"> Compare</label></div><div><span>+ Wishlist</span></div><div><span class="quick">Quick shop</span></div><div><span class="btn">Add to cart</span></div><p>Brass lamp with a linen shade</p></li>`;
+    const html = `<!doctype html><html><head><title>Lamps</title></head><body>${chrome}<main><h1>Lamps</h1><ul class="product-grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></main>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/collections/lamps');
+    for (let i = 1; i <= 12; i++) expect(out).toMatch(new RegExp(`Harbour lamp model ${i}(?!\\d)`));
+    expect(out).toContain('$52.00');
+    expect(out).toContain('Brass lamp with a linen shade');
+    expect(out).not.toMatch(/Compare|Wishlist|Quick shop|Add to cart/);
+  });
+
   it('a forum thread whose post text sits deep in each post: every post, in order', () => {
     // Each post nests its text seven levels down (post > inner > cell > main > content > body > wrapper),
     // the way forum software lays posts out; the best-scoring block is one post's wrapper.

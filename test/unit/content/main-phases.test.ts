@@ -25,6 +25,8 @@ describe('prepare: what is never content', () => {
     ['<div id="x" hidden>hidden</div>', 'hidden attribute'],
     ['<div id="x" aria-hidden="true">icons</div>', 'aria-hidden'],
     ['<a id="x" href="/a" aria-hidden="true">Read more</a>', 'aria-hidden link a keyboard still reaches'],
+    ['<div id="x"><span>+ Add to Wishlist</span></div>', "a card's control"],
+    ['<label id="x"><input type="checkbox"> Compare</label>', "a card's compare box"],
     ['<div id="x" style="color: red; display: none">x</div>', 'display:none'],
     ['<div id="x" class="share-bar">share</div>', 'share bar'],
     ['<div id="x" class="c-sidebar__inner">side</div>', 'sidebar class'],
@@ -41,6 +43,9 @@ describe('prepare: what is never content', () => {
     ['<div id="x" class="download-box">x</div>', 'short words only as whole parts (no "ad" in "download")'],
     ['<article id="x" class="comments">text</article>', 'article is never dropped by class'],
     ['<a id="x" href="/story" aria-hidden="true" tabindex="-1">The blurb of a card</a>', "a card's mouse-only second link: shown"],
+    ['<h2 id="x">Compare</h2>', 'a heading is never a control'],
+    ['<table><tr><td id="x">Quantity</td><td>2</td></tr></table>', "a table's cell is never a control"],
+    ['<p id="x">Compare the two plans before you add one to your cart.</p>', 'a sentence that names controls'],
     ['<div id="x" class="product-single__meta">price</div>', 'meta is a scoring hint, not a drop'],
   ])('keeps %s (%s)', (html) => {
     expect(isNonContent(el(`<body>${html}</body>`, '#x'), false, strict)).toBe(false);
