@@ -21,8 +21,11 @@ const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet
 
 /**
  * Runs before any page script in every document of a fetch tab: keeps the due times of the
- * timers (`setTimeout`, `setInterval`) and animation frames the page has pending, so readiness
- * ({@link QUIET_SCRIPT}) knows whether anything it scheduled can still change the DOM soon.
+ * timers (`setTimeout`, `setInterval`), animation frames and idle callbacks the page has pending,
+ * and counts the work it waits on (a `fetch` until it settles, a `Response` body read, an XHR until
+ * `loadend`) and notes when it last posted a message (a scheduler's next slice through a
+ * `MessageChannel`), so readiness ({@link QUIET_SCRIPT}) knows whether anything can still change
+ * the DOM soon.
  * The page's calls behave as before (same ids, arguments, `this`, errors); a callback is wrapped
  * only to note that it ran. A timer or a frame more than 100 ms overdue (a throttled or string
  * timer whose run is not seen) no longer counts (timers had 50 ms until a fresh clone's suite on a
@@ -35,12 +38,25 @@ export const TIMERS_SCRIPT = `(() => {
   const w = window, now = () => performance.now();
   const st = w.setTimeout, ct = w.clearTimeout, si = w.setInterval, ci = w.clearInterval;
   const raf = w.requestAnimationFrame, caf = w.cancelAnimationFrame;
-  const GRACE = 100, FRAME = 16;
+  const GRACE = 100, FRAME = 16, IDLE_DUE = 50;
   // timer id (or 'f' + frame id) -> due time; deleted when it ran or was cleared.
   const due = new Map();
+  // Work in flight the page will answer (a fetch, its body read, an XHR) and when the page last
+  // handed work on (a message posted to itself: a scheduler's next slice), for readiness.
+  const act = { t: 0, pending: 0 };
+  const busy = () => { act.t = now(); };
+  const track = (p) => {
+    act.pending++;
+    busy();
+    let open = true;
+    const done = () => { if (open) { open = false; act.pending--; busy(); } };
+    p.then(done, done);
+    return p;
+  };
   const delay = (ms) => Math.max(0, Number(ms) || 0);
   Object.defineProperty(w, key, { value: {
     wait: (fn, ms) => st.call(w, fn, ms),
+    act,
     /** The earliest due time, at most \`until\`, of a pending timer or frame; Infinity when none. */
     next(until) {
       const t = now();
@@ -68,6 +84,44 @@ export const TIMERS_SCRIPT = `(() => {
   };
   w.clearTimeout = function clearTimeout(id) { due.delete(id); return ct.apply(this, arguments); };
   w.clearInterval = function clearInterval(id) { due.delete(id); return ci.apply(this, arguments); };
+  if (typeof w.fetch === 'function') {
+    const f = w.fetch;
+    w.fetch = function fetch() { return track(f.apply(this, arguments)); };
+  }
+  if (w.Response && w.Response.prototype) {
+    for (const m of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
+      const o = w.Response.prototype[m];
+      if (typeof o === 'function') w.Response.prototype[m] = { [m]() { return track(o.apply(this, arguments)); } }[m];
+    }
+  }
+  if (w.XMLHttpRequest && w.XMLHttpRequest.prototype) {
+    const xsend = w.XMLHttpRequest.prototype.send;
+    w.XMLHttpRequest.prototype.send = function send() {
+      act.pending++;
+      busy();
+      let open = true;
+      const end = () => { if (open) { open = false; act.pending--; busy(); } };
+      this.addEventListener('loadend', end);
+      try { return xsend.apply(this, arguments); } catch (e) { end(); throw e; }
+    };
+  }
+  const pm = w.postMessage;
+  w.postMessage = function postMessage() { busy(); return pm.apply(this, arguments); };
+  if (w.MessagePort && w.MessagePort.prototype) {
+    const ppm = w.MessagePort.prototype.postMessage;
+    w.MessagePort.prototype.postMessage = function postMessage() { busy(); return ppm.apply(this, arguments); };
+  }
+  if (typeof w.requestIdleCallback === 'function') {
+    const ric = w.requestIdleCallback, cic = w.cancelIdleCallback;
+    w.requestIdleCallback = function requestIdleCallback(callback, options) {
+      if (typeof callback !== 'function') return ric.apply(this, arguments);
+      let id;
+      id = ric.call(this, function () { due.delete('i' + id); return callback.apply(this, arguments); }, options);
+      due.set('i' + id, now() + IDLE_DUE);
+      return id;
+    };
+    w.cancelIdleCallback = function cancelIdleCallback(id) { due.delete('i' + id); return cic.apply(this, arguments); };
+  }
   if (typeof raf === 'function') {
     w.requestAnimationFrame = function requestAnimationFrame(callback) {
       if (typeof callback !== 'function') return raf.apply(this, arguments);
@@ -82,8 +136,10 @@ export const TIMERS_SCRIPT = `(() => {
 
 /**
  * Runs in the page: resolves once neither the DOM nor the network changed for `quiet` ms, or after
- * `cap` ms; already after `idle` ms when no timer or animation frame the page scheduled (see
- * {@link TIMERS_SCRIPT}) is due before the `quiet` window would end. The network side comes from
+ * `cap` ms; already after `idle` ms when no timer, animation frame or idle callback the page
+ * scheduled (see {@link TIMERS_SCRIPT}) is due before the `quiet` window would end and no work it
+ * started (a fetch, a body read, an XHR, a script element added with a source) is still to answer;
+ * a message it posted counts as a change. The network side comes from
  * Node: it has been quiet for `netQuietFor` ms when the call starts. DOM changes are child-list and
  * text mutations (attribute changes are animation noise), seen by one observer per document,
  * installed on the first call. A document without any script (or meta refresh) is done at once:
@@ -95,24 +151,38 @@ const QUIET_SCRIPT = `(quiet, idle, cap, netQuietFor) => new Promise((resolve) =
   // Without a script (nor a meta refresh) nothing can change the document after load.
   if (!document.querySelector('script, meta[http-equiv="refresh" i]')) return resolve();
   const key = Symbol.for('gleaner.lastMutation');
+  const timers = window[Symbol.for('gleaner.timers')];
+  const act = timers && timers.act;
   let state = window[key];
   if (!state) {
     state = { t: 0 };
     Object.defineProperty(window, key, { value: state });
-    new MutationObserver(() => { state.t = performance.now(); })
-      .observe(document, { subtree: true, childList: true, characterData: true });
+    new MutationObserver((records) => {
+      state.t = performance.now();
+      if (!act) return;
+      // A script added with a source runs once it has loaded: in flight until then.
+      for (const r of records) for (const n of r.addedNodes) {
+        if (n.nodeName !== 'SCRIPT' || !n.src) continue;
+        act.pending++;
+        let open = true;
+        const end = () => { if (open) { open = false; act.pending--; act.t = performance.now(); } };
+        n.addEventListener('load', end);
+        n.addEventListener('error', end);
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
   }
-  const timers = window[Symbol.for('gleaner.timers')];
   const wait = timers ? timers.wait : (fn, ms) => setTimeout(fn, ms);
   const start = performance.now();
   const netSince = start - netQuietFor;
   const tick = () => {
     const now = performance.now();
-    const last = Math.max(state.t, netSince);
+    const last = Math.max(state.t, netSince, act ? act.t : 0);
     const quietFor = now - last;
     if (quietFor >= quiet || now - start >= cap) return resolve();
     let next = last + quiet;
     if (quietFor < idle) next = last + idle;
+    // Work the page is waiting on (a fetch, a body read, an XHR, a script loading): not idle yet.
+    else if (act && act.pending > 0) next = now + Math.max(1, idle);
     else if (timers) {
       const due = timers.next(last + quiet);
       if (due === Infinity) return resolve();

@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHarness, type Harness } from './harness.js';
 
 // The browser engine's readiness rule (FetchTab.settle): a page whose requests came back and whose
-// DOM stopped changing is done after a short idle window (50 ms), unless a timer or animation
-// frame it scheduled is due within the longer quiet window (150 ms). These pages change their DOM
+// DOM stopped changing is done after a short idle window (15 ms), unless a timer, animation frame
+// or idle callback it scheduled is due within the longer quiet window (150 ms), or it waits on
+// work in flight (a fetch or its body, an XHR, a script loading) or handed work on to itself
+// (a posted message). These pages change their DOM
 // after `load`, later than the idle window after their last change or request, so a rule that
 // waited only the idle window would miss it (the fetch-then-timer, timer-chain and interval pages
 // whatever the machine's speed): each must still be captured with its late content. No timing is
@@ -31,6 +33,17 @@ const PAGES: Record<string, string> = {
   '/interval': page(`addEventListener('load', () => { let n = 0; const id = setInterval(() => { if (++n < 4) return put('tick ' + n); clearInterval(id); put(mark('interval')); }, 60); });`),
   // Animation frames: the content is written after 6 frames (about 100 ms).
   '/frames': page(`addEventListener('load', () => { let n = 0; const step = () => (++n < 6 ? requestAnimationFrame(step) : put(mark('frame'))); requestAnimationFrame(step); });`),
+  // An XHR whose answer comes 100 ms later and is written in its load handler.
+  '/xhr-late': page(`addEventListener('load', () => { const x = new XMLHttpRequest(); x.open('GET', '/data?ms=100'); x.onload = () => put('xhr-' + JSON.parse(x.responseText).marker); x.send(); });`),
+  // A script added at load whose source comes 100 ms later and writes when it runs.
+  '/script-late': page(`addEventListener('load', () => { const s = document.createElement('script'); s.src = '/late.js?ms=100'; document.body.append(s); });`),
+  // A scheduler that works in 5 ms slices, each handing the next on through a MessageChannel (as
+  // React's does), for about 100 ms without touching the DOM, then writes: no timer, no request.
+  '/channel-slices': page(`addEventListener('load', () => { const ch = new MessageChannel(); let n = 0;
+    ch.port1.onmessage = () => { const t = performance.now(); while (performance.now() - t < 5) {} if (++n < 20) ch.port2.postMessage(0); else put(mark('slices')); };
+    ch.port2.postMessage(0); });`),
+  // Work put off until the browser is idle.
+  '/idle-callback': page(`addEventListener('load', () => requestIdleCallback(() => put(mark('idle')), { timeout: 200 }));`),
   // (Markers are put together at run time: the page's own script text is in its HTML too.)
   // The timer API as pages use it: ids, extra arguments, clearing, string handlers, `this`.
   '/timer-api': page(`
@@ -42,7 +55,14 @@ const PAGES: Record<string, string> = {
     setTimeout('stringTimer()', 10);
     const f = requestAnimationFrame(() => results.push('cancelled frame ran'));
     cancelAnimationFrame(f);
-    setTimeout(() => put('api: ' + (typeof cleared === 'number' ? 'id ok ' : 'id wrong ') + results.join(', ')), 60);`),
+    let message = 'no message';
+    addEventListener('message', (e) => { message = 'message ' + e.data; });
+    postMessage('ok', '*');
+    const x = new XMLHttpRequest();
+    x.open('GET', '/data?ms=0', false);
+    x.send();
+    const sync = x.status === 200 ? 'sync xhr ok' : 'sync xhr wrong';
+    setTimeout(() => put('api: ' + (typeof cleared === 'number' ? 'id ok ' : 'id wrong ') + results.join(', ') + ' | ' + message + ' | ' + sync), 60);`),
 };
 
 let server: http.Server;
@@ -53,6 +73,10 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname === '/robots.txt') return res.writeHead(404).end();
+    if (u.pathname === '/late.js') {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/javascript' }).end(`put('script-' + 'marker');`), Number(u.searchParams.get('ms')));
+      return;
+    }
     if (u.pathname === '/data') {
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ marker: 'fetch-marker' })), Number(u.searchParams.get('ms')));
       return;
@@ -95,12 +119,28 @@ describe('browser engine readiness: content written after load', () => {
     expect((await scrape('/interval')).html).toContain('interval-marker');
   });
 
+  it('waits for an XHR that answers 100 ms later and writes in its load handler', async () => {
+    expect((await scrape('/xhr-late')).html).toContain('xhr-fetch-marker');
+  });
+
+  it('waits for a script added at load that loads 100 ms later and writes when it runs', async () => {
+    expect((await scrape('/script-late')).html).toContain('script-marker');
+  });
+
+  it('waits for a scheduler working in slices it hands on through a MessageChannel, 100 ms without a DOM change', async () => {
+    expect((await scrape('/channel-slices')).html).toContain('slices-marker');
+  });
+
+  it('waits for work put off until the browser is idle', async () => {
+    expect((await scrape('/idle-callback')).html).toContain('idle-marker');
+  });
+
   it('waits for animation frames that write on the sixth', async () => {
     expect((await scrape('/frames')).html).toContain('frame-marker');
   });
 
-  it('leaves the page its timer API as it was: ids, arguments, this, clearing, string handlers', async () => {
-    expect((await scrape('/timer-api')).html).toContain('api: id ok args ok, string ok<');
+  it('leaves the page its timer API as it was (ids, arguments, this, clearing, string handlers), and its messages and XHRs', async () => {
+    expect((await scrape('/timer-api')).html).toContain('api: id ok args ok, string ok | message ok | sync xhr ok<');
   });
 
   it('settles each page the same on a reused tab', async () => {
