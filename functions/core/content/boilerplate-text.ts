@@ -230,7 +230,7 @@ export function isCardControl(text: string): boolean {
 }
 const GRID_LINE = new RegExp(
   [
-    `^(?:showing|displaying|viewing|loaded|found)?\\s*(?:${COUNT_WORDS})?\\s*\\d[\\d,.]*\\s*(?:[-–—]|to)\\s*\\d[\\d,.]*\\s+(?:of|from|out of|von|de|sur|di)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
+    `^(?:showing|displaying|viewing|loaded|found)?\\s*(?:${COUNT_WORDS})?\\s*\\d[\\d,.]*\\s*(?:[-–—]|to)\\s*\\d[\\d,.]*\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|from|out of|von|de|sur|di)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
     `^(?:(?:showing|displaying|loaded|found)\\s+)?\\(?\\d[\\d,.]*\\+?\\s+(?:${COUNT_WORDS})\\)?(?:\\s+found)?$`,
     `^(?:${COUNT_WORDS})\\s*\\(\\d[\\d,.]*\\)$`,
     '^(?:sort(?:\\s+by)?|sortieren(?:\\s+nach)?|trier\\s+par|ordenar\\s+por|ordina\\s+per)\\s*:?(?:\\s+[\\p{L}-]+){0,3}$',

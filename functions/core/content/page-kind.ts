@@ -106,6 +106,9 @@ export function kindSignals(root: DomNode): KindSignals {
   const walk = (el: DomNode, inPre: boolean): Sub => {
     const sub: Sub = { text: 0, links: 0, prices: 0, images: 0, dated: false, prose: 0, cjk: false, headingLink: false };
     const kids: [DomNode, Sub][] = [];
+    // The text just before, when only comments came between: a server-rendered price is often
+    // written in parts (React's `$<!-- -->30`).
+    let before = '';
     for (const c of el.children ?? []) {
       if (c.type === 'text') {
         const d = c.data ?? '';
@@ -113,9 +116,11 @@ export function kindSignals(root: DomNode): KindSignals {
         if (!t) continue;
         sub.text += t;
         if (!sub.cjk && CJK.test(d.slice(0, 40))) sub.cjk = true;
-        if (t < 40 && PRICE.test(d)) sub.prices++;
+        if (t < 40 && (PRICE.test(d) || (before && before.length + t < 40 && !PRICE.test(before) && PRICE.test(before + d)))) sub.prices++;
+        before = d.trim();
         continue;
       }
+      if (c.type !== 'comment') before = '';
       if (!isElement(c)) continue;
       const name = c.name ?? '';
       const a = c.attribs ?? {};

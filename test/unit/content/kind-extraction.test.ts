@@ -46,6 +46,16 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Filter by|Brass finish|Sort by|Home and living|Next page|Privacy policy/);
   });
 
+  it("a grid whose prices are server-rendered in parts ($<!-- -->30) is read as its cards, not only its buying guide; its count line stays out", () => {
+    const card = (i: number) => `<div class="col"><a href="/collection/shoes/${i}"><picture><img src="/s${i}.jpg" alt="Harbour shoe ${i}"></picture><h4>View details</h4><h2>Harbour shoe ${i}, black leather lace-up for formal wear</h2><div><p><span>$<!-- -->${20 + i}</span></p></div></a></div>`;
+    const guide = `<section><h2>About our shoes</h2>${[1, 2].map((n) => `<p>Our selection of dress shoes caters to a variety of tastes (note ${n}), from a traditional look in classic black and brown to a polished patent finish, and each pair is made to complement both suits and tuxedos, so that you step out in style for any formal event.</p>`).join('')}</section>`;
+    const html = `<!doctype html><html><head><title>Shoes</title></head><body>${chrome}<main><h1>Dress shoes</h1><p>Our curated collection of dress shoes.</p><div>1-12 items of 33</div><div class="facets"><h3>Colour</h3><label><input type="checkbox"> Black</label><label><input type="checkbox"> Brown</label></div><div class="grid">${Array.from({ length: 24 }, (_, i) => card(i + 1)).join('')}</div>${guide}</main>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/collection/shoes');
+    for (let i = 1; i <= 24; i++) expect(out).toMatch(new RegExp(`Harbour shoe ${i}(?!\\d)`));
+    expect(out).toContain('$44');
+    expect(out).not.toContain('items of 33');
+  });
+
   it("a product grid's card controls (Compare, + Wishlist, Quick shop, Add to cart) are left out, its cards' words stay", () => {
     const card = (i: number) => `<li class="product-card"><a href="/products/lamp-${i}"><img src="/l${i}.jpg" alt=""><h3>Harbour lamp model ${i}</h3></a><span class="price">$${40 + i}.00</span>
       <div class="card-actions"><label><input type="checkbox"> Compare</label></div><div><span>+ Wishlist</span></div><div><span class="quick">Quick shop</span></div><div><span class="btn">Add to cart</span></div><p>Brass lamp with a linen shade</p></li>`;
