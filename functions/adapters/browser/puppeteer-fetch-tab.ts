@@ -42,7 +42,8 @@ export const TIMERS_SCRIPT = `(() => {
   // timer id (or 'f' + frame id) -> due time; deleted when it ran or was cleared.
   const due = new Map();
   // Work in flight the page will answer (a fetch, its body read, an XHR) and when the page last
-  // handed work on (a message posted to itself: a scheduler's next slice), for readiness.
+  // handed work on (a message posted to itself: a scheduler's next slice), for readiness. (A fetch
+  // the page lets fail unhandled no longer raises unhandledrejection: the note of its end handles it.)
   const act = { t: 0, pending: 0 };
   const busy = () => { act.t = now(); };
   const track = (p) => {

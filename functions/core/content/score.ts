@@ -117,7 +117,9 @@ const emptyStats = (): NodeStats => ({
  * section left unfilled, hidden by the page's style sheet or never finished. Never a page's
  * content (no WCXB reference holds it; it is on 7 of the 1,358 development pages).
  */
-const PLACEHOLDER = /^\s*lorem ipsum\b/i;
+// The filler's own words ("Lorem ipsum dolor…") or its name alone ("Lorem Ipsum", "Lorem ipsum 1"),
+// not a sentence about it ("Lorem ipsum is the printing industry's dummy text").
+const PLACEHOLDER = /^\s*lorem ipsum(?:\s+dolor\b|\s*\d*\s*$)/i;
 /** Where such words are an example of themselves (a typography article's code or quote). */
 const QUOTING = new Set(['pre', 'code', 'blockquote', 'q', 'samp', 'kbd']);
 

@@ -136,8 +136,10 @@ describe('kind-aware main content', () => {
     const out = md(html, 'https://ports.example/rankings-2025');
     expect(out).toContain('the rankings decide where the new cranes go');
     expect(out).not.toMatch(/lorem/i);
-    const quoted = `<!doctype html><html><head><title>Filler text</title></head><body><main><h1>Why designers use filler text</h1>${story}<blockquote>${lorem}</blockquote><pre><code>${lorem}</code></pre>${story}</main></body></html>`;
-    expect(md(quoted, 'https://type.example/filler').match(/Lorem ipsum dolor/g)).toHaveLength(2);
+    const quoted = `<!doctype html><html><head><title>Filler text</title></head><body><main><h1>Why designers use filler text</h1>${story}<p>Lorem ipsum is the printing industry's dummy text, scrambled from a work of Cicero.</p><blockquote>${lorem}</blockquote><pre><code>${lorem}</code></pre>${story}</main></body></html>`;
+    const about = md(quoted, 'https://type.example/filler');
+    expect(about.match(/Lorem ipsum dolor/g)).toHaveLength(2);
+    expect(about).toContain("Lorem ipsum is the printing industry's dummy text");
   });
 
   it('a topic page whose one section of story cards is headed "Latest News": the cards stay (the heading alone may go)', () => {
