@@ -112,14 +112,24 @@ const emptyStats = (): NodeStats => ({
   inputs: 0, embeds: 0, headingText: 0, blocks: 0, placeholder: 0,
 });
 
+const FILLER_WORDS = /^lorem ipsum\s+dolor\b/i;
+const FILLER_NAME = /^lorem ipsum(?:\s+\d+)?$/i;
+
 /**
- * A designer's placeholder copy ("Lorem ipsum dolor sit amet", "Lorem ipsum 1"): a template's
- * section left unfilled, hidden by the page's style sheet or never finished. Never a page's
- * content (no WCXB reference holds it; it is on 7 of the 1,358 development pages).
+ * Whether a text is a designer's placeholder copy: the filler's own words ("Lorem ipsum dolor sit
+ * amet…") or its name alone ("Lorem Ipsum", "Lorem ipsum 1"), not a sentence about it ("Lorem
+ * ipsum is the printing industry's dummy text"). A template's section left unfilled, hidden by
+ * the page's style sheet or never finished: never a page's content (no WCXB reference holds it;
+ * it is on 7 of the 1,358 development pages). Read from the start of the text (a text node may be
+ * megabytes long).
  */
-// The filler's own words ("Lorem ipsum dolor…") or its name alone ("Lorem Ipsum", "Lorem ipsum 1"),
-// not a sentence about it ("Lorem ipsum is the printing industry's dummy text").
-const PLACEHOLDER = /^\s*lorem ipsum(?:\s+dolor\b|\s*\d*\s*$)/i;
+function isPlaceholder(data: string): boolean {
+  const head = data.slice(0, 80).trimStart();
+  if (!/^lorem ipsum/i.test(head)) return false;
+  if (FILLER_WORDS.test(head)) return true;
+  const whole = data.length <= 200 ? data.trim() : '';
+  return whole.length <= 30 && FILLER_NAME.test(whole);
+}
 /** Where such words are an example of themselves (a typography article's code or quote). */
 const QUOTING = new Set(['pre', 'code', 'blockquote', 'q', 'samp', 'kbd']);
 
@@ -147,7 +157,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
         const len = textLength(data);
         if (len === 0) continue;
         const commas = commaCount(data);
-        if (PLACEHOLDER.test(data) && !QUOTING.has(el.name ?? '')) s.placeholder += len;
+        if (isPlaceholder(data) && !QUOTING.has(el.name ?? '')) s.placeholder += len;
         s.text += len;
         s.ownText += len;
         s.commas += commas;
