@@ -278,7 +278,7 @@ const PRODUCT_PATH = /\/(?:products?|p|dp|item|itm)\/[^/]+/;
 const COLLECTION_PATH = /\/(?:collections?|categor(?:y|ies)|shop|c|department|catalog|store)\//;
 const DOC_PATH = /\/(?:docs?|documentation|reference|api|guides?|manual|tutorial|handbook)(?:\/|$|\.)|\/(?:latest|stable|v?\d+(?:\.\d+)+)\//;
 const SERVICE_PATH = /\/(?:pricing|plans|features|services?|solutions|programs?|packages|tuition[a-z-]*|testimonials|reviews)(?:\/|$)/;
-const ARTICLE_PATH = /\/(?:blogs?|articles?|news|posts?|stories|story|insights|learn|magazine|journal|thoughts|notes)\/|\/20\d\d\/\d\d\//;
+const ARTICLE_PATH = /\/(?:blogs?|articles?|news|posts?|stories|story|insights|learn|magazine|journal|thoughts|notes)\/(?=[^/?#]*[-_.\d]|[^/?#]{16}|[^/?#]+\/[^/?#])|\/20\d\d\/\d\d\//;
 
 /** Path and query of `url` (resolved against `base`), lower-case ('' when it is not a URL). */
 function urlPath(url: string, base?: string): string {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
 import { parsePage } from '../../../functions/core/engine/parse.js';
-import { classifyPage, kindSignals, PAGE_KINDS } from '../../../functions/core/content/page-kind.js';
+import { classifyPage, declaresStory, kindSignals, PAGE_KINDS } from '../../../functions/core/content/page-kind.js';
 import type { DomNode } from '../../../functions/core/content/dom.js';
 
 // metadata.page_kind: the kind of page from its structure (page-kind.ts). Each page below is a
@@ -84,6 +84,14 @@ describe('page kind', () => {
     const s = kindSignals(load('<html><body></body></html>').root().get(0) as unknown as DomNode);
     expect(classifyPage(s, { url: 'https://x.example/' })).toBe('other');
     expect(PAGE_KINDS).toEqual(['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service', 'other']);
+  });
+
+  it("a story's path names one (a slug, a date, a story under its section); a section's front or a blog's index does not", () => {
+    // A document is classified once (with the address it was read from): a fresh one for each.
+    const story = (url: string) => declaresStory(load(doc('', `${nav}<main><h1>Technology</h1>${para(1, 'Story')}</main>`))('body').get(0) as unknown as DomNode, { url });
+    for (const url of ['https://news.example/news/articles/ckg8wvz427vo', 'https://x.example/blog/harbour-records', 'https://x.example/post/writingaireadydotnetcode', 'https://x.example/2024/05/harbour', 'https://x.example/news/uk-68012345'])
+      expect(story(url), url).toBe(true);
+    for (const url of ['https://news.example/news/technology', 'https://x.example/blog/', 'https://x.example/stories/world?page=2']) expect(story(url), url).toBe(false);
   });
 
   it('metadata: false leaves the kind null (no walk)', () => {
