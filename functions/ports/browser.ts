@@ -118,7 +118,7 @@ export interface SettleRule {
   /**
    * A shorter window (ms) that is enough when nothing the page scheduled (a timer, an animation
    * frame, an idle callback) is due before the quiet window would end and nothing it started is
-   * still to answer (a fetch or its body, an XHR, a script loading): a page whose last request came
+   * still to answer (a fetch or its body, an XHR): a page whose last request came
    * back and whose DOM stopped changing, with nothing pending, is done. A message the page posts
    * (a scheduler handing on its next slice) counts as a change. Absent: the whole quiet window.
    */
@@ -208,7 +208,7 @@ export interface FetchTab extends Tab {
    * Readiness after `load`: wait until no content request (document, script, XHR/fetch,
    * stylesheet) is in flight and neither the DOM nor the network changed for `rule.quietMs`
    * (`rule.idleMs` when no timer, animation frame or idle callback of the page is due within that
-   * window and no fetch, body read, XHR or added script of the page is still to answer),
+   * window and no fetch, body read or XHR of the page is still to answer),
    * never longer than `rule.capMs` after load nor past `deadline` (epoch ms). Then, within the
    * same bound, the screens of the assets held back so far finish (their refusals are counted).
    */

@@ -139,8 +139,9 @@ export const TIMERS_SCRIPT = `(() => {
  * Runs in the page: resolves once neither the DOM nor the network changed for `quiet` ms, or after
  * `cap` ms; already after `idle` ms when no timer, animation frame or idle callback the page
  * scheduled (see {@link TIMERS_SCRIPT}) is due before the `quiet` window would end and no work it
- * started (a fetch, a body read, an XHR, a script element added with a source) is still to answer;
- * a message it posted counts as a change. The network side comes from
+ * started (a fetch, a body read, an XHR) is still to answer; a message it posted counts as a
+ * change. (A script the page adds is a request in flight, seen from Node, until it has loaded; one
+ * written in as HTML never loads nor runs, so it is not counted here.) The network side comes from
  * Node: it has been quiet for `netQuietFor` ms when the call starts. DOM changes are child-list and
  * text mutations (attribute changes are animation noise), seen by one observer per document,
  * installed on the first call. A document without any script (or meta refresh) is done at once:
@@ -158,19 +159,8 @@ const QUIET_SCRIPT = `(quiet, idle, cap, netQuietFor) => new Promise((resolve) =
   if (!state) {
     state = { t: 0 };
     Object.defineProperty(window, key, { value: state });
-    new MutationObserver((records) => {
-      state.t = performance.now();
-      if (!act) return;
-      // A script added with a source runs once it has loaded: in flight until then.
-      for (const r of records) for (const n of r.addedNodes) {
-        if (n.nodeName !== 'SCRIPT' || !n.src) continue;
-        act.pending++;
-        let open = true;
-        const end = () => { if (open) { open = false; act.pending--; act.t = performance.now(); } };
-        n.addEventListener('load', end);
-        n.addEventListener('error', end);
-      }
-    }).observe(document, { subtree: true, childList: true, characterData: true });
+    new MutationObserver(() => { state.t = performance.now(); })
+      .observe(document, { subtree: true, childList: true, characterData: true });
   }
   const wait = timers ? timers.wait : (fn, ms) => setTimeout(fn, ms);
   const start = performance.now();
@@ -182,7 +172,7 @@ const QUIET_SCRIPT = `(quiet, idle, cap, netQuietFor) => new Promise((resolve) =
     if (quietFor >= quiet || now - start >= cap) return resolve();
     let next = last + quiet;
     if (quietFor < idle) next = last + idle;
-    // Work the page is waiting on (a fetch, a body read, an XHR, a script loading): not idle yet.
+    // Work the page is waiting on (a fetch, a body read, an XHR): not idle yet.
     else if (act && act.pending > 0) next = now + Math.max(1, idle);
     else if (timers) {
       const due = timers.next(last + quiet);

@@ -6,7 +6,7 @@ import { makeHarness, type Harness } from './harness.js';
 // The browser engine's readiness rule (FetchTab.settle): a page whose requests came back and whose
 // DOM stopped changing is done after a short idle window (15 ms), unless a timer, animation frame
 // or idle callback it scheduled is due within the longer quiet window (150 ms), or it waits on
-// work in flight (a fetch or its body, an XHR, a script loading) or handed work on to itself
+// work in flight (a fetch or its body, an XHR) or handed work on to itself
 // (a posted message). These pages change their DOM
 // after `load`, later than the idle window after their last change or request, so a rule that
 // waited only the idle window would miss it (the fetch-then-timer, timer-chain and interval pages
@@ -37,6 +37,8 @@ const PAGES: Record<string, string> = {
   '/xhr-late': page(`addEventListener('load', () => { const x = new XMLHttpRequest(); x.open('GET', '/data?ms=100'); x.onload = () => put('xhr-' + JSON.parse(x.responseText).marker); x.send(); });`),
   // A script added at load whose source comes 100 ms later and writes when it runs.
   '/script-late': page(`addEventListener('load', () => { const s = document.createElement('script'); s.src = '/late.js?ms=100'; document.body.append(s); });`),
+  // A script written into the page as HTML (never run, never fetched) beside the content.
+  '/inert-script': page(`addEventListener('load', () => setTimeout(() => document.querySelector('main').insertAdjacentHTML('beforeend', '<script src="/late.js?ms=0"></' + 'script><p>' + mark('inert') + '</p>'), 30));`),
   // A scheduler that works in 5 ms slices, each handing the next on through a MessageChannel (as
   // React's does), for about 100 ms without touching the DOM, then writes: no timer, no request.
   '/channel-slices': page(`addEventListener('load', () => { const ch = new MessageChannel(); let n = 0;
@@ -125,6 +127,12 @@ describe('browser engine readiness: content written after load', () => {
 
   it('waits for a script added at load that loads 100 ms later and writes when it runs', async () => {
     expect((await scrape('/script-late')).html).toContain('script-marker');
+  });
+
+  it('does not wait for a script written in as HTML (it never runs)', async () => {
+    const r = await scrape('/inert-script');
+    expect(r.html).toContain('inert-marker');
+    expect(r.html).not.toContain('script-marker');
   });
 
   it('waits for a scheduler working in slices it hands on through a MessageChannel, 100 ms without a DOM change', async () => {
