@@ -15,7 +15,7 @@ export type { RenderProfile, SettleRule } from '../../ports/browser.js';
  * page waits on nothing it started (a fetch or its body, an XHR; a script it adds is a request in
  * flight) and handed no work on to itself (a posted message) meanwhile: what the longer window
  * waited for on such a page was only time. (The short window was 50 ms until that in-page work was tracked; issue 37: the
- * peers bench's browser arm 1.41-1.44x -> 1.71-1.81x PuppeteerCrawler pages/s.)
+ * peers bench's browser arm 1.41-1.44x -> 1.63-1.81x PuppeteerCrawler pages/s.)
  */
 export const DEFAULT_SETTLE: SettleRule = { quietMs: 150, idleMs: 15, capMs: 3_000 };
 
