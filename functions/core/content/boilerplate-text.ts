@@ -223,10 +223,16 @@ const CARD_CONTROLS = [
 ].join('|');
 const CARD_CONTROL = new RegExp(`^(?:${CARD_CONTROLS})(?:\\s+(?:${CARD_CONTROLS}))?\\s*:?$`, 'iu');
 
-/** Whether a short line is a card's or a buy box's control ("Compare", "+ Wishlist", "Quick shop", "Add to cart"). */
+// A spinner's words, left in the page where a script was still to put content ("Loading…").
+const LOADING = /^(?:loading|please wait|chargement(?: en cours)?|cargando|carregando|caricamento|wird geladen|laden)\s*(?:\.{3}|…)?$/iu;
+
+/**
+ * Whether a short line is a card's or a buy box's control ("Compare", "+ Wishlist", "Quick shop",
+ * "Add to cart"), or a spinner's "Loading…".
+ */
 export function isCardControl(text: string): boolean {
   const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > 0 && t.length <= 40 && CARD_CONTROL.test(t);
+  return t.length > 0 && t.length <= 40 && (CARD_CONTROL.test(t) || LOADING.test(t));
 }
 const GRID_LINE = new RegExp(
   [

@@ -27,6 +27,7 @@ describe('prepare: what is never content', () => {
     ['<a id="x" href="/a" aria-hidden="true">Read more</a>', 'aria-hidden link a keyboard still reaches'],
     ['<div id="x"><span>+ Add to Wishlist</span></div>', "a card's control"],
     ['<label id="x"><input type="checkbox"> Compare</label>', "a card's compare box"],
+    ['<div id="x"><span>Loading…</span></div>', "a spinner's words"],
     ['<div id="x" style="color: red; display: none">x</div>', 'display:none'],
     ['<div id="x" class="share-bar">share</div>', 'share bar'],
     ['<div id="x" class="c-sidebar__inner">side</div>', 'sidebar class'],
@@ -46,6 +47,7 @@ describe('prepare: what is never content', () => {
     ['<h2 id="x">Compare</h2>', 'a heading is never a control'],
     ['<table><tr><td id="x">Quantity</td><td>2</td></tr></table>', "a table's cell is never a control"],
     ['<p id="x">Compare the two plans before you add one to your cart.</p>', 'a sentence that names controls'],
+    ['<p id="x">Loading the dishwasher takes ten minutes.</p>', 'a sentence that opens with the word'],
     ['<div id="x" class="product-single__meta">price</div>', 'meta is a scoring hint, not a drop'],
   ])('keeps %s (%s)', (html) => {
     expect(isNonContent(el(`<body>${html}</body>`, '#x'), false, strict)).toBe(false);
