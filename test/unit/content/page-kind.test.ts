@@ -86,6 +86,13 @@ describe('page kind', () => {
     expect(PAGE_KINDS).toEqual(['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service', 'other']);
   });
 
+  it("a blog's front page of story cards is a listing, though its JSON-LD graph names a post among the site's things", () => {
+    const card = (i: number) => `<article class="post-card"><h2><a href="/engineering/harbour-post-${i}/">Harbour post number ${i}</a></h2><p>A short excerpt about harbour post ${i}.</p></article>`;
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Harbour blog"},{"@type":"WebPage","name":"Home"},{"@type":"TechArticle","headline":"Featured post"},{"@type":"BlogPosting","headline":"Another post"}]}</script>';
+    const html = doc(`<meta property="og:type" content="website">${ld}`, `${nav}<main><h1>Harbour blog</h1>${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</main>`);
+    expect(kindOf(html, 'https://blog.harbour.example/')).toBe('listing');
+  });
+
   it("a story's path names one (a slug, a date, a story under its section); a section's front or a blog's index does not", () => {
     // A document is classified once (with the address it was read from): a fresh one for each.
     const story = (url: string) => declaresStory(load(doc('', `${nav}<main><h1>Technology</h1>${para(1, 'Story')}</main>`))('body').get(0) as unknown as DomNode, { url });
