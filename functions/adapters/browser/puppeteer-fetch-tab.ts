@@ -46,14 +46,14 @@ export const TIMERS_SCRIPT = `(() => {
   // the page lets fail unhandled no longer raises unhandledrejection: the note of its end handles it.)
   const act = { t: 0, pending: 0 };
   const busy = () => { act.t = now(); };
-  const track = (p) => {
+  // One piece of work begins; the function returned ends it (once, however often it is called).
+  const hold = () => {
     act.pending++;
     busy();
     let open = true;
-    const done = () => { if (open) { open = false; act.pending--; busy(); } };
-    p.then(done, done);
-    return p;
+    return () => { if (open) { open = false; act.pending--; busy(); } };
   };
+  const track = (p) => { const done = hold(); p.then(done, done); return p; };
   const delay = (ms) => Math.max(0, Number(ms) || 0);
   Object.defineProperty(w, key, { value: {
     wait: (fn, ms) => st.call(w, fn, ms),
@@ -98,10 +98,7 @@ export const TIMERS_SCRIPT = `(() => {
   if (w.XMLHttpRequest && w.XMLHttpRequest.prototype) {
     const xsend = w.XMLHttpRequest.prototype.send;
     w.XMLHttpRequest.prototype.send = function send() {
-      act.pending++;
-      busy();
-      let open = true;
-      const end = () => { if (open) { open = false; act.pending--; busy(); } };
+      const end = hold();
       this.addEventListener('loadend', end);
       try { return xsend.apply(this, arguments); } catch (e) { end(); throw e; }
     };

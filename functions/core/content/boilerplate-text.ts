@@ -246,8 +246,7 @@ const GRID_LINE = new RegExp(
 
 /** Whether a short line is a grid's count or sort line ("153 results", "1–30 of 153 products", "Sort by"). */
 export function isGridLine(text: string): boolean {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return GRID_LINE.test(t) || CARD_CONTROL.test(t);
+  return GRID_LINE.test(text.replace(/\s+/g, ' ').trim());
 }
 
 /** Whether a heading's whole text names a related-stories (or most-read) section. */

@@ -410,9 +410,14 @@ export function isCallToAction(el: DomNode): boolean {
 // heading a comparison, "Quantity" in a specification table are the page's words).
 const CONTROL_HOLDERS = new Set(['a', 'span', 'div', 'label', 'p', 'li', 'small', 'strong', 'b']);
 
+// Longer text (whitespace included) is never one control's line: not read further.
+const MAX_CONTROL_TEXT = 200;
+
 /**
- * The text of `n`'s children and grandchildren when it has few (a control is a word or two in a
- * wrapper or two); '' otherwise. Bounded: at most four nodes on each of the two levels are read.
+ * The text of `n`'s children and grandchildren when it has few and it is short (a control is a
+ * word or two in a wrapper or two); '' otherwise. Bounded: at most four nodes on each of the two
+ * levels are read, and no more than {@link MAX_CONTROL_TEXT} characters (every paragraph of a
+ * page is asked).
  */
 function shortOwnText(n: DomNode): string {
   const kids = n.children ?? [];
@@ -428,6 +433,7 @@ function shortOwnText(n: DomNode): string {
         else if (d.type === 'tag' && (d.children?.length ?? 0) > 0) return '';
       }
     }
+    if (out.length > MAX_CONTROL_TEXT) return '';
   }
   return out;
 }

@@ -21,16 +21,15 @@ const ONE_BYTE_WESTERN = new Set(['iso-8859-1', 'iso8859-1', 'latin1', 'l1', 'wi
  * old declaration, or a template's stale label (Latin-1 text almost never forms valid UTF-8).
  */
 export function detectCharset(contentType: string | null, body: Buffer): string {
-  const fromHeader = /charset=["']?([\w-]+)/i.exec(contentType ?? '')?.[1];
-  const head = body.subarray(0, 2048).toString('latin1');
-  const declared = (
-    fromHeader ??
-    /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1] ??
-    /<meta[^>]+content=["'][^"']*charset=([\w-]+)/i.exec(head)?.[1] ??
-    'utf-8'
-  ).toLowerCase();
+  const declared = (/charset=["']?([\w-]+)/i.exec(contentType ?? '')?.[1] ?? metaCharset(body) ?? 'utf-8').toLowerCase();
   if (ONE_BYTE_WESTERN.has(declared) && !isAscii(body) && isUtf8(body)) return 'utf-8';
   return declared;
+}
+
+/** The charset a `<meta>` in the first 2 KiB declares (read only when the header names none). */
+function metaCharset(body: Buffer): string | undefined {
+  const head = body.subarray(0, 2048).toString('latin1');
+  return /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1] ?? /<meta[^>]+content=["'][^"']*charset=([\w-]+)/i.exec(head)?.[1];
 }
 
 /** Decode a body with its declared charset, falling back to UTF-8 for labels Node does not know. */

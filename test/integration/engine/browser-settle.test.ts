@@ -37,8 +37,6 @@ const PAGES: Record<string, string> = {
   '/xhr-late': page(`addEventListener('load', () => { const x = new XMLHttpRequest(); x.open('GET', '/data?ms=100'); x.onload = () => put('xhr-' + JSON.parse(x.responseText).marker); x.send(); });`),
   // A script added at load whose source comes 100 ms later and writes when it runs.
   '/script-late': page(`addEventListener('load', () => { const s = document.createElement('script'); s.src = '/late.js?ms=100'; document.body.append(s); });`),
-  // A script written into the page as HTML (never run, never fetched) beside the content.
-  '/inert-script': page(`addEventListener('load', () => setTimeout(() => document.querySelector('main').insertAdjacentHTML('beforeend', '<script src="/late.js?ms=0"></' + 'script><p>' + mark('inert') + '</p>'), 30));`),
   // A scheduler that works in 5 ms slices, each handing the next on through a MessageChannel (as
   // React's does), for about 100 ms without touching the DOM, then writes: no timer, no request.
   '/channel-slices': page(`addEventListener('load', () => { const ch = new MessageChannel(); let n = 0;
@@ -127,12 +125,6 @@ describe('browser engine readiness: content written after load', () => {
 
   it('waits for a script added at load that loads 100 ms later and writes when it runs', async () => {
     expect((await scrape('/script-late')).html).toContain('script-marker');
-  });
-
-  it('does not wait for a script written in as HTML (it never runs)', async () => {
-    const r = await scrape('/inert-script');
-    expect(r.html).toContain('inert-marker');
-    expect(r.html).not.toContain('script-marker');
   });
 
   it('waits for a scheduler working in slices it hands on through a MessageChannel, 100 ms without a DOM change', async () => {
