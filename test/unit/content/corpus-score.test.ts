@@ -30,9 +30,17 @@ describe('benchmark scoring', () => {
   it('plain markdown drops link targets, images and emphasis underscores', () => {
     expect(markdownToPlain('The _Star Trek_ film, see [docs](https://x.test/a_b) ![logo](https://x.test/l.png) snake_case')).toBe('The Star Trek film, see docs  snake_case');
     // An autolink is a link whose text is its URL: the page shows that URL, as it shows [url](url).
-    expect(markdownToPlain('Buy: <http://amzn.to/2i0gA5U> or [**http://amzn.to/2iJ**](http://amzn.to/2iJ)')).toBe('Buy: http://amzn.to/2i0gA5U or **http://amzn.to/2iJ**');
+    expect(markdownToPlain('Buy: <http://amzn.to/2i0gA5U> or [**http://amzn.to/2iJ**](http://amzn.to/2iJ)')).toBe('Buy: http://amzn.to/2i0gA5U or http://amzn.to/2iJ');
     // A fence's language and a cell's line break are markup, not words of the page.
     expect(markdownToPlain('```python\nx = 1\n```\n\n| a<br>b |')).toBe('```\nx = 1\n```\n\n| a b |');
+  });
+
+  it('plain markdown drops the markers a reader never sees, not code nor list numbers', () => {
+    expect(markdownToPlain('## A **bold** head\n- item *one* here\n> quoted ~~old~~ text\n1. kept')).toBe('A bold head\nitem one here\nquoted old text\n1. kept');
+    // A sentence with a bold phrase is found as the page shows it.
+    expect(markdownToPlain('reached about **USD 56 billion in 2024**.')).toContain('reached about USD 56 billion in 2024.');
+    // Code stays as written; a lone asterisk and an escaped one are text.
+    expect(markdownToPlain('```\n**x** - y\n# z\n```\na * b \\*c\\*')).toBe('```\n**x** - y\n# z\n```\na * b *c*');
   });
 
   it('reads the expected text of a corpus page from its marked regions only', () => {
