@@ -136,12 +136,16 @@ const aTranslator = ({ node, visitor }: TranslatorContext): TranslatorConfig => 
     childTranslators: visitor.instance.aTagTranslators,
     postprocess: ({ content }) => {
       const text = content.replace(/\s*\n+\s*/g, ' ').trim();
-      if (!text) return PostProcessResult.RemoveNode; // [](…) carries nothing
-      if (!href) return text;
+      // The space a link's text opens or closes with stays, outside the brackets: "uses<a> natural
+      // materials </a>organic" reads "uses [natural materials](…) organic", not "uses[…]organic".
+      const lead = /^\s/.test(content) ? ' ' : '';
+      const trail = /\s$/.test(content) ? ' ' : '';
+      if (!text) return lead || trail || PostProcessResult.RemoveNode; // [](…) carries nothing
+      if (!href) return `${lead}${text}${trail}`;
       if (raw?.trim().startsWith('#') && PERMALINK_TEXT.has(text)) return PostProcessResult.RemoveNode;
-      if (`mailto:${text}` === href) return `<${text}>`;
-      if (text === href || text === raw) return `<${href}>`;
-      return `[${text}](${destination(href)}${title?.trim() ? ` "${escapeTitle(title)}"` : ''})`;
+      if (`mailto:${text}` === href) return `${lead}<${text}>${trail}`;
+      if (text === href || text === raw) return `${lead}<${href}>${trail}`;
+      return `${lead}[${text}](${destination(href)}${title?.trim() ? ` "${escapeTitle(title)}"` : ''})${trail}`;
     },
   };
 };

@@ -127,8 +127,14 @@ describe('htmlToMarkdown on small shapes', () => {
   it('resolves relative links and images', () => {
     expect(md('<p><a href="../c?q=1#x">c</a> <img src="i.png" alt="i"></p>')).toBe('[c](https://e.test/c?q=1#x) ![i](https://e.test/a/i.png)');
   });
+  it('keeps the space a link text opens or closes with, outside the brackets', () => {
+    // "uses<a> natural materials like </a>organic": a reader sees four words, not "usesnatural".
+    expect(md('<p>Brand uses<a href="/m"> natural materials like </a>organic cotton.</p>')).toBe('Brand uses [natural materials like](https://e.test/m) organic cotton.');
+    expect(md('<p>(<a href="/g">link</a>), <a href="/h">next</a>.</p>')).toBe('([link](https://e.test/g)), [next](https://e.test/h).');
+    expect(md('<p>Mail<a href="mailto:a@e.test"> a@e.test</a>!</p>')).toBe('Mail <a@e.test>!');
+  });
   it('drops an image-less empty link and an alt-less data: image', () => {
-    expect(md('<p>x<a href="/y"> </a><img src="data:image/png;base64,AA" alt="">y</p>')).toBe('xy');
+    expect(md('<p>x<a href="/y"> </a><img src="data:image/png;base64,AA" alt="">y</p>')).toBe('x y'); // the link's space is shown
   });
   it('keeps only the text of links a reader cannot follow, drops empty headings, keeps headings on one line', () => {
     expect(md('<p><a href="whatsapp://send?text=x">Share</a> <a href="javascript:void(0)">More</a> <a href="data:text/html,hi">Data</a></p>')).toBe('Share More Data');
