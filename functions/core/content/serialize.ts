@@ -89,9 +89,11 @@ export interface SerializeOptions {
 }
 
 const WORD_END = /[\p{L}\p{N}]$/u;
-const WORD_START = /^[\p{L}\p{N}]{2}/u;
+// Two letters or digits, a number of one digit ("8.2 in", "1 sold") or an initial ("J. B.
+// Mackinnon"): not a word's last letter split off ("includin" + "g CRM", a highlighter's span).
+const WORD_START = /^(?:[\p{L}\p{N}]{2}|\p{N}[^\p{L}\p{N}\p{M}'’-]|\p{Lu}\.)/u;
 
-/** Whether the text of `el` (up to a block) opens with two letters or digits. */
+/** Whether the text of `el` (up to a block) opens with a word: two letters or digits, a one-digit number or an initial. */
 function opensWithWord(el: DomNode): boolean {
   let head = '';
   const walk = (n: DomNode): boolean => {

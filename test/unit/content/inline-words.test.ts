@@ -17,6 +17,20 @@ describe('words at the meeting of inline elements', () => {
     expect(out).toContain('Format Hardcover');
   });
 
+  it('a value that opens with a one-digit number or an initial: two words too', () => {
+    const row = (k: string, v: string) => `<div class="row"><span class="name"><!--a--><span>${k}</span><!--b--></span><span class="value"><!--c--><span>${v}</span></span></div>`;
+    const out = md(`${prose}${row('Author', 'J. B. Mackinnon')}${row('Item Length', '8.2 in')}<p><span>April 2, 2024</span><span>1 yr</span></p>`);
+    expect(out).toContain('Author J. B. Mackinnon');
+    expect(out).toContain('Item Length 8.2 in');
+    expect(out).toContain('April 2, 2024 1 yr');
+  });
+
+  it('a word whose last letter a span splits off stays one word', () => {
+    const out = md(`${prose}<p>Tools includin<span>g CRM</span> and automatio<span>n, email</span>.</p><p><span>includin</span><span>g CRM</span></p>`);
+    expect(out).toContain('Tools including CRM and automation, email.');
+    expect(out).toContain('including CRM');
+  });
+
   it('a word styled in parts, a price in parts and a link inside a sentence stay as written', () => {
     const out = md(`${prose}<p><span class="drop">W</span><span>elcome</span> aboard, <b>bold</b>ly said. Price <span class="cur">$</span><span class="int">69</span><span class="dec">.00</span>, see <a href="/x">the terms</a>.</p>`);
     expect(out).toContain('Welcome aboard, **bold**ly said.');
