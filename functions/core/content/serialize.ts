@@ -6,6 +6,7 @@
  * as `data-lang` on its <pre>, no classes).
  */
 import { codeLanguageOf } from './code-language.js';
+import { codeOfGutterTable, lineNumberGutters } from './code-gutter.js';
 import { BLOCK_TAGS, HEADING_TAGS, isElement, type DomNode } from './dom.js';
 import { postFurniture, quotesAPost } from './thread-posts.js';
 
@@ -125,6 +126,14 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
   let pre = 0;
   let afterInline = false;
   let inlineLength = 0;
+  const gutters = new Set<DomNode>();
+  // Where the outermost <pre>'s text starts in `texts`; a line break there unless its text ends one.
+  let preStart = 0;
+  const breakLine = () => {
+    if (texts.length === preStart || (texts[texts.length - 1] ?? '').endsWith('\n')) return;
+    out.push('\n');
+    texts.push('\n');
+  };
   // An element's children; a run of more than MAX_INLINE_RUN inline ones in <span>s of that many
   // (not in code, a table's rows or a list's items, where a <span> cannot stand).
   const writeChildren = (n: DomNode, name: string) => {
@@ -171,10 +180,22 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     // token spans are written as their text. The converter's parser costs the square of an
     // element's children (each one it adds is looked for among the others first): a 4,000-line
     // file in 40,000 spans took 35 s, as text 0.1 s.
+    // A code block's line-number gutter is not its code (code-gutter.ts).
+    if (name === 'pre' && pre === 0) for (const g of lineNumberGutters(n)) gutters.add(g);
+    if (name === 'table' && pre === 0) {
+      const code = codeOfGutterTable(n);
+      if (code) return write(code);
+    }
+    if (pre > 0 && gutters.has(n)) return;
     if (pre > 0 && name !== 'code') {
       if (name === 'br') {
         out.push('\n');
         texts.push('\n');
+      } else if (BLOCK_TAGS.has(name)) {
+        // A block inside <pre> is a line of its own (a highlighter's line wrappers), as shown.
+        breakLine();
+        writeChildren(n, name);
+        breakLine();
       } else writeChildren(n, name);
       return;
     }
@@ -210,7 +231,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     }
     out.push('>');
     if (VOID.has(name)) return;
-    if (name === 'pre') pre++;
+    if (name === 'pre' && pre++ === 0) preStart = texts.length;
     const quote = name === 'blockquote' || name === 'pre';
     if (quote) kept++;
     const code0 = code;
