@@ -266,6 +266,38 @@ const translators: TranslatorConfigObject = {
 
 const BLOCK_START = /^\s*(?:[-*+] |\d+[.)] |#|>|\||```|~~~)/;
 
+// Where a line's content starts: after its indent, quote marks and list marker; a heading's
+// hashes after those.
+const CONTENT_START = /^(\s*(?:>\s?)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?)(#{1,6}\s+)?/;
+// The escapes of line-start markup (lineStartEscape below): `1\. `, `\-`, `\+ `, `\>`, `\=`.
+const MARKUP_ESCAPE = /(?<!\\)(\d+)\\(\.\s)|(?<!\\)\\([-+>=])/g;
+// An inline code span (its backticks, then anything up to the same run of backticks).
+const CODE_SPAN = /(`+)[^`]*?(?:(?!\1)`+[^`]*?)*\1/g;
+
+/**
+ * `line` without the escapes of line-start markup that stand anywhere but at the start of its
+ * content: the converter escapes every text node that opens with `1. `, `-`, `+ `, `>` or `=`,
+ * also one that follows a link or a bold phrase mid-line ("E-**E**\-A-T", "[Home](…)1\. Cherry"),
+ * and a heading's ("## 1\. Introduction") where no list can start. Markdown a reader or a model
+ * reads without the stray backslashes; inline code is left as written.
+ */
+function withoutMidLineEscapes(line: string): string {
+  if (!line.includes('\\')) return line;
+  const m = CONTENT_START.exec(line)!;
+  // In a heading nothing needs the escape; elsewhere only the content's first character does.
+  const start = m[2] ? -1 : m[1]!.length;
+  const unescape = (part: string, offset: number) =>
+    part.replace(MARKUP_ESCAPE, (all: string, digits: string | undefined, dot: string | undefined, mark: string | undefined, at: number) =>
+      offset + at === start ? all : digits !== undefined ? `${digits}${dot}` : mark!);
+  let out = '';
+  let last = 0;
+  for (const code of line.matchAll(CODE_SPAN)) {
+    out += unescape(line.slice(last, code.index), last) + code[0];
+    last = code.index + code[0].length;
+  }
+  return out + unescape(line.slice(last), last);
+}
+
 /**
  * Collapse runs of blank lines to one (outside fenced code), drop whitespace that renders as
  * nothing: on blank lines, at the end of a heading, a hard break before a blank line or a new block
@@ -303,7 +335,7 @@ export function tidyMarkdown(md: string): string {
     const next = lines[i + 1];
     if (line.startsWith('#') || next === undefined || !next.trim() || BLOCK_START.test(next) || !/\S {2,}$/.test(line)) line = line.trimEnd();
     if (/^ \S/.test(line) && (out.length === 0 || out[out.length - 1] === '')) line = line.slice(1);
-    out.push(line);
+    out.push(withoutMidLineEscapes(line));
   }
   while (out.length && out[out.length - 1] === '') out.pop();
   return out.join('\n');

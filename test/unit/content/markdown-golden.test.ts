@@ -127,6 +127,13 @@ describe('htmlToMarkdown on small shapes', () => {
   it('resolves relative links and images', () => {
     expect(md('<p><a href="../c?q=1#x">c</a> <img src="i.png" alt="i"></p>')).toBe('[c](https://e.test/c?q=1#x) ![i](https://e.test/a/i.png)');
   });
+  it('escapes line-start markup only where a line starts, never in inline code', () => {
+    // A text node opening with "-" or "1. " after a bold phrase or a link is mid-line: no escape.
+    expect(md('<p>E-<b>E</b>-A-T matters</p><p><b>Key Takeaway</b> - the niche</p><p><a href="/c">Cherry</a>1. Apple</p>')).toBe('E-**E**-A-T matters\n\n**Key Takeaway** - the niche\n\n[Cherry](https://e.test/c)1. Apple');
+    // A heading holds no list; a paragraph or a list item that opens with one keeps its escape.
+    expect(md('<h2>1. Introduction</h2><p>1. Not a list here</p><ul><li>- a dash</li></ul><p>- Jane, a reviewer</p>')).toBe('## 1. Introduction\n\n1\\. Not a list here\n\n- \\- a dash\n\n\\- Jane, a reviewer');
+    expect(md('<p>Run <code>a \\- b</code> - done</p>')).toBe('Run `a \\- b` - done');
+  });
   it('keeps the space a link text opens or closes with, outside the brackets', () => {
     // "uses<a> natural materials like </a>organic": a reader sees four words, not "usesnatural".
     expect(md('<p>Brand uses<a href="/m"> natural materials like </a>organic cotton.</p>')).toBe('Brand uses [natural materials like](https://e.test/m) organic cotton.');
