@@ -25,6 +25,14 @@ describe('words at the meeting of inline elements', () => {
     expect(out).toContain('April 2, 2024 1 yr');
   });
 
+  it('a word of text right before a styled element that opens with a word: apart', () => {
+    const out = md(`${prose}<h3>Vous souhaitez<span>offrir ?</span></h3><p>Strong security<strong>Cons:</strong> price.</p>`);
+    expect(out).toContain('Vous souhaitez offrir ?');
+    expect(out).toContain('Strong security **Cons:** price.');
+    // Not an ordinal or a footnote, nor digits before a styled suffix.
+    expect(md(`${prose}<p>The 21<span>st</span> century, the 5<sup>th</sup> time, word<sup>12</sup>.</p>`)).toContain('The 21st century, the 5th time, word12.');
+  });
+
   it('a word whose last letter a span splits off stays one word', () => {
     const out = md(`${prose}<p>Tools includin<span>g CRM</span> and automatio<span>n, email</span>.</p><p><span>includin</span><span>g CRM</span></p>`);
     expect(out).toContain('Tools including CRM and automation, email.');
