@@ -117,11 +117,21 @@ const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|t
 
 /**
  * Whether `el` is a tab or accordion panel: by its role (a tab panel, or a region labelled by its
- * header as in the ARIA accordion pattern) or its class.
+ * header as in the ARIA accordion pattern), its class, or its place in a `<details>`.
  */
 function isPanel(el: DomNode): boolean {
   const role = el.attribs?.role;
-  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el));
+  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || inDisclosure(el);
+}
+
+/**
+ * Whether `el` is the body of a `<details>` disclosure (a FAQ's answer under its question in the
+ * `<summary>`), directly or in one wrapper: a closed one's body is marked `aria-hidden` by some
+ * pages, as a tab's hidden panel is.
+ */
+function inDisclosure(el: DomNode): boolean {
+  const p = el.parent;
+  return p?.name === 'details' || (p?.parent?.name === 'details' && p.name !== 'summary');
 }
 
 /**

@@ -235,6 +235,17 @@ describe('kind-aware main content', () => {
     expect(shown.split('state of the tide').length - 1).toBe(1);
   });
 
+  it("a service page's FAQ in <details>: the answers a closed disclosure marks aria-hidden are content", () => {
+    const qa = (q: string, a: string) => `<details aria-expanded="false"><summary><h4>${q}</h4><span role="presentation" aria-label="icon"></span></summary><div class="content" aria-hidden="true"><div><p>${a}</p></div></div></details>`;
+    const html = `<!doctype html><html><head><title>Crossings</title></head><body>${chrome}<main>
+      <section class="hero"><h1>Crossings made simple</h1><p>We plan your passage across the bay, with its timings, waypoints and bail-out harbours.</p></section>
+      <section class="features"><h2>What we do</h2><p>Route planning for every tide: we read the tables, the forecast and the notices to mariners, and draw the passage plan.</p></section>
+      <section class="faq"><h2>Crossings FAQs</h2>${qa('Can I cancel?', 'Yes, up to a day before the crossing, at no cost to you.')}${qa('Do you take dogs?', 'Dogs sail free when they wear a life jacket of their own.')}</section>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://crossings.example/services/');
+    for (const part of ['Can I cancel?', 'up to a day before the crossing', 'Dogs sail free']) expect(out).toContain(part);
+  });
+
   it('a product page: the content of its tab panels, hidden tabs included', () => {
     const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Brass tide clock"}</script>';
     const html = `<!doctype html><html><head><title>Brass tide clock</title>${ld}</head><body>${chrome}<main><h1>Brass tide clock</h1><p class="price">€89.00</p>
