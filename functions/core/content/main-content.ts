@@ -24,6 +24,7 @@ import { declaresAnswers, declaresStory, pageKind, plainPageKind, pricedGroups }
 import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection } from './related-sections.js';
 import { isCallToAction, type PrepareOptions } from './prepare.js';
+import { isDisclosureTrigger } from './disclosure.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { contains, selectMain, textOf } from './select.js';
 import { cleanSelection } from './clean.js';
@@ -461,7 +462,7 @@ const NEVER = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math',
 /** `nodes` whole (only_main_content false, or include_tags), without scripts, styles, embeds and form controls. */
 export function wholeContent(nodes: DomNode[], opts: ContentOptions): Serialized {
   const hidden = (n: DomNode) => n.attribs?.hidden !== undefined || DISPLAY_NONE.test(n.attribs?.style ?? '');
-  const skip: Skip = (n) => isElement(n) && (NEVER.has(n.name ?? '') || hidden(n) || (opts.excluded?.has(n) ?? false));
+  const skip: Skip = (n) => isElement(n) && ((NEVER.has(n.name ?? '') && !isDisclosureTrigger(n)) || hidden(n) || (opts.excluded?.has(n) ?? false));
   return serializeContent(nodes, skip, opts.base);
 }
 

@@ -17,6 +17,7 @@ import { HEADING_TAGS, classAndId, textLength, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
 import { isCardControl } from './boilerplate-text.js';
+import { isDisclosureTrigger } from './disclosure.js';
 
 // Blocks that may be a section of their own (a product page's reviews).
 const SECTION_TAGS = new Set(['div', 'section', 'article', 'ul', 'ol']);
@@ -149,7 +150,7 @@ function cloakedCondition(a: Record<string, string>): boolean {
 /** Whether an element (and everything under it) is never main content. */
 export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareOptions, frame?: ReadonlySet<DomNode>): boolean {
   const name = el.name ?? '';
-  if (NEVER_CONTENT.has(name)) return true;
+  if (NEVER_CONTENT.has(name)) return !(name === 'button' && isDisclosureTrigger(el));
   if (opts.excluded?.has(el)) return true;
   const a = el.attribs;
   if (!a) return false;

@@ -180,7 +180,9 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
       if (n.type === 'root') for (const c of n.children ?? []) if (!skip(c)) write(c);
       return;
     }
-    const name = n.name ?? 'div';
+    // A disclosure's trigger kept by prepare (disclosure.ts) is read as its label: a line of its
+    // own, or the text of the heading it sits in (the converter drops buttons).
+    const name = n.name === 'button' ? (n.parent && HEADING_TAGS.has(n.parent.name ?? '') ? 'span' : 'div') : (n.name ?? 'div');
     if (RAW_TEXT.has(name)) return;
     // Inside a code block only its text counts (a fenced block has no markup): a highlighter's
     // token spans are written as their text. The converter's parser costs the square of an

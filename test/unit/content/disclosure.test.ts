@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { parsePage } from '../../../functions/core/engine/parse.js';
+
+// A FAQ's question or an accordion section's title in the button that opens it (disclosure.ts) is
+// content: the page shows it as the heading of what the button opens. Other buttons stay out.
+const md = (body: string) => parsePage(load(`<body><main><h1>Guide</h1>${body}</main></body>`), 'https://example.com/guide', { text: false, links: false, metadata: false }).markdown;
+const prose = '<p>An introduction long enough to be prose, with commas, details and a few more words, so that the page reads as a page.</p>';
+const answer = (i: number) => `<p>Answer ${i}, a full sentence or two that explains the matter, with commas and details, as answers do.</p>`;
+
+describe('disclosure triggers', () => {
+  it('the ARIA accordion pattern: a button in a heading is the heading\'s text', () => {
+    const item = (i: number) => `<h3><button aria-expanded="false" aria-controls="p${i}">Section ${i} title</button></h3><div id="p${i}" role="region" aria-labelledby="b${i}" hidden>${answer(i)}</div>`;
+    const out = md(`${prose}${[1, 2, 3].map(item).join('')}`);
+    expect(out).toContain('### Section 1 title\n\nAnswer 1,');
+    expect(out).toContain('### Section 3 title\n\nAnswer 3,');
+  });
+
+  it('a FAQ whose question is a heading inside the button, or the button\'s own words ending in "?"', () => {
+    const withHeading = (i: number) => `<div class="faq-item"><button type="button" aria-expanded="false"><div><h3>Can I ask question ${i}?</h3></div><svg></svg></button><div class="collapse">${answer(i)}</div></div>`;
+    const plain = (i: number) => `<div class="faq-item"><button class="q" aria-controls="a${i}" aria-expanded="false"><span>How does thing ${i} work?</span></button><div id="a${i}" class="accordion-content">${answer(i)}</div></div>`;
+    const out = md(`${prose}${[1, 2].map(withHeading).join('')}${[3, 4].map(plain).join('')}`);
+    expect(out).toContain('### Can I ask question 1?\n\nAnswer 1,');
+    expect(out).toContain('How does thing 4 work?\n\nAnswer 4,');
+  });
+
+  it('the whole page (only_main_content false) has the questions too', () => {
+    const html = `<body><main><h1>Guide</h1>${prose}<div><button aria-expanded="false"><h3>Can I ask a question?</h3></button><div>${answer(1)}</div></div><button>Add to cart</button></main></body>`;
+    const out = parsePage(load(html), 'https://example.com/guide', { text: false, links: false, metadata: false, content: { onlyMainContent: false } }).markdown;
+    expect(out).toContain('### Can I ask a question?');
+    expect(out).not.toContain('Add to cart');
+  });
+
+  it('a menu toggle, a "show more" and a buy button stay out', () => {
+    const out = md(`${prose}<button aria-expanded="false">Menu</button><button aria-expanded="false" aria-controls="x">Show more</button><button>Add to cart</button><button data-toggle="collapse">Filters</button>${answer(1)}`);
+    for (const word of ['Menu', 'Show more', 'Add to cart', 'Filters']) expect(out).not.toContain(word);
+  });
+});
