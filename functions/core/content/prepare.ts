@@ -114,7 +114,7 @@ export interface PrepareOptions {
 }
 
 // A tab or accordion panel: hidden until its tab is chosen, content all the same.
-const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|tabs?__(?:panel|content)|accordion-?(?:body|content|panel|collapse|inner|answer)|faq-?(?:answer|body|content)|collapse|panel-collapse|product-?tabs?)(?=$|[\s_-])/;
+const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|tabs?__(?:panel|content)|accordion(?:-|__)?(?:body|content|panel|collapse|collapsible|inner|answer)|faq-?(?:answer|body|content)|collapse|panel-collapse|product-?tabs?)(?=$|[\s_-])/;
 
 /**
  * Whether `el` is a tab or accordion panel: by its role (a tab panel, or a region labelled by its
@@ -122,7 +122,30 @@ const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|t
  */
 function isPanel(el: DomNode): boolean {
   const role = el.attribs?.role;
-  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || inDisclosure(el);
+  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || inDisclosure(el) || controlledByTrigger(el);
+}
+
+/**
+ * Whether a disclosure's trigger before `el` (in the blocks before it, three levels up at most)
+ * names it as what it opens (`aria-controls` = its id): an accordion's closed section.
+ */
+function controlledByTrigger(el: DomNode): boolean {
+  const id = el.attribs?.id;
+  if (!id) return false;
+  const controls = (n: DomNode, depth: number): boolean => {
+    if (n.attribs?.['aria-controls'] === id && isDisclosureTrigger(n)) return true;
+    if (depth === 0) return false;
+    for (const c of n.children ?? []) if (c.type === 'tag' && controls(c, depth - 1)) return true;
+    return false;
+  };
+  let n: DomNode = el;
+  for (let level = 0; level < 3 && n.parent; level++, n = n.parent) {
+    for (const sib of n.parent.children ?? []) {
+      if (sib === n) break;
+      if (sib.type === 'tag' && controls(sib, 4)) return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -24,6 +24,15 @@ describe('disclosure triggers', () => {
     expect(out).toContain('How does thing 4 work?\n\nAnswer 4,');
   });
 
+  it('the closed answer a trigger names (aria-controls = its id) is shown, however it is classed', () => {
+    const item = (i: number) => `<h3><button aria-expanded="false" aria-controls="faq-${i}-collapsible">Is question ${i} answered?</button></h3>` +
+      `<div class="wrap-x" style="max-height:0px"><div class="cdr-accordion__content_15 closed" aria-hidden="true" id="faq-${i}-collapsible">${answer(i)}</div></div>`;
+    const out = md(`${prose}${[1, 2].map(item).join('')}<div aria-hidden="true" id="other">A decorative caption nobody reads, not opened by any button on the page.</div>`);
+    expect(out).toContain('### Is question 1 answered?\n\nAnswer 1,');
+    expect(out).toContain('Answer 2,');
+    expect(out).not.toContain('decorative caption');
+  });
+
   it('the whole page (only_main_content false) has the questions too', () => {
     const html = `<body><main><h1>Guide</h1>${prose}<div><button aria-expanded="false"><h3>Can I ask a question?</h3></button><div>${answer(1)}</div></div><button>Add to cart</button></main></body>`;
     const out = parsePage(load(html), 'https://example.com/guide', { text: false, links: false, metadata: false, content: { onlyMainContent: false } }).markdown;
