@@ -122,7 +122,44 @@ const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|t
  */
 function isPanel(el: DomNode): boolean {
   const role = el.attribs?.role;
-  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || inDisclosure(el) || controlledByTrigger(el);
+  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || inDisclosure(el) || controlledByTrigger(el) || answersQuestion(el);
+}
+
+/**
+ * Whether `el` follows a question (a heading or a short line ending with a question mark, the
+ * block just before it): a FAQ's answer that the page's script shows when the question is clicked.
+ */
+function answersQuestion(el: DomNode): boolean {
+  const siblings = el.parent?.children ?? [];
+  for (let i = siblings.indexOf(el) - 1; i >= 0; i--) {
+    const c = siblings[i]!;
+    if (c.type === 'text' && !(c.data ?? '').trim()) continue;
+    if (c.type === 'comment') continue;
+    if (c.type !== 'tag') return false;
+    const text = questionText(c);
+    return text !== undefined && QUESTION_LINE.test(text);
+  }
+  return false;
+}
+
+// A question: a letter, then anything ending with a question mark (Latin, full-width, Arabic).
+const QUESTION_LINE = /\p{L}[^]*[?？؟]$/u;
+const MAX_QUESTION = 300;
+
+/** The text of `el` trimmed, when it is short enough to be a question (undefined past MAX_QUESTION characters). */
+function questionText(el: DomNode): string | undefined {
+  let s = '';
+  const walk = (n: DomNode): boolean => {
+    for (const c of n.children ?? []) {
+      if (c.type === 'text') s += c.data ?? '';
+      else if (c.type === 'tag' && walk(c)) return true;
+      if (s.length > MAX_QUESTION * 2) return true;
+    }
+    return false;
+  };
+  if (walk(el)) return undefined;
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length <= MAX_QUESTION ? t : undefined;
 }
 
 /**

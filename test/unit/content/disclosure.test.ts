@@ -33,6 +33,15 @@ describe('disclosure triggers', () => {
     expect(out).not.toContain('decorative caption');
   });
 
+  it('a hidden block right after a question (a heading or a line ending in "?") is its answer', () => {
+    const item = (i: number) => `<h3>Can the diffuser ${i} work outdoors?<span class="bullet"></span></h3><div class="content" style="display: none;">${answer(i)}</div>`;
+    const line = `<div class="q">How long does the charge last?</div><div style="visibility:hidden">${answer(3)}</div>`;
+    const out = md(`${prose}${[1, 2].map(item).join('')}${line}<h3>Our newsletter</h3><div style="display:none"><p>Sign up for ten percent off your first order, sent once a week at most.</p></div>`);
+    expect(out).toContain('### Can the diffuser 1 work outdoors?\n\nAnswer 1,');
+    expect(out).toContain('How long does the charge last?\n\nAnswer 3,');
+    expect(out).not.toContain('ten percent off');
+  });
+
   it('the whole page (only_main_content false) has the questions too', () => {
     const html = `<body><main><h1>Guide</h1>${prose}<div><button aria-expanded="false"><h3>Can I ask a question?</h3></button><div>${answer(1)}</div></div><button>Add to cart</button></main></body>`;
     const out = parsePage(load(html), 'https://example.com/guide', { text: false, links: false, metadata: false, content: { onlyMainContent: false } }).markdown;
