@@ -178,13 +178,12 @@ function dropTrailingHeadings(el: DomNode, scored: Scored, removed: Set<DomNode>
 }
 
 /**
- * A list right under a heading the selection keeps, the whole of that heading's section: a story's
+ * A list (`siblings[i]`) right under a heading the selection keeps, the whole of that heading's section: a story's
  * "References & Sources", "Further reading" or "Resources" links. Without it the heading would
  * stand alone, its section cut as a block of links.
  */
-function headedList(el: DomNode, siblings: DomNode[], removed: ReadonlySet<DomNode>): boolean {
+function headedList(el: DomNode, i: number, siblings: DomNode[], removed: ReadonlySet<DomNode>): boolean {
   if (el.name !== 'ul' && el.name !== 'ol') return false;
-  const i = siblings.indexOf(el);
   const prev = i > 0 ? siblings[i - 1] : undefined;
   if (!prev || !HEADING_TAGS.has(prev.name ?? '') || prev.name === 'h1' || removed.has(prev)) return false;
   // The section ends after it: the next heading, a rule or the end.
@@ -288,7 +287,8 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   const visit = (el: DomNode) => {
     const children = keptChildren(el, scored);
     const records = recordsOf(children);
-    for (const c of children) {
+    for (let at = 0; at < children.length; at++) {
+      const c = children[at]!;
       const name = c.name ?? '';
       if (KEEP_WHOLE.has(name)) continue;
       const s = scored.stats.get(c)!;
@@ -356,7 +356,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       if (table && isDataTable(table, scored)) continue;
       // A block holding most of the content is the content, whatever it looks like (a story
       // with an 80-image gallery): clean inside it instead.
-      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s, scored.commentsAreContent) && !introducedList(c, children, scored) && !headedList(c, children, removed)) {
+      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s, scored.commentsAreContent) && !introducedList(c, children, scored) && !headedList(c, at, children, removed)) {
         removed.add(c);
         continue;
       }

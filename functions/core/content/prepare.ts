@@ -13,7 +13,7 @@
  *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`); with it off, text for screen
  *   readers only still goes when it labels shown text or is long (see {@link srLabel}).
  */
-import { HEADING_TAGS, classAndId, textLength, type DomNode } from './dom.js';
+import { HEADING_TAGS, classAndId, siblingIndex, textLength, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
 import { isCardControl } from './boilerplate-text.js';
@@ -131,7 +131,7 @@ function isPanel(el: DomNode): boolean {
  */
 function answersQuestion(el: DomNode): boolean {
   const siblings = el.parent?.children ?? [];
-  for (let i = siblings.indexOf(el) - 1; i >= 0; i--) {
+  for (let i = siblingIndex(el) - 1; i >= 0; i--) {
     const c = siblings[i]!;
     if (c.type === 'text' && !(c.data ?? '').trim()) continue;
     if (c.type === 'comment') continue;
@@ -169,21 +169,33 @@ function questionText(el: DomNode): string | undefined {
 function controlledByTrigger(el: DomNode): boolean {
   const id = el.attribs?.id;
   if (!id) return false;
+  // A few elements deep in a few siblings: bounded, however long the page's lists of panels.
   const controls = (n: DomNode, depth: number): boolean => {
     if (n.attribs?.['aria-controls'] === id && isDisclosureTrigger(n)) return true;
     if (depth === 0) return false;
-    for (const c of n.children ?? []) if (c.type === 'tag' && controls(c, depth - 1)) return true;
+    let seen = 0;
+    for (const c of n.children ?? []) {
+      if (c.type !== 'tag') continue;
+      if (++seen > TRIGGER_SPREAD) return false;
+      if (controls(c, depth - 1)) return true;
+    }
     return false;
   };
   let n: DomNode = el;
   for (let level = 0; level < 3 && n.parent; level++, n = n.parent) {
-    for (const sib of n.parent.children ?? []) {
-      if (sib === n) break;
-      if (sib.type === 'tag' && controls(sib, 4)) return true;
+    const siblings = n.parent.children ?? [];
+    let seen = 0;
+    for (let i = siblingIndex(n) - 1; i >= 0 && seen < TRIGGER_SPREAD; i--) {
+      const sib = siblings[i]!;
+      if (sib.type !== 'tag') continue;
+      seen++;
+      if (controls(sib, 4)) return true;
     }
   }
   return false;
 }
+// How many elements before a panel, and under each, the search for its trigger reads.
+const TRIGGER_SPREAD = 4;
 
 /**
  * Whether `el` is the body of a `<details>` disclosure (a FAQ's answer under its question in the
