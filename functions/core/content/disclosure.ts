@@ -6,7 +6,7 @@
  * on 23 of the 1,358 WCXB development pages a FAQ (declared in the page's JSON-LD too) came out
  * without its questions.
  */
-import { HEADING_TAGS, isElement, type DomNode } from './dom.js';
+import { HEADING_TAGS, isElement, siblingIndex, type DomNode } from './dom.js';
 
 // A question: words ending with a question mark (Latin, CJK full-width, Arabic, Greek).
 const QUESTION = /\p{L}[^]*[?？؟\u037E]\s*$/u;
@@ -49,5 +49,34 @@ export function isDisclosureTrigger(el: DomNode): boolean {
   const a = el.attribs ?? {};
   if (!TOGGLE_ATTRS.some((k) => a[k] !== undefined)) return false;
   const text = shortText(el, MAX_QUESTION_CHARS);
-  return text.length <= MAX_QUESTION_CHARS && QUESTION.test(text);
+  if (text.length > MAX_QUESTION_CHARS) return false;
+  if (QUESTION.test(text)) return true;
+  // An accordion section's title: the button names the block right after it (`aria-controls`),
+  // and that block holds a paragraph. Not a generic control ("Show more", "Menu", "Filters").
+  return text.length >= 3 && text.length <= MAX_TITLE_CHARS && !GENERIC_LABEL.test(text) && !!a['aria-controls'] && opensParagraphs(el, a['aria-controls']);
+}
+
+const MAX_TITLE_CHARS = 120;
+const GENERIC_LABEL = /^(?:show|see|view|read|load)\s+(?:more|less|all)\b|^(?:more|less|expand|collapse|menu|filters?|sort(?: by)?|close|open|toggle|details|info)\b/i;
+
+/** Whether one of the two elements after `el` has the id `id` and holds a paragraph. */
+function opensParagraphs(el: DomNode, id: string): boolean {
+  const siblings = el.parent?.children ?? [];
+  let seen = 0;
+  for (let i = siblingIndex(el) + 1; i < siblings.length && seen < 2; i++) {
+    const c = siblings[i]!;
+    if (!isElement(c)) continue;
+    seen++;
+    if (c.attribs?.id === id) return holdsTag(c, 'p', 4);
+  }
+  return false;
+}
+
+/** Whether `el` holds a `tag` element, `depth` levels down at most. */
+function holdsTag(el: DomNode, tag: string, depth: number): boolean {
+  for (const c of el.children ?? []) {
+    if (!isElement(c)) continue;
+    if (c.name === tag || (depth > 1 && holdsTag(c, tag, depth - 1))) return true;
+  }
+  return false;
 }

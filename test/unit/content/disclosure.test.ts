@@ -42,6 +42,15 @@ describe('disclosure triggers', () => {
     expect(out).not.toContain('ten percent off');
   });
 
+  it('an accordion section titled in its button: the title and the closed section it names', () => {
+    const item = (i: number) => `<div id="item-${i}"><button aria-controls="item-${i}-content" type="button"><span>Built with partner ${i}</span><svg></svg></button>` +
+      `<div aria-hidden="true" hidden id="item-${i}-content"><div class="rich-text">${answer(i)}</div></div></div>`;
+    const out = md(`${prose}${[1, 2].map(item).join('')}<div><button aria-controls="more">Show more</button><div id="more"><p>Hidden extra words for readers who ask, long enough to be a paragraph here.</p></div></div>`);
+    expect(out).toContain('Built with partner 1\n\nAnswer 1,');
+    expect(out).toContain('Built with partner 2\n\nAnswer 2,');
+    expect(out).not.toContain('Show more');
+  });
+
   it('the whole page (only_main_content false) has the questions too', () => {
     const html = `<body><main><h1>Guide</h1>${prose}<div><button aria-expanded="false"><h3>Can I ask a question?</h3></button><div>${answer(1)}</div></div><button>Add to cart</button></main></body>`;
     const out = parsePage(load(html), 'https://example.com/guide', { text: false, links: false, metadata: false, content: { onlyMainContent: false } }).markdown;
