@@ -184,10 +184,6 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     // own, or the text of the heading it sits in (the converter drops buttons).
     const name = n.name === 'button' ? (n.parent && HEADING_TAGS.has(n.parent.name ?? '') ? 'span' : 'div') : (n.name ?? 'div');
     if (RAW_TEXT.has(name)) return;
-    // Inside a code block only its text counts (a fenced block has no markup): a highlighter's
-    // token spans are written as their text. The converter's parser costs the square of an
-    // element's children (each one it adds is looked for among the others first): a 4,000-line
-    // file in 40,000 spans took 35 s, as text 0.1 s.
     // A code block's line-number gutter is not its code (code-gutter.ts).
     if (name === 'pre' && pre === 0) for (const g of lineNumberGutters(n)) gutters.add(g);
     if (name === 'table' && pre === 0) {
@@ -195,6 +191,10 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
       if (code) return write(code);
     }
     if (pre > 0 && gutters.has(n)) return;
+    // Inside a code block only its text counts (a fenced block has no markup): a highlighter's
+    // token spans are written as their text. The converter's parser costs the square of an
+    // element's children (each one it adds is looked for among the others first): a 4,000-line
+    // file in 40,000 spans took 35 s, as text 0.1 s.
     if (pre > 0 && name !== 'code') {
       if (name === 'br') {
         out.push('\n');
@@ -255,6 +255,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     if (name === 'pre') pre--;
     out.push('</', name, '>');
     afterInline = !BLOCK_TAGS.has(name);
+    afterText = false;
     inlineLength = textLength - len0;
     if (!afterInline && textLength > len0) {
       // A section of two blocks or more (a description's paragraphs, a card's title and text).
