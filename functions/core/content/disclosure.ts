@@ -1,10 +1,14 @@
 /**
- * A disclosure's trigger: the `<button>` that opens an accordion's section or a FAQ's answer. Form
- * controls are never content, but this one carries the section's title or the question itself
- * (the ARIA accordion pattern puts it inside the heading: `<h3><button aria-expanded>Title</button></h3>`;
- * FAQ widgets put the question, often a heading, inside the button). Read as text, it is content:
- * on 23 of the 1,358 WCXB development pages a FAQ (declared in the page's JSON-LD too) came out
- * without its questions.
+ * Disclosures: accordions and FAQs, whose sections open on a click.
+ *
+ * - The trigger, the `<button>` that opens a section or an answer. Form controls are never
+ *   content, but this one carries the section's title or the question itself (the ARIA accordion
+ *   pattern puts it inside the heading: `<h3><button aria-expanded>Title</button></h3>`; FAQ
+ *   widgets put the question, often a heading, inside the button). Read as text, it is content:
+ *   on 23 of the 1,358 WCXB development pages a FAQ (declared in the page's JSON-LD too) came out
+ *   without its questions.
+ * - The panel, the section a closed disclosure hides (`hidden`, `aria-hidden`, `display:none`):
+ *   content like a hidden tab's (prepare.ts keeps such panels on pages other than threads).
  */
 import { HEADING_TAGS, isElement, siblingIndex, type DomNode } from './dom.js';
 
@@ -13,7 +17,7 @@ const QUESTION = /\p{L}[^]*[?？؟\u037E]\s*$/u;
 const MAX_QUESTION_CHARS = 300;
 const TOGGLE_ATTRS = ['aria-expanded', 'aria-controls', 'data-toggle', 'data-bs-toggle'];
 
-/** The text of `el`, up to `max` + 1 characters (a button's label, never long). */
+/** The text of `el`, up to `max` + 1 characters (a button's label, a question: never long). */
 function shortText(el: DomNode, max: number): string {
   let s = '';
   const walk = (n: DomNode): boolean => {
@@ -77,6 +81,74 @@ function holdsTag(el: DomNode, tag: string, depth: number): boolean {
   for (const c of el.children ?? []) {
     if (!isElement(c)) continue;
     if (c.name === tag || (depth > 1 && holdsTag(c, tag, depth - 1))) return true;
+  }
+  return false;
+}
+
+/** Whether `el` is a question: a short text ending with a question mark. */
+function isQuestion(el: DomNode): boolean {
+  const text = shortText(el, MAX_QUESTION_CHARS);
+  return text.length <= MAX_QUESTION_CHARS && QUESTION.test(text);
+}
+
+/**
+ * Whether `el` is a disclosure's panel: the body of a `<details>` (directly or in one wrapper), the
+ * section a trigger before it names (`aria-controls` = its id), or the block right after a
+ * question (a heading or a short line ending with a question mark: a FAQ's answer that the page's
+ * script shows when the question is clicked).
+ */
+export function isDisclosurePanel(el: DomNode): boolean {
+  return inDetails(el) || controlledByTrigger(el) || answersQuestion(el);
+}
+
+/** Whether `el` is the body of a `<details>`: a closed one's body is marked `aria-hidden` by some pages. */
+function inDetails(el: DomNode): boolean {
+  const p = el.parent;
+  return p?.name === 'details' || (p?.parent?.name === 'details' && p.name !== 'summary');
+}
+
+/** Whether the element just before `el` (blank text and comments aside) is a question. */
+function answersQuestion(el: DomNode): boolean {
+  const siblings = el.parent?.children ?? [];
+  for (let i = siblingIndex(el) - 1; i >= 0; i--) {
+    const c = siblings[i]!;
+    if ((c.type === 'text' && !(c.data ?? '').trim()) || c.type === 'comment') continue;
+    return c.type === 'tag' && isQuestion(c);
+  }
+  return false;
+}
+
+// How many elements before a panel, and under each, the search for its trigger reads.
+const TRIGGER_SPREAD = 4;
+
+/**
+ * Whether a trigger before `el` (in the few elements before it, three levels up at most, four
+ * levels down in each) names it as what it opens: bounded, however long the page's lists of panels.
+ */
+function controlledByTrigger(el: DomNode): boolean {
+  const id = el.attribs?.id;
+  if (!id) return false;
+  const controls = (n: DomNode, depth: number): boolean => {
+    if (n.attribs?.['aria-controls'] === id && isDisclosureTrigger(n)) return true;
+    if (depth === 0) return false;
+    let seen = 0;
+    for (const c of n.children ?? []) {
+      if (c.type !== 'tag') continue;
+      if (++seen > TRIGGER_SPREAD) return false;
+      if (controls(c, depth - 1)) return true;
+    }
+    return false;
+  };
+  let n: DomNode = el;
+  for (let level = 0; level < 3 && n.parent; level++, n = n.parent) {
+    const siblings = n.parent.children ?? [];
+    let seen = 0;
+    for (let i = siblingIndex(n) - 1; i >= 0 && seen < TRIGGER_SPREAD; i--) {
+      const sib = siblings[i]!;
+      if (sib.type !== 'tag') continue;
+      seen++;
+      if (controls(sib, 4)) return true;
+    }
   }
   return false;
 }

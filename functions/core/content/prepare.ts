@@ -13,11 +13,11 @@
  *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`); with it off, text for screen
  *   readers only still goes when it labels shown text or is long (see {@link srLabel}).
  */
-import { HEADING_TAGS, classAndId, siblingIndex, textLength, type DomNode } from './dom.js';
+import { HEADING_TAGS, classAndId, textLength, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
 import { isCardControl } from './boilerplate-text.js';
-import { isDisclosureTrigger } from './disclosure.js';
+import { isDisclosurePanel, isDisclosureTrigger } from './disclosure.js';
 
 // Blocks that may be a section of their own (a product page's reviews).
 const SECTION_TAGS = new Set(['div', 'section', 'article', 'ul', 'ol']);
@@ -122,89 +122,7 @@ const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|t
  */
 function isPanel(el: DomNode): boolean {
   const role = el.attribs?.role;
-  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || inDisclosure(el) || controlledByTrigger(el) || answersQuestion(el);
-}
-
-/**
- * Whether `el` follows a question (a heading or a short line ending with a question mark, the
- * block just before it): a FAQ's answer that the page's script shows when the question is clicked.
- */
-function answersQuestion(el: DomNode): boolean {
-  const siblings = el.parent?.children ?? [];
-  for (let i = siblingIndex(el) - 1; i >= 0; i--) {
-    const c = siblings[i]!;
-    if (c.type === 'text' && !(c.data ?? '').trim()) continue;
-    if (c.type === 'comment') continue;
-    if (c.type !== 'tag') return false;
-    const text = questionText(c);
-    return text !== undefined && QUESTION_LINE.test(text);
-  }
-  return false;
-}
-
-// A question: a letter, then anything ending with a question mark (Latin, full-width, Arabic).
-const QUESTION_LINE = /\p{L}[^]*[?？؟]$/u;
-const MAX_QUESTION = 300;
-
-/** The text of `el` trimmed, when it is short enough to be a question (undefined past MAX_QUESTION characters). */
-function questionText(el: DomNode): string | undefined {
-  let s = '';
-  const walk = (n: DomNode): boolean => {
-    for (const c of n.children ?? []) {
-      if (c.type === 'text') s += c.data ?? '';
-      else if (c.type === 'tag' && walk(c)) return true;
-      if (s.length > MAX_QUESTION * 2) return true;
-    }
-    return false;
-  };
-  if (walk(el)) return undefined;
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length <= MAX_QUESTION ? t : undefined;
-}
-
-/**
- * Whether a disclosure's trigger before `el` (in the blocks before it, three levels up at most)
- * names it as what it opens (`aria-controls` = its id): an accordion's closed section.
- */
-function controlledByTrigger(el: DomNode): boolean {
-  const id = el.attribs?.id;
-  if (!id) return false;
-  // A few elements deep in a few siblings: bounded, however long the page's lists of panels.
-  const controls = (n: DomNode, depth: number): boolean => {
-    if (n.attribs?.['aria-controls'] === id && isDisclosureTrigger(n)) return true;
-    if (depth === 0) return false;
-    let seen = 0;
-    for (const c of n.children ?? []) {
-      if (c.type !== 'tag') continue;
-      if (++seen > TRIGGER_SPREAD) return false;
-      if (controls(c, depth - 1)) return true;
-    }
-    return false;
-  };
-  let n: DomNode = el;
-  for (let level = 0; level < 3 && n.parent; level++, n = n.parent) {
-    const siblings = n.parent.children ?? [];
-    let seen = 0;
-    for (let i = siblingIndex(n) - 1; i >= 0 && seen < TRIGGER_SPREAD; i--) {
-      const sib = siblings[i]!;
-      if (sib.type !== 'tag') continue;
-      seen++;
-      if (controls(sib, 4)) return true;
-    }
-  }
-  return false;
-}
-// How many elements before a panel, and under each, the search for its trigger reads.
-const TRIGGER_SPREAD = 4;
-
-/**
- * Whether `el` is the body of a `<details>` disclosure (a FAQ's answer under its question in the
- * `<summary>`), directly or in one wrapper: a closed one's body is marked `aria-hidden` by some
- * pages, as a tab's hidden panel is.
- */
-function inDisclosure(el: DomNode): boolean {
-  const p = el.parent;
-  return p?.name === 'details' || (p?.parent?.name === 'details' && p.name !== 'summary');
+  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || isDisclosurePanel(el);
 }
 
 /**
