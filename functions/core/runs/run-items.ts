@@ -1,4 +1,5 @@
 import { decodeCursor, encodeCursor, ordinalCursorCodec, runItemsCursor, type CursorBinding } from '../cursor.js';
+import { AppError } from '../errors.js';
 import type { Blobs } from '../../ports/blobs.js';
 import type { ScrapeItem } from '../scrapers/types.js';
 import type { Mask } from '../scrapers/secret-redactor.js';
@@ -105,10 +106,26 @@ export class ItemWriter {
   }
 }
 
-/** One stored page of a run's items (at most ITEMS_PER_PAGE); empty when the object is missing. */
+/** Reads of a page caught while it is rewritten, before the call gives up (503, try again). */
+const TORN_READS = 5;
+
+/**
+ * One stored page of a run's items (at most ITEMS_PER_PAGE); empty when the object is missing. A
+ * running run rewrites its last page as it fills (ItemWriter's snapshots): S3 replaces an object
+ * whole, but a store that overwrites in place (s3rver, the local stand-in) can be read half-written;
+ * such a read is taken again, never answered as a 500.
+ */
 export async function readPage(blobs: Blobs, run: RunRecord, p: number): Promise<ScrapeItem[]> {
-  const raw = await blobs.get('results', itemPageKey(run.tenant_id, run.id, run.attempt, p));
-  return raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as ScrapeItem[]) : [];
+  for (let read = 1; ; read++) {
+    const raw = await blobs.get('results', itemPageKey(run.tenant_id, run.id, run.attempt, p));
+    if (!raw) return [];
+    try {
+      return JSON.parse(Buffer.from(raw).toString('utf8')) as ScrapeItem[];
+    } catch {
+      if (read >= TORN_READS) throw new AppError(503, 'results_busy', "The run's results are being written; try again shortly", undefined, { 'retry-after': '1' });
+      await new Promise((r) => setTimeout(r, 20 * read));
+    }
+  }
 }
 
 /** Items in scrape order, cursor-paged. */

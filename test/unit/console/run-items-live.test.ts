@@ -93,4 +93,25 @@ describe('ItemWriter: items readable while the run is running', () => {
       vi.useRealTimers();
     }
   });
+
+  it('a page read half-written (a store that overwrites in place, as s3rver does) is read again, never a 500', async () => {
+    const blobs = mapBlobs();
+    const whole = JSON.stringify([item(0), item(1)]);
+    let reads = 0;
+    const torn: Blobs = {
+      ...blobs,
+      async get(bucket, key) {
+        reads++;
+        // The first two reads catch the rewrite midway.
+        return new TextEncoder().encode(reads <= 2 ? whole.slice(0, 20) : whole);
+      },
+    };
+    const read = await readItems(torn, runWith(1), 50);
+    expect(read.data).toHaveLength(2);
+    expect(reads).toBe(3);
+    // A page that never reads whole is a 503 to try again, not a SyntaxError (a 500).
+    const broken: Blobs = { ...blobs, async get() { return new TextEncoder().encode('[{"url":'); } };
+    await expect(readItems(broken, runWith(1), 50)).rejects.toMatchObject({ status: 503, code: 'results_busy' });
+  });
 });
+
