@@ -100,7 +100,7 @@ describe('ItemWriter: items readable while the run is running', () => {
     let reads = 0;
     const torn: Blobs = {
       ...blobs,
-      async get(bucket, key) {
+      async get() {
         reads++;
         // The first two reads catch the rewrite midway.
         return new TextEncoder().encode(reads <= 2 ? whole.slice(0, 20) : whole);
