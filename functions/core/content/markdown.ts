@@ -1,6 +1,7 @@
 import { codeLanguageOf } from './code-language.js';
 import { markdownPieces, tableRestRows } from './markdown-chunks.js';
 import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfig, type TranslatorConfigFactory, type TranslatorConfigObject } from 'node-html-markdown';
+import { isWhiteSpaceOnly, tagSurround } from 'node-html-markdown/dist/utilities.js';
 
 /*
  * HTML -> markdown that survives a round trip through a GFM renderer. node-html-markdown was
@@ -252,8 +253,34 @@ const tableTranslator = ({ visitor }: TranslatorContext): TranslatorConfig => ({
   },
 });
 
+// Stands for an underscore the emphasis keeps while the library surrounds it (a private-use character).
+const KEPT_UNDERSCORE = '\uE001';
+const CODE_SPANS = /(`+)[^`]*?(?:(?!\1)`+[^`]*?)*\1/g;
+
+/**
+ * Emphasis as the library writes it (`_text_`, its whitespace outside), but an underscore inside a
+ * word (`with_query`, `file_name`) or inside inline code stays: the library's surround removes
+ * every underscore it finds in the content, as a nested emphasis's delimiter, so
+ * `<em><code>with_query</code></em>` read "withquery". A nested emphasis's own underscores (at a
+ * word's edge) still go.
+ */
+const emTranslator: TranslatorConfig = {
+  spaceIfRepeatingChar: true,
+  postprocess: ({ content }) => {
+    if (isWhiteSpaceOnly(content)) return PostProcessResult.RemoveNode;
+    const kept = content
+      .replace(CODE_SPANS, (code) => code.replaceAll('_', KEPT_UNDERSCORE))
+      .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, KEPT_UNDERSCORE);
+    return tagSurround(kept, '_').replaceAll(KEPT_UNDERSCORE, '_');
+  },
+};
+
 const translators: TranslatorConfigObject = {
   'h1,h2,h3,h4,h5,h6': headingTranslator,
+  'em,i': emTranslator,
+  // A disclosure's title and body: blocks (the converter reads unknown tags inline, so a FAQ's
+  // question ran into its answer: "…Financial AccountingIntegrated course…").
+  'details,summary': { surroundingNewlines: 2 },
   table: tableTranslator,
   li: liTranslator,
   'ol,ul': listTranslator,
@@ -368,6 +395,8 @@ function markdownService(): NodeHtmlMarkdown {
   c.aTagTranslators.set('p,div,li,ul,ol,dl,dt,dd,section,article,header,footer,figure,figcaption,blockquote,h1,h2,h3,h4,h5,h6,tr,td,th', { surroundingNewlines: 1 });
   c.aTagTranslators.set('img', imgTranslator);
   c.aTagTranslators.set('code', inlineCode);
+  c.aTagTranslators.set('em,i', emTranslator);
+  c.tableCellTranslators.set('em,i', emTranslator);
   c.tableCellTranslators.set('img', imgTranslator);
   c.tableCellTranslators.set('a', aTranslator);
   c.tableCellTranslators.set('code', inlineCode);

@@ -127,6 +127,10 @@ describe('htmlToMarkdown on small shapes', () => {
   it('resolves relative links and images', () => {
     expect(md('<p><a href="../c?q=1#x">c</a> <img src="i.png" alt="i"></p>')).toBe('[c](https://e.test/c?q=1#x) ![i](https://e.test/a/i.png)');
   });
+  it('emphasis keeps the underscores of its words and code; a disclosure is blocks', () => {
+    expect(md('<p>The <em class="replaceable"><code>with_query</code></em> must be a <i>file_name</i> or <em>an <em>inner</em> one</em>.</p>')).toBe('The _`with_query`_ must be a _file_name_ or _an inner one_.');
+    expect(md('<details><summary>ACCT 54103: Financial Accounting</summary>Integrated course on reporting.</details>')).toBe('ACCT 54103: Financial Accounting\n\nIntegrated course on reporting.');
+  });
   it('escapes line-start markup only where a line starts, never in inline code', () => {
     // A text node opening with "-" or "1. " after a bold phrase or a link is mid-line: no escape.
     expect(md('<p>E-<b>E</b>-A-T matters</p><p><b>Key Takeaway</b> - the niche</p><p><a href="/c">Cherry</a>1. Apple</p>')).toBe('E-**E**-A-T matters\n\n**Key Takeaway** - the niche\n\n[Cherry](https://e.test/c)1. Apple');
