@@ -10,7 +10,7 @@
  * - The panel, the section a closed disclosure hides (`hidden`, `aria-hidden`, `display:none`):
  *   content like a hidden tab's (prepare.ts keeps such panels on pages other than threads).
  */
-import { HEADING_TAGS, isElement, siblingIndex, type DomNode } from './dom.js';
+import { HEADING_TAGS, holdsElement, isElement, siblingIndex, type DomNode } from './dom.js';
 
 // A question: words ending with a question mark (Latin, CJK full-width, Arabic, Greek).
 const QUESTION = /\p{L}[^]*[?？؟\u037E]\s*$/u;
@@ -32,15 +32,6 @@ function shortText(el: DomNode, max: number): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-/** Whether `el` holds a heading (h1-h6), looked for three levels down. */
-function holdsHeading(el: DomNode, depth = 3): boolean {
-  for (const c of el.children ?? []) {
-    if (!isElement(c)) continue;
-    if (HEADING_TAGS.has(c.name ?? '') || (depth > 1 && holdsHeading(c, depth - 1))) return true;
-  }
-  return false;
-}
-
 /**
  * Whether the button `el` is a disclosure's trigger whose label is content: inside a heading, or
  * holding one, or a toggle (`aria-expanded`, `aria-controls`, a collapse toggle) labelled with a
@@ -49,7 +40,7 @@ function holdsHeading(el: DomNode, depth = 3): boolean {
 export function isDisclosureTrigger(el: DomNode): boolean {
   if (el.name !== 'button') return false;
   const p = el.parent;
-  if ((p && HEADING_TAGS.has(p.name ?? '')) || holdsHeading(el)) return shortText(el, 1).length > 0;
+  if ((p && HEADING_TAGS.has(p.name ?? '')) || holdsElement(el, HEADING_TAGS, 3)) return shortText(el, 1).length > 0;
   const a = el.attribs ?? {};
   if (!TOGGLE_ATTRS.some((k) => a[k] !== undefined)) return false;
   const text = shortText(el, MAX_QUESTION_CHARS);
@@ -71,19 +62,12 @@ function opensParagraphs(el: DomNode, id: string): boolean {
     const c = siblings[i]!;
     if (!isElement(c)) continue;
     seen++;
-    if (c.attribs?.id === id) return holdsTag(c, 'p', 4);
+    if (c.attribs?.id === id) return holdsElement(c, PARAGRAPH, 4);
   }
   return false;
 }
 
-/** Whether `el` holds a `tag` element, `depth` levels down at most. */
-function holdsTag(el: DomNode, tag: string, depth: number): boolean {
-  for (const c of el.children ?? []) {
-    if (!isElement(c)) continue;
-    if (c.name === tag || (depth > 1 && holdsTag(c, tag, depth - 1))) return true;
-  }
-  return false;
-}
+const PARAGRAPH = new Set(['p']);
 
 /** Whether `el` is a question: a short text ending with a question mark. */
 function isQuestion(el: DomNode): boolean {

@@ -11,15 +11,7 @@
  * panels kept (code examples in other languages), in main-content.ts.
  */
 import { isCommentsHeading, isSectionHeading } from './boilerplate-text.js';
-import { isElement, type DomNode } from './dom.js';
-
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-
-/** Whether `el` holds a heading. */
-function holdsHeading(el: DomNode): boolean {
-  for (const c of el.children ?? []) if (isElement(c) && (HEADINGS.has(c.name ?? '') || holdsHeading(c))) return true;
-  return false;
-}
+import { HEADING_TAGS, holdsElement, isElement, type DomNode } from './dom.js';
 
 /**
  * Whether `el`, inside the article, is named a header (`page__header`, `header-anchor`) and is a
@@ -28,7 +20,7 @@ function holdsHeading(el: DomNode): boolean {
  */
 export function articleHeader(el: DomNode, names: string, chrome: (names: string) => boolean): boolean {
   const rest = names.replace(/(^|[\s_-])header(?=$|[\s_-])/g, '$1');
-  return rest !== names && !chrome(rest) && (HEADINGS.has(el.name ?? '') || holdsHeading(el));
+  return rest !== names && !chrome(rest) && (HEADING_TAGS.has(el.name ?? '') || holdsElement(el, HEADING_TAGS));
 }
 
 const slug = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');

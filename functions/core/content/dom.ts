@@ -52,6 +52,15 @@ export function commaCount(data: string): number {
 /** Whitespace runs as one space, trimmed. */
 export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+/** Whether `el` holds an element named one of `names`, `depth` levels down at most (any depth by default). */
+export function holdsElement(el: DomNode, names: ReadonlySet<string>, depth = Infinity): boolean {
+  for (const c of el.children ?? []) {
+    if (!isElement(c)) continue;
+    if (names.has(c.name ?? '') || (depth > 1 && holdsElement(c, names, depth - 1))) return true;
+  }
+  return false;
+}
+
 /** Each child's place among its parent's children, kept per children array (checked on every read, rebuilt when stale). */
 const places = new WeakMap<DomNode[], Map<DomNode, number>>();
 

@@ -255,7 +255,8 @@ const tableTranslator = ({ visitor }: TranslatorContext): TranslatorConfig => ({
 
 // Stands for an underscore the emphasis keeps while the library surrounds it (a private-use character).
 const KEPT_UNDERSCORE = '\uE001';
-const CODE_SPANS = /(`+)[^`]*?(?:(?!\1)`+[^`]*?)*\1/g;
+// An inline code span (its backticks, then anything up to the same run of backticks).
+const CODE_SPAN = /(`+)[^`]*?(?:(?!\1)`+[^`]*?)*\1/g;
 
 /**
  * Emphasis as the library writes it (`_text_`, its whitespace outside), but an underscore inside a
@@ -269,7 +270,7 @@ const emTranslator: TranslatorConfig = {
   postprocess: ({ content }) => {
     if (isWhiteSpaceOnly(content)) return PostProcessResult.RemoveNode;
     const kept = content
-      .replace(CODE_SPANS, (code) => code.replaceAll('_', KEPT_UNDERSCORE))
+      .replace(CODE_SPAN, (code) => code.replaceAll('_', KEPT_UNDERSCORE))
       .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, KEPT_UNDERSCORE);
     return tagSurround(kept, '_').replaceAll(KEPT_UNDERSCORE, '_');
   },
@@ -298,8 +299,6 @@ const BLOCK_START = /^\s*(?:[-*+] |\d+[.)] |#|>|\||```|~~~)/;
 const CONTENT_START = /^(\s*(?:>\s?)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?)(#{1,6}\s+)?/;
 // The escapes of line-start markup (lineStartEscape below): `1\. `, `\-`, `\+ `, `\>`, `\=`.
 const MARKUP_ESCAPE = /(?<!\\)(\d+)\\(\.\s)|(?<!\\)\\([-+>=])/g;
-// An inline code span (its backticks, then anything up to the same run of backticks).
-const CODE_SPAN = /(`+)[^`]*?(?:(?!\1)`+[^`]*?)*\1/g;
 
 /**
  * `line` without the escapes of line-start markup that stand anywhere but at the start of its

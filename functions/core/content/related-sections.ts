@@ -7,7 +7,7 @@
  * (`related…`, `recommend…`, `popular…`), since the heading itself may be left out as furniture.
  * A block opening with the heading of a comment section is that section too.
  */
-import { HEADING_TAGS, classAndId, isElement, siblingIndex, squash, type DomNode } from './dom.js';
+import { HEADING_TAGS, classAndId, holdsElement, isElement, siblingIndex, squash, type DomNode } from './dom.js';
 import { isCommentsHeading, isSectionHeading, isStoreSectionHeading } from './boilerplate-text.js';
 
 const RELATED_CLASS = /related|recommend|popular|trending|more-?stories|you-?may|also-?like|read-?next|suggest/;
@@ -131,14 +131,11 @@ export function opensReviewsSection(el: DomNode): boolean {
   const h = openingHeading(el);
   if (!h || h.name === 'h1') return false;
   const text = squash(plainText(h).join(''));
-  return text.length <= 80 && REVIEWS_HEADING.test(text) && holdsRecords(el, 5) && !holdsTag(el, 'h1');
+  return text.length <= 80 && REVIEWS_HEADING.test(text) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
 }
 
-/** Whether `el` holds a `tag` element (a block holding the page's title is the item, not a section beside it). */
-function holdsTag(el: DomNode, tag: string): boolean {
-  for (const c of el.children ?? []) if (isElement(c) && (c.name === tag || holdsTag(c, tag))) return true;
-  return false;
-}
+// The page's title: a block holding it is the item, not a section beside it.
+const TITLE = new Set(['h1']);
 
 /**
  * Whether `el` is the body of a related-stories section whose heading stands just before it, in a
