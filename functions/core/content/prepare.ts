@@ -29,6 +29,9 @@ const NEVER_CONTENT = new Set([
   'map', 'area', 'frame', 'frameset', 'portal', 'figcaption',
 ]);
 
+// Landmarks a `<main>` may not be in (HTML's content model): one that holds it was left unclosed.
+const UNCLOSED_LANDMARKS = new Set(['aside', 'nav', 'footer', 'header']);
+
 const CHROME_ROLES = new Set([
   'navigation', 'banner', 'contentinfo', 'complementary', 'dialog', 'alertdialog', 'menu', 'menubar',
   'search', 'toolbar', 'tooltip', 'tablist', 'directory',
@@ -140,11 +143,13 @@ function cloakedCondition(a: Record<string, string>): boolean {
 /** Whether an element (and everything under it) is never main content. */
 export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareOptions, frame?: ReadonlySet<DomNode>): boolean {
   const name = el.name ?? '';
-  if (NEVER_CONTENT.has(name)) return !(name === 'button' && isDisclosureTrigger(el));
+  // A landmark that holds the page's <main> is one left unclosed (the parser nests the rest of
+  // the page in it, as a browser does): not furniture.
+  if (NEVER_CONTENT.has(name)) return !(name === 'button' && isDisclosureTrigger(el)) && !(UNCLOSED_LANDMARKS.has(name) && frame?.has(el));
   if (opts.excluded?.has(el)) return true;
   const a = el.attribs;
   if (!a) return false;
-  if (name === 'header' && !insideArticle) return true;
+  if (name === 'header' && !insideArticle && !frame?.has(el)) return true;
   const styleHidden = !!a.style && HIDDEN_STYLE.test(a.style);
   if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame) && !mouseOnlyLink(el))) {
     // Revealed: judged like a shown block (its role and class/id rules below).
@@ -457,7 +462,7 @@ function leadingText(n: DomNode): string {
 export function mainFrame(root: DomNode): ReadonlySet<DomNode> {
   const find = (n: DomNode): DomNode | undefined => {
     for (const c of n.children ?? []) {
-      if (c.type !== 'tag' || NEVER_CONTENT.has(c.name ?? '')) continue;
+      if (c.type !== 'tag' || (NEVER_CONTENT.has(c.name ?? '') && !UNCLOSED_LANDMARKS.has(c.name ?? ''))) continue;
       if (c.name === 'main' || c.attribs?.role === 'main') return c;
       const m = find(c);
       if (m) return m;

@@ -380,6 +380,21 @@ describe('kind-aware main content', () => {
     expect(out).not.toContain('optional storage');
   });
 
+  it('an <aside> left unclosed around <main> (the parser nests the page in it) is no sidebar', () => {
+    // An announcement banner whose closing tags are missing: a browser, like our parser, puts the
+    // rest of the page inside the <aside>, <main> included; the whole page came out empty.
+    const para = (i: number) => `<p>Lesson ${i} of the talk: hire for curiosity, ship small, and measure what your customers do rather than what they say they will do.</p>`;
+    const html = `<!doctype html><html><head><title>Startup lessons</title></head><body>
+      <aside class="announcement-banner"><div><a href="/news"><span>We joined a larger company</span></div>
+      <nav><a href="/">Home</a> <a href="/blog">Blog</a></nav>
+      <main><article><h1>Startup lessons</h1>${[1, 2, 3, 4].map(para).join('')}</article></main>
+      <footer><a href="/privacy">Privacy policy</a></footer>
+    </body></html>`;
+    const out = md(html, 'https://startup.example/blog/lessons');
+    for (let i = 1; i <= 4; i++) expect(out).toContain(`Lesson ${i} of the talk`);
+    expect(out).not.toContain('Privacy policy');
+  });
+
   it('a listing told by its cards only, whose selection is its short intro: the intro and every card', () => {
     // Nine recipe cards (a title link and a few words each) below a heading and one paragraph:
     // too few cards to be plainly a listing, so the paragraph-scoring passes take the intro alone.
