@@ -94,6 +94,9 @@ const imgTranslator = ({ node }: TranslatorContext): TranslatorConfig => {
   if (lazy && (!src || /^data:/i.test(src))) src = lazy;
   const url = resolveUrl(src);
   if (!url || /^data:/i.test(url)) {
+    // A lazy-loading placeholder (an empty SVG, a pixel) stands for an image the page's script
+    // loads later: an image, not text, even when its address is unknown.
+    if (isPlaceholder(url ?? src)) return { ignore: true };
     // An inlined image is a blob, not content: its alt text stands in for it.
     const text = escapeAlt(alt);
     return text ? { content: text, recurse: false } : { ignore: true };
@@ -101,6 +104,25 @@ const imgTranslator = ({ node }: TranslatorContext): TranslatorConfig => {
   const title = node.getAttribute('title');
   return { content: `![${escapeAlt(alt)}](${destination(url)}${title?.trim() ? ` "${escapeTitle(title)}"` : ''})`, recurse: false };
 };
+
+// The longest `data:` URI read as a placeholder: an empty SVG with its size, a 1x1 GIF or PNG.
+const MAX_PLACEHOLDER_CHARS = 400;
+
+/** Whether the `data:` URI `src` is a lazy-loading placeholder: an SVG that draws nothing, or a few bytes of pixels. */
+function isPlaceholder(src: string): boolean {
+  if (!/^data:image\//i.test(src) || src.length > MAX_PLACEHOLDER_CHARS) return false;
+  if (!/^data:image\/svg/i.test(src)) return true;
+  let svg = src;
+  try {
+    svg = decodeURIComponent(src);
+  } catch {
+    /* as written */
+  }
+  // Base64 SVG: decoded when it is short enough to be a placeholder.
+  const b64 = /;base64,(.*)$/i.exec(svg);
+  if (b64) svg = Buffer.from(b64[1]!, 'base64').toString('utf8');
+  return !/<(?:path|rect|circle|ellipse|line|polyline|polygon|text|image|use|g)\b/i.test(svg);
+}
 
 const PERMALINK_TEXT = new Set(['¶', '#', '§', '🔗', '#️⃣']);
 

@@ -144,6 +144,16 @@ describe('htmlToMarkdown on small shapes', () => {
     expect(md('<p>(<a href="/g">link</a>), <a href="/h">next</a>.</p>')).toBe('([link](https://e.test/g)), [next](https://e.test/h).');
     expect(md('<p>Mail<a href="mailto:a@e.test"> a@e.test</a>!</p>')).toBe('Mail <a@e.test>!');
   });
+  it("drops a lazy-loading placeholder's alt text: the image it stands for is no text", () => {
+    // A card's picture whose src is an empty SVG of its size (the script swaps in the photo):
+    // its alt text read as a line of text ran before every card's title.
+    const svg = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%20400%20650'%3E%3C/svg%3E";
+    expect(md(`<p><a href="/tacos"><img src="${svg}" alt="Two fish tacos on a white plate."></a></p><h2>Fish tacos</h2>`)).toBe('## Fish tacos');
+    expect(md('<p>Shop<img src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7" alt="Blank pixel"></p>')).toBe('Shop');
+    // A drawing inlined as a data: URI stays its alt text.
+    const drawn = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0L9 9"/></svg>')}`;
+    expect(md(`<p><img src="${drawn}" alt="Map of the route"></p>`)).toBe('Map of the route');
+  });
   it('drops an image-less empty link and an alt-less data: image', () => {
     expect(md('<p>x<a href="/y"> </a><img src="data:image/png;base64,AA" alt="">y</p>')).toBe('x y'); // the link's space is shown
   });
