@@ -20,7 +20,7 @@
 import { classAndId, isElement, type DomNode } from './dom.js';
 import { isGridLine } from './boilerplate-text.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
-import { declaresAnswers, declaresStory, pageKind, plainPageKind, pricedGroups } from './page-kind.js';
+import { declaresAnswers, declaresStory, pageKind, plainPageKind, pricedGroups, storyCards } from './page-kind.js';
 import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection } from './related-sections.js';
 import { isCallToAction, type PrepareOptions } from './prepare.js';
@@ -290,6 +290,9 @@ function revealedContent(body: DomNode, opts: ContentOptions, shown: MainContent
   return revealed.textLength >= Math.max(MIN_CONTENT_CHARS, shown.textLength * 4) ? revealed : shown;
 }
 
+// The fewest story cards (page-kind.ts) that make a listing whose selection misses them.
+const MIN_STORY_CARDS = 6;
+
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
@@ -303,7 +306,16 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   const named = pageKind(body, { url: pageUrl(opts) });
   const story = !plain && declaresStory(body, { url: pageUrl(opts) }, false);
   const weakService = !plain && named === 'service' && !story;
-  const kind = plain ?? (weakService || (out.textLength < MIN_CONTENT_CHARS && (named === 'listing' || named === 'collection') && !story) ? named : undefined);
+  // A listing whose selection holds none of its story cards and says less than twice what they
+  // say (a blog category's intro above them): the cards too. A story's related-posts cards beside
+  // a long selection stay out. Tune half: 2 up (0.693 -> 0.977, 0.792 -> 0.993), none down; check
+  // half unchanged (the first try, without the length bound, cost two stories and a landing page).
+  const cards = !plain && named === 'listing' && !story ? storyCards(body, { url: pageUrl(opts) }) : [];
+  const missesCards =
+    cards.length >= MIN_STORY_CARDS &&
+    cards.every((c) => !roots.some((r) => contains(r, c) || contains(c, r))) &&
+    out.textLength < 2 * cards.reduce((n, c) => n + textOf(c, strict).join('').replace(/\s+/g, ' ').length, 0);
+  const kind = plain ?? (weakService || ((out.textLength < MIN_CONTENT_CHARS || missesCards) && (named === 'listing' || named === 'collection') && !story) ? named : undefined);
   // A service, landing or pricing page: every content section (hero, features, pricing, FAQ,
   // testimonials), not the one biggest node; a listing or a product grid: every card, not the
   // one card or block that scores best. The page's structural chrome (header, nav, aside, footer,
@@ -349,7 +361,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     // prose on the page): the cards are what the page is.
     const grids = kind === 'collection' ? [...pricedGroups(body, { url: pageUrl(opts) })] : [];
     const missesGrid = grids.length > 0 && grids.every((g) => !roots.some((r) => contains(r, g) || contains(g, r)));
-    if (sections.textLength > out.textLength && ((kind === 'service' && !weakService) || missesGrid || out.textLength < sections.textLength * (kind === 'product' || weakService ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
+    if (sections.textLength > out.textLength && ((kind === 'service' && !weakService) || missesGrid || missesCards || out.textLength < sections.textLength * (kind === 'product' || weakService ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
     // A grid whose selection is its cards alone: with the page's title and the few lines around
     // them (the category's name and intro above the cards), not the rest of the page.
     if (kind !== 'product' && kind !== 'service') {

@@ -53,6 +53,8 @@ export interface KindSignals {
   pricedGroups: DomNode[];
   /** `<article>` elements that open with a linked heading and hold under 400 characters of paragraph prose (story cards). */
   articleCards: number;
+  /** The story cards themselves, in document order. */
+  storyCards: DomNode[];
   /** schema.org `@type`s named in the JSON-LD blocks. */
   ldTypes: string[];
   /** `og:type`. */
@@ -99,7 +101,7 @@ const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 export function kindSignals(root: DomNode): KindSignals {
   const s: KindSignals = {
     itemTypes: [], articles: 0, pre: 0, code: 0, tables: 0, sections: 0, headings: 0, prose: 0, longParagraphs: 0, text: 0, prices: 0,
-    cartButtons: 0, postBlocks: 0, docBlocks: 0, serviceBlocks: 0, facetBlocks: 0, cards: 0, pricedCards: 0, posts: 0, pricedGroups: [], articleCards: 0, ldTypes: [], ogType: null,
+    cartButtons: 0, postBlocks: 0, docBlocks: 0, serviceBlocks: 0, facetBlocks: 0, cards: 0, pricedCards: 0, posts: 0, pricedGroups: [], articleCards: 0, storyCards: [], ldTypes: [], ogType: null,
     canonical: null, ogUrl: null,
   };
   const types = new Set<string>();
@@ -160,7 +162,10 @@ export function kindSignals(root: DomNode): KindSignals {
           break;
         case 'article':
           s.articles++;
-          if (r.headingLink && r.prose < 400) s.articleCards++;
+          if (r.headingLink && r.prose < 400) {
+            s.articleCards++;
+            s.storyCards.push(c);
+          }
           break;
         case 'pre':
           s.pre++;
@@ -406,6 +411,11 @@ function classified(root: DomNode, hints: KindHints): Classified {
 export function pricedGroups(node: DomNode, hints: KindHints): ReadonlySet<DomNode> {
   const root = documentRoot(node);
   return new Set(classified(root, hints).signals.pricedGroups);
+}
+
+/** The page's story cards (see {@link KindSignals.storyCards}). */
+export function storyCards(node: DomNode, hints: KindHints): readonly DomNode[] {
+  return classified(documentRoot(node), hints).signals.storyCards;
 }
 
 /** Whether the page declares itself a story (JSON-LD/microdata article types, `og:type` article, a blog or dated path). */

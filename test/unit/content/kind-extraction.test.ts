@@ -380,6 +380,20 @@ describe('kind-aware main content', () => {
     expect(out).not.toContain('optional storage');
   });
 
+  it("a blog category whose selection is its intro above the story cards: the intro and every card's title", () => {
+    // A category page keeps its posts' og:type (article); its intro is the longest prose, its
+    // cards (an <article> each, a linked title and no excerpt) are what it lists.
+    const card = (i: number) => `<article class="post entry"><header class="entry-header"><a href="/recipe-${i}" aria-hidden="true" tabindex="-1"><img src="/r${i}.jpg" alt=""></a><h2 class="entry-title"><a href="/recipe-${i}">Crispy recipe number ${i} with a longer title</a></h2></header><footer class="entry-footer"></footer></article>`;
+    const html = `<!doctype html><html><head><title>Air fryer recipes</title><meta property="og:type" content="article"></head><body>${chrome}
+      <div class="archive-description"><h1>Air fryer recipes</h1><p>Quick and healthy air fryer recipes, everything from breakfast to snacks to dinners, and we love how the air fryer makes everything crispy in record time with little to no oil.</p><p>For meal prep I love making the bacon and the eggs, and do not miss a reader favourite: the chicken thighs, so juicy and flavourful and so simple to make on a weeknight.</p></div>
+      <main class="content">${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</main>
+    ${footer}</body></html>`;
+    const out = md(html, 'https://food.example/category/air-fryer/');
+    expect(out).toContain('little to no oil');
+    for (let i = 1; i <= 8; i++) expect(out).toContain(`Crispy recipe number ${i} with a longer title`);
+    expect(out).not.toMatch(/About us|Privacy policy/);
+  });
+
   it('an <aside> left unclosed around <main> (the parser nests the page in it) is no sidebar', () => {
     // An announcement banner whose closing tags are missing: a browser, like our parser, puts the
     // rest of the page inside the <aside>, <main> included; the whole page came out empty.
