@@ -9,7 +9,7 @@
  */
 import { BLOCK_TAGS, HEADING_TAGS, isElement, squash, type DomNode } from './dom.js';
 import { classWeight, linkDensity, type NodeStats, type Scored } from './score.js';
-import { keptChildren, signature, textOf } from './select.js';
+import { keptChildren, shallowSignature, signature, textOf } from './select.js';
 import { MAX_BOILERPLATE_CHARS, boilerplateKind, isLabelOnly, isSectionHeading } from './boilerplate-text.js';
 import { opensRelatedSection } from './related-sections.js';
 import { MAX_FURNITURE_CHARS, docFurnitureKind, introducedList, tocAfter } from './doc-furniture.js';
@@ -268,6 +268,13 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       if (text < total * 0.5) continue;
       out ??= new Set();
       for (const c of g) out.add(c);
+      // A thread's post alike with the others by its own tag and class is one too: the first
+      // post may open otherwise (its title or a notice before the text; a list of links in it is
+      // still a post).
+      if (scored.commentsAreContent && g[0]!.attribs?.class?.trim()) {
+        const own = shallowSignature(g[0]!);
+        for (const c of children) if (!out.has(c) && shallowSignature(c) === own) out.add(c);
+      }
     }
     return out;
   };

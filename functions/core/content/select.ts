@@ -48,7 +48,8 @@ export function signature(el: DomNode): string {
   return first ? `${shallowSignature(el)}>${shallowSignature(first)}` : shallowSignature(el);
 }
 
-function shallowSignature(el: DomNode): string {
+/** An element's tag and first class. */
+export function shallowSignature(el: DomNode): string {
   const cls = el.attribs?.class?.trim();
   return `${el.name}.${cls ? cls.split(/\s+/, 1)[0] : ''}`;
 }

@@ -67,6 +67,26 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Compare|Wishlist|Quick shop|Add to cart/);
   });
 
+  it('a thread whose opening post is a list of links and opens otherwise than the replies: that post too', () => {
+    // The replies open with their microdata (<meta>), the opening post with its author line; its
+    // text is mostly links to other threads, cleaned as a block of links when it was no record.
+    const post = (i: number, first: string, text: string) => `<div class="post-frame x1"${i > 1 ? ' itemprop="comment" itemscope itemtype="https://schema.org/Comment"' : ''}>${first}<div class="post-author"><a href="/member/${i}">member${i}</a></div><div class="post-body">${text}</div></div>`;
+    const links = ['Conservative campaign thread', 'Labour campaign thread', 'Green campaign thread', 'Seat prediction competition', 'Reading recommendations'].map((t, i) => `<a href="/thread/${i}">${t}</a>`).join('<br>');
+    const replies = [
+      'Reply one: it is certainly much sooner than expected, and I wonder whether the news about inflation was the trigger for this rather hasty announcement, which took everyone by surprise.',
+      'Reply two: they could have at least got him an umbrella, the pouring rain made the whole thing look unplanned, which it probably was, judging by the reaction of his own party.',
+      'Reply three: I personally think the better time would have been the autumn, with growth back, a few more falling inflation readings and the conference season out of the way first.',
+    ];
+    const html = `<!doctype html><html><head><title>Election thread</title></head><body>${chrome}<main><h1>Official election discussion</h1><div class="posts">
+      ${post(1, '<span class="badge">Opening post</span>', `<b>The election will take place on the fourth of July.</b><br><br>This is the official thread; other threads:<br>${links}`)}
+      ${replies.map((r, i) => post(i + 2, '<meta itemprop="dateCreated" content="2024-05-22">', r)).join('')}
+    </div></main>${footer}</body></html>`;
+    const out = md(html, 'https://students.example/showthread.php?t=7481802');
+    expect(out).toContain('fourth of July');
+    expect(out).toContain('Seat prediction competition');
+    for (const r of ['Reply one', 'Reply two', 'Reply three']) expect(out).toContain(r);
+  });
+
   it('a forum thread whose post text sits deep in each post: every post, in order', () => {
     // Each post nests its text seven levels down (post > inner > cell > main > content > body > wrapper),
     // the way forum software lays posts out; the best-scoring block is one post's wrapper.
