@@ -84,9 +84,17 @@ const POST_FURNITURE = new RegExp(
 const MAX_FURNITURE_CHARS = 60;
 const FURNITURE_BLOCKS = new Set(['div', 'li', 'dd', 'dt', 'p', 'span', 'a', 'ul', 'dl', 'section', 'footer', 'header']);
 
-/** Whether `el` is a block whose whole text is one line of a post's furniture (see POST_FURNITURE). */
+// A post's edit notice: "Last edited by Minoa on Tue Aug 27, 2019 10:03 pm, edited 1 time in
+// total." (phpBB), "Last edited by sam; 03-05-2024 at 10:12 AM." (vBulletin), "Last edited: Mar 5,
+// 2024" (XenForo), "Last modified …". A line of its own, up to 160 characters.
+const EDIT_NOTICE = /^last (?:edited|modified|updated)(?: by \S[^\n]{0,60}?)?\s*(?:[:;,]|\bon\b|\bat\b)\s*\S[^\n]*$/i;
+const MAX_EDIT_NOTICE_CHARS = 160;
+
+/** Whether `el` is a block whose whole text is one line of a post's furniture (see POST_FURNITURE, EDIT_NOTICE). */
 export function postFurniture(el: DomNode): boolean {
   if (!FURNITURE_BLOCKS.has(el.name ?? '')) return false;
-  const text = textOf(el, MAX_FURNITURE_CHARS).trim();
-  return text.length > 0 && text.length <= MAX_FURNITURE_CHARS && POST_FURNITURE.test(text);
+  const text = textOf(el, MAX_EDIT_NOTICE_CHARS).trim();
+  if (!text) return false;
+  if (text.length <= MAX_FURNITURE_CHARS && POST_FURNITURE.test(text)) return true;
+  return text.length <= MAX_EDIT_NOTICE_CHARS && EDIT_NOTICE.test(text);
 }

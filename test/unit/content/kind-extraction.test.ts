@@ -529,7 +529,13 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/said:|wrote:/);
   });
 
-  it("a thread's posts without their furniture: post numbers, counters, the poster's status and stats, action links", () => {
+  it("a thread's posts without their furniture: post numbers, counters, the poster's status and stats, action links, edit notices", () => {
+    // Edit notices as phpBB, vBulletin and XenForo write them.
+    const edits = [
+      '<div class="notice">Last edited by <a href="/u/1">sailor1</a> on Tue Aug 27, 2019 10:03 pm, edited 108 times in total.</div>',
+      '<div class="smallfont">Last edited by sailor2; 03-05-2024 at 10:12 AM.</div>',
+      '<div class="message-lastEdit">Last edited: Mar 5, 2024</div>',
+    ];
     const texts = [
       'The tide gauge on the north pier reads about a foot low whenever the wind has been in the west for a day or more, and the harbour office cannot say why.',
       'The stilling well silts up after a westerly blow; clear it and the reading comes back within a tide or two.',
@@ -538,11 +544,11 @@ describe('kind-aware main content', () => {
     const post = (i: number, text: string) => `<article class="message"><div class="message-user"><h4><a href="/members/u${i}">sailor${i}</a></h4><div class="status">Offline</div>
       <dl class="pairs"><dt>Messages:</dt><dd>1,20${i}</dd></dl><div class="badge">2${i},553 posts</div><div class="badge">51${i} helpful votes</div></div>
       <div class="message-main"><ul class="message-attribution"><li><time>Mar ${i}, 2024</time></li><li><a href="/posts/${i}">#${i}</a></li></ul>
-      <div class="bbWrapper">${text}</div><div class="message-actions"><a href="/report/${i}">Report inappropriate content</a> <a href="/reply/${i}">Reply</a></div><div class="reactions">1${i}</div></div></article>`;
+      <div class="bbWrapper">${text}</div>${edits[i - 1]}<div class="message-actions"><a href="/report/${i}">Report inappropriate content</a> <a href="/reply/${i}">Reply</a></div><div class="reactions">1${i}</div></div></article>`;
     const html = `<!doctype html><html><head><title>Gauge reads low</title></head><body>${chrome}<main><h1>Tide gauge reads low in a westerly</h1><div class="block-body">${texts.map((t, i) => post(i + 1, t)).join('')}</div></main>${footer}</body></html>`;
     const out = md(html, 'https://boards.example/threads/gauge-reads-low.4411/');
     for (const part of ['reads about a foot low', 'stilling well silts up', 'longer inlet pipe', 'sailor2', 'Mar 3, 2024']) expect(out).toContain(part);
-    expect(out).not.toMatch(/Offline|Messages:|1,20\d|posts|helpful votes|#\d|Report inappropriate|Reply|\b1\d\b/);
+    expect(out).not.toMatch(/Offline|Messages:|1,20\d|posts|helpful votes|#\d|Report inappropriate|Reply|\b1\d\b|Last edited/);
   });
 
   it("a Q&A page's question and answers without their posters' reputation and badge lines or their 'answered' lines", () => {
