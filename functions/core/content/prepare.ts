@@ -61,6 +61,12 @@ const CHROME_CLASS = new RegExp(
     '|(?:^|\\s)clipped(?=$|\\s)',
 );
 
+/**
+ * Class words that style a block's layout, not name its role: `no-extra-padding`, `has-sidebar`,
+ * `with-header`, `footer-spacing` (a page builder's column named so held a product's description).
+ */
+const LAYOUT_MODIFIER = /(?:^|\s)(?:no|has|with|without)-\S*|(?:^|\s)\S*-(?:padding|margin|spacing|gap)(?=\s|$)/g;
+
 /** Class/id names of text for screen readers only (also among CHROME_CLASS). */
 const SCREEN_READER_ONLY = /visually-?hidden|hidden-visually|sr-only|screen-?reader|a11y-hidden|assistive-text|(?:^|\s)clipped(?=$|\s)/;
 
@@ -174,7 +180,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (NEVER_DROPPED_BY_CLASS.has(name) || frame?.has(el)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
   // An id that is the slug of the block's own heading names its title, not its role (doc-frame.ts).
-  let names = idNamesHeading(el) ? (a.class ?? '').toLowerCase() : classAndId(el);
+  let names = (idNamesHeading(el) ? (a.class ?? '').toLowerCase() : classAndId(el)).replace(LAYOUT_MODIFIER, ' ');
   if (opts.commentsAreContent) {
     names = names.replace(COMMENT_NAMES, ' ').replace(POST_LINE_NAMES, ' ');
   }

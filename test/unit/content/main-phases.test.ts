@@ -49,6 +49,9 @@ describe('prepare: what is never content', () => {
     ['<p id="x">Compare the two plans before you add one to your cart.</p>', 'a sentence that names controls'],
     ['<p id="x">Loading the dishwasher takes ten minutes.</p>', 'a sentence that opens with the word'],
     ['<div id="x" class="product-single__meta">price</div>', 'meta is a scoring hint, not a drop'],
+    ['<div id="x" class="wpb_column col no-extra-padding">text</div>', 'a layout modifier (no-…) names no role'],
+    ['<div id="x" class="wrap has-sidebar with-header">text</div>', 'has-… and with-… style the layout'],
+    ['<div id="x" class="layout layout--header-fixed-spacing">text</div>', '…-spacing, …-padding style the layout'],
   ])('keeps %s (%s)', (html) => {
     expect(isNonContent(el(`<body>${html}</body>`, '#x'), false, strict)).toBe(false);
   });
@@ -81,7 +84,7 @@ describe('prepare: what is never content', () => {
   it('looks at a bounded number of nodes for that prose: three paragraphs after 2,500 other nodes do not count', () => {
     const three = [1, 2, 3].map((i) => `<p>${`Paragraph ${i} of the layout's story, long enough to read as prose on its own. `.repeat(3)}</p>`).join('');
     const filler = '<span>.</span>'.repeat(2500);
-    const { body: b, node } = body(`<body><div id="first" class="has-sidebar">${three}${filler}</div><div id="late" class="has-sidebar">${filler}${three}</div></body>`);
+    const { body: b, node } = body(`<body><div id="first" class="inline-and-sidebar-container">${three}${filler}</div><div id="late" class="inline-and-sidebar-container">${filler}${three}</div></body>`);
     const { dropped } = scoreTree(b, strict);
     expect(dropped.has(node('#first'))).toBe(false);
     expect(dropped.has(node('#late'))).toBe(true);
