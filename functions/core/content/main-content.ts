@@ -163,6 +163,20 @@ function gridChrome(n: DomNode, scored: Scored): boolean {
   return own < (scored.stats.get(scored.root)?.text ?? 0) / 3;
 }
 
+/**
+ * Whether a node holds one of `grids` or is inside one: the grids' ancestors are gathered once,
+ * and a node's own ancestors are walked, so a page of thousands of grids costs no more than its depth a node.
+ */
+function gridTest(grids: ReadonlySet<DomNode>): (n: DomNode) => boolean {
+  const holders = new Set<DomNode>();
+  for (const g of grids) for (let p: DomNode | null | undefined = g; p && !holders.has(p); p = p.parent) holders.add(p);
+  return (n) => {
+    if (holders.has(n)) return true;
+    for (let p: DomNode | null | undefined = n.parent; p; p = p.parent) if (grids.has(p)) return true;
+    return false;
+  };
+}
+
 /** A block of links (menus, link lists, related items): mostly link text. */
 function linkBlock(n: DomNode, scored: Scored): boolean {
   const s = scored.stats.get(n);
@@ -344,8 +358,11 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     } else {
       // Link blocks before the page's title (a masthead's menus and site switchers not marked as
       // navigation): a grid's or a listing's cards come after its title.
+      // A grid of priced cards and its cards are what the page is, wherever its title stands (a
+      // category's description and <h1> below its products).
       const before = beforeTitle(body, scored);
-      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored)) || wholePageChrome(n, strict);
+      const inGrid = gridTest(pricedGroups(body, { url: pageUrl(opts) }));
+      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored) && !inGrid(n)) || wholePageChrome(n, strict);
     }
     // A product page whose selected description and heading (the product's name, beside its
     // price and buy box) sit apart, in one block, the item's area: a page laid out in sections,

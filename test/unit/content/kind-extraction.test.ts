@@ -400,6 +400,21 @@ describe('kind-aware main content', () => {
     expect(out).not.toContain('optional storage');
   });
 
+  it("a product grid above the category's <h1> and description: every card, not only the description", () => {
+    // The category's name and buying guide are at the foot of the page, below its products: the
+    // grid stands "before the title", where a masthead's link lists are, but it is the page.
+    const card = (i: number) => `<li class="product-item"><a class="product-item-link" href="/pieces/set-${i}.html">Reproduced tournament chess pieces number ${i} in boxwood, 3.8 inch king</a><span class="price">$1${i}4.00</span><button class="tocart">Add to Cart</button></li>`;
+    const guide = [1, 2, 3].map((i) => `<p>Buying guide paragraph ${i}: tournament pieces are the most affordable sets in the range, stained boxwood or sheesham, and make an excellent gift for club and school players alike.</p>`).join('');
+    const html = `<!doctype html><html><head><title>Tournament chess pieces</title></head><body>${chrome}
+      <main><div class="columns"><div class="column main"><ol class="products">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ol></div>
+      <div class="category-description"><h1>Tournament Chess Pieces</h1>${guide}</div></div></main>
+    ${footer}</body></html>`;
+    const out = md(html, 'https://chess.example/chess-pieces/tournament.html');
+    for (let i = 1; i <= 12; i++) expect(out).toContain(`chess pieces number ${i} in boxwood`);
+    expect(out).toContain('Buying guide paragraph 3');
+    expect(out).not.toMatch(/About us|Privacy policy/);
+  });
+
   it("a blog category whose selection is its intro above the story cards: the intro and every card's title", () => {
     // A category page keeps its posts' og:type (article); its intro is the longest prose, its
     // cards (an <article> each, a linked title and no excerpt) are what it lists.
