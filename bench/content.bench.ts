@@ -14,7 +14,7 @@
  *
  * Env: CONTENT_ARMS=<regex> picks extractors by name; CONTENT_HALF=tune|check limits WCXB to one
  * half; CONTENT_KINDS=<regex> limits WCXB to some kinds; CONTENT_DUMP=<dir> writes Gleaner's
- * per-page scores and outputs (for tuning: read the tune half only); CONTENT_SERVED_AT=elsewhere
+ * per-page scores and outputs (and the other arms' scores) (for tuning: read the tune half only); CONTENT_SERVED_AT=elsewhere
  * gives Gleaner each page as served from another address (`http://127.0.0.1:8080/saved-N.html`,
  * as a harness serving saved pages would) instead of its own URL, so the path signs of its kind
  * come only from the address the page declares (canonical, og:url).
@@ -114,12 +114,13 @@ for (const [name, fn] of Object.entries(extractors)) {
     const r: PageResult = { page: p, ...s, withRate, withoutRate, kind: out.kind };
     if (out.markdown !== undefined && p.markdown) r.fid = fidelity(p.markdown, out.markdown);
     wcxb.push(r);
-    if (dump && name === 'Gleaner') {
+    if (dump) {
       lines.push(`${s.f1.toFixed(3)}\t${s.precision.toFixed(3)}\t${s.recall.toFixed(3)}\t${p.id}\t${p.kind}\t${out.kind ?? ''}\t${p.half}\t${p.url}`);
-      writeFileSync(`${dump}/${p.id}.md`, out.markdown ?? out.text);
+      if (name === 'Gleaner') writeFileSync(`${dump}/${p.id}.md`, out.markdown ?? out.text);
     }
   }
-  if (dump && lines.length) writeFileSync(`${dump}/scores.tsv`, lines.sort().join('\n'));
+  // Gleaner's scores in scores.tsv, the other arms' beside them (scores.Readability.tsv…).
+  if (dump && lines.length) writeFileSync(`${dump}/scores${name === 'Gleaner' ? '' : `.${name.replace(/\W+/g, '-')}`}.tsv`, lines.sort().join('\n'));
   const art: PageCounts[] = [];
   for (const p of articles) {
     let out: Out = { text: '' };
