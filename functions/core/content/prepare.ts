@@ -135,6 +135,16 @@ function isPanel(el: DomNode): boolean {
 }
 
 /**
+ * A block transparent until the pointer is over it or its card (utility classes: `opacity-0` with
+ * `hover:opacity-100` or `group-hover:opacity-100`): a card's hover overlay ("View details", "Quick
+ * view"), seen only by a mouse. A block faded in by a script (`opacity-0` alone) is content.
+ */
+function hoverOnly(cls: string): boolean {
+  return cls.includes('opacity-0') && HOVER_SHOWN.test(cls) && /(?:^|\s)opacity-0(?:\s|$)/.test(cls);
+}
+const HOVER_SHOWN = /(?:^|\s)(?:group-)?hover:opacity-100(?:\s|$)/;
+
+/**
  * A block a page's framework shows only when a condition holds, hidden until the framework
  * starts (Vue's `v-cloak`, Alpine's `x-cloak`: `[v-cloak] { display: none }` is their documented
  * rule) and shown by a condition on the page's state (`v-if`, `v-show`, `x-show`): a dialog, a
@@ -156,7 +166,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   const a = el.attribs;
   if (!a) return false;
   if (name === 'header' && !insideArticle && !frame?.has(el)) return true;
-  const styleHidden = !!a.style && HIDDEN_STYLE.test(a.style);
+  const styleHidden = (!!a.style && HIDDEN_STYLE.test(a.style)) || (!!a.class && hoverOnly(a.class));
   if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame) && !mouseOnlyLink(el))) {
     // Revealed: judged like a shown block (its role and class/id rules below).
     if (!opts.revealHidden || a['aria-hidden'] === 'true') return !(opts.hiddenPanels && isPanel(el));

@@ -24,6 +24,7 @@ describe('prepare: what is never content', () => {
     ['<div id="x" role="navigation">links</div>', 'role navigation'],
     ['<div id="x" hidden>hidden</div>', 'hidden attribute'],
     ['<div id="x" aria-hidden="true">icons</div>', 'aria-hidden'],
+    ['<div id="x" class="absolute opacity-0 group-hover:opacity-100"><h4>View Details</h4></div>', "a card's hover overlay"],
     ['<a id="x" href="/a" aria-hidden="true">Read more</a>', 'aria-hidden link a keyboard still reaches'],
     ['<div id="x"><span>+ Add to Wishlist</span></div>', "a card's control"],
     ['<label id="x"><input type="checkbox"> Compare</label>', "a card's compare box"],
@@ -50,6 +51,7 @@ describe('prepare: what is never content', () => {
     ['<p id="x">Loading the dishwasher takes ten minutes.</p>', 'a sentence that opens with the word'],
     ['<div id="x" class="product-single__meta">price</div>', 'meta is a scoring hint, not a drop'],
     ['<div id="x" class="wpb_column col no-extra-padding">text</div>', 'a layout modifier (no-…) names no role'],
+    ['<div id="x" class="opacity-0 transition-opacity">text</div>', 'a block a script fades in'],
     ['<div id="x" class="wrap has-sidebar with-header">text</div>', 'has-… and with-… style the layout'],
     ['<div id="x" class="layout layout--header-fixed-spacing">text</div>', '…-spacing, …-padding style the layout'],
   ])('keeps %s (%s)', (html) => {
