@@ -17,19 +17,26 @@ const QUESTION = /\p{L}[^]*[?？؟\u037E]\s*$/u;
 const MAX_QUESTION_CHARS = 300;
 const TOGGLE_ATTRS = ['aria-expanded', 'aria-controls', 'data-toggle', 'data-bs-toggle'];
 
-/** The text of `el`, up to `max` + 1 characters (a button's label, a question: never long). */
+/**
+ * The text of `el` with its white space collapsed, up to `max` + 1 characters (a button's label, a
+ * question: never long). White space counts once between words and not at all before the first
+ * (a label indented in the page's source is no longer for it).
+ */
 function shortText(el: DomNode, max: number): string {
   let s = '';
   const walk = (n: DomNode): boolean => {
     for (const c of n.children ?? []) {
-      if (c.type === 'text') s += c.data ?? '';
-      else if (isElement(c) && c.name !== 'script' && c.name !== 'style' && c.name !== 'svg' && walk(c)) return true;
-      if (s.length > max) return true;
+      if (c.type === 'text') {
+        let part = (c.data ?? '').replace(/\s+/g, ' ');
+        if ((s === '' || s.endsWith(' ')) && part.startsWith(' ')) part = part.slice(1);
+        s += part;
+      } else if (isElement(c) && c.name !== 'script' && c.name !== 'style' && c.name !== 'svg' && walk(c)) return true;
+      if (s.length > max + 1) return true;
     }
     return false;
   };
   walk(el);
-  return s.replace(/\s+/g, ' ').trim();
+  return s.trim();
 }
 
 /**

@@ -16,6 +16,12 @@ describe('disclosure triggers', () => {
     expect(out).toContain('### Section 3 title\n\nAnswer 3,');
   });
 
+  it('a button in a heading whose label is indented in the source (white space before its words)', () => {
+    const item = (i: number) => `<h3>\n      <button aria-expanded="false" aria-controls="p${i}">\n            <span>\n                Question ${i}: how effective is it?\n            </span>\n            <span aria-hidden="true"><svg><path d="M0"/></svg></span>\n        </button>\n    </h3><div id="p${i}" role="region" hidden>${answer(i)}</div>`;
+    const out = md(`${prose}${[1, 2, 3].map(item).join('')}`);
+    for (const i of [1, 2, 3]) expect(out).toContain(`### Question ${i}: how effective is it?\n\nAnswer ${i},`);
+  });
+
   it('a FAQ whose question is a heading inside the button, or the button\'s own words ending in "?"', () => {
     const withHeading = (i: number) => `<div class="faq-item"><button type="button" aria-expanded="false"><div><h3>Can I ask question ${i}?</h3></div><svg></svg></button><div class="collapse">${answer(i)}</div></div>`;
     const plain = (i: number) => `<div class="faq-item"><button class="q" aria-controls="a${i}" aria-expanded="false"><span>How does thing ${i} work?</span></button><div id="a${i}" class="accordion-content">${answer(i)}</div></div>`;
