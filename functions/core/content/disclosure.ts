@@ -49,13 +49,24 @@ export function isDisclosureTrigger(el: DomNode): boolean {
   const p = el.parent;
   if ((p && HEADING_TAGS.has(p.name ?? '')) || holdsElement(el, HEADING_TAGS, 3)) return shortText(el, 1).length > 0;
   const a = el.attribs ?? {};
-  if (!TOGGLE_ATTRS.some((k) => a[k] !== undefined)) return false;
+  if (!TOGGLE_ATTRS.some((k) => a[k] !== undefined) && !togglesOnClick(a)) return false;
   const text = shortText(el, MAX_QUESTION_CHARS);
   if (text.length > MAX_QUESTION_CHARS) return false;
   if (QUESTION.test(text)) return true;
   // An accordion section's title: the button names the block right after it (`aria-controls`),
   // and that block holds a paragraph. Not a generic control ("Show more", "Menu", "Filters").
   return text.length >= 3 && text.length <= MAX_TITLE_CHARS && !GENERIC_LABEL.test(text) && !!a['aria-controls'] && opensParagraphs(el, a['aria-controls']);
+}
+
+// A click handler of a framework or of the page's own script that opens or closes something
+// (Alpine's `@click='toggleFaq(0)'`, Vue's `v-on:click`, Angular's `(click)`, `onclick`).
+const CLICK_ATTRS = ['@click', 'x-on:click', 'v-on:click', '(click)', 'ng-click', 'onclick'];
+// Its code names a toggle, or flips a flag (`open = !open`); "openChat()" opens no answer.
+const TOGGLE_HANDLER = /toggle|expand|collapse|accordion|faq|answer|\b([\w$.]+)\s*=\s*!\s*\1\b/i;
+
+/** Whether a click handler on the element opens or closes something. */
+function togglesOnClick(a: Record<string, string>): boolean {
+  return CLICK_ATTRS.some((k) => a[k] !== undefined && TOGGLE_HANDLER.test(a[k]!.slice(0, 200)));
 }
 
 const MAX_TITLE_CHARS = 120;

@@ -16,6 +16,15 @@ describe('disclosure triggers', () => {
     expect(out).toContain('### Section 3 title\n\nAnswer 3,');
   });
 
+  it("a question in a button that a framework's click handler toggles (Alpine, Vue, onclick)", () => {
+    const handlers = [`@click='toggleFaq(0)'`, `v-on:click="open = !open"`, `onclick="expandAnswer(this)"`];
+    const item = (i: number) => `<div><button class="group flex w-full" ${handlers[i - 1]}><span>Can I ask question ${i}?</span></button><div x-show="openFaqs[${i}]">${answer(i)}</div></div>`;
+    const out = md(`${prose}${[1, 2, 3].map(item).join('')}`);
+    for (const i of [1, 2, 3]) expect(out).toContain(`Can I ask question ${i}?`);
+    // A click handler that opens nothing is no toggle: its button stays out.
+    expect(md(`${prose}<button onclick="openChat()">Need help?</button>`)).not.toContain('Need help');
+  });
+
   it('a button in a heading whose label is indented in the source (white space before its words)', () => {
     const item = (i: number) => `<h3>\n      <button aria-expanded="false" aria-controls="p${i}">\n            <span>\n                Question ${i}: how effective is it?\n            </span>\n            <span aria-hidden="true"><svg><path d="M0"/></svg></span>\n        </button>\n    </h3><div id="p${i}" role="region" hidden>${answer(i)}</div>`;
     const out = md(`${prose}${[1, 2, 3].map(item).join('')}`);
