@@ -4,7 +4,7 @@
  * predicted text unless the page shows them as a link's text (`<https://…>` -> `https://…`); emphasis underscores dropped;
  * a code fence's language (```` ```python ````) and a table cell's `<br>` dropped (markup, not text of the page).
  * Outside code fences, the markers a reader never sees are dropped too: emphasis asterisks and
- * strike-through tildes, a heading's hashes, a bullet's dash, a quote's `>`. They are no words,
+ * strike-through tildes, an inline code span's backticks, a heading's hashes, a bullet's dash, a quote's `>`. They are no words,
  * so word scores do not move; a snippet check (the text a snippet should be found in) does: a
  * sentence with a bold phrase in it is found as the page shows it. An ordered list's numbers stay
  * (the reference texts keep them about as often as not).
@@ -41,6 +41,8 @@ function withoutMarkers(md: string): string {
         .replace(/^(\s*(?:>\s?)*)(?:#{1,6}\s+)/, '$1')
         .replace(/^(\s*)(?:>\s?)+/, '$1')
         .replace(/^(\s*)[-*+]\s+(?=\S)/, '$1')
+        // An inline code span's backticks (`` `select` `` reads "select" on the page).
+        .replace(/(?<![\\`])(`+)(?!`)(.*?[^`])\1(?!`)/g, (_, _ticks: string, code: string) => code.trim())
         .replace(/(?<!\\)(?:\*\*|~~)/g, '')
         .replace(/(?<![\\\p{L}\p{N}*])\*(?=[^\s*])|(?<=[^\s\\*])\*(?![\p{L}\p{N}*])/gu, '');
     })

@@ -41,6 +41,9 @@ describe('benchmark scoring', () => {
     expect(markdownToPlain('reached about **USD 56 billion in 2024**.')).toContain('reached about USD 56 billion in 2024.');
     // Code stays as written; a lone asterisk and an escaped one are text.
     expect(markdownToPlain('```\n**x** - y\n# z\n```\na * b \\*c\\*')).toBe('```\n**x** - y\n# z\n```\na * b *c*');
+    // An inline code span reads as its code: "returns `true` if" is "returns true if" on the page.
+    expect(markdownToPlain('returns `true` if the `Result` is ``a`b`` here')).toBe('returns true if the Result is a`b here');
+    expect(markdownToPlain('```\nlet s = `x`;\n```')).toBe('```\nlet s = `x`;\n```');
   });
 
   it('reads the expected text of a corpus page from its marked regions only', () => {
