@@ -35,7 +35,15 @@ export function wordScore(truth: string, pred: string): WordScore {
   return { precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0 };
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+// Snippets are matched as a reader reads them: case, runs of white space and typographic quotes
+// aside (the references' snippets straighten the page's ’ and “”: "Tux's" for the page's "Tux’s").
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[‘’‚‛′]/g, "'")
+    .replace(/[“”„‟″]/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** [share of `with` found, share of `without` absent]; NaN when the page has none of that kind. */
 export function snippetRates(pred: string, withs: string[], withouts: string[]): [number, number] {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregate, pageCounts, shingles, tokenize } from '../../../bench/extraction/score.js';
 import { markdownToPlain } from '../../../bench/extraction/plain.js';
 import { markedText } from '../../../bench/extraction/corpus.js';
+import { snippetRates, wordScore } from '../../../bench/content/words.js';
 
 // The extraction bench's scoring (the article-extraction benchmark's evaluate.py, re-implemented).
 describe('benchmark scoring', () => {
@@ -44,6 +45,14 @@ describe('benchmark scoring', () => {
     // An inline code span reads as its code: "returns `true` if" is "returns true if" on the page.
     expect(markdownToPlain('returns `true` if the `Result` is ``a`b`` here')).toBe('returns true if the Result is a`b here');
     expect(markdownToPlain('```\nlet s = `x`;\n```')).toBe('```\nlet s = `x`;\n```');
+  });
+
+  it('the content bench: word F1 over \\w+ words; snippets found whatever the case, white space or typographic quotes', () => {
+    expect(wordScore('The cat sat', 'the cat').f1).toBeCloseTo(0.8, 5);
+    // The reference's snippets straighten the page's quotes: "Tux's" is found in "Tux’s".
+    const [found, absent] = snippetRates('Generation Tux’s  carefully curated “dress” shoes', ["generation tux's carefully", 'curated "dress" shoes', 'socks'], ['Add to cart']);
+    expect(found).toBeCloseTo(2 / 3, 5);
+    expect(absent).toBe(1);
   });
 
   it('reads the expected text of a corpus page from its marked regions only', () => {
