@@ -252,13 +252,20 @@ function jsonLdTypes(script: DomNode): string[] {
   return out;
 }
 
+/**
+ * The start of `el`'s text, white space collapsed, up to about 80 characters (a button's label, a
+ * form's first words): indentation in the page's source does not use up the budget.
+ */
 function textOf(el: DomNode): string {
   let out = '';
   const visit = (n: DomNode) => {
     for (const c of n.children ?? []) {
       if (out.length > 80) return;
-      if (c.type === 'text') out += c.data ?? '';
-      else if (isElement(c)) visit(c);
+      if (c.type === 'text') {
+        let part = (c.data ?? '').replace(/\s+/g, ' ');
+        if ((out === '' || out.endsWith(' ')) && part.startsWith(' ')) part = part.slice(1);
+        out += part;
+      } else if (isElement(c)) visit(c);
     }
   };
   visit(el);

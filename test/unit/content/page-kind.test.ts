@@ -49,6 +49,15 @@ describe('page kind', () => {
     expect(kindOf(html, 'https://shop.example/products/brass-tide-clock')).toBe('product');
   });
 
+  it("a product known by its path and its cart button, the button's label indented in the source", () => {
+    // Indentation before the label must not use up the few characters a button's label is read to.
+    const button = `<button type="submit" name="add">${'\n' + ' '.repeat(120)}<span>${'\n' + ' '.repeat(120)}Add to cart</span></button>`;
+    const html = doc('', `${nav}<main><h1>Brass tide clock</h1><p class="price">€89.00</p><form action="/cart/add">${button}</form><div class="description"><p>A solid brass clock that shows the state of the tide, set once a month.</p></div></main>`);
+    const root = load(html).root().get(0) as unknown as DomNode;
+    expect(kindSignals(root).cartButtons).toBeGreaterThan(0);
+    expect(kindOf(html, 'https://shop.example/products/brass-tide-clock')).toBe('product');
+  });
+
   it('a collection: a grid of priced product cards beside filters', () => {
     const card = (i: number) => `<li class="product-card"><a href="/products/clock-${i}"><img src="/c${i}.jpg" alt=""><h3>Clock ${i}</h3></a><span class="price">$${20 + i}.00</span></li>`;
     const html = doc('', `${nav}<main><h1>Clocks</h1><aside class="filters"><h2>Filter</h2><label><input type="checkbox"> Brass</label></aside><ul class="product-grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></main>`);
