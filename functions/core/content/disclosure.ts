@@ -10,7 +10,7 @@
  * - The panel, the section a closed disclosure hides (`hidden`, `aria-hidden`, `display:none`):
  *   content like a hidden tab's (prepare.ts keeps such panels on pages other than threads).
  */
-import { HEADING_TAGS, holdsElement, isElement, siblingIndex, type DomNode } from './dom.js';
+import { HEADING_TAGS, appendCollapsed, holdsElement, isElement, siblingIndex, type DomNode } from './dom.js';
 
 // A question: words ending with a question mark (Latin, CJK full-width, Arabic, Greek).
 const QUESTION = /\p{L}[^]*[?？؟\u037E]\s*$/u;
@@ -26,11 +26,8 @@ function shortText(el: DomNode, max: number): string {
   let s = '';
   const walk = (n: DomNode): boolean => {
     for (const c of n.children ?? []) {
-      if (c.type === 'text') {
-        let part = (c.data ?? '').replace(/\s+/g, ' ');
-        if ((s === '' || s.endsWith(' ')) && part.startsWith(' ')) part = part.slice(1);
-        s += part;
-      } else if (isElement(c) && c.name !== 'script' && c.name !== 'style' && c.name !== 'svg' && walk(c)) return true;
+      if (c.type === 'text') s = appendCollapsed(s, c.data ?? '');
+      else if (isElement(c) && c.name !== 'script' && c.name !== 'style' && c.name !== 'svg' && walk(c)) return true;
       if (s.length > max + 1) return true;
     }
     return false;

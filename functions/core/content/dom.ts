@@ -52,6 +52,16 @@ export function commaCount(data: string): number {
 /** Whitespace runs as one space, trimmed. */
 export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+/**
+ * `text` with the text node `data` appended, white space collapsed to one space between words and
+ * none before the first: a short text read up to a length is not used up by the page source's
+ * indentation.
+ */
+export function appendCollapsed(text: string, data: string): string {
+  const part = data.replace(/\s+/g, ' ');
+  return (text === '' || text.endsWith(' ')) && part.startsWith(' ') ? text + part.slice(1) : text + part;
+}
+
 /** Whether `el` holds an element named one of `names`, `depth` levels down at most (any depth by default). */
 export function holdsElement(el: DomNode, names: ReadonlySet<string>, depth = Infinity): boolean {
   for (const c of el.children ?? []) {

@@ -9,7 +9,7 @@
  * lists, directories, courses), `documentation`, `service` (landing, pricing and feature pages of
  * many sections) and `other`.
  */
-import { isElement, type DomNode } from './dom.js';
+import { appendCollapsed, isElement, type DomNode } from './dom.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
 
 import type { PageKind } from './page-kinds.js';
@@ -261,11 +261,8 @@ function textOf(el: DomNode): string {
   const visit = (n: DomNode) => {
     for (const c of n.children ?? []) {
       if (out.length > 80) return;
-      if (c.type === 'text') {
-        let part = (c.data ?? '').replace(/\s+/g, ' ');
-        if ((out === '' || out.endsWith(' ')) && part.startsWith(' ')) part = part.slice(1);
-        out += part;
-      } else if (isElement(c)) visit(c);
+      if (c.type === 'text') out = appendCollapsed(out, c.data ?? '');
+      else if (isElement(c)) visit(c);
     }
   };
   visit(el);

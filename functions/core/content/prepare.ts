@@ -13,7 +13,7 @@
  *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`); with it off, text for screen
  *   readers only still goes when it labels shown text or is long (see {@link srLabel}).
  */
-import { HEADING_TAGS, classAndId, textLength, type DomNode } from './dom.js';
+import { HEADING_TAGS, appendCollapsed, classAndId, textLength, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
 import { isCardControl } from './boilerplate-text.js';
@@ -460,13 +460,21 @@ function shortOwnText(n: DomNode): string {
   return out;
 }
 
-/** The start of `n`'s text: its text nodes in order until more than 60 characters are read. */
+/**
+ * The start of `n`'s text: its text nodes in order, white space collapsed, until more than 60
+ * characters are read (indentation in the page's source does not use up the 60).
+ */
 function leadingText(n: DomNode): string {
   let out = '';
-  for (const c of n.children ?? []) {
-    if (out.length > 60) break;
-    out += c.type === 'text' ? (c.data ?? '') : leadingText(c);
-  }
+  const walk = (el: DomNode): boolean => {
+    for (const c of el.children ?? []) {
+      if (out.length > 60) return true;
+      if (c.type === 'text') out = appendCollapsed(out, c.data ?? '');
+      else if (walk(c)) return true;
+    }
+    return false;
+  };
+  walk(n);
   return out;
 }
 

@@ -58,6 +58,13 @@ describe('prepare: what is never content', () => {
     expect(isNonContent(el(`<body>${html}</body>`, '#x'), false, strict)).toBe(false);
   });
 
+  it('reads a link label indented in the source by its words: a long one is no call to action, a short one is', () => {
+    const indent = `\n${' '.repeat(80)}`;
+    const long = `<a id="x" class="btn" href="/report">${indent}<span>Read the full report on the state of the oceans this year and what it means</span></a>`;
+    expect(isNonContent(el(`<body>${long}</body>`, '#x'), false, strict)).toBe(false);
+    expect(isNonContent(el(`<body><a id="x" class="btn" href="/start">${indent}<span>Get started</span></a></body>`, '#x'), false, strict)).toBe(true);
+  });
+
   it('keeps a block named only by a weak furniture word (footer, widget) that holds prose, and its parts; drops it without prose, and strong furniture with prose', () => {
     const long = (w: string) => `<p>${`${w} and the venue serves a small menu of dishes, weaving other influences into the mix. `.repeat(3)}</p>`;
     const { body: b, node } = body(`<body>
