@@ -38,8 +38,8 @@ function shortText(el: DomNode, max: number): string {
 
 /**
  * Whether the button `el` is a disclosure's trigger whose label is content: inside a heading, or
- * holding one, or a toggle (`aria-expanded`, `aria-controls`, a collapse toggle) labelled with a
- * question.
+ * holding one, or a toggle (`aria-expanded`, `aria-controls`, a collapse toggle, a click handler
+ * that toggles) labelled with a question or naming the section right after it.
  */
 export function isDisclosureTrigger(el: DomNode): boolean {
   if (el.name !== 'button') return false;

@@ -177,6 +177,12 @@ function gridTest(grids: ReadonlySet<DomNode>): (n: DomNode) => boolean {
   };
 }
 
+/** Whether none of `nodes` is inside one of `roots` or holds one (the selection misses them all). */
+function apart(nodes: Iterable<DomNode>, roots: readonly DomNode[]): boolean {
+  for (const n of nodes) if (roots.some((r) => contains(r, n) || contains(n, r))) return false;
+  return true;
+}
+
 /** A block of links (menus, link lists, related items): mostly link text. */
 function linkBlock(n: DomNode, scored: Scored): boolean {
   const s = scored.stats.get(n);
@@ -327,7 +333,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   const cards = !plain && named === 'listing' && !story ? storyCards(body, { url: pageUrl(opts) }) : [];
   const missesCards =
     cards.length >= MIN_STORY_CARDS &&
-    cards.every((c) => !roots.some((r) => contains(r, c) || contains(c, r))) &&
+    apart(cards, roots) &&
     out.textLength < 2 * cards.reduce((n, c) => n + textOf(c, strict).join('').replace(/\s+/g, ' ').length, 0);
   const kind = plain ?? (weakService || ((out.textLength < MIN_CONTENT_CHARS || missesCards) && (named === 'listing' || named === 'collection') && !story) ? named : undefined);
   // A service, landing or pricing page: every content section (hero, features, pricing, FAQ,
@@ -338,11 +344,12 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   if (kind && WHOLE_KINDS.has(kind)) {
     // A product page is read with the class rules: the strict pass's tree, already scored.
     const scored = kind === 'product' ? strict : scoreTree(body, prepareOptions(opts, false));
+    // The page's groups of priced cards (a grid; beside a product, carousels of other products).
+    const groups = pricedGroups(body, { url: pageUrl(opts) });
     // A grid's facet, filter and sort panels, breadcrumbs and pager are not cards.
     let skip: Skip;
     if (kind === 'product') {
       // Beside the item: menus and link lists, related-items sections, grids and carousels of other products.
-      const groups = pricedGroups(body, { url: pageUrl(opts) });
       // And text before the item's name (the page's first <h1>) without a picture: the store's
       // slogan, phone and log-in lines. Tune half: product 0.703 -> 0.705, check half 0.647 -> 0.648.
       const before = beforeTitle(body, scored);
@@ -361,7 +368,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       // A grid of priced cards and its cards are what the page is, wherever its title stands (a
       // category's description and <h1> below its products).
       const before = beforeTitle(body, scored);
-      const inGrid = gridTest(pricedGroups(body, { url: pageUrl(opts) }));
+      const inGrid = gridTest(groups);
       skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored) && !inGrid(n)) || wholePageChrome(n, strict);
     }
     // A product page whose selected description and heading (the product's name, beside its
@@ -376,8 +383,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     // A story the selection already holds (most of what the page shows) stays as selected.
     // A grid whose selection holds none of its priced cards (its FAQ or buying guide, the longest
     // prose on the page): the cards are what the page is.
-    const grids = kind === 'collection' ? [...pricedGroups(body, { url: pageUrl(opts) })] : [];
-    const missesGrid = grids.length > 0 && grids.every((g) => !roots.some((r) => contains(r, g) || contains(g, r)));
+    const missesGrid = kind === 'collection' && groups.size > 0 && apart(groups, roots);
     if (sections.textLength > out.textLength && ((kind === 'service' && !weakService) || missesGrid || missesCards || out.textLength < sections.textLength * (kind === 'product' || weakService ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
     // A grid whose selection is its cards alone: with the page's title and the few lines around
     // them (the category's name and intro above the cards), not the rest of the page.

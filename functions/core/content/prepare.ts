@@ -140,8 +140,9 @@ function isPanel(el: DomNode): boolean {
  * view"), seen only by a mouse. A block faded in by a script (`opacity-0` alone) is content.
  */
 function hoverOnly(cls: string): boolean {
-  return cls.includes('opacity-0') && HOVER_SHOWN.test(cls) && /(?:^|\s)opacity-0(?:\s|$)/.test(cls);
+  return cls.includes('opacity-0') && TRANSPARENT.test(cls) && HOVER_SHOWN.test(cls);
 }
+const TRANSPARENT = /(?:^|\s)opacity-0(?:\s|$)/;
 const HOVER_SHOWN = /(?:^|\s)(?:group-)?hover:opacity-100(?:\s|$)/;
 
 /**

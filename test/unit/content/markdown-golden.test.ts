@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown, tidyMarkdown } from '../../../functions/core/content/markdown.js';
+import { codeSpans, htmlToMarkdown, tidyMarkdown } from '../../../functions/core/content/markdown.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/markdown/${name}`, import.meta.url));
 
@@ -164,5 +164,22 @@ describe('htmlToMarkdown on small shapes', () => {
 
   it('renders a link whose text is its URL as an autolink', () => {
     expect(md('<p><a href="https://e.test/z">https://e.test/z</a></p>')).toBe('<https://e.test/z>');
+  });
+});
+
+describe('inline code spans (what the escapes and emphasis passes leave as written)', () => {
+  const spans = (s: string) => codeSpans(s).map(([a, b]) => s.slice(a, b));
+  it('a run of backticks up to the next run of the same length; shorter or longer runs inside are code', () => {
+    expect(spans('a `b_c` d ``e`f`` g')).toEqual(['`b_c`', '``e`f``']);
+    expect(spans('`a``b`')).toEqual(['`a``b`']);
+  });
+  it('a run without a partner of its length is text, and the runs after it still pair', () => {
+    expect(spans('```a``b')).toEqual([]);
+    expect(spans('``` x `y` z')).toEqual(['`y`']);
+    // Many shorter runs after an opening that never closes: the opening stays text, the runs after
+    // it pair among themselves.
+    const runs = spans('``` ' + '``a'.repeat(200));
+    expect(runs).toHaveLength(100);
+    expect(runs.every((r) => r === '``a``')).toBe(true);
   });
 });
