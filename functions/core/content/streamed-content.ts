@@ -83,6 +83,33 @@ function instructions($: CheerioAPI): Step[] {
   return out;
 }
 
+/** Whether a boundary's template stands right after its start marker (`<!--$?-->`, `<!--$!-->`, `<!--$-->`). */
+function opensBoundary(template: AnyNode): boolean {
+  let n = template.prev;
+  while (n && n.type === 'text' && !(n as { data: string }).data.trim()) n = n.prev;
+  const data = commentData(n);
+  return data === '$?' || data === '$!' || data === '$';
+}
+
+/** "Loading…", "Loading paragraph...": a short element that says it waits. */
+function isLoadingPlaceholder(n: AnyNode): boolean {
+  if (n.type !== 'tag') return false;
+  const text = textOf(n, 80).replace(/\s+/g, ' ').trim();
+  return text.length < 80 && LOADING.test(text);
+}
+
+const LOADING = /^(?:loading\b.*|.{0,40}(?:\.\.\.|…))$/i;
+
+function textOf(n: AnyNode, max: number): string {
+  if (n.type === 'text') return (n as { data: string }).data;
+  let out = '';
+  for (const c of (n as ParentNode).children ?? []) {
+    out += textOf(c, max - out.length);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
 const commentData = (n: AnyNode | null): string | undefined => (n && n.type === 'comment' ? (n as { data: string }).data : undefined);
 
 function apply(byId: Map<string, Element>, step: Step): boolean {
@@ -100,14 +127,28 @@ function apply(byId: Map<string, Element>, step: Step): boolean {
     let node: AnyNode | null = target;
     let depth = 0;
     const fallback: AnyNode[] = [];
-    while (node) {
-      const data = commentData(node);
-      if (data === '/$') {
-        if (depth === 0) break;
-        depth--;
-      } else if (data === '$' || data === '$?' || data === '$!') depth++;
-      fallback.push(node);
-      node = node.next;
+    if (!opensBoundary(target)) {
+      // A page saved without its comments has no boundary markers to find the fallback's end by:
+      // walking to the parent's end would take the next boundaries' templates (and whatever
+      // stands between) with it. The fallback is then the template and, when it says it is
+      // loading, the element after it.
+      fallback.push(target);
+      node = target.next;
+      while (node && node.type === 'text' && !(node as { data: string }).data.trim()) node = node.next;
+      if (node && isLoadingPlaceholder(node)) {
+        fallback.push(node);
+        node = node.next;
+      }
+    } else {
+      while (node) {
+        const data = commentData(node);
+        if (data === '/$') {
+          if (depth === 0) break;
+          depth--;
+        } else if (data === '$' || data === '$?' || data === '$!') depth++;
+        fallback.push(node);
+        node = node.next;
+      }
     }
     for (const n of fallback) detach(n);
     for (const n of content) insertBefore(parent, n, node);

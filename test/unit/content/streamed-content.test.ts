@@ -52,6 +52,27 @@ describe('React streamed content (completeStreamedContent)', () => {
     expect($('div[hidden]').length).toBe(0);
   });
 
+  it('a page saved without its comments and scripts: each boundary replaces its template and a loading line only, not the boundaries after it', () => {
+    // No <!--$?--> … <!--/$--> to find a fallback's end by: walking to the parent's end took the
+    // next boundaries' templates with the first fallback, and every later holder stayed hidden.
+    const $ = load(`<body><article><h1>Index funds</h1><div class="body"><template id="B:0"></template><div>Loading paragraph...</div>
+      <template id="B:1"></template><div>Loading image…</div><template id="B:2"></template><div class="offer">Open an account today</div>
+      <template id="B:3"></template><p>Sources and methods are listed at the end.</p></div></article>
+      <div hidden id="S:0"><p>An index fund holds every stock of an index.</p></div><div hidden id="S:1"><figure><img src="/a.png" alt="Chart"></figure></div>
+      <div hidden id="S:2"><h2>How they work</h2></div><div hidden id="S:3"><p>Costs are low because nobody picks stocks.</p></div></body>`);
+    expect(completeStreamedContent($)).toBe(4);
+    expect($('div[hidden]').length).toBe(0);
+    const body = $('.body').children().toArray().map((e) => `${e.tagName}:${$(e).text().trim()}`);
+    expect(body).toEqual([
+      'p:An index fund holds every stock of an index.',
+      'figure:',
+      'h2:How they work',
+      'div:Open an account today',
+      'p:Costs are low because nobody picks stocks.',
+      'p:Sources and methods are listed at the end.',
+    ]);
+  });
+
   it('a boundary whose holder holds its own template, or whose template is missing, is left as it was', () => {
     const $ = load('<body><div hidden id="S:0"><template id="B:0"></template><p>x</p></div><div hidden id="S:3"><p>y</p></div><script>$RC("B:0","S:0");$RC("B:7","S:3")</script></body>');
     expect(completeStreamedContent($)).toBe(0);
