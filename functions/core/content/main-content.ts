@@ -23,7 +23,7 @@ import { noscriptMarkup, parseFragment } from './noscript.js';
 import { declaresAnswers, declaresStory, pageKind, plainPageKind, pricedGroups, storyCards } from './page-kind.js';
 import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection } from './related-sections.js';
-import { isCallToAction, type PrepareOptions } from './prepare.js';
+import { isCallToAction, pathWords, type PrepareOptions } from './prepare.js';
 import { isDisclosureTrigger } from './disclosure.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { contains, selectMain, textOf } from './select.js';
@@ -87,7 +87,7 @@ interface Pass {
 
 /** What prepare needs of the content options, with or without the class/id rules. */
 function prepareOptions(opts: ContentOptions, classRules: boolean): PrepareOptions {
-  return { classRules, excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden, commentsAreContent: opts.commentsAreContent, reviewsOut: opts.reviewsOut, blockLinks: opts.blockLinks };
+  return { classRules, excluded: opts.excluded, hiddenPanels: opts.hiddenPanels, revealHidden: opts.revealHidden, commentsAreContent: opts.commentsAreContent, reviewsOut: opts.reviewsOut, blockLinks: opts.blockLinks, pathWords: pathWords(pageUrl(opts)) };
 }
 
 function run(body: DomNode, opts: ContentOptions, classRules: boolean): Pass {

@@ -120,6 +120,8 @@ export interface PrepareOptions {
   reviewsOut?: boolean;
   /** Text of paragraphs inside a link (a card that is one link) is not link text. */
   blockLinks?: boolean;
+  /** The words of the page's URL path, lower case (pathWords): a furniture name the path gives the page names its content (see strongChrome). */
+  pathWords?: readonly string[];
 }
 
 // A tab or accordion panel: hidden until its tab is chosen, content all the same.
@@ -157,6 +159,25 @@ function cloakedCondition(a: Record<string, string>): boolean {
   return (a['v-cloak'] !== undefined || a['x-cloak'] !== undefined) && (a['v-if'] !== undefined || a['v-show'] !== undefined || a['x-show'] !== undefined);
 }
 
+/**
+ * A tab list holds tabs; Bootstrap's accordion markup puts `role="tablist"` on the whole accordion,
+ * its panels (`role="tabpanel"`) and their text inside: that is no list of tabs (a podcast's
+ * transcript, a product's details). Looks at most MAX_TABLIST_WALK nodes, and no more than the
+ * pass's prose budget has left (a page of nested tab lists).
+ */
+function holdsTabPanel(el: DomNode, budget: { left: number }): boolean {
+  const stack: DomNode[] = [...(el.children ?? [])];
+  for (let seen = 0; stack.length && seen < MAX_TABLIST_WALK && --budget.left >= 0; seen++) {
+    const n = stack.pop()!;
+    if (n.type !== 'tag') continue;
+    if (n.attribs?.role?.toLowerCase() === 'tabpanel') return true;
+    if (n.children) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return false;
+}
+
+const MAX_TABLIST_WALK = 2_000;
+
 /** Whether an element (and everything under it) is never main content. */
 export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareOptions, frame?: ReadonlySet<DomNode>): boolean {
   const name = el.name ?? '';
@@ -173,7 +194,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
     if (!opts.revealHidden || a['aria-hidden'] === 'true') return !(opts.hiddenPanels && isPanel(el));
   }
   const role = a.role?.toLowerCase();
-  if (role && CHROME_ROLES.has(role)) return true;
+  if (role && CHROME_ROLES.has(role) && !(role === 'tablist' && holdsTabPanel(el, budgetOf(opts)))) return true;
   if (name === 'a' && isSkipLink(el)) return true;
   if (CONTROL_HOLDERS.has(name) && isCardControl(shortOwnText(el))) return true;
   if ((name === 'ul' || name === 'ol') && optionList(el)) return true;
@@ -201,7 +222,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   // `inline-and-sidebar-container` that holds the story), not furniture. Tune half 0.8711 -> 0.8729
   // (6 up, 2 down; a story from 0.05 to 0.995), check half 0.8641 -> 0.8638 (3 up, 2 down); article
   // benchmark 0.975 -> 0.976.
-  if (!opts.reviewsOut && !STRONG_CHROME.test(names) && holdsProse(el, 3, budgetOf(opts))) return false;
+  if (!opts.reviewsOut && !strongChrome(names, opts.pathWords) && holdsProse(el, 3, budgetOf(opts))) return false;
   // In the article, a block named a header that is or holds a heading is the article's own (as a <header> there).
   return !(insideArticle && articleHeader(el, names, chromeNames));
 }
@@ -332,6 +353,41 @@ const WEAK_CHROME = /(?:^|[\s_-])(?:widget|footer|extra|supplemental)(?=$|[\s_-]
 
 // Furniture whose blocks do hold prose: comments, related stories with their excerpts, an author's
 // bio, a newsletter or promotion box, advertising (in English and the sites' own languages).
+/**
+ * Whether the names hold a furniture word that stays furniture around prose, unless the page's own
+ * URL path says the page is that thing: on `/newsletter/foundational-fitness-protocol` the block
+ * named `newsletter-content` is the letter, not a sign-up box; on `/author/jane` the bio is the page.
+ */
+function strongChrome(names: string, pathWords: readonly string[] | undefined): boolean {
+  for (const m of names.matchAll(STRONG_CHROME)) {
+    const word = m[0].replace(/^[\s_-]/, '');
+    if (!pathWords?.some((part) => part === word || (word.length >= 4 && part.startsWith(word)))) return true;
+  }
+  return false;
+}
+
+/**
+ * The words of a URL's path, lower case, for {@link strongChrome}: the first {@link MAX_PATH_WORDS}
+ * (a path is a few words; one of thousands is not looked through at every block).
+ */
+export function pathWords(url: string | undefined): string[] {
+  if (!url) return [];
+  let path: string;
+  try {
+    path = new URL(url).pathname.slice(0, 2_000);
+  } catch {
+    return [];
+  }
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A malformed escape (or one cut at the end): the words as written.
+  }
+  return path.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2).slice(0, MAX_PATH_WORDS);
+}
+
+const MAX_PATH_WORDS = 16;
+
 const STRONG_CHROME = new RegExp(
   [
     'comment', 'disqus', 'respond', 'repl(?:y|ies)', 'reaction', 'remark', 'community', 'related', 'recommend', 'trending', 'popular', 'more-?stories',
@@ -340,6 +396,7 @@ const STRONG_CHROME = new RegExp(
     'ähnlich', 'verwandt', 'powiazan', 'publicidad', 'publicite', 'publicité', 'pubblicit', 'werbung', 'reklam', 'leia-tambem', 'veja-tambem', 'lee-tambien',
     'lire-aussi', 'leggi-anche', 'lesen-sie-auch', 'czytaj-takze',
   ].join('|'),
+  'g',
 );
 
 /** Whether `names` are furniture only by a {@link WEAK_CHROME} word. */

@@ -279,6 +279,36 @@ describe('kind-aware main content', () => {
     expect(out).not.toContain('ten percent off');
   });
 
+  it('an accordion marked up as a tab list (Bootstrap: role="tablist" around its tabpanels) is content; a list of tabs is not', () => {
+    const para = (i: number) => `<p>Part ${i} of the transcript: we asked what cleaning products do to the lungs of the people who use them at home every week, and what the studies found.</p>`;
+    const html = `<!doctype html><html><head><title>Keeping it clean</title></head><body>${chrome}<main><article><h1>Keeping it clean</h1>
+      <p>This episode features audio from three videos on cleaning products. Visit the video pages for all sources.</p></article>
+      <div id="podcast-info" role="tablist" aria-multiselectable="true"><div class="card"><div class="card-header" role="tab"><h5><a data-toggle="collapse" href="#collapseTranscript">Podcast Transcript</a></h5></div>
+        <div id="collapseTranscript" class="collapse" role="tabpanel">${[1, 2, 3, 4, 5, 6].map(para).join('')}</div></div></div>
+      <div role="tablist" class="episode-tabs"><a role="tab" href="#latest">Latest episodes</a><a role="tab" href="#popular">Most popular episodes</a></div>
+      </main>${footer}</body></html>`;
+    const out = md(html, 'https://podcast.example/audio/keeping-it-clean/');
+    expect(out).toContain('Part 1 of the transcript');
+    expect(out).toContain('Part 6 of the transcript');
+    expect(out).not.toContain('Most popular episodes');
+  });
+
+  it("a block named like furniture is the content when the page's URL path names the page so (a newsletter issue at /newsletter/…)", () => {
+    const para = (i: number) => `<p>Step ${i}: train each muscle group twice a week, with two exercises per group, and keep the hard work of a session to under an hour after the warm-up, rest included, then stop for the day.</p>`;
+    const page = `<!doctype html><html><head><title>Fitness protocol</title></head><body>${chrome}<main>
+      <section class="section-hero cc-newsletter"><div class="newsletter-wrapper"><article class="newsletter-content"><h1>Foundational fitness protocol</h1>
+        ${[1, 2, 3, 4, 5, 6, 7].map(para).join('')}</article></div></section>
+      <section class="podcast"><h2>Listen to the podcast</h2>${[1, 2, 3, 4].map((i) => `<p>Episode ${i}: new episodes come every Monday, with guests from the sciences, on sleep, training, food and focus; every episode comes with its notes.</p>`).join('')}</section>
+      </main>${footer}</body></html>`;
+    const issue = md(page, 'https://lab.example/newsletter/foundational-fitness-protocol');
+    expect(issue).toContain('Step 1: train each muscle group');
+    expect(issue).toContain('Step 7: train each muscle group');
+    // The same block on a page the path does not name so stays furniture (a newsletter box around prose).
+    const other = md(page, 'https://lab.example/podcast/episode-12');
+    expect(other).not.toContain('Step 1: train each muscle group');
+    expect(other).toContain('Episode 4: new episodes');
+  });
+
   it("a block the page's framework shows on a condition (v-cloak with v-if, x-cloak with x-show) is closed; a cloaked app root is content", () => {
     const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Wool runner"}</script>';
     const html = `<!doctype html><html><head><title>Wool runner</title>${ld}</head><body>${chrome}<div id="app" v-cloak><main><h1>Wool runner</h1><p class="price">$110</p>
