@@ -242,6 +242,9 @@ function dropSectionAfter(heading: DomNode, siblings: DomNode[], scored: Scored,
 }
 
 /** Mark boilerplate inside the selected nodes; returns the marked elements. */
+/** A table of contents (its label and lists) holding this share of the selection's text is the page's content. */
+const TOC_PAGE_SHARE = 0.4;
+
 export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   const removed = new Set<DomNode>();
   const total = nodes.reduce((n, el) => n + (scored.stats.get(el)?.text ?? 0), 0);
@@ -290,6 +293,8 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
 
   const repeated = repeatedLinkLines(nodes, scored);
   const datelines: DomNode[] = [];
+  // Tables of contents that are the page's content (see the documentation furniture below).
+  const contents = new Set<DomNode>();
 
   const visit = (el: DomNode) => {
     const children = keptChildren(el, scored);
@@ -297,7 +302,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     for (let at = 0; at < children.length; at++) {
       const c = children[at]!;
       const name = c.name ?? '';
-      if (KEEP_WHOLE.has(name)) continue;
+      if (KEEP_WHOLE.has(name) || contents.has(c)) continue;
       const s = scored.stats.get(c)!;
       // A record is kept whole: a listing item's title link is its content. A record holding a
       // good part of the content is no card (an item page's panels, laid out alike): the related
@@ -330,9 +335,16 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       // and its links, "Edit this page", "Was this page helpful?", previous/next links.
       if (s.text > 0 && s.text <= MAX_FURNITURE_CHARS && s.text < total * 0.5 && name !== 'h1') {
         const furniture = docFurnitureKind(shortText(c, scored), linkDensity(s));
+        const toc = furniture === 'toc' ? tocAfter(c, children, scored) : [];
+        // A table of contents that is a good part of what is selected is the page (a manual's
+        // chapter page: its introduction, then the list of its sections), not furniture beside it.
+        if (toc.length && toc.reduce((n, t) => n + (scored.stats.get(t)?.text ?? 0), s.text) >= total * TOC_PAGE_SHARE) {
+          for (const t of toc) contents.add(t);
+          continue;
+        }
         if (furniture) {
           removed.add(c);
-          if (furniture === 'toc') for (const t of tocAfter(c, children, scored)) removed.add(t);
+          for (const t of toc) removed.add(t);
           continue;
         }
       }

@@ -56,7 +56,7 @@ export function docFurnitureKind(text: string, links: number): 'toc' | 'feedback
   return null;
 }
 
-const LISTS = new Set(['ul', 'ol', 'nav', 'menu']);
+const LISTS = new Set(['ul', 'ol', 'dl', 'nav', 'menu']);
 
 /**
  * The table of contents a label (`label`, one of `siblings`) opens: the lists of links right after

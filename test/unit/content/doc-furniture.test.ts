@@ -99,6 +99,22 @@ describe('documentation pages: furniture inside the content', () => {
   });
 });
 
+describe("documentation pages: a chapter's page that is its table of contents", () => {
+  it('keeps a table of contents (a <dl> of section links) that is a good part of the page, and leaves out one beside a long page', () => {
+    const sections = ['Introduction', 'Index Types', 'B-Tree', 'Hash', 'Multicolumn Indexes', 'Indexes and ORDER BY', 'Combining Multiple Indexes', 'Unique Indexes', 'Partial Indexes', 'Examining Index Usage'];
+    const toc = `<div class="toc"><p><b>Table of Contents</b></p><dl class="toc">${sections.map((t, i) => `<dt><span class="sect1"><a href="indexes-${i}.html">11.${i + 1}. ${t}</a></span></dt>`).join('')}</dl></div>`;
+    const chapter = (body: string) => `<html><body><div class="navheader"><a href="/docs/">Up</a> <a href="/docs/10.html">Prev</a></div>
+      <div id="docContent"><div class="chapter"><h2>Chapter 11. Indexes</h2>${toc}<p>Indexes are a common way to enhance database performance: an index lets the server find rows much faster.</p>${body}</div></div></body></html>`;
+    const index = md(chapter(''), 'https://db.example/docs/current/indexes.html');
+    expect(index).toContain('Table of Contents');
+    expect(index).toContain('[11.5. Multicolumn Indexes](https://db.example/docs/current/indexes-4.html)');
+    expect(index).toContain('Indexes are a common way');
+    const long = md(chapter([1, 2, 3, 4, 5, 6, 7, 8].map((i) => prose(`index-${i}`)).join('')), 'https://db.example/docs/current/indexes.html');
+    expect(long).toContain('The index-8 step reads');
+    expect(long).not.toMatch(/Table of Contents|Multicolumn/);
+  });
+});
+
 describe('documentation pages: lists of links a sentence introduces', () => {
   it('keeps the links after "For more information, see:" (they are the sentence\'s end)', () => {
     const type = (name: string) => `<h2>${name}</h2><p>${name} values are the most basic kind of value the store holds. For more information, see:</p>
