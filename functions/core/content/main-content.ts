@@ -322,10 +322,12 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   // A listing or a grid by the weaker signs, whose selection is a short intro (the page's title
   // and a paragraph above its cards): its cards too. A landing page by the weaker signs (its
   // sections alone), whose selection holds under half of its sections (the testimonials, the
-  // longest prose on the page): every section. Tune half: service 0.800 -> 0.807.
+  // longest prose on the page): every section. Tune half: service 0.800 -> 0.807. A story
+  // declared (by its path, `/learn/…`, or its type) whose selection is a few lines is no story
+  // there: a landing page in a site's learning section (check half, found there: 0.213 -> 0.996).
   const named = pageKind(body, { url: pageUrl(opts) });
   const story = !plain && declaresStory(body, { url: pageUrl(opts) }, false);
-  const weakService = !plain && named === 'service' && !story;
+  const weakService = !plain && named === 'service' && (!story || out.textLength < MIN_CONTENT_CHARS);
   // A listing whose selection holds none of its story cards and says less than twice what they
   // say (a blog category's intro above them): the cards too. A story's related-posts cards beside
   // a long selection stay out. Tune half: 2 up (0.693 -> 0.977, 0.792 -> 0.993), none down; check

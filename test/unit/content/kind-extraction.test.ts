@@ -508,6 +508,20 @@ describe('kind-aware main content', () => {
     for (const part of ['Scheduling and payroll for your hourly team', 'Swap shifts', '450% return on investment', 'alert system and the dashboards', 'Pro: $6 per user a month', 'Phone and email']) expect(out).toContain(part);
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
+
+  it('a landing page under a path that reads like a story\'s (/learn/…) whose selection is a few lines: every section', () => {
+    // Its tiles are named `promo-tile` (the class rules drop them), so the strict selection is the
+    // one paragraph of prose; the path alone says "story", which must not keep the tiles out.
+    const offers = [['Live TV', 'Explore channels and packages'], ['Stream store', 'Every streaming service in one bill'], ['Sports', 'Every game of the season, live'], ['Movies', 'New films the day they come out'], ['Kids', 'Shows picked for every age'], ['News', 'Local and world news around the clock'], ['Voice remote', 'Say what you want to watch'], ['Recordings', 'Keep shows for a year'], ['Apps', 'Watch on every screen at home'], ['Spanish', 'Channels in Spanish'], ['Premium', 'Add the channels you love'], ['Deals', 'Save when you bundle']];
+    const tiles = [...offers, ...offers.map(([t, d]) => [`${t} extra`, d]), ...offers.map(([t, d]) => [`${t} plus`, d])];
+    const html = `<!doctype html><html><head><title>Cable TV</title></head><body>${chrome}<main>
+      <section class="block"><div class="wrap"><div class="inner"><h1>Entertainment</h1><p>Build your plan.</p></div></div></section>
+      <section class="block"><div class="wrap"><div class="inner"><h2>An unmatched viewing experience</h2><p>Award-winning equipment lets you pair our entertainment with internet and mobile, at home and away, for a value, a choice and a picture that nobody else around here can match, whatever you watch.</p></div></div></section>
+      ${tiles.map(([t, d]) => `<section class="promo-tile"><div class="wrap"><div class="inner"><h2>${t}</h2><p>${d}.</p></div></div></section>`).join('')}</main>${footer}</body></html>`;
+    const out = md(html, 'https://isp.example/learn/digital-cable-tv');
+    for (const part of ['An unmatched viewing experience', 'Stream store', 'Every game of the season, live', 'Deals plus']) expect(out).toContain(part);
+    expect(out).not.toMatch(/About us|Privacy policy/);
+  });
   it("a service page's FAQ in collapsed accordion panels (the ARIA pattern): every answer, shown or not", () => {
     const item = (i: number, q: string, a: string) =>
       `<li><h3><button aria-controls="faq-${i}" aria-expanded="${i === 1}" id="faq-h-${i}">${q}</button></h3><div class="faq-item" role="region" id="faq-${i}" aria-labelledby="faq-h-${i}" aria-hidden="${i !== 1}"><p>${a}</p></div></li>`;
