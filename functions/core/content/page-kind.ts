@@ -20,6 +20,8 @@ export { PAGE_KINDS, type PageKind } from './page-kinds.js';
 export interface KindSignals {
   /** schema.org types from microdata (`itemtype`), short names. */
   itemTypes: string[];
+  /** Microdata items typed `Question` (a FAQ marks up each of its questions; a thread has one). */
+  questions: number;
   articles: number;
   /** `<pre>` blocks and `<code>` elements outside them. */
   pre: number;
@@ -100,7 +102,7 @@ const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 /** One walk over `root` (the document or its body). */
 export function kindSignals(root: DomNode): KindSignals {
   const s: KindSignals = {
-    itemTypes: [], articles: 0, pre: 0, code: 0, tables: 0, sections: 0, headings: 0, prose: 0, longParagraphs: 0, text: 0, prices: 0,
+    itemTypes: [], questions: 0, articles: 0, pre: 0, code: 0, tables: 0, sections: 0, headings: 0, prose: 0, longParagraphs: 0, text: 0, prices: 0,
     cartButtons: 0, postBlocks: 0, docBlocks: 0, serviceBlocks: 0, facetBlocks: 0, cards: 0, pricedCards: 0, posts: 0, pricedGroups: [], articleCards: 0, storyCards: [], ldTypes: [], ogType: null,
     canonical: null, ogUrl: null,
   };
@@ -199,7 +201,14 @@ export function kindSignals(root: DomNode): KindSignals {
           if (CART.test(name === 'input' ? a.value ?? '' : textOf(c))) s.cartButtons++;
           break;
       }
-      if (a.itemtype) for (const t of a.itemtype.split(/\s+/)) if (t) types.add(t.replace(/^https?:\/\/schema\.org\//i, ''));
+      if (a.itemtype) {
+        for (const t of a.itemtype.split(/\s+/)) {
+          if (!t) continue;
+          const type = t.replace(/^https?:\/\/schema\.org\//i, '');
+          types.add(type);
+          if (type === 'Question') s.questions++;
+        }
+      }
       if (names.trim()) {
         if (POST_CLASS.test(names)) s.postBlocks++;
         if (DOC_CLASS.test(names)) s.docBlocks++;
@@ -328,7 +337,9 @@ export function classifyPage(s: KindSignals, h: KindHints, paths = kindPaths(s, 
   const product = has(PRODUCT_TYPES);
   const articleLd = has(ARTICLE_TYPES);
   const article = articleLd || og === 'article' || on(ARTICLE_PATH);
-  const forumLd = has(FORUM_TYPES) && !product && !has(/^FAQPage$/);
+  // Questions and answers marked up as microdata several times over are a FAQ's, not a thread's.
+  const faq = has(/^FAQPage$/) || (s.questions >= 2 && !ld.some((t) => /^(?:DiscussionForumPosting|QAPage|Comment)$/.test(t)));
+  const forumLd = has(FORUM_TYPES) && !product && !faq;
   // A thread: a forum path with posts, a declared discussion with little paragraph prose, or many post blocks.
   if ((on(FORUM_PATH) && (s.postBlocks >= 5 || forumLd)) || (forumLd && pt < 0.45)) return 'forum';
   // Story cards (`<article>`s each opening with a linked headline): a news or blog listing.

@@ -89,6 +89,17 @@ describe('page kind', () => {
     expect(kindOf(html, 'https://crossings.example/')).toBe('service');
   });
 
+  it("a service page's FAQ marked up as microdata questions and answers is no thread; a question with its answers is", () => {
+    const qa = (i: number) => `<div itemscope itemprop="mainEntity" itemtype="https://schema.org/Question"><h3 itemprop="name">Question ${i}: how long does a crossing take?</h3>
+      <div itemscope itemprop="acceptedAnswer" itemtype="https://schema.org/Answer"><p itemprop="text">About four hours in good weather, longer against the tide.</p></div></div>`;
+    const section = (cls: string, h: string) => `<section class="${cls}"><h2>${h}</h2><p>We plan your crossing, book the berths and brief your crew.</p></section>`;
+    const faq = doc('', `${nav}<main>${section('hero', 'Crossings made simple')}${section('features', 'What we do')}${section('benefits', 'Why us')}<section class="faq"><h2>Questions</h2>${[1, 2, 3, 4, 5].map(qa).join('')}</section></main>`);
+    expect(kindOf(faq, 'https://crossings.example/crossings/planning')).toBe('service');
+    const answer = (i: number) => `<div itemscope itemtype="https://schema.org/Answer"><p itemprop="text">Answer ${i}: about four hours in good weather, longer against the tide.</p></div>`;
+    const thread = doc('', `${nav}<main><div itemscope itemtype="https://schema.org/Question"><h1 itemprop="name">How long does a crossing take?</h1>${[1, 2, 3].map(answer).join('')}</div></main>`);
+    expect(kindOf(thread, 'https://crossings.example/crossings/planning')).toBe('forum');
+  });
+
   it('an empty document is other; every answer is one of the kinds API.md lists', () => {
     const s = kindSignals(load('<html><body></body></html>').root().get(0) as unknown as DomNode);
     expect(classifyPage(s, { url: 'https://x.example/' })).toBe('other');
