@@ -65,6 +65,12 @@ const CHROME_CLASS = new RegExp(
  * Class words that style a block's layout, not name its role: `no-extra-padding`, `has-sidebar`,
  * `with-header`, `footer-spacing` (a page builder's column named so held a product's description).
  */
+/**
+ * On a table, a header or footer that sticks or stays fixed is its own header row or footer row
+ * (Wikipedia's `wikitable sortable sticky-header`), not the page's banner.
+ */
+const TABLE_PART = /(?:^|\s)\S*(?:sticky|fixed|floating|frozen|freeze)[-_]?(?:header|footer|head|foot)\S*/g;
+
 const LAYOUT_MODIFIER = /(?:^|\s)(?:no|has|with|without)-\S*|(?:^|\s)\S*-(?:padding|margin|spacing|gap)(?=\s|$)/g;
 
 /** Class/id names of text for screen readers only (also among CHROME_CLASS). */
@@ -213,6 +219,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
   // An id that is the slug of the block's own heading names its title, not its role (doc-frame.ts).
   let names = (idNamesHeading(el) ? (a.class ?? '').toLowerCase() : classAndId(el)).replace(LAYOUT_MODIFIER, ' ');
+  if (name === 'table') names = names.replace(TABLE_PART, ' ');
   if (opts.commentsAreContent) {
     names = names.replace(COMMENT_NAMES, ' ').replace(POST_LINE_NAMES, ' ');
   }

@@ -309,6 +309,17 @@ describe('kind-aware main content', () => {
     expect(other).toContain('Episode 4: new episodes');
   });
 
+  it('a data table whose class says its header row sticks (wikitable sticky-header) is content; a sticky page header is not', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `<tr><td>${1901 + i}</td><td>Physicist ${i}</td><td>Chemist ${i}</td><td>Writer ${i}</td></tr>`).join('');
+    const html = `<!doctype html><html><head><title>List of laureates</title></head><body><div class="sticky-header"><a href="/">Home</a> <a href="/random">Random page</a> <span>Search the encyclopedia</span></div>
+      <main><h1>List of laureates</h1>${[1, 2, 3, 4].map((i) => `<p>Note ${i}: the prizes are awarded every year to people and organisations for outstanding work in physics, chemistry and literature, and this list names them all.</p>`).join('')}
+      <table class="wikitable sortable sticky-header"><tr><th>Year</th><th>Physics</th><th>Chemistry</th><th>Literature</th></tr>${rows}</table></main>${footer}</body></html>`;
+    const out = md(html, 'https://wiki.example/wiki/List_of_laureates');
+    expect(out).toContain('| 1901 | Physicist 0 | Chemist 0 | Writer 0 |');
+    expect(out).toContain('| 1930 | Physicist 29 |');
+    expect(out).not.toContain('Search the encyclopedia');
+  });
+
   it("a block the page's framework shows on a condition (v-cloak with v-if, x-cloak with x-show) is closed; a cloaked app root is content", () => {
     const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Wool runner"}</script>';
     const html = `<!doctype html><html><head><title>Wool runner</title>${ld}</head><body>${chrome}<div id="app" v-cloak><main><h1>Wool runner</h1><p class="price">$110</p>
