@@ -146,10 +146,14 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
   const frame = mainFrame(root);
   const credit = (el: DomNode, amount: number) => scores.set(el, (scores.get(el) ?? 0) + amount);
 
-  const walk = (el: DomNode, insideArticle: boolean): NodeStats => {
+  // Inside a code block, class names are the highlighter's tokens (`hljs-comment`, `token comment`), not
+  // the page's furniture: no class rule applies there.
+  const codeOpts: PrepareOptions = { ...opts, classRules: false };
+  const walk = (el: DomNode, insideArticle: boolean, insideCode: boolean): NodeStats => {
     const s = emptyStats();
     stats.set(el, s);
     const inArticle = insideArticle || opensArticle(el);
+    const inCode = insideCode || el.name === 'pre';
     ancestors.push(el);
     for (const child of el.children ?? []) {
       if (child.type === 'text') {
@@ -166,7 +170,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
       }
       if (!isElement(child)) continue;
       const name = child.name ?? '';
-      if (isNonContent(child, inArticle, opts, frame)) {
+      if (isNonContent(child, inArticle, inCode ? codeOpts : opts, frame)) {
         dropped.add(child);
         // A disabled control is not one to use: a task list's ticked boxes (GitHub, markdown renderers).
         if (CONTROLS.has(name) && child.attribs?.type !== 'hidden' && child.attribs?.disabled === undefined) s.inputs++;
@@ -174,7 +178,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
         else if (name === 'ul' || name === 'ol') s.inputs += listChoices(child).choices;
         continue;
       }
-      const c = walk(child, inArticle);
+      const c = walk(child, inArticle, inCode);
       // A block of placeholder copy is left out like hidden furniture (its headings "Head Line 1" may stay).
       if (c.placeholder > 0 && c.placeholder >= c.text * 0.6) {
         dropped.add(child);
@@ -251,7 +255,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
     return s;
   };
 
-  walk(root, false);
+  walk(root, false, false);
   // Starting points from tag and class/id, added once the subtree is measured: a content class
   // counts in full only on a container with some text and some prose of its own (a one-line
   // `title-content` div is not the article, nor is a `#main` layout table whose text sits in

@@ -99,6 +99,22 @@ describe('documentation pages: furniture inside the content', () => {
   });
 });
 
+describe('documentation pages: code blocks verbatim', () => {
+  it("keeps a highlighted code block's comments (hljs-comment, Prism's token comment): class names inside code are tokens, not furniture", () => {
+    const out = md(`<html><body><main><h1>Staging files</h1>${prose('stage')}${prose('commit')}
+      <pre><code class="hljs language-bash"><span class="hljs-comment"># this will stage only the files that you name</span>
+git add README.md
+<span class="hljs-comment"># this will commit what you staged</span>
+git commit -m "Docs"</code></pre>
+      <pre class="language-js"><code><span class="token comment">// runs after every render</span>
+useEffect(() =&gt; { document.title = title; });</code></pre>
+      <div class="comments"><p>Reader comment: great guide, thanks for writing it all down so clearly and with examples.</p></div></main></body></html>`);
+    expect(out).toContain('# this will stage only the files that you name\ngit add README.md\n# this will commit what you staged');
+    expect(out).toContain('// runs after every render\nuseEffect');
+    expect(out).not.toContain('Reader comment');
+  });
+});
+
 describe("documentation pages: a chapter's page that is its table of contents", () => {
   it('keeps a table of contents (a <dl> of section links) that is a good part of the page, and leaves out one beside a long page', () => {
     const sections = ['Introduction', 'Index Types', 'B-Tree', 'Hash', 'Multicolumn Indexes', 'Indexes and ORDER BY', 'Combining Multiple Indexes', 'Unique Indexes', 'Partial Indexes', 'Examining Index Usage'];
