@@ -71,7 +71,7 @@ const CHROME_CLASS = new RegExp(
  */
 const TABLE_PART = /(?:^|\s)\S*(?:sticky|fixed|floating|frozen|freeze)[-_]?(?:header|footer|head|foot)\S*/g;
 
-const LAYOUT_MODIFIER = /(?:^|\s)(?:no|has|with|without)-\S*|(?:^|\s)\S*-(?:padding|margin|spacing|gap)(?=\s|$)/g;
+const LAYOUT_MODIFIER = /(?:^|\s)(?:no|has|with|without)-\S*|(?:^|\s)\S*-(?:padding|margin|spacing|gap)(?=\s|$)|(?:^|\s)\S*-(?:alignment|align|position)(?:-\S*)?(?=\s|$)/g;
 
 /** Class/id names of text for screen readers only (also among CHROME_CLASS). */
 const SCREEN_READER_ONLY = /visually-?hidden|hidden-visually|sr-only|screen-?reader|a11y-hidden|assistive-text|(?:^|\s)clipped(?=$|\s)/;

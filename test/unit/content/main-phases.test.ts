@@ -54,6 +54,7 @@ describe('prepare: what is never content', () => {
     ['<div id="x" class="opacity-0 transition-opacity">text</div>', 'a block a script fades in'],
     ['<div id="x" class="wrap has-sidebar with-header">text</div>', 'has-… and with-… style the layout'],
     ['<div id="x" class="layout layout--header-fixed-spacing">text</div>', '…-spacing, …-padding style the layout'],
+    ['<div id="x" class="kt-accordion-wrap kt-pane-header-alignment-left">text</div>', '…-alignment-…, …-align-…, …-position-… style the layout'],
   ])('keeps %s (%s)', (html) => {
     expect(isNonContent(el(`<body>${html}</body>`, '#x'), false, strict)).toBe(false);
   });
