@@ -241,6 +241,9 @@ describe('kind-aware main content', () => {
     // A section that opens with a link within the page ("Back to navigation") before its heading.
     const skipLink = html.replace('<section><h2>Customer reviews</h2>', '<section class="product-reviews"><a href="#top">Back to navigation</a><header><h2>Reviews</h2></header>');
     expect(md(skipLink, 'https://shop.example/product/227955/trail-25-pack')).not.toMatch(/people found this helpful|Reviewer \d wrote/);
+    // A heading that counts them first ("10 Customer ratings").
+    const counted = html.replace('<section><h2>Customer reviews</h2>', '<section><h2>10 Customer ratings</h2>');
+    expect(md(counted, 'https://shop.example/product/227955/trail-25-pack')).not.toMatch(/people found this helpful|Reviewer \d wrote/);
   });
 
   it("a product page whose document does not show the description: the JSON-LD description, once", () => {
