@@ -24,6 +24,12 @@ describe('page kind', () => {
     expect(kindOf(html, 'https://boards.example/threads/gauge-reads-low.4411/')).toBe('forum');
   });
 
+  it('a thread told by a ShowTopic/viewtopic/showthread path, with or without the script extension, its words joined by dashes', () => {
+    const post = (i: number) => `<div class="post"><div class="post-meta"><span class="author">user${i}</span> <span>Jan ${i}, 2026</span></div><p>Reply ${i}: we went in January too and the trains were quiet.</p></div>`;
+    const html = doc('', `${nav}<main><h1>Tips from a first-time visitor</h1>${[1, 2, 3, 4, 5, 6].map(post).join('')}</main>`);
+    for (const url of ['https://travel.example/ShowTopic-g294232-i525-k15476375-Tips_from_a_first_time_visitor.html', 'https://boards.example/viewtopic.php?t=12', 'https://boards.example/showthread.php/881-Gauge']) expect(kindOf(html, url)).toBe('forum');
+  });
+
   it('a page served from another address reads its path signs from the address it declares (canonical, else og:url)', () => {
     // A thread known by its path (/threads/…) and its posts, no schema.org types: a harness or a
     // mirror serving the saved page elsewhere still gets a forum.
