@@ -345,7 +345,10 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   // (true kinds): service 0.723 -> 0.797 word F1, listing 0.548 -> 0.703, collection 0.511 -> 0.570.
   if (kind && WHOLE_KINDS.has(kind)) {
     // A product page is read with the class rules: the strict pass's tree, already scored.
-    const scored = kind === 'product' ? strict : scoreTree(body, prepareOptions(opts, false));
+    // A landing page's cards that are one link around a title and a paragraph (its offerings, each
+    // linking to its own page) read as text there, whatever the page declares itself (a CMS says
+    // "article" of every page).
+    const scored = kind === 'product' ? strict : scoreTree(body, prepareOptions(kind === 'service' ? { ...opts, blockLinks: true } : opts, false));
     // The page's groups of priced cards (a grid; beside a product, carousels of other products).
     const groups = pricedGroups(body, { url: pageUrl(opts) });
     // A grid's facet, filter and sort panels, breadcrumbs and pager are not cards.

@@ -335,6 +335,26 @@ describe('kind-aware main content', () => {
     for (const part of ['Notify me', 'keep you in the loop', 'Average width']) expect(out).not.toContain(part);
   });
 
+  it("a service page's cards that are each one link around a title and a paragraph are read, also on a page its CMS calls an article", () => {
+    const card = (t: string, d: string) => `<div class="col"><a href="/services/hr/${t.toLowerCase().replace(/\W+/g, '-')}/"><div class="card"><h3>${t}</h3><p>${d}</p></div><div class="card__link"><span>Learn more</span></div></a></div>`;
+    const cards = [
+      ['Career transition', 'Consulting and our own career portal with the latest online tools, to help your people through a change of job and on to the next one.'],
+      ['Employee relations', 'Training for managers and supervisors that improves relations with employees and morale, and lowers turnover in the process.'],
+      ['Compliance', 'Reviews of your policies, handbooks and records against the rules that apply to you, with a plan to close every gap we find.'],
+      ['Compensation', 'Salary surveys, pay bands and bonus plans that keep you competitive for the people you want to hire and the people you have.'],
+      ['Recruiting', 'Job descriptions, sourcing and interviews run with you, from the first posting to the signed offer and the first day at work.'],
+      ['Training', 'Workshops for teams and leaders on the topics that matter to you, taught on site or online, with material to keep afterwards.'],
+    ];
+    const html = `<!doctype html><html><head><title>HR consulting</title><meta property="og:type" content="article"></head><body>${chrome}<main>
+      <section class="hero"><h1>HR consulting</h1><p>People are your biggest investment. We help you hire, keep and grow them.</p></section>
+      <section class="intro"><h2>How we help</h2><p>Our consultants have run HR departments themselves, so they know what works in practice and what only works on paper.</p></section>
+      <section class="listings"><h2>Our services</h2><div class="row">${cards.map(([t, d]) => card(t, d)).join('')}</div></section>
+      ${['Payroll', 'Benefits', 'Handbooks', 'Audits', 'Surveys', 'Coaching'].map((t) => `<section class="feature"><h2>${t} done right</h2><p>${t} for teams of five to five thousand.</p><p>Fixed fees, no surprises.</p><ul><li>Set up in a week</li><li>One contact person</li></ul></section>`).join('')}
+      <section class="contact"><h2>Talk to us</h2><p>Tell us what you need and we will call you back within a day.</p></section></main>${footer}</body></html>`;
+    const out = md(html, 'https://advisors.example/services/hr-solutions/hr-consulting/');
+    for (const part of ['HR consulting', 'Career transition', 'lowers turnover in the process', 'from the first posting to the signed offer', 'Coaching done right', 'call you back within a day']) expect(out).toContain(part);
+  });
+
   it('a service page: its calls to action and a link list at the bottom that is not marked as a footer stay out', () => {
     const section = (cls: string, h: string, p: string) => `<section class="${cls}"><h2>${h}</h2><p>${p}</p><a class="btn btn-primary" href="/signup">Get started free</a></section>`;
     const html = `<!doctype html><html><head><title>Crossings</title></head><body>${chrome}<main>
