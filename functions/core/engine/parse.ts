@@ -1,6 +1,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { loadHtml } from '../content/load-html.js';
 import { completeStreamedContent } from '../content/streamed-content.js';
+import { repairMojibake } from '../content/mojibake.js';
 import { htmlToMarkdown } from '../content/markdown.js';
 import { articleMetadata, type ArticleMetadata } from '../content/metadata.js';
 import { AppError } from '../errors.js';
@@ -319,6 +320,7 @@ export function parsePage(html: string | CheerioAPI, url: string, opts: ParseOpt
 function parseLoaded($: CheerioAPI, url: string, opts: ParseOptions): ParsedPage {
   // Streamed content moved into place as the page's own scripts would (once a document).
   completeStreamedContent($);
+  repairMojibake($);
   const scan = scanDocument($);
   return {
     title: scanTitle(scan),

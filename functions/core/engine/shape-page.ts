@@ -1,6 +1,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { htmlDepth, loadHtml, MAX_HTML_DEPTH } from '../content/load-html.js';
 import { completeStreamedContent } from '../content/streamed-content.js';
+import { repairMojibake } from '../content/mojibake.js';
 import { headTitle } from './head-title.js';
 import { extractFields } from './extract.js';
 import { needsJs } from './needs-js.js';
@@ -100,6 +101,8 @@ export function shapePage(html: string, spec: ShapeSpec): ShapedParts {
   // React's streamed content moved into place, as the page's scripts do in a browser: typed data,
   // the parse and field extraction all read the page as people see it.
   completeStreamedContent($);
+  // Text the page spells as UTF-8 read as Windows-1252 ("doesnâ€™t") put back, once a document.
+  repairMojibake($);
   if (spec.staticOverlays) removeStaticOverlays($);
   if (spec.markedOverlays) dropMarkedOverlays($);
   const f = new Set(spec.formats);
