@@ -90,3 +90,14 @@ export function siblingIndex(el: DomNode): number {
   }
   return i;
 }
+
+/**
+ * An image's address as written in `src`: a theme that writes a srcset list there ("a.jpg 1000w,
+ * b.jpg 1250w", which a browser requests whole, as one broken address) gives its first image.
+ */
+export function imageSource(src: string): string {
+  return SRCSET_LIST.test(src) ? src.trim().split(/\s+/)[0]! : src;
+}
+
+// A candidate's width or density descriptor followed by the next candidate.
+const SRCSET_LIST = /^\s*[^\s,]+\s+\d+(?:\.\d+)?[wx]\s*,/;

@@ -1,4 +1,5 @@
 import { codeLanguageOf } from './code-language.js';
+import { imageSource } from './dom.js';
 import { markdownPieces, tableRestRows } from './markdown-chunks.js';
 import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfig, type TranslatorConfigFactory, type TranslatorConfigObject } from 'node-html-markdown';
 import { isWhiteSpaceOnly, tagSurround } from 'node-html-markdown/dist/utilities.js';
@@ -18,7 +19,7 @@ import { isWhiteSpaceOnly, tagSurround } from 'node-html-markdown/dist/utilities
  * - links and images: absolute against the page's base URL (fragments kept); a link with no text
  *   and no image is dropped, a heading's permalink anchor (`¶`, `#`, `§`) too; `data:` images become
  *   their alt text (a base64 blob is not content); lazy images use `data-src` when `src` is a
- *   placeholder.
+ *   placeholder; a srcset list written into `src` gives its first image.
  * - list items hold their blocks: every line after the first is indented to the marker's width
  *   (2 under `- `, 3 under `1. `), so nested lists, paragraphs, code and tables stay in the item.
  * - a link around a heading (a card) keeps the heading, its text linked; blocks inside a link are
@@ -92,7 +93,7 @@ const imgTranslator = ({ node }: TranslatorContext): TranslatorConfig => {
   let src = node.getAttribute('src') ?? '';
   const lazy = node.getAttribute('data-src');
   if (lazy && (!src || /^data:/i.test(src))) src = lazy;
-  const url = resolveUrl(src);
+  const url = resolveUrl(imageSource(src));
   if (!url || /^data:/i.test(url)) {
     // A lazy-loading placeholder (an empty SVG, a pixel) stands for an image the page's script
     // loads later: an image, not text, even when its address is unknown.

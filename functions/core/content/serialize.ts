@@ -7,7 +7,7 @@
  */
 import { codeLanguageOf } from './code-language.js';
 import { codeOfGutterTable, lineNumberGutters } from './code-gutter.js';
-import { BLOCK_TAGS, HEADING_TAGS, isElement, type DomNode } from './dom.js';
+import { BLOCK_TAGS, HEADING_TAGS, imageSource, isElement, type DomNode } from './dom.js';
 import { postFurniture, quotesAPost } from './thread-posts.js';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
@@ -235,7 +235,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
       if (key === 'href' && name === 'a') v = absolute(v, base);
       else if (key === 'src') {
         if ((!v.trim() || v.startsWith('data:')) && a['data-src']) v = a['data-src'];
-        v = absolute(v, base);
+        v = absolute(imageSource(v), base);
       }
       out.push(' ', key, '="', escapeAttr(v), '"');
     }

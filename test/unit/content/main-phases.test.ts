@@ -257,6 +257,9 @@ describe('serialize and extract', () => {
     const out = serializeContent([node('#c')], (n) => n === node('#skip'), 'https://site.test/dir/page');
     expect(out.html).toBe('<div><a href="https://site.test/a#f">A</a><img data-src="/real.png" src="https://site.test/real.png" alt="pic"><pre data-lang="js">x &lt; 1</pre></div>');
     expect(out.textLength).toBe('A'.length + 'x < 1'.length);
+    // A srcset list a theme wrote into src: its first image, not one broken address.
+    const { node: n2 } = body('<body><div id="c"><img src="/500w/tee.jpg?c=1 1000w, /625w/tee.jpg?c=1 1250w" alt="tee"></div></body>');
+    expect(serializeContent([n2('#c')], () => false, 'https://site.test/dir/page').html).toBe('<div><img src="https://site.test/500w/tee.jpg?c=1" alt="tee"></div>');
   });
 
   it("writes a code block's text only: a highlighter's token spans and links as their text, a <br> as a line break", () => {

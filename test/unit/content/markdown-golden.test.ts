@@ -154,6 +154,12 @@ describe('htmlToMarkdown on small shapes', () => {
     const drawn = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0L9 9"/></svg>')}`;
     expect(md(`<p><img src="${drawn}" alt="Map of the route"></p>`)).toBe('Map of the route');
   });
+  it("takes the first image of a srcset list a theme wrote into src; a data: URI's commas are no list", () => {
+    const list = 'https://cdn.test/500w/tee.jpg?c=1 1000w, https://cdn.test/625w/tee.jpg?c=1 1250w, https://cdn.test/750w/tee.jpg?c=1 1500w';
+    expect(md(`<p><img src="${list}" alt="Staple tee"></p>`)).toBe('![Staple tee](https://cdn.test/500w/tee.jpg?c=1)');
+    expect(md('<p><img src="/a.jpg 1x, /a@2x.jpg 2x" alt="A"></p>')).toBe('![A](https://e.test/a.jpg)');
+    expect(md('<p><img src="/plain photo.jpg" alt="B"></p>')).toBe('![B](https://e.test/plain%20photo.jpg)');
+  });
   it('drops an image-less empty link and an alt-less data: image', () => {
     expect(md('<p>x<a href="/y"> </a><img src="data:image/png;base64,AA" alt="">y</p>')).toBe('x y'); // the link's space is shown
   });
