@@ -241,10 +241,10 @@ function dropSectionAfter(heading: DomNode, siblings: DomNode[], scored: Scored,
   for (const c of after) removed.add(c);
 }
 
-/** Mark boilerplate inside the selected nodes; returns the marked elements. */
 /** A table of contents (its label and lists) holding this share of the selection's text is the page's content. */
 const TOC_PAGE_SHARE = 0.4;
 
+/** Mark boilerplate inside the selected nodes; returns the marked elements. */
 export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   const removed = new Set<DomNode>();
   const total = nodes.reduce((n, el) => n + (scored.stats.get(el)?.text ?? 0), 0);

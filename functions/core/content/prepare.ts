@@ -62,15 +62,16 @@ const CHROME_CLASS = new RegExp(
 );
 
 /**
- * Class words that style a block's layout, not name its role: `no-extra-padding`, `has-sidebar`,
- * `with-header`, `footer-spacing` (a page builder's column named so held a product's description).
- */
-/**
  * On a table, a header or footer that sticks or stays fixed is its own header row or footer row
  * (Wikipedia's `wikitable sortable sticky-header`), not the page's banner.
  */
 const TABLE_PART = /(?:^|\s)\S*(?:sticky|fixed|floating|frozen|freeze)[-_]?(?:header|footer|head|foot)\S*/g;
 
+/**
+ * Class words that style a block's layout, not name its role: `no-extra-padding`, `has-sidebar`,
+ * `with-header`, `footer-spacing` (a page builder's column named so held a product's description),
+ * `kt-pane-header-alignment-left`, `…-position-…` (an accordion's panes, not a header).
+ */
 const LAYOUT_MODIFIER = /(?:^|\s)(?:no|has|with|without)-\S*|(?:^|\s)\S*-(?:padding|margin|spacing|gap)(?=\s|$)|(?:^|\s)\S*-(?:alignment|align|position)(?:-\S*)?(?=\s|$)/g;
 
 /** Class/id names of text for screen readers only (also among CHROME_CLASS). */
@@ -358,8 +359,6 @@ function isSkipLink(el: DomNode): boolean {
 // 0.974 -> 0.975.
 const WEAK_CHROME = /(?:^|[\s_-])(?:widget|footer|extra|supplemental)(?=$|[\s_-])/g;
 
-// Furniture whose blocks do hold prose: comments, related stories with their excerpts, an author's
-// bio, a newsletter or promotion box, advertising (in English and the sites' own languages).
 /**
  * Whether the names hold a furniture word that stays furniture around prose, unless the page's own
  * URL path says the page is that thing: on `/newsletter/foundational-fitness-protocol` the block
@@ -395,6 +394,8 @@ export function pathWords(url: string | undefined): string[] {
 
 const MAX_PATH_WORDS = 16;
 
+// Furniture whose blocks do hold prose: comments, related stories with their excerpts, an author's
+// bio, a newsletter or promotion box, advertising (in English and the sites' own languages).
 const STRONG_CHROME = new RegExp(
   [
     'comment', 'disqus', 'respond', 'repl(?:y|ies)', 'reaction', 'remark', 'community', 'related', 'recommend', 'trending', 'popular', 'more-?stories',
