@@ -10,7 +10,7 @@
  * - The panel, the section a closed disclosure hides (`hidden`, `aria-hidden`, `display:none`):
  *   content like a hidden tab's (prepare.ts keeps such panels on pages other than threads).
  */
-import { HEADING_TAGS, appendCollapsed, holdsElement, isElement, siblingIndex, type DomNode } from './dom.js';
+import { HEADING_TAGS, holdsElement, isElement, leadingText, siblingIndex, type DomNode } from './dom.js';
 
 // A question: words ending with a question mark (Latin, CJK full-width, Arabic, Greek).
 const QUESTION = /\p{L}[^]*[?？؟\u037E]\s*$/u;
@@ -18,23 +18,11 @@ const MAX_QUESTION_CHARS = 300;
 const TOGGLE_ATTRS = ['aria-expanded', 'aria-controls', 'data-toggle', 'data-bs-toggle'];
 
 /**
- * The text of `el` with its white space collapsed, up to `max` + 1 characters (a button's label, a
- * question: never long). White space counts once between words and not at all before the first
- * (a label indented in the page's source is no longer for it).
+ * The text of `el`, white space collapsed, up to `max` + 1 characters and a little more (a button's
+ * label, a question: never long), without its scripts, styles and icons (dom.ts leadingText).
  */
-function shortText(el: DomNode, max: number): string {
-  let s = '';
-  const walk = (n: DomNode): boolean => {
-    for (const c of n.children ?? []) {
-      if (c.type === 'text') s = appendCollapsed(s, c.data ?? '');
-      else if (isElement(c) && c.name !== 'script' && c.name !== 'style' && c.name !== 'svg' && walk(c)) return true;
-      if (s.length > max + 1) return true;
-    }
-    return false;
-  };
-  walk(el);
-  return s.trim();
-}
+const shortText = (el: DomNode, max: number): string => leadingText(el, max + 1, NOT_LABEL).trim();
+const NOT_LABEL = new Set(['script', 'style', 'svg']);
 
 /**
  * Whether the button `el` is a disclosure's trigger whose label is content: inside a heading, or

@@ -62,6 +62,26 @@ export function appendCollapsed(text: string, data: string): string {
   return (text === '' || text.endsWith(' ')) && part.startsWith(' ') ? text + part.slice(1) : text + part;
 }
 
+/**
+ * The start of `el`'s text: its text nodes in order, white space collapsed (appendCollapsed), read
+ * until more than `max` characters are read; elements named in `skip` are not read. A short text
+ * (a button's label, a card control, a loading line) is told by its words, not the source's
+ * indentation. Not trimmed at the end.
+ */
+export function leadingText(el: DomNode, max: number, skip?: ReadonlySet<string>): string {
+  let out = '';
+  const walk = (n: DomNode): boolean => {
+    for (const c of n.children ?? []) {
+      if (out.length > max) return true;
+      if (c.type === 'text') out = appendCollapsed(out, c.data ?? '');
+      else if (isElement(c) && !skip?.has(c.name ?? '') && walk(c)) return true;
+    }
+    return false;
+  };
+  walk(el);
+  return out;
+}
+
 /** Whether `el` holds an element named one of `names`, `depth` levels down at most (any depth by default). */
 export function holdsElement(el: DomNode, names: ReadonlySet<string>, depth = Infinity): boolean {
   for (const c of el.children ?? []) {

@@ -14,17 +14,23 @@ export function repairMojibake($: CheerioAPI): number {
   const root = $.root().get(0);
   if (!root || repaired.has(root)) return 0;
   repaired.add(root);
-  const texts: Array<AnyNode & { data: string }> = [];
-  let runs = 0;
+  // Each text node holding a run, with its repaired text, read once; written only when the
+  // document shows enough runs.
+  const repairs: Array<[AnyNode & { data: string }, string]> = [];
+  let fixed = 0;
   const stack: AnyNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
     if (n.type === 'text') {
       const t = n as AnyNode & { data: string };
-      if (MARKER.test(t.data)) {
-        texts.push(t);
-        runs += countRuns(t.data);
-      }
+      if (!MARKER.test(t.data)) continue;
+      const back = t.data.replace(RUN, (run) => {
+        const ch = decode(run);
+        if (ch === undefined) return run;
+        fixed++;
+        return ch;
+      });
+      if (back !== t.data) repairs.push([t, back]);
       continue;
     }
     const el = n as { name?: string; children?: AnyNode[] };
@@ -32,16 +38,8 @@ export function repairMojibake($: CheerioAPI): number {
     const kids = el.children;
     if (kids) for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
   }
-  if (runs < MIN_RUNS) return 0;
-  let fixed = 0;
-  for (const t of texts) {
-    t.data = t.data.replace(RUN, (run) => {
-      const back = decode(run);
-      if (back === undefined) return run;
-      fixed++;
-      return back;
-    });
-  }
+  if (fixed < MIN_RUNS) return 0;
+  for (const [t, back] of repairs) t.data = back;
   return fixed;
 }
 
@@ -62,16 +60,11 @@ const CP1252: Record<string, number> = {
 };
 
 // A continuation byte (0x80-0xBF) as Latin-1 or Windows-1252 shows it.
-const CONT = '[\\u0080-\\u00BF€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]';
+const CONT = `[\\u0080-\\u00BF${Object.keys(CP1252).join('')}]`;
 // A lead byte and its continuation bytes: two-, three- and four-byte characters.
 const RUN = new RegExp(`[\\u00C2-\\u00DF]${CONT}|[\\u00E0-\\u00EF]${CONT}{2}|[\\u00F0-\\u00F4]${CONT}{3}`, 'g');
-const MARKER = /[\u00C2-\u00F4][\u0080-\u00BF€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]/;
-
-function countRuns(s: string): number {
-  let n = 0;
-  for (const m of s.matchAll(RUN)) if (decode(m[0]) !== undefined) n++;
-  return n;
-}
+// Any lead byte before a continuation byte: a text node worth looking at.
+const MARKER = new RegExp(`[\\u00C2-\\u00F4]${CONT}`);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

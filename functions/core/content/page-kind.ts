@@ -9,7 +9,7 @@
  * lists, directories, courses), `documentation`, `service` (landing, pricing and feature pages of
  * many sections) and `other`.
  */
-import { appendCollapsed, isElement, type DomNode } from './dom.js';
+import { isElement, leadingText, type DomNode } from './dom.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
 
 import type { PageKind } from './page-kinds.js';
@@ -261,22 +261,8 @@ function jsonLdTypes(script: DomNode): string[] {
   return out;
 }
 
-/**
- * The start of `el`'s text, white space collapsed, up to about 80 characters (a button's label, a
- * form's first words): indentation in the page's source does not use up the budget.
- */
-function textOf(el: DomNode): string {
-  let out = '';
-  const visit = (n: DomNode) => {
-    for (const c of n.children ?? []) {
-      if (out.length > 80) return;
-      if (c.type === 'text') out = appendCollapsed(out, c.data ?? '');
-      else if (isElement(c)) visit(c);
-    }
-  };
-  visit(el);
-  return out;
-}
+/** The start of `el`'s text, white space collapsed, up to about 80 characters (a button's label, a form's first words). */
+const textOf = (el: DomNode): string => leadingText(el, 80);
 
 /** What the page says of itself besides its document. */
 export interface KindHints {

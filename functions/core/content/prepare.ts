@@ -13,7 +13,7 @@
  *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`); with it off, text for screen
  *   readers only still goes when it labels shown text or is long (see {@link srLabel}).
  */
-import { HEADING_TAGS, appendCollapsed, classAndId, textLength, type DomNode } from './dom.js';
+import { HEADING_TAGS, classAndId, leadingText as leadingTextOf, textLength, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
 import { isCardControl } from './boilerplate-text.js';
@@ -526,23 +526,8 @@ function shortOwnText(n: DomNode): string {
   return out;
 }
 
-/**
- * The start of `n`'s text: its text nodes in order, white space collapsed, until more than 60
- * characters are read (indentation in the page's source does not use up the 60).
- */
-function leadingText(n: DomNode): string {
-  let out = '';
-  const walk = (el: DomNode): boolean => {
-    for (const c of el.children ?? []) {
-      if (out.length > 60) return true;
-      if (c.type === 'text') out = appendCollapsed(out, c.data ?? '');
-      else if (walk(c)) return true;
-    }
-    return false;
-  };
-  walk(n);
-  return out;
-}
+/** The start of `n`'s text, white space collapsed, until more than 60 characters are read (dom.ts leadingText). */
+const leadingText = (n: DomNode): string => leadingTextOf(n, 60);
 
 /**
  * The page's frame: the elements around its declared main content (the first `<main>` or

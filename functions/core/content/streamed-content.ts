@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element, ParentNode } from 'domhandler';
+import { leadingText, type DomNode } from './dom.js';
 
 /**
  * React's streamed server rendering (Suspense over a stream) sends a boundary's fallback
@@ -86,29 +87,22 @@ function instructions($: CheerioAPI): Step[] {
 /** Whether a boundary's template stands right after its start marker (`<!--$?-->`, `<!--$!-->`, `<!--$-->`). */
 function opensBoundary(template: AnyNode): boolean {
   let n = template.prev;
-  while (n && n.type === 'text' && !(n as { data: string }).data.trim()) n = n.prev;
+  while (blank(n)) n = n!.prev;
   const data = commentData(n);
   return data === '$?' || data === '$!' || data === '$';
 }
 
+/** Whether `n` is a text node of white space only. */
+const blank = (n: AnyNode | null): boolean => !!n && n.type === 'text' && !(n as { data: string }).data.trim();
+
 /** "Loading…", "Loading paragraph...": a short element that says it waits. */
 function isLoadingPlaceholder(n: AnyNode): boolean {
   if (n.type !== 'tag') return false;
-  const text = textOf(n, 80).replace(/\s+/g, ' ').trim();
+  const text = leadingText(n as DomNode, 80).trim();
   return text.length < 80 && LOADING.test(text);
 }
 
 const LOADING = /^(?:loading\b.*|.{0,40}(?:\.\.\.|…))$/i;
-
-function textOf(n: AnyNode, max: number): string {
-  if (n.type === 'text') return (n as { data: string }).data;
-  let out = '';
-  for (const c of (n as ParentNode).children ?? []) {
-    out += textOf(c, max - out.length);
-    if (out.length >= max) break;
-  }
-  return out;
-}
 
 const commentData = (n: AnyNode | null): string | undefined => (n && n.type === 'comment' ? (n as { data: string }).data : undefined);
 
@@ -134,7 +128,7 @@ function apply(byId: Map<string, Element>, step: Step): boolean {
       // loading, the element after it.
       fallback.push(target);
       node = target.next;
-      while (node && node.type === 'text' && !(node as { data: string }).data.trim()) node = node.next;
+      while (blank(node)) node = node!.next;
       if (node && isLoadingPlaceholder(node)) {
         fallback.push(node);
         node = node.next;

@@ -1,7 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { loadHtml } from '../content/load-html.js';
-import { completeStreamedContent } from '../content/streamed-content.js';
-import { repairMojibake } from '../content/mojibake.js';
+import { showDocument } from '../content/shown-document.js';
 import { htmlToMarkdown } from '../content/markdown.js';
 import { articleMetadata, type ArticleMetadata } from '../content/metadata.js';
 import { AppError } from '../errors.js';
@@ -318,9 +317,8 @@ export function parsePage(html: string | CheerioAPI, url: string, opts: ParseOpt
 }
 
 function parseLoaded($: CheerioAPI, url: string, opts: ParseOptions): ParsedPage {
-  // Streamed content moved into place as the page's own scripts would (once a document).
-  completeStreamedContent($);
-  repairMojibake($);
+  // The document as people see it: streamed content in place, mojibake put back (once a document).
+  showDocument($);
   const scan = scanDocument($);
   return {
     title: scanTitle(scan),

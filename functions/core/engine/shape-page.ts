@@ -1,7 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { htmlDepth, loadHtml, MAX_HTML_DEPTH } from '../content/load-html.js';
-import { completeStreamedContent } from '../content/streamed-content.js';
-import { repairMojibake } from '../content/mojibake.js';
+import { showDocument } from '../content/shown-document.js';
 import { headTitle } from './head-title.js';
 import { extractFields } from './extract.js';
 import { needsJs } from './needs-js.js';
@@ -98,11 +97,9 @@ export function shapePage(html: string, spec: ShapeSpec): ShapedParts {
     const autoReason = browserNeeded(spec, $);
     if (autoReason) return { autoReason };
   }
-  // React's streamed content moved into place, as the page's scripts do in a browser: typed data,
-  // the parse and field extraction all read the page as people see it.
-  completeStreamedContent($);
-  // Text the page spells as UTF-8 read as Windows-1252 ("doesnâ€™t") put back, once a document.
-  repairMojibake($);
+  // The page as people see it (React's streamed content in place, mojibake put back): typed data,
+  // the parse and field extraction all read it so.
+  showDocument($);
   if (spec.staticOverlays) removeStaticOverlays($);
   if (spec.markedOverlays) dropMarkedOverlays($);
   const f = new Set(spec.formats);
