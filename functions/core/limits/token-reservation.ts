@@ -11,31 +11,51 @@ import type { Table } from '../../ports/table.js';
  * `model_tokens` counts what was used and `model_tokens_held` counts what was used plus what is
  * reserved by calls in flight. A reservation adds to `model_tokens_held` only when the held total
  * leaves room for it; settling adds the real count to `model_tokens` and swaps the reservation for
- * it in `model_tokens_held`. Usage written before `model_tokens_held` existed is still respected
- * (the condition checks `model_tokens` too).
+ * it in `model_tokens_held`, so `model_tokens_held` is always what was used plus what is held.
+ * Usage written before `model_tokens_held` existed (a month begun by an older release, or by an
+ * operator's adjustment) is carried into it before the first reservation: a condition on
+ * `model_tokens` alone held each reservation against the past usage but not against each other,
+ * so concurrent items could all pass it.
  */
 
 /** Reserve `tokens` for one call when they fit under `cap`; false when they do not (no call may be made). */
 export async function reserveModelTokens(table: Table, tenantId: string, cap: number | null, tokens: number, now: Date): Promise<boolean> {
-  const limit = cap == null ? null : cap - tokens;
-  if (limit != null && limit < 0) return false;
-  try {
-    await table.update(keys.usage(tenantId, monthOf(now)), {
-      add: { model_tokens_held: tokens },
-      ...(limit == null
-        ? {}
-        : {
-            condition: {
-              expression: '(attribute_not_exists(model_tokens) OR model_tokens <= :limit) AND (attribute_not_exists(model_tokens_held) OR model_tokens_held <= :limit)',
-              values: { ':limit': limit },
-            },
-          }),
-    });
-    return true;
-  } catch (e) {
-    if (e instanceof ConditionFailedError) return false;
-    throw e;
+  const key = keys.usage(tenantId, monthOf(now));
+  if (cap != null && cap < tokens) return false;
+  // Held is the running total once it exists; before it does, nothing may have been used either.
+  const condition = cap == null
+    ? { expression: 'attribute_exists(model_tokens_held) OR attribute_not_exists(model_tokens)' }
+    : {
+        expression:
+          '(attribute_not_exists(model_tokens_held) AND attribute_not_exists(model_tokens)) OR (model_tokens_held <= :limit AND (attribute_not_exists(model_tokens) OR model_tokens <= :limit))',
+        values: { ':limit': cap - tokens },
+      };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await table.update(key, { add: { model_tokens_held: tokens }, condition });
+      return true;
+    } catch (e) {
+      if (!(e instanceof ConditionFailedError)) throw e;
+    }
+    if (attempt > 0 || !(await carryUsageIntoHeld(table, key))) return false;
   }
+  return false;
+}
+
+/** Start `model_tokens_held` at `model_tokens` when only the latter exists; true when it was (or just got) carried. */
+async function carryUsageIntoHeld(table: Table, key: { pk: string; sk: string }): Promise<boolean> {
+  const item = await table.get(key, { consistent: true });
+  if (!item || item.model_tokens_held !== undefined || item.model_tokens === undefined) return false;
+  try {
+    await table.update(key, {
+      add: { model_tokens_held: Number(item.model_tokens) },
+      condition: { expression: 'attribute_not_exists(model_tokens_held) AND model_tokens = :used', values: { ':used': item.model_tokens } },
+    });
+  } catch (e) {
+    if (!(e instanceof ConditionFailedError)) throw e;
+    // Another call carried it (or settled) first: held exists now, which is all the retry needs.
+  }
+  return true;
 }
 
 /** Settle a call: `used` tokens are metered, the `reserved` ones released. Unconditional (the call was made). */
