@@ -331,8 +331,9 @@ export function classifyPage(s: KindSignals, h: KindHints, paths = kindPaths(s, 
   // Story cards (`<article>`s each opening with a linked headline): a news or blog listing.
   if (s.articleCards >= 6 && pt < 0.5 && (!articleLd || og === 'website') && !product) return 'listing';
   // Not when the blocks are priced: a store's cards named `post-123` (WordPress gives every product
-  // that class) are a grid, and a thread's posts carry no short price lines.
-  if (s.postBlocks >= 40 && pt < 0.25 && !product && !article && s.prices * 4 < s.postBlocks) return 'forum';
+  // that class) are a grid, and a thread's posts carry no short price lines. Nor an item's page
+  // with a buy button whose reviews are the post blocks (a bookshop's page of a book).
+  if (s.postBlocks >= 40 && pt < 0.25 && !product && !article && s.prices * 4 < s.postBlocks && !(s.cartButtons && on(PRODUCT_PATH))) return 'forum';
   // A grid of products: priced cards, a declared catalogue, or facets beside many cards.
   const grid = s.pricedCards >= 3 || og === 'product.group' || has(GRID_TYPES) || (s.facetBlocks >= 5 && s.cards >= 12 && pt < 0.3);
   if (on(COLLECTION_PATH) && !on(PRODUCT_PATH) && (grid || s.cards >= 8) && pt < 0.5) return 'collection';

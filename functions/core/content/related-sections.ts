@@ -134,6 +134,38 @@ export function opensReviewsSection(el: DomNode): boolean {
   return text.length <= 80 && REVIEWS_HEADING.test(text) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
 }
 
+// The heading of a store's policy beside an item ("Shipping & Returns", "30-day returns",
+// "Lifetime Guarantee"). Not a warranty: a product's own term may be in it.
+const STORE_POLICY_HEADING = /^(?:(?:free\s+)?(?:shipping|delivery)\s*(?:&|and|,)?\s*(?:returns?|exchanges?|polic(?:y|ies))|returns?(?:\s*(?:&|and)\s*(?:exchanges?|refunds?))?\s+polic(?:y|ies)|\d+[- ]day\s+returns?|(?:lifetime|satisfaction)\s+guarantee)(?![\w-])/i;
+
+/**
+ * Whether `el` is a store's policy section beside a product: it opens with such a heading, holds
+ * no other section's heading (a block of sections that opens with it is more than the policy)
+ * and not the page's title.
+ */
+export function opensStorePolicySection(el: DomNode): boolean {
+  if (HEADING_TAGS.has(el.name ?? '')) return false;
+  const h = openingHeading(el);
+  if (!h || h.name === 'h1') return false;
+  const text = squash(plainText(h).join('')).replace(/^\W+/, '');
+  return text.length <= 80 && STORE_POLICY_HEADING.test(text) && !holdsElement(el, TITLE) && !holdsPeerHeading(el, h);
+}
+
+/** Whether `el` holds a heading other than `h` of its level or above: a block of several sections, not one. */
+function holdsPeerHeading(el: DomNode, h: DomNode): boolean {
+  const level = Number((h.name ?? 'h6').slice(1));
+  const walk = (x: DomNode): boolean => {
+    for (const c of x.children ?? []) {
+      if (!isElement(c) || c === h) continue;
+      const name = c.name ?? '';
+      if (HEADING_TAGS.has(name) && Number(name.slice(1)) <= level) return true;
+      if (walk(c)) return true;
+    }
+    return false;
+  };
+  return walk(el);
+}
+
 // The page's title: a block holding it is the item, not a section beside it.
 const TITLE = new Set(['h1']);
 

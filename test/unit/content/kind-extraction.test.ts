@@ -226,6 +226,21 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Customers also bought|Other mat|Privacy policy/);
   });
 
+  it("a product page's store policies (shipping and returns, a guarantee) are left out; the item's sections stay", () => {
+    const feature = (h: string, p: string) => `<section class="feature"><img src="/${h.length}.jpg" alt=""><h2>${h}</h2><p>${p}</p></section>`;
+    const html = `<!doctype html><html><head><title>Magnetic mat</title><meta property="og:type" content="product"></head><body>${chrome}<main>
+      <div class="product"><div class="gallery"><img src="/mat.jpg" alt="Magnetic mat"></div><div class="buybox"><h1>Magnetic project mat</h1><span class="price">$19.95</span><button>Add to cart</button></div>
+      <div class="description"><p>A magnetic mat that keeps every screw of a repair in its place, with a grid to lay the parts out in the order they came out of the device.</p><p>Its surface takes dry-erase markers, so you can note where each screw goes, and wipes clean when the repair is done.</p></div></div>
+      ${feature('Time-saving organization', 'The gridded layout cuts the time it takes to put a device back together, and the risk of a screw in the wrong hole.')}
+      ${feature('Magnetic hold', 'Screws and small parts stay where you put them, even when the mat is knocked or carried to another bench.')}
+      <section class="policy"><h2>Shipping &amp; Returns</h2><p>Orders ship within one business day from our warehouse. Returns are accepted within 30 days of delivery in the original packaging.</p></section>
+      <section class="policy"><h2>Lifetime Guarantee</h2><p>Every tool we sell is guaranteed for life: if it breaks, we replace it, no questions asked, wherever you bought it.</p></section>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/products/magnetic-mat');
+    for (const s of ['# Magnetic project mat', '$19.95', 'wipes clean when the repair is done', '## Magnetic hold']) expect(out).toContain(s);
+    expect(out).not.toMatch(/Shipping & Returns|ship within one business day|Lifetime Guarantee|guaranteed for life/);
+  });
+
   it("a product page's customer reviews and questions are left out, also when the reviews are the longest prose on the page", () => {
     const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail 25 pack","offers":{"@type":"Offer","price":"99.95","priceCurrency":"USD"}}</script>';
     const review = (i: number) => `<div class="review"><h3>Review ${i}: a great pack for day hikes</h3><p>${i * 3} people found this helpful</p><p>Reviewer ${i} wrote: ${'The straps are comfortable, the pockets are where you want them, and it carried a full day of gear on a long hike without rubbing anywhere, even in the heat. '.repeat(3)}</p></div>`;

@@ -78,6 +78,12 @@ describe('page kind', () => {
     expect(kindOf(doc('', `${nav}<main><h1>Gauge reads low?</h1>${Array.from({ length: 44 }, (_, i) => post(i)).join('')}</main>`), 'https://boards.example/')).toBe('forum');
   });
 
+  it("an item's page with a buy button and many review blocks is a product, not a thread", () => {
+    const review = (i: number) => `<div class="review post"><span class="author">reader${i}</span><div class="post-body">Review ${i}: a clear, practical book.</div></div>`;
+    const body = `${nav}<main><h1>Small habits, large results</h1><p>Paperback, 320 pages.</p><button>Add to Cart</button>${Array.from({ length: 44 }, (_, i) => review(i)).join('')}</main>`;
+    expect(kindOf(doc('', body), 'https://books.example/Small-Habits/dp/0735211299')).toBe('product');
+  });
+
   it('a listing: many linked entries that are not products, little prose', () => {
     const item = (i: number) => `<div class="teaser"><h3><a href="/story-${i}">Story ${i} of the harbour</a></h3><span class="date">May ${i}</span></div>`;
     const html = doc('', `${nav}<main><h1>Latest</h1><div class="list">${Array.from({ length: 15 }, (_, i) => item(i + 1)).join('')}</div></main>`);
