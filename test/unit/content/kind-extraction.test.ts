@@ -28,7 +28,7 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
 
-  it('a product grid: every card in order, without the filter panel, sort control, breadcrumbs or pager', () => {
+  it('a product grid: every card in order, without the filter panel, sort control, breadcrumbs, pager or related searches', () => {
     const card = (i: number) => `<li class="product-card"><a href="/products/clock-${i}"><img src="/c${i}.jpg" alt=""><h3>Harbour clock model ${i}</h3></a><span class="price">$${20 + i}.00</span></li>`;
     const html = `<!doctype html><html><head><title>Clocks</title></head><body>${chrome}<main>
       <div class="breadcrumbs"><a href="/">Shop</a> › <a href="/c/home">Home and living</a> › Clocks</div>
@@ -37,13 +37,14 @@ describe('kind-aware main content', () => {
       <div class="sort-by"><span>Sort by: Best sellers</span></div>
       <ul class="product-grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul>
       <div class="pagination"><a href="?page=2">Next page</a></div>
+      <div class="searches"><h2>Related searches</h2><ul><li><a href="/s/brass-clocks">Brass clocks</a></li><li><a href="/s/ship-clocks">Ship's bell clocks</a></li><li><a href="/c/barometers">Barometers</a></li></ul></div>
     </main>${footer}</body></html>`;
     const out = md(html, 'https://shop.example/collections/clocks');
     const at = Array.from({ length: 12 }, (_, i) => out.search(new RegExp(`Harbour clock model ${i + 1}(?!\\d)`)));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(out).toContain('$32.00');
-    expect(out).not.toMatch(/Filter by|Brass finish|Sort by|Home and living|Next page|Privacy policy/);
+    expect(out).not.toMatch(/Filter by|Brass finish|Sort by|Home and living|Next page|Privacy policy|Related searches|Ship's bell clocks/);
   });
 
   it("a grid whose prices are server-rendered in parts ($<!-- -->30) is read as its cards, not only its buying guide; its count line stays out", () => {
