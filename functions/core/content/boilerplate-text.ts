@@ -20,7 +20,7 @@
 export const MAX_BOILERPLATE_CHARS = 320;
 
 const READ_ALSO = [
-  'read (?:also|more|next)', 'see also', 'related(?: (?:article|story|stories|posts?|content|reading|news))?', 'more on this(?: story| topic)?', 'also read', 'recommended(?: reading)?',
+  'read (?:also|more|next)', 'see also', 'related(?: (?:article|story|stories|posts?|content|reading|news))?', 'more on this(?: story| topic)?', 'also read', 'recommended(?: (?:reading|articles|stories|posts|for you))?',
   'leia (?:também|mais)', 'veja (?:também|mais)', 'saiba mais', 'confira (?:também)?', 'lee (?:también|más)', 'lea (?:también|más)', 'ver también', 'te puede interesar', 'puede interesarte',
   '(?:à )?lire aussi', 'voir aussi', 'à voir aussi', 'sur le même sujet', 'leggi anche', 'leggi (?:di più|altro)', 'vedi anche',
   'lesen sie (?:auch|mehr)', 'auch interessant', 'mehr zum thema', 'siehe auch', 'lees (?:ook|meer)', 'zie ook', 'czytaj (?:też|także|również|więcej)', 'zobacz (?:też|także|również)',
