@@ -409,6 +409,11 @@ function classified(root: DomNode, hints: KindHints): Classified {
   return out;
 }
 
+/** The kind signals of the page whose document contains `node` (read once, with its kind). */
+export function pageSignals(node: DomNode, hints: KindHints): Readonly<KindSignals> {
+  return classified(documentRoot(node), hints).signals;
+}
+
 /** Priced card groups of the page whose document contains `node` (classified already by plainPageKind). */
 export function pricedGroups(node: DomNode, hints: KindHints): ReadonlySet<DomNode> {
   const root = documentRoot(node);

@@ -227,6 +227,19 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Customers also bought|Other mat|Privacy policy/);
   });
 
+  it("a page declared a story whose selection is its intro, under a third of its prose, beside a landing page's blocks: every section", () => {
+    // A school's catalogue of programmes: the intro is marked up as an Article; each programme is a
+    // block of its own (a picture, a linked title, a paragraph, links to its certificates).
+    const program = (i: number, name: string) => `<section><div class="widget widget-spotlight-stories features"><div class="row"><div class="col-md-4"><a href="/programs/${i}"><img src="/p${i}.jpg" alt=""></a><h3><a href="/programs/${i}">${name}</a></h3><p>${name} is taught by working practitioners over ten evenings, with case studies from local firms, a project marked by the instructors and a certificate recognised by the state's professional boards.</p><ul><li><a href="/programs/${i}/a">Certificate in ${name} I</a></li><li><a href="/programs/${i}/b">Certificate in ${name} II</a></li></ul></div></div></div></section>`;
+    const html = `<!doctype html><html><head><title>Professional development</title></head><body><header><nav><a href="/">Home</a> <a href="/about">About</a></nav></header><main>
+      <section><div class="content" itemscope itemtype="https://schema.org/Article"><article><h1>Professional development</h1><p>Our professional development programmes offer over sixty certification courses for working professionals, taught online, on evenings and at weekends.</p><p>Designed and taught by experts, they prepare you to master what your work needs next.</p></article><div class="share"><a href="https://social.example/share">Share</a></div></div></section>
+      ${['Accounting and auditing', 'Business analytics', 'Finance', 'Human resources', 'Project management', 'Supply chain'].map((n, i) => program(i, n)).join('')}
+    </main><footer><p>© University</p></footer></body></html>`;
+    const out = md(html, 'https://university.example/executive-education/professional-development/');
+    for (const s of ['# Professional development', 'over sixty certification courses', 'Accounting and auditing', 'Finance is taught by working practitioners', 'Supply chain is taught by working practitioners']) expect(out).toContain(s);
+    expect(out.indexOf('over sixty')).toBeLessThan(out.indexOf('Supply chain is taught'));
+  });
+
   it("a product page's store policies (shipping and returns, a guarantee) are left out; the item's sections stay", () => {
     const feature = (h: string, p: string) => `<section class="feature"><img src="/${h.length}.jpg" alt=""><h2>${h}</h2><p>${p}</p></section>`;
     const html = `<!doctype html><html><head><title>Magnetic mat</title><meta property="og:type" content="product"></head><body>${chrome}<main>
