@@ -13,6 +13,7 @@ import { keptChildren, shallowSignature, signature, textOf } from './select.js';
 import { MAX_BOILERPLATE_CHARS, boilerplateKind, isLabelOnly, isSectionHeading } from './boilerplate-text.js';
 import { opensRelatedSection } from './related-sections.js';
 import { MAX_FURNITURE_CHARS, docFurnitureKind, introducedList, tocAfter } from './doc-furniture.js';
+import { dropClosingBio } from './author-bio.js';
 
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
@@ -392,6 +393,8 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     const share = proseBefore(nodes, datelines[0], scored);
     if (share <= 0.1 || share >= 0.9) removed.add(datelines[0]);
   }
+  // The writer's bio closing the story (author-bio.ts).
+  if (!scored.commentsAreContent) dropClosingBio(nodes, scored, removed);
   const last = nodes[nodes.length - 1];
   if (last && !HEADING_TAGS.has(last.name ?? '')) dropTrailingHeadings(last, scored, removed);
   return removed;

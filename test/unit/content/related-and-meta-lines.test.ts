@@ -158,3 +158,29 @@ describe('fine print named by class', () => {
     }
   });
 });
+
+describe("a writer's bio closing the story", () => {
+  const story = `<h1>Hosting trends</h1>${[1, 2, 3, 4, 5, 6].map((i) => para(i)).join('')}`;
+  const bio = '<p>Rebecca Norris is a full-time freelance writer living near the coast. Over the past ten years she has covered travel, homes and food for magazines.</p>';
+  const page = (close: string) => `<!doctype html><html><head><title>t</title></head><body><article>${story}${close}</article></body></html>`;
+
+  it('after a headshot or an "About the author" / "By …" label, the bio and its headshot or label are left out', () => {
+    for (const close of [
+      `<div><img src="/rebecca.jpg" alt="Headshot of Rebecca Norris"></div>${bio}`,
+      `<p>About the Author:</p>${bio}`,
+      `<div class="box"><picture><img src="/r.jpg" alt=""></picture><div><strong>By <a href="/author/rebecca">Rebecca Norris</a></strong><br>${bio}</div></div>`,
+    ]) {
+      const out = md(page(close));
+      expect(out).toContain('Paragraph 6 of the story');
+      expect(out).not.toMatch(/freelance writer|About the Author|By \[Rebecca|rebecca\.jpg|r\.jpg/);
+    }
+  });
+
+  it("a closing paragraph that says what something is, with no headshot or label before it, is the story's", () => {
+    const out = md(page('<p>Anbernic is a company known for portable gaming consoles, and its newest handheld runs the emulators that matter most to the readers of this story.</p>'));
+    expect(out).toContain('Anbernic is a company');
+    // Nor a bio in the middle of the story (an interview's subject introduced).
+    const middle = md(`<!doctype html><html><body><article><h1>Interview</h1><div><img src="/a.jpg" alt=""></div>${bio}${[1, 2, 3, 4].map((i) => para(i)).join('')}</article></body></html>`);
+    expect(middle).toContain('freelance writer');
+  });
+});
