@@ -22,25 +22,27 @@ const MAX_BIO = 1_500;
 const MAX_AFTER = 200;
 const MAX_LABEL = 80;
 
-/** The blocks of `nodes` that hold text or a picture and no block inside, in document order (the last `limit` of them). */
+/**
+ * The last `limit` blocks of `nodes` that hold text or a picture and no block inside, in document
+ * order. Walked from the end, so only the close of the selection is read.
+ */
 function lastLeaves(nodes: DomNode[], scored: Scored, removed: ReadonlySet<DomNode>, limit: number): DomNode[] {
   const out: DomNode[] = [];
-  const walk = (el: DomNode) => {
-    if (removed.has(el)) return;
-    const kids = keptChildren(el, scored).filter((c) => !removed.has(c));
-    const blocks = kids.filter((c) => BLOCK_TAGS.has(c.name ?? '') || IMAGE_TAGS.has(c.name ?? ''));
-    if (!blocks.length || el.name === 'p' || IMAGE_TAGS.has(el.name ?? '')) {
+  const walk = (el: DomNode): boolean => {
+    if (removed.has(el)) return false;
+    const kids = keptChildren(el, scored);
+    const leaf = el.name === 'p' || IMAGE_TAGS.has(el.name ?? '') || !kids.some((c) => !removed.has(c) && (BLOCK_TAGS.has(c.name ?? '') || IMAGE_TAGS.has(c.name ?? '')));
+    if (leaf) {
       // Rules and empty blocks are no part of the reading.
       const st = scored.stats.get(el);
-      if (!st || (st.text === 0 && st.images === 0 && !IMAGE_TAGS.has(el.name ?? ''))) return;
-      out.push(el);
-      if (out.length > limit * 4) out.splice(0, out.length - limit);
-      return;
+      if (st && (st.text > 0 || st.images > 0 || IMAGE_TAGS.has(el.name ?? ''))) out.unshift(el);
+      return out.length >= limit;
     }
-    for (const c of kids) walk(c);
+    for (let i = kids.length - 1; i >= 0; i--) if (walk(kids[i]!)) return true;
+    return false;
   };
-  for (const n of nodes) walk(n);
-  return out.slice(-limit);
+  for (let i = nodes.length - 1; i >= 0; i--) if (walk(nodes[i]!)) break;
+  return out;
 }
 
 const imageOnly = (el: DomNode, scored: Scored) => {
