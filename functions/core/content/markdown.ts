@@ -127,6 +127,19 @@ function isPlaceholder(src: string): boolean {
 
 const PERMALINK_TEXT = new Set(['¶', '#', '§', '🔗', '#️⃣']);
 
+/**
+ * Whether a link goes to a place in the page itself: a fragment as written, or made absolute
+ * before conversion (the serializer resolves every link against the page's base, so a heading's
+ * `href="#section"` arrives here as `https://…/page#section`).
+ */
+function withinPage(raw: string | null | undefined, href: string): boolean {
+  if (raw?.trim().startsWith('#')) return true;
+  const hash = href.indexOf('#');
+  if (hash < 0) return false;
+  const base = currentBase.indexOf('#') < 0 ? currentBase : currentBase.slice(0, currentBase.indexOf('#'));
+  return href.slice(0, hash) === base;
+}
+
 const HEADING_TAG = /^H[1-6]$/;
 
 /** Whether `el` holds a heading (a card: `<a><h3>title</h3><p>blurb</p></a>`), a few levels down. */
@@ -166,7 +179,7 @@ const aTranslator = ({ node, visitor }: TranslatorContext): TranslatorConfig => 
       const trail = /\s$/.test(content) ? ' ' : '';
       if (!text) return lead || trail || PostProcessResult.RemoveNode; // [](…) carries nothing
       if (!href) return `${lead}${text}${trail}`;
-      if (raw?.trim().startsWith('#') && PERMALINK_TEXT.has(text)) return PostProcessResult.RemoveNode;
+      if (PERMALINK_TEXT.has(text) && withinPage(raw, href)) return PostProcessResult.RemoveNode;
       if (`mailto:${text}` === href) return `${lead}<${text}>${trail}`;
       if (text === href || text === raw) return `${lead}<${href}>${trail}`;
       return `${lead}[${text}](${destination(href)}${title?.trim() ? ` "${escapeTitle(title)}"` : ''})${trail}`;

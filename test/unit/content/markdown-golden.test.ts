@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
 import { codeSpans, htmlToMarkdown, tidyMarkdown } from '../../../functions/core/content/markdown.js';
+import { parsePage } from '../../../functions/core/engine/parse.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/markdown/${name}`, import.meta.url));
 
@@ -72,6 +73,18 @@ describe('markdown that survives a round trip', () => {
     expect(docs).toMatch(/^## Python$/m);
     expect(docs).not.toContain('¶');
     expect(docs).toContain('[API reference](https://docs.acme.test/reference/api.html#get)');
+  });
+
+  it("drops a heading's permalink in a scraped page's markdown too (the page's links arrive made absolute), and keeps a link to another page's section", () => {
+    const html = `<!doctype html><html><head><title>Advanced usage</title></head><body><main><h1>Advanced usage<a class="headerlink" href="#advanced-usage" title="Link to this heading">¶</a></h1>
+      <p>Requests supports chunked transfer encoding for outgoing and incoming requests, with a generator or any iterator that has no length.</p>
+      <h2>Chunk-encoded requests<a class="headerlink" href="#chunk-encoded-requests" title="Link to this heading">¶</a></h2>
+      <p>To send a chunk-encoded request, provide a generator for your body; see <a href="/en/latest/api/#session">§</a> and the <a href="#top">#</a> of the page.</p></main></body></html>`;
+    const md = parsePage(load(html), 'https://requests.example/en/latest/user/advanced/', { text: false, links: false, metadata: false }).markdown;
+    expect(md).toMatch(/^# Advanced usage$/m);
+    expect(md).toMatch(/^## Chunk-encoded requests$/m);
+    expect(md).not.toContain('¶');
+    expect(md).toContain('[§](https://requests.example/en/latest/api/#session)');
   });
 
   it('builds GFM tables with escaped pipes, a header row and one line per row', () => {
