@@ -185,6 +185,38 @@ function holdsTabPanel(el: DomNode, budget: { left: number }): boolean {
 
 const MAX_TABLIST_WALK = 2_000;
 
+/**
+ * Whether a closed `<details>` is a drop-down menu, not a disclosure of content (a FAQ's answer, a
+ * product's care notes): its body is a menu (`role="menu"` or `"listbox"`, a `…-menu` element such
+ * as GitHub's `<details-menu>`) or a list of links (ten or more, four fifths of its text): a
+ * filter's choices on a listing ("Spoken language: Any" and 234 languages). Looks at most
+ * MAX_TABLIST_WALK nodes, and no more than the pass's prose budget has left.
+ */
+function closedMenu(el: DomNode, budget: { left: number }): boolean {
+  const stack: DomNode[] = (el.children ?? []).filter((c) => c.name !== 'summary').reverse();
+  let text = 0;
+  let linkText = 0;
+  let links = 0;
+  const inLink = new Set<DomNode>();
+  for (let seen = 0; stack.length && seen < MAX_TABLIST_WALK && --budget.left >= 0; seen++) {
+    const n = stack.pop()!;
+    if (n.type === 'text') {
+      const len = (n.data ?? '').trim().length;
+      text += len;
+      if (n.parent && inLink.has(n.parent)) linkText += len;
+      continue;
+    }
+    if (n.type !== 'tag') continue;
+    const name = n.name ?? '';
+    const role = n.attribs?.role?.toLowerCase();
+    if (role === 'menu' || role === 'listbox' || name.endsWith('-menu')) return true;
+    if (name === 'a' && n.attribs?.href !== undefined) links++;
+    if (name === 'a' || (n.parent && inLink.has(n.parent))) inLink.add(n);
+    if (n.children) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return links >= 10 && linkText >= text * 0.8;
+}
+
 /** Whether an element (and everything under it) is never main content. */
 export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareOptions, frame?: ReadonlySet<DomNode>): boolean {
   const name = el.name ?? '';
@@ -202,6 +234,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   }
   const role = a.role?.toLowerCase();
   if (role && CHROME_ROLES.has(role) && !(role === 'tablist' && holdsTabPanel(el, budgetOf(opts)))) return true;
+  if (name === 'details' && a.open === undefined && closedMenu(el, budgetOf(opts))) return true;
   if (name === 'a' && isSkipLink(el)) return true;
   if (CONTROL_HOLDERS.has(name) && isCardControl(shortOwnText(el))) return true;
   if ((name === 'ul' || name === 'ol') && optionList(el)) return true;

@@ -78,3 +78,25 @@ describe('disclosure triggers', () => {
     for (const word of ['Menu', 'Show more', 'Add to cart', 'Filters']) expect(out).not.toContain(word);
   });
 });
+
+describe('a closed <details> that is a drop-down menu', () => {
+  it("a listing's filter menus (closed <details> of links, a `…-menu` element, role=menu) are left out, however many choices they hold", () => {
+    const repo = (i: number) =>
+      `<article class="Box-row"><h2><a href="/owner${i}/tool-${i}">owner${i} / tool-${i}</a></h2><p>Tool ${i}: a small helper.</p><div class="f6"><span>Python</span> <a href="/owner${i}/tool-${i}/stargazers">${1000 + i}</a> <a href="/owner${i}/tool-${i}/forks">${200 + i}</a> <span>Built by <a href="/u${i}">u${i}</a></span> <span>${100 + i} stars today</span></div></article>`;
+    const choices = (n: number) => Array.from({ length: n }, (_, i) => `<a href="/trending/lang-${i}">Language ${i}</a>`).join('');
+    const menus =
+      `<details class="select-menu"><summary>Spoken language: Any</summary><div class="select-menu-modal"><span>Select a spoken language</span><div class="select-menu-list">${choices(250)}</div></div></details>` +
+      `<details class="select-menu"><summary>Language: Any</summary><details-menu><span>Select a language</span>${choices(250)}</details-menu></details>` +
+      '<details><summary>Date range: Today</summary><div role="menu"><a href="?since=daily">Today</a><a href="?since=weekly">This week</a></div></details>';
+    const html = `<body><header><nav><a href="/">Home</a></nav></header><div class="hero"><h1>Trending</h1><p>See what the community is most excited about today.</p></div><div class="container"><div class="Box"><div class="Box-header"><nav><a href="/trending">Repositories</a><a href="/trending/developers">Developers</a></nav><div>${menus}</div></div>${Array.from({ length: 25 }, (_, i) => repo(i)).join('')}</div></div><footer><a href="/about">About</a></footer></body>`;
+    const out = parsePage(load(html), 'https://code.example/trending', { text: false, links: false, metadata: false }).markdown;
+    expect(out).toContain('owner24 / tool-24');
+    expect(out).toContain('Tool 3: a small helper.');
+    expect(out).not.toMatch(/Language 7|Select a spoken language|Spoken language: Any|Date range|This week/);
+  });
+
+  it('a closed <details> whose body is prose with a link or two (a FAQ answer) is content', () => {
+    const out = md(`${prose}<details><summary>How do I return an item?</summary>${answer(1)}<p>See <a href="/returns">returns</a> and <a href="/help">help</a>.</p></details>`);
+    expect(out).toContain('Answer 1, a full sentence');
+  });
+});
