@@ -369,12 +369,13 @@ function replySubject(el: DomNode): boolean {
   return HEADING_TAGS.has(el.name ?? '') && REPLY_SUBJECT.test(leadingText(el));
 }
 
-// A skip link's words ("Skip to main content", "Zum Inhalt springen", "Aller au contenu").
-const SKIP_LINK = /^\s*(?:skip|jump)\s+(?:to|over|past|navigation|nav\b|links|listing|carousel|content|section)|^\s*(?:zum|zur)\s+\p{L}+\s+(?:springen|wechseln)|^\s*(?:aller|passer|sauter)\s+(?:au|à la|aux)\s|^\s*(?:saltar|ir)\s+al?\s+(?:contenido|navegación|men[uú])|^\s*(?:pular|ir)\s+para\s+o\s|^\s*(?:vai|salta|passa)\s+al\s+(?:contenuto|menu)|^\s*(?:naar|ga naar)\s+(?:de\s+)?(?:inhoud|hoofdinhoud)|^\s*przejdź\s+do\s|^\s*перейти\s+к\s/iu;
+// A skip link's words ("Skip to main content", "Zum Inhalt springen", "Aller au contenu"), and a
+// link back up the page ("Back to top", "Back to Project" after each entry of a long list, "↑").
+const SKIP_LINK = /^\s*(?:skip|jump)\s+(?:to|over|past|navigation|nav\b|links|listing|carousel|content|section)|^\s*(?:back|return)\s+to\s|^\s*(?:(?:back\s+)?to\s+)?top(?:\s+of\s+(?:the\s+)?page)?\s*[↑⬆]?\s*$|^\s*[↑⬆]\s*$|^\s*(?:zum|zur)\s+\p{L}+\s+(?:springen|wechseln)|^\s*(?:aller|passer|sauter)\s+(?:au|à la|aux)\s|^\s*(?:saltar|ir)\s+al?\s+(?:contenido|navegación|men[uú])|^\s*(?:pular|ir)\s+para\s+o\s|^\s*(?:vai|salta|passa)\s+al\s+(?:contenuto|menu)|^\s*(?:naar|ga naar)\s+(?:de\s+)?(?:inhoud|hoofdinhoud)|^\s*przejdź\s+do\s|^\s*перейти\s+к\s/iu;
 
 /**
  * A skip link: a link to a place on the same page ("#main") that says to skip to it, there for
- * keyboard users and shown only when focused. Not content on any kind of page.
+ * keyboard users and shown only when focused, or to go back up to it. Not content on any kind of page.
  */
 function isSkipLink(el: DomNode): boolean {
   const href = el.attribs?.href?.trim() ?? '';

@@ -718,6 +718,16 @@ describe('kind-aware main content', () => {
     }
   });
 
+  it('links back up the page ("Back to Project" after every entry, a heading\'s "top", "↑") are not content; a link to another page saying "Back to …" is', () => {
+    const entry = (i: number) => `<h3>Beach house ${i}</h3><p>Firm ${i} Architects, a house on the dunes with a timber deck and a roof that turns its back to the wind.</p><a href="#project">Back to Project</a>`;
+    const html = `<body><main id="project"><h1>Best of year: projects</h1><h2>Houses <a href="#top_of_page">top</a></h2>${[1, 2, 3, 4, 5, 6].map(entry).join('')}<p><a href="#project">↑</a></p><p>Read how the jury chose them: <a href="/jury">Back to basics</a>.</p></main></body>`;
+    const out = md(html, 'https://design.example/awards/best-of-year/');
+    expect(out).toContain('Firm 6 Architects');
+    expect(out).toMatch(/^## Houses$/m);
+    expect(out).not.toMatch(/Back to Project|↑/);
+    expect(out).toContain('[Back to basics](https://design.example/jury)');
+  });
+
   it('a small form beside an item or between sections (notify me, newsletter): its labels and lines stay out', () => {
     const notify = '<form class="notify"><h3>Notify me when back in stock</h3><p>Once limited colours sell out, they are gone for good.</p><label>Email <input type="email" name="email"></label><p>You can opt out any time. <a href="/privacy">Privacy Policy</a></p><p class="ok">We got your info, and we are rooting for you.</p></form>';
     const product = `<!doctype html><html><head><title>Wool Runner</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Wool Runner","offers":{"@type":"Offer","price":"110","priceCurrency":"USD"}}</script></head><body><main>
