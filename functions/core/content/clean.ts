@@ -100,7 +100,7 @@ function isBoilerplate(el: DomNode, s: NodeStats, commentsAreContent: boolean | 
 }
 
 // A block whose whole text is an advertising label ("Advertisement", "Anzeige", "Реклама"…).
-const AD_LABEL = /^(?:advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|реклама|広告|광고|广告)(?:\s*[-–—:·]?\s*(?:continue reading below|scroll to continue(?: with content)?|story continues below))?$/i;
+const AD_LABEL = /^(?:advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|реклама|広告|광고|广告)(?:\s*[-–—:·]?\s*(?:continue reading below|scroll to continue(?: with content)?|(?:story|article) continues below))?$|^(?:story|article) continues below$/i;
 
 const shortText = (el: DomNode, scored: Scored): string => squash(textOf(el, scored).join(''));
 

@@ -184,3 +184,11 @@ describe("a writer's bio closing the story", () => {
     expect(middle).toContain('freelance writer');
   });
 });
+
+describe('advertising labels inside the story', () => {
+  it('"Advertisement", "ADVERTISEMENT - CONTINUE READING BELOW" and "Article Continues Below" between paragraphs are left out', () => {
+    const out = md(`<article><h1>Understanding web design</h1>${para(1)}<div class="ad-label">Advertisement</div>${para(2)}<p>ADVERTISEMENT - CONTINUE READING BELOW</p>${para(3)}<p>Article Continues Below</p>${para(4)}${para(5)}</article>`);
+    expect(out).toContain('Paragraph 5 of the story');
+    expect(out).not.toMatch(/Advertisement|continue reading below|Continues Below/i);
+  });
+});
