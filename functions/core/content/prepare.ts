@@ -101,7 +101,7 @@ export const POST_LINE_NAMES = /[^\s]*(?:author|byline|dateline|timestamp)[^\s]*
  * join date, avatar, signature, reactions bar, "last edited" line (the author's name and the
  * post's date stay).
  */
-const THREAD_FURNITURE = /user-?title|user-?extras|user-?stats|user-?rank|post-?rank|user-?banner|user-?blurb|avatar|signature|reactions-?bar|reactions-?list|last-?edit/;
+const THREAD_FURNITURE = /user-?title|user-?extras|(?:user|author|poster|member)[-_]?stat(?:istic)?s|(?:team|user|member)[-_]?role|user-?rank|post-?rank|user-?banner|user-?blurb|avatar|signature|reactions-?bar|reactions-?list|last-?edit/;
 
 /** Class/id words that name the content: an element named both ways is kept (scoring decides). */
 const CONTENT_CLASS = /article|content|(?:^|[\s_-])(?:main|body|entry|story|text|prose|markdown)(?=$|[\s_-])/;
