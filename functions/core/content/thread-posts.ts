@@ -66,8 +66,8 @@ function textOf(n: DomNode, max = 200): string {
 
 // A post's furniture by its words: its number ("#12"), a bare count (reactions), the poster's
 // status and stats ("Offline", "Posts: 1,204", "Registered: 2019-04-02", "29,553 posts", "518
-// helpful votes", "Trophy Points:"), and its action links ("Reply", "Quote", "Report inappropriate
-// content").
+// helpful votes", "Trophy Points:"), its action links ("Reply", "Quote", "Report inappropriate
+// content"), and the thread's locked notice ("Not open for further replies.").
 const POST_FURNITURE = new RegExp(
   [
     '^#\\s?\\d+$', '^[\\d,.]+k?$', '^(?:online|offline|original post|former member)$',
@@ -77,6 +77,8 @@ const POST_FURNITURE = new RegExp(
     // A Q&A post's dates ("answered Feb 4, 2014 at 13:27") and its poster's reputation and badges.
     '^(?:asked|answered|edited|modified)\\s+(?:[a-z]{3,9}\\s+\\d|\\d|yesterday|today)[\\w ,:\'.-]*$',
     '^[\\d,.]+k?\\s*(?:\\d+\\s*(?:gold|silver|bronze)\\s+badges?\\s*)+$',
+    // The thread's status (XenForo's and vBulletin's locked threads).
+    '^(?:not open for further replies|this (?:thread|topic) (?:is|has been) (?:locked|closed)(?: to (?:new|further) replies)?|thread (?:locked|closed))\\.?$',
   ].join('|'),
   'i',
 );
