@@ -92,11 +92,16 @@ const FURNITURE_BLOCKS = new Set(['div', 'li', 'dd', 'dt', 'p', 'span', 'a', 'ul
 const EDIT_NOTICE = /^last (?:edited|modified|updated)(?: by \S[^\n]{0,60}?)?\s*(?:[:;,]|\bon\b|\bat\b)\s*\S[^\n]*$/i;
 const MAX_EDIT_NOTICE_CHARS = 160;
 
+// Who liked a post (vBulletin's, Invision's): "WiSK and JapesUK like this.", "A, B, C and 4 others
+// like this.", "Ken likes this." Names are single tokens without commas (so the match is linear); "I
+// like this." is a reply, not a count.
+const LIKED_BY = /^(?:[^\s,]+(?:,\s*[^\s,]+)*\s+and\s+(?:\d+\s+others?|[^\s,]+)\s+like\s+this|[^\s,]+\s+likes\s+this)(?:\s+post)?\.?$/i;
+
 /** Whether `el` is a block whose whole text is one line of a post's furniture (see POST_FURNITURE, EDIT_NOTICE). */
 export function postFurniture(el: DomNode): boolean {
   if (!FURNITURE_BLOCKS.has(el.name ?? '')) return false;
   const text = textOf(el, MAX_EDIT_NOTICE_CHARS).trim();
   if (!text) return false;
   if (text.length <= MAX_FURNITURE_CHARS && POST_FURNITURE.test(text)) return true;
-  return text.length <= MAX_EDIT_NOTICE_CHARS && EDIT_NOTICE.test(text);
+  return text.length <= MAX_EDIT_NOTICE_CHARS && (EDIT_NOTICE.test(text) || LIKED_BY.test(text));
 }

@@ -464,14 +464,14 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Hall of Famer|Apr 13, 2009|73,365|simple and coherent|Reactions/);
   });
 
-  it("a thread's author pane as MyBB writes it: the poster's role and statistics go, the name and post stay; so does a locked thread's notice", () => {
+  it("a thread's author pane as MyBB writes it: the poster's role and statistics go, the name and post stay; so do a locked thread's notice and who liked a post", () => {
     const post = (i: number) => `<div class="post" id="post_${i}"><div class="post_author"><div class="author_information"><strong><a href="/user-${i}.html">member${i}</a></strong><p class="team-role team-role--standard">Big Board Owner</p></div><div class="author_statistics">Posts: 1${i}6<br>Threads: 2${i}<br>Joined: Feb 2019<br>Reputation: <a href="/reputation.php?uid=${i}">7</a></div></div>
       <div class="post_content"><div class="post_head"><span class="post_date">2019-02-2${i}, 09:14 PM</span></div><div class="post_body">Reply ${i}: I converted my board last spring and kept every member, though the old attachments took a script of their own to move, and the theme needed a week.</div></div></div>`;
-    const html = `<!doctype html><html><head><title>Converting from SMF</title></head><body>${chrome}<h1>Converting from SMF to MyBB</h1><div id="posts">${[1, 2, 3, 4, 5].map(post).join('')}<div class="blockMessage">Not open for further replies.</div></div>${footer}</body></html>`;
+    const html = `<!doctype html><html><head><title>Converting from SMF</title></head><body>${chrome}<h1>Converting from SMF to MyBB</h1><div id="posts">${[1, 2, 3, 4, 5].map(post).join('')}<div class="blockMessage">Not open for further replies.</div></div>${footer}</body></html>`.replace('needed a week.</div>', 'needed a week.</div><div class="likes"><a href="/u/9">WiSK</a>, <a href="/u/8">JapesUK</a> and <a href="#likes">4 others</a> like this.</div>');
     const out = md(html, 'https://community.example/showthread.php?tid=222085');
     expect(out).toContain('member4');
     expect(out).toContain('Reply 5: I converted my board');
-    expect(out).not.toMatch(/Big Board Owner|Posts: 1|Threads: 2|Joined: Feb 2019|Reputation|further replies/);
+    expect(out).not.toMatch(/Big Board Owner|Posts: 1|Threads: 2|Joined: Feb 2019|Reputation|further replies|like this/);
   });
 
   it("a thread whose replies follow the opening post under a \"Comments\" heading, in blocks named for comments with few commas: every reply", () => {
