@@ -5,7 +5,7 @@
  * (it closes every story of that writer), not the story. Told by its place and its shape, not by
  * class names (pages whose bio box is named `author-bio` lose it to the class rules already).
  */
-import { BLOCK_TAGS, isElement, leadingText, type DomNode } from './dom.js';
+import { BLOCK_TAGS, leadingText, type DomNode } from './dom.js';
 import { keptChildren } from './select.js';
 import type { Scored } from './score.js';
 
@@ -58,7 +58,7 @@ export function dropClosingBio(nodes: DomNode[], scored: Scored, removed: Set<Do
     const el = leaves[i]!;
     const s = scored.stats.get(el);
     const len = s?.text ?? 0;
-    if (len >= MIN_BIO && len <= MAX_BIO && isElement(el) && BIO_START.test(leadingText(el, 120).trimStart())) {
+    if (len >= MIN_BIO && len <= MAX_BIO && BIO_START.test(leadingText(el, 120).trimStart())) {
       const before = leaves[i - 1]!;
       const label = (scored.stats.get(before)?.text ?? 0) <= MAX_LABEL && BIO_LABEL.test(leadingText(before, MAX_LABEL).trim());
       if (!label && !imageOnly(before, scored)) return;

@@ -23,7 +23,7 @@ import { noscriptMarkup, parseFragment } from './noscript.js';
 import { declaresAnswers, declaresStory, pageKind, pageSignals, plainPageKind, pricedGroups, storyCards } from './page-kind.js';
 import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection, opensStorePolicySection } from './related-sections.js';
-import { isCallToAction, pathWords, type PrepareOptions } from './prepare.js';
+import { SECTION_TAGS, isCallToAction, pathWords, type PrepareOptions } from './prepare.js';
 import { isDisclosureTrigger } from './disclosure.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { contains, selectMain, textOf } from './select.js';
@@ -265,9 +265,6 @@ function itemArea(body: DomNode, roots: DomNode[], scored: Scored): DomNode | un
   if (!lca || lca === h1 || lca === body || lca.name === 'html' || roots.includes(lca)) return undefined;
   return lca;
 }
-
-/** Blocks that may be a section of a page (a store's policy section beside a product). */
-const SECTION_TAGS = new Set(['div', 'section', 'article', 'ul', 'ol']);
 
 /** Kinds of page whose content is every block of the body, not one container (page-kind.ts). */
 const WHOLE_KINDS = new Set(['service', 'listing', 'collection', 'product']);

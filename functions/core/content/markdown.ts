@@ -135,9 +135,7 @@ const PERMALINK_TEXT = new Set(['¶', '#', '§', '🔗', '#️⃣']);
 function withinPage(raw: string | null | undefined, href: string): boolean {
   if (raw?.trim().startsWith('#')) return true;
   const hash = href.indexOf('#');
-  if (hash < 0) return false;
-  const base = currentBase.indexOf('#') < 0 ? currentBase : currentBase.slice(0, currentBase.indexOf('#'));
-  return href.slice(0, hash) === base;
+  return hash >= 0 && href.slice(0, hash) === currentBase.split('#', 1)[0];
 }
 
 const HEADING_TAG = /^H[1-6]$/;

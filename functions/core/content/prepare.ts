@@ -19,8 +19,8 @@ import { opensReviewsSection } from './related-sections.js';
 import { isCardControl } from './boilerplate-text.js';
 import { isDisclosurePanel, isDisclosureTrigger } from './disclosure.js';
 
-// Blocks that may be a section of their own (a product page's reviews).
-const SECTION_TAGS = new Set(['div', 'section', 'article', 'ul', 'ol']);
+/** Blocks that may be a section of the page (a product's reviews, a store's policy beside it). */
+export const SECTION_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'article', 'ul', 'ol']);
 
 const NEVER_CONTENT = new Set([
   'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'applet',

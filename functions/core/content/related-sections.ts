@@ -43,6 +43,17 @@ function openingHeading(el: DomNode, depth = 0): DomNode | undefined {
   return undefined;
 }
 
+/**
+ * The heading `el` opens with and its text, white space squashed: what names the section a block
+ * is. None for a heading itself, or when that heading is the page's title (`<h1>`).
+ */
+function sectionHeading(el: DomNode): { h: DomNode; text: string } | undefined {
+  if (HEADING_TAGS.has(el.name ?? '')) return undefined;
+  const h = openingHeading(el);
+  if (!h || h.name === 'h1') return undefined;
+  return { h, text: squash(plainText(h).join('')) };
+}
+
 /** Whether `el` holds at least `n` links that go somewhere (teasers link to other pages). */
 function hasLinks(el: DomNode, n: number): boolean {
   let found = 0;
@@ -106,9 +117,9 @@ const RECORD_TAGS = new Set(['div', 'article', 'section', 'li', 'dl']);
 export function opensRelatedSection(el: DomNode, commentsAreContent = false, headingBefore = true): boolean {
   if (HEADING_TAGS.has(el.name ?? '')) return false;
   if (headingBefore && followsRelatedHeading(el)) return true;
-  const h = openingHeading(el);
-  if (!h || h.name === 'h1') return false;
-  const text = squash(plainText(h).join(''));
+  const opening = sectionHeading(el);
+  if (!opening) return false;
+  const { h, text } = opening;
   // A thread's comment section is its replies: content.
   if (isCommentsHeading(text)) return !commentsAreContent && looksLikeComments(el);
   const store = isStoreSectionHeading(text);
@@ -127,11 +138,8 @@ const REVIEWS_HEADING = /^(?:\d[\d.,]*\s+)?(?:(?:customer|product|user|guest|ver
  * comments are beside a story: not the item's content.
  */
 export function opensReviewsSection(el: DomNode): boolean {
-  if (HEADING_TAGS.has(el.name ?? '')) return false;
-  const h = openingHeading(el);
-  if (!h || h.name === 'h1') return false;
-  const text = squash(plainText(h).join(''));
-  return text.length <= 80 && REVIEWS_HEADING.test(text) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
+  const text = sectionHeading(el)?.text;
+  return !!text && text.length <= 80 && REVIEWS_HEADING.test(text) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
 }
 
 // The heading of a store's policy beside an item ("Shipping & Returns", "30-day returns",
@@ -144,11 +152,10 @@ const STORE_POLICY_HEADING = /^(?:(?:free\s+)?(?:shipping|delivery)\s*(?:&|and|,
  * and not the page's title.
  */
 export function opensStorePolicySection(el: DomNode): boolean {
-  if (HEADING_TAGS.has(el.name ?? '')) return false;
-  const h = openingHeading(el);
-  if (!h || h.name === 'h1') return false;
-  const text = squash(plainText(h).join('')).replace(/^\W+/, '');
-  return text.length <= 80 && STORE_POLICY_HEADING.test(text) && !holdsElement(el, TITLE) && !holdsPeerHeading(el, h);
+  const opening = sectionHeading(el);
+  if (!opening) return false;
+  const text = opening.text.replace(/^\W+/, '');
+  return text.length <= 80 && STORE_POLICY_HEADING.test(text) && !holdsElement(el, TITLE) && !holdsPeerHeading(el, opening.h);
 }
 
 /** Whether `el` holds a heading other than `h` of its level or above: a block of several sections, not one. */

@@ -1,6 +1,6 @@
 import { ConditionFailedError } from '../errors.js';
 import { keys, monthOf } from '../table-keys.js';
-import type { Table } from '../../ports/table.js';
+import type { Key, Table } from '../../ports/table.js';
 
 /**
  * Model tokens are reserved before each call and settled after it (issue 27): the quota cannot be
@@ -43,7 +43,7 @@ export async function reserveModelTokens(table: Table, tenantId: string, cap: nu
 }
 
 /** Start `model_tokens_held` at `model_tokens` when only the latter exists; true when it was (or just got) carried. */
-async function carryUsageIntoHeld(table: Table, key: { pk: string; sk: string }): Promise<boolean> {
+async function carryUsageIntoHeld(table: Table, key: Key): Promise<boolean> {
   const item = await table.get(key, { consistent: true });
   if (!item || item.model_tokens_held !== undefined || item.model_tokens === undefined) return false;
   try {
