@@ -203,16 +203,68 @@ const cellTranslator = ({ node, visitor }: TranslatorContext): TranslatorConfig 
       .trim(),
 });
 
-const inlineCode: TranslatorConfig = {
-  spaceIfRepeatingChar: true,
-  noEscape: true,
-  postprocess: ({ content }) => {
-    const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((r) => r.length));
-    const d = '`'.repeat(longest + 1);
-    const pad = longest ? ' ' : '';
-    return content.trim() ? `${d}${pad}${content.replace(/\s*\n\s*/g, ' ')}${pad}${d}` : PostProcessResult.RemoveNode;
-  },
-};
+/**
+ * The text of an inline `<code>` as a code span shows it: markup inside is not markup there
+ * (`<code><strong>break</strong>;</code>` is `break;`, not `**break**;`; an `<i>` placeholder's
+ * underscores would glue to its word), a nested `<code>` or a link is its text, a `<br>` a space.
+ * An explicit stack (a page's nesting is not the call stack's).
+ */
+function codeText(node: Element): string {
+  let out = '';
+  const stack: unknown[] = [node];
+  while (stack.length) {
+    const n = stack.pop() as { nodeType?: number; tagName?: string; childNodes?: ArrayLike<unknown>; text?: string };
+    if (n.nodeType === 3) {
+      out += n.text ?? '';
+      continue;
+    }
+    const tag = n.tagName?.toUpperCase();
+    if (tag === 'BR') out += ' ';
+    else if (n !== node && (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'TEMPLATE')) continue;
+    const kids = n.childNodes ?? [];
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+  return out;
+}
+
+/** `text` as a code span: delimited by a backtick run longer than any inside, padded when it holds one. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const d = '`'.repeat(longest + 1);
+  const pad = longest ? ' ' : '';
+  return `${d}${pad}${text}${pad}${d}`;
+}
+
+/** The one link an inline `<code>` holds, all of its text inside it (`<code><a href>+ipc</a></code>`). */
+function soleLink(node: Element): Element | undefined {
+  let link: Element | undefined;
+  for (const c of Array.from(node.childNodes as ArrayLike<{ nodeType?: number; tagName?: string; text?: string }>)) {
+    if (c.nodeType === 3) {
+      if ((c.text ?? '').trim()) return undefined;
+    } else if (c.nodeType === 1) {
+      if (link || c.tagName?.toUpperCase() !== 'A') return undefined;
+      link = c as unknown as Element;
+    }
+  }
+  return link;
+}
+
+/**
+ * Inline code: its text in a code span (codeText). A code whose text is one link is the link
+ * around the span (`[`+ipc`](…)`): a link inside a span would show as its markup. Inside a link
+ * (`inLink`), the span alone.
+ */
+const codeTranslator =
+  (inLink: boolean) =>
+  ({ node }: TranslatorContext): TranslatorConfig => {
+    const text = codeText(node).replace(/\s+/g, ' ');
+    if (!text.trim()) return { ignore: true };
+    const span = codeSpan(text);
+    const link = inLink ? undefined : soleLink(node);
+    const href = link && resolveUrl(link.getAttribute('href'));
+    return { spaceIfRepeatingChar: true, noEscape: true, recurse: false, content: href ? `[${span}](${destination(href)})` : span };
+  };
+const inlineCode = codeTranslator(false);
 
 /** A heading on one line; an empty one (an icon, a dropped permalink) is dropped. */
 const headingTranslator = ({ node }: TranslatorContext): TranslatorConfig => ({
@@ -459,7 +511,7 @@ function markdownService(): NodeHtmlMarkdown {
   // Blocks inside a link (a card's title and blurb) are apart by a space, not glued.
   c.aTagTranslators.set('p,div,li,ul,ol,dl,dt,dd,section,article,header,footer,figure,figcaption,blockquote,h1,h2,h3,h4,h5,h6,tr,td,th', { surroundingNewlines: 1 });
   c.aTagTranslators.set('img', imgTranslator);
-  c.aTagTranslators.set('code', inlineCode);
+  c.aTagTranslators.set('code', codeTranslator(true));
   c.aTagTranslators.set('em,i', emTranslator);
   c.tableCellTranslators.set('em,i', emTranslator);
   c.tableCellTranslators.set('img', imgTranslator);

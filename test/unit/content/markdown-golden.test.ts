@@ -151,6 +151,15 @@ describe('htmlToMarkdown on small shapes', () => {
     expect(md('<h2>1. Introduction</h2><p>1. Not a list here</p><ul><li>- a dash</li></ul><p>- Jane, a reviewer</p>')).toBe('## 1. Introduction\n\n1\\. Not a list here\n\n- \\- a dash\n\n\\- Jane, a reviewer');
     expect(md('<p>Run <code>a \\- b</code> - done</p>')).toBe('Run `a \\- b` - done');
   });
+  it('writes inline code as its text: markup inside a code span would show as asterisks and brackets', () => {
+    // A reference page's syntax line (bold keyword, italic placeholders in nested code): emphasis
+    // markers inside a span are literal, and `_condition_` is not the word "condition".
+    expect(md('<p><code><strong>break</strong>;</code> and <code><strong>if</strong> (<code><i>condition</i></code>) { ... }</code></p>')).toBe('`break;` and `if (condition) { ... }`');
+    // A code span that is one link: the link around the span. A link inside a span: its text.
+    expect(md('<p>Flag <code><a href="/flags/ipc">+ipc</a></code>; <code>impl <a href="/From">From</a>&lt;T&gt; for U</code></p>')).toBe('Flag [`+ipc`](https://e.test/flags/ipc); `impl From<T> for U`');
+    // Inside a link, the span alone; a line break in code is a space; backticks inside stay a span.
+    expect(md('<p><a href="/r"><code><b>Result</b>&lt;T&gt;</code></a> <code>a<br>b</code> <code>x`y</code></p>')).toBe('[`Result<T>`](https://e.test/r) `a b` `` x`y ``');
+  });
   it('keeps the space a link text opens or closes with, outside the brackets', () => {
     // "uses<a> natural materials like </a>organic": a reader sees four words, not "usesnatural".
     expect(md('<p>Brand uses<a href="/m"> natural materials like </a>organic cotton.</p>')).toBe('Brand uses [natural materials like](https://e.test/m) organic cotton.');
