@@ -389,20 +389,54 @@ function mapCodeSpans(s: string, f: (code: string) => string, rest: (part: strin
  * word (`with_query`, `file_name`) or inside inline code stays: the library's surround removes
  * every underscore it finds in the content, as a nested emphasis's delimiter, so
  * `<em><code>with_query</code></em>` read "withquery". A nested emphasis's own underscores (at a
- * word's edge) still go.
+ * word's edge) still go, the one opening the content too (the library's pattern needs a character
+ * before it: `<em><em>x</em></em>` read `__x_`); a link's address keeps its own (`/r01/_https…`
+ * lost them, a broken link).
  */
+// A link's or an image's destination (and title) as written, or an autolink: its underscores are the address's.
+const LINK_TARGET = /\]\([^)\n]*\)|<(?:https?:|mailto:|tel:)[^>\s]*>/g;
 const emTranslator: TranslatorConfig = {
   spaceIfRepeatingChar: true,
   postprocess: ({ content }) => {
     if (isWhiteSpaceOnly(content)) return PostProcessResult.RemoveNode;
-    const kept = mapCodeSpans(content, (code) => code.replaceAll('_', KEPT_UNDERSCORE)).replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, KEPT_UNDERSCORE);
-    return tagSurround(kept, '_').replaceAll(KEPT_UNDERSCORE, '_');
+    const kept = mapCodeSpans(content, (code) => code.replaceAll('_', KEPT_UNDERSCORE))
+      .replace(LINK_TARGET, (target) => target.replaceAll('_', KEPT_UNDERSCORE))
+      .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, KEPT_UNDERSCORE);
+    return tagSurround(kept.replace(/(?<!\\)_/g, ''), '_').replaceAll(KEPT_UNDERSCORE, '_');
   },
 };
+
+// Stands for an asterisk of a code span while bold or strikethrough markup is written around it.
+const KEPT_STAR = '\uE002';
+const KEPT_TILDE = '\uE003';
+
+/**
+ * Bold (`**`) and strikethrough (`~~`) written once around their content: the same markup nested
+ * inside loses its delimiters wherever they stand (the library's pattern misses one that opens the
+ * content: `<b><strong>Toner</strong></b>` read `****Toner**`, a broken line); a code span's
+ * asterisks and tildes are its text and stay.
+ */
+const surroundOnce = (delim: '**' | '~~'): TranslatorConfig => {
+  const char = delim[0]!;
+  const kept = char === '*' ? KEPT_STAR : KEPT_TILDE;
+  const nested = new RegExp(`(?<!\\\\)\\${char}\\${char}`, 'g');
+  return {
+    spaceIfRepeatingChar: true,
+    postprocess: ({ content }) => {
+      if (isWhiteSpaceOnly(content)) return PostProcessResult.RemoveNode;
+      const inner = mapCodeSpans(content, (code) => code.replaceAll(char, kept), (part) => part.replace(nested, ''));
+      return tagSurround(inner, delim).replaceAll(kept, char);
+    },
+  };
+};
+const strongTranslator = surroundOnce('**');
+const strikeTranslator = surroundOnce('~~');
 
 const translators: TranslatorConfigObject = {
   'h1,h2,h3,h4,h5,h6': headingTranslator,
   'em,i': emTranslator,
+  'strong,b': strongTranslator,
+  'del,s,strike': strikeTranslator,
   // A disclosure's title and body: blocks (the converter reads unknown tags inline, so a FAQ's
   // question ran into its answer: "…Financial AccountingIntegrated course…").
   'details,summary': { surroundingNewlines: 2 },
@@ -512,8 +546,11 @@ function markdownService(): NodeHtmlMarkdown {
   c.aTagTranslators.set('p,div,li,ul,ol,dl,dt,dd,section,article,header,footer,figure,figcaption,blockquote,h1,h2,h3,h4,h5,h6,tr,td,th', { surroundingNewlines: 1 });
   c.aTagTranslators.set('img', imgTranslator);
   c.aTagTranslators.set('code', codeTranslator(true));
-  c.aTagTranslators.set('em,i', emTranslator);
-  c.tableCellTranslators.set('em,i', emTranslator);
+  for (const set of [c.aTagTranslators, c.tableCellTranslators]) {
+    set.set('em,i', emTranslator);
+    set.set('strong,b', strongTranslator);
+    set.set('del,s,strike', strikeTranslator);
+  }
   c.tableCellTranslators.set('img', imgTranslator);
   c.tableCellTranslators.set('a', aTranslator);
   c.tableCellTranslators.set('code', inlineCode);

@@ -160,6 +160,14 @@ describe('htmlToMarkdown on small shapes', () => {
     // Inside a link, the span alone; a line break in code is a space; backticks inside stay a span.
     expect(md('<p><a href="/r"><code><b>Result</b>&lt;T&gt;</code></a> <code>a<br>b</code> <code>x`y</code></p>')).toBe('[`Result<T>`](https://e.test/r) `a b` `` x`y ``');
   });
+  it('writes nested bold, emphasis and strikethrough once: no `****` or `__` a renderer shows as text', () => {
+    // The same markup nested (a CMS's <b><strong>, a heading's <strong> inside <b>): one pair of
+    // delimiters, the inner one opening the content included.
+    expect(md('<p><b><strong>Toner</strong></b> then <strong><strong>How to adapt</strong>:</strong></p>')).toBe('**Toner** then **How to adapt:**');
+    expect(md('<p><em><em>University of Tasmania</em></em>, <s><del>old</del></s>, <b>a <code>x**y</code></b></p>')).toBe('_University of Tasmania_, ~~old~~, **a `x**y`**');
+    // A link inside emphasis keeps the underscores of its address.
+    expect(md('<p><em>See <a href="https://x.test/r01/_https://p.test/_.Y">this</a></em></p>')).toBe('_See [this](https://x.test/r01/_https://p.test/_.Y)_');
+  });
   it('keeps the space a link text opens or closes with, outside the brackets', () => {
     // "uses<a> natural materials like </a>organic": a reader sees four words, not "usesnatural".
     expect(md('<p>Brand uses<a href="/m"> natural materials like </a>organic cotton.</p>')).toBe('Brand uses [natural materials like](https://e.test/m) organic cotton.');
