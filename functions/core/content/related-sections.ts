@@ -142,9 +142,19 @@ export function opensReviewsSection(el: DomNode): boolean {
   return !!text && text.length <= 80 && REVIEWS_HEADING.test(text) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
 }
 
-// The heading of a store's policy beside an item ("Shipping & Returns", "30-day returns",
-// "Lifetime Guarantee"). Not a warranty: a product's own term may be in it.
-const STORE_POLICY_HEADING = /^(?:(?:free\s+)?(?:shipping|delivery)\s*(?:&|and|,)?\s*(?:returns?|exchanges?|polic(?:y|ies))|returns?(?:\s*(?:&|and)\s*(?:exchanges?|refunds?))?\s+polic(?:y|ies)|\d+[- ]day\s+returns?|(?:lifetime|satisfaction)\s+guarantee)(?![\w-])/i;
+// The heading of a store's own section beside an item: its policy ("Shipping & Returns", "30-day
+// returns", "Lifetime Guarantee"; not a warranty: a product's own term may be in it), its other
+// offers ("More seller options (2)"; not the seller of a marketplace's item, whose listing it is),
+// its fulfilment choice ("How do you want your item?"), its help prompt ("Need help choosing
+// gear?") and an empty reviews box ("Be the first to review this item").
+const STORE_POLICY_HEADING = new RegExp(
+  `^(?:${[
+    '(?:free\\s+)?(?:shipping|delivery)\\s*(?:&|and|,)?\\s*(?:returns?|exchanges?|polic(?:y|ies))', 'returns?(?:\\s*(?:&|and)\\s*(?:exchanges?|refunds?))?\\s+polic(?:y|ies)', '\\d+[- ]day\\s+returns?', '(?:lifetime|satisfaction)\\s+guarantee',
+    '(?:more|other)\\s+(?:seller|buying)\\s+options', 'other\\s+sellers',
+    'how\\s+(?:do|would)\\s+you\\s+(?:like|want)\\s+(?:to\\s+(?:get|receive)\\s+)?your\\s+(?:item|order)', 'need\\s+(?:help|advice)', 'be\\s+the\\s+first\\s+to\\s+(?:review|rate)',
+  ].join('|')})(?![\\w-])`,
+  'i',
+);
 
 /**
  * Whether `el` is a store's policy section beside a product: it opens with such a heading, holds

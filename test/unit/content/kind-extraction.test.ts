@@ -240,7 +240,7 @@ describe('kind-aware main content', () => {
     expect(out.indexOf('over sixty')).toBeLessThan(out.indexOf('Supply chain is taught'));
   });
 
-  it("a product page's store policies (shipping and returns, a guarantee) are left out; the item's sections stay", () => {
+  it("a product page's store sections (shipping and returns, a guarantee, fulfilment, other offers, help) are left out; the item's sections stay", () => {
     const feature = (h: string, p: string) => `<section class="feature"><img src="/${h.length}.jpg" alt=""><h2>${h}</h2><p>${p}</p></section>`;
     const html = `<!doctype html><html><head><title>Magnetic mat</title><meta property="og:type" content="product"></head><body>${chrome}<main>
       <div class="product"><div class="gallery"><img src="/mat.jpg" alt="Magnetic mat"></div><div class="buybox"><h1>Magnetic project mat</h1><span class="price">$19.95</span><button>Add to cart</button></div>
@@ -249,10 +249,16 @@ describe('kind-aware main content', () => {
       ${feature('Magnetic hold', 'Screws and small parts stay where you put them, even when the mat is knocked or carried to another bench.')}
       <section class="policy"><h2>Shipping &amp; Returns</h2><p>Orders ship within one business day from our warehouse. Returns are accepted within 30 days of delivery in the original packaging.</p></section>
       <section class="policy"><h2>Lifetime Guarantee</h2><p>Every tool we sell is guaranteed for life: if it breaks, we replace it, no questions asked, wherever you bought it.</p></section>
+      <section><h2>How do you want your item?</h2><p>Pickup today at the Quay Street store, or delivery tomorrow to your door.</p></section>
+      <section><h2>More seller options (2)</h2><p>Starting from $18.99 from two other sellers on the marketplace.</p></section>
+      <section><h2>Need help choosing gear?</h2><p>Talk to one of our experts in the store or call us any day of the week.</p></section>
+      <section><h2>Be the first to review this item</h2><p>Bought this mat? Tell other shoppers what you thought of it.</p></section>
     </main>${footer}</body></html>`;
     const out = md(html, 'https://shop.example/products/magnetic-mat');
     for (const s of ['# Magnetic project mat', '$19.95', 'wipes clean when the repair is done', '## Magnetic hold']) expect(out).toContain(s);
     expect(out).not.toMatch(/Shipping & Returns|ship within one business day|Lifetime Guarantee|guaranteed for life/);
+    // The store's other sections beside the item: its fulfilment choice, other offers, help prompt, an empty reviews box.
+    expect(out).not.toMatch(/How do you want|Quay Street|seller options|two other sellers|Need help|our experts|Be the first|Tell other shoppers/);
   });
 
   it("a product page's customer reviews and questions are left out, also when the reviews are the longest prose on the page", () => {
