@@ -2,7 +2,7 @@ import { codeLanguageOf } from './code-language.js';
 import { imageSource } from './dom.js';
 import { markdownPieces, tableRestRows } from './markdown-chunks.js';
 import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfig, type TranslatorConfigFactory, type TranslatorConfigObject } from 'node-html-markdown';
-import { isWhiteSpaceOnly, tagSurround } from 'node-html-markdown/dist/utilities.js';
+import { isWhiteSpaceOnly, tagSurround, trimNewLines } from 'node-html-markdown/dist/utilities.js';
 
 /*
  * HTML -> markdown that survives a round trip through a GFM renderer. node-html-markdown was
@@ -26,6 +26,9 @@ import { isWhiteSpaceOnly, tagSurround } from 'node-html-markdown/dist/utilities
  *   apart by spaces.
  * - headings on one line, empty headings dropped; links only to http(s), mailto: and tel:
  *   (a `javascript:` or app link keeps its text).
+ * - block quotes: every line quoted, a quoted code block's indentation kept (a documentation page's
+ *   admonitions arrive as quotes with their title in bold: serialize.ts).
+ * - inline code as its text (markup inside a code span is literal); nested bold and emphasis once.
  * - at most one blank line in a row (outside code blocks), no trailing spaces on blank lines.
  */
 
@@ -432,7 +435,32 @@ const surroundOnce = (delim: '**' | '~~'): TranslatorConfig => {
 const strongTranslator = surroundOnce('**');
 const strikeTranslator = surroundOnce('~~');
 
+/**
+ * A block quote: every line behind `> `, a nested quote's line behind `>` (`>> x`), an empty line
+ * `>`. The library's own pattern took one space of every line's indent as the marker's, so a code
+ * block quoted lost a space of indentation on each line; a lone space opening a line of text (a
+ * line break's leftover) still goes, an indent of two or more (a list item's lines) stays.
+ */
+const blockquoteTranslator: TranslatorConfig = {
+  postprocess: ({ content }) => {
+    if (isWhiteSpaceOnly(content)) return PostProcessResult.RemoveNode;
+    let fence: string | null = null;
+    return trimNewLines(content)
+      .split('\n')
+      .map((line) => {
+        const mark = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+        const inCode = fence !== null;
+        if (fence === null && mark) fence = mark;
+        else if (fence !== null && mark && mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
+        const text = inCode ? line : line.replace(/^ (?! )/, '');
+        return text.startsWith('>') ? `>${text}` : text ? `> ${text}` : '>';
+      })
+      .join('\n');
+  },
+};
+
 const translators: TranslatorConfigObject = {
+  blockquote: blockquoteTranslator,
   'h1,h2,h3,h4,h5,h6': headingTranslator,
   'em,i': emTranslator,
   'strong,b': strongTranslator,

@@ -160,6 +160,12 @@ describe('htmlToMarkdown on small shapes', () => {
     // Inside a link, the span alone; a line break in code is a space; backticks inside stay a span.
     expect(md('<p><a href="/r"><code><b>Result</b>&lt;T&gt;</code></a> <code>a<br>b</code> <code>x`y</code></p>')).toBe('[`Result<T>`](https://e.test/r) `a b` `` x`y ``');
   });
+  it('quotes every line of a block quote, a code block keeping its indentation and a nested quote its own marker', () => {
+    expect(md('<blockquote><p>Example:</p><pre><code>if ($slow) {\n    limit_rate 10k;\n}</code></pre><blockquote><p>inner</p></blockquote><ul><li>one<ul><li>two</li></ul></li></ul></blockquote>')).toBe(
+      '> Example:\n>\n> ```\n> if ($slow) {\n>     limit_rate 10k;\n> }\n> ```\n>\n>> inner\n>\n> - one\n>   - two',
+    );
+    expect(md('<blockquote>   </blockquote><p>after</p>')).toBe('after');
+  });
   it('writes nested bold, emphasis and strikethrough once: no `****` or `__` a renderer shows as text', () => {
     // The same markup nested (a CMS's <b><strong>, a heading's <strong> inside <b>): one pair of
     // delimiters, the inner one opening the content included.
