@@ -9,7 +9,8 @@
  *   then an element with the line's code), when they count up one by one (1, 2, 3…) over two
  *   lines or more: a line's own code never does that;
  * - a table of one row whose one cell holds a `<pre>` of nothing but such numbers, one a line, and
- *   the next cell the code (Pygments' and Rouge's table layout): the code's `<pre>` alone.
+ *   the next cell the code (Pygments', Rouge's and Hugo's table layout): the code's `<pre>` alone
+ *   (a single number too, beside a single line of code).
  */
 import { classAndId, isElement, type DomNode } from './dom.js';
 
@@ -49,10 +50,14 @@ function shown(n: DomNode, max: number, seen: Map<DomNode, boolean>): DomNode[] 
   return out;
 }
 
-/** Whether `pre` holds nothing but line numbers counting up from its first, one a line. */
-function onlyLineNumbers(pre: DomNode): boolean {
+/**
+ * Whether `pre` holds nothing but line numbers counting up from its first, one a line: two or
+ * more, or one beside a code of one line (a one-line command in a numbered layout).
+ */
+function onlyLineNumbers(pre: DomNode, code: DomNode): boolean {
   const lines = textOf(pre).split('\n').map((l) => l.trim()).filter(Boolean);
-  if (lines.length < 2 || !lines.every((l) => /^\d{1,5}$/.test(l))) return false;
+  if (!lines.length || !lines.every((l) => /^\d{1,5}$/.test(l))) return false;
+  if (lines.length === 1) return textOf(code).trim() !== '' && !textOf(code).trim().includes('\n');
   return lines.every((l, i) => Number(l) === Number(lines[0]) + i);
 }
 
@@ -119,5 +124,5 @@ export function codeOfGutterTable(table: DomNode): DomNode | undefined {
   if (cells.length !== 2) return undefined;
   const gutter = find(cells[0]!, 'pre');
   const code = find(cells[1]!, 'pre');
-  return gutter && code && onlyLineNumbers(gutter) ? code : undefined;
+  return gutter && code && onlyLineNumbers(gutter, code) ? code : undefined;
 }

@@ -23,6 +23,9 @@ describe('line-number gutters of code blocks', () => {
   it('a gutter cell beside a code cell (Pygments, Rouge, Chroma tables): the code block alone', () => {
     expect(md('<table class="highlighttable"><tr><td class="linenos"><div class="linenodiv"><pre>1\n2\n3</pre></div></td><td class="code"><div class="highlight"><pre><span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\ny = 2\nz = 3</pre></div></td></tr></table>'))
       .toBe('```\nx = 1\ny = 2\nz = 3\n```');
+    // Hugo's Chroma table around a one-line command: one number beside one line.
+    expect(md('<div class="highlight"><div class="chroma"><table class="lntable"><tr><td class="lntd"><pre class="chroma"><code><span class="lnt" id="hl-23-1"><a class="lnlinks" href="#hl-23-1">1</a>\n</span></code></pre></td><td class="lntd"><pre class="chroma"><code class="language-bash" data-lang="bash"><span class="line"><span class="cl">pip install stringzilla\n</span></span></code></pre></td></tr></table></div></div>'))
+      .toBe('```bash\npip install stringzilla\n```');
   });
 
   it('numbers that are the code stay: a line of tokens, a block of numbers, a table of two blocks', () => {
@@ -30,5 +33,7 @@ describe('line-number gutters of code blocks', () => {
     expect(md('<pre><code>1\n2\n</code></pre>')).toBe('```\n1\n2\n```');
     // Two code blocks side by side whose first is not a column of counting numbers: a table still.
     expect(md('<table><tr><td><pre>a = 1</pre></td><td><pre>b = 2</pre></td></tr></table>')).toContain('|');
+    // A one-number block beside a block of two lines: a table still.
+    expect(md('<table><tr><td><pre>7</pre></td><td><pre>b = 2\nc = 3</pre></td></tr></table>')).toContain('|');
   });
 });
