@@ -337,7 +337,8 @@ const tableTranslator = ({ visitor }: TranslatorContext): TranslatorConfig => ({
     if (!rows.length) return PostProcessResult.RemoveNode;
     const line = (cells: string[]) => `| ${cells.concat(Array<string>(width - cells.length).fill('')).join(' | ')} |`.replace(/ {2}\|/g, ' |');
     const out = [line(rows[0]), line(Array<string>(width).fill('---')), ...rows.slice(1).map(line)].join('\n');
-    const caption = nodeMetadata.get(node)?.tableMeta?.caption;
+    // The library writes the caption as `__caption__`: bold, as the rest of the document writes it.
+    const caption = nodeMetadata.get(node)?.tableMeta?.caption?.replace(/^__([\s\S]*)__$/, '**$1**');
     return caption ? `${caption}\n\n${out}` : out;
   },
 });

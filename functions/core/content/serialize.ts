@@ -59,6 +59,32 @@ function admonitionPart(el: DomNode, cls: string): 'box' | 'title' | undefined {
   return box && kind && shortBox(el) ? 'box' : undefined;
 }
 
+/**
+ * The one cell of a table of one row of one cell and no caption (a callout box laid out with a
+ * table: "| **Best Price Guarantee** Find a lower price… |" over a lone `| --- |`), else undefined.
+ */
+function soleCell(table: DomNode): DomNode | undefined {
+  let cell: DomNode | undefined;
+  const visit = (n: DomNode): boolean => {
+    for (const c of n.children ?? []) {
+      if (c.type === 'text') {
+        if ((c.data ?? '').trim()) return false;
+        continue;
+      }
+      if (!isElement(c)) continue;
+      const name = c.name ?? '';
+      if (name === 'thead' || name === 'tbody' || name === 'tfoot' || name === 'tr') {
+        if (!visit(c)) return false;
+      } else if (name === 'td' || name === 'th') {
+        if (cell || n.name !== 'tr') return false;
+        cell = c;
+      } else if (name !== 'colgroup' && name !== 'col') return false;
+    }
+    return true;
+  };
+  return visit(table) ? cell : undefined;
+}
+
 /** Whether `el` holds no heading and under MAX_ALERT_CHARS of text (a bounded walk). */
 function shortBox(el: DomNode): boolean {
   let chars = 0;
@@ -183,6 +209,8 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
   let afterText = false;
   let inlineLength = 0;
   const gutters = new Set<DomNode>();
+  // The one cell of a table of one cell: a box the page drew with a table, written as a block.
+  const boxCells = new Set<DomNode>();
   // Where the outermost <pre>'s text starts in `texts`; a line break there unless its text ends one.
   let preStart = 0;
   const breakLine = () => {
@@ -233,11 +261,16 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     }
     // A disclosure's trigger kept by prepare (disclosure.ts) is read as its label: a line of its
     // own, or the text of the heading it sits in (the converter drops buttons).
-    const name = n.name === 'button' ? (n.parent && HEADING_TAGS.has(n.parent.name ?? '') ? 'span' : 'div') : (n.name ?? 'div');
+    const name = n.name === 'button' ? (n.parent && HEADING_TAGS.has(n.parent.name ?? '') ? 'span' : 'div') : boxCells.has(n) ? 'div' : (n.name ?? 'div');
     if (RAW_TEXT.has(name)) return;
     // A code block's line-number gutter is not its code (code-gutter.ts).
     if (name === 'pre' && pre === 0) for (const g of lineNumberGutters(n)) gutters.add(g);
     if (name === 'table' && pre === 0) {
+      const cell = soleCell(n);
+      if (cell) {
+        boxCells.add(cell);
+        return write(cell);
+      }
       const code = codeOfGutterTable(n);
       if (code) return write(code);
     }
