@@ -97,7 +97,7 @@ describe('markdown that survives a round trip', () => {
     expect(table).toContain('the output of one command<br>feeds the next');
     expect(table).toContain('succeeds. Short-circuits.');
     expect(table).toContain('[and-list](https://ref.example.test/docs/and?x=a\\|b)');
-    expect(table).toContain('__Operators by precedence__\n\n| Operator');
+    expect(table).toContain('**Operators by precedence**\n\n| Operator');
   });
 
   it('keeps images with alt text, never inlines data: URIs, drops empty links', () => {
