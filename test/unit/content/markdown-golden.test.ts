@@ -160,6 +160,11 @@ describe('htmlToMarkdown on small shapes', () => {
     // Inside a link, the span alone; a line break in code is a space; backticks inside stay a span.
     expect(md('<p><a href="/r"><code><b>Result</b>&lt;T&gt;</code></a> <code>a<br>b</code> <code>x`y</code></p>')).toBe('[`Result<T>`](https://e.test/r) `a b` `` x`y ``');
   });
+  it('writes a heading set in bold without the bold (a heading is bold already); bold inside a heading stays', () => {
+    expect(md('<h2><strong>From breach to resilience</strong></h2><h3><a href="/x"><b>Card title</b></a></h3><h4><b>a</b> and <b>b</b></h4><h4>Plain <b>bold</b></h4>')).toBe(
+      '## From breach to resilience\n\n### [Card title](https://e.test/x)\n\n#### **a** and **b**\n\n#### Plain **bold**',
+    );
+  });
   it('quotes every line of a block quote, a code block keeping its indentation and a nested quote its own marker', () => {
     expect(md('<blockquote><p>Example:</p><pre><code>if ($slow) {\n    limit_rate 10k;\n}</code></pre><blockquote><p>inner</p></blockquote><ul><li>one<ul><li>two</li></ul></li></ul></blockquote>')).toBe(
       '> Example:\n>\n> ```\n> if ($slow) {\n>     limit_rate 10k;\n> }\n> ```\n>\n>> inner\n>\n> - one\n>   - two',
