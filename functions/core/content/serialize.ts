@@ -8,7 +8,7 @@
 import { codeLanguageOf } from './code-language.js';
 import { codeOfGutterTable, lineNumberGutters } from './code-gutter.js';
 import { BLOCK_TAGS, HEADING_TAGS, imageSource, isElement, type DomNode } from './dom.js';
-import { postFurniture, quotesAPost } from './thread-posts.js';
+import { postFurniture, previewsAPost, quotesAPost } from './thread-posts.js';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const RAW_TEXT = new Set(['script', 'style']);
@@ -291,7 +291,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
       } else writeChildren(n, name);
       return;
     }
-    if (options.threadPosts && (quotesAPost(n) || postFurniture(n))) return;
+    if (options.threadPosts && (quotesAPost(n) || previewsAPost(n) || postFurniture(n))) return;
     // Two inline elements side by side with words at their meeting point and no space between
     // (`<span>Publisher</span><span>Houghton</span>`, a label and its value that the page's style
     // lays out apart): a space, or the two words read as one. A word styled in parts has parts of

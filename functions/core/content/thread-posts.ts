@@ -4,7 +4,7 @@
  * - quotes of other posts: a reply that quotes an earlier post repeats it (the quoted post is the
  *   thread's already, or on another of its pages), and what the reply adds is its own text.
  *   Quotes of anything else (an email, an article, a paper) stay: they carry no sign of quoting a
- *   post;
+ *   post. A reply's preview of the post it answers (a block clamped to a line by style) too;
  * - a post's furniture written as its own small block: its number, counters, the poster's status
  *   and stats, its action links.
  */
@@ -30,6 +30,22 @@ export function quotesAPost(el: DomNode): boolean {
   const before = previousElement(el);
   const cite = citation(el) ?? (before && citesBy(before) ? before : undefined);
   return !!cite && CITATION.test(textOf(cite));
+}
+
+// A class that clamps a block's text to a line or two by style (`line-clamp-1`, `text-truncate`).
+const CLAMPED = /^(?:line-clamp-[12]|text-truncate|truncate)$/;
+// Text beyond a line: a clamped block this long shows a part of it only.
+const MIN_PREVIEW_CHARS = 80;
+
+/**
+ * Whether `el` is a reply's preview of the post it answers: a block of a post's length clamped to a
+ * line or two by its class (NodeBB writes the parent post's whole text in every reply so). A post's
+ * own text is never shown a line at a time.
+ */
+export function previewsAPost(el: DomNode): boolean {
+  const cls = el.attribs?.class;
+  if (!cls || !cls.split(/\s+/).some((t) => CLAMPED.test(t))) return false;
+  return textOf(el, MIN_PREVIEW_CHARS).trim().length >= MIN_PREVIEW_CHARS;
 }
 
 /** A `<cite>` or a heading: where a quote names its author. */

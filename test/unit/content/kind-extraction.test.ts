@@ -667,6 +667,17 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/said:|wrote:/);
   });
 
+  it("a reply's preview of the post it answers (NodeBB writes the parent post's text in each reply, clamped to a line by style) is written once", () => {
+    const opening = ['<p>The first release candidate of version four is out: bug fixes and stability work since the last beta, and a soft feature freeze from today.</p>', '<p>Please try it on a copy of your forum and tell us what breaks before the final release.</p>'].join('');
+    const replies = ['Upgraded our test forum last night and the migration ran in four minutes.', 'Federation with the other servers seems broken since the upgrade, posts do not arrive.', 'Same here, it started after the second migration step, a log is attached below.'];
+    const post = (i: number, author: string, parent: string, body: string) =>
+      `<li component="post" data-index="${i}"><div class="post-header"><a href="/user/${author}">${author}</a> <span class="timeago" title="2024-11-2${i}">November 2${i}, 2024</span></div>${parent ? `<div component="post/parent" class="d-flex"><a href="/user/julian">julian</a><div component="post/parent/content" class="text-muted line-clamp-1">${parent}</div></div>` : ''}<div class="content" component="post/content" itemprop="text">${body}</div></li>`;
+    const html = `<!doctype html><html><head><title>RC1 of version 4</title></head><body>${chrome}<main><h1>RC1 of version 4</h1><ul component="topic" class="posts">${post(0, 'julian', '', opening)}${replies.map((r, i) => post(i + 1, `member${i + 1}`, opening, `<p>${r}</p>`)).join('')}</ul></main>${footer}</body></html>`;
+    const out = md(html, 'https://community.example/topic/18427/rc1-of-version-4');
+    for (const r of [...replies, 'soft feature freeze']) expect(out).toContain(r.slice(0, 40));
+    expect(out.split('soft feature freeze').length - 1).toBe(1);
+  });
+
   it("a thread's posts without their furniture: post numbers, counters, the poster's status and stats, action links, edit notices", () => {
     // Edit notices as phpBB, vBulletin and XenForo write them.
     const edits = [
