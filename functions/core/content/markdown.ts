@@ -575,8 +575,10 @@ function markdownService(): NodeHtmlMarkdown {
       // Collapsed by tidyMarkdown, which leaves code blocks alone (the library's pass does not).
       maxConsecutiveNewlines: 0,
       // An underscore between two letters or digits never opens or closes emphasis (CommonMark's
-      // flanking rules): `group_id` stays as written, not `group\_id`; other markup is escaped.
-      globalEscape: [/[\\`*~[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gmu, '\\$&'],
+      // flanking rules): `group_id` stays as written, not `group\_id`; other markup is escaped. A
+      // `<` that could open a tag or an autolink too: text such as `<commit>` or `<reviewer>` is
+      // raw HTML to a renderer, which shows nothing of it.
+      globalEscape: [/[\\`*~[\]]|<(?=[\p{L}/!?])|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gmu, '\\$&'],
       // Markup a line may start with (`+ `, `=`, `>`, `-`, `# `, `1. `) is escaped at the start of a
       // text only. The library's own pattern leaves its `\d+\. ` case unanchored, so every year or
       // count that ends a sentence was written `2024\.` mid-line (1,713 lines over the 681 pages of

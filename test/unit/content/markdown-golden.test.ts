@@ -160,6 +160,11 @@ describe('htmlToMarkdown on small shapes', () => {
     // Inside a link, the span alone; a line break in code is a space; backticks inside stay a span.
     expect(md('<p><a href="/r"><code><b>Result</b>&lt;T&gt;</code></a> <code>a<br>b</code> <code>x`y</code></p>')).toBe('[`Result<T>`](https://e.test/r) `a b` `` x`y ``');
   });
+  it('escapes a text `<` that could open a tag or an autolink (a renderer would show nothing of `<commit>`), not a comparison', () => {
+    expect(md('<p>The <i>&lt;mode&gt;</i> of &lt;reviewer&gt;, a &lt; b, x &lt;= 3, &lt;3, &lt;/div&gt; and &lt;!-- x --&gt;</p><h3>impl&lt;T, E&gt; Result&lt;T, E&gt;</h3><pre><code>&lt;div&gt;</code></pre>')).toBe(
+      'The _\\<mode>_ of \\<reviewer>, a < b, x <= 3, <3, \\</div> and \\<!-- x -->\n\n### impl\\<T, E> Result\\<T, E>\n\n```\n<div>\n```',
+    );
+  });
   it('writes a heading set in bold without the bold (a heading is bold already); bold inside a heading stays', () => {
     expect(md('<h2><strong>From breach to resilience</strong></h2><h3><a href="/x"><b>Card title</b></a></h3><h4><b>a</b> and <b>b</b></h4><h4>Plain <b>bold</b></h4>')).toBe(
       '## From breach to resilience\n\n### [Card title](https://e.test/x)\n\n#### **a** and **b**\n\n#### Plain **bold**',
