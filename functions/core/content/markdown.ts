@@ -500,8 +500,8 @@ const BLOCK_START = /^\s*(?:[-*+] |\d+[.)] |#|>|\||```|~~~)/;
 // Where a line's content starts: after its indent, quote marks and list marker; a heading's
 // hashes after those.
 const CONTENT_START = /^(\s*(?:>\s?)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?)(#{1,6}\s+)?/;
-// The escapes of line-start markup (lineStartEscape below): `1\. `, `\-`, `\+ `, `\>`, `\=`.
-const MARKUP_ESCAPE = /(?<!\\)(\d+)\\(\.\s)|(?<!\\)\\([-+>=])/g;
+// The escapes of line-start markup (lineStartEscape below): `1\. `, `1\) `, `\-`, `\+ `, `\>`, `\=`.
+const MARKUP_ESCAPE = /(?<!\\)(\d+)\\([.)]\s)|(?<!\\)\\([-+>=])/g;
 
 /**
  * `line` without the escapes of line-start markup that stand anywhere but at the start of its
@@ -579,11 +579,11 @@ function markdownService(): NodeHtmlMarkdown {
       // `<` that could open a tag or an autolink too: text such as `<commit>` or `<reviewer>` is
       // raw HTML to a renderer, which shows nothing of it.
       globalEscape: [/[\\`*~[\]]|<(?=[\p{L}/!?])|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gmu, '\\$&'],
-      // Markup a line may start with (`+ `, `=`, `>`, `-`, `# `, `1. `) is escaped at the start of a
+      // Markup a line may start with (`+ `, `=`, `>`, `-`, `# `, `1. `, `1) `) is escaped at the start of a
       // text only. The library's own pattern leaves its `\d+\. ` case unanchored, so every year or
       // count that ends a sentence was written `2024\.` mid-line (1,713 lines over the 681 pages of
       // the WCXB tune half).
-      lineStartEscape: [/^(\s*?)((?:\+\s)|(?:[=>-])|(?:#{1,6}\s))|^(\s*?)(\d+)(\.\s)/gm, '$1$3$4\\$2$5'],
+      lineStartEscape: [/^(\s*?)((?:\+\s)|(?:[=>-])|(?:#{1,6}\s))|^(\s*?)(\d+)([.)]\s)/gm, '$1$3$4\\$2$5'],
       ignore: ['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'object', 'embed', 'button', 'input', 'select', 'textarea'],
     },
     translators,

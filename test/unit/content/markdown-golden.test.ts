@@ -150,6 +150,8 @@ describe('htmlToMarkdown on small shapes', () => {
     // A heading holds no list; a paragraph or a list item that opens with one keeps its escape.
     expect(md('<h2>1. Introduction</h2><p>1. Not a list here</p><ul><li>- a dash</li></ul><p>- Jane, a reviewer</p>')).toBe('## 1. Introduction\n\n1\\. Not a list here\n\n- \\- a dash\n\n\\- Jane, a reviewer');
     expect(md('<p>Run <code>a \\- b</code> - done</p>')).toBe('Run `a \\- b` - done');
+    // `1)` opens an ordered list too (CommonMark): escaped at a paragraph's start, not in a heading or mid-line.
+    expect(md('<p>1) First, open the lid.</p><p>See step <b>2</b>) below, and 3) too.</p><h2>1) Intro</h2>')).toBe('1\\) First, open the lid.\n\nSee step **2**) below, and 3) too.\n\n## 1) Intro');
   });
   it('writes inline code as its text: markup inside a code span would show as asterisks and brackets', () => {
     // A reference page's syntax line (bold keyword, italic placeholders in nested code): emphasis
