@@ -91,8 +91,14 @@ const preTranslator = ({ node, visitor }: TranslatorContext): TranslatorConfig =
   };
 };
 
+// An image that stands for an emoji: its alt text is the emoji itself (Twemoji, NodeBB's and
+// WordPress's emoji images), pictographs with their modifiers, joiners and flags.
+const EMOJI_ALT = /^(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200d|\ufe0f|\u20e3){1,16}$/u;
+
 const imgTranslator = ({ node }: TranslatorContext): TranslatorConfig => {
   const alt = node.getAttribute('alt') ?? '';
+  // An emoji drawn as an image is the emoji, as a reader reads it: `🌟`, not `![🌟](https://…/1f31f.png)`.
+  if (EMOJI_ALT.test(alt)) return { content: alt, recurse: false };
   let src = node.getAttribute('src') ?? '';
   const lazy = node.getAttribute('data-src');
   if (lazy && (!src || /^data:/i.test(src))) src = lazy;

@@ -192,6 +192,11 @@ describe('htmlToMarkdown on small shapes', () => {
     expect(md('<p>(<a href="/g">link</a>), <a href="/h">next</a>.</p>')).toBe('([link](https://e.test/g)), [next](https://e.test/h).');
     expect(md('<p>Mail<a href="mailto:a@e.test"> a@e.test</a>!</p>')).toBe('Mail <a@e.test>!');
   });
+  it('writes an emoji drawn as an image as the emoji (its alt text), any other picture as an image', () => {
+    expect(md('<p>Yay for bugs! <img src="/e/1f41b.png" alt="🐛" title=":bug:"> <img src="/f.png" alt="👍🏽"> <img src="/flag.png" alt="🇫🇷"> <img src="/x.png" alt="A cat 🐱"></p>')).toBe(
+      'Yay for bugs! 🐛 👍🏽 🇫🇷 ![A cat 🐱](https://e.test/x.png)',
+    );
+  });
   it("drops a lazy-loading placeholder's alt text: the image it stands for is no text", () => {
     // A card's picture whose src is an empty SVG of its size (the script swaps in the photo):
     // its alt text read as a line of text ran before every card's title.
