@@ -346,8 +346,10 @@ export function classifyPage(s: KindSignals, h: KindHints, paths = kindPaths(s, 
   if (articleLd && pt > 0.2) return 'article';
   // og:type article alone on a services path is a CMS default (WordPress says it of every page).
   if (article && pt > 0.3 && (articleLd || og !== 'article' || on(ARTICLE_PATH) || !on(SERVICE_PATH))) return 'article';
-  // Repeated linked cards over little prose: a listing.
-  if (s.cards >= 12 && pt < 0.3) return 'listing';
+  // Repeated linked cards over little prose: a listing. Not when the page names more landing
+  // blocks (hero, features, CTA…) than it has cards: a landing page's offerings (of the development
+  // pages with at least as many, 8 are service pages, 1 a story, no listing).
+  if (s.cards >= 12 && pt < 0.3 && s.serviceBlocks < s.cards) return 'listing';
   if (on(SERVICE_PATH) || has(SERVICE_TYPES) || (s.serviceBlocks >= 4 && pt < 0.6 && !article)) return 'service';
   if (pt > 0.45) return 'article';
   if (article && pt > 0.15) return 'article';

@@ -105,6 +105,8 @@ const CONTROLS = new Set(['input', 'select', 'textarea']);
 const EMBEDS = new Set(['iframe', 'object', 'embed', 'video', 'audio']);
 /** Containers whose own text beside block children counts as a paragraph inside them. */
 const MIXED = new Set(['div', 'section', 'article', 'main', 'td']);
+// A card link's text beyond its title that makes it a blurb (read as text on a page of cards).
+const CARD_BLURB_CHARS = 80;
 const NOT_CANDIDATES = new Set(['html', 'a', 'span', 'b', 'i', 'em', 'strong', 'tbody', 'thead', 'tr']);
 
 const emptyStats = (): NodeStats => ({
@@ -209,8 +211,11 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
     switch (name) {
       case 'a':
         // A card that is one link: its paragraphs' prose is not link text when the page reads
-        // such cards as content (a listing's, a landing page's; PrepareOptions.blockLinks).
-        s.link = opts.blockLinks && s.paragraphs > 0 ? s.text - s.prose : s.text;
+        // such cards as content (a listing's, a landing page's; PrepareOptions.blockLinks). A card
+        // whose blurb is not a paragraph (a heading, then a <div> of text): its title is the link text.
+        if (opts.blockLinks && s.paragraphs > 0) s.link = s.text - s.prose;
+        else if (opts.blockLinks && s.headingText > 0 && s.text - s.headingText >= CARD_BLURB_CHARS) s.link = s.headingText;
+        else s.link = s.text;
         break;
       case 'p':
         s.paragraphs++;

@@ -390,6 +390,23 @@ describe('kind-aware main content', () => {
     for (const part of ['HR consulting', 'Career transition', 'lowers turnover in the process', 'from the first posting to the signed offer', 'Coaching done right', 'call you back within a day']) expect(out).toContain(part);
   });
 
+  it("a service page's offerings as cards that are each one link around a heading and a blurb not in a <p>: every card's text", () => {
+    const card = (i: number, name: string) => `<div class="grid-col"><a class="card-link" href="/services/${i}"><h3>${name}</h3><div class="desc">Our ${name.toLowerCase()} team works with yours from the first workshop to the last handover, with measures agreed up front.</div><span>Find out more</span></a></div>`;
+    const names = ['Assurance', 'Audit', 'Consulting', 'Cyber', 'Tax', 'Strategy'];
+    const html = `<!doctype html><html><head><title>Our services</title></head><body>${chrome}<main>
+      <section class="hero"><h1>Our services</h1><p>Whether you are starting up or in the Fortune 500, tap into our range of services to help your business thrive.</p></section>
+      <section class="features"><h2>Explore our services</h2><div class="grid">${names.map((n, i) => card(i, n)).join('')}</div></section>
+      <section class="about"><h2>About the firm</h2>${[1, 2, 3, 4].map((i) => `<p>Paragraph ${i} about the firm: founded by two auditors in a room above a harbour office, it grew one client at a time, and today it works in forty countries with the same habit of writing everything down.</p>`).join('')}</section>
+      <section class="testimonials"><h2>What clients say</h2><p>They made the audit the calmest week of our year, and found two savings on the way.</p></section>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://firm.example/services.html');
+    // The card grid was one block of links to the rule that drops link lists (each card's whole
+    // text is its link's): its titles are the link text, its blurbs are text.
+    expect(out).toContain('Paragraph 4 about the firm');
+    for (const n of names) expect(out).toContain(`Our ${n.toLowerCase()} team works with yours`);
+    expect(out).toContain('calmest week of our year');
+  });
+
   it('a service page: its calls to action and a link list at the bottom that is not marked as a footer stay out', () => {
     const section = (cls: string, h: string, p: string) => `<section class="${cls}"><h2>${h}</h2><p>${p}</p><a class="btn btn-primary" href="/signup">Get started free</a></section>`;
     const html = `<!doctype html><html><head><title>Crossings</title></head><body>${chrome}<main>

@@ -101,6 +101,15 @@ describe('page kind', () => {
     expect(kindOf(html, 'https://crossings.example/')).toBe('service');
   });
 
+  it("a landing page whose offerings are linked cards is a service page when it names more landing blocks than it has cards; a listing's cards outnumber them", () => {
+    // Twelve linked service cards, each a promo of a heading and a blurb, among a landing page's
+    // hero, features, benefits, testimonials and CTA blocks (an AEM site names every block).
+    const card = (i: number) => `<div class="feature-item"><a class="promo" href="/services/${i}"><h3>Service ${i}</h3><div class="promo-desc">We plan the crossing, book the berths and brief the crew.</div><span class="cta">Find out more</span></a></div>`;
+    const blocks = ['hero', 'features', 'benefits', 'testimonials', 'cta', 'usp', 'clients', 'how-it-works', 'plans', 'faq', 'team', 'logos'].map((c) => `<section class="${c}"><h2>${c}</h2><p>Short text of the ${c} block.</p></section>`).join('');
+    const html = doc('', `${nav}<main><h1>Our services</h1><div class="features">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</div>${blocks}</main>`);
+    expect(kindOf(html, 'https://crossings.example/')).toBe('service');
+  });
+
   it("a service page's FAQ marked up as microdata questions and answers is no thread; a question with its answers is", () => {
     const qa = (i: number) => `<div itemscope itemprop="mainEntity" itemtype="https://schema.org/Question"><h3 itemprop="name">Question ${i}: how long does a crossing take?</h3>
       <div itemscope itemprop="acceptedAnswer" itemtype="https://schema.org/Answer"><p itemprop="text">About four hours in good weather, longer against the tide.</p></div></div>`;
