@@ -482,8 +482,26 @@ const blockquoteTranslator: TranslatorConfig = {
   },
 };
 
+/**
+ * A definition list's term (a glossary's word, a field list's "Author:", an API reference's
+ * signature in Sphinx's `<dt>`): a line of its own in bold, its definition the blocks after it. A
+ * term of several lines or blocks stays as written.
+ */
+const dtTranslator: TranslatorConfig = {
+  surroundingNewlines: 2,
+  postprocess: ({ content }) => {
+    const text = content.trim();
+    if (!text) return PostProcessResult.RemoveNode;
+    if (text.includes('\n') || BLOCK_START.test(text) || WHOLE_BOLD.test(text)) return text;
+    const inner = mapCodeSpans(text, (code) => code.replaceAll('*', KEPT_STAR), (part) => part.replace(/(?<!\\)\*\*/g, ''));
+    return `**${inner.trim()}**`.replaceAll(KEPT_STAR, '*');
+  },
+};
+
 const translators: TranslatorConfigObject = {
   blockquote: blockquoteTranslator,
+  dt: dtTranslator,
+  dd: { surroundingNewlines: 2 },
   'h1,h2,h3,h4,h5,h6': headingTranslator,
   'em,i': emTranslator,
   'strong,b': strongTranslator,

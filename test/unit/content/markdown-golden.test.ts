@@ -167,6 +167,12 @@ describe('htmlToMarkdown on small shapes', () => {
       'The _\\<mode>_ of \\<reviewer>, a < b, x <= 3, <3, \\</div> and \\<!-- x -->\n\n### impl\\<T, E> Result\\<T, E>\n\n```\n<div>\n```',
     );
   });
+  it("writes a definition list's term as a bold line of its own, its definition the blocks after it", () => {
+    expect(md('<dl><dt>Author:</dt><dd>Vinay Sajip</dd><dt>Release:</dt><dd><p>3.12</p></dd></dl>')).toBe('**Author:**\n\nVinay Sajip\n\n**Release:**\n\n3.12');
+    // Sphinx's signature term; a term with bold and code inside; a term that is a heading stays one.
+    expect(md('<dl><dt id="json.dump">json.dump(<em>obj</em>, <em>fp</em>)</dt><dd><p>Serialize <em>obj</em>.</p></dd></dl>')).toBe('**json.dump(_obj_, _fp_)**\n\nSerialize _obj_.');
+    expect(md('<dl><dt><strong>Bold</strong> term with <code>a**b</code></dt><dd>Def</dd><dt><h3>Heading term</h3></dt><dd>x</dd></dl>')).toBe('**Bold term with `a**b`**\n\nDef\n\n### Heading term\n\nx');
+  });
   it('writes a heading set in bold without the bold (a heading is bold already); bold inside a heading stays', () => {
     expect(md('<h2><strong>From breach to resilience</strong></h2><h3><a href="/x"><b>Card title</b></a></h3><h4><b>a</b> and <b>b</b></h4><h4>Plain <b>bold</b></h4>')).toBe(
       '## From breach to resilience\n\n### [Card title](https://e.test/x)\n\n#### **a** and **b**\n\n#### Plain **bold**',
