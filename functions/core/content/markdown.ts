@@ -49,6 +49,22 @@ function resolveUrl(raw: string | undefined | null): string | null {
   }
 }
 
+// What a title is compared by: its words, lower case (markup and punctuation aside).
+const titleWords = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/**
+ * A link's or an image's title, written after its address (` "Title"`), unless it says nothing
+ * the reader has not read: empty, the link text or alt text again, or the address (about half of
+ * the titles on the WCXB development pages: `[SSH](… "SSH")`).
+ */
+function titlePart(title: string | null | undefined, text: string, url: string): string {
+  const t = title?.trim();
+  if (!t) return '';
+  const words = titleWords(t);
+  if (!words || words === titleWords(text) || t === url || words === titleWords(url)) return '';
+  return ` "${escapeTitle(t)}"`;
+}
+
 /** A link destination that needs no angle brackets: spaces and parentheses percent-encoded. */
 const destination = (url: string) => url.replace(/[()\s<>]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
 const escapeAlt = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/[\\[\]]/g, '\\$&');
@@ -112,7 +128,7 @@ const imgTranslator = ({ node }: TranslatorContext): TranslatorConfig => {
     return text ? { content: text, recurse: false } : { ignore: true };
   }
   const title = node.getAttribute('title');
-  return { content: `![${escapeAlt(alt)}](${destination(url)}${title?.trim() ? ` "${escapeTitle(title)}"` : ''})`, recurse: false };
+  return { content: `![${escapeAlt(alt)}](${destination(url)}${titlePart(title, alt, url)})`, recurse: false };
 };
 
 // The longest `data:` URI read as a placeholder: an empty SVG with its size, a 1x1 GIF or PNG.
@@ -189,7 +205,7 @@ const aTranslator = ({ node, visitor }: TranslatorContext): TranslatorConfig => 
       if (PERMALINK_TEXT.has(text) && withinPage(raw, href)) return PostProcessResult.RemoveNode;
       if (`mailto:${text}` === href) return `${lead}<${text}>${trail}`;
       if (text === href || text === raw) return `${lead}<${href}>${trail}`;
-      return `${lead}[${text}](${destination(href)}${title?.trim() ? ` "${escapeTitle(title)}"` : ''})${trail}`;
+      return `${lead}[${text}](${destination(href)}${titlePart(title, text, href)})${trail}`;
     },
   };
 };

@@ -173,6 +173,11 @@ describe('htmlToMarkdown on small shapes', () => {
     expect(md('<dl><dt id="json.dump">json.dump(<em>obj</em>, <em>fp</em>)</dt><dd><p>Serialize <em>obj</em>.</p></dd></dl>')).toBe('**json.dump(_obj_, _fp_)**\n\nSerialize _obj_.');
     expect(md('<dl><dt><strong>Bold</strong> term with <code>a**b</code></dt><dd>Def</dd><dt><h3>Heading term</h3></dt><dd>x</dd></dl>')).toBe('**Bold term with `a**b`**\n\nDef\n\n### Heading term\n\nx');
   });
+  it("writes a link's or an image's title only when it says more than the text and the address", () => {
+    expect(md('<p><a href="/ssh" title="SSH">SSH</a> <a href="/p" title="print"><code>print()</code></a> <a href="/x" title="More about x">x</a> <img src="/a.png" alt="A cat" title="A cat"> <img src="/b.png" alt="b" title="Photo: Ann"> <a href="https://e.test/u" title="https://e.test/u">link</a></p>')).toBe(
+      '[SSH](https://e.test/ssh) [`print()`](https://e.test/p) [x](https://e.test/x "More about x") ![A cat](https://e.test/a.png) ![b](https://e.test/b.png "Photo: Ann") [link](https://e.test/u)',
+    );
+  });
   it('writes a heading set in bold without the bold (a heading is bold already); bold inside a heading stays', () => {
     expect(md('<h2><strong>From breach to resilience</strong></h2><h3><a href="/x"><b>Card title</b></a></h3><h4><b>a</b> and <b>b</b></h4><h4>Plain <b>bold</b></h4>')).toBe(
       '## From breach to resilience\n\n### [Card title](https://e.test/x)\n\n#### **a** and **b**\n\n#### Plain **bold**',
