@@ -151,6 +151,25 @@ function isPanel(el: DomNode): boolean {
 function hoverOnly(cls: string): boolean {
   return cls.includes('opacity-0') && TRANSPARENT.test(cls) && HOVER_SHOWN.test(cls);
 }
+/**
+ * The price form a Shopify theme (Dawn and the themes built on it) does not show: every card and
+ * buy box writes both a regular and a sale price, and its stylesheet shows `price__sale` only in a
+ * `price--on-sale` container and `price__regular` only outside one. Without it every price read
+ * twice ("$19.99 $19.99"), with "Regular price" and "Sale price" labels.
+ */
+function offPrice(el: DomNode, cls: string): boolean {
+  if (!cls.includes('price__')) return false;
+  const sale = PRICE_SALE.test(cls);
+  if (!sale && !PRICE_REGULAR.test(cls)) return false;
+  // The price container: the block's parent or grandparent (`price > price__container > price__sale`).
+  let onSale = false;
+  for (let p = el.parent, i = 0; p && i < 3; p = p.parent, i++) if (p.attribs?.class && ON_SALE.test(p.attribs.class)) onSale = true;
+  return sale ? !onSale : onSale;
+}
+const PRICE_SALE = /(?:^|\s)price__sale(?:\s|$)/;
+const PRICE_REGULAR = /(?:^|\s)price__regular(?:\s|$)/;
+const ON_SALE = /(?:^|\s)price--on-sale(?:\s|$)/;
+
 const TRANSPARENT = /(?:^|\s)opacity-0(?:\s|$)/;
 const HOVER_SHOWN = /(?:^|\s)(?:group-)?hover:opacity-100(?:\s|$)/;
 
@@ -227,7 +246,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   const a = el.attribs;
   if (!a) return false;
   if (name === 'header' && !insideArticle && !frame?.has(el)) return true;
-  const styleHidden = (!!a.style && HIDDEN_STYLE.test(a.style)) || (!!a.class && hoverOnly(a.class));
+  const styleHidden = (!!a.style && HIDDEN_STYLE.test(a.style)) || (!!a.class && (hoverOnly(a.class) || offPrice(el, a.class)));
   if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame) && !mouseOnlyLink(el))) {
     // Revealed: judged like a shown block (its role and class/id rules below).
     if (!opts.revealHidden || a['aria-hidden'] === 'true') return !(opts.hiddenPanels && isPanel(el));

@@ -68,6 +68,18 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Compare|Wishlist|Quick shop|Add to cart/);
   });
 
+  it("a Shopify (Dawn) grid's prices are read once: the sale form only on a card on sale, the regular form only on one that is not", () => {
+    const price = (i: number, sale: boolean) =>
+      `<div class="price${sale ? ' price--on-sale' : ''}"><div class="price__container"><div class="price__regular"><span class="visually-hidden">Regular price</span><span class="price-item price-item--regular">$${40 + i}.00</span></div><div class="price__sale"><span class="visually-hidden">Regular price</span><s class="price-item price-item--regular">${sale ? `$${50 + i}.00` : ''}</s><span class="visually-hidden">Sale price</span><span class="price-item price-item--sale">$${40 + i}.00</span></div></div></div>`;
+    const card = (i: number) => `<li class="grid__item"><div class="card"><a href="/products/lamp-${i}"><img src="/l${i}.jpg" alt=""></a><h3><a href="/products/lamp-${i}">Harbour lamp model ${i}</a></h3>${price(i, i === 3)}</div></li>`;
+    const html = `<!doctype html><html><head><title>Lamps</title></head><body>${chrome}<main><h1>Lamps</h1><ul class="product-grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></main>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/collections/lamps');
+    for (let i = 1; i <= 12; i++) expect(out.split(`$${40 + i}.00`).length - 1).toBe(1);
+    // The card on sale shows its old price (struck through) beside the sale price.
+    expect(out).toContain('$53.00');
+    expect(out).not.toMatch(/Regular price|Sale price/);
+  });
+
   it('a thread whose opening post is a list of links and opens otherwise than the replies: that post too', () => {
     // The replies open with their microdata (<meta>), the opening post with its author line; its
     // text is mostly links to other threads, cleaned as a block of links when it was no record.
