@@ -458,21 +458,35 @@ const KEPT_TILDE = '\uE003';
  * content: `<b><strong>Toner</strong></b>` read `****Toner**`, a broken line); a code span's
  * asterisks and tildes are its text and stay.
  */
-const surroundOnce = (delim: '**' | '~~'): TranslatorConfig => {
+const NESTED = { '**': /(?<!\\)\*\*/g, '~~': /(?<!\\)~~/g };
+
+/**
+ * `content` written by `wrap` without the delimiters of the same markup nested in it (`delim`,
+ * unless escaped), the characters of its code spans kept as they are.
+ */
+function onceAround(content: string, delim: '**' | '~~', wrap: (inner: string) => string): string {
   const char = delim[0]!;
   const kept = char === '*' ? KEPT_STAR : KEPT_TILDE;
-  const nested = new RegExp(`(?<!\\\\)\\${char}\\${char}`, 'g');
-  return {
-    spaceIfRepeatingChar: true,
-    postprocess: ({ content }) => {
-      if (isWhiteSpaceOnly(content)) return PostProcessResult.RemoveNode;
-      const inner = mapCodeSpans(content, (code) => code.replaceAll(char, kept), (part) => part.replace(nested, ''));
-      return tagSurround(inner, delim).replaceAll(kept, char);
-    },
-  };
-};
+  const inner = mapCodeSpans(content, (code) => code.replaceAll(char, kept), (part) => part.replace(NESTED[delim], ''));
+  return wrap(inner).replaceAll(kept, char);
+}
+
+const surroundOnce = (delim: '**' | '~~'): TranslatorConfig => ({
+  spaceIfRepeatingChar: true,
+  postprocess: ({ content }) => (isWhiteSpaceOnly(content) ? PostProcessResult.RemoveNode : onceAround(content, delim, (inner) => tagSurround(inner, delim))),
+});
 const strongTranslator = surroundOnce('**');
 const strikeTranslator = surroundOnce('~~');
+
+// A code fence opening a line (a fence in a list item is indented to the item's content, or opens
+// the item: `- ```js`).
+const FENCE = /^\s*(?:(?:[-*+]|\d{1,9}[.)]) +)?(`{3,}|~{3,})/;
+
+/** The fence (its run of backticks or tildes) a markdown line opens with, if any. */
+const fenceMark = (line: string): string | undefined => FENCE.exec(line)?.[1];
+
+/** Whether `line` (whose fence mark is `mark`) closes the block `open` opened: the same character, at least as long, alone on its line. */
+const closesFence = (open: string, mark: string | undefined, line: string): boolean => !!mark && mark[0] === open[0] && mark.length >= open.length && line.trim() === mark;
 
 /**
  * A block quote: every line behind `> `, a nested quote's line behind `>` (`>> x`), an empty line
@@ -487,10 +501,10 @@ const blockquoteTranslator: TranslatorConfig = {
     return trimNewLines(content)
       .split('\n')
       .map((line) => {
-        const mark = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+        const mark = fenceMark(line);
         const inCode = fence !== null;
-        if (fence === null && mark) fence = mark;
-        else if (fence !== null && mark && mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
+        if (fence === null) fence = mark ?? null;
+        else if (closesFence(fence, mark, line)) fence = null;
         const text = inCode ? line : line.replace(/^ (?! )/, '');
         return text.startsWith('>') ? `>${text}` : text ? `> ${text}` : '>';
       })
@@ -509,8 +523,7 @@ const dtTranslator: TranslatorConfig = {
     const text = content.trim();
     if (!text) return PostProcessResult.RemoveNode;
     if (text.includes('\n') || BLOCK_START.test(text) || WHOLE_BOLD.test(text)) return text;
-    const inner = mapCodeSpans(text, (code) => code.replaceAll('*', KEPT_STAR), (part) => part.replace(/(?<!\\)\*\*/g, ''));
-    return `**${inner.trim()}**`.replaceAll(KEPT_STAR, '*');
+    return onceAround(text, '**', (inner) => `**${inner.trim()}**`);
   },
 };
 
@@ -573,15 +586,14 @@ export function tidyMarkdown(md: string): string {
   let topList: 'ul' | 'ol' | null = null;
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
-    // A fence in a list item is indented to the item's content, or opens the item (`- ```js`).
-    const fenceMark = /^\s*(?:(?:[-*+]|\d{1,9}[.)]) +)?(`{3,}|~{3,})/.exec(line)?.[1];
+    const mark = fenceMark(line);
     if (inFence) {
       out.push(line);
-      if (fenceMark && fenceMark[0] === inFence[0] && fenceMark.length >= inFence.length && line.trim() === fenceMark) inFence = null;
+      if (closesFence(inFence, mark, line)) inFence = null;
       continue;
     }
-    if (fenceMark) {
-      inFence = fenceMark;
+    if (mark) {
+      inFence = mark;
       out.push(line);
       continue;
     }

@@ -161,9 +161,9 @@ function offPrice(el: DomNode, cls: string): boolean {
   if (!cls.includes('price__')) return false;
   const sale = PRICE_SALE.test(cls);
   if (!sale && !PRICE_REGULAR.test(cls)) return false;
-  // The price container: the block's parent or grandparent (`price > price__container > price__sale`).
+  // The price container: up to three levels up (`price > price__container > price__sale`).
   let onSale = false;
-  for (let p = el.parent, i = 0; p && i < 3; p = p.parent, i++) if (p.attribs?.class && ON_SALE.test(p.attribs.class)) onSale = true;
+  for (let p = el.parent, i = 0; p && i < 3 && !onSale; p = p.parent, i++) onSale = !!p.attribs?.class && ON_SALE.test(p.attribs.class);
   return sale ? !onSale : onSale;
 }
 const PRICE_SALE = /(?:^|\s)price__sale(?:\s|$)/;
