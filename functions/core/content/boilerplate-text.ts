@@ -255,6 +255,25 @@ export function isSectionHeading(text: string): boolean {
   return t.length > 0 && t.length <= 80 && (SECTION_HEADING.test(t) || STORE_HEADING.test(t));
 }
 
+/**
+ * Phrases that introduce other pages, anywhere in a short sentence ("If you liked this post you
+ * might also like:", "Check out our other guides:", "Related reading:"): the links after such a
+ * sentence are a related section, not the story's own list.
+ */
+const RELATED_INTRO = new RegExp(
+  `\\b(?:${[
+    ...READ_ALSO, 'you (?:may|might|will|would) (?:also )?(?:like|love|enjoy|be interested in)', '(?:liked|enjoyed) (?:this|the) (?:post|article|story|read|recipe)', 'check out (?:our|these|some|my) (?:other|more|related|latest|popular)',
+    'more (?:posts|articles|stories|guides|recipes|reads) (?:like|from|on|about)', 'further reading', 'other (?:posts|articles|stories|guides)', 'popular (?:posts|articles|stories)',
+  ].join('|')})\\b`,
+  'iu',
+);
+
+/** Whether a short sentence (up to 160 characters) points the reader to other pages ({@link RELATED_INTRO}). */
+export function introducesRelated(text: string): boolean {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length <= 160 && RELATED_INTRO.test(t);
+}
+
 /** Whether a heading's whole text names a store's section of other products ("Similar items"). */
 export function isStoreSectionHeading(text: string): boolean {
   const t = text.replace(/\s+/g, ' ').trim();

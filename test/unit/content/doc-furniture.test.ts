@@ -141,6 +141,27 @@ describe('documentation pages: lists of links a sentence introduces', () => {
   });
 });
 
+describe('any page: lists of links a sentence introduces', () => {
+  const story = 'https://blog.example/2025/06/best-tools';
+  const tool = (n: number, name: string) => `<h3>${n}. ${name}</h3>${prose(name.toLowerCase())}
+    <ul><li><p><b>Plan to spend:</b> $15-$70</p></li><li><p><b>Buying options:</b></p>
+    <ul><li><a href="https://shop-a.example/${n}">Shop A (${name})</a></li><li><a href="https://shop-b.example/${n}">Shop B (${name})</a></li><li><a href="https://shop-c.example/${n}">Shop C (${name})</a></li></ul></li></ul>`;
+
+  it('keeps the links after "Buying options:" in a story (the list the sentence opens)', () => {
+    const out = md(`<html><body><article><h1>The best tools</h1>${prose('buying')}${tool(1, 'Pliers')}${tool(2, 'Cutters')}${tool(3, 'Testers')}${prose('summary')}</article></body></html>`, story);
+    expect(out).toContain('[Shop B (Cutters)](https://shop-b.example/2)');
+    expect(out).toContain('**Buying options:**');
+  });
+
+  it('still drops the links after a sentence that points to other posts', () => {
+    const out = md(`<html><body><article><h1>The best tools</h1>${prose('buying')}${prose('choosing')}${prose('summary')}
+      <p>If you liked this post you might also like:</p>
+      <ul><li><a href="/2025/05/drills">The best drills</a></li><li><a href="/2025/04/saws">The best saws</a></li><li><a href="/2025/03/clamps">The best clamps</a></li></ul></article></body></html>`, story);
+    expect(out).toContain('The summary step reads');
+    expect(out).not.toContain('The best saws');
+  });
+});
+
 describe('docFurnitureKind', () => {
   it('names furniture lines in several languages', () => {
     expect(docFurnitureKind('Table of Contents', 0)).toBe('toc');
