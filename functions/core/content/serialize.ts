@@ -29,11 +29,15 @@ const NO_WRAPPER = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'ul', 'ol'
 const attrOf = (n: DomNode | null | undefined) => (name: string) => n?.attribs?.[name];
 
 /**
- * The one cell of a table of one row of one cell and no caption (a callout box laid out with a
- * table: "| **Best Price Guarantee** Find a lower price… |" over a lone `| --- |`), else undefined.
+ * The cells of a table drawn as a stack of boxes, else undefined (a table with a caption is
+ * data): one row of one cell (a callout box: "| **Best Price Guarantee** Find a lower price… |" over a lone `| --- |`),
+ * or one column of rows whose cells hold blocks of their own (paragraphs, lists, tables: a page laid
+ * out in a table, as Hacker News is: its navigation in the first row, its list of stories as a
+ * table inside the next; GFM cannot nest a table, so the whole page was one cell of text). A column
+ * of plain values (a header "Name" over "Ada") stays a table.
  */
-function soleCell(table: DomNode): DomNode | undefined {
-  let cell: DomNode | undefined;
+function stackedCells(table: DomNode): DomNode[] | undefined {
+  const cells: DomNode[] = [];
   const visit = (n: DomNode): boolean => {
     for (const c of n.children ?? []) {
       if (c.type === 'text') {
@@ -45,14 +49,29 @@ function soleCell(table: DomNode): DomNode | undefined {
       if (name === 'thead' || name === 'tbody' || name === 'tfoot' || name === 'tr') {
         if (!visit(c)) return false;
       } else if (name === 'td' || name === 'th') {
-        if (cell || n.name !== 'tr') return false;
-        cell = c;
+        if (n.name !== 'tr' || (cells.length && cells[cells.length - 1]!.parent === n)) return false;
+        cells.push(c);
       } else if (name !== 'colgroup' && name !== 'col') return false;
     }
     return true;
   };
-  return visit(table) ? cell : undefined;
+  if (!visit(table) || !cells.length) return undefined;
+  if (cells.length === 1) return cells;
+  let looked = 0;
+  const holdsBlock = (n: DomNode): boolean => {
+    for (const c of n.children ?? []) {
+      if (!isElement(c) || ++looked > MAX_BLOCK_LOOK) continue;
+      if (STACKED_BLOCKS.has(c.name ?? '') || holdsBlock(c)) return true;
+    }
+    return false;
+  };
+  return cells.some((c) => holdsBlock(c)) ? cells : undefined;
 }
+
+/** Blocks that make a one-column table's cell a box of its own (see stackedCells). */
+const STACKED_BLOCKS = new Set(['p', 'div', 'ul', 'ol', 'dl', 'table', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'form']);
+/** Elements of a table looked at for a block inside its cells (a table's check stays cheap). */
+const MAX_BLOCK_LOOK = 400;
 
 /** The language of the code block `pre` is, or ''. */
 function preLanguage(pre: DomNode): string {
@@ -216,10 +235,13 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     // A code block's line-number gutter is not its code (code-gutter.ts).
     if (name === 'pre' && pre === 0) for (const g of lineNumberGutters(n)) gutters.add(g);
     if (name === 'table' && pre === 0) {
-      const cell = soleCell(n);
-      if (cell) {
-        boxCells.add(cell);
-        return write(cell);
+      const cells = stackedCells(n);
+      if (cells) {
+        for (const cell of cells) {
+          boxCells.add(cell);
+          write(cell);
+        }
+        return;
       }
       const code = codeOfGutterTable(n);
       if (code) return write(code);

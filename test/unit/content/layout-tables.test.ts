@@ -12,6 +12,16 @@ describe('tables that are layout, not data', () => {
     expect(md('<table class="quote"><tbody><tr><td>Originally Posted by <b>Shancock</b><p>So could it be as simple as that?</p><p>Where will I run into a snag?</p></td></tr></tbody></table>')).toBe('Originally Posted by **Shancock**\n\nSo could it be as simple as that?\n\nWhere will I run into a snag?');
   });
 
+  it('a one-column table whose cells hold blocks is a stack of boxes: a page laid out in a table keeps its inner tables and paragraphs', () => {
+    // Hacker News draws its page so: the story list is a table inside the layout's second row.
+    const stories = '<table class="itemlist"><tr><td>1.</td><td><a href="https://a.example/">Alpha is hiring</a></td></tr><tr><td>2.</td><td><a href="https://b.example/">Beta is hiring</a></td></tr></table>';
+    const out = md(`<table id="main"><tr><td><p>These are jobs at startups.</p></td></tr><tr><td>${stories}</td></tr></table>`);
+    expect(out).toBe('These are jobs at startups.\n\n| 1. | [Alpha is hiring](https://a.example/) |\n| --- | --- |\n| 2. | [Beta is hiring](https://b.example/) |');
+    // A board's posts, one row each: each post its own blocks, not one table row of run-on text.
+    const post = (who: string, text: string) => `<tr><td><div class="who"><b>${who}</b> 2 years ago</div><div class="msg"><p>${text}</p></div></td></tr>`;
+    expect(md(`<table class="board">${post('Ann', 'No stream link this time.')}${post('Bob', 'The timing feels early.')}</table>`)).toBe('**Ann** 2 years ago\n\nNo stream link this time.\n\n**Bob** 2 years ago\n\nThe timing feels early.');
+  });
+
   it('a table of data stays a table: two cells, two rows, or a caption; the caption bold as the rest of the document writes it', () => {
     expect(md('<table><tr><td>a</td><td>b</td></tr></table>')).toBe('| a | b |\n| --- | --- |');
     expect(md('<table><tr><th>Name</th></tr><tr><td>Ada</td></tr></table>')).toBe('| Name |\n| --- |\n| Ada |');
