@@ -16,7 +16,7 @@
 import { HEADING_TAGS, classAndId, leadingText as leadingTextOf, textLength, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
-import { isCardControl } from './boilerplate-text.js';
+import { isCardControl, isSectionHeading } from './boilerplate-text.js';
 import { isDisclosurePanel, isDisclosureTrigger } from './disclosure.js';
 
 /** Blocks that may be a section of the page (a product's reviews, a store's policy beside it). */
@@ -277,7 +277,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
     names = names.replace(COMMENT_NAMES, ' ').replace(POST_LINE_NAMES, ' ');
   }
   if (names === '' || !chromeNames(names)) return false;
-  if (!opts.reviewsOut && weakChrome(names) && (proseRegion(el, opts) || proseRegionAbove(el))) return false;
+  if (!opts.reviewsOut && weakChrome(names) && (proseRegion(el, opts) || proseRegionAbove(el) || soleHeading(el))) return false;
   // Any other furniture name on a block that holds three paragraphs of prose names its layout (an
   // `inline-and-sidebar-container` that holds the story), not furniture. Tune half 0.8711 -> 0.8729
   // (6 up, 2 down; a story from 0.05 to 0.995), check half 0.8641 -> 0.8638 (3 up, 2 down); article
@@ -459,6 +459,34 @@ const STRONG_CHROME = new RegExp(
   ].join('|'),
   'g',
 );
+
+/**
+ * Whether `el` is a heading in a wrapper or two and nothing else: a page builder's heading
+ * component (Elementor's `elementor-widget-heading`, named a widget like every part of the page)
+ * is the story's section heading, not furniture; not one naming a related section ("Latest News"
+ * over the site's other posts). Looks at a few nodes at most. WCXB development pages: tune
+ * 0.8900 unchanged, check 0.8850 unchanged (3 up: a gym story gets its nine section headings back,
+ * a marketing page 20 of 27; 2 down: two stories whose references leave out the title a heading
+ * widget holds).
+ */
+function soleHeading(el: DomNode): boolean {
+  let node = el;
+  for (let level = 0; level < 4; level++) {
+    let only: DomNode | undefined;
+    for (const c of node.children ?? []) {
+      if (c.type === 'text') {
+        if ((c.data ?? '').trim()) return false;
+      } else if (c.type === 'tag') {
+        if (only) return false;
+        only = c;
+      }
+    }
+    if (!only) return false;
+    if (HEADING_TAGS.has(only.name ?? '')) return !isSectionHeading(leadingTextOf(only, 80));
+    node = only;
+  }
+  return false;
+}
 
 /** Whether `names` are furniture only by a {@link WEAK_CHROME} word. */
 function weakChrome(names: string): boolean {

@@ -78,6 +78,25 @@ describe('prepare: what is never content', () => {
     for (const id of ['#footer', '#comments']) expect(dropped.has(node(id))).toBe(true);
   });
 
+  it("keeps a page builder's heading component (a block named a widget that is one heading), not one naming a related section", () => {
+    const long = (w: string) => `<p>${`${w} is planned for one person, and the recipes can be doubled or tripled as needed. `.repeat(3)}</p>`;
+    // Elementor: every part of the page is a widget in a section of its own.
+    const section = (widget: string) => `<section class="elementor-section"><div class="elementor-widget-wrap">${widget}</div></section>`;
+    const heading = (id: string, text: string) => section(`<div id="${id}" class="elementor-element elementor-widget elementor-widget-heading"><div class="elementor-widget-container"><h2 class="elementor-heading-title">${text}</h2></div></div>`);
+    const text = (w: string) => section(`<div class="elementor-element elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container">${long(w)}</div></div>`);
+    const { body: b, node } = body(`<body><div class="site-content">
+      ${heading('h-rack', 'Residential Power Rack')}${text('The rack')}${heading('h-bench', 'Flat Weight Bench')}${text('The bench')}
+      ${heading('h-news', 'Latest News')}${section('<div id="two" class="elementor-widget"><div><h2>One</h2><p>Two</p></div></div>')}</div></body>`);
+    const { dropped } = scoreTree(b, strict);
+    const gone = (id: string) => {
+      for (let n: DomNode | null | undefined = node(id); n; n = n.parent) if (dropped.has(n)) return true;
+      return false;
+    };
+    for (const id of ['#h-rack', '#h-bench']) expect(gone(id)).toBe(false);
+    // "Latest News" heads the site's other posts; a widget holding more than a heading is judged as before.
+    for (const id of ['#h-news', '#two']) expect(gone(id)).toBe(true);
+  });
+
   it('keeps a block named as furniture that holds three paragraphs of prose (a layout named for its sidebar); not comments, related stories or an author box', () => {
     const long = (w: string) => `<p>${`${w} is planned for one person, and the recipes can be doubled or tripled as needed. `.repeat(3)}</p>`;
     const three = (w: string) => [1, 2, 3].map((i) => long(`${w} ${i}`)).join('');
