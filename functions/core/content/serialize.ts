@@ -237,7 +237,14 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
     if (name === 'table' && pre === 0) {
       const cells = stackedCells(n);
       if (cells) {
+        // A row or cell the cleaner left out stays out (the table's own children are asked, as
+        // writeChildren asks them).
+        const left = (c: DomNode) => {
+          for (let p: DomNode | null | undefined = c; p && p !== n; p = p.parent) if (skip(p)) return true;
+          return false;
+        };
         for (const cell of cells) {
+          if (left(cell)) continue;
           boxCells.add(cell);
           write(cell);
         }

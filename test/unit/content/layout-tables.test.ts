@@ -22,6 +22,11 @@ describe('tables that are layout, not data', () => {
     expect(md(`<table class="board">${post('Ann', 'No stream link this time.')}${post('Bob', 'The timing feels early.')}</table>`)).toBe('**Ann** 2 years ago\n\nNo stream link this time.\n\n**Bob** 2 years ago\n\nThe timing feels early.');
   });
 
+  it('a row the page hides stays out of such a table (the cleaner left it out)', () => {
+    const out = md('<table id="main"><tr><td><p>The first row holds the start of the story.</p></td></tr><tr style="display:none"><td><div>Buy the new phone today</div></td></tr><tr><td><p>The last row holds its end.</p></td></tr></table>');
+    expect(out).toBe('The first row holds the start of the story.\n\nThe last row holds its end.');
+  });
+
   it('a table of data stays a table: two cells, two rows, or a caption; the caption bold as the rest of the document writes it', () => {
     expect(md('<table><tr><td>a</td><td>b</td></tr></table>')).toBe('| a | b |\n| --- | --- |');
     expect(md('<table><tr><th>Name</th></tr><tr><td>Ada</td></tr></table>')).toBe('| Name |\n| --- |\n| Ada |');
