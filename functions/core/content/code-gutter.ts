@@ -57,7 +57,10 @@ function shown(n: DomNode, max: number, seen: Map<DomNode, boolean>): DomNode[] 
 function onlyLineNumbers(pre: DomNode, code: DomNode): boolean {
   const lines = textOf(pre).split('\n').map((l) => l.trim()).filter(Boolean);
   if (!lines.length || !lines.every((l) => /^\d{1,5}$/.test(l))) return false;
-  if (lines.length === 1) return textOf(code).trim() !== '' && !textOf(code).trim().includes('\n');
+  if (lines.length === 1) {
+    const one = textOf(code).trim();
+    return one !== '' && !one.includes('\n');
+  }
   return lines.every((l, i) => Number(l) === Number(lines[0]) + i);
 }
 

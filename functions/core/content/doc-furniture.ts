@@ -2,14 +2,11 @@
  * Documentation furniture inside the selected content, told by its words where its markup says
  * nothing (clean.ts asks): the label of a table of contents ("On this page", "In this article",
  * "Contents") with the link lists after it, "Edit this page" / "Edit on GitHub" links, feedback
- * widgets ("Was this page helpful?"), previous/next links. And a list a sentence introduces
- * ("For more information, see:") on a documentation page is content, however many links it has.
+ * widgets ("Was this page helpful?"), previous/next links.
  */
-import { introducesRelated } from './boilerplate-text.js';
 import { type DomNode } from './dom.js';
 import { pageKind } from './page-kind.js';
 import { linkDensity, type Scored } from './score.js';
-import { textOf } from './select.js';
 
 /** Longest block (characters) judged by its words as documentation furniture. */
 export const MAX_FURNITURE_CHARS = 200;
@@ -79,34 +76,4 @@ export function tocAfter(label: DomNode, siblings: DomNode[], scored: Scored): D
 /** Whether the document `node` is in was classified a documentation page (page-kind.ts, once per document). */
 export function isDocumentation(node: DomNode): boolean {
   return pageKind(node, { url: '' }) === 'documentation';
-}
-
-/**
- * A list a sentence introduces (`For more information, see:` then links to the overview and the
- * command reference; "Buying options:" then the shops): the sentence's own words, however many
- * links. On any page unless the sentence points to other pages ("If you liked this post you might
- * also like:"); on a documentation page whatever it says. A list one of whose items introduces a
- * list of its own ("Plan to spend: $15", "Buying options:" and the shops' links) counts too.
- * WCXB development pages: tune 0.8898 -> 0.8900 (3 up), check 0.8846 -> 0.8850 (4 up), none down.
- */
-export function introducedList(el: DomNode, siblings: DomNode[], scored: Scored): boolean {
-  if (el.name !== 'ul' && el.name !== 'ol') return false;
-  if (introducedBy(el, siblings[siblings.indexOf(el) - 1], scored)) return true;
-  for (const li of el.children ?? []) {
-    if (li.name !== 'li') continue;
-    let prev: DomNode | undefined;
-    for (const c of li.children ?? []) {
-      if (c.type !== 'tag') continue;
-      if ((c.name === 'ul' || c.name === 'ol') && introducedBy(c, prev, scored)) return true;
-      prev = c;
-    }
-  }
-  return false;
-}
-
-/** Whether `prev` (the block just before `el`) is a paragraph ending with a colon that does not point to other pages. */
-function introducedBy(el: DomNode, prev: DomNode | undefined, scored: Scored): boolean {
-  if (!prev || prev.name !== 'p') return false;
-  const text = textOf(prev, scored).join('').trimEnd();
-  return text.endsWith(':') && (isDocumentation(el) || !introducesRelated(text));
 }

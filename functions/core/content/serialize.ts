@@ -178,7 +178,7 @@ export function serializeContent(nodes: DomNode[], skip: Skip, base: string, opt
   let afterText = false;
   let inlineLength = 0;
   const gutters = new Set<DomNode>();
-  // The one cell of a table of one cell: a box the page drew with a table, written as a block.
+  // The cells of a table drawn as a stack of boxes (stackedCells), each written as a block.
   const boxCells = new Set<DomNode>();
   // Where the outermost <pre>'s text starts in `texts`; a line break there unless its text ends one.
   let preStart = 0;
