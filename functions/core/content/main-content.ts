@@ -328,9 +328,12 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   // longest prose on the page): every section. Tune half: service 0.800 -> 0.807. A story
   // declared (by its path, `/learn/…`, or its type) whose selection is a few lines is no story
   // there: a landing page in a site's learning section (check half, found there: 0.213 -> 0.996).
+  // Nor is one declared by its path alone, however long its selection (a cliff at 500 characters:
+  // the same page at 520, once a testimonials grid stayed in, 0.996 -> 0.458; check half, found
+  // there; no other page of either half moves).
   const named = pageKind(body, { url: pageUrl(opts) });
   const story = !plain && declaresStory(body, { url: pageUrl(opts) }, false);
-  const weakService = !plain && named === 'service' && (!story || out.textLength < MIN_CONTENT_CHARS);
+  const weakService = !plain && named === 'service' && (!story || out.textLength < MIN_CONTENT_CHARS || !declaresStory(body, { url: pageUrl(opts) }, false, false));
   // A listing whose selection holds none of its story cards and says less than twice what they
   // say (a blog category's intro above them): the cards too. A story's related-posts cards beside
   // a long selection stay out. Tune half: 2 up (0.693 -> 0.977, 0.792 -> 0.993), none down; check

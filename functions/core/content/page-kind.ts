@@ -428,11 +428,11 @@ export function storyCards(node: DomNode, hints: KindHints): readonly DomNode[] 
 }
 
 /** Whether the page declares itself a story (JSON-LD/microdata article types, `og:type` article, a blog or dated path). */
-export function declaresStory(node: DomNode, hints: KindHints, byOgType = true): boolean {
+export function declaresStory(node: DomNode, hints: KindHints, byOgType = true, byPath = true): boolean {
   const root = documentRoot(node);
   const { signals: s, paths } = classified(root, hints);
   const ld = declaredTypes(s);
-  return ld.some((t) => ARTICLE_TYPES.test(t)) || (byOgType && (s.ogType ?? '').toLowerCase() === 'article') || paths.some((p) => ARTICLE_PATH.test(p));
+  return ld.some((t) => ARTICLE_TYPES.test(t)) || (byOgType && (s.ogType ?? '').toLowerCase() === 'article') || (byPath && paths.some((p) => ARTICLE_PATH.test(p)));
 }
 
 /**

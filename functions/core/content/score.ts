@@ -53,9 +53,21 @@ export interface Scored {
 const POSITIVE = /article|body|content|entry|h-?entry|main|page|post|text|blog|story|prose|markdown|articlebody|column|thread|message|description|product|recipe|review|detail/;
 const NEGATIVE = /hidden|banner|combx|comment|contact|footer|footnote|gdpr|masthead|outbrain|promo|related|share|shoutbox|sidebar|skyscraper|sponsor|shopping|widget|byline|author|dateline|subscribe|newsletter|recommend|popular|trending|social|caption|credit|breadcrumb|pagination|signup|teaser|(?:^|[\s_-])(?:com|foot|meta|nav|navbar|menu|tags?|tools?|media|scroll|login|rating|ad|ads)(?=$|[\s_-])/;
 
-/** Class/id weight: +25 for names of content, −25 for names of page furniture (both can apply). */
-export function classWeight(el: DomNode, commentsAreContent = false): number {
+/**
+ * Utility classes that style a block, not name it: its overflow (Tailwind's `overflow-hidden`,
+ * `overflow-x-auto`: "hidden" and "scroll" are furniture words) and any style under a condition
+ * (`md:grid`, `hover:underline`, `lg:overflow-hidden`).
+ */
+const LAYOUT_UTILITY = /(?:^|\s)(?:overflow(?:-[xy])?-(?:hidden|scroll|auto|clip|visible)|[\w-]+:[\w:./[\]-]+)(?=$|\s)/g;
+
+/**
+ * Class/id weight: +25 for names of content, −25 for names of page furniture (both can apply).
+ * `layoutAside`: without the utility classes (the cleaner's judgement of a block inside the
+ * content; the scores that choose the content keep them, see clean.ts).
+ */
+export function classWeight(el: DomNode, commentsAreContent = false, layoutAside = false): number {
   let names = classAndId(el);
+  if (layoutAside) names = names.replace(LAYOUT_UTILITY, ' ');
   if (commentsAreContent) names = names.replace(COMMENT_NAMES, ' ').replace(POST_LINE_NAMES, ' ');
   let w = 0;
   if (names) {

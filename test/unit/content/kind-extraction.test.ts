@@ -630,6 +630,24 @@ describe('kind-aware main content', () => {
     for (const part of ['An unmatched viewing experience', 'Stream store', 'Every game of the season, live', 'Deals plus']) expect(out).toContain(part);
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
+  it('the same landing page whose selection passes 500 characters: its path alone still makes it no story', () => {
+    // The path says "story" but nothing the page declares does: read as a landing page's sections
+    // whatever the length of its one paragraph (at 520 characters the tiles were all left out).
+    const offers = [['Live TV', 'Explore channels and packages'], ['Stream store', 'Every streaming service in one bill'], ['Sports', 'Every game of the season, live'], ['Movies', 'New films the day they come out'], ['Kids', 'Shows picked for every age'], ['News', 'Local and world news around the clock'], ['Voice remote', 'Say what you want to watch'], ['Recordings', 'Keep shows for a year'], ['Apps', 'Watch on every screen at home'], ['Spanish', 'Channels in Spanish'], ['Premium', 'Add the channels you love'], ['Deals', 'Save when you bundle']];
+    const tiles = ['', ' extra', ' plus', ' max', ' one', ' two', ' duo', ' trio'].flatMap((x) => offers.map(([t, d]) => [`${t}${x}`, d]));
+    const prose = 'Award-winning equipment lets you pair our entertainment with internet and mobile, at home and away, for a value, a choice and a picture that nobody else around here can match, whatever you watch. ';
+    const html = `<!doctype html><html><head><title>Cable TV</title></head><body>${chrome}<main>
+      <section class="block"><div class="wrap"><div class="inner"><h1>Entertainment</h1><p>Build your plan.</p></div></div></section>
+      <section class="block"><div class="wrap"><div class="inner"><h2>An unmatched viewing experience</h2><p>${prose.repeat(3)}</p></div></div></section>
+      ${tiles.map(([t, d]) => `<section class="promo-tile"><div class="wrap"><div class="inner"><h2>${t}</h2><p>${d}.</p></div></div></section>`).join('')}</main>${footer}</body></html>`;
+    const out = md(html, 'https://isp.example/learn/digital-cable-tv');
+    for (const part of ['An unmatched viewing experience', 'Stream store', 'Every game of the season, live', 'Deals trio']) expect(out).toContain(part);
+    expect(out).not.toMatch(/About us|Privacy policy/);
+    // Declared a story by its type, the same page keeps its selection.
+    const story = md(html.replace('<title>', '<script type="application/ld+json">{"@type":"Article","headline":"Cable TV"}</script><title>'), 'https://isp.example/learn/digital-cable-tv');
+    expect(story).toContain('An unmatched viewing experience');
+    expect(story).not.toContain('Deals trio');
+  });
   it("a service page's FAQ in collapsed accordion panels (the ARIA pattern): every answer, shown or not", () => {
     const item = (i: number, q: string, a: string) =>
       `<li><h3><button aria-controls="faq-${i}" aria-expanded="${i === 1}" id="faq-h-${i}">${q}</button></h3><div class="faq-item" role="region" id="faq-${i}" aria-labelledby="faq-h-${i}" aria-hidden="${i !== 1}"><p>${a}</p></div></li>`;
