@@ -62,4 +62,13 @@ describe('layout utility classes', () => {
     expect(out).toContain('Real-time dashboard');
     expect(out).toContain('Made by a small team');
   });
+
+  it('a section heading styled for anchor offsets (scroll-mt-24) and a block hidden only on small screens (hidden md:block) stay', () => {
+    const html = page('pt-2 pb-6 bg-white')
+      .replace('<h2>Made by a small team</h2>', '<h2 class="scroll-mt-24 text-2xl">Made by a small team</h2>')
+      .replace('<div class="pb-12">', '<div class="pb-12"><div class="hidden md:block"><p>Our office is in a converted mill by the river, where the whole team meets every Thursday, compares notes and plans the next release.</p></div>');
+    const out = md(html);
+    expect(out).toContain('## Made by a small team');
+    expect(out).toContain('converted mill by the river');
+  });
 });
