@@ -10,7 +10,7 @@
 import { BLOCK_TAGS, HEADING_TAGS, isElement, squash, type DomNode } from './dom.js';
 import { classWeight, linkDensity, type NodeStats, type Scored } from './score.js';
 import { keptChildren, shallowSignature, signature, textOf } from './select.js';
-import { MAX_BOILERPLATE_CHARS, boilerplateKind, introducesRelated, isLabelOnly, isSectionHeading } from './boilerplate-text.js';
+import { MAX_BOILERPLATE_CHARS, boilerplateKind, introducesRelated, isLabelOnly, isSectionHeading, isSignupPrompt } from './boilerplate-text.js';
 import { opensRelatedSection } from './related-sections.js';
 import { MAX_FURNITURE_CHARS, docFurnitureKind, isDocumentation, tocAfter } from './doc-furniture.js';
 import { dropClosingBio } from './author-bio.js';
@@ -141,6 +141,25 @@ function hasLink(el: DomNode): boolean {
 const CARD_PROSE = 40;
 
 const shortText = (el: DomNode, scored: Scored): string => squash(textOf(el, scored).join(''));
+
+/**
+ * A block that only prompts the reader, told by its words: a share prompt, a newsletter's sign-up
+ * prompt or a legal line (boilerplate-text.ts), or a heading that is one of the first two. For a
+ * page read section by section (main-content.ts), where the cleaner's line rules do not run.
+ */
+export function promptLine(n: DomNode, scored: Scored): boolean {
+  const name = n.name ?? '';
+  if (!BLOCK_TAGS.has(name) || name === 'h1') return false;
+  const s = scored.stats.get(n);
+  // Not a card with its picture ("Share this project with your classmates" is a template's blurb).
+  if (!s || s.text === 0 || s.text > MAX_BOILERPLATE_CHARS || s.blocks > 1 || s.images > 0) return false;
+  if (HEADING_TAGS.has(name)) {
+    const words = shortText(n, scored);
+    return isSignupPrompt(words) || boilerplateKind(words, 0) === 'share';
+  }
+  const kind = boilerplateKind(lineText(n, scored).join(''), linkDensity(s));
+  return kind === 'share' || kind === 'signup' || kind === 'legal';
+}
 
 /** Text of a short block with its line breaks (`<br>`, block children) kept as newlines: a label on a line of its own labels the next line. */
 function lineText(el: DomNode, scored: Scored, out: string[] = []): string[] {
@@ -424,7 +443,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
         // A date or byline is the page's own only outside grids, quotes (an embedded post's date is its content) and links.
         const meta = kind === 'dateline' || kind === 'byline';
         // Never the page's <h1>: "Most popular dog breeds" may be the story's own title.
-        if (HEADING_TAGS.has(name) ? name !== 'h1' && isSectionHeading(words) : kind !== null && !(meta && (CELLS.has(name) || (kind === 'dateline' && s.link > 0) || quoted(c)))) {
+        if (HEADING_TAGS.has(name) ? name !== 'h1' && (isSectionHeading(words) || isSignupPrompt(words) || isLabelOnly(words)) : kind !== null && !(meta && (CELLS.has(name) || (kind === 'dateline' && s.link > 0) || quoted(c)))) {
           if (kind === 'dateline') {
             datelines.push(c);
             continue;

@@ -27,7 +27,7 @@ import { SECTION_TAGS, isCallToAction, pathWords, type PrepareOptions } from './
 import { isDisclosureTrigger } from './disclosure.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { contains, selectMain, textOf } from './select.js';
-import { cleanSelection } from './clean.js';
+import { cleanSelection, promptLine } from './clean.js';
 import { serializeContent, type Serialized, type Skip } from './serialize.js';
 
 export type { DomNode } from './dom.js';
@@ -395,7 +395,11 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     } else if (kind === 'service') {
       // Beside the sections: menus and link lists (a footer not marked as one), calls to action.
       // Tune half: service F1 0.765 -> 0.772, boilerplate snippets left out 0.784 -> 0.890.
-      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n) || formBox(n, scored) || wholePageChrome(n, strict);
+      // And lines that only prompt the reader (share, sign up, legal: clean.ts promptLine), which
+      // the cleaner's line rules take out of a selection. With the grid's: tune half 4 up, 1 down
+      // by 0.006 (a service page's reference keeps its "straight to your inbox" line); check half
+      // 6 up, none down (a template card's "Share this project with your classmates" stays).
+      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n) || formBox(n, scored) || wholePageChrome(n, strict) || promptLine(n, scored);
     } else {
       // Link blocks before the page's title (a masthead's menus and site switchers not marked as
       // navigation): a grid's or a listing's cards come after its title.
@@ -403,7 +407,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       // category's description and <h1> below its products).
       const before = beforeTitle(body, scored);
       const inGrid = gridTest(groups);
-      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored) && !inGrid(n)) || wholePageChrome(n, strict);
+      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored) && !inGrid(n)) || wholePageChrome(n, strict) || promptLine(n, scored);
     }
     // A product page whose selected description and heading (the product's name, beside its
     // price and buy box) sit apart, in one block, the item's area: a page laid out in sections,

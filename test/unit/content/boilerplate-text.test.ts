@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
 import { parsePage } from '../../../functions/core/engine/parse.js';
-import { boilerplateKind, isSectionHeading } from '../../../functions/core/content/boilerplate-text.js';
+import { boilerplateKind, isSectionHeading, isSignupPrompt } from '../../../functions/core/content/boilerplate-text.js';
+import { promptLine } from '../../../functions/core/content/clean.js';
+import { scoreTree } from '../../../functions/core/content/score.js';
+import type { DomNode } from '../../../functions/core/content/dom.js';
 
 // The clean phase's word signal (functions/core/content/boilerplate-text.ts): share prompts,
 // read-also teasers, tag lists, legal lines, editor credits and related-story headings inside the
@@ -38,6 +41,72 @@ describe('boilerplateKind', () => {
     ['Leia também o relatório completo, que descreve em detalhes os custos do programa e os prazos de cada fase das obras previstas até 2028 em todos os bairros da cidade, com mapas e tabelas de investimento por região, além de entrevistas com moradores, comerciantes, técnicos da prefeitura e especialistas em mobilidade urbana de três universidades, que analisaram as propostas apresentadas ao longo do último ano.', 0],
   ])('leaves prose alone: %s', (text, links) => {
     expect(boilerplateKind(text, links)).toBeNull();
+  });
+});
+
+describe('isSignupPrompt', () => {
+  it.each([
+    'Subscribe to our newsletter for updates and special promotions',
+    'Join Our Genius Newsletter',
+    'Get the latest articles, inspiring how-to’s, and educational workbooks delivered to your inbox.',
+    'Want more from NBC Select? Sign up for our newsletter, The Selection, and shop smarter.',
+    'Sign up to our weekly round up and get all the best threads sent straight to your inbox!',
+    'Join our mailing list! Get a newsletter when an episode is published.',
+    'Was this newsletter forwarded to you? Sign up to get it in your inbox.',
+    'Like this article? Subscribe to our blog and have great financial insights delivered to your inbox weekly.',
+  ])('%s', (t) => expect(isSignupPrompt(t)).toBe(true));
+  it.each([
+    'Twelve people signed up for my newsletter in the past week, excited enough to give me their email address.',
+    'I also identified 28 newsletters, a small subset of the newsletters I subscribe to, as the test set.',
+    'For a newsletter with 1,193 subscribers and an annual sales revenue over $20k, these are legitimately strong numbers.',
+    'Subscribe & download the episode to your device: Apple Podcasts | Spotify',
+    'The #1 newsletter for the trades.',
+  ])('not %s', (t) => expect(isSignupPrompt(t)).toBe(false));
+  it('is a boilerplate kind, and "Share this story on" a share prompt', () => {
+    expect(boilerplateKind('Subscribe to the EnergySage Newsletter!', 0)).toBe('signup');
+    expect(boilerplateKind('Share this story on', 0)).toBe('share');
+    expect(boilerplateKind('Share via', 0)).toBe('share');
+  });
+});
+
+describe('sign-up and share prompts leave the content', () => {
+  const para = (i: number) => `<p>Paragraph ${i} of the story, long enough to be prose, with commas, details and a few more words to count.</p>`;
+  it('inside a story: the newsletter box\'s heading and its line, and a "Share this story on" heading', () => {
+    const html = `<body><article class="post">${para(1)}${para(2)}${para(3)}<h3>Share this story on</h3><h2>Join Our Newsletter</h2><p>Get the latest recipes and tips delivered straight to your inbox.</p>${para(4)}</article></body>`;
+    const m = parsePage(load(html), 'https://example.com/a', { text: false, links: false, metadata: false }).markdown;
+    expect(m).not.toMatch(/Share this story|Join Our Newsletter|to your inbox/);
+    expect(m).toContain('Paragraph 4');
+  });
+  it('on a landing page: the sign-up line and the share heading, not a card that says "share"', () => {
+    const section = (t: string, d: string) => `<section class="feature"><h2>${t}</h2><p>${d}</p></section>`;
+    const card = (t: string, d: string) => `<li><a href="/templates/${t}"><img src="/${t}.png" alt=""></a><a href="/templates/${t}">${t}</a> <span>${d}</span></li>`;
+    const html = `<!doctype html><html><head><title>Plan it</title></head><body><header><nav><a href="/">Home</a> <a href="/pricing">Pricing</a></nav></header><main>
+      <section class="hero"><h1>Plan everything in one place</h1><p>Tasks, projects and calendars for your whole team.</p></section>
+      ${section('Boards', 'Move work across columns and see what is blocked at a glance.')}
+      ${section('Calendars', 'Every due date in one view, shared with the people who need it.')}
+      ${section('Reminders', 'A nudge at the right time, on the phone or the desktop.')}
+      ${section('Integrations', 'Connect the mail, chat and storage tools you already use.')}
+      <section class="templates"><h2>Templates</h2><ul>${card('Student project', 'Share this project with your classmates and make your way towards an A.')}${card('Team roadmap', 'Plan the quarter with your team, one lane per goal.')}${card('Move house', 'Every box, every call and every key in one list.')}</ul></section>
+      <section class="news"><h3>Share this page</h3><p>Subscribe to our newsletter for product news and tips.</p></section>
+    </main><footer><a href="/privacy">Privacy</a></footer></body></html>`;
+    const m = parsePage(load(html), 'https://plan.example/', { text: false, links: false, metadata: false }).markdown;
+    expect(m).toContain('Connect the mail, chat');
+    expect(m).toContain('Share this project with your classmates');
+    expect(m).not.toMatch(/Share this page|Subscribe to our newsletter/);
+  });
+});
+
+describe('promptLine (a page read section by section)', () => {
+  const judge = (html: string): boolean[] => {
+    const $ = load(`<body><ul>${html}</ul></body>`);
+    const body = $('body').get(0) as unknown as DomNode;
+    const scored = scoreTree(body, { classRules: false });
+    return $('li').toArray().map((li) => promptLine(li as unknown as DomNode, scored));
+  };
+  it('a line of share links and a sign-up line are prompts; a card with its picture that says "share" is not', () => {
+    expect(judge('<li>Share this: <a href="/x">X</a> <a href="/f">Facebook</a></li><li>Subscribe to our newsletter for tips.</li>')).toEqual([true, true]);
+    expect(judge('<li><a href="/t/s"><img src="/s.png" alt=""></a><a href="/t/s">Student project</a> <span>Share this project with your classmates and make your way towards an A.</span></li>')).toEqual([false]);
+    expect(judge('<li><a href="/t/s">Student project</a> <span>Share this project with your classmates and make your way towards an A.</span></li>')).toEqual([true]);
   });
 });
 
