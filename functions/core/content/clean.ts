@@ -14,6 +14,7 @@ import { MAX_BOILERPLATE_CHARS, boilerplateKind, introducesRelated, isLabelOnly,
 import { opensRelatedSection } from './related-sections.js';
 import { MAX_FURNITURE_CHARS, docFurnitureKind, isDocumentation, tocAfter } from './doc-furniture.js';
 import { dropClosingBio } from './author-bio.js';
+import { cardsOfProse } from './prose-cards.js';
 
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
@@ -107,38 +108,6 @@ function isBoilerplate(el: DomNode, s: NodeStats, commentsAreContent: boolean | 
 
 // A block whose whole text is an advertising label ("Advertisement", "Anzeige", "Реклама"…).
 const AD_LABEL = /^(?:advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|реклама|広告|광고|广告)(?:\s*[-–—:·]?\s*(?:continue reading below|scroll to continue(?: with content)?|(?:story|article) continues below))?$|^(?:story|article) continues below$/i;
-
-/**
- * A grid of three or more alike cards, each with a sentence or more of its own beside its links
- * (testimonials whose authors' names are links): content, however link-dense the grid. Not
- * teasers, whose linked titles lead to their stories.
- */
-function cardsOfProse(el: DomNode, scored: Scored): boolean {
-  const kids = keptChildren(el, scored).filter((c) => (scored.stats.get(c)?.text ?? 0) > 0);
-  if (kids.length < 3) return false;
-  const sig = signature(kids[0]!);
-  return kids.every((c) => {
-    const st = scored.stats.get(c)!;
-    return signature(c) === sig && st.prose >= CARD_PROSE && st.text - st.link >= CARD_PROSE && !linkedHeading(c);
-  });
-}
-
-/** Whether a heading in `el` is a link or inside one (a teaser's title, leading to its story). */
-function linkedHeading(el: DomNode, inLink = false): boolean {
-  for (const c of el.children ?? []) {
-    if (!isElement(c)) continue;
-    const link = inLink || c.name === 'a';
-    if (HEADING_TAGS.has(c.name ?? '') && (link || hasLink(c))) return true;
-    if (linkedHeading(c, link)) return true;
-  }
-  return false;
-}
-
-function hasLink(el: DomNode): boolean {
-  return (el.children ?? []).some((c) => isElement(c) && (c.name === 'a' || hasLink(c)));
-}
-
-const CARD_PROSE = 40;
 
 const shortText = (el: DomNode, scored: Scored): string => squash(textOf(el, scored).join(''));
 
@@ -461,14 +430,14 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       // A wrapper around one data table (`<figure class="table-container">`) is that table.
       const table = wrappedTable(c, scored);
       if (table && isDataTable(table, scored)) continue;
-      // A block holding most of the content is the content, whatever it looks like (a story
-      // with an 80-image gallery): clean inside it instead.
       // Cards that each say a sentence or more of their own are kept whole, like records: the
       // quotes of a testimonials grid whose authors' names are links (a landing page 0.864 ->
       // 0.913, tune half; without the linked-heading guard a travel story took in its teaser
       // cards, 0.694 -> 0.609). Check half 5 up (0.928 -> 0.975, 0.898 -> 0.948), 2 down (by
       // 0.020, and a landing page under a story's path, mended in main-content.ts's weakService).
       if (CONDITIONAL.has(name) && classWeight(c, scored.commentsAreContent, true) >= 0 && cardsOfProse(c, scored)) continue;
+      // A block holding most of the content is the content, whatever it looks like (a story
+      // with an 80-image gallery): clean inside it instead.
       if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s, scored.commentsAreContent) && !introducedList(c, at, children, scored) && !headedList(c, at, children, removed)) {
         removed.add(c);
         continue;
