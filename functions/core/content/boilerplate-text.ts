@@ -68,6 +68,10 @@ const LEGAL = new RegExp(
     'alle rechte vorbehalten', 'nachdruck (?:nur|verboten)', 'alle rechten voorbehouden', 'wszelkie prawa zastrzeżone', 'все права защищены', 'перепечатка (?:материалов|запрещена)', 'усі права захищені',
     '版权所有', '版權所有', '版权声明', '未经(?:授权|许可)不得转载', '禁止转载', '無断転載', '無断複製', '무단\\s?전재', '저작권자', 'جميع الحقوق محفوظة',
     '(?:comments?|comentários?|comentarios?|commentaires?|commenti|kommentare?|комментари\\w*)\\b.{0,120}\\b(?:moderat\\w*|moderad\\w*|modéré\\w*|aprovad\\w*|approved|модер\\w*)',
+    // A form's or a site's terms of use in one line: "By submitting your email, you agree to receive
+    // reminders", "By using Medium, you agree to our Privacy Policy", "Message & data rates may apply".
+    '\\bby (?:submitting|providing|clicking|signing up|subscribing|searching|using|continuing)\\b[^.!?]{0,80}\\byou (?:agree|consent|are consenting|accept)\\b',
+    '\\byou (?:agree|consent) to (?:receive|be contacted)\\b', 'message (?:and|&) data rates', '\\breply stop\\b',
   ].join('|'),
   'iu',
 );

@@ -29,6 +29,10 @@ describe('boilerplateKind', () => {
     ['版权声明：本文为江南日报原创稿件，版权所有，未经授权不得转载。', 0, 'legal'],
     ['ATENÇÃO: Comentários com textos ininteligíveis não serão aprovados pelo moderador.', 0, 'legal'],
     ['责任编辑：王芳', 0, 'editor'],
+    ['By submitting your email, you agree to receive reminders and marketing communications.', 0, 'legal'],
+    ['By providing a telephone number and submitting via form on our website, you are consenting to be contacted by SMS text message. Message & data rates may apply.', 0, 'legal'],
+    ['Reply Help for more information. You can reply STOP to opt-out of further messaging.', 0, 'legal'],
+    ['To make Medium work, we log user data. By using Medium, you agree to our Privacy Policy, including cookie policy.', 0.3, 'legal'],
   ] as const)('%s -> %s', (text, links, kind) => {
     expect(boilerplateKind(text, links)).toBe(kind);
   });
@@ -38,6 +42,8 @@ describe('boilerplateKind', () => {
     ['Tags are small labels that readers use to find related posts, and we explain them below.', 0],
     ['The company updated its privacy policy and terms of use after the ruling, lawyers said.', 0],
     ['Related research from 2019 found the same effect in mice, the authors wrote.', 0],
+    ['By using a standing desk for an hour a day, you reduce the time you sit by a fifth.', 0],
+    ['Users must agree to the terms before the app lets them post, which is how most services work.', 0],
     ['Leia também o relatório completo, que descreve em detalhes os custos do programa e os prazos de cada fase das obras previstas até 2028 em todos os bairros da cidade, com mapas e tabelas de investimento por região, além de entrevistas com moradores, comerciantes, técnicos da prefeitura e especialistas em mobilidade urbana de três universidades, que analisaram as propostas apresentadas ao longo do último ano.', 0],
   ])('leaves prose alone: %s', (text, links) => {
     expect(boilerplateKind(text, links)).toBeNull();
