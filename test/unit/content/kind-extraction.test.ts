@@ -28,6 +28,21 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/About us|Privacy policy/);
   });
 
+  it('a service page read section by section leaves out its "Read next" section of other pages', () => {
+    const next = (i: number) => `<div class="card"><a href="/guides/${i}"><img src="/g${i}.svg" alt="Guide ${i}"></a><h3>Guide chapter ${i}</h3><p>What chapter ${i} of the guide covers, in a sentence or two for the reader.</p><a href="/guides/${i}">Read chapter ${i}</a></div>`;
+    const html = `<!doctype html><html><head><title>Crossings</title></head><body>${chrome}<main>
+      <section class="hero"><h1>Crossings made simple</h1><p>We plan your passage across the bay.</p></section>
+      <section class="features"><h2>What we do</h2><div class="feature-text"><p>Route planning for every tide: we read the tables, the forecast and the notices to mariners, and we draw a passage plan with its timings, its waypoints and its bail-out harbours.</p>
+        <p>Berth booking at both ends, with the harbour masters we have worked with for years, so that you arrive to a berth that fits your boat, whatever the season, the hour or the weather.</p></div></section>
+      <section class="pricing"><h2>Plans</h2><div class="plan"><h3>Day sail</h3><p>€90 per crossing</p></div><div class="plan"><h3>Season</h3><p>€900 for twelve crossings</p></div></section>
+      <section class="faq"><h2>Questions</h2><h3>Can I cancel?</h3><p>Yes, up to a day before, at no cost.</p></section>
+      <section class="guides"><h2>Read Next</h2>${[1, 2, 3].map(next).join('')}</section>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://crossings.example/services/');
+    for (const part of ['Crossings made simple', 'Berth booking at both ends', '€900 for twelve crossings', 'up to a day before']) expect(out).toContain(part);
+    expect(out).not.toMatch(/Read Next|Guide chapter 2|About us/);
+  });
+
   it('a product grid: every card in order, without the filter panel, sort control, breadcrumbs, pager or related searches', () => {
     const card = (i: number) => `<li class="product-card"><a href="/products/clock-${i}"><img src="/c${i}.jpg" alt=""><h3>Harbour clock model ${i}</h3></a><span class="price">$${20 + i}.00</span></li>`;
     const html = `<!doctype html><html><head><title>Clocks</title></head><body>${chrome}<main>
