@@ -254,6 +254,18 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Customers also bought|Other mat|Privacy policy/);
   });
 
+  it("a product page read with its sections: a store's sign-up line between them stays out", () => {
+    const html = `<!doctype html><html><head><title>Magnetic mat</title><meta property="og:type" content="product"></head><body>${chrome}<main>
+      <div class="product"><div class="gallery"><img src="/mat.jpg" alt="Magnetic mat"></div><div class="buybox"><h1>Magnetic project mat</h1><span class="price">$19.95</span><button>Add to cart</button></div>
+      <div class="description"><p>A magnetic mat that keeps every screw of a repair in its place, with a grid to lay the parts out in the order they came out of the device.</p><p>Its surface takes dry-erase markers, so you can note where each screw goes, and wipes clean when the repair is done.</p></div></div>
+      <section class="feature"><img src="/f.jpg" alt=""><h2>Time-saving organization</h2><p>The gridded layout cuts the time it takes to put a device back together, and the risk of a screw in the wrong hole.</p></section>
+      <section class="band"><p>Subscribe to our newsletter for repair guides and tool deals.</p></section>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/products/magnetic-mat');
+    for (const s of ['# Magnetic project mat', 'wipes clean when the repair is done', '## Time-saving organization', 'a screw in the wrong hole']) expect(out).toContain(s);
+    expect(out).not.toContain('Subscribe to our newsletter');
+  });
+
   it("a page declared a story whose selection is its intro, under a third of its prose, beside a landing page's blocks: every section", () => {
     // A school's catalogue of programmes: the intro is marked up as an Article; each programme is a
     // block of its own (a picture, a linked title, a paragraph, links to its certificates).
