@@ -30,8 +30,9 @@ const PROMPT = 'what do people say about acme shoes';
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   site = await startFixtureSite();
-  // Every request to this one waits: a paginated run takes seconds, long enough to watch it run.
-  slow = await startFixtureSite({ latencyMs: 1500 });
+  // Every request to this one waits: a paginated run takes seconds, long enough to watch it run
+  // (2.5 s: at 1.5 s a run on a loaded clone ended before the page had shown it running).
+  slow = await startFixtureSite({ latencyMs: 2500 });
   svc = await startTestService({ GLEANER_EGRESS_ALLOW: `127.0.0.1:${site.port},127.0.0.1:${slow.port}` });
   await createUser(svc.deps.table, svc.tenantId, EMAIL, PASSWORD, new Date());
   const start = async (scraper_id: string, input: Record<string, unknown>) => {
