@@ -7,12 +7,18 @@ import { HEADING_TAGS, isElement, type DomNode } from './dom.js';
 import type { Scored } from './score.js';
 import { keptChildren, signature } from './select.js';
 
+/**
+ * What a card is: a block of blocks, not a paragraph (a story's paragraphs are alike too, and the
+ * cleaner's line rules must still reach them).
+ */
+const CARD_TAGS = new Set(['div', 'li', 'article', 'section', 'figure', 'blockquote']);
+
 /** Characters of prose, outside links, each card must hold. */
 const CARD_PROSE = 40;
 
 /**
- * A grid of three or more alike cards, each with a sentence or more of its own beside its links
- * (testimonials whose authors' names are links): content, however link-dense the grid. Not
+ * A grid of three or more alike cards, each with a link and a sentence or more of its own beside
+ * it (testimonials whose authors' names are links): content, however link-dense the grid. Not
  * teasers, whose linked titles lead to their stories.
  */
 export function cardsOfProse(el: DomNode, scored: Scored): boolean {
@@ -21,7 +27,7 @@ export function cardsOfProse(el: DomNode, scored: Scored): boolean {
   const sig = signature(kids[0]!);
   return kids.every((c) => {
     const st = scored.stats.get(c)!;
-    return signature(c) === sig && st.prose >= CARD_PROSE && st.text - st.link >= CARD_PROSE && !linkedHeading(c);
+    return CARD_TAGS.has(c.name ?? '') && signature(c) === sig && st.prose >= CARD_PROSE && st.text - st.link >= CARD_PROSE && !linkedHeading(c);
   });
 }
 

@@ -72,3 +72,16 @@ describe('layout utility classes', () => {
     expect(out).toContain('converted mill by the river');
   });
 });
+
+describe('cards of prose are cards, not paragraphs', () => {
+  it("a story's paragraphs, alike as they are, still pass the cleaner's line rules (a legal line among them goes)", () => {
+    const p = (i: number) => `<p>Paragraph ${i} of the report, long enough to be prose, with commas, details and a few more words to count.</p>`;
+    const html = `<html><body><nav><a href="/">Home</a> <a href="/news">News</a></nav><article class="story"><h1>Harbour report</h1>
+      <div class="part">${p(1)}${p(2)}${p(3)}</div>
+      <div class="part">${p(4)}${p(5)}<p>© 2024 Harbour Times. All rights reserved. Reproduction without written permission is prohibited.</p></div>
+    </article></body></html>`;
+    const out = md(html);
+    expect(out).toContain('Paragraph 5 of the report');
+    expect(out).not.toContain('All rights reserved');
+  });
+});
