@@ -201,10 +201,12 @@ const SIGNUP = new RegExp(
   'iu',
 );
 
+const MAX_SIGNUP_CHARS = 200;
+
 /** Whether a short line (up to 200 characters) asks the reader to sign up for a newsletter ({@link SIGNUP}). */
 export function isSignupPrompt(text: string): boolean {
   const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > 0 && t.length <= 200 && SIGNUP.test(t);
+  return t.length > 0 && t.length <= MAX_SIGNUP_CHARS && SIGNUP.test(t);
 }
 
 /** What a short block's words say it is, if boilerplate. `links` is the block's link density. */
@@ -229,7 +231,7 @@ export function boilerplateKind(text: string, links: number): 'read-also' | 'sha
   if (EDITOR_LABEL.test(t) && t.length <= 60 && !/[.!?。]\s*\S/.test(t)) return 'editor';
   if (CREDIT_LABEL.test(t) && t.length <= 80 && !SENTENCE_BREAK.test(t)) return 'credit';
   if (t.length <= 40 && GRID_LINE.test(t)) return 'count';
-  if (isSignupPrompt(t)) return 'signup';
+  if (t.length <= MAX_SIGNUP_CHARS && SIGNUP.test(t)) return 'signup';
   return null;
 }
 

@@ -75,16 +75,17 @@ function wrappedTable(el: DomNode, scored: Scored): DomNode | undefined {
   return undefined;
 }
 
-/** Whether a container inside the content is boilerplate. */
-function isBoilerplate(el: DomNode, s: NodeStats, commentsAreContent: boolean | undefined): boolean {
+/**
+ * Whether a container inside the content is boilerplate. `weight`: its class weight read without
+ * utility classes (a landing page's testimonials section styled `overflow-hidden` is no hidden
+ * furniture). WCXB development pages: tune half 5 up (a landing page 0.833 -> 0.864, a CDN's 0.870
+ * -> 0.946), 3 down (a product page's feature sections its reference leaves out, 0.743 -> 0.453; a
+ * home page whose longer selection no longer gives way to its sections, 0.994 -> 0.869), 0.8900 ->
+ * 0.8897; check half 6 up (0.646 -> 0.915, 0.781 -> 0.905), 1 down, 0.8850 -> 0.8860. Scoring
+ * without them too was no better (check half 1 up, 1 down by 0.145).
+ */
+function isBoilerplate(el: DomNode, s: NodeStats, weight: number): boolean {
   const name = el.name ?? '';
-  // Read without utility classes: a landing page's testimonials section styled `overflow-hidden`
-  // is no hidden furniture. WCXB development pages: tune half 5 up (a landing page 0.833 -> 0.864,
-  // a CDN's 0.870 -> 0.946), 3 down (a product page's feature sections its reference leaves out,
-  // 0.743 -> 0.453; a home page whose longer selection no longer gives way to its sections, 0.994
-  // -> 0.869), 0.8900 -> 0.8897; check half 6 up (0.646 -> 0.915, 0.781 -> 0.905), 1 down, 0.8850
-  // -> 0.8860. Scoring without them too was no better (check half 1 up, 1 down by 0.145).
-  const weight = classWeight(el, commentsAreContent, true);
   // Code is content whatever surrounds it (a copy button, a tab bar of languages).
   if (s.code > 0 && s.code >= (s.text - s.code) * 0.5) return false;
   if (weight < 0 && s.commas < 10) return true;
@@ -435,12 +436,15 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       // 0.913, tune half; without the linked-heading guard a travel story took in its teaser
       // cards, 0.694 -> 0.609). Check half 5 up (0.928 -> 0.975, 0.898 -> 0.948), 2 down (by
       // 0.020, and a landing page under a story's path, mended in main-content.ts's weakService).
-      if (CONDITIONAL.has(name) && classWeight(c, scored.commentsAreContent, true) >= 0 && cardsOfProse(c, scored)) continue;
-      // A block holding most of the content is the content, whatever it looks like (a story
-      // with an 80-image gallery): clean inside it instead.
-      if (CONDITIONAL.has(name) && s.text < total * 0.5 && isBoilerplate(c, s, scored.commentsAreContent) && !introducedList(c, at, children, scored) && !headedList(c, at, children, removed)) {
-        removed.add(c);
-        continue;
+      if (CONDITIONAL.has(name)) {
+        const weight = classWeight(c, scored.commentsAreContent, true);
+        if (weight >= 0 && cardsOfProse(c, scored)) continue;
+        // A block holding most of the content is the content, whatever it looks like (a story
+        // with an 80-image gallery): clean inside it instead.
+        if (s.text < total * 0.5 && isBoilerplate(c, s, weight) && !introducedList(c, at, children, scored) && !headedList(c, at, children, removed)) {
+          removed.add(c);
+          continue;
+        }
       }
       // A paragraph's inline content stays as written.
       if (name !== 'p') visit(c);

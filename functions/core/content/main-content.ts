@@ -333,7 +333,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   // there; no other page of either half moves).
   const named = pageKind(body, { url: pageUrl(opts) });
   const story = !plain && declaresStory(body, { url: pageUrl(opts) }, false);
-  const weakService = !plain && named === 'service' && (!story || out.textLength < MIN_CONTENT_CHARS || !declaresStory(body, { url: pageUrl(opts) }, false, false));
+  const weakService = !plain && named === 'service' && (out.textLength < MIN_CONTENT_CHARS || !declaresStory(body, { url: pageUrl(opts) }, false, false));
   // A listing whose selection holds none of its story cards and says less than twice what they
   // say (a blog category's intro above them): the cards too. A story's related-posts cards beside
   // a long selection stay out. Tune half: 2 up (0.693 -> 0.977, 0.792 -> 0.993), none down; check

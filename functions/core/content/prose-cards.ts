@@ -17,8 +17,8 @@ const CARD_TAGS = new Set(['div', 'li', 'article', 'section', 'figure', 'blockqu
 const CARD_PROSE = 40;
 
 /**
- * A grid of three or more alike cards, each with a link and a sentence or more of its own beside
- * it (testimonials whose authors' names are links): content, however link-dense the grid. Not
+ * A grid of three or more alike cards, each with a sentence or more of its own outside links
+ * (testimonials whose authors' names are links): content, however link-dense the grid. Not
  * teasers, whose linked titles lead to their stories.
  */
 export function cardsOfProse(el: DomNode, scored: Scored): boolean {
