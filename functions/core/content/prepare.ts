@@ -18,6 +18,7 @@ import { articleHeader, idNamesHeading } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
 import { isCardControl, isSectionHeading } from './boilerplate-text.js';
 import { isDisclosurePanel, isDisclosureTrigger } from './disclosure.js';
+import { isTicker } from './ticker.js';
 
 /** Blocks that may be a section of the page (a product's reviews, a store's policy beside it). */
 export const SECTION_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'article', 'ul', 'ol']);
@@ -257,6 +258,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (name === 'a' && isSkipLink(el)) return true;
   if (CONTROL_HOLDERS.has(name) && isCardControl(shortOwnText(el))) return true;
   if ((name === 'ul' || name === 'ol') && optionList(el)) return true;
+  if (isTicker(el)) return true;
   if (opts.reviewsOut && SECTION_TAGS.has(name) && opensReviewsSection(el)) return true;
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
   // with or without the class rules: a thread read leniently has it too.
