@@ -79,7 +79,7 @@ const LEGAL = new RegExp(
 /** Headings of related-story and most-read sections (the whole heading is the phrase). */
 const SECTION_HEADING = new RegExp(
   `^(?:${[
-    ...READ_ALSO, 'you (?:may|might) (?:also )?like', 'you may also be interested in', 'more (?:stories|news|articles|from [\\w\\s]+)', 'most (?:read|popular|viewed)', 'trending(?: now)?', 'popular posts', 'recent posts', '(?:the )?latest (?:news|posts|articles|stories|blog posts)', 'recent (?:news|articles|stories|blog posts)',
+    ...READ_ALSO, 'you (?:may|might) (?:also )?like', 'you may also be interested in', 'more (?:stories|news|articles|from [\\w\\s]+)', 'most (?:read|popular|viewed)', 'trending(?: (?:now|today|stories|articles|posts|news|topics))?', 'popular posts', 'recent posts', '(?:the )?latest (?:news|posts|articles|stories|blog posts)', 'recent (?:news|articles|stories|blog posts)',
     'mais lidas', 'mais lidos', 'notícias relacionadas', 'matérias relacionadas', 'noticias relacionadas', 'artículos relacionados', 'lo más leído', 'te puede interesar',
     'vous aimerez aussi', 'vous aimerez aussi ces articles', 'articles (?:similaires|liés)', 'les plus lus', 'à lire également', 'potrebbe interessarti(?: anche)?', 'articoli correlati', 'i più letti',
     'das könnte sie auch interessieren', 'meistgelesen', 'ähnliche artikel', 'похожие (?:статьи|новости)', 'популярное', 'самое читаемое', '热门排行', '热门文章', '猜你喜欢', '人気記事', '많이 본 뉴스',
