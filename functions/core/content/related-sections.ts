@@ -129,8 +129,9 @@ export function opensRelatedSection(el: DomNode, commentsAreContent = false, hea
 }
 
 // The heading of a store's reviews or questions section ("Customer reviews", "Reviews (76)",
-// "Ratings & reviews", "Questions & answers", "10 Customer ratings").
-const REVIEWS_HEADING = /^(?:\d[\d.,]*\s+)?(?:(?:customer|product|user|guest|verified)\s+)?(?:reviews?|ratings?(?:\s*(?:&|and)\s*reviews?)?)\b|^(?:customer\s+)?(?:questions?\s*(?:&|and)\s*answers?|q\s*&\s*a)\b/i;
+// "Ratings & reviews", "Questions & answers", "10 Customer ratings"). Not the bare word "Review":
+// a book's editorial review (the critics' praise under "Editorial Reviews") is the item's content.
+const REVIEWS_HEADING = /^(?!review\s*$)(?:\d[\d.,]*\s+)?(?:(?:customer|product|user|guest|verified)\s+)?(?:reviews?|ratings?(?:\s*(?:&|and)\s*reviews?)?)\b|^(?:customer\s+)?(?:questions?\s*(?:&|and)\s*answers?|q\s*&\s*a)\b/i;
 
 /**
  * Whether `el` is a product page's reviews or questions section: it opens with such a heading,

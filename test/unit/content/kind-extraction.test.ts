@@ -320,6 +320,20 @@ describe('kind-aware main content', () => {
     expect(md(counted, 'https://shop.example/product/227955/trail-25-pack')).not.toMatch(/people found this helpful|Reviewer \d wrote/);
   });
 
+  it("a book's editorial review (a section headed 'Review', the critics' praise) stays; its shoppers' reviews go", () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Small Habits","offers":{"@type":"Offer","price":"15.49","priceCurrency":"USD"}}</script>';
+    const praise = (i: number) => `<div class="quote"><span class="bold">Critic ${i}, author of Book ${i}</span><span><br>"A practical and useful book that distills the science of habits into steps anyone can take, number ${i}." </span></div>`;
+    const review = (i: number) => `<div class="review"><h3>Shopper ${i}</h3><p>${i * 3} people found this helpful</p><p>Shopper ${i} wrote: ${'I read it in a weekend and changed my morning routine the week after, which has stuck for months now. '.repeat(3)}</p></div>`;
+    const html = `<!doctype html><html><head><title>Small Habits</title>${ld}</head><body>${chrome}<div class="product">
+      <div class="top"><h1>Small Habits</h1><p>$15.49</p><p>A short guide to building good habits and breaking bad ones, one small change at a time.</p></div>
+      <div id="editorial"><h2>Editorial Reviews</h2><div class="expander"><h3>Review</h3><div class="body">${[1, 2, 3, 4, 5, 6].map(praise).join('')}</div></div></div>
+      <section><h2>Customer reviews</h2>${[1, 2, 3, 4].map(review).join('')}</section>
+    </div>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/dp/0735211299');
+    for (const part of ['Small Habits', 'one small change at a time', 'Critic 4, author of Book 4', 'anyone can take, number 6']) expect(out).toContain(part);
+    expect(out).not.toMatch(/people found this helpful|Shopper \d wrote/);
+  });
+
   it("a product page whose document does not show the description: the JSON-LD description, once", () => {
     const desc = 'A solid brass clock that shows the state of the tide &amp; the moon, set once a month by the new moon.';
     const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage","name":"x"},{"@type":"Product","name":"Brass tide clock","description":"${desc}","offers":{"@type":"Offer","price":"89.00","priceCurrency":"EUR"}}]}</script>`;
