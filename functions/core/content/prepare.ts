@@ -13,7 +13,7 @@
  *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`); with it off, text for screen
  *   readers only still goes when it labels shown text or is long (see {@link srLabel}).
  */
-import { HEADING_TAGS, classAndId, leadingText as leadingTextOf, textLength, type DomNode } from './dom.js';
+import { HEADING_TAGS, classAndId, leadingText as leadingTextOf, siblingIndex, textLength, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
 import { isCardControl, isSectionHeading } from './boilerplate-text.js';
@@ -259,6 +259,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (CONTROL_HOLDERS.has(name) && isCardControl(shortOwnText(el))) return true;
   if ((name === 'ul' || name === 'ol') && optionList(el)) return true;
   if (isTicker(el)) return true;
+  if ((name === 'dt' || name === 'dd') && machineField(el)) return true;
   if (opts.reviewsOut && SECTION_TAGS.has(name) && opensReviewsSection(el)) return true;
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
   // with or without the class rules: a thread read leniently has it too.
@@ -579,6 +580,35 @@ export function isCallToAction(el: DomNode): boolean {
 
 // Elements a card's control is written as (not a heading, a table cell or a definition: "Compare"
 // heading a comparison, "Quantity" in a specification table are the page's words).
+/**
+ * A definition list's entry whose term is a machine's key written as plain text (`retail_price_tier1`,
+ * `cat_thumb_Navy`: words joined by underscores), and the value after such a term: a store's raw
+ * custom fields written out by its theme (image addresses, price tiers), not a label a person wrote.
+ */
+function machineField(el: DomNode): boolean {
+  let dt: DomNode | undefined = el;
+  if (el.name === 'dd') {
+    dt = undefined;
+    const siblings = el.parent?.children ?? [];
+    // The term this value belongs to: the nearest `<dt>` before it, past other values of the same term.
+    for (let i = siblingIndex(el) - 1, seen = 0; i >= 0 && seen < MAX_VALUES_BACK; i--) {
+      const p = siblings[i]!;
+      if (p.type !== 'tag') continue;
+      seen++;
+      if (p.name === 'dt') dt = p;
+      if (p.name !== 'dd') break;
+    }
+    if (!dt) return false;
+  }
+  // Written as plain text: a documentation page's parameter (`table_name`, `help_text`) is set in
+  // code or a link to its reference, and is the content.
+  if ((dt.children ?? []).some((c) => c.type === 'tag')) return false;
+  const term = leadingTextOf(dt, 60).trim();
+  return term.length <= 60 && MACHINE_KEY.test(term);
+}
+const MAX_VALUES_BACK = 8;
+const MACHINE_KEY = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:_[a-z0-9][a-z0-9 -]*)?\s*:?$/i;
+
 const CONTROL_HOLDERS = new Set(['a', 'span', 'div', 'label', 'p', 'li', 'small', 'strong', 'b']);
 
 // Longer text (whitespace included) is never one control's line: not read further.

@@ -334,6 +334,25 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/people found this helpful|Shopper \d wrote/);
   });
 
+  it("a store's raw custom fields (machine keys such as cat_thumb_Navy with image addresses) are left out; labelled details stay", () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Staple Tee","offers":{"@type":"Offer","price":"13.00","priceCurrency":"USD"}}</script>';
+    const raw = ['Bone', 'Navy', 'Sage', 'Lime'].map((c) => `<dt class="info-name">cat_thumb_${c}:</dt><dd class="info-value">https://cdn.example/images/5001_${c.toUpperCase()}_THUMB.jpg</dd>`).join('');
+    const html = `<!doctype html><html><head><title>Staple Tee</title>${ld}</head><body>${chrome}<main><h1>Staple Tee</h1><p class="price">$13.00</p><button>Add to cart</button>
+      <p>Enduring comfort in a regular fit, crafted from 5.3 oz combed cotton, with neck ribbing and double needle hems for durability.</p>
+      <dl class="info"><dt class="info-name">Fabric:</dt><dd class="info-value">Mid weight, 100% combed cotton</dd><dt class="info-name">retail_price_tier1:</dt><dd class="info-value">$13.00_1-49 items</dd>${raw}</dl></main>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/staple-tee-5001/');
+    for (const part of ['Staple Tee', 'double needle hems', 'Fabric', 'Mid weight, 100% combed cotton']) expect(out).toContain(part);
+    expect(out).not.toMatch(/cat_thumb|THUMB\.jpg|retail_price_tier1|1-49 items/);
+  });
+
+  it("a documentation page's parameters set in code (table_name, help_text) stay", () => {
+    const html = `<!doctype html><html><head><title>SELECT</title></head><body>${chrome}<main><h1>SELECT</h1><p>${'SELECT retrieves rows from zero or more tables, and this page describes each clause and parameter in turn. '.repeat(3)}</p>
+      <h2>Parameters</h2><dl><dt><code>table_name</code></dt><dd><p>The name (optionally schema-qualified) of an existing table or view to read the rows from.</p></dd>
+      <dt><code>with_query_name</code></dt><dd><p>A WITH query is referenced by writing its name, just as though the name were a table name.</p></dd></dl></main>${footer}</body></html>`;
+    const out = md(html, 'https://docs.example/docs/sql-select.html');
+    for (const part of ['table_name', 'existing table or view', 'with_query_name', 'referenced by writing its name']) expect(out).toContain(part);
+  });
+
   it("a product page whose document does not show the description: the JSON-LD description, once", () => {
     const desc = 'A solid brass clock that shows the state of the tide &amp; the moon, set once a month by the new moon.';
     const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage","name":"x"},{"@type":"Product","name":"Brass tide clock","description":"${desc}","offers":{"@type":"Offer","price":"89.00","priceCurrency":"EUR"}}]}</script>`;
