@@ -280,6 +280,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
     names = names.replace(COMMENT_NAMES, ' ').replace(POST_LINE_NAMES, ' ');
   }
   if (names === '' || !chromeNames(names)) return false;
+  if (opts.pathWords?.length && !chromeNames(withoutPathWords(names, opts.pathWords))) return false;
   if (!opts.reviewsOut && weakChrome(names) && (proseRegion(el, opts) || proseRegionAbove(el) || soleHeading(el))) return false;
   // Any other furniture name on a block that holds three paragraphs of prose names its layout (an
   // `inline-and-sidebar-container` that holds the story), not furniture. Tune half 0.8711 -> 0.8729
@@ -563,6 +564,20 @@ function holdsProse(el: DomNode, need: number, budget: { left: number }): boolea
     return false;
   };
   return walk(el) === true;
+}
+
+/**
+ * The names without the parts that are words of the page's path: a block named for what the page
+ * is (`community-tab` on `/vs/community/`, a product called Community) is not named as furniture by
+ * that word. Only whole parts of four letters or more.
+ */
+function withoutPathWords(names: string, pathWords: readonly string[]): string {
+  let out = names;
+  for (const w of pathWords) {
+    if (w.length < 4 || !out.includes(w)) continue;
+    out = out.split(/([\s_-]+)/).map((part) => (part === w ? ' ' : part)).join('');
+  }
+  return out;
 }
 
 function chromeNames(names: string): boolean {

@@ -419,6 +419,21 @@ describe('kind-aware main content', () => {
     expect(other).toContain('Episode 4: new episodes');
   });
 
+  it("on a product page, a block named by a word of the page's path (community-tab on /vs/community/) is the product's, not furniture", () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Studio Community","offers":{"@type":"Offer","price":"0","priceCurrency":"USD"}}</script>';
+    const pane = (t: string, active: boolean) => `<div class="tab-pane${active ? ' active' : ''}" role="tabpanel"><h3>${t}</h3><p>${t}: write, debug and ship code with tools built for teams of every size, from a single developer to a classroom, for free.</p></div>`;
+    const page = `<!doctype html><html><head><title>Studio Community</title>${ld}</head><body>${chrome}<main><h1>Studio Community</h1><p>A free, full-featured editor and debugger for students, open-source projects and individual developers.</p>
+      ${['Flexibility', 'Productivity', 'Ecosystem', 'Languages'].map((t) => `<section class="feature"><h2>${t}</h2><p>${t} for every project: the editor grows with your work, from a first script to a large solution shared by a whole team, and it stays fast on any machine.</p><p>Extensions, themes and settings travel with your account, so ${t.toLowerCase()} is the same wherever you sign in.</p></section>`).join('')}
+      <div class="tabs community-tab"><ul class="nav-tabs"><li><a href="#a">Coding</a></li><li><a href="#b">Debugging</a></li></ul><div class="tab-content">${pane('Powerful coding tools', true)}${pane('Advanced debugging', false)}</div></div>
+      <div class="community-sidebar"><h3>Join the forum</h3><p>Ask questions and share answers with other developers in our forum, open to everyone who signs in with an account.</p></div>
+      </main>${footer}</body></html>`;
+    const out = md(page, 'https://studio.example/vs/community/');
+    expect(out).toContain('Powerful coding tools: write, debug');
+    expect(out).toContain('Advanced debugging: write, debug');
+    // Other furniture words still name furniture there.
+    expect(out).not.toContain('Join the forum');
+  });
+
   it('a data table whose class says its header row sticks (wikitable sticky-header) is content; a sticky page header is not', () => {
     const rows = Array.from({ length: 30 }, (_, i) => `<tr><td>${1901 + i}</td><td>Physicist ${i}</td><td>Chemist ${i}</td><td>Writer ${i}</td></tr>`).join('');
     const html = `<!doctype html><html><head><title>List of laureates</title></head><body><div class="sticky-header"><a href="/">Home</a> <a href="/random">Random page</a> <span>Search the encyclopedia</span></div>
