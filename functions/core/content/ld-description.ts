@@ -57,9 +57,22 @@ export function ldProductDescription(root: DomNode): string | undefined {
     }
     const d = findDescription(data, 0);
     // Descriptions often carry markup of their own: its text only.
-    if (d) return decodeEntities(d.slice(0, MAX_DESCRIPTION * 2)).replace(/<[^>]{0,500}>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_DESCRIPTION) || undefined;
+    if (d) return decodeEntities(percentDecoded(d.slice(0, MAX_DESCRIPTION * 2))).replace(/<[^>]{0,500}>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_DESCRIPTION) || undefined;
   }
   return undefined;
+}
+
+/**
+ * A description a CMS wrote URL-encoded ("An%20elegant%20sofa%20…"): no space, and its spaces as
+ * `%20`. Decoded; one that fails to decode (a stray `%`) stays as written.
+ */
+function percentDecoded(s: string): string {
+  if (/\s/.test(s) || (s.match(/%20/g)?.length ?? 0) < 3) return s;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };

@@ -363,6 +363,11 @@ describe('kind-aware main content', () => {
     expect(empty).toContain('24 cm');
     const shown = md(page(`<p>${desc}</p>`), 'https://shop.example/products/brass-tide-clock');
     expect(shown.split('state of the tide').length - 1).toBe(1);
+    // A description the store wrote URL-encoded ("A%20solid%20brass%20clock…") reads decoded.
+    const encoded = page('').replace(desc, encodeURIComponent('A solid brass clock that shows the state of the tide, set once a month.'));
+    const decoded = md(encoded, 'https://shop.example/products/brass-tide-clock');
+    expect(decoded).toContain('A solid brass clock that shows the state of the tide, set once a month.');
+    expect(decoded).not.toContain('%20');
   });
 
   it("a service page's FAQ in <details>: the answers a closed disclosure marks aria-hidden are content", () => {
