@@ -593,8 +593,6 @@ export function isCallToAction(el: DomNode): boolean {
   return text.length <= 60 && text.split(/\s+/).length <= 5;
 }
 
-// Elements a card's control is written as (not a heading, a table cell or a definition: "Compare"
-// heading a comparison, "Quantity" in a specification table are the page's words).
 /**
  * A definition list's entry whose term is a machine's key written as plain text (`retail_price_tier1`,
  * `cat_thumb_Navy`: words joined by underscores), and the value after such a term: a store's raw
@@ -624,6 +622,8 @@ function machineField(el: DomNode): boolean {
 const MAX_VALUES_BACK = 8;
 const MACHINE_KEY = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:_[a-z0-9][a-z0-9 -]*)?\s*:?$/i;
 
+// Elements a card's control is written as (not a heading, a table cell or a definition: "Compare"
+// heading a comparison, "Quantity" in a specification table are the page's words).
 const CONTROL_HOLDERS = new Set(['a', 'span', 'div', 'label', 'p', 'li', 'small', 'strong', 'b']);
 
 // Longer text (whitespace included) is never one control's line: not read further.
