@@ -20,7 +20,7 @@
 export const MAX_BOILERPLATE_CHARS = 320;
 
 const READ_ALSO = [
-  'read (?:also|more|next)', 'see also', 'related(?: (?:article|story|stories|posts?|content|reading|news))?', 'more on this(?: story| topic)?', 'also read', 'recommended(?: (?:reading|articles|stories|posts|for you))?',
+  'read (?:also|more|next)', 'see also', 'related(?: (?:articles?|story|stories|posts?|content|reading|reads|news|guides|videos|blog posts))?', 'more on this(?: story| topic)?', 'also read', 'recommended(?: (?:reading|articles|stories|posts|for you))?',
   'leia (?:também|mais)', 'veja (?:também|mais)', 'saiba mais', 'confira (?:também)?', 'lee (?:también|más)', 'lea (?:también|más)', 'ver también', 'te puede interesar', 'puede interesarte',
   '(?:à )?lire aussi', 'voir aussi', 'à voir aussi', 'sur le même sujet', 'leggi anche', 'leggi (?:di più|altro)', 'vedi anche',
   'lesen sie (?:auch|mehr)', 'auch interessant', 'mehr zum thema', 'siehe auch', 'lees (?:ook|meer)', 'zie ook', 'czytaj (?:też|także|również|więcej)', 'zobacz (?:też|także|również)',
@@ -84,7 +84,7 @@ const SECTION_HEADING = new RegExp(
     'vous aimerez aussi', 'vous aimerez aussi ces articles', 'articles (?:similaires|liés)', 'les plus lus', 'à lire également', 'potrebbe interessarti(?: anche)?', 'articoli correlati', 'i più letti',
     'das könnte sie auch interessieren', 'meistgelesen', 'ähnliche artikel', 'похожие (?:статьи|новости)', 'популярное', 'самое читаемое', '热门排行', '热门文章', '猜你喜欢', '人気記事', '많이 본 뉴스',
     // "You may also like" and "most read <things>" in more languages (the heading of a block of teasers).
-    'you (?:may|might|will) (?:also )?(?:like|enjoy|be interested in(?: the following)?(?: \\p{L}+){0,3})', '(?:more )?(?:articles|stories|posts) you (?:may|might|will) (?:also )?(?:like|enjoy)', 'more like this', 'other (?:related )?(?:articles|stories|news|posts)(?: you (?:may|might|will) (?:also )?(?:like|enjoy))?', 'popular (?:articles|stories)', 'most (?:read|popular|viewed|shared|commented)(?: \\p{L}+){0,2}', "editor'?s picks", 'what to read next', 'up next',
+    'you (?:may|might|will) (?:also )?(?:like|enjoy|be interested in(?: the following)?(?: \\p{L}+){0,3})', '(?:more )?(?:articles|stories|posts) you (?:may|might|will) (?:also )?(?:like|enjoy)', 'more like this', 'other (?:related )?(?:articles|stories|news|posts)(?: you (?:may|might|will) (?:also )?(?:like|enjoy))?', 'popular (?:articles|stories)', 'most (?:read|popular|viewed|shared|commented)(?: \\p{L}+){0,2}', "editor[’']?s(?:’)? picks", 'what to read next', 'up next', 'keep reading', '(?:more |latest )?from (?:the|our) blog', 'more posts', 'similar (?:articles|posts|stories)', 'people also read', 'popular now',
     'você (?:também )?(?:pode|vai) (?:gostar|se interessar)', 'pode (?:também )?(?:gostar|interessar)(?: também)?', 'posts relacionados', 'artigos relacionados', 'mais (?:lidas|lidos|populares|vistos|vistas)(?: \\p{L}+)?', 'outras notícias', 'veja também',
     'también te puede(?:n)? (?:gustar|interesar)', 'te puede(?:n)? (?:gustar|interesar)', 'quizás te interese', '(?:los |las )?más (?:leídos|leídas|populares|vistos|vistas)(?: \\p{L}+)?', 'otras noticias', 'entradas relacionadas', 'publicaciones relacionadas',
     'vous (?:aimerez|pourriez aimer|pourriez aussi aimer) (?:aussi|également)?', 'vous pourriez aussi aimer', 'les plus (?:lus|populaires|partagés|commentés)', 'articles (?:connexes|recommandés)', 'sur le même thème', 'dans la même rubrique',

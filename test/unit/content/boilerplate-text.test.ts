@@ -117,7 +117,7 @@ describe('promptLine (a page read section by section)', () => {
 });
 
 describe('isSectionHeading', () => {
-  it.each(['You may also like...', 'Noticias relacionadas', 'Vous aimerez aussi', 'Potrebbe interessarti anche', 'Mais lidas', '関連記事', 'Recommended articles', 'Recommended for you', 'Other Posts You May Enjoy', 'Other related articles...', 'Popular articles', 'You may be interested in the following topics as well', 'Trending Stories', 'Trending topics', 'Trending today'])('%s', (h) => expect(isSectionHeading(h)).toBe(true));
+  it.each(['You may also like...', 'Noticias relacionadas', 'Vous aimerez aussi', 'Potrebbe interessarti anche', 'Mais lidas', '関連記事', 'Recommended articles', 'Recommended for you', 'Other Posts You May Enjoy', 'Other related articles...', 'Popular articles', 'You may be interested in the following topics as well', 'Trending Stories', 'Trending topics', 'Trending today', 'Related Articles', 'Related reads', 'Editor’s picks', 'Keep reading', 'From the blog', 'Latest from our blog', 'Similar articles', 'People also read'])('%s', (h) => expect(isSectionHeading(h)).toBe(true));
   it.each(['Criticas de los comerciantes', 'Related work in other fields', 'How we tested', 'Trending technologies in 2025'])('not %s', (h) => expect(isSectionHeading(h)).toBe(false));
 });
 
