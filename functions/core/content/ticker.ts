@@ -39,7 +39,7 @@ export function isTicker(el: DomNode): boolean {
       continue;
     }
     if (!isElement(c)) continue;
-    if (NOT_ITEMS.has(c.name ?? '') || holdsElement(c, LINK, LINK_DEPTH)) return false;
+    if (NOT_ITEMS.has(c.name ?? '')) return false;
     if (++count > MAX_CHILDREN) break;
     const t = squash(leadingText(c, MAX_PHRASE));
     if (!t || t.length > MAX_PHRASE) return false;
@@ -47,6 +47,8 @@ export function isTicker(el: DomNode): boolean {
       if (!LETTERS.test(t)) return false;
       phrase = t;
     } else if (t !== phrase) return false;
+    // Looked for only once the texts agree (most blocks' children differ at the second).
+    if (holdsElement(c, LINK, LINK_DEPTH)) return false;
   }
   return count >= MIN_REPEATS;
 }
