@@ -44,9 +44,20 @@ const isFrame = (el: DomNode | null | undefined) => !el || el.type === 'root' ||
  * not two records).
  */
 export function signature(el: DomNode): string {
-  const first = el.children?.find(isElement);
+  const first = el.children?.find(shownFirst);
   return first ? `${shallowSignature(el)}>${shallowSignature(first)}` : shallowSignature(el);
 }
+
+/**
+ * Whether a child counts as a block's first child for {@link signature}: not an element that is
+ * never drawn (`<meta>`, `<script>`, `<template>`…). XenForo writes two `<meta>` at the start of
+ * every post of a thread but the first, so the first post looked like no kin of the others and a
+ * thread whose first post was its longest came out as that post alone.
+ */
+function shownFirst(c: DomNode): boolean {
+  return isElement(c) && !NEVER_DRAWN.has(c.name ?? '');
+}
+const NEVER_DRAWN: ReadonlySet<string> = new Set(['meta', 'link', 'script', 'style', 'template', 'noscript']);
 
 /** An element's tag and first class. */
 export function shallowSignature(el: DomNode): string {

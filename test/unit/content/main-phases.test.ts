@@ -230,6 +230,16 @@ describe('select: winner and what belongs with it', () => {
     expect(signature(el('<div class="post bg1">x</div>', 'div'))).toBe('div.post');
     expect(signature(el('<div class="post bg2"><div class="inner">x</div></div>', 'div'))).toBe('div.post>div.inner');
     expect(signature(el('<li>x</li>', 'li'))).toBe('li.');
+    // What is never drawn is no first child: XenForo's later posts open with <meta>, the first does not.
+    expect(signature(el('<article class="message"><meta itemprop="x"><span class="anchor"></span><div>x</div></article>', 'article'))).toBe('article.message>span.anchor');
+  });
+
+  it('widens to every post of a thread when only some posts open with <meta> (the first post the longest)', () => {
+    const post = (i: number, text: string, meta: boolean) => `<article class="message message--post" id="p${i}">${meta ? '<meta itemprop="a"><meta itemprop="b">' : ''}<span class="u-anchorTarget" id="post-${i}"></span><div class="message-inner"><div class="message-user"><a href="/members/u${i}">user${i}</a></div><div class="message-main"><div class="bbWrapper">${text}</div></div></div></article>`;
+    const first = post(1, `The squad list for the season, with every position and the players who can fill it.<br>${Array.from({ length: 12 }, (_, k) => `<p>Part ${k + 1}: goalkeepers, defenders, midfielders and forwards, with their ages, contracts, and the rules on home-grown players, listed in full.</p>`).join('')}`, false);
+    const replies = [2, 3, 4].map((i) => post(i, `Reply ${i}: a short answer with a view on the list, and a question about the loans, enough to read as a sentence.`, true)).join('');
+    const { body: b, node } = body(`<body><div id="thread" class="block-body">${first}${replies}</div></body>`);
+    expect(selectMain(scoreTree(b, { classRules: true, commentsAreContent: true } as never))).toEqual([node('#thread')]);
   });
 });
 
