@@ -59,6 +59,13 @@ describe('prepare: what is never content', () => {
     expect(isNonContent(el(`<body>${html}</body>`, '#x'), false, strict)).toBe(false);
   });
 
+  it('reads a class that names a layout (c-layout-sidebar-left: the wrapper of a page laid out with a left sidebar, holding its cards) as no furniture; a sidebar is', () => {
+    const cards = Array.from({ length: 5 }, (_, i) => `<div class="card"><h3><a href="/step-${i}">Step ${i}</a></h3><p>Five quick tips for step ${i}.</p></div>`).join('');
+    const page = `<body><div id="layout" class="c-layout-sidebar-left"><div class="c-layout-sidebar-top"><h2>Pages</h2><nav><a href="/a">A</a></nav></div><div class="c-layout-column">${cards}</div></div><div id="side" class="c-sidebar"><a href="/a">A</a></div></body>`;
+    expect(isNonContent(el(page, '#layout'), false, strict)).toBe(false);
+    expect(isNonContent(el(page, '#side'), false, strict)).toBe(true);
+  });
+
   it('reads a link label indented in the source by its words: a long one is no call to action, a short one is', () => {
     const indent = `\n${' '.repeat(80)}`;
     const long = `<a id="x" class="btn" href="/report">${indent}<span>Read the full report on the state of the oceans this year and what it means</span></a>`;
