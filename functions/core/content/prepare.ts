@@ -71,7 +71,8 @@ const TABLE_PART = /(?:^|\s)\S*(?:sticky|fixed|floating|frozen|freeze)[-_]?(?:he
 /**
  * Class words that style a block's layout, not name its role: `no-extra-padding`, `has-sidebar`,
  * `with-header`, `footer-spacing` (a page builder's column named so held a product's description),
- * `kt-pane-header-alignment-left`, `…-position-…` (an accordion's panes, not a header).
+ * `kt-pane-header-alignment-left`, `…-position-…` (an accordion's panes, not a header), and any
+ * word holding `layout` (`c-layout-sidebar-left` wraps a page laid out with a left sidebar).
  */
 const LAYOUT_MODIFIER = /(?:^|\s)(?:no|has|with|without)-\S*|(?:^|\s)\S*layout\S*|(?:^|\s)\S*-(?:padding|margin|spacing|gap)(?=\s|$)|(?:^|\s)\S*-(?:alignment|align|position)(?:-\S*)?(?=\s|$)/g;
 
@@ -572,13 +573,11 @@ function holdsProse(el: DomNode, need: number, budget: { left: number }): boolea
  * that word. Only whole parts of four letters or more.
  */
 function withoutPathWords(names: string, pathWords: readonly string[]): string {
-  let out = names;
-  for (const w of pathWords) {
-    if (w.length < 4 || !out.includes(w)) continue;
-    out = out.split(/([\s_-]+)/).map((part) => (part === w ? ' ' : part)).join('');
-  }
-  return out;
+  const named = (part: string) => part.length >= MIN_PATH_NAME && pathWords.includes(part);
+  if (!pathWords.some((w) => w.length >= MIN_PATH_NAME && names.includes(w))) return names;
+  return names.split(/([\s_-]+)/).map((part) => (named(part) ? ' ' : part)).join('');
 }
+const MIN_PATH_NAME = 4;
 
 function chromeNames(names: string): boolean {
   return (CHROME_CLASS.test(names) || NATIVE_CHROME_CLASS.test(names)) && !CONTENT_CLASS.test(names);
