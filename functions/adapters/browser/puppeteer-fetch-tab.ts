@@ -41,6 +41,10 @@ export const TIMERS_SCRIPT = `(() => {
   const GRACE = 100, FRAME = 16, IDLE_DUE = 50;
   // timer id (or 'f' + frame id) -> due time; deleted when it ran or was cleared.
   const due = new Map();
+  // When the last frames in which a page's frame callback ran began (the readiness script counts
+  // the frames since the page last changed: see QUIET_SCRIPT), and that frame's own time stamp.
+  const frames = [];
+  let frameStamp;
   // Work in flight the page will answer (a fetch, its body read, an XHR) and when the page last
   // handed work on (a message posted to itself: a scheduler's next slice), for readiness. (A fetch
   // the page lets fail unhandled no longer raises unhandledrejection: the note of its end handles it.)
@@ -67,6 +71,18 @@ export const TIMERS_SCRIPT = `(() => {
         if (at <= until && at < first) first = at;
       }
       return first;
+    },
+    /** Whether a frame callback of the page is pending (requested, not run, not long overdue). */
+    framePending() {
+      const t = now();
+      for (const [id, at] of due) if (typeof id === 'string' && id[0] === 'f' && at + GRACE >= t) return true;
+      return false;
+    },
+    /** How many frames in which a page's frame callback ran began after \`t\`. */
+    framesSince(t) {
+      let n = 0;
+      for (let i = frames.length - 1; i >= 0 && frames[i] > t; i--) n++;
+      return n;
     },
   } });
   w.setTimeout = function setTimeout(handler, timeout, ...args) {
@@ -124,7 +140,11 @@ export const TIMERS_SCRIPT = `(() => {
     w.requestAnimationFrame = function requestAnimationFrame(callback) {
       if (typeof callback !== 'function') return raf.apply(this, arguments);
       let id;
-      id = raf.call(this, function () { due.delete('f' + id); return callback.apply(this, arguments); });
+      id = raf.call(this, function (stamp) {
+        due.delete('f' + id);
+        if (stamp !== frameStamp) { frameStamp = stamp; frames.push(now()); if (frames.length > 32) frames.shift(); }
+        return callback.apply(this, arguments);
+      });
       due.set('f' + id, now() + FRAME);
       return id;
     };
@@ -133,8 +153,10 @@ export const TIMERS_SCRIPT = `(() => {
 })();`;
 
 /**
- * Runs in the page: resolves once neither the DOM nor the network changed for `quiet` ms, or after
- * `cap` ms; already after `idle` ms when no timer, animation frame or idle callback the page
+ * Runs in the page: resolves once neither the DOM nor the network changed for `quiet` ms (and,
+ * while the page has a frame callback pending, for MIN_FRAMES of its frames: on a loaded machine
+ * six frames took longer than 150 ms, and a page writing on its sixth frame came out without it), or
+ * after `cap` ms; already after `idle` ms when no timer, animation frame or idle callback the page
  * scheduled (see {@link TIMERS_SCRIPT}) is due before the `quiet` window would end and no work it
  * started (a fetch, a body read, an XHR) is still to answer; a message it posted counts as a
  * change. (A script the page adds is a request in flight, seen from Node, until it has loaded; one
@@ -160,13 +182,20 @@ const QUIET_SCRIPT = `(quiet, idle, cap, netQuietFor) => new Promise((resolve) =
       .observe(document, { subtree: true, childList: true, characterData: true });
   }
   const wait = timers ? timers.wait : (fn, ms) => setTimeout(fn, ms);
+  const MIN_FRAMES = 8, FRAME_WAIT = 16;
   const start = performance.now();
   const netSince = start - netQuietFor;
   const tick = () => {
     const now = performance.now();
     const last = Math.max(state.t, netSince, act ? act.t : 0);
     const quietFor = now - last;
-    if (quietFor >= quiet || now - start >= cap) return resolve();
+    if (now - start >= cap) return resolve();
+    if (quietFor >= quiet) {
+      // A page drawing frame by frame is quiet after MIN_FRAMES of its frames as well: a loaded
+      // machine draws slowly, and the page's frame-driven work must not be cut short by the clock.
+      if (!timers || !timers.framePending || !timers.framePending() || timers.framesSince(last) >= MIN_FRAMES) return resolve();
+      return wait(tick, Math.max(1, Math.min(FRAME_WAIT, cap - (now - start))));
+    }
     let next = last + quiet;
     if (quietFor < idle) next = last + idle;
     // Work the page is waiting on (a fetch, a body read, an XHR): not idle yet.
