@@ -135,7 +135,7 @@ function declaredContent(body: DomNode, scored: Scored): DomNode | undefined {
  * a newsletter box. Not layout words that name content as often (`overlay`: text over a picture;
  * `widget`, `promo`, `tools`, `caption`).
  */
-const WHOLE_PAGE_CHROME = /side-?bar|related|recommend|cookie|consent|gdpr|footer|newsletter/;
+const WHOLE_PAGE_CHROME = /side-?bar|related|recommend|cookie|consent|gdpr|footer|newsletter|announcement[-_]?bar|pickup-availab/;
 
 /**
  * A block that the class rules drop (prepare.ts, strict pass: they spare such a name on a block

@@ -339,6 +339,10 @@ export function classifyPage(s: KindSignals, h: KindHints, paths = kindPaths(s, 
   if (on(COLLECTION_PATH) && !on(PRODUCT_PATH) && (grid || s.cards >= 8) && pt < 0.5) return 'collection';
   if ((product || og === 'product' || og.includes('item')) && !(grid && !s.cartButtons) && !(articleLd && pt > 0.3)) return 'product';
   if (on(PRODUCT_PATH) && !grid && (s.cartButtons > 0 || product)) return 'product';
+  // An item's page that declares nothing (no type, no og:type, no product path): a buy button or
+  // three beside a few prices, no grid and few cards. No development page moves (each page like it
+  // declares itself); Gleaner's own corpus has a German Magento-like page that does not.
+  if (!grid && !article && s.cartButtons >= 1 && s.cartButtons <= 3 && s.prices >= 1 && s.prices <= 8 && s.cards < 8) return 'product';
   if (grid && pt < 0.35) return 'collection';
   // Documentation: a docs path or type, or code blocks on a page that is not a declared story.
   if (on(DOC_PATH) || has(DOC_TYPES)) return 'documentation';

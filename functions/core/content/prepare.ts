@@ -54,7 +54,8 @@ const CHROME_CLASS = new RegExp(
     'authorbio', 'author-info', 'visually-hidden', 'visuallyhidden', 'hidden-visually', 'sr-only', 'screen-reader', 'screenreader', 'offscreen', 'a11y-hidden', 'assistive-text',
     'skip-link', 'skiplink', 'toolbar', 'print-only', 'newsfeed', 'jump-link', 'ad-slot', 'adslot', 'adunit',
     'ad-unit', 'ad-container', 'ad-wrapper', 'dfp-', 'gpt-ad', 'banner', 'modal', 'overlay', 'lightbox', 'caption',
-    'credit', 'disclaimer', 'disclosure', 'fine-print', 'fineprint',
+    'credit', 'disclaimer', 'disclosure', 'fine-print', 'fineprint', 'announcement-bar', 'announcement_bar', 'announcementbar',
+    'pickup-availab',
   ].join('|') +
     '|(?:^|[\\s_-])(?:ad|ads|nav|navbar|menu|footer|header|tags|tag-list|widget|author|share|social|rss|' +
     'breaking|extra|supplemental|community|remark|pager|cta|comment|login|search|rating|reactions|tools)(?=$|[\\s_-])' +
@@ -243,13 +244,13 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   const name = el.name ?? '';
   // A landmark that holds the page's <main> is one left unclosed (the parser nests the rest of
   // the page in it, as a browser does): not furniture.
-  if (NEVER_CONTENT.has(name)) return !(name === 'button' && isDisclosureTrigger(el)) && !(UNCLOSED_LANDMARKS.has(name) && frame?.has(el));
+  if (NEVER_CONTENT.has(name)) return !(name === 'button' && isDisclosureTrigger(el)) && !(UNCLOSED_LANDMARKS.has(name) && frame?.has(el)) && !(name === 'figcaption' && quoteAttribution(el));
   if (opts.excluded?.has(el)) return true;
   const a = el.attribs;
   if (!a) return false;
   if (name === 'header' && !insideArticle && !frame?.has(el)) return true;
   const styleHidden = (!!a.style && HIDDEN_STYLE.test(a.style)) || (!!a.class && (hoverOnly(a.class) || offPrice(el, a.class)));
-  if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame) && !mouseOnlyLink(el))) {
+  if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame) && !mouseOnlyLink(el) && !waitingSlide(el))) {
     // Revealed: judged like a shown block (its role and class/id rules below).
     if (!opts.revealHidden || a['aria-hidden'] === 'true') return !(opts.hiddenPanels && isPanel(el));
   }
@@ -365,6 +366,37 @@ function besideShownText(el: DomNode): boolean {
  */
 function mouseOnlyLink(el: DomNode): boolean {
   return el.name === 'a' && el.attribs?.href !== undefined && el.attribs?.tabindex === '-1';
+}
+
+/**
+ * Whether a `<figcaption>` names who said its figure's quote (a testimonial: a `<blockquote>` and
+ * no picture in the figure), not a picture's caption or credit.
+ */
+function quoteAttribution(el: DomNode): boolean {
+  const fig = el.parent;
+  if (fig?.name !== 'figure') return false;
+  let quote = false;
+  for (const c of fig.children ?? []) {
+    if (c.name === 'blockquote') quote = true;
+    else if (c.name === 'img' || c.name === 'picture' || c.name === 'video' || c.name === 'svg') return false;
+  }
+  return quote;
+}
+
+// A carousel's slide by its role description or its library's class; a copy the library made to
+// loop the carousel (`slick-cloned`, `swiper-slide-duplicate`) says again what a slide says.
+const SLIDE_CLASS = /(?:^|\s)(?:slide|swiper-slide|slick-slide|carousel-item|splide__slide|glide__slide|flickity-cell|embla__slide|keen-slider__slide)(?:\s|$)/;
+const SLIDE_COPY = /(?:^|\s)(?:slick-cloned|swiper-slide-duplicate|splide__slide--clone|glide__slide--clone)(?:\s|$)/;
+
+/**
+ * Whether `aria-hidden` on `el` only says that it is a carousel's slide not in view yet: the
+ * carousel hides every slide but the current one from assistive technology, and turns to the
+ * others (testimonials, features) by itself or by a click. Their words are the page's all the same.
+ */
+function waitingSlide(el: DomNode): boolean {
+  const cls = el.attribs?.class ?? '';
+  if (SLIDE_COPY.test(cls)) return false;
+  return el.attribs?.['aria-roledescription']?.toLowerCase() === 'slide' || SLIDE_CLASS.test(cls);
 }
 
 /**

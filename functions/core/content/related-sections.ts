@@ -35,12 +35,26 @@ function openingHeading(el: DomNode, depth = 0): DomNode | undefined {
     if (!isElement(c)) continue;
     const name = c.name ?? '';
     if (HEADING_TAGS.has(name)) return c;
+    if (titleBlock(c)) return c;
     if (SILENT.has(name) && !squash(plainText(c).join(''))) continue;
     // A link within the page ("Back to navigation", "Skip to reviews") before the heading.
     if (name === 'a' && (c.attribs?.href ?? '').startsWith('#')) continue;
     return depth < 8 && name !== 'p' ? openingHeading(c, depth + 1) : undefined;
   }
   return undefined;
+}
+
+/**
+ * A block written as a section's title without a heading tag: named a title or heading by its
+ * class (`block-title`, `section-heading`), holding only short text, at most in emphasis (Magento's
+ * `<div class="block-title"><strong>Customer Reviews</strong></div>`).
+ */
+function titleBlock(el: DomNode): boolean {
+  if (el.name !== 'div' && el.name !== 'span' && el.name !== 'p') return false;
+  if (!/(?:^|[\s_-])(?:title|heading)(?:$|[\s_-])/i.test(el.attribs?.class ?? '')) return false;
+  for (const c of el.children ?? []) if (isElement(c) && !['strong', 'b', 'span', 'em'].includes(c.name ?? '')) return false;
+  const text = squash(plainText(el).join(''));
+  return text.length > 0 && text.length <= 80;
 }
 
 /**
@@ -133,6 +147,19 @@ export function opensRelatedSection(el: DomNode, commentsAreContent = false, hea
 // a book's editorial review (the critics' praise under "Editorial Reviews") is the item's content.
 const REVIEWS_HEADING = /^(?!review\s*$)(?:\d[\d.,]*\s+)?(?:(?:customer|product|user|guest|verified)\s+)?(?:reviews?|ratings?(?:\s*(?:&|and)\s*reviews?)?)\b|^(?:customer\s+)?(?:questions?\s*(?:&|and)\s*answers?|q\s*&\s*a)\b/i;
 
+// The same in other languages, as the whole heading with at most a count ("Kundenbewertungen",
+// "Bewertungen (2)", "Avis clients", "12 avis", "Opiniones de clientes", "Recensioni", "Отзывы"):
+// these words also open other sections ("Avis importants"), so nothing may follow but the count.
+const LOCAL_REVIEWS_HEADING = new RegExp(
+  `^(?:\\d[\\d.,]*\\s+)?(?:${[
+    '(?:kunden)?bewertungen', 'kundenmeinungen', 'kundenrezensionen', 'rezensionen', 'erfahrungsberichte',
+    'avis(?:\\s+(?:des\\s+)?clients?)?', 'commentaires\\s+(?:des\\s+)?clients', 'opiniones(?:\\s+de\\s+(?:los\\s+)?clientes)?', 'reseñas(?:\\s+de\\s+(?:los\\s+)?clientes)?', 'valoraciones',
+    'recensioni(?:\\s+(?:dei\\s+)?clienti)?', 'opinioni(?:\\s+dei\\s+clienti)?', '(?:klant)?beoordelingen', 'klantreviews', 'avaliações(?:\\s+(?:de|dos)\\s+clientes)?', 'opini(?:e|ones)\\s+klientów', 'opinie',
+    'отзывы(?:\\s+покупателей)?', 'değerlendirmeler', 'yorumlar', 'recenzje', 'arvostelut', 'anmeldelser', 'omdömen', 'recenze', 'カスタマーレビュー', 'レビュー', '商品评价', '用户评价', '评价', '리뷰', '상품평',
+  ].join('|')})(?:\\s*[(\\[]?\\s*\\d[\\d.,]*\\s*[)\\]]?)?\\s*:?$`,
+  'iu',
+);
+
 /**
  * Whether `el` is a product page's reviews or questions section: it opens with such a heading,
  * holds records (reviews, answers) and not the page's title. Shoppers' posts beside the item, as
@@ -140,7 +167,7 @@ const REVIEWS_HEADING = /^(?!review\s*$)(?:\d[\d.,]*\s+)?(?:(?:customer|product|
  */
 export function opensReviewsSection(el: DomNode): boolean {
   const text = sectionHeading(el)?.text;
-  return !!text && text.length <= 80 && REVIEWS_HEADING.test(text) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
+  return !!text && text.length <= 80 && (REVIEWS_HEADING.test(text) || LOCAL_REVIEWS_HEADING.test(text.trim())) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
 }
 
 // The heading of a store's own section beside an item: its policy ("Shipping & Returns", "30-day

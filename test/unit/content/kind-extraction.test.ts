@@ -334,6 +334,32 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/people found this helpful|Shopper \d wrote/);
   });
 
+  it("a landing page's testimonials carousel: every slide, also those hidden from assistive technology until shown, and a loop's copy once", () => {
+    const slide = (i: number, hidden: boolean, cls = 'slide') => `<figure class="${cls}" aria-roledescription="slide" aria-label="${i} of 3"${hidden ? ' aria-hidden="true"' : ''}><blockquote><p>Quote ${i}: ${'the scheduling board paid for itself in the first month and the crews love it. '.repeat(2)}</p></blockquote><figcaption>Customer ${i}, operations lead</figcaption></figure>`;
+    const html = `<!doctype html><html><head><title>Fieldwise</title></head><body>${chrome}<main>
+      <section class="hero"><h1>Schedule every job without the whiteboard</h1><p>${'Fieldwise plans the crews, the vans and the parts so that the office stops firefighting. '.repeat(2)}</p></section>
+      <section class="features"><h2>Features</h2><p>${'Drag a job onto a crew and the route, the parts list and the customer text follow on their own. '.repeat(2)}</p></section>
+      <section class="testimonials"><h2>What customers say</h2><div class="carousel">${slide(1, false)}${slide(2, true)}${slide(3, true)}<div class="slick-slide slick-cloned" aria-hidden="true"><p>Quote 1 copy: the loop's clone</p></div></div></section>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://fieldwise.example/');
+    for (const part of ['Quote 1:', 'Quote 2:', 'Quote 3:', 'Customer 3, operations lead']) expect(out).toContain(part);
+    expect(out).not.toContain("the loop's clone");
+  });
+
+  it("a product page's reviews headed in another language, or titled by a block rather than a heading tag, are left out", () => {
+    const review = (i: number) => `<li class="review-item"><div class="review-title">Titel ${i}</div><p>Kunde ${i} schreibt: ${'Die Jacke hält auch bei Dauerregen dicht und sitzt gut über dem Helm. '.repeat(2)}</p></li>`;
+    const page = (heading: string) => `<!doctype html><html lang="de"><head><title>Regenjacke</title></head><body>${chrome}<main><div class="product-info-main"><h1>Sturmfest Regenjacke</h1><p class="price">249,00 €</p><button type="submit">In den Warenkorb</button></div>
+      <div class="product description"><p>${'Dreilagige Hardshell für lange Tage über der Baumgrenze, winddicht und wasserdicht, leicht genug für jeden Rucksack. '.repeat(2)}</p><table><tr><th>Gewicht</th><td>395 g</td></tr><tr><th>Wassersäule</th><td>28.000 mm</td></tr></table></div>
+      <div class="block review-list" id="customer-reviews">${heading}<ol>${[1, 2, 3].map(review).join('')}</ol></div></main>${footer}</body></html>`;
+    // No JSON-LD, no og:type, no product path: a buy button beside a price and no grid make it a product page.
+    for (const heading of ['<h2>Kundenbewertungen</h2>', '<h2>Bewertungen (3)</h2>', '<div class="block-title"><strong>Kundenbewertungen</strong></div>', '<div class="block-title"><strong>Customer Reviews</strong></div>']) {
+      const r = parsePage(load(page(heading)), 'https://nordgrat.example/sturmfest-regenjacke.html', { text: false, links: false });
+      expect(r.metadata.page_kind).toBe('product');
+      for (const part of ['Sturmfest Regenjacke', 'Dreilagige Hardshell', '28.000 mm']) expect(r.markdown).toContain(part);
+      expect(r.markdown).not.toMatch(/Kunde \d schreibt|Titel \d/);
+    }
+  });
+
   it("a store's raw custom fields (machine keys such as cat_thumb_Navy with image addresses) are left out; labelled details stay", () => {
     const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Staple Tee","offers":{"@type":"Offer","price":"13.00","priceCurrency":"USD"}}</script>';
     const raw = ['Bone', 'Navy', 'Sage', 'Lime'].map((c) => `<dt class="info-name">cat_thumb_${c}:</dt><dd class="info-value">https://cdn.example/images/5001_${c.toUpperCase()}_THUMB.jpg</dd>`).join('');
