@@ -27,7 +27,7 @@ import { Defuddle } from 'defuddle/node';
 import { parsePage } from '../functions/core/engine/parse.js';
 import { markdownToPlain } from './extraction/plain.js';
 import { aggregate, pageCounts, type PageCounts } from './extraction/score.js';
-import { benchmarkPages, type BenchPage } from './extraction/corpus.js';
+import { benchmarkPages, corpusPages, type BenchPage } from './extraction/corpus.js';
 import { wcxbAvailable, wcxbPages, type WcxbPage } from './content/wcxb.js';
 import { mean, snippetRates, wordScore } from './content/words.js';
 import { fidelity, type Fidelity } from './content/structure.js';
@@ -71,6 +71,10 @@ if (dump) mkdirSync(dump, { recursive: true });
 const pages: WcxbPage[] = wcxbAvailable() ? wcxbPages((_, k) => !kinds || kinds.test(k)).filter((p) => !half || p.half === half) : [];
 if (!pages.length) console.log('WCXB development pages not found (WCXB_DIR): only the article benchmark runs.');
 const articles: BenchPage[] = process.env.CONTENT_SKIP_ARTICLES ? [] : benchmarkPages();
+// Gleaner's own pages of the kinds beyond articles (test/fixtures/content-corpus, those whose
+// manifest names a page_kind): written apart from WCXB, never tuned on, scored the same way against
+// the text of their marked main regions.
+const own: BenchPage[] = corpusPages().filter((p) => p.pageKind && (!kinds || kinds.test(p.pageKind)));
 
 interface PageResult {
   page: WcxbPage;
@@ -87,6 +91,7 @@ interface ArmResult {
   wcxb: PageResult[];
   wcxbMs: number;
   articles: PageCounts[];
+  own: { page: BenchPage; f1: number; snippets: boolean; kind?: string | null }[];
 }
 
 function cpu(): number {
@@ -131,7 +136,18 @@ for (const [name, fn] of Object.entries(extractors)) {
     }
     art.push(pageCounts(p.expected, out.text));
   }
-  results.push({ name, wcxb, wcxbMs: pages.length ? ms / pages.length : NaN, articles: art });
+  const ownRs: ArmResult['own'] = [];
+  for (const p of own) {
+    let out: Out = { text: '' };
+    try {
+      out = await fn(p.html, p.url);
+    } catch (e) {
+      console.error(`${name} failed on ${p.id}: ${(e as Error).message}`);
+    }
+    const [withRate, withoutRate] = snippetRates(out.text, p.include ?? [], p.exclude ?? []);
+    ownRs.push({ page: p, f1: wordScore(p.expected, out.text).f1, snippets: withRate === 1 && withoutRate === 1, kind: out.kind });
+  }
+  results.push({ name, wcxb, wcxbMs: pages.length ? ms / pages.length : NaN, articles: art, own: ownRs });
   process.stdout.write(`  ${name} done\n`);
 }
 
@@ -183,6 +199,21 @@ if (pages.length) {
       console.log(`| ${k} | ${rs.length} | ${f(ok / rs.length)} | ${labels.map((l) => rs.filter((r) => (r.kind ?? 'other') === l).length).join(' | ')} |`);
     }
     console.log(`overall accuracy ${f(right / g.wcxb.length)}; check half ${f(g.wcxb.filter((r) => r.page.half === 'check' && r.kind === r.page.kind).length / g.wcxb.filter((r) => r.page.half === 'check').length)}`);
+  }
+}
+if (own.length) {
+  console.log(`\nGleaner's own pages beyond articles (test/fixtures/content-corpus, ${own.length} pages), mean word F1 against the marked main regions / pages whose must-include and must-exclude snippets all hold:`);
+  console.log(`| kind | n | ${results.map((r) => `${r.name} F1 | snippets`).join(' | ')} |`);
+  console.log(`|---|---|${results.map(() => '---|---').join('|')}|`);
+  for (const k of ['all', ...new Set(own.map((p) => p.pageKind!))]) {
+    const pick = (x: { page: BenchPage }) => k === 'all' || x.page.pageKind === k;
+    const n = own.filter((p) => pick({ page: p })).length;
+    console.log(`| ${k} | ${n} | ${results.map((r) => { const rs = r.own.filter(pick); return `${f(mean(rs.map((x) => x.f1)))} | ${rs.filter((x) => x.snippets).length}/${rs.length}`; }).join(' | ')} |`);
+  }
+  const g = results.find((r) => r.name === 'Gleaner');
+  if (g) {
+    const wrong = g.own.filter((x) => x.kind !== x.page.pageKind);
+    console.log(`Gleaner's page_kind right on ${g.own.length - wrong.length}/${g.own.length}${wrong.length ? ` (${wrong.map((x) => `${x.page.id}: ${x.kind} for ${x.page.pageKind}`).join(', ')})` : ''}`);
   }
 }
 if (articles.length) {
