@@ -329,7 +329,9 @@ export function classifyPage(s: KindSignals, h: KindHints, paths = kindPaths(s, 
   // A thread: a forum path with posts, a declared discussion with little paragraph prose, or many post blocks.
   if ((on(FORUM_PATH) && (s.postBlocks >= 5 || forumLd)) || (forumLd && pt < 0.45)) return 'forum';
   // Story cards (`<article>`s each opening with a linked headline): a news or blog listing.
-  if (s.articleCards >= 6 && pt < 0.5 && (!articleLd || og === 'website') && !product) return 'listing';
+  // Not when the cards carry prices: a store's product tiles written as <article>s (PrestaShop's
+  // `article.product-miniature`) are a grid.
+  if (s.articleCards >= 6 && pt < 0.5 && (!articleLd || og === 'website') && !product && s.pricedCards * 2 < s.articleCards) return 'listing';
   // Not when the blocks are priced: a store's cards named `post-123` (WordPress gives every product
   // that class) are a grid, and a thread's posts carry no short price lines. Nor an item's page
   // with a buy button whose reviews are the post blocks (a bookshop's page of a book).

@@ -18,6 +18,17 @@ describe('page kind', () => {
     expect(kindOf(html, 'https://news.example/2024/05/harbour-records')).toBe('article');
   });
 
+  it("a store's product tiles written as <article>s (PrestaShop's product-miniature), each priced: a grid, not a news listing", () => {
+    const tile = (i: number) => `<article class="product-miniature"><a href="/the-vert-${i}.html"><img src="/img/${i}.jpg" alt=""></a><h2 class="product-title"><a href="/the-vert-${i}.html">Thé vert numéro ${i}</a></h2><div class="product-price-and-shipping"><span class="price">${i + 5},90 €</span></div></article>`;
+    const html = doc('', `${nav}<main><h1>Thés verts</h1><div class="products">${[1, 2, 3, 4, 5, 6, 7, 8].map(tile).join('')}</div></main>`);
+    expect(kindOf(html, 'https://theiere.example/12-thes-verts')).toBe('collection');
+  });
+
+  it('an item page that declares nothing (no type, og:type or product path): a buy button beside a price', () => {
+    const html = doc('', `${nav}<main><h1>Sturmfest Regenjacke</h1><p class="price">249,00 €</p><form><button type="submit">In den Warenkorb</button></form>${[1, 2, 3].map((i) => para(i, 'Detail')).join('')}</main>`);
+    expect(kindOf(html, 'https://nordgrat.example/sturmfest-regenjacke.html')).toBe('product');
+  });
+
   it('a forum thread: posts with author and date lines, declared as a discussion', () => {
     const post = (i: number) => `<div class="post" itemscope itemtype="https://schema.org/Comment"><div class="post-meta"><span class="author">user${i}</span> <time datetime="2024-01-0${i}">Jan ${i}</time></div><div class="post-body"><p>Reply ${i}: I had the same problem with the gauge on the pier, it reads low when the wind is from the west.</p></div></div>`;
     const html = doc('', `${nav}<main><h1>Gauge reads low?</h1><div class="thread" itemscope itemtype="https://schema.org/DiscussionForumPosting">${[1, 2, 3, 4, 5, 6].map(post).join('')}</div></main>`);
