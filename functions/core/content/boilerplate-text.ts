@@ -271,6 +271,9 @@ const GRID_LINE = new RegExp(
     `^(?:showing|displaying|viewing|loaded|found)?\\s*(?:${COUNT_WORDS})?\\s*\\d[\\d,.]*\\s*(?:[-–—]|to)\\s*\\d[\\d,.]*\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|from|out of|von|de|sur|di)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
     `^(?:(?:showing|displaying|loaded|found)\\s+)?\\(?\\d[\\d,.]*\\+?\\s+(?:${COUNT_WORDS})\\)?(?:\\s+found)?$`,
     `^(?:${COUNT_WORDS})\\s*\\(\\d[\\d,.]*\\)$`,
+    // "Il y a 37 produits.", "There are 12 items", "Es gibt 8 Produkte"; "54 more courses to show".
+    `^(?:il y a|there are|es gibt|hay|ci sono|há)\\s+\\d[\\d,.]*\\s+(?:${COUNT_WORDS})\\.?$`,
+    '^\\d[\\d,.]*\\+?\\s+more(?:\\s+[\\p{L}-]+)?\\s+to\\s+(?:show|load|see|view)$',
     '^(?:sort(?:\\s+by)?|sortieren(?:\\s+nach)?|trier\\s+par|ordenar\\s+por|ordina\\s+per)\\s*:?(?:\\s+[\\p{L}-]+){0,3}$',
   ].join('|'),
   'iu',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
 import { parsePage } from '../../../functions/core/engine/parse.js';
-import { boilerplateKind, isSectionHeading, isSignupPrompt } from '../../../functions/core/content/boilerplate-text.js';
+import { boilerplateKind, isGridLine, isSectionHeading, isSignupPrompt } from '../../../functions/core/content/boilerplate-text.js';
 import { promptLine } from '../../../functions/core/content/clean.js';
 import { scoreTree } from '../../../functions/core/content/score.js';
 import type { DomNode } from '../../../functions/core/content/dom.js';
@@ -47,6 +47,13 @@ describe('boilerplateKind', () => {
     ['Leia também o relatório completo, que descreve em detalhes os custos do programa e os prazos de cada fase das obras previstas até 2028 em todos os bairros da cidade, com mapas e tabelas de investimento por região, além de entrevistas com moradores, comerciantes, técnicos da prefeitura e especialistas em mobilidade urbana de três universidades, que analisaram as propostas apresentadas ao longo do último ano.', 0],
   ])('leaves prose alone: %s', (text, links) => {
     expect(boilerplateKind(text, links)).toBeNull();
+  });
+});
+
+describe('isGridLine', () => {
+  it("a grid's count, sort and load-more lines, in English and the stores' languages; not a sentence that counts something else", () => {
+    for (const t of ['153 results', '1–30 of 153 products', 'Sort by: Featured', 'Il y a 37 produits.', 'There are 12 items', '54 more courses to show', '3 more to load']) expect(isGridLine(t), t).toBe(true);
+    for (const t of ['Il y a 37 manières de voir', 'There are 12 reasons to go', 'Two more things to show you']) expect(isGridLine(t), t).toBe(false);
   });
 });
 
