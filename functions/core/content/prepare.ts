@@ -100,11 +100,11 @@ export const COMMENT_NAMES = /[^\s]*(?:comment|disqus|respond|comentari|commenta
 export const POST_LINE_NAMES = /[^\s]*(?:author|byline|dateline|timestamp)[^\s]*/g;
 
 /**
- * Class/id names of a post's furniture on a forum thread: the poster's title, rank, stats and
+ * Class/id names of a post's furniture on a forum thread: the poster's title or flair, rank, stats and
  * join date, avatar, signature, reactions bar, "last edited" line (the author's name and the
  * post's date stay).
  */
-const THREAD_FURNITURE = /user-?title|user-?extras|(?:user|author|poster|member)[-_]?stat(?:istic)?s|(?:team|user|member)[-_]?role|user-?rank|post-?rank|user-?banner|user-?blurb|avatar|signature|reactions-?bar|reactions-?list|last-?edit/;
+const THREAD_FURNITURE = /(?:^|\s)flair(?=$|[\s_-])|(?:author|user)-?flair|user-?title|user-?extras|(?:user|author|poster|member)[-_]?stat(?:istic)?s|(?:team|user|member)[-_]?role|user-?rank|post-?rank|user-?banner|user-?blurb|avatar|signature|reactions-?bar|reactions-?list|last-?edit/;
 
 /** Class/id words that name the content: an element named both ways is kept (scoring decides). */
 const CONTENT_CLASS = /article|content|(?:^|[\s_-])(?:main|body|entry|story|text|prose|markdown)(?=$|[\s_-])/;

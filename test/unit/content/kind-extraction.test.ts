@@ -115,6 +115,15 @@ describe('kind-aware main content', () => {
     for (const r of ['Reply one', 'Reply two', 'Reply three']) expect(out).toContain(r);
   });
 
+  it("a thread's user flair (old Reddit's span.flair beside the name) is post furniture like a user title; the name and the words stay", () => {
+    const comment = (i: number) => `<div class="thing comment"><div class="entry"><p class="tagline"><a href="/user/rider${i}" class="author">rider${i}</a> <span class="flair flair-taller" title="Mecánica profesional">Mecánica profesional</span> <time datetime="2024-04-0${i}">hace ${i} horas</time></p>
+      <div class="usertext-body"><div class="md"><p>Respuesta ${i}: llevo dos años con cubiertas tubeless para ir al trabajo y solo he tenido que rellenar el líquido una vez cada seis meses.</p></div></div></div></div>`;
+    const html = `<!doctype html><html lang="es"><head><title>Tubeless</title></head><body>${chrome}<div class="content" role="main"><div class="sitetable nestedlisting">${[1, 2, 3, 4, 5].map(comment).join('')}</div></div>${footer}</body></html>`;
+    const out = md(html, 'https://old.reddit.example/r/bicicletas/comments/1c8x2q/tubeless/');
+    for (const part of ['rider1', 'Respuesta 1:', 'rider5', 'Respuesta 5:']) expect(out).toContain(part);
+    expect(out).not.toContain('Mecánica profesional');
+  });
+
   it('a forum thread whose post text sits deep in each post: every post, in order', () => {
     // Each post nests its text seven levels down (post > inner > cell > main > content > body > wrapper),
     // the way forum software lays posts out; the best-scoring block is one post's wrapper.
