@@ -31,8 +31,16 @@ export function classAndId(el: DomNode): string {
   if (!a) return '';
   const c = a.class ?? '';
   const i = a.id ?? '';
-  return c || i ? `${c} ${i}`.toLowerCase() : '';
+  return c || i ? `${c} ${i}`.toLowerCase().replace(DOC_COMMENT, ' ') : '';
 }
+
+/**
+ * A documentation generator's name for an API's doc comment (TypeDoc's `tsd-comment`, `doc-comment`,
+ * `jsdoc-comment`, `api-comment`; one comment, written with a dash: PostgreSQL's `docComments` is
+ * its readers' comments): the reference's own text. Read out of a block's names, so no rule takes
+ * it for a comment section.
+ */
+const DOC_COMMENT = /(?:^|\s)(?:tsd|doc|jsdoc|api)[-_]comment(?=\s|$)/g;
 
 /** Readable length of a text node: its characters without the surrounding whitespace. */
 export function textLength(data: string): number {

@@ -380,6 +380,15 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/cat_thumb|THUMB\.jpg|retail_price_tier1|1-49 items/);
   });
 
+  it("an API reference's doc comments named so by its generator (TypeDoc's tsd-comment) are the reference's text, not readers' comments", () => {
+    const member = (n: string, text: string) => `<section class="tsd-panel tsd-member"><h3>${n}</h3><div class="tsd-signature"><pre><code>${n}(): void</code></pre></div><div class="tsd-comment tsd-typography"><p>${text}</p></div></section>`;
+    const html = `<!doctype html><html><head><title>JobQueue | ferry</title></head><body>${chrome}<div class="container"><div class="col-content"><div class="tsd-page-title"><h1>Class JobQueue</h1></div>
+      <section class="tsd-panel tsd-comment"><div class="tsd-comment tsd-typography"><p>A persistent first-in, first-out job queue: jobs are written to the store before add resolves, so a crash never loses work.</p></div></section>
+      <section class="tsd-panel-group tsd-member-group"><h2>Methods</h2>${member('start', 'Starts taking jobs from the store, up to the concurrency limit at a time.')}${member('stop', 'Stops taking new jobs and waits for the running ones to finish.')}${member('pause', 'Keeps the jobs in the store but hands none out until resume is called.')}</section></div></div>${footer}</body></html>`;
+    const out = md(html, 'https://docs.ferry.example/api/classes/JobQueue.html');
+    for (const part of ['a crash never loses work', 'up to the concurrency limit', 'waits for the running ones', 'until resume is called']) expect(out).toContain(part);
+  });
+
   it("a documentation page's parameters set in code (table_name, help_text) stay", () => {
     const html = `<!doctype html><html><head><title>SELECT</title></head><body>${chrome}<main><h1>SELECT</h1><p>${'SELECT retrieves rows from zero or more tables, and this page describes each clause and parameter in turn. '.repeat(3)}</p>
       <h2>Parameters</h2><dl><dt><code>table_name</code></dt><dd><p>The name (optionally schema-qualified) of an existing table or view to read the rows from.</p></dd>
