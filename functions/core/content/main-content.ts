@@ -475,6 +475,10 @@ function extractFrom(body: DomNode, opts: ContentOptions, bareBody = true): Extr
   return { ...extractAfter(strict, body, opts, bareBody), strict: strict.scored };
 }
 
+// A documentation page's declared content (<main>) wins over a selection it holds when it says this
+// much more: a reference page's prose is one block among its parameter tables and examples.
+const DOC_DECLARED_SHARE = 1.25;
+
 function extractAfter(strict: Pass, body: DomNode, opts: ContentOptions, bareBody: boolean): Extracted {
   // Quality check against the baseline: a selection with under half of the page's prose while
   // the page declares a content element with twice the text and few links; on a documentation
@@ -483,10 +487,11 @@ function extractAfter(strict: Pass, body: DomNode, opts: ContentOptions, bareBod
   // the selection beside a <main> that holds every section. WCXB development pages: tune 0.8830 ->
   // 0.8845 (5 up, none down), check 0.8669 -> 0.8675 (3 up, none down); article benchmark unchanged.
   const bodyProse = strict.scored.stats.get(body)?.prose ?? 0;
-  if (strict.found && (strict.out.textLength < bodyProse / 2 || pageKind(body, { url: pageUrl(opts) }) === 'documentation')) {
+  const docs = pageKind(body, { url: pageUrl(opts) }) === 'documentation';
+  if (strict.found && (strict.out.textLength < bodyProse / 2 || docs)) {
     const declared = declaredContent(body, strict.scored);
     const ds = declared && strict.scored.stats.get(declared);
-    if (declared && ds && ds.text >= strict.out.textLength * 2 && linkDensity(ds) < 0.3) {
+    if (declared && ds && ds.text >= strict.out.textLength * (docs ? DOC_DECLARED_SHARE : 2) && linkDensity(ds) < 0.3) {
       const out = cleanedContent(declared, strict.scored, opts);
       if (out.textLength > strict.out.textLength) return { ...out, pass: 'baseline', roots: [declared] };
     }

@@ -389,6 +389,17 @@ describe('kind-aware main content', () => {
     for (const part of ['a crash never loses work', 'up to the concurrency limit', 'waits for the running ones', 'until resume is called']) expect(out).toContain(part);
   });
 
+  it("an API reference page: its <main> whole (title, summary, prose, parameter tables, response example), not only its longest block of prose", () => {
+    const prose = 'Los importes se expresan siempre en la unidad mínima de la moneda, y el total incluye los impuestos del país de envío y los gastos de transporte vigentes. '.repeat(5);
+    const html = `<!doctype html><html lang="es"><head><title>Crear un pedido</title></head><body>${chrome}<nav class="rm-Sidebar"><a href="/reference/a">Autenticación</a> <a href="/reference/b">Pedidos</a></nav>
+      <main class="rm-Article" id="content"><header class="rm-ArticleHeader"><h1>Crear un pedido</h1><div class="rm-APIMethod"><span>post</span> <code>https://api.tienda.example/v1/pedidos</code></div><div class="rm-Markdown excerpt"><p>Crea un pedido nuevo para un cliente existente.</p></div></header>
+      <div class="rm-Article-body"><div class="rm-Markdown markdown-body"><p>${prose}</p></div>
+      <section class="rm-APISectionHeader"><h2>Parámetros del cuerpo</h2><table class="rm-ParamTable"><tr><th>Nombre</th><th>Tipo</th><th>Descripción</th></tr><tr><td>cliente_id</td><td>string</td><td>Identificador del cliente que hace el pedido.</td></tr><tr><td>cantidad</td><td>integer</td><td>Unidades pedidas; debe ser mayor que cero.</td></tr></table></section>
+      <section class="rm-APIResponseSchemaPicker"><h2>Respuestas</h2><pre><code class="lang-json">{ "id": "ped_7Hq2", "estado": "pendiente" }</code></pre></section></div></main>${footer}</body></html>`;
+    const out = md(html, 'https://docs.tienda.example/reference/crear-pedido');
+    for (const part of ['Crea un pedido nuevo', 'la unidad mínima de la moneda', 'Unidades pedidas; debe ser mayor que cero.', '"id": "ped_7Hq2"']) expect(out).toContain(part);
+  });
+
   it("a documentation page's parameters set in code (table_name, help_text) stay", () => {
     const html = `<!doctype html><html><head><title>SELECT</title></head><body>${chrome}<main><h1>SELECT</h1><p>${'SELECT retrieves rows from zero or more tables, and this page describes each clause and parameter in turn. '.repeat(3)}</p>
       <h2>Parameters</h2><dl><dt><code>table_name</code></dt><dd><p>The name (optionally schema-qualified) of an existing table or view to read the rows from.</p></dd>
