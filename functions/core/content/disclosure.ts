@@ -85,7 +85,22 @@ function isQuestion(el: DomNode): boolean {
  * script shows when the question is clicked).
  */
 export function isDisclosurePanel(el: DomNode): boolean {
-  return inDetails(el) || controlledByTrigger(el) || answersQuestion(el);
+  return inDetails(el) || controlledByTrigger(el) || answersQuestion(el) || afterTrigger(el);
+}
+
+/**
+ * Whether the element just before `el` is a toggle that says whether it is open (`aria-expanded`)
+ * without naming what it opens: an accordion's header and, right after it, its body (a course's
+ * module and its hidden lessons).
+ */
+function afterTrigger(el: DomNode): boolean {
+  const siblings = el.parent?.children ?? [];
+  for (let i = siblingIndex(el) - 1; i >= 0; i--) {
+    const c = siblings[i]!;
+    if ((c.type === 'text' && !(c.data ?? '').trim()) || c.type === 'comment') continue;
+    return c.type === 'tag' && c.attribs?.['aria-expanded'] !== undefined && !c.attribs?.['aria-controls'];
+  }
+  return false;
 }
 
 /** Whether `el` is the body of a `<details>`: a closed one's body is marked `aria-hidden` by some pages. */

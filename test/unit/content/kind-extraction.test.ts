@@ -343,6 +343,17 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/people found this helpful|Shopper \d wrote/);
   });
 
+  it("a course page's curriculum accordion: each module's hidden lessons, after a toggle that names no panel (aria-expanded, no aria-controls)", () => {
+    const module = (i: number) => `<div class="course-section"><div class="section-title" role="button" aria-expanded="false">Module ${i}: painting lesson group ${i}</div>
+      <ul class="section-list" aria-hidden="true">${[1, 2, 3].map((j) => `<li class="section-item"><span class="lecture-name">Lesson ${i}.${j} on washes and glazes</span> <span class="lecture-duration">(8:30)</span></li>`).join('')}</ul></div>`;
+    const html = `<!doctype html><html><head><title>Watercolour course</title></head><body>${chrome}<main>
+      <section class="hero"><h1>Loose watercolour landscapes</h1><p>${'Paint skies, water and trees with confidence in six weeks of short daily lessons. '.repeat(2)}</p></section>
+      <section class="curriculum"><h2>Curriculum</h2>${[1, 2, 3, 4].map(module).join('')}</section>
+      <section class="faq"><h2>FAQ</h2><p>${'Every lesson stays yours for life, on any device, with downloads of the reference photos. '.repeat(2)}</p></section></main>${footer}</body></html>`;
+    const out = md(html, 'https://courses.example/watercolour');
+    for (const part of ['Module 1: painting lesson group 1', 'Lesson 1.1 on washes', 'Lesson 4.3 on washes', 'stays yours for life']) expect(out).toContain(part);
+  });
+
   it("a landing page's testimonials carousel: every slide, also those hidden from assistive technology until shown, and a loop's copy once", () => {
     const slide = (i: number, hidden: boolean, cls = 'slide') => `<figure class="${cls}" aria-roledescription="slide" aria-label="${i} of 3"${hidden ? ' aria-hidden="true"' : ''}><blockquote><p>Quote ${i}: ${'the scheduling board paid for itself in the first month and the crews love it. '.repeat(2)}</p></blockquote><figcaption>Customer ${i}, operations lead</figcaption></figure>`;
     const html = `<!doctype html><html><head><title>Fieldwise</title></head><body>${chrome}<main>
