@@ -29,6 +29,12 @@ describe('page kind', () => {
     expect(kindOf(html, 'https://nordgrat.example/sturmfest-regenjacke.html')).toBe('product');
   });
 
+  it("an issue tracker's issue (/issues/1842): its comments with code are a thread, not documentation", () => {
+    const comment = (i: number) => `<div class="timeline-comment comment"><div class="timeline-comment-header"><a class="author" href="/u${i}">dev${i}</a> commented <relative-time datetime="2024-05-0${i}">May ${i}</relative-time></div><div class="comment-body markdown-body"><p>Comment ${i}: the watcher stops after the rename, and the log shows the old path.</p><pre><code>quarry watch --verbose ./src</code></pre></div></div>`;
+    const html = doc('', `${nav}<main><h1>quarry watch stops after a directory rename #1842</h1>${[1, 2, 3, 4, 5, 6].map(comment).join('')}</main>`);
+    expect(kindOf(html, 'https://code.example/quarry/quarry-cli/issues/1842')).toBe('forum');
+  });
+
   it('a forum thread: posts with author and date lines, declared as a discussion', () => {
     const post = (i: number) => `<div class="post" itemscope itemtype="https://schema.org/Comment"><div class="post-meta"><span class="author">user${i}</span> <time datetime="2024-01-0${i}">Jan ${i}</time></div><div class="post-body"><p>Reply ${i}: I had the same problem with the gauge on the pier, it reads low when the wind is from the west.</p></div></div>`;
     const html = doc('', `${nav}<main><h1>Gauge reads low?</h1><div class="thread" itemscope itemtype="https://schema.org/DiscussionForumPosting">${[1, 2, 3, 4, 5, 6].map(post).join('')}</div></main>`);
