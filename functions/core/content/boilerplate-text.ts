@@ -83,6 +83,9 @@ const SECTION_HEADING = new RegExp(
     'mais lidas', 'mais lidos', 'notícias relacionadas', 'matérias relacionadas', 'noticias relacionadas', 'artículos relacionados', 'lo más leído', 'te puede interesar',
     'vous aimerez aussi', 'vous aimerez aussi ces articles', 'articles (?:similaires|liés)', 'les plus lus', 'à lire également', 'potrebbe interessarti(?: anche)?', 'articoli correlati', 'i più letti',
     'das könnte sie auch interessieren', 'meistgelesen', 'ähnliche artikel', 'похожие (?:статьи|новости)', 'популярное', 'самое читаемое', '热门排行', '热门文章', '猜你喜欢', '人気記事', '많이 본 뉴스',
+    // A board's furniture under a thread (phpBB, vBulletin, XenForo): who is reading it, what a visitor may post.
+    'who is online', 'users? browsing this (?:thread|forum|topic|board)', 'currently active users(?: viewing this thread)?', 'posting permissions',
+    'wer ist online', 'qui est en ligne', "chi c[’']?è in linea", 'quién está conectado', 'quem está online',
     // "You may also like" and "most read <things>" in more languages (the heading of a block of teasers).
     'you (?:may|might|will) (?:also )?(?:like|enjoy|be interested in(?: the following)?(?: \\p{L}+){0,3})', '(?:more )?(?:articles|stories|posts) you (?:may|might|will) (?:also )?(?:like|enjoy)', 'more like this', 'other (?:related )?(?:articles|stories|news|posts)(?: you (?:may|might|will) (?:also )?(?:like|enjoy))?', 'popular (?:articles|stories)', 'most (?:read|popular|viewed|shared|commented)(?: \\p{L}+){0,2}', "editor[’']?s(?:’)? picks", 'what to read next', 'up next', 'keep reading', '(?:more |latest )?from (?:the|our) blog', 'more posts', 'similar (?:articles|posts|stories)', 'people also read', 'popular now',
     'você (?:também )?(?:pode|vai) (?:gostar|se interessar)', 'pode (?:também )?(?:gostar|interessar)(?: também)?', 'posts relacionados', 'artigos relacionados', 'mais (?:lidas|lidos|populares|vistos|vistas)(?: \\p{L}+)?', 'outras notícias', 'veja também',
@@ -98,7 +101,7 @@ const SECTION_HEADING = new RegExp(
     'berita terkait', 'artikel terkait', 'terpopuler', 'tin liên quan', 'bài viết liên quan', 'tin cùng chuyên mục', 'đọc nhiều nhất', 'benzer haberler', 'çok okunanlar',
     'související články', 'nejčtenější', 'relaterade artiklar', 'mest lästa', 'relaterte artikler', 'mest lest', 'relaterede artikler', 'mest læste', 'σχετικά άρθρα', 'δημοφιλή',
     'כתבות נוספות', 'כתבות קשורות', 'संबंधित खबरें', 'ข่าวที่เกี่ยวข้อง',
-  ].join('|')})\\s*[:：!.…]*$`,
+  ].join('|')})\\s*[:：!.…?？]*$`,
   'iu',
 );
 

@@ -57,6 +57,13 @@ describe('isGridLine', () => {
   });
 });
 
+describe('isSectionHeading: a board\'s furniture under a thread', () => {
+  it('names who is online, who is browsing the thread and the posting permissions, in the boards\' languages; not a sentence that starts so', () => {
+    for (const t of ['Who is online', 'Users Browsing this Thread', 'Posting Permissions', 'Wer ist online?', 'Qui est en ligne ?', 'Chi c’è in linea']) expect(isSectionHeading(t), t).toBe(true);
+    for (const t of ['Who is online right now at our club', 'Posting permissions for new members explained']) expect(isSectionHeading(t), t).toBe(false);
+  });
+});
+
 describe('isSignupPrompt', () => {
   it.each([
     'Subscribe to our newsletter for updates and special promotions',
