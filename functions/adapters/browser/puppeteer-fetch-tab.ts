@@ -27,9 +27,10 @@ const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet
  * `MessageChannel`), so readiness ({@link QUIET_SCRIPT}) knows whether anything can still change
  * the DOM soon.
  * The page's calls behave as before (same ids, arguments, `this`, errors); a callback is wrapped
- * only to note that it ran. A timer or a frame more than 100 ms overdue (a throttled or string
- * timer whose run is not seen) no longer counts (timers had 50 ms until a fresh clone's suite on a
- * loaded machine missed an interval's fourth run once). Kept in `Symbol.for('gleaner.timers')`,
+ * only to note that it ran. A timer more than 100 ms overdue (a throttled or string timer whose run
+ * is not seen) no longer counts (timers had 50 ms until a fresh clone's suite on a loaded machine
+ * missed an interval's fourth run once); a frame, 400 ms (frames that each work 60 ms came further
+ * apart than 100 ms in a loaded suite; a tab that draws no frames holds a page that long at most). Kept in `Symbol.for('gleaner.timers')`,
  * with the original `setTimeout` for the readiness script's own waits (which must not count).
  */
 export const TIMERS_SCRIPT = `(() => {
@@ -38,7 +39,8 @@ export const TIMERS_SCRIPT = `(() => {
   const w = window, now = () => performance.now();
   const st = w.setTimeout, ct = w.clearTimeout, si = w.setInterval, ci = w.clearInterval;
   const raf = w.requestAnimationFrame, caf = w.cancelAnimationFrame;
-  const GRACE = 100, FRAME = 16, IDLE_DUE = 50;
+  const GRACE = 100, FRAME = 16, IDLE_DUE = 50, FRAME_GRACE = 400;
+  const graceOf = (id) => (typeof id === 'string' && id[0] === 'f' ? FRAME_GRACE : GRACE);
   // timer id (or 'f' + frame id) -> due time; deleted when it ran or was cleared.
   const due = new Map();
   // When the last frames in which a page's frame callback ran began (the readiness script counts
@@ -67,7 +69,7 @@ export const TIMERS_SCRIPT = `(() => {
       const t = now();
       let first = Infinity;
       for (const [id, at] of due) {
-        if (at + GRACE < t) { due.delete(id); continue; }
+        if (at + graceOf(id) < t) { due.delete(id); continue; }
         if (at <= until && at < first) first = at;
       }
       return first;
@@ -75,7 +77,7 @@ export const TIMERS_SCRIPT = `(() => {
     /** Whether a frame callback of the page is pending (requested, not run, not long overdue). */
     framePending() {
       const t = now();
-      for (const [id, at] of due) if (typeof id === 'string' && id[0] === 'f' && at + GRACE >= t) return true;
+      for (const [id, at] of due) if (typeof id === 'string' && id[0] === 'f' && at + FRAME_GRACE >= t) return true;
       return false;
     },
     /** How many frames in which a page's frame callback ran began after \`t\`. */
