@@ -94,6 +94,16 @@ interface ArmResult {
   own: { page: BenchPage; f1: number; snippets: boolean; kind?: string | null }[];
 }
 
+/** One extractor's output on one page; an empty text (and the error on stderr) when it throws. */
+async function extract(name: string, fn: Extractor, p: { id: string; html: string; url: string }): Promise<Out> {
+  try {
+    return await fn(p.html, p.url);
+  } catch (e) {
+    console.error(`${name} failed on ${p.id}: ${(e as Error).message}`);
+    return { text: '' };
+  }
+}
+
 function cpu(): number {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
@@ -106,13 +116,8 @@ for (const [name, fn] of Object.entries(extractors)) {
   let ms = 0;
   const lines: string[] = [];
   for (const p of pages) {
-    let out: Out = { text: '' };
     const t0 = cpu();
-    try {
-      out = await fn(p.html, p.url);
-    } catch (e) {
-      console.error(`${name} failed on ${p.id}: ${(e as Error).message}`);
-    }
+    const out = await extract(name, fn, p);
     ms += cpu() - t0;
     const s = wordScore(p.expected, out.text);
     const [withRate, withoutRate] = snippetRates(out.text, p.with, p.without);
@@ -128,22 +133,12 @@ for (const [name, fn] of Object.entries(extractors)) {
   if (dump && lines.length) writeFileSync(`${dump}/scores${name === 'Gleaner' ? '' : `.${name.replace(/\W+/g, '-')}`}.tsv`, lines.sort().join('\n'));
   const art: PageCounts[] = [];
   for (const p of articles) {
-    let out: Out = { text: '' };
-    try {
-      out = await fn(p.html, p.url);
-    } catch (e) {
-      console.error(`${name} failed on ${p.id}: ${(e as Error).message}`);
-    }
+    const out = await extract(name, fn, p);
     art.push(pageCounts(p.expected, out.text));
   }
   const ownRs: ArmResult['own'] = [];
   for (const p of own) {
-    let out: Out = { text: '' };
-    try {
-      out = await fn(p.html, p.url);
-    } catch (e) {
-      console.error(`${name} failed on ${p.id}: ${(e as Error).message}`);
-    }
+    const out = await extract(name, fn, p);
     const [withRate, withoutRate] = snippetRates(out.text, p.include ?? [], p.exclude ?? []);
     ownRs.push({ page: p, f1: wordScore(p.expected, out.text).f1, snippets: withRate === 1 && withoutRate === 1, kind: out.kind });
   }

@@ -30,8 +30,8 @@ const CONTENT_TYPES = new Set(['document', 'script', 'xhr', 'fetch', 'stylesheet
  * only to note that it ran. A timer more than 100 ms overdue (a throttled or string timer whose run
  * is not seen) no longer counts (timers had 50 ms until a fresh clone's suite on a loaded machine
  * missed an interval's fourth run once); a frame, 400 ms (frames that each work 60 ms came further
- * apart than 100 ms in a loaded suite; a tab that draws no frames holds a page that long at most). Kept in `Symbol.for('gleaner.timers')`,
- * with the original `setTimeout` for the readiness script's own waits (which must not count).
+ * apart than 100 ms in a loaded suite; a tab that draws no frames holds a page that long at most).
+ * Kept in `Symbol.for('gleaner.timers')`, with the original `setTimeout` for the readiness script's own waits (which must not count).
  */
 export const TIMERS_SCRIPT = `(() => {
   const key = Symbol.for('gleaner.timers');
@@ -40,7 +40,8 @@ export const TIMERS_SCRIPT = `(() => {
   const st = w.setTimeout, ct = w.clearTimeout, si = w.setInterval, ci = w.clearInterval;
   const raf = w.requestAnimationFrame, caf = w.cancelAnimationFrame;
   const GRACE = 100, FRAME = 16, IDLE_DUE = 50, FRAME_GRACE = 400;
-  const graceOf = (id) => (typeof id === 'string' && id[0] === 'f' ? FRAME_GRACE : GRACE);
+  const isFrame = (id) => typeof id === 'string' && id[0] === 'f';
+  const graceOf = (id) => (isFrame(id) ? FRAME_GRACE : GRACE);
   // timer id (or 'f' + frame id) -> due time; deleted when it ran or was cleared.
   const due = new Map();
   // When the last frames in which a page's frame callback ran began (the readiness script counts
@@ -77,7 +78,7 @@ export const TIMERS_SCRIPT = `(() => {
     /** Whether a frame callback of the page is pending (requested, not run, not long overdue). */
     framePending() {
       const t = now();
-      for (const [id, at] of due) if (typeof id === 'string' && id[0] === 'f' && at + FRAME_GRACE >= t) return true;
+      for (const [id, at] of due) if (isFrame(id) && at + FRAME_GRACE >= t) return true;
       return false;
     },
     /** How many frames in which a page's frame callback ran began after \`t\`. */
@@ -195,7 +196,7 @@ const QUIET_SCRIPT = `(quiet, idle, cap, netQuietFor) => new Promise((resolve) =
     if (quietFor >= quiet) {
       // A page drawing frame by frame is quiet after MIN_FRAMES of its frames as well: a loaded
       // machine draws slowly, and the page's frame-driven work must not be cut short by the clock.
-      if (!timers || !timers.framePending || !timers.framePending() || timers.framesSince(last) >= MIN_FRAMES) return resolve();
+      if (!timers || !timers.framePending() || timers.framesSince(last) >= MIN_FRAMES) return resolve();
       return wait(tick, Math.max(1, Math.min(FRAME_WAIT, cap - (now - start))));
     }
     let next = last + quiet;

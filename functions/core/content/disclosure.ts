@@ -82,42 +82,31 @@ function isQuestion(el: DomNode): boolean {
  * Whether `el` is a disclosure's panel: the body of a `<details>` (directly or in one wrapper), the
  * section a trigger before it names (`aria-controls` = its id), or the block right after a
  * question (a heading or a short line ending with a question mark: a FAQ's answer that the page's
- * script shows when the question is clicked).
+ * script shows when the question is clicked) or right after a toggle that says whether it is open
+ * (`aria-expanded`) without naming what it opens (an accordion's header: a course's module, then
+ * its hidden lessons).
  */
 export function isDisclosurePanel(el: DomNode): boolean {
-  return inDetails(el) || controlledByTrigger(el) || answersQuestion(el) || afterTrigger(el);
+  if (inDetails(el) || controlledByTrigger(el)) return true;
+  const before = elementBefore(el);
+  return !!before && (isQuestion(before) || (before.attribs?.['aria-expanded'] !== undefined && !before.attribs?.['aria-controls']));
 }
 
-/**
- * Whether the element just before `el` is a toggle that says whether it is open (`aria-expanded`)
- * without naming what it opens: an accordion's header and, right after it, its body (a course's
- * module and its hidden lessons).
- */
-function afterTrigger(el: DomNode): boolean {
+/** The element just before `el`, blank text and comments aside; none when text comes first. */
+function elementBefore(el: DomNode): DomNode | undefined {
   const siblings = el.parent?.children ?? [];
   for (let i = siblingIndex(el) - 1; i >= 0; i--) {
     const c = siblings[i]!;
     if ((c.type === 'text' && !(c.data ?? '').trim()) || c.type === 'comment') continue;
-    return c.type === 'tag' && c.attribs?.['aria-expanded'] !== undefined && !c.attribs?.['aria-controls'];
+    return c.type === 'tag' ? c : undefined;
   }
-  return false;
+  return undefined;
 }
 
 /** Whether `el` is the body of a `<details>`: a closed one's body is marked `aria-hidden` by some pages. */
 function inDetails(el: DomNode): boolean {
   const p = el.parent;
   return p?.name === 'details' || (p?.parent?.name === 'details' && p.name !== 'summary');
-}
-
-/** Whether the element just before `el` (blank text and comments aside) is a question. */
-function answersQuestion(el: DomNode): boolean {
-  const siblings = el.parent?.children ?? [];
-  for (let i = siblingIndex(el) - 1; i >= 0; i--) {
-    const c = siblings[i]!;
-    if ((c.type === 'text' && !(c.data ?? '').trim()) || c.type === 'comment') continue;
-    return c.type === 'tag' && isQuestion(c);
-  }
-  return false;
 }
 
 // How many elements before a panel, and under each, the search for its trigger reads.

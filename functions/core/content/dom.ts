@@ -31,7 +31,10 @@ export function classAndId(el: DomNode): string {
   if (!a) return '';
   const c = a.class ?? '';
   const i = a.id ?? '';
-  return c || i ? `${c} ${i}`.toLowerCase().replace(DOC_COMMENT, ' ') : '';
+  if (!c && !i) return '';
+  const names = `${c} ${i}`.toLowerCase();
+  // Read on every rule's every element: the doc-comment names only where a comment is named at all.
+  return names.includes('comment') ? names.replace(DOC_COMMENT, ' ') : names;
 }
 
 /**

@@ -54,8 +54,7 @@ const CHROME_CLASS = new RegExp(
     'authorbio', 'author-info', 'visually-hidden', 'visuallyhidden', 'hidden-visually', 'sr-only', 'screen-reader', 'screenreader', 'offscreen', 'a11y-hidden', 'assistive-text',
     'skip-link', 'skiplink', 'toolbar', 'print-only', 'newsfeed', 'jump-link', 'ad-slot', 'adslot', 'adunit',
     'ad-unit', 'ad-container', 'ad-wrapper', 'dfp-', 'gpt-ad', 'banner', 'modal', 'overlay', 'lightbox', 'caption',
-    'credit', 'disclaimer', 'disclosure', 'fine-print', 'fineprint', 'announcement-bar', 'announcement_bar', 'announcementbar',
-    'pickup-availab',
+    'credit', 'disclaimer', 'disclosure', 'fine-print', 'fineprint', 'announcement[-_]?bar', 'pickup-availab',
   ].join('|') +
     '|(?:^|[\\s_-])(?:ad|ads|nav|navbar|menu|footer|header|tags|tag-list|widget|author|share|social|rss|' +
     'breaking|extra|supplemental|community|remark|pager|cta|comment|login|search|rating|reactions|tools)(?=$|[\\s_-])' +

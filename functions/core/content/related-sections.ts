@@ -167,7 +167,7 @@ const LOCAL_REVIEWS_HEADING = new RegExp(
  */
 export function opensReviewsSection(el: DomNode): boolean {
   const text = sectionHeading(el)?.text;
-  return !!text && text.length <= 80 && (REVIEWS_HEADING.test(text) || LOCAL_REVIEWS_HEADING.test(text.trim())) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
+  return !!text && text.length <= 80 && (REVIEWS_HEADING.test(text) || LOCAL_REVIEWS_HEADING.test(text)) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
 }
 
 // The heading of a store's own section beside an item: its policy ("Shipping & Returns", "30-day
