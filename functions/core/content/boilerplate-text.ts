@@ -112,10 +112,10 @@ const SECTION_HEADING = new RegExp(
 const STORE_HEADING = new RegExp(
   `^(?:${[
     '(?:people|customers|shoppers|others)(?: who (?:viewed|bought|purchased) this (?:item|product))? also (?:viewed|bought|purchased|liked|searched for)', 'frequently bought together',
-    'similar (?:items|products)(?: \\p{L}+){0,3}', 'similar sponsored items', '(?:explore |shop |browse |discover )?(?:more )?related (?:items|products)', 'recently viewed(?: items| products)?', '(?:complete|shop) the look', 'pairs (?:well|perfectly) with',
+    'similar (?:items|products)(?: \\p{L}+){0,3}', 'similar sponsored items', '(?:explore |shop |browse |discover )?(?:more )?related (?:items|products)', '(?:your )?recently viewed(?: items| products)?', '(?:complete|shop) the look', 'pairs (?:well|perfectly) with',
     'you (?:may|might) also (?:need|want)', 'sponsored (?:items|products)(?: \\p{L}+){0,5}', 'more (?:items )?from this (?:seller|shop|brand|store)', 'shop similar(?: \\p{L}+){0,2}', 'compare (?:with )?similar (?:items|products)',
     '(?:most )?popular accessories(?: (?:&|and) related items)?', 'inspired by your browsing history', 'customers also (?:viewed|bought)', 'related searches', 'people also search(?:ed)? for',
-    'kunden(?:, die diese[nr]? artikel (?:gekauft|angesehen) haben,)? (?:kauften|kaufen|sahen sich) auch(?: \\p{L}+)?', 'ähnliche (?:produkte|artikel)', 'zuletzt angesehen(?:e produkte)?',
+    'das könnte (?:dir|ihnen|euch) auch gefallen', 'vous aimerez (?:peut-être )?aussi', 'dit vind je misschien ook leuk', 'może (?:ci|pani|panu) się (?:również |też )?spodobać', 'kunden(?:, die diese[nr]? artikel (?:gekauft|angesehen) haben,)? (?:kauften|kaufen|sahen sich) auch(?: \\p{L}+)?', 'ähnliche (?:produkte|artikel)', 'zuletzt angesehen(?:e produkte)?',
     'les clients ont (?:aussi|également) (?:acheté|consulté)', 'produits (?:similaires|associés|recommandés)', 'récemment consultés?',
     'productos (?:relacionados|similares)', 'los clientes también (?:compraron|vieron)', 'prodotti (?:correlati|simili)', 'produtos (?:relacionados|similares)', 'quem viu este produto também viu',
     'gerelateerde producten', 'vergelijkbare producten', 'похожие товары', 'с этим товаром покупают', '相关商品', '猜你喜欢的商品', '関連商品', 'この商品を見た人はこんな商品も見ています',

@@ -19,6 +19,7 @@ import { opensReviewsSection } from './related-sections.js';
 import { isCardControl, isSectionHeading } from './boilerplate-text.js';
 import { isDisclosurePanel, isDisclosureTrigger } from './disclosure.js';
 import { isTicker } from './ticker.js';
+import { isSponsoredCard } from './sponsored.js';
 
 /** Blocks that may be a section of the page (a product's reviews, a store's policy beside it). */
 export const SECTION_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'article', 'ul', 'ol']);
@@ -260,6 +261,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (CONTROL_HOLDERS.has(name) && isCardControl(shortOwnText(el))) return true;
   if ((name === 'ul' || name === 'ol') && optionList(el)) return true;
   if (isTicker(el)) return true;
+  if (isSponsoredCard(el)) return true;
   if ((name === 'dt' || name === 'dd') && machineField(el)) return true;
   if (opts.reviewsOut && SECTION_TAGS.has(name) && opensReviewsSection(el)) return true;
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),

@@ -138,8 +138,9 @@ export function opensRelatedSection(el: DomNode, commentsAreContent = false, hea
   if (isCommentsHeading(text)) return !commentsAreContent && looksLikeComments(el);
   const store = isStoreSectionHeading(text);
   if (!(store || isSectionHeading(text) || (text.length <= 80 && RELATED_CLASS.test(classAndId(h))))) return false;
-  // A store's cards of other products may open them by script, with no anchor to follow.
-  return hasLinks(el, 2) || (store && holdsRecords(el, 5));
+  // A store's cards of other products may open them by script, with no anchor to follow; one
+  // linked card is enough under a store's heading ("Your Recently Viewed Items" and one item).
+  return hasLinks(el, store ? 1 : 2) || (store && holdsRecords(el, 5));
 }
 
 // The heading of a store's reviews or questions section ("Customer reviews", "Reviews (76)",

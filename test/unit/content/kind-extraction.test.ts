@@ -62,6 +62,19 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Filter by|Brass finish|Sort by|Home and living|Next page|Privacy policy|Related searches|Ship's bell clocks/);
   });
 
+  it("a grid's rails of other products under a store's heading go: in German, and one recently viewed item under \"Your Recently Viewed Items\"", () => {
+    const card = (i: number, name = `Strickjacke Modell ${i}`) => `<div class="tile"><a href="/p/${i}"><img src="/s${i}.jpg" alt=""><h3>${name}</h3></a><span class="price">${40 + i},95 €</span></div>`;
+    const html = `<!doctype html><html><head><title>Strickjacken</title></head><body>${chrome}<main>
+      <h1>Suchergebnisse für „Strickjacke“</h1>
+      <div class="grid">${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</div>
+      <section><h2>Das könnte dir auch gefallen</h2><div class="rail">${[card(21, 'Grobstrickschal aus Schurwolle'), card(22, 'Rollkragenpullover aus Merino'), card(23, 'Mütze aus Kaschmir')].join('')}</div></section>
+      <div class="recent"><h2>Your Recently Viewed Items</h2><div class="cells"><div class="cell"><a href="/p/99">Voltaris 24-inch monitor, black</a><span>$119.99</span></div></div></div>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://mode.example/katalog/?q=strickjacke');
+    for (let i = 1; i <= 8; i++) expect(out).toContain(`Strickjacke Modell ${i}`);
+    expect(out).not.toMatch(/Grobstrickschal|Rollkragenpullover|Das könnte dir|Voltaris|Recently Viewed/);
+  });
+
   it("a grid whose prices are server-rendered in parts ($<!-- -->30) is read as its cards, not only its buying guide; its count line stays out", () => {
     const card = (i: number) => `<div class="col"><a href="/collection/shoes/${i}"><picture><img src="/s${i}.jpg" alt="Harbour shoe ${i}"></picture><h4>View details</h4><h2>Harbour shoe ${i}, black leather lace-up for formal wear</h2><div><p><span>$<!-- -->${20 + i}</span></p></div></a></div>`;
     const guide = `<section><h2>About our shoes</h2>${[1, 2].map((n) => `<p>Our selection of dress shoes caters to a variety of tastes (note ${n}), from a traditional look in classic black and brown to a polished patent finish, and each pair is made to complement both suits and tuxedos, so that you step out in style for any formal event.</p>`).join('')}</section>`;

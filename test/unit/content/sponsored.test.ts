@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { parsePage } from '../../../functions/core/engine/parse.js';
+import { isSponsoredCard } from '../../../functions/core/content/sponsored.js';
+
+// A results page's paid slots, written like the results around them: the results are the page's
+// content, the slots it sold between them are not.
+const job = (title: string, extra = '') => `<li class="result"><div class="card"><div class="beacon">
+  <h2><a href="/job/${title.length}">${title}</a></h2>
+  <div class="company">Northwind Analytics · Austin, TX</div>
+  <div class="salary">$140,000 - $170,000 a year</div>
+  <div class="snippet"><ul><li>Own the pipelines that move ${title.toLowerCase()} data between our warehouses every night.</li></ul></div>
+  ${extra}</div></div></li>`;
+const jobsPage = (cards: string) => `<html><head><title>Data engineer jobs in Austin</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/jobs">Jobs</a></nav></header>
+<main><h1>Senior data engineer jobs in Austin, TX</h1><ul class="results">${cards}</ul></main>
+<footer><a href="/about">About</a></footer></body></html>`;
+const md = (html: string, url = 'https://jobs.example/q-data-engineer-l-austin') => parsePage(load(html), url, { text: false, links: false, metadata: false }).markdown;
+const first = (html: string) => load(html)('body > *').get(0)!.children!.find((c) => c.type === 'tag')!;
+
+describe('sponsored cards', () => {
+  it('a result labelled "Sponsored" among the results is left out; the results stay', () => {
+    const out = md(jobsPage([job('Staff Data Engineer'), job('Lead Data Platform Engineer', '<span class="tag">Sponsored</span>'), job('Senior Analytics Engineer'), job('Data Engineer II')].join('')));
+    expect(out).not.toContain('Lead Data Platform Engineer');
+    expect(out).toContain('Staff Data Engineer');
+    expect(out).toContain('Senior Analytics Engineer');
+    expect(out).toContain('Data Engineer II');
+  });
+
+  it('labels in other languages, with the sponsor named, and markers the site writes for its scripts', () => {
+    const story = (t: string, label = '') => `<article class="c">${label}<h2><a href="/${t.length}">${t}</a></h2><p>Una crónica sobre ${t.toLowerCase()} y lo que cambia para los lectores.</p></article>`;
+    const page = `<html><body><main><h1>Tecnología</h1><section>${[
+      story('La inteligencia artificial llega a las aulas'),
+      story('Cinco gestos para ahorrar energía en casa', '<div class="c_sp">Contenido patrocinado por Voltaria Energía</div>'),
+      story('El móvil que se repara en casa'),
+      story('Los centros de datos y el agua'),
+    ].join('')}</section></main></body></html>`;
+    const out = md(page, 'https://diario.example/tecnologia/');
+    expect(out).not.toContain('Cinco gestos');
+    expect(out).toContain('El móvil que se repara en casa');
+    expect(isSponsoredCard(first('<div><div data-sponsored="true"><a href="/p/1">Air fryer</a> $49</div></div>'))).toBe(true);
+    expect(isSponsoredCard(first('<ul><li>Gesponsert</li></ul>'))).toBe(false);
+  });
+
+  it('a row of tiles keeps its other tiles: only the labelled tile goes', () => {
+    const tile = (t: string, label = '') => `<div class="tile"><a href="/${t.length}">${t}</a><span class="price">$${t.length}.00</span>${label}</div>`;
+    const row = (tiles: string[]) => `<div class="row">${tiles.join('')}</div>`;
+    const out = md(jobsPage(`<li>${[
+      row([tile('Walnut desk lamp'), tile('Brass floor lamp', '<small>Sponsored</small>'), tile('Paper pendant shade')]),
+      row([tile('Linen lamp shade'), tile('Ceramic table lamp'), tile('Rattan wall sconce')]),
+      row([tile('Glass globe pendant'), tile('Marble base lamp'), tile('Oak tripod lamp')]),
+    ].join('')}</li>`), 'https://shop.example/collections/lamps');
+    expect(out).not.toContain('Brass floor lamp');
+    for (const t of ['Walnut desk lamp', 'Paper pendant shade', 'Linen lamp shade', 'Oak tripod lamp']) expect(out).toContain(t);
+  });
+
+  it('a story that says it is sponsored is not a card: a label over the page or one block stays', () => {
+    const para = (n: number) => `<p>Paragraph ${n} of a paid feature: the brand explains how its heat pumps cut winter bills, with figures from three households and an engineer's notes.</p>`;
+    const page = `<html><body><main><article><span>Sponsored</span><h1>Warm homes for less</h1>${[1, 2, 3, 4].map(para).join('')}</article></main></body></html>`;
+    const out = md(page, 'https://news.example/2024/03/warm-homes');
+    expect(out).toContain('Paragraph 1 of a paid feature');
+    expect(out).toContain('Paragraph 4 of a paid feature');
+  });
+});
