@@ -86,6 +86,9 @@ const SECTION_HEADING = new RegExp(
     // A board's furniture under a thread (phpBB, vBulletin, XenForo): who is reading it, what a visitor may post.
     'who is online', 'users? browsing this (?:thread|forum|topic|board)', 'currently active users(?: viewing this thread)?', 'posting permissions',
     'wer ist online', 'qui est en ligne', "chi c[’']?è in linea", 'quién está conectado', 'quem está online',
+    // With its count in the heading (Invision: "Wer ist online 0 Mitglieder sehen sich diese Seite an").
+    "(?:who is online|wer ist online|qui est en ligne|chi c[’']?è in linea|quién está conectado|quem está online)\\s+\\d[\\p{L}\\p{N} .,]{0,80}",
+    'similar threads', '(?:discussions|sujets) similaires', 'ähnliche themen', 'discusiones similares', 'temas similares', 'discussioni simili', 'tópicos semelhantes', 'soortgelijke (?:topics|discussies)',
     // "You may also like" and "most read <things>" in more languages (the heading of a block of teasers).
     'you (?:may|might|will) (?:also )?(?:like|enjoy|be interested in(?: the following)?(?: \\p{L}+){0,3})', '(?:more )?(?:articles|stories|posts) you (?:may|might|will) (?:also )?(?:like|enjoy)', 'more like this', 'other (?:related )?(?:articles|stories|news|posts)(?: you (?:may|might|will) (?:also )?(?:like|enjoy))?', 'popular (?:articles|stories)', 'most (?:read|popular|viewed|shared|commented)(?: \\p{L}+){0,2}', "editor[’']?s(?:’)? picks", 'what to read next', 'up next', 'keep reading', '(?:more |latest )?from (?:the|our) blog', 'more posts', 'similar (?:articles|posts|stories)', 'people also read', 'popular now',
     'você (?:também )?(?:pode|vai) (?:gostar|se interessar)', 'pode (?:também )?(?:gostar|interessar)(?: também)?', 'posts relacionados', 'artigos relacionados', 'mais (?:lidas|lidos|populares|vistos|vistas)(?: \\p{L}+)?', 'outras notícias', 'veja também',
@@ -200,6 +203,15 @@ const SIGNUP = new RegExp(
     '\\b(?:delivered |sent )?(?:straight|right|directly) to your inbox\\b',
     '\\bdelivered to your (?:inbox|e-?mail)\\b',
     '\\b(?:get|receive) (?:it|them) in your inbox\\b',
+    // A thread's prompt to log in before replying ("You must log in or register to reply here.",
+    // "Inicia sesión para dejar un comentario", "Vous devez vous connecter … pour répondre ici").
+    '\\b(?:log ?in|sign ?in|sign ?up|register|create an account|join)\\b[^.!?]{0,40}\\b(?:to|in order to) (?:reply|comment|post a (?:reply|comment)|leave a (?:reply|comment)|join the (?:discussion|conversation))\\b',
+    '\\b(?:connecter|identifier|inscrire)\\b[^.!?]{0,40}\\bpour (?:répondre|commenter|participer|laisser un commentaire)\\b',
+    '\\b(?:anmelden|registrieren|einloggen)\\b[^.!?]{0,40}\\bum\\b[^.!?]{0,30}\\b(?:antworten|kommentieren|zu antworten|zu kommentieren)\\b',
+    '\\b(?:inicia(?:r)? sesión|regístrate|registrarte|identifícate)\\b[^.!?]{0,40}\\bpara (?:responder|comentar|dejar un comentario|participar)\\b',
+    '\\b(?:accedi|registrati|effettua il login)\\b[^.!?]{0,40}\\bper (?:rispondere|commentare|lasciare un commento)\\b',
+    '\\b(?:faça login|entre|cadastre-se|registre-se|inicie sessão)\\b[^.!?]{0,40}\\bpara (?:responder|comentar|deixar um comentário|participar)\\b',
+    '\\b(?:inloggen|log in|aanmelden|registreren)\\b[^.!?]{0,40}\\bom te (?:reageren|antwoorden)\\b',
   ].join('|'),
   'iu',
 );

@@ -366,6 +366,14 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       // good part of the content is no card (an item page's panels, laid out alike): the related
       // sections inside it still go ("Similar items" under the description).
       if (records?.has(c)) {
+        // On a thread, not a block alike with the posts (XenForo writes its every box as a
+        // `div.block`) that is headed as a related section ("Discussions similaires"), or that only
+        // asks the reader to log in or sign up ("You must log in or register to reply here.").
+        // Elsewhere a record headed "See also" is a reference page's own section.
+        if (scored.commentsAreContent && ((total - s.text >= MIN_LEFT && opensRelatedSection(c, true)) || (s.text <= MAX_BOILERPLATE_CHARS && s.text < total * 0.5 && boilerplateKind(shortText(c, scored), linkDensity(s)) === 'signup'))) {
+          removed.add(c);
+          continue;
+        }
         if (s.text >= total * 0.25) dropRelated(c);
         continue;
       }

@@ -265,8 +265,9 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if ((name === 'dt' || name === 'dd') && machineField(el)) return true;
   if (opts.reviewsOut && SECTION_TAGS.has(name) && opensReviewsSection(el)) return true;
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
-  // with or without the class rules: a thread read leniently has it too.
-  if (opts.commentsAreContent && !NEVER_DROPPED_BY_CLASS.has(name) && !frame?.has(el) && (THREAD_FURNITURE.test(classAndId(el)) || profileDetail(el) || replySubject(el))) return true;
+  // with or without the class rules: a thread read leniently has it too. Named by class or id, or
+  // by the role the forum's scripts know it by (Invision's data-role="memberSignature").
+  if (opts.commentsAreContent && !NEVER_DROPPED_BY_CLASS.has(name) && !frame?.has(el) && (THREAD_FURNITURE.test(classAndId(el)) || THREAD_FURNITURE.test(a['data-role']?.toLowerCase() ?? '') || profileDetail(el) || replySubject(el))) return true;
   // A label for screen readers only beside shown text is not shown, with or without the class
   // rules: a grid's "Regular price", "Sale price" beside each card's price. When the class rules
   // are off, one that says more stays: alone in its block it stands for an icon ("Yes" for a tick

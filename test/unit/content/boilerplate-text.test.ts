@@ -62,6 +62,26 @@ describe('isSectionHeading: a board\'s furniture under a thread', () => {
     for (const t of ['Who is online', 'Users Browsing this Thread', 'Posting Permissions', 'Wer ist online?', 'Qui est en ligne ?', 'Chi c’è in linea']) expect(isSectionHeading(t), t).toBe(true);
     for (const t of ['Who is online right now at our club', 'Posting permissions for new members explained']) expect(isSectionHeading(t), t).toBe(false);
   });
+
+  it('with the count in the heading (Invision), and the similar threads in the boards\' languages', () => {
+    for (const t of ['Wer ist online 0 Mitglieder sehen sich diese Seite an', 'Who is online 3 members are viewing this page', 'Similar Threads', 'Discussions similaires', 'Ähnliche Themen', 'Discusiones similares']) expect(isSectionHeading(t), t).toBe(true);
+  });
+});
+
+describe("a thread's prompt to log in before replying is a sign-up prompt", () => {
+  it.each([
+    'You must log in or register to reply here.',
+    'Vous devez vous connecter ou vous inscrire pour répondre ici.',
+    'Du musst dich anmelden oder registrieren, um hier zu antworten.',
+    'Inicia sesión para dejar un comentario',
+    'Accedi o registrati per rispondere',
+    'Faça login para comentar',
+    'Log in or sign up to leave a comment',
+  ])('%s', (t) => expect(boilerplateKind(t, 0)).toBe('signup'));
+  it.each([
+    'I had to log in to the router to reset it before the reply came back.',
+    'Register the handler before you post the first message.',
+  ])('not %s', (t) => expect(boilerplateKind(t, 0)).not.toBe('signup'));
 });
 
 describe('isSignupPrompt', () => {

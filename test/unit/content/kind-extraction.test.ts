@@ -873,6 +873,24 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/said:|wrote:/);
   });
 
+  it("a XenForo thread's boxes alike with the posts' (div.block) are not posts: its similar threads and log-in prompt go; an Invision signature named by data-role goes", () => {
+    const texts = [
+      'Since I rinsed the filter sponge under the tap, the nitrite test shows 0.5 mg/l every evening and the neon tetras hide behind the wood.',
+      'Tap water kills the bacteria in the sponge: rinse it in tank water next time, and dose a bottled starter for a week.',
+      'Agreed, and feed every other day until the nitrite reads zero again; a partial water change each morning helps.',
+    ];
+    const post = (i: number, body: string) => `<article class="message message--post"><div class="message-inner"><h4 class="message-name"><a href="/members/u${i}">member${i}</a></h4><div class="message-content"><div class="bbWrapper">${body}</div></div>${i === 2 ? '<div data-role="memberSignature" class="ipsBorder_top"><p>Wer misst, misst Mist, wer nicht misst, weiß gar nichts.</p></div>' : ''}</div></article>`;
+    const similar = ['Ammonia spike after cleaning the filter with tap water', 'How long to cycle a 60 L tank without fish?', 'External filter noisy after priming, normal?'];
+    const html = `<!doctype html><html><head><title>Nitrite after filter cleaning</title></head><body>${chrome}<main><h1>Nitrite after filter cleaning</h1>
+      <div class="block block--messages"><div class="block-container"><div class="block-body">${texts.map((t, i) => post(i + 1, `<p>${t}</p>`)).join('')}</div></div></div>
+      <div class="block js-quickReplyLoginBlock"><div class="block-container"><div class="block-body"><div class="blockMessage">You must log in or register to reply here.</div><a href="/login/" class="button">Log in</a> <a href="/register/" class="button">Register</a></div></div></div>
+      <div class="block block--similarThreads"><div class="block-container"><h3 class="block-minorHeader">Similar threads</h3><div class="block-body">${similar.map((t, i) => `<div class="structItem"><div class="structItem-title"><a href="/threads/t${i}.${100 + i}/">${t}</a></div><ul class="structItem-parts"><li><a href="/members/m${i}">m${i}</a></li><li>Nov 30, 2023</li></ul></div>`).join('')}</div></div></div>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://forum.example/threads/nitrite-after-filter-cleaning.88101/');
+    for (const t of ['neon tetras hide', 'rinse it in tank water', 'partial water change each morning', 'member3']) expect(out).toContain(t);
+    expect(out).not.toMatch(/Ammonia spike|cycle a 60 L|noisy after priming|Similar threads|log in or register|Wer misst/);
+  });
+
   it("a reply's preview of the post it answers (NodeBB writes the parent post's text in each reply, clamped to a line by style) is written once", () => {
     const opening = ['<p>The first release candidate of version four is out: bug fixes and stability work since the last beta, and a soft feature freeze from today.</p>', '<p>Please try it on a copy of your forum and tell us what breaks before the final release.</p>'].join('');
     const replies = ['Upgraded our test forum last night and the migration ran in four minutes.', 'Federation with the other servers seems broken since the upgrade, posts do not arrive.', 'Same here, it started after the second migration step, a log is attached below.'];
