@@ -267,6 +267,9 @@ const COUNT_WORDS = 'results?|products?|items?|styles?|listings?|matches|jobs|ar
 const CARD_CONTROLS = [
   '\\+?\\s*(?:add to )?(?:compare|wish\\s?list|favou?rites?)', 'add to (?:cart|bag|basket)', 'quick\\s?(?:shop|view|look|add|buy)', '(?:select|choose) options?', 'calculate shipping', 'get reward points', 'qty', 'quantity',
   'comparer', 'ne plus comparer', 'ajouter au panier', 'vergleichen', 'merken', 'in den warenkorb', 'comparar', 'añadir al carrito', 'confronta', 'aggiungi al carrello',
+  '(?:view|see) options', 'voir les options', 'choisir les options', 'ajouter (?:à|aux) (?:la liste de souhaits|mes favoris|favoris)', '(?:in den|zum) (?:warenkorb|einkaufswagen)(?: hinzufügen| legen)?', 'auf die wunschliste', 'optionen wählen',
+  '(?:agregar|añadir) al (?:carrito|cesta)', 'añadir a la cesta', 'ver opciones', 'adicionar ao carrinho', 'ver opções', 'adicionar (?:à|aos) (?:lista de desejos|favoritos)', 'aggiungi alla lista dei desideri', 'aggiungi (?:per|al) confront(?:are|o)', 'ajouter au comparateur', 'zum vergleich(?: hinzufügen)?', '(?:añadir|agregar) (?:para|a) comparar', 'adicionar (?:para|à) compara(?:r|ção)', 'scegli (?:le )?opzioni',
+  '(?:toevoegen aan|in) (?:mijn )?winkelwagen', 'vergelijk(?:en)?', '(?:dodaj )?do koszyka', 'porównaj', 'lägg i varukorgen', 'jämför', 'カートに入れる', 'お気に入り(?:に追加|登録)?', '장바구니(?: 담기)?', '관심상품(?: 등록)?', '加入购物车',
 ].join('|');
 const CARD_CONTROL = new RegExp(`^(?:${CARD_CONTROLS})(?:\\s+(?:${CARD_CONTROLS}))?\\s*:?$`, 'iu');
 

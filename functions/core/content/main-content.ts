@@ -148,8 +148,9 @@ function wholePageChrome(n: DomNode, strict: Scored): boolean {
   return strict.dropped.has(n) && WHOLE_PAGE_CHROME.test(classAndId(n));
 }
 
-// Class/id words of a grid's furniture: facets, filters, sorting, breadcrumbs, pagination.
-const GRID_CHROME = /(?:^|[\s_-])(?:facets?|facet-list|filters?|filter-panel|refinements?|refine|sort|sort-by|sorting|sortby|breadcrumbs?|pagination|pager|paging)(?=$|[\s_-])/;
+// Class/id words of a grid's furniture: facets, filters, sorting, breadcrumbs, pagination (Magento's
+// `div.pages`), its toolbar and per-page limiter.
+const GRID_CHROME = /(?:^|[\s_-])(?:facets?|facet-list|filters?|filter-panel|refinements?|refine|sort|sort-by|sorting|sortby|breadcrumbs?|pagination|pager|paging|pages|toolbar|limiter)(?=$|[\s_-])/;
 
 /** A block of a grid's furniture: named so, and not where the cards are (under a third of the page's text); or a count or sort line. */
 function gridChrome(n: DomNode, scored: Scored): boolean {

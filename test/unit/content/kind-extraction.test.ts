@@ -75,6 +75,15 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Grobstrickschal|Rollkragenpullover|Das könnte dir|Voltaris|Recently Viewed/);
   });
 
+  it("a grid's card controls in the stores' other languages (WooCommerce's 'Adicionar ao carrinho', Magento's 'Aggiungi per confrontare', 'In den Warenkorb', 'カートに入れる') are left out", () => {
+    const controls = ['Adicionar ao carrinho', 'Ver opções', 'Aggiungi per confrontare', 'In den Warenkorb', 'Añadir al carrito', 'Dodaj do koszyka', 'カートに入れる', '장바구니 담기'];
+    const card = (i: number) => `<li class="product"><a href="/produto/cafe-${i}"><img src="/c${i}.jpg" alt=""><h2>Café especial lote ${i}</h2><span class="price">R$${40 + i},90</span></a><a href="?add-to-cart=${i}" class="button">${controls[i % controls.length]}</a></li>`;
+    const html = `<!doctype html><html><head><title>Loja</title></head><body>${chrome}<main><h1>Loja</h1><ul class="products">${Array.from({ length: 16 }, (_, i) => card(i + 1)).join('')}</ul></main>${footer}</body></html>`;
+    const out = md(html, 'https://torra.example/loja/');
+    for (let i = 1; i <= 16; i++) expect(out).toMatch(new RegExp(`Café especial lote ${i}(?!\\d)`));
+    for (const c of controls) expect(out).not.toContain(c);
+  });
+
   it("a grid whose prices are server-rendered in parts ($<!-- -->30) is read as its cards, not only its buying guide; its count line stays out", () => {
     const card = (i: number) => `<div class="col"><a href="/collection/shoes/${i}"><picture><img src="/s${i}.jpg" alt="Harbour shoe ${i}"></picture><h4>View details</h4><h2>Harbour shoe ${i}, black leather lace-up for formal wear</h2><div><p><span>$<!-- -->${20 + i}</span></p></div></a></div>`;
     const guide = `<section><h2>About our shoes</h2>${[1, 2].map((n) => `<p>Our selection of dress shoes caters to a variety of tastes (note ${n}), from a traditional look in classic black and brown to a polished patent finish, and each pair is made to complement both suits and tuxedos, so that you step out in style for any formal event.</p>`).join('')}</section>`;
