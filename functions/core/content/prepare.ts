@@ -249,6 +249,8 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   const a = el.attribs;
   if (!a) return false;
   if (name === 'header' && !insideArticle && !frame?.has(el)) return true;
+  // A product page's reviews, also in a hidden tab panel (a panel is otherwise kept, shown or not).
+  if (opts.reviewsOut && SECTION_TAGS.has(name) && opensReviewsSection(el)) return true;
   const styleHidden = (!!a.style && HIDDEN_STYLE.test(a.style)) || (!!a.class && (hoverOnly(a.class) || offPrice(el, a.class)));
   if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame) && !mouseOnlyLink(el) && !waitingSlide(el))) {
     // Revealed: judged like a shown block (its role and class/id rules below).
@@ -263,7 +265,6 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (isTicker(el)) return true;
   if (isSponsoredCard(el)) return true;
   if ((name === 'dt' || name === 'dd') && machineField(el)) return true;
-  if (opts.reviewsOut && SECTION_TAGS.has(name) && opensReviewsSection(el)) return true;
   // A thread's post furniture (user titles, stats, avatars, signatures, a profile box's details),
   // with or without the class rules: a thread read leniently has it too. Named by class or id, or
   // by the role the forum's scripts know it by (Invision's data-role="memberSignature").

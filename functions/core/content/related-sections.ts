@@ -46,12 +46,13 @@ function openingHeading(el: DomNode, depth = 0): DomNode | undefined {
 
 /**
  * A block written as a section's title without a heading tag: named a title or heading by its
- * class (`block-title`, `section-heading`), holding only short text, at most in emphasis (Magento's
- * `<div class="block-title"><strong>Customer Reviews</strong></div>`).
+ * class (`block-title`, `section-heading`, Bootstrap's `h4` on a `<p>`), holding only short text,
+ * at most in emphasis (Magento's `<div class="block-title"><strong>Customer Reviews</strong></div>`,
+ * Shopware's `<p class="h4">Opinie klientów</p>`).
  */
 function titleBlock(el: DomNode): boolean {
   if (el.name !== 'div' && el.name !== 'span' && el.name !== 'p') return false;
-  if (!/(?:^|[\s_-])(?:title|heading)(?:$|[\s_-])/i.test(el.attribs?.class ?? '')) return false;
+  if (!/(?:^|[\s_-])(?:title|heading)(?:$|[\s_-])|(?:^|\s)h[1-6](?:$|\s)/i.test(el.attribs?.class ?? '')) return false;
   for (const c of el.children ?? []) if (isElement(c) && !['strong', 'b', 'span', 'em'].includes(c.name ?? '')) return false;
   const text = squash(plainText(el).join(''));
   return text.length > 0 && text.length <= 80;
@@ -167,8 +168,48 @@ const LOCAL_REVIEWS_HEADING = new RegExp(
  * comments are beside a story: not the item's content.
  */
 export function opensReviewsSection(el: DomNode): boolean {
+  if (el.attribs?.role === 'tabpanel' && reviewsTab(el)) return !holdsElement(el, TITLE);
   const text = sectionHeading(el)?.text;
-  return !!text && text.length <= 80 && (REVIEWS_HEADING.test(text) || LOCAL_REVIEWS_HEADING.test(text)) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
+  return !!text && text.length <= 80 && reviewsHeading(text) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
+}
+
+const reviewsHeading = (text: string) => REVIEWS_HEADING.test(text) || LOCAL_REVIEWS_HEADING.test(text);
+
+/**
+ * Whether a tab panel is labelled by a reviews tab ("Opinie", "Omdömen (23)", "Reviews (76)"):
+ * the panel is the store's reviews, however few of them the page carries (a tab's count says how
+ * many there are).
+ */
+function reviewsTab(panel: DomNode): boolean {
+  const id = panel.attribs?.['aria-labelledby']?.trim().split(/\s+/)[0];
+  if (!id) return false;
+  const label = elementById(panel, id);
+  const text = label && squash(plainText(label).join(''));
+  return !!text && text.length <= 80 && reviewsHeading(text);
+}
+
+/** Elements by id, per document (built once, on the first lookup). */
+const ids = new WeakMap<DomNode, Map<string, DomNode>>();
+
+function elementById(node: DomNode, id: string): DomNode | undefined {
+  let root = node;
+  while (root.parent) root = root.parent;
+  let m = ids.get(root);
+  if (!m) {
+    const found = new Map<string, DomNode>();
+    const walk = (n: DomNode): void => {
+      for (const c of n.children ?? []) {
+        if (c.type !== 'tag') continue;
+        const own = c.attribs?.id;
+        if (own && !found.has(own)) found.set(own, c);
+        walk(c);
+      }
+    };
+    walk(root);
+    m = found;
+    ids.set(root, m);
+  }
+  return m.get(id);
 }
 
 // The heading of a store's own section beside an item: its policy ("Shipping & Returns", "30-day

@@ -394,12 +394,24 @@ describe('kind-aware main content', () => {
       <div class="product description"><p>${'Dreilagige Hardshell für lange Tage über der Baumgrenze, winddicht und wasserdicht, leicht genug für jeden Rucksack. '.repeat(2)}</p><table><tr><th>Gewicht</th><td>395 g</td></tr><tr><th>Wassersäule</th><td>28.000 mm</td></tr></table></div>
       <div class="block review-list" id="customer-reviews">${heading}<ol>${[1, 2, 3].map(review).join('')}</ol></div></main>${footer}</body></html>`;
     // No JSON-LD, no og:type, no product path: a buy button beside a price and no grid make it a product page.
-    for (const heading of ['<h2>Kundenbewertungen</h2>', '<h2>Bewertungen (3)</h2>', '<div class="block-title"><strong>Kundenbewertungen</strong></div>', '<div class="block-title"><strong>Customer Reviews</strong></div>']) {
+    for (const heading of ['<h2>Kundenbewertungen</h2>', '<h2>Bewertungen (3)</h2>', '<div class="block-title"><strong>Kundenbewertungen</strong></div>', '<div class="block-title"><strong>Customer Reviews</strong></div>', '<p class="h4">Opinie klientów</p>']) {
       const r = parsePage(load(page(heading)), 'https://nordgrat.example/sturmfest-regenjacke.html', { text: false, links: false });
       expect(r.metadata.page_kind).toBe('product');
       for (const part of ['Sturmfest Regenjacke', 'Dreilagige Hardshell', '28.000 mm']) expect(r.markdown).toContain(part);
       expect(r.markdown).not.toMatch(/Kunde \d schreibt|Titel \d/);
     }
+  });
+
+  it("a product page's hidden tab panel labelled by a reviews tab ('Omdömen (23)') is left out, however few reviews it carries; its other tab panels stay", () => {
+    const html = `<!doctype html><html lang="sv"><head><title>Cylinder</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Pneumatisk cylinder NC63"}</script></head><body>${chrome}<main>
+      <h1>Pneumatisk cylinder NC63, slaglängd 160 mm</h1><p class="price">2 480,00 kr</p>
+      <div role="tablist"><button role="tab" id="btn-data" aria-controls="tab-data" aria-selected="true">Teknisk data</button><button role="tab" id="btn-reviews" aria-controls="tab-reviews" aria-selected="false">Omdömen (23)</button></div>
+      <div role="tabpanel" id="tab-data" aria-labelledby="btn-data"><p>${'Dubbelverkande cylinder enligt ISO 15552 med justerbar pneumatisk dämpning i båda ändlägen. '.repeat(2)}</p><table><tr><th>Arbetstryck</th><td>1–10 bar</td></tr></table></div>
+      <div role="tabpanel" id="tab-reviews" aria-labelledby="btn-reviews" hidden><div class="container"><h2>Betyg</h2><div class="review"><div class="title">Direkt ersättare</div><div>Passade exakt i befintliga fästen och dämpningen är lätt att ställa in.</div></div></div></div>
+    </main>${footer}</body></html>`;
+    const out = md(html, 'https://industri.example/p/nc63-160');
+    for (const part of ['Pneumatisk cylinder NC63', 'ISO 15552', '1–10 bar']) expect(out).toContain(part);
+    expect(out).not.toMatch(/Passade exakt|Direkt ersättare/);
   });
 
   it("a store's raw custom fields (machine keys such as cat_thumb_Navy with image addresses) are left out; labelled details stay", () => {
