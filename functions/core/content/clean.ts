@@ -16,6 +16,8 @@ import { MAX_FURNITURE_CHARS, docFurnitureKind, isDocumentation, tocAfter } from
 import { dropClosingBio } from './author-bio.js';
 import { cardsOfProse } from './prose-cards.js';
 
+/** A form this short (its labels, a consent line) is a form to fill in, not content (main-content.ts has the same bound). */
+const MAX_FORM_CHARS = 400;
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
 
@@ -349,6 +351,18 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
     }
   };
 
+  /**
+   * Small forms anywhere inside `el` (a landing page's section alike with the others that ends in
+   * its booking form: the form's labels are no content).
+   */
+  const dropForms = (el: DomNode) => {
+    for (const c of keptChildren(el, scored)) {
+      const cs = scored.stats.get(c);
+      if (c.name === 'form' && cs && cs.inputs > 0 && cs.text <= MAX_FORM_CHARS) removed.add(c);
+      else if (c.name !== 'p' && !HEADING_TAGS.has(c.name ?? '')) dropForms(c);
+    }
+  };
+
   const repeated = repeatedLinkLines(nodes, scored);
   const datelines: DomNode[] = [];
   // Tables of contents that are the page's content (see the documentation furniture below).
@@ -375,6 +389,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
           continue;
         }
         if (s.text >= total * 0.25) dropRelated(c);
+        if (s.inputs > 0) dropForms(c);
         continue;
       }
       if (s.text > 0 && s.text <= 60 && s.link === 0 && AD_LABEL.test(shortText(c, scored))) {
@@ -446,7 +461,10 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       // 0.020, and a landing page under a story's path, mended in main-content.ts's weakService).
       if (CONDITIONAL.has(name)) {
         const weight = classWeight(c, scored.commentsAreContent, true);
-        if (weight >= 0 && cardsOfProse(c, scored)) continue;
+        if (weight >= 0 && cardsOfProse(c, scored)) {
+          if (s.inputs > 0) dropForms(c);
+          continue;
+        }
         // A block holding most of the content is the content, whatever it looks like (a story
         // with an 80-image gallery): clean inside it instead.
         if (s.text < total * 0.5 && isBoilerplate(c, s, weight) && !introducedList(c, at, children, scored) && !headedList(c, at, children, removed)) {

@@ -281,6 +281,10 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   // An id that is the slug of the block's own heading names its title, not its role (doc-frame.ts).
   let names = (idNamesHeading(el) ? (a.class ?? '').toLowerCase() : classAndId(el)).replace(LAYOUT_MODIFIER, ' ');
   if (name === 'table') names = names.replace(TABLE_PART, ' ');
+  // A page builder's content widget (Elementor's image box, icon box, text editor, icon list,
+  // testimonial, price table, accordion…) and its inner container are named widgets like every
+  // block of the page: those names say nothing of its role (a menu or sidebar widget is named so).
+  if (names.includes('elementor-widget') && (BUILDER_CONTENT.test(names) || (names.includes('elementor-widget-container') && BUILDER_CONTENT.test(classAndId(el.parent ?? el))))) names = names.replace(BUILDER_NAMES, ' ');
   if (opts.commentsAreContent) {
     names = names.replace(COMMENT_NAMES, ' ').replace(POST_LINE_NAMES, ' ');
   }
@@ -613,6 +617,10 @@ function withoutPathWords(names: string, pathWords: readonly string[]): string {
   return names.split(/([\s_-]+)/).map((part) => (named(part) ? ' ' : part)).join('');
 }
 const MIN_PATH_NAME = 4;
+
+/** Elementor's content widgets (see isNonContent), and its own class names. */
+const BUILDER_CONTENT = /(?:^|\s)elementor-widget-(?:image-box|icon-box|text-editor|icon-list|testimonial|price-table|price-list|accordion|toggle|tabs|counter|call-to-action|blockquote|flip-box)(?=\s|$)/;
+const BUILDER_NAMES = /(?:^|\s)elementor-\S*/g;
 
 function chromeNames(names: string): boolean {
   return (CHROME_CLASS.test(names) || NATIVE_CHROME_CLASS.test(names)) && !CONTENT_CLASS.test(names);

@@ -414,6 +414,26 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Passade exakt|Direkt ersättare/);
   });
 
+  it("a page builder's content widgets (Elementor's icon boxes, image boxes) are content, named widgets like every block; its menu widget is not", () => {
+    const para = (t: string) => `<div class="elementor-element elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container"><p>${t} Our team plans each campaign with the owners, writes the copy in house and reports every month on what it brought in.</p></div></div>`;
+    const box = (i: number) => `<div class="elementor-element elementor-widget__width-initial elementor-widget-mobile__width-initial elementor-widget elementor-widget-icon-box"><div class="elementor-widget-container"><div class="elementor-icon-box-wrapper"><div class="elementor-icon-box-content"><h3 class="elementor-icon-box-title"><span>Service line ${i}: brand strategy</span></h3><p class="elementor-icon-box-description">Positioning, naming and the story a clinic tells, in workshop ${i}, so that patients know whom to call.</p></div></div></div></div>`;
+    const menu = '<div class="elementor-element elementor-widget elementor-widget-nav-menu"><div class="elementor-widget-container"><nav><ul><li><a href="/">Home</a></li><li><a href="/services">Services</a></li><li><a href="/contact">Contact</a></li></ul></nav></div></div>';
+    const html = `<!doctype html><html><head><title>Advertising services</title><meta property="og:type" content="article"></head><body>${menu}<main><h1>Advertising services</h1>${para('We are an agency for clinics.')}${para('Every plan starts with a visit.')}<div class="elementor-element e-con-full e-flex e-con e-child"><div class="elementor-element elementor-widget elementor-widget-divider"><div class="elementor-widget-container"><div class="elementor-divider"><span class="elementor-divider-separator"><h3 class="elementor-divider__text">Stories that reach people</h3></span></div></div></div>${[1, 2, 3, 4, 5, 6].map(box).join('')}</div>${para('Ask us for a plan.')}</main>${footer}</body></html>`;
+    const out = md(html, 'https://agency.example/advertising/');
+    for (let i = 1; i <= 6; i++) expect(out).toContain(`Service line ${i}: brand strategy`);
+    expect(out).toContain('in workshop 6');
+    expect(out).not.toMatch(/\[Home\]|\[Contact\]/);
+  });
+
+  it("a landing page's sections kept whole as cards of prose still lose their booking form's labels", () => {
+    const section = (i: number, extra = '') => `<section class="elementor-section"><div class="elementor-container"><h2>Step ${i} of the treatment</h2><p>In the ${i === 1 ? 'first' : 'next'} visit the dentist checks the bone, plans the implant with a scan and explains every cost, so that nothing comes as a surprise ${i}.</p>${extra}</div></section>`;
+    const form = '<form class="elementor-form"><div><label for="n">Nombre y apellidos</label><input id="n" type="text"></div><div><label for="t">Teléfono de contacto</label><input id="t" type="tel"></div><label><input type="checkbox"> He leído y acepto la política de privacidad</label><button type="submit">Solicitar cita</button></form>';
+    const html = `<!doctype html><html><head><title>Implantes</title></head><body>${chrome}<main><div class="elementor elementor-412"><h1>Implantes dentales</h1>${[1, 2, 3].map((i) => section(i)).join('')}${section(4, form)}</div></main>${footer}</body></html>`;
+    const out = md(html, 'https://clinica.example/tratamientos/implantes/');
+    for (let i = 1; i <= 4; i++) expect(out).toContain(`Step ${i} of the treatment`);
+    expect(out).not.toMatch(/Nombre y apellidos|Teléfono de contacto|He leído/);
+  });
+
   it("a store's raw custom fields (machine keys such as cat_thumb_Navy with image addresses) are left out; labelled details stay", () => {
     const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Staple Tee","offers":{"@type":"Offer","price":"13.00","priceCurrency":"USD"}}</script>';
     const raw = ['Bone', 'Navy', 'Sage', 'Lime'].map((c) => `<dt class="info-name">cat_thumb_${c}:</dt><dd class="info-value">https://cdn.example/images/5001_${c.toUpperCase()}_THUMB.jpg</dd>`).join('');
