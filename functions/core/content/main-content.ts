@@ -267,6 +267,9 @@ function itemArea(body: DomNode, roots: DomNode[], scored: Scored): DomNode | un
   return lca;
 }
 
+/** A block before a product's name inside the item's area this long is its description, not a stock or report line. */
+const BEFORE_TITLE_PROSE = 300;
+
 /** Kinds of page whose content is every block of the body, not one container (page-kind.ts). */
 const WHOLE_KINDS = new Set(['service', 'listing', 'collection', 'product']);
 
@@ -383,6 +386,8 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       policyChars += scored.stats.get(n)?.text ?? 0;
       return true;
     };
+    // The item's area: the smallest block holding the selection and the item's name (see below).
+    const item = kind === 'product' ? itemArea(body, roots, scored) : undefined;
     if (kind === 'product') {
       // Beside the item: menus and link lists, related-items sections, grids and carousels of other products.
       // And text before the item's name (the page's first <h1>) without a picture: the store's
@@ -394,7 +399,17 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
         const st = scored.stats.get(n);
         return !!st && st.text > 0 && st.images === 0;
       };
-      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || groups.has(n) || opensRelatedSection(n) || formBox(n, scored) || (before.has(n) && wordsOnly(n)) || storePolicy(n) || promptLine(n, scored);
+      // Not a long block inside the item's area, nor what is in one: a page that writes its
+      // description tabs before the name (OpenCart's left column of pictures and tabs, the name and
+      // price in the right one). Its short lines there still go ("Low in stock", "Report this item").
+      const long = (n: DomNode) => before.has(n) && wordsOnly(n) && (scored.stats.get(n)?.text ?? 0) >= BEFORE_TITLE_PROSE;
+      const itemProse = (n: DomNode) => {
+        if (!item || !contains(item, n)) return false;
+        for (let p: DomNode | null | undefined = n; p && p !== item; p = p.parent) if (long(p)) return true;
+        return false;
+      };
+      const beside = (n: DomNode) => before.has(n) && wordsOnly(n) && !itemProse(n);
+      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || groups.has(n) || opensRelatedSection(n) || formBox(n, scored) || beside(n) || storePolicy(n) || promptLine(n, scored);
     } else if (kind === 'service') {
       // Beside the sections: menus and link lists (a footer not marked as one), calls to action.
       // Tune half: service F1 0.765 -> 0.772, boilerplate snippets left out 0.784 -> 0.890.
@@ -420,7 +435,6 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     // page without what is beside the item (menus, related items, reviews). WCXB development
     // pages: tune half 1 up (0.574 -> 0.870), 1 down by 0.003; check half 1 up (0.897 -> 0.945),
     // 2 down by 0.001.
-    const item = kind === 'product' ? itemArea(body, roots, scored) : undefined;
     const sections = serializeContent(body.children ?? [], skip, opts.base, repeats(opts));
     const sectionChars = sections.textLength + policyChars;
     if (item) return sectionChars > out.textLength ? { ...sections, pass: 'sections' } : out;

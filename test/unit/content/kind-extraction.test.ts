@@ -285,6 +285,20 @@ describe('kind-aware main content', () => {
     expect(out).not.toMatch(/Customers also bought|Other mat|Privacy policy/);
   });
 
+  it("a product page whose description tabs come before the name in the source (OpenCart's left column): name, price and every tab, hidden ones too; a short stock line before the name stays out", () => {
+    const para = (n: number) => `<p>Paragraph ${n} of the description: conical steel burrs of 40 mm turn slowly and barely warm the beans, so the aroma reaches the cup, and forty settings run from Turkish to cold brew.</p>`;
+    const html = `<!doctype html><html><head><title>Burr grinder KM-40</title><meta property="og:type" content="product"></head><body>${chrome}<div id="content"><div class="row">
+      <div class="col-sm-8"><ul class="thumbnails"><li><img src="/km40.jpg" alt=""></li></ul><p class="stock">Only 3 left in stock</p>
+        <ul class="nav nav-tabs"><li><a href="#tab-description">Description</a></li><li><a href="#tab-specification">Specification</a></li></ul>
+        <div class="tab-content"><div class="tab-pane active" id="tab-description">${[1, 2, 3].map(para).join('')}</div>
+        <div class="tab-pane" id="tab-specification" style="display:none"><table><tr><td>Bean hopper</td><td>250 g</td></tr><tr><td>Burr diameter</td><td>40 mm</td></tr><tr><td>Warranty</td><td>24 months from the maker</td></tr></table></div></div></div>
+      <div class="col-sm-4"><h1>Burr grinder KM-40</h1><ul class="list-unstyled"><li><h2>$94.90</h2></li></ul><button type="button" id="button-cart">Add to Cart</button></div>
+    </div></div>${footer}</body></html>`;
+    const out = md(html, 'https://shop.example/index.php?route=product/product&product_id=88');
+    for (const s of ['Burr grinder KM-40', '$94.90', 'Paragraph 3 of the description', 'Bean hopper', '24 months from the maker']) expect(out).toContain(s);
+    expect(out).not.toContain('Only 3 left in stock');
+  });
+
   it("a product page read with its sections: a store's sign-up line between them stays out", () => {
     const html = `<!doctype html><html><head><title>Magnetic mat</title><meta property="og:type" content="product"></head><body>${chrome}<main>
       <div class="product"><div class="gallery"><img src="/mat.jpg" alt="Magnetic mat"></div><div class="buybox"><h1>Magnetic project mat</h1><span class="price">$19.95</span><button>Add to cart</button></div>
