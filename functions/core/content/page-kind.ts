@@ -485,7 +485,10 @@ export function plainPageKind(node: DomNode, hints: KindHints): PageKind | undef
   const on = (re: RegExp) => paths.some((p) => re.test(p));
   const ld = declaredTypes(s);
   const has = (re: RegExp) => ld.some((t) => re.test(t));
-  if (declaresStory(root, hints)) return undefined;
+  // A store's category that its CMS calls an article (og:type, WordPress's default) while its
+  // JSON-LD says it is a catalogue of priced cards is that catalogue.
+  const catalogue = kind === 'collection' && has(GRID_TYPES) && s.pricedCards >= 3 && !ld.some((t) => ARTICLE_TYPES.test(t));
+  if (declaresStory(root, hints) && !catalogue) return undefined;
   const pt = s.prose / Math.max(1, s.text);
   switch (kind) {
     case 'service':

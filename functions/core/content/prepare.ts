@@ -72,10 +72,11 @@ const TABLE_PART = /(?:^|\s)\S*(?:sticky|fixed|floating|frozen|freeze)[-_]?(?:he
 /**
  * Class words that style a block's layout, not name its role: `no-extra-padding`, `has-sidebar`,
  * `with-header`, `footer-spacing` (a page builder's column named so held a product's description),
- * `kt-pane-header-alignment-left`, `…-position-…` (an accordion's panes, not a header), and any
- * word holding `layout` (`c-layout-sidebar-left` wraps a page laid out with a left sidebar).
+ * `kt-pane-header-alignment-left`, `…-position-…` (an accordion's panes, not a header), any word
+ * holding `layout` (`c-layout-sidebar-left` wraps a page laid out with a left sidebar), and a
+ * section of the sidebar type (Shopware's `cms-section-sidebar` holds the sidebar and the listing).
  */
-const LAYOUT_MODIFIER = /(?:^|\s)(?:no|has|with|without)-\S*|(?:^|\s)\S*layout\S*|(?:^|\s)\S*-(?:padding|margin|spacing|gap)(?=\s|$)|(?:^|\s)\S*-(?:alignment|align|position)(?:-\S*)?(?=\s|$)/g;
+const LAYOUT_MODIFIER = /(?:^|\s)(?:no|has|with|without)-\S*|(?:^|\s)\S*layout\S*|(?:^|\s)\S*section-sidebar\S*|(?:^|\s)\S*-(?:padding|margin|spacing|gap)(?=\s|$)|(?:^|\s)\S*-(?:alignment|align|position)(?:-\S*)?(?=\s|$)/g;
 
 /** Class/id names of text for screen readers only (also among CHROME_CLASS). */
 const SCREEN_READER_ONLY = /visually-?hidden|hidden-visually|sr-only|screen-?reader|a11y-hidden|assistive-text|(?:^|\s)clipped(?=$|\s)/;

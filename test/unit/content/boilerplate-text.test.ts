@@ -55,6 +55,11 @@ describe('isGridLine', () => {
     for (const t of ['153 results', '1–30 of 153 products', 'Sort by: Featured', 'Il y a 37 produits.', 'There are 12 items', '54 more courses to show', '3 more to load']) expect(isGridLine(t), t).toBe(true);
     for (const t of ['Il y a 37 manières de voir', 'There are 12 reasons to go', 'Two more things to show you']) expect(isGridLine(t), t).toBe(false);
   });
+
+  it("'Showing 1–12 of 48 results' and a load-more grid's progress in the stores' languages", () => {
+    for (const t of ['Affichage de 1–12 sur 48 résultats', 'Mostrando 1–12 de 48 resultados', 'Visualizzazione di 1-12 di 48 risultati', 'Weergave van 1–12 van 48 resultaten', 'Du har sett 12 av 187 produkter', 'Has visto 12 de 248 artículos', "You've viewed 24 of 310 products"]) expect(isGridLine(t), t).toBe(true);
+    for (const t of ['You have seen 3 of 4 stories about it', 'Mostrando el camino de 1 a 2']) expect(isGridLine(t), t).toBe(false);
+  });
 });
 
 describe('isSectionHeading: a board\'s furniture under a thread', () => {

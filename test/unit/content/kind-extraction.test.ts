@@ -84,6 +84,15 @@ describe('kind-aware main content', () => {
     for (const c of controls) expect(out).not.toContain(c);
   });
 
+  it("a store's category its CMS calls an article (og:type) while its JSON-LD says CollectionPage: the priced cards, not only the buying guide below them", () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"CollectionPage","name":"Couteaux japonais"}]}</script>';
+    const card = (i: number) => `<div class="product-small col"><div class="box-image"><a href="/produit/couteau-${i}/"><img src="/c${i}.jpg" alt=""></a></div><div class="box-text"><p class="name product-title"><a href="/produit/couteau-${i}/">Couteau santoku série ${i}</a></p><span class="price">${100 + i},00&nbsp;€</span></div></div>`;
+    const guide = ['Un couteau japonais se distingue par sa géométrie : une lame plus fine, affûtée entre 12 et 15 degrés, qui glisse dans les légumes au lieu de les écraser.', 'Les aciers inoxydables comme le VG-10 pardonnent un oubli dans l’évier, les aciers carbone prennent un fil plus fin mais demandent de l’entretien.', 'Une pierre à eau de grain 1000 suffit à redonner du mordant tous les deux ou trois mois, et l’affûtage en atelier reste gratuit.', 'Pour un premier achat, un santoku de 18 cm en VG-10 couvre presque tous les gestes du quotidien, du hachage des herbes à la découpe du poisson.'];
+    const html = `<!doctype html><html><head><title>Couteaux japonais</title><meta property="og:type" content="article">${ld}</head><body>${chrome}<main><h1>Couteaux japonais</h1><div class="products row">${Array.from({ length: 40 }, (_, i) => card(i + 1)).join('')}</div><div class="term-description"><h2>Choisir son couteau</h2>${guide.map((p) => `<p>${p}</p>`).join('')}</div></main>${footer}</body></html>`;
+    const out = md(html, 'https://coutellerie.example/categorie-produit/couteaux-japonais/');
+    for (let i = 1; i <= 40; i++) expect(out).toMatch(new RegExp(`Couteau santoku série ${i}(?!\\d)`));
+  });
+
   it("a grid whose prices are server-rendered in parts ($<!-- -->30) is read as its cards, not only its buying guide; its count line stays out", () => {
     const card = (i: number) => `<div class="col"><a href="/collection/shoes/${i}"><picture><img src="/s${i}.jpg" alt="Harbour shoe ${i}"></picture><h4>View details</h4><h2>Harbour shoe ${i}, black leather lace-up for formal wear</h2><div><p><span>$<!-- -->${20 + i}</span></p></div></a></div>`;
     const guide = `<section><h2>About our shoes</h2>${[1, 2].map((n) => `<p>Our selection of dress shoes caters to a variety of tastes (note ${n}), from a traditional look in classic black and brown to a polished patent finish, and each pair is made to complement both suits and tuxedos, so that you step out in style for any formal event.</p>`).join('')}</section>`;
