@@ -319,6 +319,8 @@ const THIN_STORY_SHARE = 0.3;
 
 // The fewest story cards (page-kind.ts) that make a listing whose selection misses them.
 const MIN_STORY_CARDS = 6;
+// The fewest priced cards in one block that make a listing whose selection misses them.
+const MIN_PRICED_CARDS = 8;
 
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -347,6 +349,10 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     cards.length >= MIN_STORY_CARDS &&
     apart(cards, roots) &&
     out.textLength < 2 * cards.reduce((n, c) => n + textOf(c, strict).join('').replace(/\s+/g, ' ').length, 0);
+  // A listing by the weaker signs whose selection misses its grid of priced cards (eight or more
+  // in one block: a shop's tiles above a long buying guide, the guide selected): the cards too.
+  const priced = !plain && named === 'listing' && !story ? [...pricedGroups(body, { url: pageUrl(opts) })].filter((g) => (g.children ?? []).filter(isElement).length >= MIN_PRICED_CARDS) : [];
+  const missesPriced = priced.length > 0 && apart(priced, roots);
   // A page read as a story (by its type, microdata or the lack of other signs) whose selection
   // holds under THIN_STORY_SHARE of the page's prose, among five blocks or more named as a landing
   // page's (features, services, pricing, FAQ): one section of a landing page or a catalogue of
@@ -356,7 +362,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
   // article benchmark unchanged (0.978).
   const sig = pageSignals(body, { url: pageUrl(opts) });
   const thinStory = !plain && named === 'article' && out.textLength < sig.prose * THIN_STORY_SHARE && sig.serviceBlocks >= 5;
-  const kind = thinStory ? 'service' : plain ?? (weakService || ((out.textLength < MIN_CONTENT_CHARS || missesCards) && (named === 'listing' || named === 'collection') && !story) ? named : undefined);
+  const kind = thinStory ? 'service' : plain ?? (weakService || ((out.textLength < MIN_CONTENT_CHARS || missesCards || missesPriced) && (named === 'listing' || named === 'collection') && !story) ? named : undefined);
   // A service, landing or pricing page: every content section (hero, features, pricing, FAQ,
   // testimonials), not the one biggest node; a listing or a product grid: every card, not the
   // one card or block that scores best. The page's structural chrome (header, nav, aside, footer,
@@ -441,7 +447,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     // A story the selection already holds (most of what the page shows) stays as selected.
     // A grid whose selection holds none of its priced cards (its FAQ or buying guide, the longest
     // prose on the page): the cards are what the page is.
-    const missesGrid = kind === 'collection' && groups.size > 0 && apart(groups, roots);
+    const missesGrid = (kind === 'collection' || missesPriced) && groups.size > 0 && apart(groups, roots);
     if (sectionChars > out.textLength && ((kind === 'service' && !weakService) || missesGrid || missesCards || out.textLength < sectionChars * (kind === 'product' || weakService ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
     // A grid whose selection is its cards alone: with the page's title and the few lines around
     // them (the category's name and intro above the cards), not the rest of the page.

@@ -84,6 +84,15 @@ describe('kind-aware main content', () => {
     for (const c of controls) expect(out).not.toContain(c);
   });
 
+  it("a shop's grid read as a listing (its buying guide below the tiles is long) whose selection is that guide: the tiles too", () => {
+    const tile = (i: number) => `<li><article class="ProductCard"><a href="/p/jakke-${i}"><img src="/j${i}.jpg" alt=""><p class="brand">Bergtind</p><h3>Skalljakke modell ${i} herre</h3><span class="price">${i + 2} 299,-</span></a></article></li>`;
+    const para = (t: string) => `<p>${t} Et godt skall holder regn og vind ute og slipper fukt fra kroppen ut, og en treslags jakke med forsterkede skuldre passer for topptur med tung sekk.</p>`;
+    const html = `<!doctype html><html><head><title>Skalljakker</title></head><body>${chrome}<main><h1>Skalljakker til herre</h1><div class="filters"><button>Merke</button><button>Størrelse</button><button>Farge</button><button>Pris</button><span>Sorter etter: Mest populære</span></div><ul class="grid">${Array.from({ length: 11 }, (_, i) => tile(i + 1)).join('')}</ul><section><h2>Slik velger du riktig skalljakke</h2>${['Start med bruken.', 'Vannsøylen teller.', 'Prøv passformen.'].map(para).join('')}</section></main>${footer}</body></html>`;
+    const out = md(html, 'https://fjell.example/herre/jakker/skalljakker');
+    for (let i = 1; i <= 11; i++) expect(out).toContain(`Skalljakke modell ${i} herre`);
+    expect(out).toContain('Vannsøylen teller.');
+  });
+
   it("a store's category its CMS calls an article (og:type) while its JSON-LD says CollectionPage: the priced cards, not only the buying guide below them", () => {
     const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"CollectionPage","name":"Couteaux japonais"}]}</script>';
     const card = (i: number) => `<div class="product-small col"><div class="box-image"><a href="/produit/couteau-${i}/"><img src="/c${i}.jpg" alt=""></a></div><div class="box-text"><p class="name product-title"><a href="/produit/couteau-${i}/">Couteau santoku série ${i}</a></p><span class="price">${100 + i},00&nbsp;€</span></div></div>`;

@@ -24,6 +24,14 @@ describe('page kind', () => {
     expect(kindOf(html, 'https://theiere.example/12-thes-verts')).toBe('collection');
   });
 
+  it("a grid priced the Scandinavian way ('4 299,-', '1 295:-', '1.299,-') or in won and rubles is a grid", () => {
+    const tile = (i: number, price: string) => `<li><article class="ProductCard"><a href="/p/jakke-${i}"><img src="/j${i}.jpg" alt=""><p class="brand">Bergtind</p><h3>Skalljakke modell ${i}</h3><span class="price">${price}</span></a></article></li>`;
+    for (const price of ['4 299,-', '1 295:-', '1.299,-', '12,900원', '₩12,900', '9 490 ₽']) {
+      const html = doc('', `${nav}<main><h1>Skalljakker</h1><ul class="grid">${Array.from({ length: 14 }, (_, i) => tile(i, price)).join('')}</ul></main>`);
+      expect(kindOf(html, 'https://fjell.example/herre/jakker/skalljakker'), price).toBe('collection');
+    }
+  });
+
   it('an item page that declares nothing (no type, og:type or product path): a buy button beside a price', () => {
     const html = doc('', `${nav}<main><h1>Sturmfest Regenjacke</h1><p class="price">249,00 €</p><form><button type="submit">In den Warenkorb</button></form>${[1, 2, 3].map((i) => para(i, 'Detail')).join('')}</main>`);
     expect(kindOf(html, 'https://nordgrat.example/sturmfest-regenjacke.html')).toBe('product');
