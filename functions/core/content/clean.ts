@@ -16,6 +16,8 @@ import { MAX_FURNITURE_CHARS, docFurnitureKind, isDocumentation, tocAfter } from
 import { dropClosingBio } from './author-bio.js';
 import { cardsOfProse } from './prose-cards.js';
 
+/** A card's text is at most this long (a grid's tile, a listing's entry). */
+const MAX_CARD_CHARS = 600;
 /** A form this short (its labels, a consent line) is a form to fill in, not content (main-content.ts has the same bound). */
 const MAX_FORM_CHARS = 400;
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
@@ -333,10 +335,17 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       for (const c of g) out.add(c);
       // A thread's post alike with the others by its own tag and class is one too: the first
       // post may open otherwise (its title or a notice before the text; a list of links in it is
-      // still a post).
-      if (scored.commentsAreContent && g[0]!.attribs?.class?.trim()) {
+      // still a post). So is a grid's card that opens without the badge its neighbours open with
+      // (a store's `div.offer-box`, "Promocja" over some tiles: the others were cleaned as forms).
+      // Cards only, off a thread: short, linked and pictured (sections of a reference page alike
+      // by their own class stay cleaned one by one, MDN's "Help improve MDN" among them).
+      const card = (c: DomNode) => {
+        const cs = scored.stats.get(c);
+        return !!cs && cs.text <= MAX_CARD_CHARS && cs.link > 0 && cs.images > 0;
+      };
+      if (g[0]!.attribs?.class?.trim() && (scored.commentsAreContent || g.every(card))) {
         const own = shallowSignature(g[0]!);
-        for (const c of children) if (!out.has(c) && shallowSignature(c) === own) out.add(c);
+        for (const c of children) if (!out.has(c) && shallowSignature(c) === own && (scored.commentsAreContent || card(c))) out.add(c);
       }
     }
     return out;
