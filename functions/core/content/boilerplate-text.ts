@@ -274,7 +274,8 @@ const CARD_CONTROLS = [
 const CARD_CONTROL = new RegExp(`^(?:${CARD_CONTROLS})(?:\\s+(?:${CARD_CONTROLS}))?\\s*:?$`, 'iu');
 
 // A spinner's words, left in the page where a script was still to put content ("Loading…").
-const LOADING = /^(?:loading|please wait|chargement(?: en cours)?|cargando|carregando|caricamento|wird geladen|laden)\s*(?:\.{3}|…)?$/iu;
+// Also with what is loading, before the ellipsis ("Loading customer stories…", "Chargement des avis…").
+const LOADING = /^(?:loading|please wait|chargement(?: en cours)?|cargando|carregando|caricamento|wird geladen|laden)\s*(?:\.{3}|…)?$|^(?:loading|chargement|cargando|carregando|caricamento|lade)(?:\s+[\p{L}'’-]+){1,3}\s*(?:\.{3}|…)$/iu;
 
 /**
  * Whether a short line is a card's or a buy box's control ("Compare", "+ Wishlist", "Quick shop",

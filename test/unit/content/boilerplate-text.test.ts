@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
 import { parsePage } from '../../../functions/core/engine/parse.js';
-import { boilerplateKind, isGridLine, isSectionHeading, isSignupPrompt } from '../../../functions/core/content/boilerplate-text.js';
+import { boilerplateKind, isCardControl, isGridLine, isSectionHeading, isSignupPrompt } from '../../../functions/core/content/boilerplate-text.js';
 import { promptLine } from '../../../functions/core/content/clean.js';
 import { scoreTree } from '../../../functions/core/content/score.js';
 import type { DomNode } from '../../../functions/core/content/dom.js';
@@ -185,5 +185,12 @@ describe('saved pages', () => {
     const m = md(file);
     for (const s of out) expect(m).not.toContain(s);
     expect(m).toContain(last);
+  });
+});
+
+describe('isCardControl: a loading placeholder', () => {
+  it('says what is loading before its ellipsis; a sentence about loading is no placeholder', () => {
+    for (const t of ['Loading…', 'Loading customer stories…', 'Chargement des avis...', 'Cargando productos…']) expect(isCardControl(t), t).toBe(true);
+    for (const t of ['Loading the truck took three hours…', 'Loading dock']) expect(isCardControl(t), t).toBe(false);
   });
 });
