@@ -288,7 +288,7 @@ export function isCardControl(text: string): boolean {
 const GRID_LINE = new RegExp(
   [
     `^(?:showing|displaying|viewing|loaded|found|affichage(?: de)?|mostrando|visualizzazione(?: di)?|anzeige(?: von)?|zeige|weergave van|exibindo)?\\s*(?:${COUNT_WORDS})?\\s*\\d[\\d,.]*\\s*(?:[-–—]|to)\\s*\\d[\\d,.]*\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|from|out of|von|de|sur|di|van|z)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
-    `^(?:(?:showing|displaying|loaded|found)\\s+)?\\(?\\d[\\d,.]*\\+?\\s+(?:${COUNT_WORDS})\\)?(?:\\s+found)?$`,
+    `^(?:(?:showing|displaying|loaded|found)\\s+)?\\(?\\d[\\d,.]*\\+?\\s+(?:${COUNT_WORDS})\\)?(?:\\s+(?:found|trouvés?|gefunden|encontrad[oa]s|trovati|gevonden))?(?:\\s*[·|•–-]\\s*(?:page|seite|página|pagina)\\s+\\d+\\s+(?:of|sur|von|de|di|van)\\s+\\d+)?$`,
     `^(?:${COUNT_WORDS})\\s*\\(\\d[\\d,.]*\\)$`,
     // "Il y a 37 produits.", "There are 12 items", "Es gibt 8 Produkte"; "54 more courses to show".
     `^(?:il y a|there are|es gibt|hay|ci sono|há)\\s+\\d[\\d,.]*\\s+(?:${COUNT_WORDS})\\.?$`,

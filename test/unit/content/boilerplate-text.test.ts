@@ -57,8 +57,8 @@ describe('isGridLine', () => {
   });
 
   it("'Showing 1–12 of 48 results' and a load-more grid's progress in the stores' languages", () => {
-    for (const t of ['Affichage de 1–12 sur 48 résultats', 'Mostrando 1–12 de 48 resultados', 'Visualizzazione di 1-12 di 48 risultati', 'Weergave van 1–12 van 48 resultaten', 'Du har sett 12 av 187 produkter', 'Has visto 12 de 248 artículos', "You've viewed 24 of 310 products"]) expect(isGridLine(t), t).toBe(true);
-    for (const t of ['You have seen 3 of 4 stories about it', 'Mostrando el camino de 1 a 2']) expect(isGridLine(t), t).toBe(false);
+    for (const t of ['Affichage de 1–12 sur 48 résultats', 'Mostrando 1–12 de 48 resultados', 'Visualizzazione di 1-12 di 48 risultati', 'Weergave van 1–12 van 48 resultaten', 'Du har sett 12 av 187 produkter', 'Has visto 12 de 248 artículos', "You've viewed 24 of 310 products", '47 communiqués trouvés · page 1 sur 5', '120 Ergebnisse gefunden']) expect(isGridLine(t), t).toBe(true);
+    for (const t of ['You have seen 3 of 4 stories about it', 'Mostrando el camino de 1 a 2', '47 reasons found']) expect(isGridLine(t), t).toBe(false);
   });
 });
 
