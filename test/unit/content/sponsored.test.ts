@@ -40,6 +40,9 @@ describe('sponsored cards', () => {
     expect(out).toContain('El móvil que se repara en casa');
     expect(isSponsoredCard(first('<div><div data-sponsored="true"><a href="/p/1">Air fryer</a> $49</div></div>'))).toBe(true);
     expect(isSponsoredCard(first('<ul><li>Gesponsert</li></ul>'))).toBe(false);
+    const item = (t: string, label = '') => `<li class="item"><a href="/${t.length}">${t}</a><span class="price">$ 8.208</span>${label}</li>`;
+    const results = first(`<div><ol>${[item('Auriculares Bolt Air'), item('Auriculares Vortex X9', '<span class="ads-promotions">Promocionado</span>'), item('Auriculares Nube Pro')].join('')}</ol></div>`);
+    expect((results.children ?? []).filter((c) => c.type === 'tag').map((c) => isSponsoredCard(c))).toEqual([false, true, false]);
   });
 
   it('a row of tiles keeps its other tiles: only the labelled tile goes', () => {
