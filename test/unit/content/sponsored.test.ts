@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
 import { parsePage } from '../../../functions/core/engine/parse.js';
 import { isSponsoredCard } from '../../../functions/core/content/sponsored.js';
+import type { DomNode } from '../../../functions/core/content/dom.js';
 
 // A results page's paid slots, written like the results around them: the results are the page's
 // content, the slots it sold between them are not.
@@ -42,7 +43,8 @@ describe('sponsored cards', () => {
     expect(isSponsoredCard(first('<ul><li>Gesponsert</li></ul>'))).toBe(false);
     const item = (t: string, label = '') => `<li class="item"><a href="/${t.length}">${t}</a><span class="price">$ 8.208</span>${label}</li>`;
     const results = first(`<div><ol>${[item('Auriculares Bolt Air'), item('Auriculares Vortex X9', '<span class="ads-promotions">Promocionado</span>'), item('Auriculares Nube Pro')].join('')}</ol></div>`);
-    expect((results.children ?? []).filter((c) => c.type === 'tag').map((c) => isSponsoredCard(c))).toEqual([false, true, false]);
+    const items = ((results as DomNode).children ?? []).filter((c: DomNode) => c.type === 'tag');
+    expect(items.map((c: DomNode) => isSponsoredCard(c))).toEqual([false, true, false]);
   });
 
   it('a row of tiles keeps its other tiles: only the labelled tile goes', () => {
