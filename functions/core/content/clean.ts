@@ -18,8 +18,8 @@ import { cardsOfProse } from './prose-cards.js';
 
 /** A card's text is at most this long (a grid's tile, a listing's entry). */
 const MAX_CARD_CHARS = 600;
-/** A form this short (its labels, a consent line) is a form to fill in, not content (main-content.ts has the same bound). */
-const MAX_FORM_CHARS = 400;
+/** A form this short (its labels, a consent line) is a form to fill in, not content (main-content.ts's formBox too). */
+export const MAX_FORM_CHARS = 400;
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
 

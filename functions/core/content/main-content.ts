@@ -27,7 +27,7 @@ import { SECTION_TAGS, isCallToAction, pathWords, type PrepareOptions } from './
 import { isDisclosureTrigger } from './disclosure.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { contains, selectMain, textOf } from './select.js';
-import { cleanSelection, promptLine } from './clean.js';
+import { MAX_FORM_CHARS, cleanSelection, promptLine } from './clean.js';
 import { serializeContent, type Serialized, type Skip } from './serialize.js';
 
 export type { DomNode } from './dom.js';
@@ -200,7 +200,6 @@ function formBox(n: DomNode, scored: Scored): boolean {
   const s = scored.stats.get(n);
   return !!s && s.inputs > 0 && s.text <= MAX_FORM_CHARS;
 }
-const MAX_FORM_CHARS = 400;
 
 // What a grid's selection may grow by to take in the page's title (see extractByKind).
 const GRID_TITLE_GROWTH = 1.05;
