@@ -84,10 +84,10 @@ const SECTION_HEADING = new RegExp(
     'vous aimerez aussi', 'vous aimerez aussi ces articles', 'articles (?:similaires|liés)', 'les plus lus', 'à lire également', 'potrebbe interessarti(?: anche)?', 'articoli correlati', 'i più letti',
     'das könnte sie auch interessieren', 'meistgelesen', 'ähnliche artikel', 'похожие (?:статьи|новости)', 'популярное', 'самое читаемое', '热门排行', '热门文章', '猜你喜欢', '人気記事', '많이 본 뉴스',
     // A board's furniture under a thread (phpBB, vBulletin, XenForo): who is reading it, what a visitor may post.
-    'who is online', 'users? browsing this (?:thread|forum|topic|board)', 'currently active users(?: viewing this thread)?', 'posting permissions',
-    'wer ist online', 'qui est en ligne', "chi c[’']?è in linea", 'quién está conectado', 'quem está online',
-    // With its count in the heading (Invision: "Wer ist online 0 Mitglieder sehen sich diese Seite an").
-    "(?:who is online|wer ist online|qui est en ligne|chi c[’']?è in linea|quién está conectado|quem está online)\\s+\\d[\\p{L}\\p{N} .,]{0,80}",
+    "who is online(?:\\s+\\d[\\p{L}\\p{N} .,]{0,80})?", 'users? browsing this (?:thread|forum|topic|board)', 'currently active users(?: viewing this thread)?', 'posting permissions',
+    // Who is online, in the boards' languages, with its count in the heading or not (Invision: "Wer ist
+    // online 0 Mitglieder sehen sich diese Seite an").
+    "(?:wer ist online|qui est en ligne|chi c[’']?è in linea|quién está conectado|quem está online)(?:\\s+\\d[\\p{L}\\p{N} .,]{0,80})?",
     'similar threads', '(?:discussions|sujets) similaires', 'ähnliche themen', 'discusiones similares', 'temas similares', 'discussioni simili', 'tópicos semelhantes', 'soortgelijke (?:topics|discussies)',
     // "You may also like" and "most read <things>" in more languages (the heading of a block of teasers).
     'you (?:may|might|will) (?:also )?(?:like|enjoy|be interested in(?: the following)?(?: \\p{L}+){0,3})', '(?:more )?(?:articles|stories|posts) you (?:may|might|will) (?:also )?(?:like|enjoy)', 'more like this', 'other (?:related )?(?:articles|stories|news|posts)(?: you (?:may|might|will) (?:also )?(?:like|enjoy))?', 'popular (?:articles|stories)', 'most (?:read|popular|viewed|shared|commented)(?: \\p{L}+){0,2}', "editor[’']?s(?:’)? picks", 'what to read next', 'up next', 'keep reading', '(?:more |latest )?from (?:the|our) blog', 'more posts', 'similar (?:articles|posts|stories)', 'people also read', 'popular now',

@@ -18,8 +18,19 @@ import { cardsOfProse } from './prose-cards.js';
 
 /** A card's text is at most this long (a grid's tile, a listing's entry). */
 const MAX_CARD_CHARS = 600;
-/** A form this short (its labels, a consent line) is a form to fill in, not content (main-content.ts's formBox too). */
-export const MAX_FORM_CHARS = 400;
+/** A form this short (its labels, a consent line) is a form to fill in, not content. */
+const MAX_FORM_CHARS = 400;
+
+/**
+ * A small form: a sign-up, notify-me, booking or newsletter box, a cart's options (its controls and
+ * their labels, a thank-you and an error line). Not the content; a page wrapped whole in one form
+ * (ASP.NET) has far more text.
+ */
+export function smallForm(n: DomNode, scored: Scored): boolean {
+  if (n.name !== 'form') return false;
+  const s = scored.stats.get(n);
+  return !!s && s.inputs > 0 && s.text <= MAX_FORM_CHARS;
+}
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
 
@@ -311,6 +322,12 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
   const removed = new Set<DomNode>();
   const total = nodes.reduce((n, el) => n + (scored.stats.get(el)?.text ?? 0), 0);
 
+  /** A grid's card: short, linked and pictured. */
+  const card = (c: DomNode) => {
+    const cs = scored.stats.get(c);
+    return !!cs && cs.text <= MAX_CARD_CHARS && cs.link > 0 && cs.images > 0;
+  };
+
   /** Children that are records: a same-kind group holding half of the content or more. */
   const recordsOf = (children: DomNode[]): Set<DomNode> | undefined => {
     if (children.length < 2) return undefined;
@@ -339,10 +356,6 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
       // (a store's `div.offer-box`, "Promocja" over some tiles: the others were cleaned as forms).
       // Cards only, off a thread: short, linked and pictured (sections of a reference page alike
       // by their own class stay cleaned one by one, MDN's "Help improve MDN" among them).
-      const card = (c: DomNode) => {
-        const cs = scored.stats.get(c);
-        return !!cs && cs.text <= MAX_CARD_CHARS && cs.link > 0 && cs.images > 0;
-      };
       if (g[0]!.attribs?.class?.trim() && (scored.commentsAreContent || g.every(card))) {
         const own = shallowSignature(g[0]!);
         for (const c of children) if (!out.has(c) && shallowSignature(c) === own && (scored.commentsAreContent || card(c))) out.add(c);
@@ -366,8 +379,7 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
    */
   const dropForms = (el: DomNode) => {
     for (const c of keptChildren(el, scored)) {
-      const cs = scored.stats.get(c);
-      if (c.name === 'form' && cs && cs.inputs > 0 && cs.text <= MAX_FORM_CHARS) removed.add(c);
+      if (smallForm(c, scored)) removed.add(c);
       else if (c.name !== 'p' && !HEADING_TAGS.has(c.name ?? '')) dropForms(c);
     }
   };

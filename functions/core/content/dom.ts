@@ -45,6 +45,13 @@ export function classAndId(el: DomNode): string {
  */
 const DOC_COMMENT = /(?:^|\s)(?:tsd|doc|jsdoc|api)[-_]comment(?=\s|$)/g;
 
+/** The root of the document that contains `node` (a per-document cache's key). */
+export function documentRoot(node: DomNode): DomNode {
+  let root = node;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
 /** Readable length of a text node: its characters without the surrounding whitespace. */
 export function textLength(data: string): number {
   let start = 0;

@@ -27,7 +27,7 @@ import { SECTION_TAGS, isCallToAction, pathWords, type PrepareOptions } from './
 import { isDisclosureTrigger } from './disclosure.js';
 import { linkDensity, scoreTree, type Scored } from './score.js';
 import { contains, selectMain, textOf } from './select.js';
-import { MAX_FORM_CHARS, cleanSelection, promptLine } from './clean.js';
+import { cleanSelection, promptLine, smallForm } from './clean.js';
 import { serializeContent, type Serialized, type Skip } from './serialize.js';
 
 export type { DomNode } from './dom.js';
@@ -188,17 +188,6 @@ function apart(nodes: Iterable<DomNode>, roots: readonly DomNode[]): boolean {
 function linkBlock(n: DomNode, scored: Scored): boolean {
   const s = scored.stats.get(n);
   return !!s && s.text >= 40 && linkDensity(s) > 0.6;
-}
-
-/**
- * A small form: a sign-up, notify-me or newsletter box, a cart's options (its controls and their
- * labels, a thank-you and an error line). Not the item's, the cards' or the sections' content. A
- * page wrapped whole in one form (ASP.NET) has far more text.
- */
-function formBox(n: DomNode, scored: Scored): boolean {
-  if (n.name !== 'form') return false;
-  const s = scored.stats.get(n);
-  return !!s && s.inputs > 0 && s.text <= MAX_FORM_CHARS;
 }
 
 // What a grid's selection may grow by to take in the page's title (see extractByKind).
@@ -414,7 +403,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
         return false;
       };
       const beside = (n: DomNode) => before.has(n) && wordsOnly(n) && !itemProse(n);
-      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || groups.has(n) || opensRelatedSection(n) || formBox(n, scored) || beside(n) || storePolicy(n) || promptLine(n, scored);
+      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || groups.has(n) || opensRelatedSection(n) || smallForm(n, scored) || beside(n) || storePolicy(n) || promptLine(n, scored);
     } else if (kind === 'service') {
       // Beside the sections: menus and link lists (a footer not marked as one), calls to action.
       // Tune half: service F1 0.765 -> 0.772, boilerplate snippets left out 0.784 -> 0.890.
@@ -424,7 +413,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       // 6 up, none down (a template card's "Share this project with your classmates" stays).
       // And a related section ("Read Next" and its cards of other pages), as on a grid: check half
       // 1 up (an SEO guide's chapter page 0.936 -> 0.977), no other page of either half moves.
-      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n) || formBox(n, scored) || wholePageChrome(n, strict) || promptLine(n, scored) || opensRelatedSection(n, false, false);
+      skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || isCallToAction(n) || smallForm(n, scored) || wholePageChrome(n, strict) || promptLine(n, scored) || opensRelatedSection(n, false, false);
     } else {
       // Link blocks before the page's title (a masthead's menus and site switchers not marked as
       // navigation): a grid's or a listing's cards come after its title.
@@ -432,7 +421,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       // category's description and <h1> below its products).
       const before = beforeTitle(body, scored);
       const inGrid = gridTest(groups);
-      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || formBox(n, scored) || (before.has(n) && linkBlock(n, scored) && !inGrid(n)) || wholePageChrome(n, strict) || promptLine(n, scored);
+      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || smallForm(n, scored) || (before.has(n) && linkBlock(n, scored) && !inGrid(n)) || wholePageChrome(n, strict) || promptLine(n, scored);
     }
     // A product page whose selected description and heading (the product's name, beside its
     // price and buy box) sit apart, in one block, the item's area: a page laid out in sections,

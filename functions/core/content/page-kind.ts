@@ -9,7 +9,7 @@
  * lists, directories, courses), `documentation`, `service` (landing, pricing and feature pages of
  * many sections) and `other`.
  */
-import { isElement, leadingText, type DomNode } from './dom.js';
+import { documentRoot, isElement, leadingText, type DomNode } from './dom.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
 
 import type { PageKind } from './page-kinds.js';
@@ -364,13 +364,6 @@ export function classifyPage(s: KindSignals, h: KindHints, paths = kindPaths(s, 
   // Too little to tell (an error page, a shell that renders with scripts), or nothing that says what it is.
   if (s.text < 200) return article ? 'article' : 'other';
   return pt > 0.25 || article ? 'article' : 'other';
-}
-
-/** The root of the document that contains `node`. */
-function documentRoot(node: DomNode): DomNode {
-  let root = node;
-  while (root.parent) root = root.parent;
-  return root;
 }
 
 /** The schema.org types the page declares (JSON-LD and microdata), without their namespace. */

@@ -7,7 +7,7 @@
  * (`related…`, `recommend…`, `popular…`), since the heading itself may be left out as furniture.
  * A block opening with the heading of a comment section is that section too.
  */
-import { HEADING_TAGS, classAndId, holdsElement, isElement, siblingIndex, squash, type DomNode } from './dom.js';
+import { HEADING_TAGS, classAndId, documentRoot, holdsElement, isElement, siblingIndex, squash, type DomNode } from './dom.js';
 import { isCommentsHeading, isSectionHeading, isStoreSectionHeading } from './boilerplate-text.js';
 
 const RELATED_CLASS = /related|recommend|popular|trending|more-?stories|you-?may|also-?like|read-?next|suggest/;
@@ -192,8 +192,7 @@ function reviewsTab(panel: DomNode): boolean {
 const ids = new WeakMap<DomNode, Map<string, DomNode>>();
 
 function elementById(node: DomNode, id: string): DomNode | undefined {
-  let root = node;
-  while (root.parent) root = root.parent;
+  const root = documentRoot(node);
   let m = ids.get(root);
   if (!m) {
     const found = new Map<string, DomNode>();

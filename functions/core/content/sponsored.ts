@@ -15,7 +15,7 @@
  * Either way a card is short (1,500 characters) with two paragraphs at most: a story's body with
  * an ad slot between its paragraphs is not one.
  */
-import { leadingText, squash, type DomNode } from './dom.js';
+import { documentRoot, leadingText, squash, type DomNode } from './dom.js';
 
 /** A label that says the block is paid for, optionally naming who paid ("… by Acme"). */
 const SPONSORED_LABEL = new RegExp(
@@ -121,12 +121,6 @@ function labelledAncestors(root: DomNode): Set<DomNode> {
   set = found;
   nearLabels.set(root, set);
   return set;
-}
-
-function documentRoot(el: DomNode): DomNode {
-  let root = el;
-  while (root.parent) root = root.parent;
-  return root;
 }
 
 /** Whether `el` is a sponsored card (see the module comment). */
