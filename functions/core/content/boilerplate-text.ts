@@ -121,7 +121,7 @@ const STORE_HEADING = new RegExp(
     'das könnte (?:dir|ihnen|euch) auch gefallen', 'vous aimerez (?:peut-être )?aussi', 'dit vind je misschien ook leuk', 'może (?:ci|pani|panu) się (?:również |też )?spodobać', 'kunden(?:, die diese[nr]? artikel (?:gekauft|angesehen) haben,)? (?:kauften|kaufen|sahen sich) auch(?: \\p{L}+)?', 'ähnliche (?:produkte|artikel)', 'zuletzt angesehen(?:e produkte)?',
     'les clients ont (?:aussi|également) (?:acheté|consulté)', 'produits (?:similaires|associés|recommandés)', 'récemment consultés?',
     'productos (?:relacionados|similares)', 'los clientes también (?:compraron|vieron)', 'prodotti (?:correlati|simili)', 'produtos (?:relacionados|similares)', 'quem viu este produto também viu',
-    'gerelateerde producten', 'vergelijkbare producten', 'похожие товары', 'с этим товаром покупают', '相关商品', '猜你喜欢的商品', '関連商品', 'この商品を見た人はこんな商品も見ています',
+    'gerelateerde producten', 'vergelijkbare producten', '(?:other|more) (?:offers|sellers|buying (?:choices|options))(?: (?:for|of|on) (?:this|the) (?:item|product))?', 'weitere angebote(?: (?:für|zu) diese[nm] (?:artikel|produkt))?', 'autres offres(?: pour ce produit)?', 'otras ofertas(?: (?:de|para) este producto)?', 'altre offerte(?: per questo prodotto)?', 'inne oferty(?: tego produktu)?', 'похожие товары', 'с этим товаром покупают', '相关商品', '猜你喜欢的商品', '関連商品', 'この商品を見た人はこんな商品も見ています',
   ].join('|')})\\s*[:：!.…]*$`,
   'iu',
 );

@@ -15,6 +15,7 @@ import { opensRelatedSection } from './related-sections.js';
 import { MAX_FURNITURE_CHARS, docFurnitureKind, isDocumentation, tocAfter } from './doc-furniture.js';
 import { dropClosingBio } from './author-bio.js';
 import { cardsOfProse } from './prose-cards.js';
+import { PRICE } from './page-kind.js';
 
 /** A card's text is at most this long (a grid's tile, a listing's entry). */
 const MAX_CARD_CHARS = 600;
@@ -29,10 +30,54 @@ const MAX_FORM_CHARS = 400;
 export function smallForm(n: DomNode, scored: Scored): boolean {
   if (n.name !== 'form') return false;
   const s = scored.stats.get(n);
-  return !!s && s.inputs > 0 && s.text <= MAX_FORM_CHARS;
+  return !!s && s.inputs > 0 && s.text <= MAX_FORM_CHARS && !pricedForm(n, scored);
 }
+
+/**
+ * An item page's buy form that shows the price outside its controls (Lightspeed's
+ * `product_configure_form` holds the variant select, the price and the short description, then
+ * quantity and the cart button): the item's summary, cleaned inside rather than dropped as a form.
+ * A variant's price in its option ("Black - € 89,95") is a control's.
+ */
+function pricedForm(n: DomNode, scored: Scored): boolean {
+  if (!scored.itemPage || n.name !== 'form') return false;
+  let budget = MAX_FORM_WALK;
+  const find = (el: DomNode): boolean => {
+    for (const c of el.children ?? []) {
+      if (--budget < 0) return false;
+      if (c.type === 'text') {
+        const d = c.data ?? '';
+        if (d.length <= MAX_PRICE_LINE && PRICE.test(d)) return true;
+      } else if (isElement(c) && !scored.dropped.has(c) && !FORM_CONTROLS.has(c.name ?? '') && find(c)) return true;
+    }
+    return false;
+  };
+  return find(n);
+}
+const FORM_CONTROLS = new Set(['select', 'option', 'optgroup', 'datalist', 'button', 'label', 'textarea']);
+const MAX_FORM_WALK = 500;
+const MAX_PRICE_LINE = 40;
 const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'fieldset', 'figure', 'header', 'center', 'p']);
 const KEEP_WHOLE = new Set(['pre', 'code', 'samp', 'kbd', 'math']);
+
+/**
+ * Whether `el` holds a title heading (an `<h1>` with text, not a link: a logo written as a heading
+ * is a link home), at most MAX_TITLE_DEPTH levels down.
+ */
+function holdsTitle(el: DomNode, scored: Scored): boolean {
+  const find = (n: DomNode, depth: number): boolean => {
+    for (const c of n.children ?? []) {
+      if (!isElement(c) || scored.dropped.has(c)) continue;
+      if (c.name === 'h1') {
+        const st = scored.stats.get(c);
+        if (st && st.text > 0 && st.link < st.text * 0.5) return true;
+      } else if (c.name !== 'a' && depth > 1 && find(c, depth - 1)) return true;
+    }
+    return false;
+  };
+  return find(el, MAX_TITLE_DEPTH);
+}
+const MAX_TITLE_DEPTH = 6;
 
 /** Whether a table holds data (kept) rather than page layout. */
 function isDataTable(el: DomNode, scored: Scored): boolean {
@@ -489,8 +534,13 @@ export function cleanSelection(nodes: DomNode[], scored: Scored): Set<DomNode> {
         // A block holding most of the content is the content, whatever it looks like (a story
         // with an 80-image gallery): clean inside it instead.
         if (s.text < total * 0.5 && isBoilerplate(c, s, weight) && !introducedList(c, at, children, scored) && !headedList(c, at, children, removed)) {
-          removed.add(c);
-          continue;
+          // The block that holds the page's title is cleaned inside, not dropped whole: an item's
+          // summary (name, price, then its buy box's controls and the seller's links) looks like
+          // a form or a link list.
+          if (!holdsTitle(c, scored) && !pricedForm(c, scored)) {
+            removed.add(c);
+            continue;
+          }
         }
       }
       // A paragraph's inline content stays as written.

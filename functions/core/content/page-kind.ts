@@ -67,7 +67,8 @@ export interface KindSignals {
   ogUrl: string | null;
 }
 
-const PRICE = /(?:[$€£¥₹₩₽₺₪₫]\s?\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?\b)|(?:\b\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?\s?(?:€|\$|£|USD|EUR|GBP|CHF|kr|zł|₽|₩|₺|Kč|Ft|円|원)(?!\w))|(?:\b\d{1,3}(?:[.\s]\d{3})*[,:]-(?!\w))/;
+/** A price as stores print it ("$19.99", "4 299,-", "149,00 zł"). */
+export const PRICE = /(?:[$€£¥₹₩₽₺₪₫]\s?\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?\b)|(?:\b\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?\s?(?:€|\$|£|USD|EUR|GBP|CHF|kr|zł|₽|₩|₺|Kč|Ft|円|원)(?!\w))|(?:\b\d{1,3}(?:[.\s]\d{3})*[,:]-(?!\w))/;
 const CART = /\b(?:add to (?:cart|bag|basket)|buy now|add to trolley|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello)\b/i;
 const POST_CLASS = /(?:^|[\s_-])(?:post|posts|reply|replies|comment|comments|message|answer|answers|topic-post|thread|forum|postbody|post-body|post-content|messagecontent|cooked)(?=$|[\s_-])/;
 const DOC_CLASS = /(?:^|[\s_-])(?:toc|table-of-contents|docs|doc|documentation|admonition|sphinxsidebar|md-sidebar|md-content|rst-content|wy-nav|theme-doc|docusaurus|api-reference|highlight|codehilite|prev-next|pagination-nav|edit-this-page|version-switcher|version-picker)(?=$|[\s_-])/;

@@ -144,7 +144,30 @@ const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|t
  */
 function isPanel(el: DomNode): boolean {
   const role = el.attribs?.role;
-  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || isDisclosurePanel(el);
+  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || isDisclosurePanel(el) || tabsHolderPanel(el);
+}
+
+// A block of tab panels by its name (Lightspeed's `div.tabsPages` of `div.page`s, `div.tab-container`).
+const TABS_HOLDER = /(?:^|[\s_-])tabs?(?:pages?|panes?|panels?|contents?|body|bodies|container|wrap(?:per)?)?(?=$|[\s_-])/;
+const MAX_TAB_PANELS = 30;
+
+/**
+ * Whether `el` is one of the panels of a block named for tabs: its siblings are all alike (the
+ * same element), one of them at least shown (the chosen tab's). Not a page's modals: the body
+ * named for a mobile tab bar (`page-has-mobile-tabs`) holds every dialog.
+ */
+function tabsHolderPanel(el: DomNode): boolean {
+  const p = el.parent;
+  if (!p || p.name === 'body' || p.name === 'html' || !TABS_HOLDER.test(classAndId(p))) return false;
+  let panels = 0;
+  let shown = false;
+  for (const c of p.children ?? []) {
+    if (c.type !== 'tag') continue;
+    if (c.name !== el.name || ++panels > MAX_TAB_PANELS) return false;
+    const a = c.attribs ?? {};
+    if (a.hidden === undefined && a['aria-hidden'] !== 'true' && !(a.style && HIDDEN_STYLE.test(a.style))) shown = true;
+  }
+  return panels >= 2 && shown;
 }
 
 /**

@@ -156,7 +156,7 @@ const LOCAL_REVIEWS_HEADING = new RegExp(
   `^(?:\\d[\\d.,]*\\s+)?(?:${[
     '(?:kunden)?bewertungen', 'kundenmeinungen', 'kundenrezensionen', 'rezensionen', 'erfahrungsberichte',
     'avis(?:\\s+(?:des\\s+)?clients?)?', 'commentaires\\s+(?:des\\s+)?clients', 'opiniones(?:\\s+de\\s+(?:los\\s+)?clientes)?', 'reseñas(?:\\s+de\\s+(?:los\\s+)?clientes)?', 'valoraciones',
-    'recensioni(?:\\s+(?:dei\\s+)?clienti)?', 'opinioni(?:\\s+dei\\s+clienti)?', '(?:klant)?beoordelingen', 'klantreviews', 'avaliações(?:\\s+(?:de|dos)\\s+clientes)?', 'opini(?:e|ones)\\s+klientów', 'opinie',
+    'recensioni(?:\\s+(?:dei\\s+)?clienti)?', 'opinioni(?:\\s+dei\\s+clienti)?', '(?:klant)?beoordelingen', 'klantreviews', 'avaliações(?:\\s+(?:de|dos)\\s+clientes)?', 'opini(?:e|ones)\\s+klientów', 'opinie(?:\\s+o\\s+produkcie)?', 'oceny(?:\\s+(?:i\\s+opinie|produktu))?', 'produktbewertungen', 'avis\\s+sur\\s+(?:le|ce)\\s+produit',
     'отзывы(?:\\s+покупателей)?', 'değerlendirmeler', 'yorumlar', 'recenzje', 'arvostelut', 'anmeldelser', 'omdömen', 'recenze', 'カスタマーレビュー', 'レビュー', '商品评价', '用户评价', '评价', '리뷰', '상품평',
   ].join('|')})(?:\\s*[(\\[]?\\s*\\d[\\d.,]*\\s*[)\\]]?)?\\s*:?$`,
   'iu',

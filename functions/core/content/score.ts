@@ -48,6 +48,8 @@ export interface Scored {
   dropped: Set<DomNode>;
   /** A thread's: blocks named for comments are its posts (class weights read so, see {@link classWeight}). */
   commentsAreContent?: boolean;
+  /** A product page's (its buy form may hold the price and the summary, see clean.ts pricedForm). */
+  itemPage?: boolean;
 }
 
 const POSITIVE = /article|body|content|entry|h-?entry|main|page|post|text|blog|story|prose|markdown|articlebody|column|thread|message|description|product|recipe|review|detail/;
@@ -290,7 +292,7 @@ export function scoreTree(root: DomNode, opts: PrepareOptions): Scored {
     const text = stats.get(el)?.text ?? 0;
     scores.set(el, points + tagWeight(el.name ?? '') + (w > 0 ? Math.min(w * Math.min(1, text / 500), Math.max(points * 2, 10)) : w));
   }
-  return { root, stats, scores, dropped, commentsAreContent: opts.commentsAreContent };
+  return { root, stats, scores, dropped, commentsAreContent: opts.commentsAreContent, itemPage: opts.reviewsOut };
 }
 
 /** A candidate's score for selection: its raw score scaled by the share of text outside links. */

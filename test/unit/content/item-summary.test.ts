@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { parsePage } from '../../../functions/core/engine/parse.js';
+
+// An item page's summary (name, price, short description) beside its buy box, and its tab panels
+// hidden by a store's own tab script: content, however much the buy box looks like a form.
+const md = (html: string, url: string) => parsePage(load(html), url, { text: false, links: false, metadata: false }).markdown;
+const page = (body: string, ld = '') =>
+  `<!doctype html><html><head><title>Dubbele fietstas</title>${ld}</head><body><header><nav><a href="/">Home</a> <a href="/tassen">Tassen</a></nav></header>${body}<footer><p>© Zadelpost <a href="/privacy">Privacy</a></p></footer></body></html>`;
+const productLd = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Dubbele fietstas","offers":{"@type":"Offer","price":"89.95","priceCurrency":"EUR"}}</script>';
+const description = `<h2>Productomschrijving</h2><p>Wie elke dag naar het werk fietst, weet hoe snel een laptop of een setje reservekleding nat wordt. De dubbele fietstas is gemaakt van PVC-vrij polyester met een TPU-coating en gelaste naden, zodat er bij een plensbui geen druppel binnenkomt.</p>
+  <p>Iedere tas heeft een rolsluiting met klikgesp en een losse binnenhoes voor een laptop tot 15 inch. Aan de buitenkant zit een ritsvak voor je sleutels en een telefoon, met één hand bereikbaar.</p>`;
+
+describe("an item page's summary and panels", () => {
+  it("the block holding the item's name is cleaned inside, not dropped whole: name and price stay, its buy box's controls and seller links go", () => {
+    const summary = `<div class="_9c44d_3TzvE m7er_k4"><h1>Lampa warsztatowa LED 20 W Voltaro WL-20</h1>
+      <div class="rating"><a href="#opinie">4,82</a> <a href="#opinie">214 ocen</a></div>
+      <div class="price"><div>149,00 zł</div><div>Najniższa cena z 30 dni przed obniżką: 189,00 zł</div></div>
+      <div class="variants"><a href="/o/wl-10">WL-10 (10 W)</a> <a href="/o/wl-20">WL-20 (20 W)</a> <a href="/o/wl-30">WL-30 (30 W)</a></div>
+      <div class="buybox"><label for="q">liczba sztuk</label><input id="q" type="number" value="1"><button type="button">Dodaj do koszyka</button><button type="button">Kup teraz</button></div>
+      <div class="seller"><a href="/u/narzedziownia">NARZEDZIOWNIA_KRK</a> <a href="/u/narzedziownia/oferty">Inne przedmioty sprzedającego</a> <button type="button">Zapytaj sprzedającego</button></div></div>`;
+    const html = page(`<main><div class="header"><div class="gallery"><img src="/wl-20.jpg" alt="Lampa WL-20"></div>${summary}</div>
+      <section><h2>Opis</h2><p>Voltaro WL-20 to przenośny naświetlacz dla mechaników, elektryków i majsterkowiczów. Panel COB o mocy 20 W daje równomierne, białe światło bez migotania, które nie męczy wzroku nawet podczas kilkugodzinnej pracy.</p>
+      <p>Podstawa z magnesem neodymowym utrzyma lampę na karoserii, regale lub drzwiach szafki elektrycznej. Uchwyt obraca się o 360 stopni, a głowica odchyla się o 180 stopni.</p>
+      <p>Cztery tryby świecenia: 25%, 50%, 100% oraz czerwone światło ostrzegawcze. Wskaźnik naładowania akumulatora z czterema diodami pokazuje, ile pracy zostało do końca zmiany.</p>
+      <p>Na lampę udzielamy 24 miesięcy gwarancji. Serwis znajduje się w Krakowie, a naprawy gwarancyjne realizujemy zwykle w ciągu pięciu dni roboczych od otrzymania przesyłki.</p></section></main>`, productLd);
+    const out = md(html, 'https://targowisko.example/oferta/lampa-warsztatowa-led-20-w-15873204417');
+    expect(out).toContain('# Lampa warsztatowa LED 20 W Voltaro WL-20');
+    expect(out).toContain('149,00 zł');
+    expect(out).toContain('Najniższa cena z 30 dni');
+    expect(out).toContain('przenośny naświetlacz');
+    expect(out).not.toContain('Dodaj do koszyka');
+  });
+
+  it("a buy form that shows the item's price and short description (Lightspeed's) is the item's summary, not a small form", () => {
+    const form = `<form action="/cart/add/281507733/" method="post"><div class="product-configure"><label for="v">Kies een variant:</label>
+      <select id="v" name="variant"><option>Zwart - € 89,95</option><option>Olijfgroen - € 89,95</option></select></div>
+      <div class="product-price"><span class="old-price">€109,95</span> <span class="price">€89,95</span> <small>Incl. btw</small></div>
+      <div class="product-description-short"><p>Twee waterdichte tassen van elk 16 liter, verbonden met een verstelbare middenflap.</p></div>
+      <input type="text" name="quantity" value="1"><a href="#" class="btn btn-cart">Toevoegen aan winkelwagen</a></form>`;
+    const html = page(`<div class="product"><div class="images"><img src="/tas.jpg" alt="Dubbele fietstas"></div><div class="product-info"><h1>Dubbele fietstas Waterdicht 32 liter</h1>${form}</div>
+      <div class="product-tabs"><div class="tabsPages"><div class="page info active">${description}</div></div></div></div>`, productLd);
+    const out = md(html, 'https://www.zadelpost.example/trapwerk-dubbele-fietstas-waterdicht-32-liter.html');
+    expect(out).toContain('€89,95');
+    expect(out).toContain('verbonden met een verstelbare middenflap');
+    expect(out).toContain('losse binnenhoes');
+  });
+
+  it("a sign-up form beside an item, without a price, is still a small form", () => {
+    const form = `<form action="/newsletter" method="post"><p>Schrijf je in voor onze nieuwsbrief en mis geen aanbieding.</p><label for="e">E-mail</label><input id="e" type="email"><button>Inschrijven</button></form>`;
+    const html = page(`<div class="product"><div class="product-info"><h1>Dubbele fietstas Waterdicht 32 liter</h1><div class="product-price">€89,95</div>${form}</div>
+      <div class="product-content">${description}</div></div>`, productLd);
+    const out = md(html, 'https://www.zadelpost.example/trapwerk-dubbele-fietstas-waterdicht-32-liter.html');
+    expect(out).toContain('€89,95');
+    expect(out).not.toContain('nieuwsbrief');
+  });
+
+  it("panels a store's tab script hides, in a block named for tabs (div.tabsPages of div.page): every panel but the reviews", () => {
+    const html = page(`<div class="product"><h1>Dubbele fietstas Waterdicht 32 liter</h1><div class="product-price">€89,95</div>
+      <div class="product-tabs"><ul class="tabs"><li class="active"><a rel="info" href="#">Productomschrijving</a></li><li><a rel="specs" href="#">Specificaties</a></li><li><a rel="shipping" href="#">Verzenden</a></li><li><a rel="reviews" href="#">Reviews (38)</a></li></ul>
+      <div class="tabsPages"><div class="page info active">${description}</div>
+      <div class="page specs" style="display:none;"><h2>Specificaties</h2><table class="details"><tr><td>Materiaal</td><td>Polyester 600D met TPU-coating</td></tr><tr><td>Maximale belasting</td><td>12 kg per tas</td></tr></table></div>
+      <div class="page shipping" style="display:none;"><h2>Verzenden en retourneren</h2><p>Bestellingen boven de €50 verzenden we gratis met PostNL of DHL; daaronder betaal je €4,95 verzendkosten.</p></div>
+      <div class="page reviews" style="display:none;"><h2>Reviews</h2><div class="review"><strong>Eindelijk droge spullen</strong> <span>door Femke</span><p>Twee weken lang elke dag door de regen naar kantoor en mijn laptop is nog geen keer nat geworden.</p></div><div class="review"><strong>Past prima</strong> <span>door Joost</span><p>Op de brede drager van mijn e-bike moest ik de middenflap wat verder openzetten.</p></div></div>
+      </div></div></div>`, productLd);
+    const out = md(html, 'https://www.zadelpost.example/trapwerk-dubbele-fietstas-waterdicht-32-liter.html');
+    expect(out).toContain('12 kg per tas');
+    expect(out).toContain('€4,95 verzendkosten');
+    expect(out).not.toContain('Eindelijk droge spullen');
+  });
+
+  it("a page's dialogs are no tab panels because its body is named for a mobile tab bar", () => {
+    const html = page(`<div class="product"><h1>Dubbele fietstas Waterdicht 32 liter</h1><div class="product-price">€89,95</div><div class="product-content">${description}</div></div>
+      <div class="modal user-login" style="display:none"><h3>Inloggen</h3><p>Nog geen account? Maak er gratis een aan en bestel sneller bij je volgende bezoek.</p></div>`, productLd).replace('<body>', '<body class="page-has-mobile-tabs">');
+    const out = md(html, 'https://www.zadelpost.example/trapwerk-dubbele-fietstas-waterdicht-32-liter.html');
+    expect(out).toContain('losse binnenhoes');
+    expect(out).not.toContain('Nog geen account');
+  });
+
+  it('an item\'s "other offers" and its ratings section in Polish are not the item\'s content', () => {
+    const offers = `<section><h2>Inne oferty tego produktu</h2><ul><li><a href="/u/toolbox">TOOLBOX_PL</a> <span>152,49 zł</span></li><li><a href="/u/elektro">elektrohurt24</a> <span>155,00 zł</span></li></ul><a href="/produkt/wl-20/oferty">Porównaj wszystkie 11 ofert</a></section>`;
+    const review = (who: string, text: string) => `<li class="review"><div><span>${who}</span> · <time datetime="2024-03-11">11 marca 2024</time></div><p>${text}</p><button type="button">Pomocna (12)</button></li>`;
+    const reviews = `<section><h2>Oceny produktu</h2><div>4,82 na podstawie 214 ocen</div><ul>${review('Paweł', 'Używam przy naprawach w kanale, magnes trzyma nawet do zabrudzonego progu.')}${review('Marta_K', 'Światło bardzo jasne, ale hak mógłby być solidniejszy.')}${review('Jan', 'Akumulator wystarcza na cały dzień pracy w garażu.')}</ul></section>`;
+    const html = page(`<main><h1>Lampa warsztatowa LED 20 W Voltaro WL-20</h1><div class="price">149,00 zł</div>
+      <section><h2>Opis</h2><p>Voltaro WL-20 to przenośny naświetlacz dla mechaników, elektryków i majsterkowiczów. Panel COB o mocy 20 W daje równomierne, białe światło bez migotania, które nie męczy wzroku.</p>
+      <p>Podstawa z magnesem neodymowym utrzyma lampę na karoserii, regale lub drzwiach szafki elektrycznej. Uchwyt obraca się o 360 stopni, a głowica odchyla się o 180 stopni.</p></section>${offers}${reviews}</main>`, productLd);
+    const out = md(html, 'https://targowisko.example/oferta/lampa-warsztatowa-led-20-w-15873204417');
+    expect(out).toContain('przenośny naświetlacz');
+    expect(out).not.toContain('Porównaj wszystkie');
+    expect(out).not.toContain('zabrudzonego progu');
+  });
+});
