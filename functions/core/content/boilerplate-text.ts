@@ -115,7 +115,7 @@ const SECTION_HEADING = new RegExp(
 const STORE_HEADING = new RegExp(
   `^(?:${[
     '(?:people|customers|shoppers|others)(?: who (?:viewed|bought|purchased) this (?:item|product))? also (?:viewed|bought|purchased|liked|searched for)', 'frequently bought together',
-    'similar (?:items|products)(?: \\p{L}+){0,3}', 'similar sponsored items', '(?:explore |shop |browse |discover )?(?:more )?related (?:items|products)', '(?:your )?recently viewed(?: items| products)?', '(?:complete|shop) the look', 'pairs (?:well|perfectly) with',
+    'similar (?:items|products)(?: \\p{L}+){0,3}', 'similar sponsored items', '(?:explore |shop |browse |discover )?(?:more )?related (?:items|products)', '(?:your )?recently viewed(?: items| products)?(?: (?:and|&) more)?', '(?:complete|shop) the look', 'pairs (?:well|perfectly) with',
     'you (?:may|might) also (?:need|want)', 'sponsored (?:items|products)(?: \\p{L}+){0,5}', 'more (?:items )?from this (?:seller|shop|brand|store)', 'shop similar(?: \\p{L}+){0,2}', 'compare (?:with )?similar (?:items|products)',
     '(?:most )?popular accessories(?: (?:&|and) related items)?', 'inspired by your browsing history', 'customers also (?:viewed|bought)', 'related searches', 'people also search(?:ed)? for',
     'das könnte (?:dir|ihnen|euch) auch gefallen', 'vous aimerez (?:peut-être )?aussi', 'dit vind je misschien ook leuk', 'może (?:ci|pani|panu) się (?:również |też )?spodobać', 'kunden(?:, die diese[nr]? artikel (?:gekauft|angesehen) haben,)? (?:kauften|kaufen|sahen sich) auch(?: \\p{L}+)?', 'ähnliche (?:produkte|artikel)', 'zuletzt angesehen(?:e produkte)?',
@@ -288,7 +288,7 @@ export function isCardControl(text: string): boolean {
 const GRID_LINE = new RegExp(
   [
     `^(?:showing|displaying|viewing|loaded|found|affichage(?: de)?|mostrando|visualizzazione(?: di)?|anzeige(?: von)?|zeige|weergave van|exibindo)?\\s*(?:${COUNT_WORDS})?\\s*\\d[\\d,.]*\\s*(?:[-–—]|to)\\s*\\d[\\d,.]*\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|from|out of|von|de|sur|di|van|z)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
-    `^(?:(?:showing|displaying|loaded|found)\\s+)?\\(?\\d[\\d,.]*\\+?\\s+(?:${COUNT_WORDS})\\)?(?:\\s+(?:found|trouvés?|gefunden|encontrad[oa]s|trovati|gevonden))?(?:\\s*[·|•–-]\\s*(?:page|seite|página|pagina)\\s+\\d+\\s+(?:of|sur|von|de|di|van)\\s+\\d+)?$`,
+    `^(?:(?:showing|displaying|loaded|found)\\s+)?\\(?\\d[\\d,.]*\\+?\\s+(?:(?:relevant|matching|available)\\s+)?(?:${COUNT_WORDS})(?:,?\\s+(?:with|including|incl\\.)\\s+ads)?\\)?(?:\\s+(?:found|trouvés?|gefunden|encontrad[oa]s|trovati|gevonden))?(?:\\s*[·|•–-]\\s*(?:page|seite|página|pagina)\\s+\\d+\\s+(?:of|sur|von|de|di|van)\\s+\\d+)?$`,
     `^(?:${COUNT_WORDS})\\s*\\(\\d[\\d,.]*\\)$`,
     // "Il y a 37 produits.", "There are 12 items", "Es gibt 8 Produkte"; "54 more courses to show".
     `^(?:il y a|there are|es gibt|hay|ci sono|há)\\s+\\d[\\d,.]*\\s+(?:${COUNT_WORDS})\\.?$`,

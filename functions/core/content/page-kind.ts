@@ -96,6 +96,18 @@ interface Sub {
   headingLink: boolean;
   /** Whether the text is in a script without spaces between words (a paragraph says more in fewer characters). */
   cjk: boolean;
+  /** The subtree's text, its parts joined by spaces, while it is short (MAX_PRICE_TEXT); null past that. */
+  short: string | null;
+}
+
+/** A price is at most this long, its parts included. */
+const MAX_PRICE_TEXT = 40;
+
+/** `a` and `b` joined by a space, or null when either is null or the result passes MAX_PRICE_TEXT. */
+function joinShort(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return null;
+  const out = a && b ? `${a} ${b}` : a || b;
+  return out.length <= MAX_PRICE_TEXT ? out : null;
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
@@ -109,7 +121,7 @@ export function kindSignals(root: DomNode): KindSignals {
   };
   const types = new Set<string>();
   const walk = (el: DomNode, inPre: boolean): Sub => {
-    const sub: Sub = { text: 0, links: 0, prices: 0, images: 0, dated: false, prose: 0, cjk: false, headingLink: false };
+    const sub: Sub = { text: 0, links: 0, prices: 0, images: 0, dated: false, prose: 0, cjk: false, headingLink: false, short: '' };
     const kids: [DomNode, Sub][] = [];
     // The text just before, when only comments came between: a server-rendered price is often
     // written in parts (React's `$<!-- -->30`).
@@ -123,6 +135,7 @@ export function kindSignals(root: DomNode): KindSignals {
         if (!sub.cjk && CJK.test(d.slice(0, 40))) sub.cjk = true;
         if (t < 40 && (PRICE.test(d) || (before && before.length + t < 40 && !PRICE.test(before) && PRICE.test(before + d)))) sub.prices++;
         before = d.trim();
+        sub.short = joinShort(sub.short, before);
         continue;
       }
       if (c.type !== 'comment') before = '';
@@ -150,6 +163,7 @@ export function kindSignals(root: DomNode): KindSignals {
       sub.text += r.text;
       sub.links += r.links;
       sub.prices += r.prices;
+      sub.short = joinShort(sub.short, r.short);
       sub.images += r.images;
       sub.prose += r.prose;
       if (r.dated) sub.dated = true;
@@ -219,6 +233,9 @@ export function kindSignals(root: DomNode): KindSignals {
       }
       if (name === 'form' && CART.test(textOf(c))) s.cartButtons++;
     }
+    // A price written in parts, each in its own element (`<span>$</span><span>42.00</span>`, a
+    // split `$ 119 00`): the short text they make together.
+    if (sub.prices === 0 && sub.short && PRICE.test(sub.short)) sub.prices = 1;
     // Repeated sibling blocks: the largest same-kind group of element children each holding a link.
     if (kids.length >= 3) {
       const groups = new Map<string, Sub[]>();
@@ -341,7 +358,9 @@ export function classifyPage(s: KindSignals, h: KindHints, paths = kindPaths(s, 
   const grid = s.pricedCards >= 3 || og === 'product.group' || has(GRID_TYPES) || (s.facetBlocks >= 5 && s.cards >= 12 && pt < 0.3);
   if (on(COLLECTION_PATH) && !on(PRODUCT_PATH) && (grid || s.cards >= 8) && pt < 0.5) return 'collection';
   if ((product || og === 'product' || og.includes('item')) && !(grid && !s.cartButtons) && !(articleLd && pt > 0.3)) return 'product';
-  if (on(PRODUCT_PATH) && !grid && (s.cartButtons > 0 || product)) return 'product';
+  // An item's path with its one buy button (or three: cart, buy now, wish list) is the item's page,
+  // however many priced carousels it shows ("Customers also bought", a bookshop's other editions).
+  if (on(PRODUCT_PATH) && (s.cartButtons > 0 || product) && (!grid || (s.cartButtons >= 1 && s.cartButtons <= 3))) return 'product';
   // An item's page that declares nothing (no type, no og:type, no product path): a buy button or
   // three beside a few prices, no grid and few cards. No development page moves (each page like it
   // declares itself); Gleaner's own corpus has a German Magento-like page that does not.

@@ -144,8 +144,12 @@ const PANEL_CLASS = /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabpanel|tab-?content|t
  */
 function isPanel(el: DomNode): boolean {
   const role = el.attribs?.role;
+  // A closed menu under its toggle (a sort menu's choices) is a menu, whatever opens it.
+  if (role && MENU_ROLES.has(role)) return false;
   return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || isDisclosurePanel(el) || tabsHolderPanel(el);
 }
+
+const MENU_ROLES = new Set(['menu', 'menubar', 'listbox']);
 
 // A block of tab panels by its name (Lightspeed's `div.tabsPages` of `div.page`s, `div.tab-container`).
 const TABS_HOLDER = /(?:^|[\s_-])tabs?(?:pages?|panes?|panels?|contents?|body|bodies|container|wrap(?:per)?)?(?=$|[\s_-])/;

@@ -60,6 +60,11 @@ describe('isGridLine', () => {
     for (const t of ['Affichage de 1–12 sur 48 résultats', 'Mostrando 1–12 de 48 resultados', 'Visualizzazione di 1-12 di 48 risultati', 'Weergave van 1–12 van 48 resultaten', 'Du har sett 12 av 187 produkter', 'Has visto 12 de 248 artículos', "You've viewed 24 of 310 products", '47 communiqués trouvés · page 1 sur 5', '120 Ergebnisse gefunden']) expect(isGridLine(t), t).toBe(true);
     for (const t of ['You have seen 3 of 4 stories about it', 'Mostrando el camino de 1 a 2', '47 reasons found']) expect(isGridLine(t), t).toBe(false);
   });
+
+  it("a marketplace's count with its adjective and its ads ('(4,870 relevant results, with Ads)')", () => {
+    for (const t of ['(4,870 relevant results, with Ads)', '312 matching products', '48 available items']) expect(isGridLine(t), t).toBe(true);
+    for (const t of ['4,870 relevant results show how to search', '312 matching socks for every foot']) expect(isGridLine(t), t).toBe(false);
+  });
 });
 
 describe('isSectionHeading: a board\'s furniture under a thread', () => {

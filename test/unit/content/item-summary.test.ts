@@ -89,4 +89,16 @@ describe("an item page's summary and panels", () => {
     expect(out).not.toContain('Porównaj wszystkie');
     expect(out).not.toContain('zabrudzonego progu');
   });
+
+  it("a grid's closed sort menu (role=menu under its toggle) is not a disclosure's content; 'Recently viewed and more' is a store's rail", () => {
+    const card = (i: number) => `<li><div class="listing-card"><a href="/listing/${1000 + i}"><img src="/il/${i}.jpg" alt=""><h3>Leather journal number ${i}</h3><p class="lc-price">$${20 + i}.00</p></a></div></li>`;
+    const html = page(`<main><h1>Leather Journal</h1><p>Hand-bound journals, travelers notebook covers and sketchbooks from independent bookbinders.</p>
+      <div class="wt-menu"><button class="wt-menu__trigger" aria-haspopup="true" aria-expanded="false">Sort by: <span>Relevancy</span></button><div class="wt-menu__body" role="menu" hidden><a role="menuitemradio" href="?order=most_relevant">Relevancy</a><a role="menuitemradio" href="?order=price_asc">Lowest Price</a><a role="menuitemradio" href="?order=price_desc">Highest Price</a></div></div>
+      <ol class="grid">${Array.from({ length: 10 }, (_, i) => card(i)).join('')}</ol>
+      <div><h2>Recently viewed and more</h2><ul><li><a href="/listing/77"><h3>Brass Fountain Pen with Converter</h3><p>$24.00</p></a></li><li><a href="/listing/78"><h3>Walnut Pen Tray</h3><p>$18.00</p></a></li></ul></div></main>`);
+    const out = md(html, 'https://market.example/market/leather_journal');
+    expect(out).toContain('Leather journal number 9');
+    expect(out).not.toContain('Lowest Price');
+    expect(out).not.toContain('Brass Fountain Pen');
+  });
 });

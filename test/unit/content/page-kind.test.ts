@@ -177,4 +177,21 @@ describe('page kind', () => {
     expect(kindOf(html, 'https://firm.example/blog/hr-consulting/')).toBe('article');
     expect(kindOf(doc('<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"HR"}</script><meta property="og:type" content="article">', body), 'https://firm.example/services/hr-consulting/')).toBe('article');
   });
+
+  it("a grid whose prices are written in parts, each in its own element (<span>$</span><span>42.00</span>, a split $ 119 00), is a grid", () => {
+    const tile = (i: number, price: string) => `<li><div class="listing-card"><a href="/listing/${1000 + i}/journal-${i}"><img src="/il/${i}.jpg" alt=""><h3>Leather journal number ${i}</h3><p>Shop ${i}</p><p class="lc-price">${price}</p></a></div></li>`;
+    for (const price of ['<span class="currency-symbol">$</span><span class="currency-value">42.00</span>', '<sup>$</sup><span>119</span><sup>00</sup>']) {
+      const html = doc('<meta property="og:type" content="website">', `${nav}<main><h1>Leather Journal</h1><p>Hand-bound journals from independent bookbinders.</p><ol class="grid">${Array.from({ length: 10 }, (_, i) => tile(i, price)).join('')}</ol></main>`);
+      expect(kindOf(html, 'https://market.example/market/leather_journal'), price).toBe('collection');
+    }
+  });
+
+  it("an item's page under an item path with its buy button is the item's, however many priced carousels it shows", () => {
+    const card = (i: number) => `<li class="carousel-card"><a href="/dp/B0${i}"><img src="/c${i}.jpg" alt=""><span>Other book ${i}</span></a><span class="a-price"><span>$</span><span>1${i}</span><span>99</span></span></li>`;
+    const html = doc('', `${nav}<main><div id="centerCol"><h1 id="title">Atomic Routines: A Proven Way to Build Habits</h1><span class="a-price">$13.49</span>
+      <div id="bookDescription">${para(1, 'Book')}${para(2, 'Book')}</div><form action="/cart/add"><input type="submit" value="Add to Cart"></form></div>
+      <div class="a-carousel"><h2>Customers who bought this item also bought</h2><ol>${Array.from({ length: 8 }, (_, i) => card(i)).join('')}</ol></div>
+      <div class="a-carousel"><h2>Products related to this item</h2><ol>${Array.from({ length: 8 }, (_, i) => card(i + 10)).join('')}</ol></div></main>`);
+    expect(kindOf(html, 'https://shop.example/Atomic-Routines/dp/0735211299')).toBe('product');
+  });
 });
