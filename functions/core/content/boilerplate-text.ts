@@ -120,7 +120,7 @@ const STORE_HEADING = new RegExp(
     '(?:most )?popular accessories(?: (?:&|and) related items)?', 'inspired by your browsing history', 'customers also (?:viewed|bought)', 'related searches', 'people also search(?:ed)? for',
     'das könnte (?:dir|ihnen|euch) auch gefallen', 'vous aimerez (?:peut-être )?aussi', 'dit vind je misschien ook leuk', 'może (?:ci|pani|panu) się (?:również |też )?spodobać', 'kunden(?:, die diese[nr]? artikel (?:gekauft|angesehen) haben,)? (?:kauften|kaufen|sahen sich) auch(?: \\p{L}+)?', 'ähnliche (?:produkte|artikel)', 'zuletzt angesehen(?:e produkte)?',
     'les clients ont (?:aussi|également) (?:acheté|consulté)', 'produits (?:similaires|associés|recommandés)', 'récemment consultés?',
-    'productos (?:relacionados|similares)', 'los clientes también (?:compraron|vieron)', 'prodotti (?:correlati|simili)', 'produtos (?:relacionados|similares)', 'quem viu este produto também viu',
+    'productos (?:relacionados|similares)', 'los clientes también (?:compraron|vieron)', 'prodotti (?:correlati|simili)', 'produtos (?:relacionados|similares)', 'quem viu este produto também viu', 'quem viu(?: [\\p{L}-]+){0,3},? (?:levou|comprou|viu) também',
     'gerelateerde producten', 'vergelijkbare producten', '(?:other|more) (?:offers|sellers|buying (?:choices|options))(?: (?:for|of|on) (?:this|the) (?:item|product))?', 'weitere angebote(?: (?:für|zu) diese[nm] (?:artikel|produkt))?', 'autres offres(?: pour ce produit)?', 'otras ofertas(?: (?:de|para) este producto)?', 'altre offerte(?: per questo prodotto)?', 'inne oferty(?: tego produktu)?', 'похожие товары', 'с этим товаром покупают', '相关商品', '猜你喜欢的商品', '関連商品', 'この商品を見た人はこんな商品も見ています',
   ].join('|')})\\s*[:：!.…]*$`,
   'iu',
@@ -203,6 +203,11 @@ const SIGNUP = new RegExp(
     '\\b(?:delivered |sent )?(?:straight|right|directly) to your inbox\\b',
     '\\bdelivered to your (?:inbox|e-?mail)\\b',
     '\\b(?:get|receive) (?:it|them) in your inbox\\b',
+    // The same in the stores' languages ("Cadastre-se e ganhe 10% de desconto", "Abonnez-vous à
+    // notre newsletter", "…novidades no seu e-mail").
+    "\\b(?:abonnez-vous|inscrivez-vous|suscr[ií]bete|suscríbase|iscriviti|inscreva-se|assine|cadastre-se|melde dich|melden sie sich|abonniere|schrijf je in|meld je aan|zapisz się)\\b[^.!?]{0,40}\\b(?:newsletter|boletín|nieuwsbrief|e-?mail|lettre d['’]information)\\b",
+    '\\b(?:sign[ -]?up|subscribe|join|register|cadastre-se|inscreva-se|abonnez-vous|inscrivez-vous|suscr[ií]bete|iscriviti|melde dich an|registriere dich|schrijf je in|meld je aan)\\b[^.!?]{0,30}?\\s(?:and |e |et |y |und |en )?(?:get|ganhe|receba|recevez|obtén|obtenga|ricevi|erhalte|krijg|ontvang)\\s+(?:\\d+\\s?%|[€$£]\\s?\\d+)',
+    '\\b(?:no seu e-?mail|na sua caixa de entrada|dans votre boîte (?:mail|de réception)|in (?:deinem|ihrem) (?:postfach|posteingang)|en tu (?:correo|bandeja de entrada)|nella tua casella(?: di posta)?|in je inbox)\\b',
     // A thread's prompt to log in before replying ("You must log in or register to reply here.",
     // "Inicia sesión para dejar un comentario", "Vous devez vous connecter … pour répondre ici").
     '\\b(?:log ?in|sign ?in|sign ?up|register|create an account|join)\\b[^.!?]{0,40}\\b(?:to|in order to) (?:reply|comment|post a (?:reply|comment)|leave a (?:reply|comment)|join the (?:discussion|conversation))\\b',
@@ -288,6 +293,7 @@ export function isCardControl(text: string): boolean {
 const GRID_LINE = new RegExp(
   [
     `^(?:showing|displaying|viewing|loaded|found|affichage(?: de)?|mostrando|visualizzazione(?: di)?|anzeige(?: von)?|zeige|weergave van|exibindo)?\\s*(?:${COUNT_WORDS})?\\s*\\d[\\d,.]*\\s*(?:[-–—]|to)\\s*\\d[\\d,.]*\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|from|out of|von|de|sur|di|van|z)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
+    `^(?:showing|displaying|viewing|mostrando|exibindo|affichage de|anzeige von|zeige|visualizzazione di|weergave van)\\s+\\d[\\d,.]*\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|de|sur|von|di|van|z|da)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
     `^(?:(?:showing|displaying|loaded|found)\\s+)?\\(?\\d[\\d,.]*\\+?\\s+(?:(?:relevant|matching|available)\\s+)?(?:${COUNT_WORDS})(?:,?\\s+(?:with|including|incl\\.)\\s+ads)?\\)?(?:\\s+(?:found|trouvés?|gefunden|encontrad[oa]s|trovati|gevonden))?(?:\\s*[·|•–-]\\s*(?:page|seite|página|pagina)\\s+\\d+\\s+(?:of|sur|von|de|di|van)\\s+\\d+)?$`,
     `^(?:${COUNT_WORDS})\\s*\\(\\d[\\d,.]*\\)$`,
     // "Il y a 37 produits.", "There are 12 items", "Es gibt 8 Produkte"; "54 more courses to show".

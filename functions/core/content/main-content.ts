@@ -421,7 +421,13 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       // category's description and <h1> below its products).
       const before = beforeTitle(body, scored);
       const inGrid = gridTest(groups);
-      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || smallForm(n, scored) || (before.has(n) && linkBlock(n, scored) && !inGrid(n)) || wholePageChrome(n, strict) || promptLine(n, scored);
+      // And a short line of words before the title (a store's strip: "Free shipping over R$ 299 ·
+      // 10x interest-free"), as on an item's page.
+      const strip = (n: DomNode) => {
+        const st = scored.stats.get(n);
+        return !!st && st.text > 0 && st.text < BEFORE_TITLE_PROSE && st.images === 0;
+      };
+      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || smallForm(n, scored) || (before.has(n) && (linkBlock(n, scored) || strip(n)) && !inGrid(n)) || wholePageChrome(n, strict) || promptLine(n, scored);
     }
     // A product page whose selected description and heading (the product's name, beside its
     // price and buy box) sit apart, in one block, the item's area: a page laid out in sections,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
 import { parsePage } from '../../../functions/core/engine/parse.js';
-import { boilerplateKind, isCardControl, isGridLine, isSectionHeading, isSignupPrompt } from '../../../functions/core/content/boilerplate-text.js';
+import { boilerplateKind, isCardControl, isGridLine, isSectionHeading, isSignupPrompt, isStoreSectionHeading } from '../../../functions/core/content/boilerplate-text.js';
 import { promptLine } from '../../../functions/core/content/clean.js';
 import { scoreTree } from '../../../functions/core/content/score.js';
 import type { DomNode } from '../../../functions/core/content/dom.js';
@@ -197,5 +197,22 @@ describe('isCardControl: a loading placeholder', () => {
   it('says what is loading before its ellipsis; a sentence about loading is no placeholder', () => {
     for (const t of ['Loading…', 'Loading customer stories…', 'Chargement des avis...', 'Cargando productos…']) expect(isCardControl(t), t).toBe(true);
     for (const t of ['Loading the truck took three hours…', 'Loading dock']) expect(isCardControl(t), t).toBe(false);
+  });
+});
+
+describe("a store's lines in its languages", () => {
+  it("'Showing 8 of 186 products' (one number, not a range) is a count line", () => {
+    for (const t of ['Mostrando 8 de 186 produtos', 'Showing 24 of 310 results', 'Affichage de 12 sur 48 produits', 'Showing 8 of 186']) expect(isGridLine(t), t).toBe(true);
+    for (const t of ['Showing 8 of 186 ways to cook rice', 'Mostrando 8 de los mejores platos']) expect(isGridLine(t), t).toBe(false);
+  });
+
+  it('newsletter sign-ups in the stores\' languages are sign-up prompts; a sentence about e-mail is not', () => {
+    for (const t of ['Cadastre-se e ganhe 10% de desconto na primeira compra', 'Abonnez-vous à notre newsletter', 'Receitas, ofertas e novidades no seu e-mail', 'Sign up and get 15% off your first order', 'Schrijf je in voor de nieuwsbrief']) expect(isSignupPrompt(t), t).toBe(true);
+    for (const t of ['Send us an e-mail with your order number', 'Cadastre o endereço de entrega antes de pagar']) expect(isSignupPrompt(t), t).toBe(false);
+  });
+
+  it("'Quem viu panelas, levou também' heads a store's rail", () => {
+    for (const t of ['Quem viu panelas, levou também', 'Quem viu este produto também viu']) expect(isStoreSectionHeading(t), t).toBe(true);
+    expect(isStoreSectionHeading('Quem somos')).toBe(false);
   });
 });
