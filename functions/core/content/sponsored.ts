@@ -24,7 +24,7 @@ const SPONSORED_LABEL = new RegExp(
     'anzeige', 'gesponsert', 'sponsorisée?', 'annonce sponsorisée', 'contenu sponsorisé', 'publicité', 'patrocinad[oa]', 'contenido patrocinado', 'anuncio', 'publicidad', 'promocionad[oa]', 'anúncio', 'publicidade',
     'annons', 'annonse', 'sponsoreret', 'sponsrad', 'mainos', 'hirdetés',
     'sponsorizzat[oa]', 'contenuto sponsorizzato', 'pubblicità', 'conteúdo patrocinado', 'gesponsord', 'advertentie', 'sponsorowane', 'reklama', 'реклама',
-    'スポンサー', '広告', '광고', '스폰서', '赞助', '广告', '推广',
+    'スポンサー', '広告', 'pr', '광고', '스폰서', '赞助', '广告', '推广',
   ].join('|')})(?:\\s+(?:by|por|par|von|da|door|przez|de)\\s+\\S.{0,60})?$`,
   'iu',
 );
@@ -45,7 +45,7 @@ const NEVER: ReadonlySet<string> = new Set(['html', 'body', 'main', 'head', 'scr
 /** Blocks whose text is no label (a label is a line). */
 const NOT_LABEL: ReadonlySet<string> = new Set(['ul', 'ol', 'table', 'section', 'article', 'img', 'svg', 'a', 'button']);
 /** Any word a label may be written with: a short text without one is no label (the first look at a page's text nodes). */
-const LABEL_WORD = /sponsor|promo|\bads?\b|advert|paid|anzeige|gesponsert|publicit|patrocin|anuncio|anúncio|publicidad|pubblicit|reklam|annons|mainos|hirdetés|реклам|スポンサー|広告|광고|스폰서|赞助|广告|推广/iu;
+const LABEL_WORD = /sponsor|promo|\bads?\b|\bPR\b|advert|paid|anzeige|gesponsert|publicit|patrocin|anuncio|anúncio|publicidad|pubblicit|reklam|annons|mainos|hirdetés|реклам|スポンサー|広告|광고|스폰서|赞助|广告|推广/iu;
 
 /**
  * A card has a line or a blurb, not paragraphs: a short story's body among its page's blocks, with

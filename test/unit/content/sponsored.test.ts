@@ -66,4 +66,17 @@ describe('sponsored cards', () => {
     expect(out).toContain('Paragraph 1 of a paid feature');
     expect(out).toContain('Paragraph 4 of a paid feature');
   });
+
+  it('a Japanese results row marked "PR" inside its title link is a paid slot; the rows around it stay', () => {
+    const row = (name: string, pr = false) => `<tr class="searchresultitem"><td class="image"><a href="/item/${name.length}/"><img src="/t/${name.length}.jpg" alt=""></a></td>
+      <td class="description"><h2 class="title"><a href="/item/${name.length}/">${pr ? '<span class="prLabel">PR</span>' : ''}${name}</a></h2><div class="merchant"><a href="/shop/${name.length}/">ショップ${name.length}</a></div></td>
+      <td class="price-col"><div class="price"><span>1,980</span><span>円</span></div><div class="shipping">送料無料</div></td></tr>`;
+    const rows = [row('常滑焼 急須 玉光窯 平型 300ml'), row('ガラス製 ティーポット 耐熱 600ml 茶こし付き', true), row('南部鉄器 急須 鉄瓶兼用 0.65L'), row('萬古焼 急須 黒泥 250ml'), row('有田焼 急須 染付 唐草')].join('');
+    const html = `<html><head><title>「急須」の検索結果</title></head><body><header><nav><a href="/">トップ</a></nav></header><main><h1>「急須」の検索結果</h1>
+      <table class="searchresults" summary="検索結果一覧"><thead><tr><th>画像</th><th>商品名・ショップ</th><th>価格・送料</th></tr></thead><tbody>${rows}</tbody></table></main></body></html>`;
+    const out = md(html, 'https://search.rakuichi.example/search/mall/%E6%80%A5%E9%A0%88/');
+    expect(out).toContain('常滑焼 急須 玉光窯');
+    expect(out).toContain('有田焼 急須 染付 唐草');
+    expect(out).not.toContain('ガラス製 ティーポット');
+  });
 });
