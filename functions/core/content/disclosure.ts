@@ -116,11 +116,24 @@ const TRIGGER_SPREAD = 4;
  * Whether a trigger before `el` (in the few elements before it, three levels up at most, four
  * levels down in each) names it as what it opens: bounded, however long the page's lists of panels.
  */
+/**
+ * A button that opens or closes a section (`aria-expanded`), labelled only for assistive technology
+ * or by an icon ("Toggle More Information": Hyvä's attribute table): the section it names is a
+ * panel. Not a site's menu, search, cart or account toggle.
+ */
+function sectionToggle(n: DomNode): boolean {
+  const a = n.attribs ?? {};
+  if (n.name !== 'button' || a['aria-expanded'] === undefined) return false;
+  const label = `${a['aria-label'] ?? ''} ${shortText(n, MAX_TITLE_CHARS)}`;
+  return !SITE_TOGGLE.test(label);
+}
+const SITE_TOGGLE = /\b(?:menu|nav(?:igation)?|search|cart|basket|bag|account|log ?in|sign ?in|filters?|sort|close|language|currency|country|region)\b/i;
+
 function controlledByTrigger(el: DomNode): boolean {
   const id = el.attribs?.id;
   if (!id) return false;
   const controls = (n: DomNode, depth: number): boolean => {
-    if (n.attribs?.['aria-controls'] === id && isDisclosureTrigger(n)) return true;
+    if (n.attribs?.['aria-controls'] === id && (isDisclosureTrigger(n) || sectionToggle(n))) return true;
     if (depth === 0) return false;
     let seen = 0;
     for (const c of n.children ?? []) {

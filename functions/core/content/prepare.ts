@@ -13,7 +13,7 @@
  *   (`article`, `content`, `main`, `body`, `entry`, `story`, `text`); with it off, text for screen
  *   readers only still goes when it labels shown text or is long (see {@link srLabel}).
  */
-import { HEADING_TAGS, classAndId, leadingText as leadingTextOf, siblingIndex, textLength, type DomNode } from './dom.js';
+import { HEADING_TAGS, classAndId, holdsElement, leadingText as leadingTextOf, siblingIndex, textLength, type DomNode } from './dom.js';
 import { articleHeader, idNamesHeading } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
 import { isCardControl, isSectionHeading } from './boilerplate-text.js';
@@ -146,8 +146,34 @@ function isPanel(el: DomNode): boolean {
   const role = el.attribs?.role;
   // A closed menu under its toggle (a sort menu's choices) is a menu, whatever opens it.
   if (role && MENU_ROLES.has(role)) return false;
-  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || isDisclosurePanel(el) || tabsHolderPanel(el);
+  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || isDisclosurePanel(el) || tabsHolderPanel(el) || MORE_PANEL.test(el.attribs?.class ?? '') || collapsedGroup(el);
 }
+
+// The collapsed rest of a section, shown by its "See all" or "Read more" button (`specifications__more`,
+// `pdp_details__more`, `read-more-content`). Not a menu's overflow ("nav-more", "dropdown-more").
+const MORE_PANEL = /(?:^|\s)(?![\w-]*(?:nav|menu|dropdown))[\w-]*(?:__|-)more(?:-(?:content|text|details|info))?(?=\s|$)/i;
+
+/**
+ * A hidden group of a list of groups whose first ones are shown (a marketplace's specification
+ * groups after "General", hidden until "Read More"): its first class is a shown sibling's, and it
+ * holds a table or a definition list.
+ */
+function collapsedGroup(el: DomNode): boolean {
+  const first = el.attribs?.class?.trim().split(/\s+/, 1)[0];
+  if (!first) return false;
+  const siblings = el.parent?.children ?? [];
+  let shownAlike = false;
+  for (let i = siblingIndex(el) - 1, seen = 0; i >= 0 && seen < MAX_GROUP_LOOKBACK && !shownAlike; i--) {
+    const c = siblings[i]!;
+    if (c.type !== 'tag') continue;
+    seen++;
+    const a = c.attribs ?? {};
+    shownAlike = c.name === el.name && a.class?.trim().split(/\s+/, 1)[0] === first && a.hidden === undefined && !(a.style && HIDDEN_STYLE.test(a.style));
+  }
+  return shownAlike && holdsElement(el, SPEC_BLOCKS, 3);
+}
+const MAX_GROUP_LOOKBACK = 12;
+const SPEC_BLOCKS: ReadonlySet<string> = new Set(['table', 'dl']);
 
 const MENU_ROLES = new Set(['menu', 'menubar', 'listbox']);
 

@@ -215,4 +215,9 @@ describe("a store's lines in its languages", () => {
     for (const t of ['Quem viu panelas, levou também', 'Quem viu este produto também viu']) expect(isStoreSectionHeading(t), t).toBe(true);
     expect(isStoreSectionHeading('Quem somos')).toBe(false);
   });
+
+  it("recently viewed rails and sponsored strips in the stores' languages head a store's rail", () => {
+    for (const t of ['Ostatnio oglądane', 'Vistos recientemente', 'Visti di recente', 'Onlangs bekeken', 'Produits consultés récemment', 'Polecane Sponsorowane', 'Sponsored', 'Productos patrocinados', '最近チェックした商品']) expect(isStoreSectionHeading(t), t).toBe(true);
+    for (const t of ['Ostatnio oglądane filmy o gotowaniu w domu i w ogrodzie', 'How sponsored research shaped the field of coffee roasting']) expect(isStoreSectionHeading(t), t).toBe(false);
+  });
 });

@@ -101,4 +101,29 @@ describe("an item page's summary and panels", () => {
     expect(out).not.toContain('Lowest Price');
     expect(out).not.toContain('Brass Fountain Pen');
   });
+
+  it("an item's collapsed sections: an attribute table toggled by an icon button (aria-controls), the rest of a spec list behind 'See all' (specifications__more), spec groups hidden like the first one shown", () => {
+    const row = (k: string, v: string) => `<tr><th>${k}</th><td>${v}</td></tr>`;
+    const html = page(`<main><div class="product-info"><h1>Gooseneck Kettle 0.9 L</h1><div class="price">$79.00</div></div>
+      <section><h2>Description</h2>${description}</section>
+      <section x-data="{ open: false }"><div class="flex"><h2>More Information</h2><button type="button" @click="open = !open" aria-expanded="false" aria-controls="product-attribute-specs" aria-label="Toggle More Information"><svg aria-hidden="true"></svg></button></div>
+      <div id="product-attribute-specs" x-show="open" x-cloak style="display: none"><table>${row('Capacity', '0.9 liters (30 fl oz)')}${row('Material', '304 stainless steel')}</table></div></section>
+      <section class="specifications"><h2>Specifications</h2><table>${row('Height', '34.5 in')}${row('Width', '36 in')}</table>
+      <div class="specifications__more" hidden><h3>Details</h3><table>${row('Cabinet Material', 'Solid Wood and Moisture-Resistant MDF')}${row('Faucet Holes', 'Widespread 8 in. centers')}</table></div><button type="button">See All Specifications</button></section>
+      <div class="specs"><div class="_3k-BhJ"><div class="flxcaE">General</div><table>${row('Model', 'MG-750')}${row('Colour', 'White')}</table></div>
+      <div class="_3k-BhJ _2dcPRB" style="display:none"><div class="flxcaE">Power Features</div><table>${row('Power Requirement', 'AC 230 V, 50 Hz')}</table></div>
+      <div class="_3k-BhJ _2dcPRB" style="display:none"><div class="flxcaE">Dimensions</div><table>${row('Size', '21 cm x 34 cm x 24 cm')}</table></div><button>Read More</button></div></main>`, productLd);
+    const out = md(html, 'https://shop.example/products/gooseneck-kettle');
+    for (const t of ['0.9 liters (30 fl oz)', 'Solid Wood and Moisture-Resistant MDF', 'AC 230 V, 50 Hz', '21 cm x 34 cm x 24 cm']) expect(out, t).toContain(t);
+  });
+
+  it("a site's menu toggle does not make its hidden menu a panel; a hidden nav 'More' list is no collapsed section", () => {
+    const html = page(`<main><div class="product-info"><h1>Gooseneck Kettle 0.9 L</h1><div class="price">$79.00</div></div><section><h2>Description</h2>${description}</section>
+      <div class="site-tools"><button type="button" aria-expanded="false" aria-controls="account-drawer" aria-label="Open account menu"></button><div id="account-drawer" style="display:none"><p>Sign in to see your orders, returns and saved addresses in one place.</p></div></div>
+      <ul class="links"><li>Help</li><li class="nav-more" hidden><p>Gift cards, store finder and our careers page, all in one place for you.</p></li></ul></main>`, productLd);
+    const out = md(html, 'https://shop.example/products/gooseneck-kettle');
+    expect(out).toContain('losse binnenhoes');
+    expect(out).not.toContain('saved addresses');
+    expect(out).not.toContain('store finder');
+  });
 });
