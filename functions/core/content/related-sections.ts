@@ -163,14 +163,54 @@ const LOCAL_REVIEWS_HEADING = new RegExp(
 );
 
 /**
+ * The text of the line a block opens with, a title written as a plain block (a marketplace's
+ * hashed `<div class="_3UAT2v">Ratings &amp; Reviews</div>`): its first element, a few levels down,
+ * holding only text and inline elements, 80 characters at most. Only a whole reviews heading is
+ * read from it (a line is no heading otherwise).
+ */
+function openingLine(el: DomNode, depth = 0): string | undefined {
+  for (const c of el.children ?? []) {
+    if (c.type === 'text') {
+      if ((c.data ?? '').trim()) return undefined;
+      continue;
+    }
+    if (!isElement(c)) continue;
+    const kids = (c.children ?? []).filter(isElement);
+    if (kids.every((k) => INLINE_LINE.has(k.name ?? ''))) {
+      const text = squash(plainText(c).join(''));
+      return text && text.length <= 80 ? text : undefined;
+    }
+    return depth < 3 && BLOCK_WRAPPERS.has(c.name ?? '') ? openingLine(c, depth + 1) : undefined;
+  }
+  return undefined;
+}
+const INLINE_LINE: ReadonlySet<string> = new Set(['span', 'strong', 'b', 'em', 'i', 'small']);
+const BLOCK_WRAPPERS: ReadonlySet<string> = new Set(['div', 'section']);
+
+/**
  * Whether `el` is a product page's reviews or questions section: it opens with such a heading,
  * holds records (reviews, answers) and not the page's title. Shoppers' posts beside the item, as
  * comments are beside a story: not the item's content.
  */
 export function opensReviewsSection(el: DomNode): boolean {
   if (el.attribs?.role === 'tabpanel' && reviewsTab(el)) return !holdsElement(el, TITLE);
-  const text = sectionHeading(el)?.text;
-  return !!text && text.length <= 80 && reviewsHeading(text) && holdsRecords(el, 5) && !holdsElement(el, TITLE);
+  const text = sectionHeading(el)?.text ?? openingLine(el);
+  return !!text && text.length <= 80 && reviewsHeading(text) && (holdsRecords(el, 5) || (!BARE_REVIEWS.test(text) && namedForReviews(el))) && !holdsElement(el, TITLE);
+}
+
+// The bare word: a game's or a book's "Reviews" may be its critics' quotes, told by their run.
+const BARE_REVIEWS = /^(?:reviews|ratings)$/i;
+// A block named for reviews (`yv-reviews-container`, `product-reviews`, `reviews__list`).
+const REVIEWS_CLASS = /(?:^|[\s_-])(?:reviews?|ratings?)(?:$|[\s_-])/i;
+
+/**
+ * Whether `el` or its first element (a wrapper) is named for reviews: a reviews section showing one
+ * review has no run of alike records to tell it by.
+ */
+function namedForReviews(el: DomNode): boolean {
+  if (REVIEWS_CLASS.test(classAndId(el))) return true;
+  const first = (el.children ?? []).find(isElement);
+  return !!first && REVIEWS_CLASS.test(classAndId(first));
 }
 
 const reviewsHeading = (text: string) => REVIEWS_HEADING.test(text) || LOCAL_REVIEWS_HEADING.test(text);

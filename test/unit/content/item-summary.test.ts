@@ -126,4 +126,17 @@ describe("an item page's summary and panels", () => {
     expect(out).not.toContain('saved addresses');
     expect(out).not.toContain('store finder');
   });
+
+  it("reviews titled by a plain block (a marketplace's hashed div 'Ratings & Reviews'), or one review in a block named for reviews, are left out; a game's 'Reviews' of critics' quotes stays", () => {
+    const review = (t: string) => `<div class="col _2wzgFH"><div class="row"><div class="_3LWZlK">5</div><p class="_2-N8zT">Worth every penny</p></div><div class="t-ZTKy">${t}</div><div class="row"><p>Ananya K.</p><p><span>Certified Buyer, Pune</span></p></div></div>`;
+    const html = page(`<main><div class="product-info"><h1>Voltaq AirBlend 750 W Mixer Grinder</h1><div class="price">₹3,299</div></div><section><h2>Description</h2>${description}</section>
+      <div class="_1AtVbE"><div class="col JOpGWq"><div class="_3UAT2v _16PBlm">Ratings &amp; Reviews</div>${review('Batter comes out super smooth and the motor does not heat up.')}${review('Works fine but it is quite loud on the highest speed.')}</div></div>
+      <section class="container"><div class="yv-reviews-container"><h2 class="yv-reviews-title">Avaliações dos clientes</h2><div class="yv-review-item"><p>Troquei minha máquina de cápsulas por ela e não volto atrás.</p></div></div></section>
+      <section id="game_area_reviews"><h2>Reviews</h2><p>“A sprawling, generous blender that rewards patience.” 9/10 – Kitchen Monthly</p></section></main>`, productLd);
+    const out = md(html, 'https://www.bazaarkart.example/voltaq-airblend-750/p/itm4c8e21a9f03b1');
+    expect(out).toContain('losse binnenhoes');
+    expect(out).not.toContain('Batter comes out super smooth');
+    expect(out).not.toContain('Troquei minha máquina');
+    expect(out).toContain('A sprawling, generous blender');
+  });
 });
