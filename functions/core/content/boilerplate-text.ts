@@ -211,7 +211,8 @@ const SIGNUP = new RegExp(
     '\\b(?:no seu e-?mail|na sua caixa de entrada|dans votre boîte (?:mail|de réception)|in (?:deinem|ihrem) (?:postfach|posteingang)|en tu (?:correo|bandeja de entrada)|nella tua casella(?: di posta)?|in je inbox)\\b',
     // A thread's prompt to log in before replying ("You must log in or register to reply here.",
     // "Inicia sesión para dejar un comentario", "Vous devez vous connecter … pour répondre ici").
-    '\\b(?:log ?in|sign ?in|sign ?up|register|create an account|join)\\b[^.!?]{0,40}\\b(?:to|in order to) (?:reply|comment|post a (?:reply|comment)|leave a (?:reply|comment)|join the (?:discussion|conversation))\\b',
+    '\\b(?:log ?in|sign ?in|sign ?up|register|create an account|join)\\b[^.!?]{0,40}\\b(?:to|in order to) (?:reply|comment|answer|post a (?:reply|comment|answer)|leave a (?:reply|comment)|join the (?:discussion|conversation))\\b',
+    '^(?:log ?in|sign ?in) to (?:answer|reply|comment)$',
     '\\b(?:connecter|identifier|inscrire)\\b[^.!?]{0,40}\\bpour (?:répondre|commenter|participer|laisser un commentaire)\\b',
     '\\b(?:anmelden|registrieren|einloggen)\\b[^.!?]{0,40}\\bum\\b[^.!?]{0,30}\\b(?:antworten|kommentieren|zu antworten|zu kommentieren)\\b',
     '\\b(?:inicia(?:r)? sesión|regístrate|registrarte|identifícate)\\b[^.!?]{0,40}\\bpara (?:responder|comentar|dejar un comentario|participar)\\b',

@@ -295,7 +295,7 @@ const DOC_TYPES = /^(?:TechArticle|APIReference)$/;
 const GRID_TYPES = /^(?:CollectionPage|OfferCatalog)$/;
 const SERVICE_TYPES = /^(?:Service|FAQPage|LocalBusiness|ProfessionalService)$/;
 
-const FORUM_PATH = /\/(?:t|threads?|topics?|questions?|forums?|community|discussions?|comments|r)\/|\/(?:viewtopic|showthread|showtopic)(?:\.php)?(?:[/?-]|$)|\/issues\/\d+(?:[/?#]|$)/;
+const FORUM_PATH = /\/(?:t|t5|threads?|topics?|questions?|forums?|community|discussions?|comments|r)\/|\/(?:viewtopic|showthread|showtopic)(?:\.php)?(?:[/?-]|$)|\/issues\/\d+(?:[/?#]|$)/;
 const PRODUCT_PATH = /\/(?:products?|p|dp|item|itm)\/[^/]+/;
 const COLLECTION_PATH = /\/(?:collections?|categor(?:y|ies)|shop|c|department|catalog|store)\//;
 const DOC_PATH = /\/(?:docs?|documentation|reference|api|guides?|manual|tutorial|handbook)(?:\/|$|\.)|\/(?:latest|stable|v?\d+(?:\.\d+)+)\//;

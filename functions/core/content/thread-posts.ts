@@ -88,6 +88,8 @@ const POST_FURNITURE = new RegExp(
   [
     '^#\\s?\\d+$', '^[\\d,.]+k?$', '^(?:online|offline|original post|former member)$',
     '^(?:reply|quote|report|like|share|permalink|report inappropriate content|report post|multi-?quote|reply with quote)$',
+    // The mark of the answer the asker accepted (Microsoft Q&A's, Khoros's, vBulletin's).
+    '^(?:accepted (?:answer|solution)|answer accepted(?: by (?:the )?(?:question )?(?:author|asker|op))?|best answer|solved!?|view solution in original post)$',
     '^(?:registered|joined|join date|messages|posts|post count|trophy points|likes received|reaction score|reputation|points|solutions)\\s*:\\s*[\\w ,./-]*$',
     '^[\\d,.]+k?\\s+(?:posts?|messages?|helpful votes?|reactions?|likes?|points|replies|solutions?)$',
     // A Q&A post's dates ("answered Feb 4, 2014 at 13:27") and its poster's reputation and badges.

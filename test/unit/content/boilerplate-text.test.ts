@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
 import { parsePage } from '../../../functions/core/engine/parse.js';
+import { postFurniture } from '../../../functions/core/content/thread-posts.js';
 import { boilerplateKind, isCardControl, isGridLine, isSectionHeading, isSignupPrompt, isStoreSectionHeading } from '../../../functions/core/content/boilerplate-text.js';
 import { promptLine } from '../../../functions/core/content/clean.js';
 import { scoreTree } from '../../../functions/core/content/score.js';
@@ -219,5 +220,16 @@ describe("a store's lines in its languages", () => {
   it("recently viewed rails and sponsored strips in the stores' languages head a store's rail", () => {
     for (const t of ['Ostatnio oglądane', 'Vistos recientemente', 'Visti di recente', 'Onlangs bekeken', 'Produits consultés récemment', 'Polecane Sponsorowane', 'Sponsored', 'Productos patrocinados', '最近チェックした商品']) expect(isStoreSectionHeading(t), t).toBe(true);
     for (const t of ['Ostatnio oglądane filmy o gotowaniu w domu i w ogrodzie', 'How sponsored research shaped the field of coffee roasting']) expect(isStoreSectionHeading(t), t).toBe(false);
+  });
+
+  it("'Sign in to answer' under a question is a prompt to log in", () => {
+    for (const t of ['Sign in to answer', 'Log in to answer this question', 'Sign in to comment']) expect(isSignupPrompt(t), t).toBe(true);
+    expect(isSignupPrompt('Sign in to the portal and answer the survey about your experience of the new build')).toBe(false);
+  });
+
+  it("a thread's mark of the accepted answer is a post's furniture; a post that says so in a sentence is not", () => {
+    const block = (t: string) => load(`<div>${t}</div>`)('div').get(0) as unknown as DomNode;
+    for (const t of ['Answer accepted by question author', 'Accepted Solution', 'View solution in original post', 'Best answer']) expect(postFurniture(block(t)), t).toBe(true);
+    expect(postFurniture(block('I accepted the answer above because it solved my problem'))).toBe(false);
   });
 });

@@ -194,4 +194,10 @@ describe('page kind', () => {
       <div class="a-carousel"><h2>Products related to this item</h2><ol>${Array.from({ length: 8 }, (_, i) => card(i + 10)).join('')}</ol></div></main>`);
     expect(kindOf(html, 'https://shop.example/Atomic-Routines/dp/0735211299')).toBe('product');
   });
+
+  it("a Khoros community thread (its /t5/…/td-p/… path) with its posts is a thread", () => {
+    const post = (i: number) => `<div class="lia-message-view-display lia-component-forums-widget-message-view-two"><div class="lia-message-author-username"><a href="/t5/user/viewprofilepage/user-id/${i}">member${i}</a></div><span class="lia-message-posted-on"><span class="local-date">03-15-2024</span></span><div class="lia-message-body-content"><p>Post ${i}: my satellite keeps dropping to the 2.4 GHz backhaul after a firmware update, and the speed halves every evening around eight.</p></div></div>`;
+    const html = doc('<meta property="og:type" content="article">', `${nav}<main><h1>Mesh satellite drops to 2.4 GHz backhaul</h1><div class="lia-component-message-list">${[1, 2, 3, 4, 5, 6].map(post).join('')}</div></main>`);
+    expect(kindOf(html, 'https://community.example/t5/Wi-Fi-Home-Network/Mesh-satellite-drops-to-2-4-GHz-backhaul/td-p/284417')).toBe('forum');
+  });
 });
