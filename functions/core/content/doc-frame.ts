@@ -11,7 +11,7 @@
  * panels kept (code examples in other languages), in main-content.ts.
  */
 import { isCommentsHeading, isSectionHeading } from './boilerplate-text.js';
-import { HEADING_TAGS, holdsElement, isElement, type DomNode } from './dom.js';
+import { HEADING_TAGS, documentRoot, holdsElement, isElement, type DomNode } from './dom.js';
 
 /**
  * Whether `el`, inside the article, is named a header (`page__header`, `header-anchor`) and is a
@@ -38,6 +38,44 @@ function headingText(n: DomNode): string {
  * words. A heading of two words or more that is not itself the label of furniture ("Related
  * posts", "Leave a reply": boilerplate-text.ts).
  */
+/**
+ * Whether `el`'s id is where one of the page's tabs leads (`<a role="tab" href="#nav-description">`,
+ * a tab list's link, Bootstrap's `data-toggle="tab"`): the id names a section the tabs switch
+ * to, not its role ("nav-description" is no navigation).
+ */
+export function tabTarget(el: DomNode): boolean {
+  const id = el.attribs?.id;
+  return !!id && tabTargets(documentRoot(el)).has(id);
+}
+
+const TAB_TARGETS = new WeakMap<DomNode, Set<string>>();
+/** Links read at most per document when gathering tab targets. */
+const MAX_TAB_LINKS = 5000;
+
+function tabTargets(root: DomNode): Set<string> {
+  let set = TAB_TARGETS.get(root);
+  if (set) return set;
+  set = new Set();
+  let links = 0;
+  const walk = (n: DomNode, inTablist: boolean): void => {
+    for (const c of n.children ?? []) {
+      if (!isElement(c) || links > MAX_TAB_LINKS) continue;
+      const a = c.attribs ?? {};
+      const tablist = inTablist || a.role === 'tablist';
+      if (c.name === 'a') {
+        links++;
+        const href = a.href ?? '';
+        const toggle = (a['data-toggle'] ?? a['data-bs-toggle'] ?? '').toLowerCase();
+        if (href.startsWith('#') && href.length > 1 && (tablist || a.role === 'tab' || toggle === 'tab' || toggle === 'pill')) set!.add(href.slice(1));
+      }
+      walk(c, tablist);
+    }
+  };
+  walk(root, false);
+  TAB_TARGETS.set(root, set);
+  return set;
+}
+
 export function idNamesHeading(el: DomNode): boolean {
   const id = el.attribs?.id;
   if (!id || id.length < 10) return false;

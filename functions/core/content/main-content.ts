@@ -20,7 +20,7 @@
 import { classAndId, isElement, type DomNode } from './dom.js';
 import { isGridLine } from './boilerplate-text.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
-import { declaresAnswers, declaresStory, pageKind, pageSignals, plainPageKind, pricedGroups, storyCards } from './page-kind.js';
+import { PRICE, declaresAnswers, declaresStory, pageKind, pageSignals, plainPageKind, pricedGroups, storyCards } from './page-kind.js';
 import { alreadyShown, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection, opensStorePolicySection } from './related-sections.js';
 import { SECTION_TAGS, isCallToAction, pathWords, type PrepareOptions } from './prepare.js';
@@ -255,6 +255,23 @@ function itemArea(body: DomNode, roots: DomNode[], scored: Scored): DomNode | un
   return lca;
 }
 
+/** A price block above an item's name says this much at most (prices, a was-price, a discount). */
+const MAX_PRICE_BLOCK_CHARS = 120;
+const PRICES = new RegExp(PRICE.source, 'g');
+/** Letters a price block says beside its prices ("Was", "Now", "49% off", "incl. VAT"). */
+const PRICE_BLOCK_WORDS = 20;
+/** A price's parts sit this many levels below its block at most. */
+const PRICE_BLOCK_DEPTH = 3;
+/** The name sits this many levels below the block that holds it and the price at most. */
+const NAME_DEPTH = 3;
+
+/** Whether `inner` is inside `outer`, at most `depth` levels below it. */
+function within(outer: DomNode, inner: DomNode, depth: number): boolean {
+  let n: DomNode | null | undefined = inner.parent;
+  for (let i = 0; n && i < depth; i++, n = n.parent) if (n === outer) return true;
+  return false;
+}
+
 /** A block before a product's name inside the item's area this long is its description, not a stock or report line. */
 const BEFORE_TITLE_PROSE = 300;
 
@@ -402,7 +419,23 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
         for (let p: DomNode | null | undefined = n; p && p !== item; p = p.parent) if (long(p)) return true;
         return false;
       };
-      const beside = (n: DomNode) => before.has(n) && wordsOnly(n) && !itemProse(n);
+      // Nor the item's price written just above its name (a marketplace's price block, then coupons,
+      // then the title, in the same column): a priced line whose block holds the name too.
+      const h1 = firstH1(body, scored);
+      const priceBlock = (n: DomNode) => {
+        const st = scored.stats.get(n);
+        if (!h1 || !n.parent || !st || st.text > MAX_PRICE_BLOCK_CHARS || !within(n.parent, h1, NAME_DEPTH)) return false;
+        // Prices and little else ("US $45.99 US $89.99 49% off"), not a coupon strip's offers.
+        const text = textOf(n, scored).join(' ');
+        return PRICE.test(text) && text.replace(PRICES, ' ').replace(/[^\p{L}]+/gu, '').length <= PRICE_BLOCK_WORDS;
+      };
+      // The block or one of its blocks up to PRICE_BLOCK_DEPTH levels up (the parts of the price).
+      const priceAboveName = (n: DomNode) => {
+        let p: DomNode | null | undefined = n;
+        for (let i = 0; p && i <= PRICE_BLOCK_DEPTH; i++, p = p.parent) if (priceBlock(p)) return true;
+        return false;
+      };
+      const beside = (n: DomNode) => before.has(n) && wordsOnly(n) && !itemProse(n) && !priceAboveName(n);
       skip = (n) => scored.dropped.has(n) || linkBlock(n, scored) || groups.has(n) || opensRelatedSection(n) || smallForm(n, scored) || beside(n) || storePolicy(n) || promptLine(n, scored);
     } else if (kind === 'service') {
       // Beside the sections: menus and link lists (a footer not marked as one), calls to action.

@@ -14,7 +14,7 @@
  *   readers only still goes when it labels shown text or is long (see {@link srLabel}).
  */
 import { HEADING_TAGS, classAndId, holdsElement, leadingText as leadingTextOf, siblingIndex, textLength, type DomNode } from './dom.js';
-import { articleHeader, idNamesHeading } from './doc-frame.js';
+import { articleHeader, idNamesHeading, tabTarget } from './doc-frame.js';
 import { opensReviewsSection } from './related-sections.js';
 import { isCardControl, isSectionHeading } from './boilerplate-text.js';
 import { isDisclosurePanel, isDisclosureTrigger } from './disclosure.js';
@@ -333,7 +333,8 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   if (NEVER_DROPPED_BY_CLASS.has(name) || frame?.has(el)) return false;
   if (a.itemprop === 'articleBody' || a.itemprop === 'text') return false;
   // An id that is the slug of the block's own heading names its title, not its role (doc-frame.ts).
-  let names = (idNamesHeading(el) ? (a.class ?? '').toLowerCase() : classAndId(el)).replace(LAYOUT_MODIFIER, ' ');
+  // So does an id the page's tabs lead to ("nav-description": doc-frame.ts tabTarget).
+  let names = (idNamesHeading(el) || tabTarget(el) ? (a.class ?? '').toLowerCase() : classAndId(el)).replace(LAYOUT_MODIFIER, ' ');
   if (name === 'table') names = names.replace(TABLE_PART, ' ');
   // A page builder's content widget (Elementor's image box, icon box, text editor, icon list,
   // testimonial, price table, accordion…) and its inner container are named widgets like every

@@ -176,7 +176,8 @@ function openingLine(el: DomNode, depth = 0): string | undefined {
     }
     if (!isElement(c)) continue;
     const kids = (c.children ?? []).filter(isElement);
-    if (kids.every((k) => INLINE_LINE.has(k.name ?? ''))) {
+    // A line of text, not a link (a tab list's "Customer Reviews" tab leads to the reviews).
+    if (LINE_BLOCKS.has(c.name ?? '') && kids.every((k) => INLINE_LINE.has(k.name ?? ''))) {
       const text = squash(plainText(c).join(''));
       return text && text.length <= 80 ? text : undefined;
     }
@@ -185,6 +186,7 @@ function openingLine(el: DomNode, depth = 0): string | undefined {
   return undefined;
 }
 const INLINE_LINE: ReadonlySet<string> = new Set(['span', 'strong', 'b', 'em', 'i', 'small']);
+const LINE_BLOCKS: ReadonlySet<string> = new Set(['div', 'span', 'p', 'strong', 'b']);
 const BLOCK_WRAPPERS: ReadonlySet<string> = new Set(['div', 'section']);
 
 /**

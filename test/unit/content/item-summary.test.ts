@@ -139,4 +139,20 @@ describe("an item page's summary and panels", () => {
     expect(out).not.toContain('Troquei minha máquina');
     expect(out).toContain('A sprawling, generous blender');
   });
+
+  it("a marketplace item: its price above its name is the item's (coupons beside it are not); the sections its tabs lead to (#nav-specification, #nav-description) are content, its reviews are not", () => {
+    const spec = (k: string, v: string) => `<li class="specification--line--IXeRJI7"><div class="specification--title--SfH3sA8"><span>${k}</span></div><div class="specification--desc--Dxx6W0W"><span>${v}</span></div></li>`;
+    const html = page(`<div class="pdp-wrap"><div class="pdp-info"><div class="pdp-info-left"><img src="/k75.jpg" alt="K75 keyboard"></div><div class="pdp-info-right">
+      <div class="price--wrap--tA4MDk4"><div class="price--current--I3Zeidd"><span>US $45.99</span></div><div class="price--original--wEueRiZ"><span>US $89.99</span> <span>49% off</span></div></div>
+      <div class="coupon-block--wrap--pJXhCLb"><div>US $3 off on US $29+</div><div>New shoppers save US $4.20</div><button>Get coupons</button></div>
+      <div class="title--wrap--UUHae_g"><h1>KEYMASTER K75 Wireless Mechanical Keyboard 75% Hot Swappable</h1></div></div></div>
+      <div class="pdp-body-top"><div class="navigation--wrap--MjEzUSo" role="tablist"><a href="#nav-review" role="tab">Customer Reviews</a><a href="#nav-specification" role="tab">Specifications</a><a href="#nav-description" role="tab">Description</a></div>
+      <div id="nav-review" class="pdp-body-top-left"><h2>Customer Reviews (312)</h2><div class="list--wrap"><div class="list--itemBox"><span>A***n</span><div>Arrived in eleven days, very well packed and the switches are smooth.</div></div><div class="list--itemBox"><span>K***z</span><div>Sound is deep and thocky for this price, the knob works on Mac too.</div></div></div></div>
+      <div id="nav-specification" class="specification--wrap--lxVQ3ib"><h2>Specifications</h2><ul>${spec('Keyboard Structure', 'Gasket mount with PORON foam')}${spec('Keycaps', 'PBT double-shot, cherry profile')}${spec('Certification', 'CE, FCC, RoHS')}</ul></div>
+      <div id="nav-description" class="description--wrap--Eohtc8F"><h2>Description</h2><p><strong>Three ways to connect, one keyboard for every desk</strong></p><p>Pair up to three Bluetooth devices and jump between them with one key, or plug in the 2.4G receiver for gaming without lag, or use the braided USB-C cable.</p>
+      <p>Five layers of sound-damping foam sit between the PCB and the case, so every press sounds deep and even, from the space bar to the arrow keys.</p></div></div></div>`, productLd);
+    const out = md(html, 'https://www.globuymart.example/item/1005006812345678.html');
+    for (const t of ['US $45.99', '49% off', 'Gasket mount with PORON foam', 'Three ways to connect', 'Five layers of sound-damping foam']) expect(out, t).toContain(t);
+    for (const t of ['New shoppers save', 'Arrived in eleven days']) expect(out, t).not.toContain(t);
+  });
 });
