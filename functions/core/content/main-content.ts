@@ -192,7 +192,7 @@ function linkBlock(n: DomNode, scored: Scored): boolean {
 
 // What a grid's selection may grow by to take in the page's title (see extractByKind).
 const GRID_TITLE_GROWTH = 1.05;
-const GRID_TITLE_CHARS = 150;
+const GRID_TITLE_CHARS = 400;
 
 /** The page's first `<h1>` that survived prepare. */
 function firstH1(body: DomNode, scored: Scored): DomNode | undefined {

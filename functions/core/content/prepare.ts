@@ -306,7 +306,7 @@ export function isNonContent(el: DomNode, insideArticle: boolean, opts: PrepareO
   // A product page's reviews, also in a hidden tab panel (a panel is otherwise kept, shown or not).
   if (opts.reviewsOut && SECTION_TAGS.has(name) && opensReviewsSection(el)) return true;
   const styleHidden = (!!a.style && HIDDEN_STYLE.test(a.style)) || (!!a.class && (hoverOnly(a.class) || offPrice(el, a.class)));
-  if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame) && !mouseOnlyLink(el) && !waitingSlide(el))) {
+  if (a.hidden !== undefined || styleHidden || cloakedCondition(a) || (a['aria-hidden'] === 'true' && !modalTrap(el, frame) && !mouseOnlyLink(el) && !waitingSlide(el) && !labelledByLink(el))) {
     // Revealed: judged like a shown block (its role and class/id rules below).
     if (!opts.revealHidden || a['aria-hidden'] === 'true') return !(opts.hiddenPanels && isPanel(el));
   }
@@ -449,6 +449,21 @@ function quoteAttribution(el: DomNode): boolean {
 // loop the carousel (`slick-cloned`, `swiper-slide-duplicate`) says again what a slide says.
 const SLIDE_CLASS = /(?:^|\s)(?:slide|swiper-slide|slick-slide|carousel-item|splide__slide|glide__slide|flickity-cell|embla__slide|keen-slider__slide)(?:\s|$)/;
 const SLIDE_COPY = /(?:^|\s)(?:slick-cloned|swiper-slide-duplicate|splide__slide--clone|glide__slide--clone)(?:\s|$)/;
+
+/**
+ * Whether `aria-hidden` on `el` only keeps a link's shown text from being read twice: the link
+ * around it (a few levels up) says the same to assistive technology in its `aria-label` (a grid's
+ * tile: `<a aria-label="Cami midi dress; Price: £28.00">` around the name and price the eye reads).
+ * Shown, so read like the rest of the page.
+ */
+function labelledByLink(el: DomNode): boolean {
+  let p = el.parent;
+  for (let i = 0; p && i < LABELLING_LINK_DEPTH; i++, p = p.parent) {
+    if (p.name === 'a') return !!p.attribs?.['aria-label']?.trim();
+  }
+  return false;
+}
+const LABELLING_LINK_DEPTH = 3;
 
 /**
  * Whether `aria-hidden` on `el` only says that it is a carousel's slide not in view yet: the

@@ -155,4 +155,13 @@ describe("an item page's summary and panels", () => {
     for (const t of ['US $45.99', '49% off', 'Gasket mount with PORON foam', 'Three ways to connect', 'Five layers of sound-damping foam']) expect(out, t).toContain(t);
     for (const t of ['New shoppers save', 'Arrived in eleven days']) expect(out, t).not.toContain(t);
   });
+
+  it("a grid's tiles whose shown name and price are hidden from assistive technology because their link's aria-label says them: every tile", () => {
+    const tile = (i: number) => `<article class="productTile_U0clN"><a class="productLink_KM4PI" href="/dress-${i}/prd/${2000 + i}" aria-label="Summer dress number ${i}; Price: £${20 + i}.00"><img src="/p/${i}.jpg" alt=""><div class="productInfo_M3WL1" aria-hidden="true"><p class="productDescription_sryaW">Summer dress number ${i} in lemon gingham</p><p><span class="price__B9LP">£${20 + i}.00</span></p></div></a><button aria-label="Save for later" type="button"></button></article>`;
+    const html = page(`<main><div class="categoryBanner"><h1>Summer Dresses</h1><p>Hot days, long evenings and every garden party in between: our summer dress edit covers floaty midis, slip dresses and smocked minis in linen, cotton poplin and breezy viscose, in petite, tall, curve and maternity cuts.</p></div>
+      <section class="listingPage"><div class="grid">${Array.from({ length: 12 }, (_, i) => tile(i)).join('')}</div></section></main>`);
+    const out = md(html, 'https://www.modaro.example/women/dresses/summer-dresses/cat/?cid=8799');
+    expect(out).toContain('Summer dress number 11 in lemon gingham');
+    expect(out).toContain('£31.00');
+  });
 });
