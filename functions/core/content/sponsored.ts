@@ -32,6 +32,8 @@ const SPONSORED_LABEL = new RegExp(
 const MAX_CARD_CHARS = 1500;
 /** A label is found this many levels below the card at most. */
 const LABEL_DEPTH = 4;
+/** A label's text sits this many levels below the label (its words in a span in a link in a row). */
+const LABEL_TEXT_DEPTH = 3;
 /** A label's text is a few words. */
 const MAX_LABEL_CHARS = 80;
 /** Alike siblings that make a card (results come in runs). */
@@ -113,7 +115,7 @@ function labelledAncestors(root: DomNode): Set<DomNode> {
         if (data.length > 4 * MAX_LABEL_CHARS) continue;
         const t = squash(data);
         if (!t || t.length > MAX_LABEL_CHARS || !LABEL_WORD.test(t)) continue;
-        for (let p: DomNode | null | undefined = n, up = 0; p && up <= LABEL_DEPTH + 1; p = p.parent, up++) found.add(p);
+        for (let p: DomNode | null | undefined = n, up = 0; p && up <= LABEL_DEPTH + LABEL_TEXT_DEPTH; p = p.parent, up++) found.add(p);
       } else if (c.type === 'tag' && !CODE.has(c.name ?? '')) walk(c);
     }
   };

@@ -79,4 +79,15 @@ describe('sponsored cards', () => {
     expect(out).toContain('有田焼 急須 染付 唐草');
     expect(out).not.toContain('ガラス製 ティーポット');
   });
+
+  it('a result whose "Sponsored" label sits deep in its card (a span in a link in a row, three wrappers down) is a paid slot', () => {
+    const card = (name: string, sponsored = false) => `<div data-component-type="s-search-result" class="s-result-item"><div class="sg-col-inner"><div class="puis-card-container"><div class="a-section">
+      ${sponsored ? '<div class="a-row"><a href="javascript:void(0)" role="button" class="puis-sponsored-label-text"><span class="a-color-secondary">Sponsored</span><span class="icon"></span></a></div>' : ''}
+      <h2><a href="/dp/${name.length}"><span>${name}</span></a></h2><span class="a-price"><span class="a-offscreen">$24.99</span></span></div></div></div></div>`;
+    const html = `<html><head><title>camping lantern</title></head><body><header><nav><a href="/">Home</a></nav></header><main><h1>Results</h1><div class="s-main-slot">
+      ${[card('Brightfox LED Camping Lantern 2-Pack', true), card('Lumenwood Rechargeable Lantern 1000 lm'), card('TrailGlow Collapsible Lantern'), card('Northpeak Solar Lantern with USB'), card('Campfire Classic Metal Lantern')].join('')}</div></main></body></html>`;
+    const out = md(html, 'https://shop.example/s?k=camping+lantern');
+    expect(out).toContain('Lumenwood Rechargeable Lantern');
+    expect(out).not.toContain('Brightfox');
+  });
 });
