@@ -268,7 +268,7 @@ export function isLabelOnly(text: string): boolean {
 
 // A grid's count and sort lines: "153 results", "(153 products)", "Products (153)", "1–30 of 153
 // products", "Showing 1-24 of 200", "Sort: Best match", "Sort by", in a few languages.
-const COUNT_WORDS = 'results?|products?|items?|styles?|listings?|matches|jobs|articles|posts|ergebnisse|artikel|produkte|résultats|produits|resultados|productos|artículos|risultati|prodotti|articoli|produtos|itens|resultaten|producten|artikelen|wyników|produktów|resultat|produkter|communiqués';
+const COUNT_WORDS = 'results?|products?|items?|styles?|listings?|matches|jobs|articles|posts|ergebnisse|artikel|produkte|résultats|produits|resultados|productos|artículos|risultati|prodotti|articoli|produtos|itens|resultaten|producten|artikelen|wyników|produktów|resultat|produkter|artiklar|varor|communiqués';
 // A card's or a buy box's controls: "Compare", "+ Wishlist", "Quick shop", "Add to cart", "Calculate
 // shipping", "Qty" (the whole line is the phrase; one or two of them).
 const CARD_CONTROLS = [
@@ -294,15 +294,15 @@ export function isCardControl(text: string): boolean {
 }
 const GRID_LINE = new RegExp(
   [
-    `^(?:showing|displaying|viewing|loaded|found|affichage(?: de)?|mostrando|visualizzazione(?: di)?|anzeige(?: von)?|zeige|weergave van|exibindo)?\\s*(?:${COUNT_WORDS})?\\s*\\d[\\d,.]*\\s*(?:[-–—]|to)\\s*\\d[\\d,.]*\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|from|out of|von|de|sur|di|van|z)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
-    `^(?:showing|displaying|viewing|mostrando|exibindo|affichage de|anzeige von|zeige|visualizzazione di|weergave van)\\s+\\d[\\d,.]*\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|de|sur|von|di|van|z|da)\\s+\\d[\\d,.]*\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
-    `^(?:(?:showing|displaying|loaded|found)\\s+)?\\(?\\d[\\d,.]*\\+?\\s+(?:(?:relevant|matching|available)\\s+)?(?:${COUNT_WORDS})(?:,?\\s+(?:with|including|incl\\.)\\s+ads)?\\)?(?:\\s+(?:found|trouvés?|gefunden|encontrad[oa]s|trovati|gevonden))?(?:\\s*[·|•–-]\\s*(?:page|seite|página|pagina)\\s+\\d+\\s+(?:of|sur|von|de|di|van)\\s+\\d+)?$`,
-    `^(?:${COUNT_WORDS})\\s*\\(\\d[\\d,.]*\\)$`,
+    `^(?:showing|displaying|viewing|loaded|found|affichage(?: de)?|mostrando|visualizzazione(?: di)?|anzeige(?: von)?|zeige|weergave van|exibindo)?\\s*(?:${COUNT_WORDS})?\\s*(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\s*(?:[-–—]|to)\\s*(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|from|out of|von|de|sur|di|van|z)\\s+(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
+    `^(?:showing|displaying|viewing|mostrando|exibindo|affichage de|anzeige von|zeige|visualizzazione di|weergave van|visar|viser)\\s+(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|de|sur|von|di|van|z|da|av)\\s+(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\+?(?:\\s+(?:${COUNT_WORDS}))?$`,
+    `^(?:(?:showing|displaying|loaded|found)\\s+)?\\(?(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\+?\\s+(?:(?:relevant|matching|available)\\s+)?(?:${COUNT_WORDS})(?:,?\\s+(?:with|including|incl\\.)\\s+ads)?\\)?(?:\\s+(?:found|trouvés?|gefunden|encontrad[oa]s|trovati|gevonden))?(?:\\s*[·|•–-]\\s*(?:page|seite|página|pagina)\\s+\\d+\\s+(?:of|sur|von|de|di|van)\\s+\\d+)?$`,
+    `^(?:${COUNT_WORDS})\\s*\\((?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\)$`,
     // "Il y a 37 produits.", "There are 12 items", "Es gibt 8 Produkte"; "54 more courses to show".
-    `^(?:il y a|there are|es gibt|hay|ci sono|há)\\s+\\d[\\d,.]*\\s+(?:${COUNT_WORDS})\\.?$`,
-    '^\\d[\\d,.]*\\+?\\s+more(?:\\s+[\\p{L}-]+)?\\s+to\\s+(?:show|load|see|view)$',
+    `^(?:il y a|there are|es gibt|hay|ci sono|há)\\s+(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\s+(?:${COUNT_WORDS})\\.?$`,
+    '^(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\+?\\s+more(?:\\s+[\\p{L}-]+)?\\s+to\\s+(?:show|load|see|view)$',
     // A load-more grid's progress: "You've viewed 12 of 187 products", "Du har sett 12 av 187 produkter", "Has visto 12 de 248 artículos".
-    `^(?:you(?:'ve| have) (?:seen|viewed)|du har (?:sett|visat)|has visto|vous avez vu|hai visto|sie haben \\d[\\d,.]* von|je hebt|você viu|widziałeś)\\s*\\d[\\d,.]*\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|av|de|sur|di|von|van|z)\\s+\\d[\\d,.]*(?:\\s+(?:${COUNT_WORDS}))?(?:\\s+(?:gesehen|bekeken))?\\.?$`,
+    `^(?:you(?:'ve| have) (?:seen|viewed)|du har (?:sett|visat)|has visto|vous avez vu|hai visto|sie haben (?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*) von|je hebt|você viu|widziałeś)\\s*(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|av|de|sur|di|von|van|z)\\s+(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)(?:\\s+(?:${COUNT_WORDS}))?(?:\\s+(?:gesehen|bekeken))?\\.?$`,
     '^(?:sort(?:\\s+by)?|sortieren(?:\\s+nach)?|trier\\s+par|ordenar\\s+por|ordina\\s+per)\\s*:?(?:\\s+[\\p{L}-]+){0,3}$',
   ].join('|'),
   'iu',

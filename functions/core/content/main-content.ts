@@ -356,7 +356,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     out.textLength < 2 * cards.reduce((n, c) => n + textOf(c, strict).join('').replace(/\s+/g, ' ').length, 0);
   // A listing by the weaker signs whose selection misses its grid of priced cards (eight or more
   // in one block: a shop's tiles above a long buying guide, the guide selected): the cards too.
-  const priced = !plain && named === 'listing' && !story ? [...pricedGroups(body, { url: pageUrl(opts) })].filter((g) => (g.children ?? []).filter(isElement).length >= MIN_PRICED_CARDS) : [];
+  const priced = named === 'listing' && !story ? [...pricedGroups(body, { url: pageUrl(opts) })].filter((g) => (g.children ?? []).filter(isElement).length >= MIN_PRICED_CARDS) : [];
   const missesPriced = priced.length > 0 && apart(priced, roots);
   // A page read as a story (by its type, microdata or the lack of other signs) whose selection
   // holds under THIN_STORY_SHARE of the page's prose, among five blocks or more named as a landing

@@ -232,4 +232,9 @@ describe("a store's lines in its languages", () => {
     for (const t of ['Answer accepted by question author', 'Accepted Solution', 'View solution in original post', 'Best answer']) expect(postFurniture(block(t)), t).toBe(true);
     expect(postFurniture(block('I accepted the answer above because it solved my problem'))).toBe(false);
   });
+
+  it("counts with thousands set apart by spaces ('Vous avez vu 9 produits sur 1 248', 'Visar 12 av 2 345 artiklar')", () => {
+    for (const t of ['Vous avez vu 9 produits sur 1 248', 'Visar 12 av 2 345 artiklar', '1 248 résultats', 'Mostrando 24 de 1 204 productos']) expect(isGridLine(t), t).toBe(true);
+    for (const t of ['Visar vägen till 12 av 40 stugor', '1 248 raisons de venir']) expect(isGridLine(t), t).toBe(false);
+  });
 });
