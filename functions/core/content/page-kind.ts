@@ -289,7 +289,8 @@ export interface KindHints {
 }
 
 const FORUM_TYPES = /^(?:DiscussionForumPosting|QAPage|Question|Comment)$/;
-const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct)$/;
+// schema.org's Product and its kinds (a dealer's car: `Car`, `Vehicle`).
+const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct|ProductModel|SomeProducts|Vehicle|Car|Motorcycle|MotorizedBicycle|BusOrCoach|DietarySupplement|Drug)$/;
 const ARTICLE_TYPES = /^(?:Article|NewsArticle|BlogPosting|Report|LiveBlogPosting|Recipe|HowTo|OpinionNewsArticle)$/;
 const DOC_TYPES = /^(?:TechArticle|APIReference)$/;
 const GRID_TYPES = /^(?:CollectionPage|OfferCatalog)$/;

@@ -200,4 +200,10 @@ describe('page kind', () => {
     const html = doc('<meta property="og:type" content="article">', `${nav}<main><h1>Mesh satellite drops to 2.4 GHz backhaul</h1><div class="lia-component-message-list">${[1, 2, 3, 4, 5, 6].map(post).join('')}</div></main>`);
     expect(kindOf(html, 'https://community.example/t5/Wi-Fi-Home-Network/Mesh-satellite-drops-to-2-4-GHz-backhaul/td-p/284417')).toBe('forum');
   });
+
+  it("a dealer's page of one car, declared a schema.org Car (a kind of Product) beside its AutoDealer, is an item's page", () => {
+    const ld = '<script type="application/ld+json">[{"@context":"https://schema.org","@type":"Car","name":"2021 Subaru Outback Premium","vehicleIdentificationNumber":"4S4BTACC5M3123456","offers":{"@type":"Offer","price":"27488","priceCurrency":"USD"}},{"@context":"https://schema.org","@type":"AutoDealer","name":"Ridgeline Subaru"}]</script>';
+    const html = doc(`${ld}<meta property="og:type" content="website">`, `${nav}<main><h1>Used 2021 Subaru Outback Premium</h1><p class="price">Internet Price $27,488</p><ul><li>Mileage: 31,204 mi</li><li>Engine: 2.5L Boxer H4</li><li>Transmission: CVT</li></ul>${para(1, 'Dealer comments')}</main>`);
+    expect(kindOf(html, 'https://www.dealer.example/used/Subaru/2021-Subaru-Outback-4f2c7a1e.htm')).toBe('product');
+  });
 });
