@@ -76,7 +76,9 @@ const TABLE_PART = /(?:^|\s)\S*(?:sticky|fixed|floating|frozen|freeze)[-_]?(?:he
  * holding `layout` (`c-layout-sidebar-left` wraps a page laid out with a left sidebar), and a
  * section of the sidebar type (Shopware's `cms-section-sidebar` holds the sidebar and the listing).
  */
-const LAYOUT_MODIFIER = /(?:^|\s)(?:no|has|with|without)-\S*|(?:^|\s)\S*layout\S*|(?:^|\s)\S*section-sidebar\S*|(?:^|\s)\S*-(?:padding|margin|spacing|gap)(?=\s|$)|(?:^|\s)\S*-(?:alignment|align|position)(?:-\S*)?(?=\s|$)/g;
+// Names of a block's layout or place, not its role; and an item's extra content (PrestaShop's
+// `product__extra-content` sections: "extra" alone names furniture).
+const LAYOUT_MODIFIER = /(?:^|\s)(?:no|has|with|without)-\S*|(?:^|\s)\S*layout\S*|(?:^|\s)\S*section-sidebar\S*|(?:^|\s)\S*-(?:padding|margin|spacing|gap)(?=\s|$)|(?:^|\s)\S*-(?:alignment|align|position)(?:-\S*)?(?=\s|$)|(?:^|\s)\S*extra[-_](?:\d|content|info|information|details|description)\S*/g;
 
 /** Class/id names of text for screen readers only (also among CHROME_CLASS). */
 const SCREEN_READER_ONLY = /visually-?hidden|hidden-visually|sr-only|screen-?reader|a11y-hidden|assistive-text|(?:^|\s)clipped(?=$|\s)/;

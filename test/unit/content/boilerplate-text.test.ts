@@ -237,4 +237,9 @@ describe("a store's lines in its languages", () => {
     for (const t of ['Vous avez vu 9 produits sur 1 248', 'Visar 12 av 2 345 artiklar', '1 248 résultats', 'Mostrando 24 de 1 204 productos']) expect(isGridLine(t), t).toBe(true);
     for (const t of ['Visar vägen till 12 av 40 stugor', '1 248 raisons de venir']) expect(isGridLine(t), t).toBe(false);
   });
+
+  it("'Dans la même catégorie' and its kin head a rail of other products", () => {
+    for (const t of ['Dans la même catégorie', '16 autres produits dans la même catégorie :', 'More from the same collection', 'In der gleichen Kategorie', 'En la misma categoría']) expect(isStoreSectionHeading(t), t).toBe(true);
+    expect(isStoreSectionHeading('Dans la même catégorie, la théière en fonte reste la plus robuste')).toBe(false);
+  });
 });

@@ -164,4 +164,12 @@ describe("an item page's summary and panels", () => {
     expect(out).toContain('Summer dress number 11 in lemon gingham');
     expect(out).toContain('£31.00');
   });
+
+  it("an item's extra sections (PrestaShop's product__extra-content, its collapse named product-extra-1) are its content; 'extra' alone names furniture", () => {
+    const html = page(`<main><div class="product__col"><h1>Théière en fonte Tetsubin 0,9 l</h1><div class="product__prices"><span class="price">75,65 €</span></div><section><h2>Description</h2>${description}</section></div>
+      <div class="accordion-item product__extra-content"><h2 class="accordion-header" id="product-extra-1-heading"><button class="accordion-button collapsed" type="button" data-bs-toggle="collapse" data-bs-target="#product-extra-1-collapse" aria-expanded="false" aria-controls="product-extra-1-collapse">Conseils d'utilisation</button></h2>
+      <div id="product-extra-1-collapse" class="accordion-collapse collapse" aria-labelledby="product-extra-1-heading"><div class="accordion-body"><p>Avant la première utilisation, rincez la théière deux fois à l'eau chaude. Après chaque service, videz-la, rincez-la et laissez-la sécher couvercle ouvert pour éviter les traces de calcaire.</p></div></div></div></main>`, productLd);
+    const out = md(html, 'https://www.jardins-camellia.example/theieres/42-theiere-fonte-tetsubin.html');
+    expect(out).toContain('laissez-la sécher couvercle ouvert');
+  });
 });
