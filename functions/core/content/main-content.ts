@@ -272,6 +272,32 @@ function within(outer: DomNode, inner: DomNode, depth: number): boolean {
   return false;
 }
 
+/** A thread's area (its title, opening post and replies) says at most this many times what its selected replies say. */
+const THREAD_AREA_GROWTH = 4;
+/** An opening post says this much at least. */
+const MIN_OPENING_POST_CHARS = 200;
+const POST_NAME = /(?:^|[\s_-])post(?:[-_]?(?:listing|content|body|text))?(?=$|[\s_-])|(?:^|\s)postcontent(?=$|\s)/i;
+
+/**
+ * Whether `area` holds, before the selection `roots`, a block named for a post (`post-listing`,
+ * `postContent`) that says enough to be the thread's opening post (a few levels down at most).
+ */
+function openingPostBefore(area: DomNode, roots: DomNode[], scored: Scored): boolean {
+  const find = (n: DomNode, depth: number): boolean | undefined => {
+    for (const c of n.children ?? []) {
+      if (!isElement(c) || scored.dropped.has(c)) continue;
+      if (roots.some((r) => r === c || contains(c, r))) return false;
+      if (POST_NAME.test(classAndId(c)) && (scored.stats.get(c)?.text ?? 0) >= MIN_OPENING_POST_CHARS) return true;
+      if (depth > 1) {
+        const f = find(c, depth - 1);
+        if (f !== undefined) return f;
+      }
+    }
+    return undefined;
+  };
+  return find(area, 3) === true;
+}
+
 /** A block before a product's name inside the item's area this long is its description, not a stock or report line. */
 const BEFORE_TITLE_PROSE = 300;
 
@@ -489,6 +515,16 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
       const removed = cleanSelection(roots, scored);
       const own = serializeContent(roots, (n) => skip(n) || removed.has(n), opts.base, repeats(opts));
       if (own.textLength >= out.textLength / 4) return { ...own, pass: out.pass };
+    }
+  }
+  // A thread whose selection is its replies alone, its opening post in a block of its own above
+  // them (a link aggregator's `div.post-listing` beside its comment tree): the smallest block
+  // holding the replies and the thread's title, cleaned as a selection is.
+  if (opts.commentsAreContent) {
+    const area = itemArea(body, roots, strict);
+    if (area && openingPostBefore(area, roots, strict)) {
+      const grown = cleanedContent(area, strict, opts);
+      if (grown.textLength > out.textLength && grown.textLength <= out.textLength * THREAD_AREA_GROWTH) return { ...grown, pass: out.pass };
     }
   }
   // A page that shows little without scripts but carries its readable version in a <noscript>:

@@ -297,6 +297,7 @@ const GRID_TYPES = /^(?:CollectionPage|OfferCatalog)$/;
 const SERVICE_TYPES = /^(?:Service|FAQPage|LocalBusiness|ProfessionalService)$/;
 
 const FORUM_PATH = /\/(?:t|t5|threads?|topics?|questions?|forums?|community|discussions?|comments|r)\/|\/(?:viewtopic|showthread|showtopic)(?:\.php)?(?:[/?-]|$)|\/issues\/\d+(?:[/?#]|$)/;
+const NUMBERED_POST_PATH = /\/post\/\d+\/?(?:[?#]|$)/;
 const PRODUCT_PATH = /\/(?:products?|p|dp|item|itm)\/[^/]+/;
 const COLLECTION_PATH = /\/(?:collections?|categor(?:y|ies)|shop|c|department|catalog|store)\//;
 const DOC_PATH = /\/(?:docs?|documentation|reference|api|guides?|manual|tutorial|handbook)(?:\/|$|\.)|\/(?:latest|stable|v?\d+(?:\.\d+)+)\//;
@@ -347,6 +348,9 @@ export function classifyPage(s: KindSignals, h: KindHints, paths = kindPaths(s, 
   const forumLd = has(FORUM_TYPES) && !product && !faq;
   // A thread: a forum path with posts, a declared discussion with little paragraph prose, or many post blocks.
   if ((on(FORUM_PATH) && (s.postBlocks >= 5 || forumLd)) || (forumLd && pt < 0.45)) return 'forum';
+  // A link aggregator's post under its number alone (Lemmy's, PieFed's `/post/11823449`), with
+  // its comment tree, that declares no story: a thread. A blog's post names itself by a slug.
+  if (on(NUMBERED_POST_PATH) && s.postBlocks >= 5 && !articleLd && og !== 'article') return 'forum';
   // Story cards (`<article>`s each opening with a linked headline): a news or blog listing.
   // Not when the cards carry prices: a store's product tiles written as <article>s (PrestaShop's
   // `article.product-miniature`) are a grid.

@@ -206,4 +206,11 @@ describe('page kind', () => {
     const html = doc(`${ld}<meta property="og:type" content="website">`, `${nav}<main><h1>Used 2021 Subaru Outback Premium</h1><p class="price">Internet Price $27,488</p><ul><li>Mileage: 31,204 mi</li><li>Engine: 2.5L Boxer H4</li><li>Transmission: CVT</li></ul>${para(1, 'Dealer comments')}</main>`);
     expect(kindOf(html, 'https://www.dealer.example/used/Subaru/2021-Subaru-Outback-4f2c7a1e.htm')).toBe('product');
   });
+
+  it("a link aggregator's post under its number alone (/post/11823449) with its comment tree is a thread; a blog post under /post/ with a slug is not made one", () => {
+    const comment = (i: number) => `<li class="comment"><article class="comment-node" id="comment-${i}"><a class="person-listing" href="/u/user${i}">user${i}</a> <span class="moment-time">${i} hours ago</span><div class="comment-content"><p>Reply ${i}: a pothos by the window did well for me, but the calathea needed a grow light in winter to keep its leaves.</p></div></article></li>`;
+    const body = `${nav}<main><div class="post-listing"><h1>Which houseplants survive a north-facing window?</h1><article id="postContent"><p>My flat only has north-facing windows and everything I buy slowly dies. What actually works?</p></article></div><ul class="comments">${[1, 2, 3, 4, 5, 6].map(comment).join('')}</ul></main>`;
+    expect(kindOf(doc('<meta property="og:type" content="website">', body), 'https://leafy.example/post/11823449')).toBe('forum');
+    expect(kindOf(doc('<meta property="og:type" content="article">', body), 'https://blog.example/post/11823449')).not.toBe('forum');
+  });
 });
