@@ -381,6 +381,9 @@ export function classifyPage(s: KindSignals, h: KindHints, paths = kindPaths(s, 
   // blocks (hero, features, CTA…) than it has cards: a landing page's offerings (of the development
   // pages with at least as many, 8 are service pages, 1 a story, no listing).
   if (s.cards >= 12 && pt < 0.3 && s.serviceBlocks < s.cards) return 'listing';
+  // A declared list of items (JSON-LD ItemList) laid out as cards, over little prose: a directory's
+  // or a search's results, whatever the landing-page names around them.
+  if (has(/^ItemList$/) && s.cards >= 8 && pt < 0.4 && !article) return 'listing';
   if (on(SERVICE_PATH) || has(SERVICE_TYPES) || (s.serviceBlocks >= 4 && pt < 0.6 && !article)) return 'service';
   if (pt > 0.45) return 'article';
   if (article && pt > 0.15) return 'article';
