@@ -255,6 +255,9 @@ function itemArea(body: DomNode, roots: DomNode[], scored: Scored): DomNode | un
   return lca;
 }
 
+// A promotion's block by its name (`promo-tile`, `promoTile`, `grid-promo`, `promotion`).
+const PROMO_NAME = /promo/;
+
 /** A price block above an item's name says this much at most (prices, a was-price, a discount). */
 const MAX_PRICE_BLOCK_CHARS = 120;
 const PRICES = new RegExp(PRICE.source, 'g');
@@ -486,7 +489,9 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
         const st = scored.stats.get(n);
         return !!st && st.text > 0 && st.text < BEFORE_TITLE_PROSE && st.images === 0;
       };
-      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || smallForm(n, scored) || (before.has(n) && (linkBlock(n, scored) || strip(n)) && !inGrid(n)) || wholePageChrome(n, strict) || promptLine(n, scored);
+      // And a promotion's tile among the cards (`li.grid-tile.promo-tile`): named a promotion, no price.
+      const promoTile = (n: DomNode) => inGrid(n) && PROMO_NAME.test(classAndId(n)) && !PRICE.test(textOf(n, scored).join(' '));
+      skip = (n) => scored.dropped.has(n) || gridChrome(n, scored) || opensRelatedSection(n, false, false) || smallForm(n, scored) || (before.has(n) && (linkBlock(n, scored) || strip(n)) && !inGrid(n)) || wholePageChrome(n, strict) || promptLine(n, scored) || promoTile(n);
     }
     // A product page whose selected description and heading (the product's name, beside its
     // price and buy box) sit apart, in one block, the item's area: a page laid out in sections,
