@@ -157,7 +157,7 @@ const LOCAL_REVIEWS_HEADING = new RegExp(
     '(?:kunden)?bewertungen', 'kundenmeinungen', 'kundenrezensionen', 'rezensionen', 'erfahrungsberichte',
     'avis(?:\\s+(?:des\\s+)?clients?)?', 'commentaires\\s+(?:des\\s+)?clients', 'opiniones(?:\\s+de\\s+(?:los\\s+)?clientes)?', 'reseñas(?:\\s+de\\s+(?:los\\s+)?clientes)?', 'valoraciones',
     'recensioni(?:\\s+(?:dei\\s+)?clienti)?', 'opinioni(?:\\s+dei\\s+clienti)?', '(?:klant)?beoordelingen', 'klantreviews', 'avaliações(?:\\s+(?:de|dos)\\s+clientes)?', 'opini(?:e|ones)\\s+klientów', 'opinie(?:\\s+o\\s+produkcie)?', 'oceny(?:\\s+(?:i\\s+opinie|produktu))?', 'produktbewertungen', 'avis\\s+sur\\s+(?:le|ce)\\s+produit',
-    'отзывы(?:\\s+покупателей)?', 'değerlendirmeler', 'yorumlar', 'recenzje', 'arvostelut', 'anmeldelser', 'omdömen', 'recenze', 'カスタマーレビュー', 'レビュー', '商品评价', '用户评价', '评价', '리뷰', '상품평',
+    'отзывы(?:\\s+(?:покупателей|о\\s+товаре))?', 'вопросы(?:\\s+и\\s+ответы)?(?:\\s+о\\s+товаре)?', 'ürün\\s+soru\\s+(?:&|ve)\\s+cevapları', 'soru(?:lar)?\\s+(?:&|ve)\\s+cevap(?:lar)?', 'fragen\\s+(?:und|&)\\s+antworten', 'questions\\s+(?:et|&)\\s+réponses', 'preguntas\\s+y\\s+respuestas', 'domande\\s+e\\s+risposte', 'vragen\\s+en\\s+antwoorden', 'perguntas\\s+e\\s+respostas', 'pytania\\s+i\\s+odpowiedzi', 'değerlendirmeler', 'yorumlar', 'recenzje', 'arvostelut', 'anmeldelser', 'omdömen', 'recenze', 'カスタマーレビュー', 'レビュー', '商品评价', '用户评价', '评价', '리뷰', '상품평',
   ].join('|')})(?:\\s*[(\\[]?\\s*\\d[\\d.,]*\\s*[)\\]]?)?\\s*:?$`,
   'iu',
 );
@@ -202,17 +202,17 @@ export function opensReviewsSection(el: DomNode): boolean {
 
 // The bare word: a game's or a book's "Reviews" may be its critics' quotes, told by their run.
 const BARE_REVIEWS = /^(?:reviews|ratings)$/i;
-// A block named for reviews (`yv-reviews-container`, `product-reviews`, `reviews__list`).
-const REVIEWS_CLASS = /(?:^|[\s_-])(?:reviews?|ratings?)(?:$|[\s_-])/i;
+// A block named for reviews or shoppers' questions (`yv-reviews-container`, `product-reviews`, `questions-wrapper`).
+const REVIEWS_CLASS = /(?:^|[\s_-])(?:reviews?|ratings?|questions?|qna|q-?and-?a)(?:$|[\s_-])/i;
 
 /**
- * Whether `el` or its first element (a wrapper) is named for reviews: a reviews section showing one
+ * Whether `el` or one of its first elements (a wrapper) is named for reviews: a reviews section showing one
  * review has no run of alike records to tell it by.
  */
 function namedForReviews(el: DomNode): boolean {
   if (REVIEWS_CLASS.test(classAndId(el))) return true;
-  const first = (el.children ?? []).find(isElement);
-  return !!first && REVIEWS_CLASS.test(classAndId(first));
+  // Or one of its first elements (its heading first, then the block of reviews).
+  return (el.children ?? []).filter(isElement).slice(0, 3).some((c) => REVIEWS_CLASS.test(classAndId(c)));
 }
 
 const reviewsHeading = (text: string) => REVIEWS_HEADING.test(text) || LOCAL_REVIEWS_HEADING.test(text);

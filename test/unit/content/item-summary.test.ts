@@ -172,4 +172,14 @@ describe("an item page's summary and panels", () => {
     const out = md(html, 'https://www.jardins-camellia.example/theieres/42-theiere-fonte-tetsubin.html');
     expect(out).toContain('laissez-la sécher couvercle ouvert');
   });
+
+  it("reviews and shoppers' questions in Russian and Turkish ('Отзывы о товаре', 'Ürün Soru & Cevapları'), one question in a block named for questions, are not the item's content", () => {
+    const html = page(`<main><div class="product-info"><h1>Увлажнитель воздуха Aerolux H4</h1><div class="price">2 590 ₽</div></div><section><h2>Описание</h2>${description}</section>
+      <section><h2>Отзывы о товаре</h2><div class="rv"><p>Очень тихий, ребенок спит и ничего не слышит.</p></div><div class="rv"><p>Воды хватает на всю ночь, подсветку можно выключить.</p></div></section>
+      <section><h2>Ürün Soru &amp; Cevapları</h2><div class="questions-wrapper"><div class="qna-item"><p class="qna-q">Kapağı bardak olarak kullanılabiliyor mu?</p><p class="qna-a">Evet, kapak bardak olarak kullanılabilir.</p></div></div></section></main>`, productLd);
+    const out = md(html, 'https://shop.example/product/uvlazhnitel-aerolux-h4-123456/');
+    expect(out).toContain('losse binnenhoes');
+    expect(out).not.toContain('ребенок спит');
+    expect(out).not.toContain('Kapağı bardak');
+  });
 });
