@@ -69,7 +69,7 @@ export interface KindSignals {
 
 /** A price as stores print it ("$19.99", "4 299,-", "149,00 zł"). */
 export const PRICE = /(?:[$€£¥₹₩₽₺₪₫]\s?\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?\b)|(?:\b\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?\s?(?:€|\$|£|USD|EUR|GBP|CHF|kr|zł|₽|₩|₺|Kč|Ft|円|원)(?!\w))|(?:\b\d{1,3}(?:[.\s]\d{3})*[,:]-(?!\w))/;
-const CART = /\b(?:add to (?:cart|bag|basket)|buy now|add to trolley|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello)\b/i;
+const CART = /(?<!\p{L})(?:add to (?:cart|bag|basket)|buy now|add to trolley|in den warenkorb|ajouter au panier|añadir al carrito|agregar al carrito|aggiungi al carrello|adicionar ao carrinho|in (?:de )?winkelwagen|lägg i varukorgen|læg i kurv|legg i handlekurven|do koszyka|sepete ekle|в корзину)(?!\p{L})|장바구니(?:\s*담기)?|바로\s*구매|カートに入れる|加入购物车/iu;
 const POST_CLASS = /(?:^|[\s_-])(?:post|posts|reply|replies|comment|comments|message|answer|answers|topic-post|thread|forum|postbody|post-body|post-content|messagecontent|cooked)(?=$|[\s_-])/;
 const DOC_CLASS = /(?:^|[\s_-])(?:toc|table-of-contents|docs|doc|documentation|admonition|sphinxsidebar|md-sidebar|md-content|rst-content|wy-nav|theme-doc|docusaurus|api-reference|highlight|codehilite|prev-next|pagination-nav|edit-this-page|version-switcher|version-picker)(?=$|[\s_-])/;
 const SERVICE_CLASS = /(?:^|[\s_-])(?:hero|pricing|price-table|plans?|tiers?|features?|testimonials?|faq|faqs|cta|benefits|how-it-works|our-services|services|usp|logos|clients|team)(?=$|[\s_-])/;

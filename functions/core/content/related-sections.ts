@@ -147,7 +147,7 @@ export function opensRelatedSection(el: DomNode, commentsAreContent = false, hea
 // The heading of a store's reviews or questions section ("Customer reviews", "Reviews (76)",
 // "Ratings & reviews", "Questions & answers", "10 Customer ratings"). Not the bare word "Review":
 // a book's editorial review (the critics' praise under "Editorial Reviews") is the item's content.
-const REVIEWS_HEADING = /^(?!review\s*$)(?:\d[\d.,]*\s+)?(?:(?:customer|product|user|guest|verified)\s+)?(?:reviews?|ratings?(?:\s*(?:&|and)\s*reviews?)?)\b|^(?:customer\s+)?(?:questions?\s*(?:&|and)\s*answers?|q\s*&\s*a)\b/i;
+const REVIEWS_HEADING = /^(?!review\s*$)(?:\d[\d.,]*\s+)?(?:(?:customer|product|user|guest|verified)\s+)?(?:reviews?|ratings?(?:\s*(?:&|and)\s*reviews?)?)\b|^(?:customer\s+)?(?:questions?\s*(?:&|and)\s*answers?|q\s*&\s*a)\b|^questions?\s+about\s+this\s+(?:product|item)\b/i;
 
 // The same in other languages, as the whole heading with at most a count ("Kundenbewertungen",
 // "Bewertungen (2)", "Avis clients", "12 avis", "Opiniones de clientes", "Recensioni", "Отзывы"):
@@ -157,7 +157,7 @@ const LOCAL_REVIEWS_HEADING = new RegExp(
     '(?:kunden)?bewertungen', 'kundenmeinungen', 'kundenrezensionen', 'rezensionen', 'erfahrungsberichte',
     'avis(?:\\s+(?:des\\s+)?clients?)?', 'commentaires\\s+(?:des\\s+)?clients', 'opiniones(?:\\s+de\\s+(?:los\\s+)?clientes)?', 'reseñas(?:\\s+de\\s+(?:los\\s+)?clientes)?', 'valoraciones',
     'recensioni(?:\\s+(?:dei\\s+)?clienti)?', 'opinioni(?:\\s+dei\\s+clienti)?', '(?:klant)?beoordelingen', 'klantreviews', 'avaliações(?:\\s+(?:de|dos)\\s+clientes)?', 'opini(?:e|ones)\\s+klientów', 'opinie(?:\\s+o\\s+produkcie)?', 'oceny(?:\\s+(?:i\\s+opinie|produktu))?', 'produktbewertungen', 'avis\\s+sur\\s+(?:le|ce)\\s+produit',
-    'отзывы(?:\\s+(?:покупателей|о\\s+товаре))?', 'вопросы(?:\\s+и\\s+ответы)?(?:\\s+о\\s+товаре)?', 'ürün\\s+soru\\s+(?:&|ve)\\s+cevapları', 'soru(?:lar)?\\s+(?:&|ve)\\s+cevap(?:lar)?', 'fragen\\s+(?:und|&)\\s+antworten', 'questions\\s+(?:et|&)\\s+réponses', 'preguntas\\s+y\\s+respuestas', 'domande\\s+e\\s+risposte', 'vragen\\s+en\\s+antwoorden', 'perguntas\\s+e\\s+respostas', 'pytania\\s+i\\s+odpowiedzi', 'değerlendirmeler', 'yorumlar', 'recenzje', 'arvostelut', 'anmeldelser', 'omdömen', 'recenze', 'カスタマーレビュー', 'レビュー', '商品评价', '用户评价', '评价', '리뷰', '상품평',
+    'отзывы(?:\\s+(?:покупателей|о\\s+товаре))?', 'вопросы(?:\\s+и\\s+ответы)?(?:\\s+о\\s+товаре)?', 'ürün\\s+soru\\s+(?:&|ve)\\s+cevapları', 'soru(?:lar)?\\s+(?:&|ve)\\s+cevap(?:lar)?', 'fragen\\s+(?:und|&)\\s+antworten', 'questions\\s+(?:et|&)\\s+réponses', 'preguntas\\s+y\\s+respuestas', 'domande\\s+e\\s+risposte', 'vragen\\s+en\\s+antwoorden', 'perguntas\\s+e\\s+respostas', 'pytania\\s+i\\s+odpowiedzi', 'değerlendirmeler', 'yorumlar', 'recenzje', 'arvostelut', 'anmeldelser', 'omdömen', 'recenze', 'カスタマーレビュー', 'レビュー', '商品评价', '用户评价', '评价', '리뷰', '상품평', '상품\\s*문의', '商品についての質問',
   ].join('|')})(?:\\s*[(\\[]?\\s*\\d[\\d.,]*\\s*[)\\]]?)?\\s*:?$`,
   'iu',
 );

@@ -242,4 +242,9 @@ describe("a store's lines in its languages", () => {
     for (const t of ['Dans la même catégorie', '16 autres produits dans la même catégorie :', 'More from the same collection', 'In der gleichen Kategorie', 'En la misma categoría']) expect(isStoreSectionHeading(t), t).toBe(true);
     expect(isStoreSectionHeading('Dans la même catégorie, la théière en fonte reste la plus robuste')).toBe(false);
   });
+
+  it("'From The Same Store' and a Korean store's rails head rails of other products", () => {
+    for (const t of ['From The Same Store', 'More items from the same seller', '다른 고객이 함께 본 상품', '최근본상품']) expect(isStoreSectionHeading(t), t).toBe(true);
+    expect(isStoreSectionHeading('From the same store we also bought a kettle')).toBe(false);
+  });
 });

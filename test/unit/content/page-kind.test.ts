@@ -213,4 +213,11 @@ describe('page kind', () => {
     expect(kindOf(doc('<meta property="og:type" content="website">', body), 'https://leafy.example/post/11823449')).toBe('forum');
     expect(kindOf(doc('<meta property="og:type" content="article">', body), 'https://blog.example/post/11823449')).not.toBe('forum');
   });
+
+  it("an item's page under a product path whose buy button speaks Korean, Turkish or Russian ('장바구니 담기', 'Sepete Ekle', 'В корзину') is an item's page", () => {
+    for (const label of ['장바구니 담기', 'Sepete Ekle', 'В корзину']) {
+      const html = doc('', `${nav}<main><h2 class="prod-buy-header__title">Automatic milk frother MF-200</h2><div class="price">39,900원</div><button class="prod-cart-btn">${label}</button>${para(1, 'Detail')}${para(2, 'Detail')}${para(3, 'Detail')}</main>`);
+      expect(kindOf(html, 'https://shop.example/vp/products/7123456789'), label).toBe('product');
+    }
+  });
 });
