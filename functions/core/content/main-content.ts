@@ -17,7 +17,7 @@
  * - noscript: a page that shows under 2,000 characters of content but carries a readable version
  *   of itself in a `<noscript>` (noscript.ts), with over twice as much: that version's content.
  */
-import { classAndId, isElement, type DomNode } from './dom.js';
+import { classAndId, isElement, squash, type DomNode } from './dom.js';
 import { isGridLine } from './boilerplate-text.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
 import { PRICE, declaresAnswers, declaresStory, pageKind, pageSignals, plainPageKind, pricedGroups, storyCards } from './page-kind.js';
@@ -176,6 +176,62 @@ function gridTest(grids: ReadonlySet<DomNode>): (n: DomNode) => boolean {
     for (let p: DomNode | null | undefined = n.parent; p; p = p.parent) if (grids.has(p)) return true;
     return false;
   };
+}
+
+/**
+ * Whether the written content `html` lacks most cards of the grid `grid`: each card's title (its
+ * first heading, else its first words; CARD_WORDS_CHARS characters) looked for in its text, up to
+ * MAX_CARDS_READ cards.
+ */
+function cardsCleaned(grid: DomNode, scored: Scored, html: string): boolean {
+  const text = squash(html.replace(/<[^>]*>/g, ' ').replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/gi, (_, e: string) => decodeEntity(e)));
+  let cards = 0;
+  let found = 0;
+  for (const c of grid.children ?? []) {
+    if (!isElement(c) || cards >= MAX_CARDS_READ) continue;
+    const words = squash(textOf(cardTitle(c) ?? c, scored).join(' ')).slice(0, CARD_WORDS_CHARS).trim();
+    if (!words) continue;
+    cards++;
+    if (text.includes(words)) found++;
+  }
+  return cards >= MIN_CLEANED_CARDS && found * 4 < cards;
+}
+const MAX_CARDS_READ = 40;
+const CARD_WORDS_CHARS = 30;
+const MIN_CLEANED_CARDS = 4;
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** The character an entity of the serializer's output stands for. */
+function decodeEntity(e: string): string {
+  const lower = e.toLowerCase();
+  if (lower.startsWith('#x')) return String.fromCodePoint(parseInt(lower.slice(2), 16) || 32);
+  if (lower.startsWith('#')) return String.fromCodePoint(parseInt(lower.slice(1), 10) || 32);
+  return NAMED_ENTITIES[lower] ?? ' ';
+}
+
+/** A card's title: its first heading, a few levels down (a tile's name), if any. */
+function cardTitle(card: DomNode, depth = 6): DomNode | undefined {
+  for (const c of card.children ?? []) {
+    if (!isElement(c)) continue;
+    if (/^h[2-6]$/.test(c.name ?? '')) return c;
+    const t = depth > 1 ? cardTitle(c, depth - 1) : undefined;
+    if (t) return t;
+  }
+  return undefined;
+}
+
+/** The group with the most cards (element children); the first of them on a tie. */
+function largestGroup(groups: ReadonlySet<DomNode>): DomNode {
+  let best: DomNode | undefined;
+  let most = -1;
+  for (const g of groups) {
+    const n = (g.children ?? []).filter(isElement).length;
+    if (n > most) {
+      most = n;
+      best = g;
+    }
+  }
+  return best!;
 }
 
 /** Whether none of `nodes` is inside one of `roots` or holds one (the selection misses them all). */
@@ -505,7 +561,13 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     // A story the selection already holds (most of what the page shows) stays as selected.
     // A grid whose selection holds none of its priced cards (its FAQ or buying guide, the longest
     // prose on the page): the cards are what the page is.
-    const missesGrid = (kind === 'collection' || missesPriced) && groups.size > 0 && apart(groups, roots);
+    // (The page's grid: its largest group of priced cards; a sidebar's priced ranges, "Under $50",
+    // are a group too, and may sit inside the selection.)
+    // Or whose cards the selection's cleaning took out (tiles that are one link each read as link
+    // lists), when the selection is short: a category's title and intro above them. Not on a page
+    // with one buy button (an item's page told a grid, its related items the grid).
+    const grid = groups.size > 0 ? largestGroup(groups) : undefined;
+    const missesGrid = (kind === 'collection' || missesPriced) && !!grid && (apart([grid], roots) || (kind === 'collection' && out.textLength < MIN_CONTENT_CHARS && sig.cartButtons !== 1 && cardsCleaned(grid, scored, out.html)));
     if (sectionChars > out.textLength && ((kind === 'service' && !weakService) || missesGrid || missesCards || out.textLength < sectionChars * (kind === 'product' || weakService ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
     // A grid whose selection is its cards alone: with the page's title and the few lines around
     // them (the category's name and intro above the cards), not the rest of the page.
