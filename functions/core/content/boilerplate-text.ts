@@ -269,7 +269,7 @@ export function isLabelOnly(text: string): boolean {
 
 // A grid's count and sort lines: "153 results", "(153 products)", "Products (153)", "1–30 of 153
 // products", "Showing 1-24 of 200", "Sort: Best match", "Sort by", in a few languages.
-const COUNT_WORDS = 'results?|products?|items?|styles?|listings?|matches|jobs|articles|posts|ergebnisse|artikel|produkte|résultats|produits|resultados|productos|artículos|risultati|prodotti|articoli|produtos|itens|resultaten|producten|artikelen|wyników|produktów|resultat|produkter|artiklar|varor|communiqués';
+const COUNT_WORDS = 'results?|products?|items?|styles?|listings?|matches|jobs|articles|posts|ergebnisse|artikel|produkte|résultats|produits|resultados|productos|artículos|risultati|prodotti|articoli|produtos|itens|resultaten|producten|artikelen|wyników|produktów|resultat|produkter|artiklar|varor|communiqués|товаров|товара|результатов|ürün|sonuç';
 // A card's or a buy box's controls: "Compare", "+ Wishlist", "Quick shop", "Add to cart", "Calculate
 // shipping", "Qty" (the whole line is the phrase; one or two of them).
 const CARD_CONTROLS = [
@@ -303,7 +303,7 @@ const GRID_LINE = new RegExp(
     `^(?:il y a|there are|es gibt|hay|ci sono|há)\\s+(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\s+(?:${COUNT_WORDS})\\.?$`,
     '^(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\+?\\s+more(?:\\s+[\\p{L}-]+)?\\s+to\\s+(?:show|load|see|view)$',
     // A load-more grid's progress: "You've viewed 12 of 187 products", "Du har sett 12 av 187 produkter", "Has visto 12 de 248 artículos".
-    `^(?:you(?:'ve| have) (?:seen|viewed)|du har (?:sett|visat)|has visto|vous avez vu|hai visto|sie haben (?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*) von|je hebt|você viu|widziałeś)\\s*(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|av|de|sur|di|von|van|z)\\s+(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)(?:\\s+(?:${COUNT_WORDS}))?(?:\\s+(?:gesehen|bekeken))?\\.?$`,
+    `^(?:you(?:'ve| have) (?:seen|viewed)|du har (?:sett|visat)|has visto|vous avez vu|hai visto|sie haben (?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*) von|je hebt|você viu|widziałeś)\\s*(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)\\s+(?:(?:${COUNT_WORDS})\\s+)?(?:of|av|de|sur|di|von|van(?: de)?|z)\\s+(?:\\d{1,3}(?:[ \\u00a0\\u202f]\\d{3})+|\\d[\\d,.]*)(?:\\s+(?:${COUNT_WORDS}))?(?:\\s+(?:gesehen|bekeken))?\\.?$`,
     '^(?:sort(?:\\s+by)?|sortieren(?:\\s+nach)?|trier\\s+par|ordenar\\s+por|ordina\\s+per)\\s*:?(?:\\s+[\\p{L}-]+){0,3}$',
   ].join('|'),
   'iu',

@@ -91,6 +91,9 @@ function holdsLabel(el: DomNode, depth: number): boolean {
     if (!NOT_LABEL.has(c.name ?? '')) {
       const text = squash(leadingText(c, MAX_LABEL_CHARS));
       if (text && text.length <= MAX_LABEL_CHARS && SPONSORED_LABEL.test(text)) return true;
+      // Its own words, beside a hidden note of who paid ("Реклама" and a hidden "Рекламодатель: …").
+      const own = squash((c.children ?? []).map((k) => (k.type === 'text' ? k.data ?? '' : '')).join(' '));
+      if (own && own.length <= MAX_LABEL_CHARS && SPONSORED_LABEL.test(own)) return true;
     }
     // Not through another card of a run (a row of tiles: each tile is judged itself).
     if (depth > 1 && alikeSiblings(c) < MIN_ALIKE && holdsLabel(c, depth - 1)) return true;

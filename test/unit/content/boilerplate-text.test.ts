@@ -247,4 +247,9 @@ describe("a store's lines in its languages", () => {
     for (const t of ['From The Same Store', 'More items from the same seller', '다른 고객이 함께 본 상품', '최근본상품']) expect(isStoreSectionHeading(t), t).toBe(true);
     expect(isStoreSectionHeading('From the same store we also bought a kettle')).toBe(false);
   });
+
+  it("counts in Dutch, Russian and Turkish ('Je hebt 8 van de 12.384 resultaten bekeken', '22 418 товаров', '10.000+ ürün')", () => {
+    for (const t of ['Je hebt 8 van de 12.384 resultaten bekeken', '22 418 товаров', '10.000+ ürün']) expect(isGridLine(t), t).toBe(true);
+    expect(isGridLine('22 418 товаров продано за неделю в нашем магазине')).toBe(false);
+  });
 });

@@ -90,4 +90,12 @@ describe('sponsored cards', () => {
     expect(out).toContain('Lumenwood Rechargeable Lantern');
     expect(out).not.toContain('Brightfox');
   });
+
+  it('a tile labelled "Реклама" beside a hidden note of who paid is a paid slot', () => {
+    const tile = (name: string, ad = false) => `<div class="tile-root"><a href="/product/${name.length}/"><img src="/t${name.length}.jpg" alt=""></a><div class="tile-body">${ad ? '<div class="ad-label" data-widget="advertLabel">Реклама<span class="ad-label__info" hidden>Рекламодатель: ООО «Термолайн», ИНН 7701234567</span></div>' : ''}<a href="/product/${name.length}/"><span>${name}</span></a><span class="price">1 290 ₽</span></div></div>`;
+    const html = `<html><head><title>Термокружки</title></head><body><header><nav><a href="/">Главная</a></nav></header><main><h1>Термокружки</h1><div class="grid">${[tile('Термокружка Thermoline Classic 450 мл', true), tile('Термокружка Arctica 500 мл'), tile('Термокружка Stanvik 350 мл'), tile('Термокружка Polar 400 мл'), tile('Термокружка Bergen 600 мл')].join('')}</div></main></body></html>`;
+    const out = md(html, 'https://shop.example/category/termokruzhki/');
+    expect(out).toContain('Arctica 500 мл');
+    expect(out).not.toContain('Thermoline Classic');
+  });
 });
