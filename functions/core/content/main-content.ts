@@ -567,7 +567,7 @@ function extractByKind(body: DomNode, opts: ContentOptions): MainContent {
     // lists), when the selection is short: a category's title and intro above them. Not on a page
     // with one buy button (an item's page told a grid, its related items the grid).
     const grid = groups.size > 0 ? largestGroup(groups) : undefined;
-    const missesGrid = (kind === 'collection' || missesPriced) && !!grid && (apart([grid], roots) || (kind === 'collection' && out.textLength < MIN_CONTENT_CHARS && sig.cartButtons !== 1 && cardsCleaned(grid, scored, out.html)));
+    const missesGrid = (kind === 'collection' || missesPriced) && !!grid && (apart([grid], roots) || (kind === 'collection' && out.textLength < MIN_CONTENT_CHARS * 2 && sig.cartButtons !== 1 && cardsCleaned(grid, scored, out.html)));
     if (sectionChars > out.textLength && ((kind === 'service' && !weakService) || missesGrid || missesCards || out.textLength < sectionChars * (kind === 'product' || weakService ? 0.5 : 0.4))) return { ...sections, pass: 'sections' };
     // A grid whose selection is its cards alone: with the page's title and the few lines around
     // them (the category's name and intro above the cards), not the rest of the page.

@@ -148,10 +148,11 @@ function isPanel(el: DomNode): boolean {
   const role = el.attribs?.role;
   // A closed menu under its toggle (a sort menu's choices) is a menu, whatever opens it.
   if (role && MENU_ROLES.has(role)) return false;
-  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || isDisclosurePanel(el) || tabsHolderPanel(el) || MORE_PANEL.test(el.attribs?.class ?? '') || collapsedGroup(el);
+  return role === 'tabpanel' || (role === 'region' && !!el.attribs?.['aria-labelledby']) || PANEL_CLASS.test(classAndId(el)) || isDisclosurePanel(el) || tabsHolderPanel(el) || MORE_PANEL.test(`${el.attribs?.class ?? ''} ${el.attribs?.['data-test'] ?? ''} ${el.attribs?.['data-testid'] ?? ''}`) || collapsedGroup(el);
 }
 
-// The collapsed rest of a section, shown by its "See all" or "Read more" button (`specifications__more`,
+// The collapsed rest of a section, shown by its "See all" or "Read more" button, by its class or its
+// test hook (`specifications__more`, `data-test="seo-content-more"`,
 // `pdp_details__more`, `read-more-content`). Not a menu's overflow ("nav-more", "dropdown-more").
 const MORE_PANEL = /(?:^|\s)(?![\w-]*(?:nav|menu|dropdown))[\w-]*(?:__|-)more(?:-(?:content|text|details|info))?(?=\s|$)/i;
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
 import { parsePage } from '../../../functions/core/engine/parse.js';
+import { isNonContent } from '../../../functions/core/content/prepare.js';
+import type { DomNode } from '../../../functions/core/content/dom.js';
 
 // An item page's summary (name, price, short description) beside its buy box, and its tab panels
 // hidden by a store's own tab script: content, however much the buy box looks like a form.
@@ -181,5 +183,12 @@ describe("an item page's summary and panels", () => {
     expect(out).toContain('losse binnenhoes');
     expect(out).not.toContain('ребенок спит');
     expect(out).not.toContain('Kapağı bardak');
+  });
+
+  it("the collapsed rest of a section named by its test hook (data-test=\"seo-content-more\", aria-hidden) is a panel, content when panels are", () => {
+    const $ = load('<div><p>A good kettle is one of the most-used appliances.</p><div data-test="seo-content-more" class="dqCzNf" aria-hidden="true"><h3>Glass, plastic or stainless steel?</h3><p>Stainless steel kettles are hard-wearing and easy to wipe clean.</p></div></div>');
+    const el = $('[data-test="seo-content-more"]').get(0) as unknown as DomNode;
+    expect(isNonContent(el, false, { classRules: true, hiddenPanels: true })).toBe(false);
+    expect(isNonContent(el, false, { classRules: true })).toBe(true);
   });
 });
