@@ -146,6 +146,9 @@ export function kindSignals(root: DomNode): KindSignals {
         if (/ld\+json/i.test(a.type ?? '')) for (const t of jsonLdTypes(c)) s.ldTypes.push(t);
         continue;
       }
+      // A price declared by microdata (`<meta itemprop="price" content="59.99">` beside a price
+      // shown without its currency: bol.com's "59" and a raised "99").
+      if (a.itemprop === 'price' || a.itemprop === 'lowPrice') sub.prices++;
       if (name === 'meta') {
         if (s.ogType === null && a.property === 'og:type' && a.content) s.ogType = a.content.trim();
         if (s.ogUrl === null && a.property === 'og:url' && a.content) s.ogUrl = a.content.trim();

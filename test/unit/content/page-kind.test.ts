@@ -220,4 +220,10 @@ describe('page kind', () => {
       expect(kindOf(html, 'https://shop.example/vp/products/7123456789'), label).toBe('product');
     }
   });
+
+  it("a grid whose prices show no currency but declare it by microdata (<meta itemprop=\"price\">, '59' and a raised '99') is a grid", () => {
+    const item = (i: number) => `<li class="product-item"><a href="/p/koptelefoon-${i}/${9300000 + i}/"><img src="/k${i}.jpg" alt=""></a><a class="product-title" href="/p/koptelefoon-${i}/${9300000 + i}/">Draadloze koptelefoon model ${i}</a><div class="price-block"><meta itemprop="price" content="${50 + i}.99"><span class="promo-price">${50 + i}<sup>99</sup></span></div></li>`;
+    const html = doc('<meta property="og:type" content="website">', `${nav}<main><h1>Draadloze koptelefoon</h1><ul class="product-list">${Array.from({ length: 10 }, (_, i) => item(i)).join('')}</ul></main>`);
+    expect(kindOf(html, 'https://www.plein.example/nl/nl/s/?searchtext=draadloze+koptelefoon')).toBe('collection');
+  });
 });
