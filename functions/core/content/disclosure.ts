@@ -113,10 +113,6 @@ function inDetails(el: DomNode): boolean {
 const TRIGGER_SPREAD = 4;
 
 /**
- * Whether a trigger before `el` (in the few elements before it, three levels up at most, four
- * levels down in each) names it as what it opens: bounded, however long the page's lists of panels.
- */
-/**
  * A button that opens or closes a section (`aria-expanded`), labelled only for assistive technology
  * or by an icon ("Toggle More Information": Hyvä's attribute table): the section it names is a
  * panel. Not a site's menu, search, cart or account toggle.
@@ -129,6 +125,10 @@ function sectionToggle(n: DomNode): boolean {
 }
 const SITE_TOGGLE = /\b(?:menu|nav(?:igation)?|search|cart|basket|bag|account|log ?in|sign ?in|filters?|sort|close|language|currency|country|region)\b/i;
 
+/**
+ * Whether a trigger before `el` (in the few elements before it, three levels up at most, four
+ * levels down in each) names it as what it opens: bounded, however long the page's lists of panels.
+ */
 function controlledByTrigger(el: DomNode): boolean {
   const id = el.attribs?.id;
   if (!id) return false;

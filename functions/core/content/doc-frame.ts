@@ -32,13 +32,6 @@ function headingText(n: DomNode): string {
 }
 
 /**
- * Whether `el`'s id is the slug of its own heading (a section of a documentation generator,
- * `<section id="respond-to-review-comments"><h2>Respond to review comments`): the id names the
- * section's title, not what the block is, so its words (`comments`, `header`) are not furniture
- * words. A heading of two words or more that is not itself the label of furniture ("Related
- * posts", "Leave a reply": boilerplate-text.ts).
- */
-/**
  * Whether `el`'s id is where one of the page's tabs leads (`<a role="tab" href="#nav-description">`,
  * a tab list's link, Bootstrap's `data-toggle="tab"`): the id names a section the tabs switch
  * to, not its role ("nav-description" is no navigation).
@@ -76,6 +69,13 @@ function tabTargets(root: DomNode): Set<string> {
   return set;
 }
 
+/**
+ * Whether `el`'s id is the slug of its own heading (a section of a documentation generator,
+ * `<section id="respond-to-review-comments"><h2>Respond to review comments`): the id names the
+ * section's title, not what the block is, so its words (`comments`, `header`) are not furniture
+ * words. A heading of two words or more that is not itself the label of furniture ("Related
+ * posts", "Leave a reply": boilerplate-text.ts).
+ */
 export function idNamesHeading(el: DomNode): boolean {
   const id = el.attribs?.id;
   if (!id || id.length < 10) return false;

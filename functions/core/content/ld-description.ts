@@ -78,7 +78,7 @@ function percentDecoded(s: string): string {
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 /** The common entities a CMS leaves in a JSON string (`&amp;`, `&lt;p&gt;`, `&#39;`, `&#x2019;`). */
-function decodeEntities(s: string): string {
+export function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,5});/gi, (m, e: string) => {
     if (e[0] !== '#') return NAMED[e.toLowerCase()] ?? m;
     const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);

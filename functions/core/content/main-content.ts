@@ -21,7 +21,7 @@ import { classAndId, isElement, squash, type DomNode } from './dom.js';
 import { isGridLine } from './boilerplate-text.js';
 import { noscriptMarkup, parseFragment } from './noscript.js';
 import { PRICE, declaresAnswers, declaresStory, pageKind, pageSignals, plainPageKind, pricedGroups, storyCards } from './page-kind.js';
-import { alreadyShown, ldProductDescription } from './ld-description.js';
+import { alreadyShown, decodeEntities, ldProductDescription } from './ld-description.js';
 import { opensRelatedSection, opensStorePolicySection } from './related-sections.js';
 import { SECTION_TAGS, isCallToAction, pathWords, type PrepareOptions } from './prepare.js';
 import { isDisclosureTrigger } from './disclosure.js';
@@ -184,7 +184,7 @@ function gridTest(grids: ReadonlySet<DomNode>): (n: DomNode) => boolean {
  * MAX_CARDS_READ cards.
  */
 function cardsCleaned(grid: DomNode, scored: Scored, html: string): boolean {
-  const text = squash(html.replace(/<[^>]*>/g, ' ').replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/gi, (_, e: string) => decodeEntity(e)));
+  const text = squash(decodeEntities(html.replace(/<[^>]*>/g, ' ')));
   let cards = 0;
   let found = 0;
   for (const c of grid.children ?? []) {
@@ -199,15 +199,6 @@ function cardsCleaned(grid: DomNode, scored: Scored, html: string): boolean {
 const MAX_CARDS_READ = 40;
 const CARD_WORDS_CHARS = 30;
 const MIN_CLEANED_CARDS = 4;
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-/** The character an entity of the serializer's output stands for. */
-function decodeEntity(e: string): string {
-  const lower = e.toLowerCase();
-  if (lower.startsWith('#x')) return String.fromCodePoint(parseInt(lower.slice(2), 16) || 32);
-  if (lower.startsWith('#')) return String.fromCodePoint(parseInt(lower.slice(1), 10) || 32);
-  return NAMED_ENTITIES[lower] ?? ' ';
-}
 
 /** A card's title: its first heading, a few levels down (a tile's name), if any. */
 function cardTitle(card: DomNode, depth = 6): DomNode | undefined {

@@ -171,11 +171,16 @@ function collapsedGroup(el: DomNode): boolean {
     if (c.type !== 'tag') continue;
     seen++;
     const a = c.attribs ?? {};
-    shownAlike = c.name === el.name && a.class?.trim().split(/\s+/, 1)[0] === first && a.hidden === undefined && !(a.style && HIDDEN_STYLE.test(a.style));
+    shownAlike = c.name === el.name && a.class?.trim().split(/\s+/, 1)[0] === first && !hiddenByAttribute(a);
   }
   return shownAlike && holdsElement(el, SPEC_BLOCKS, 3);
 }
 const MAX_GROUP_LOOKBACK = 12;
+
+/** Whether an element's own attributes hide it from the eye (`hidden`, an inline `display:none` or `visibility:hidden`). */
+function hiddenByAttribute(a: Record<string, string>): boolean {
+  return a.hidden !== undefined || (!!a.style && HIDDEN_STYLE.test(a.style));
+}
 const SPEC_BLOCKS: ReadonlySet<string> = new Set(['table', 'dl']);
 
 const MENU_ROLES = new Set(['menu', 'menubar', 'listbox']);
@@ -198,7 +203,7 @@ function tabsHolderPanel(el: DomNode): boolean {
     if (c.type !== 'tag') continue;
     if (c.name !== el.name || ++panels > MAX_TAB_PANELS) return false;
     const a = c.attribs ?? {};
-    if (a.hidden === undefined && a['aria-hidden'] !== 'true' && !(a.style && HIDDEN_STYLE.test(a.style))) shown = true;
+    if (!hiddenByAttribute(a) && a['aria-hidden'] !== 'true') shown = true;
   }
   return panels >= 2 && shown;
 }
@@ -418,7 +423,7 @@ function besideShownText(el: DomNode): boolean {
     }
     const a = c.attribs;
     if (c.type !== 'tag' || !a || NEVER_CONTENT.has(c.name ?? '')) continue;
-    if (a['aria-hidden'] === 'true' || a.hidden !== undefined || (a.style && HIDDEN_STYLE.test(a.style)) || SCREEN_READER_ONLY.test(classAndId(c))) continue;
+    if (a['aria-hidden'] === 'true' || hiddenByAttribute(a) || SCREEN_READER_ONLY.test(classAndId(c))) continue;
     if (leadingText(c).trim()) return true;
   }
   return false;

@@ -1186,6 +1186,8 @@ describe('kind-aware main content', () => {
     for (const part of ['### [The Super Pack]', 'All three serums', '£88', '### [Balm Dotcom Trio]', 'Original formula', '£42']) expect(out).toContain(part);
   });
 
+  // This page reaches the post through its kind (/post/<number>); the opening-post area rule
+  // (main-content.ts openingPostBefore) is held by a WCXB development page (lemmy.ml), not here.
   it("a thread whose selection is its comment tree, its opening post in a block named for the post above it: the post with the replies", () => {
     const comment = (i: number) => `<li class="comment"><article class="comment-node" id="comment-${i}"><div class="meta"><a class="person-listing" href="/u/user${i}">user${i}</a> <span class="moment-time">${i} hours ago</span></div><div class="comment-content"><p>Reply ${i}: a pothos by the window did well for me, but the calathea needed a grow light in winter, and the snake plant never noticed the difference at all, whatever the season.</p></div></article></li>`;
     const post = '<div class="post-listing"><h1>Lemmy Development Update 2024-10-04</h1><article id="postContent" class="card"><div class="md-div"><p>Here is our regular update on what we worked on in the past two weeks, so that users can follow development without reading every pull request.</p><ul>' + Array.from({ length: 6 }, (_, i) => `<li>Change ${i}: votes from remote instances are now checked against the local site settings before they count.</li>`).join('') + '</ul><p>If you like using it, consider donating to support its development.</p></div></article></div>';
